@@ -1,0 +1,82 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { AppDeps } from './deps.js';
+import { InvalidInput } from './platform/errors.js';
+import { elapsedMs, requestId } from './platform/request-context.js';
+import { docsPage } from './registry/docs-page.js';
+import { sendError } from './registry/http-errors.js';
+import { mcpRouter } from './registry/mcp-http.js';
+import { openApiDocument } from './registry/openapi.js';
+import { restRouter } from './registry/rest.js';
+
+export interface HealthProbe {
+  name: string;
+  check(): Promise<string>;
+}
+
+function accessLog(deps: AppDeps) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.once('finish', () => {
+      deps.log.info({
+        requestId: req.id,
+        key: req.keyPrefix,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Math.round(elapsedMs(req) * 10) / 10,
+      });
+    });
+    next();
+  };
+}
+
+/** Body-parser failures in the contract's shapes: malformed JSON is a 422, like any invalid body. */
+function bodyErrors(deps: AppDeps) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    const e = err as { type?: string; status?: number; message?: string };
+    if (e?.type === 'entity.parse.failed') {
+      return sendError(deps, req, res, new InvalidInput([{ type: 'json_invalid', loc: ['body'], msg: `JSON decode error: ${e.message}`, input: null }]));
+    }
+    if (e?.type === 'entity.too.large') return res.status(413).json({ detail: 'request body too large' });
+    if (e?.status && e.status >= 400 && e.status < 500) return res.status(e.status).json({ detail: e.message ?? 'bad request' });
+    next(err);
+  };
+}
+
+export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.set('etag', false);
+  app.use(requestId);
+  app.use(accessLog(deps));
+  app.use(express.json({ limit: '2mb', type: ['application/json', 'application/*+json'] }));
+  app.use(bodyErrors(deps));
+
+  app.get('/healthz', async (_req, res) => {
+    const checks: Record<string, string> = {};
+    let ok = true;
+    for (const probe of [{ name: 'database', check: async () => (await deps.sql`SELECT 1`, 'up') }, ...probes]) {
+      try {
+        checks[probe.name] = await probe.check();
+      } catch (err) {
+        ok = false;
+        checks[probe.name] = `down: ${(err as Error).constructor?.name ?? 'Error'}`;
+      }
+    }
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', ...checks });
+  });
+  const openapi = openApiDocument(deps.tools, deps.config.PUBLIC_BASE_URL);
+  app.get('/openapi.json', (_req, res) => void res.json(openapi));
+  const docs = docsPage(deps.tools);
+  app.get('/docs', (_req, res) => void res.type('html').send(docs));
+
+  app.use(mcpRouter(deps));
+  app.use(restRouter(deps));
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ detail: `not found: ${req.method} ${req.path}` });
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    sendError(deps, req, res, err);
+  });
+  return app;
+}

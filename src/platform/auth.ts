@@ -1,0 +1,29 @@
+import type { Request } from 'express';
+import type { Sql } from '../db/client.js';
+import { Unauthorized } from './errors.js';
+import { authenticate, type AuthedKey } from './keys.js';
+
+/**
+ * The key travels as `x-api-key` or `Authorization: Bearer`; `api_key` in the query only
+ * where the route allows it (GET routes of the compatible search family).
+ */
+export function presentedKey(req: Request, allowQuery: boolean): string | undefined {
+  const header = req.get('x-api-key');
+  if (header) return header.trim();
+  const auth = req.get('authorization');
+  if (auth) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    return m ? m[1] : undefined;
+  }
+  if (allowQuery && req.method === 'GET') {
+    const q = req.query.api_key;
+    if (typeof q === 'string') return q;
+  }
+  return undefined;
+}
+
+export async function requireKey(sql: Sql, req: Request, allowQuery = false): Promise<AuthedKey> {
+  const key = await authenticate(sql, presentedKey(req, allowQuery));
+  if (!key) throw new Unauthorized();
+  return key;
+}

@@ -1,0 +1,152 @@
+import type { Sql } from '../db/client.js';
+import { Limited, PaymentRequired } from './errors.js';
+import { planOf } from './plans.js';
+
+export interface Period {
+  start: Date;
+  end: Date;
+}
+
+/** Credits are granted per calendar month (UTC) and renew on the first day of the next. */
+export function periodAt(now: Date): Period {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { start, end };
+}
+
+export interface Balance {
+  period: Period;
+  granted: number;
+  used: number;
+  reserved: number;
+  remaining: number;
+}
+
+// Reservations outlive a crashed request for at most this long.
+const RESERVATION_TTL_S = 15 * 60;
+
+/** Ledger and balances. Every write goes through the append-only ledger; the period row is its running total. */
+export class Credits {
+  private readonly granted = new Map<string, number>();
+
+  constructor(private readonly sql: Sql) {}
+
+  /** Opens the current period with its plan grant (once, whatever the concurrency). */
+  async ensurePeriod(accountId: string, plan: string, now = new Date()): Promise<Period> {
+    const period = periodAt(now);
+    const cacheKey = `${accountId}:${period.start.toISOString()}`;
+    if (this.granted.has(cacheKey)) return period;
+    const grant = planOf(plan).monthly_credits;
+    await this.sql`
+      WITH p AS (
+        INSERT INTO credit_periods (account_id, period_start, period_end, granted)
+        VALUES (${accountId}, ${period.start}, ${period.end}, ${grant})
+        ON CONFLICT DO NOTHING RETURNING account_id)
+      INSERT INTO credit_ledger (account_id, period_start, kind, amount, note)
+      SELECT account_id, ${period.start}, 'grant', ${grant}, ${`${plan} plan monthly grant`} FROM p`;
+    this.granted.set(cacheKey, grant);
+    return period;
+  }
+
+  async balance(accountId: string, plan: string): Promise<Balance> {
+    const period = await this.ensurePeriod(accountId, plan);
+    const [row] = await this.sql`
+      SELECT p.granted, p.used,
+        (SELECT coalesce(sum(amount), 0) FROM credit_reservations r
+          WHERE r.account_id = p.account_id AND r.expires_at > now()) AS reserved
+      FROM credit_periods p WHERE p.account_id = ${accountId} AND p.period_start = ${period.start}`;
+    return { period, granted: row.granted, used: row.used, reserved: row.reserved, remaining: row.granted - row.used };
+  }
+
+  /** Appends a charge for one request and returns the credits left in the period. */
+  async charge(accountId: string, plan: string, requestId: string, amount: number, note: string): Promise<number> {
+    const period = await this.ensurePeriod(accountId, plan);
+    const [row] = await this.sql`
+      WITH l AS (
+        INSERT INTO credit_ledger (account_id, period_start, kind, amount, request_id, note)
+        VALUES (${accountId}, ${period.start}, 'charge', ${-amount}, ${requestId}, ${note})),
+      p AS (
+        UPDATE credit_periods SET used = used + ${amount}
+        WHERE account_id = ${accountId} AND period_start = ${period.start}
+        RETURNING granted - used AS remaining)
+      SELECT remaining FROM p`;
+    return row.remaining;
+  }
+
+  async remaining(accountId: string, plan: string): Promise<number> {
+    const period = await this.ensurePeriod(accountId, plan);
+    const [row] = await this.sql`
+      SELECT granted - used AS remaining FROM credit_periods
+      WHERE account_id = ${accountId} AND period_start = ${period.start}`;
+    return row.remaining;
+  }
+
+  /** A manual adjustment (positive adds credits). */
+  async adjust(accountId: string, plan: string, amount: number, note: string): Promise<number> {
+    const period = await this.ensurePeriod(accountId, plan);
+    const [row] = await this.sql`
+      WITH l AS (
+        INSERT INTO credit_ledger (account_id, period_start, kind, amount, note)
+        VALUES (${accountId}, ${period.start}, 'adjustment', ${amount}, ${note})),
+      p AS (
+        UPDATE credit_periods SET granted = granted + ${amount}
+        WHERE account_id = ${accountId} AND period_start = ${period.start}
+        RETURNING granted - used AS remaining)
+      SELECT remaining FROM p`;
+    return row.remaining;
+  }
+
+  /**
+   * Enforcement: holds the request's maximum cost and a concurrency slot. The period row
+   * lock serialises one account's reservations, so the balance can never go negative.
+   */
+  async reserve(accountId: string, plan: string, requestId: string, amount: number): Promise<void> {
+    const period = await this.ensurePeriod(accountId, plan);
+    const p = planOf(plan);
+    await this.sql.begin(async (tx) => {
+      const [row] = await tx`
+        SELECT granted - used AS remaining FROM credit_periods
+        WHERE account_id = ${accountId} AND period_start = ${period.start} FOR UPDATE`;
+      const [held] = await tx`
+        SELECT count(*)::int AS n, coalesce(sum(amount), 0)::int AS amount FROM credit_reservations
+        WHERE account_id = ${accountId} AND expires_at > now()`;
+      if (held.n >= p.concurrency) throw new Limited(`concurrency limit ${p.concurrency} reached for the ${p.code} plan`);
+      const available = row.remaining - held.amount;
+      if (available < amount) {
+        const renew = period.end.toISOString().slice(0, 10);
+        throw new PaymentRequired(
+          `insufficient credits: this request costs ${amount}, ${Math.max(0, available)} available. Credits renew ${renew}.`,
+        );
+      }
+      await tx`INSERT INTO credit_reservations (request_id, account_id, amount, expires_at)
+        VALUES (${requestId}, ${accountId}, ${amount}, now() + make_interval(secs => ${RESERVATION_TTL_S}))`;
+    });
+  }
+
+  /** Turns a reservation into its actual charge (or none) in one transaction. */
+  async settle(accountId: string, plan: string, requestId: string, actual: number, note: string): Promise<number> {
+    const period = await this.ensurePeriod(accountId, plan);
+    const [row] = await this.sql`
+      WITH r AS (DELETE FROM credit_reservations WHERE request_id = ${requestId}),
+      l AS (
+        INSERT INTO credit_ledger (account_id, period_start, kind, amount, request_id, note)
+        SELECT ${accountId}, ${period.start}, 'charge', ${-actual}, ${requestId}, ${note} WHERE ${actual} > 0),
+      p AS (
+        UPDATE credit_periods SET used = used + ${actual}
+        WHERE account_id = ${accountId} AND period_start = ${period.start}
+        RETURNING granted - used AS remaining)
+      SELECT remaining FROM p`;
+    return row.remaining;
+  }
+
+  async release(requestId: string): Promise<void> {
+    await this.sql`DELETE FROM credit_reservations WHERE request_id = ${requestId}`;
+  }
+
+  async ledger(accountId: string, opts: { limit: number; before?: number }) {
+    return this.sql`
+      SELECT id, kind, amount, request_id, note, period_start, created_at FROM credit_ledger
+      WHERE account_id = ${accountId} ${opts.before ? this.sql`AND id < ${opts.before}` : this.sql``}
+      ORDER BY id DESC LIMIT ${opts.limit}`;
+  }
+}

@@ -1,0 +1,126 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Sql } from '../db/client.js';
+import { newId, randomToken } from './ids.js';
+import { planOf, type PlanCode } from './plans.js';
+
+export interface AuthedKey {
+  id: string;
+  name: string;
+  prefix: string;
+  role: 'user' | 'admin';
+  rate_limit_per_min: number;
+  account_id: string | null;
+  plan: string | null;
+}
+
+export const KEY_PATTERN = /^sk_[A-Za-z0-9_-]{32}$/;
+
+export function generateKey(): string {
+  return `sk_${randomToken(32)}`;
+}
+
+export function hashKey(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+export function keyPrefix(key: string): string {
+  return key.slice(0, 9);
+}
+
+/** Finds the live key; the lookup is by hash and the final comparison constant-time. */
+export async function authenticate(sql: Sql, presented: string | undefined): Promise<AuthedKey | null> {
+  if (!presented || !KEY_PATTERN.test(presented)) return null;
+  const hash = hashKey(presented);
+  const rows = await sql`
+    SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, k.key_hash, a.plan
+    FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id
+    WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`;
+  const row = rows[0];
+  if (!row || !timingSafeEqual(row.key_hash as Buffer, hash)) return null;
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    role: row.role,
+    rate_limit_per_min: row.rate_limit_per_min,
+    account_id: row.account_id,
+    plan: row.plan,
+  };
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  name: string;
+  prefix: string;
+  account_id: string | null;
+  rate_limit_per_min: number;
+  role: string;
+}
+
+export async function createAccount(sql: Sql, opts: { name: string; plan: PlanCode; email?: string }): Promise<string> {
+  const id = newId('acct', 16);
+  await sql`INSERT INTO accounts (id, name, plan, email) VALUES (${id}, ${opts.name}, ${opts.plan}, ${opts.email ?? null})`;
+  return id;
+}
+
+export async function createKey(
+  sql: Sql,
+  opts: { name: string; rateLimit?: number; role?: 'user' | 'admin'; plan?: PlanCode | null; accountId?: string | null },
+): Promise<CreatedKey> {
+  return sql.begin(async (tx) => {
+    let accountId = opts.accountId ?? null;
+    if (!accountId && opts.plan) accountId = await createAccount(tx as unknown as Sql, { name: opts.name, plan: opts.plan });
+    const plan = opts.plan ? planOf(opts.plan) : null;
+    const key = generateKey();
+    const id = newId('key', 16);
+    const rateLimit = opts.rateLimit ?? plan?.rate_limit_per_min ?? 60;
+    const role = opts.role ?? 'user';
+    await tx`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, rate_limit_per_min, role)
+      VALUES (${id}, ${accountId}, ${opts.name}, ${keyPrefix(key)}, ${hashKey(key)}, ${rateLimit}, ${role})`;
+    return { id, key, name: opts.name, prefix: keyPrefix(key), account_id: accountId, rate_limit_per_min: rateLimit, role };
+  });
+}
+
+/** Mints a replacement with the same name, limit, role and account; the old key stops at once. */
+export async function rotateKey(sql: Sql, name: string): Promise<CreatedKey | null> {
+  return sql.begin(async (tx) => {
+    const [old] = await tx`SELECT * FROM api_keys WHERE name = ${name} AND revoked_at IS NULL FOR UPDATE`;
+    if (!old) return null;
+    const key = generateKey();
+    const id = newId('key', 16);
+    await tx`UPDATE api_keys SET revoked_at = now(), replaced_by = NULL WHERE id = ${old.id}`;
+    await tx`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, rate_limit_per_min, role)
+      VALUES (${id}, ${old.account_id}, ${name}, ${keyPrefix(key)}, ${hashKey(key)}, ${old.rate_limit_per_min}, ${old.role})`;
+    await tx`UPDATE api_keys SET replaced_by = ${id} WHERE id = ${old.id}`;
+    return { id, key, name, prefix: keyPrefix(key), account_id: old.account_id, rate_limit_per_min: old.rate_limit_per_min, role: old.role };
+  });
+}
+
+export async function revokeKey(sql: Sql, name: string): Promise<boolean> {
+  const rows = await sql`UPDATE api_keys SET revoked_at = now() WHERE name = ${name} AND revoked_at IS NULL RETURNING id`;
+  return rows.length > 0;
+}
+
+export async function listKeys(sql: Sql) {
+  return sql`
+    SELECT k.name, k.prefix, k.role, k.rate_limit_per_min, k.created_at, k.revoked_at, k.account_id, a.plan
+    FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id
+    ORDER BY k.created_at`;
+}
+
+/** On a database with no key at all, creates the first admin key so the service can be tried at once. */
+export async function ensureFirstKey(sql: Sql): Promise<CreatedKey | null> {
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(727002)`;
+    const [{ n }] = await tx`SELECT count(*)::int AS n FROM api_keys`;
+    if (n > 0) return null;
+    const accountId = newId('acct', 16);
+    await tx`INSERT INTO accounts (id, name, plan) VALUES (${accountId}, 'default', 'free')`;
+    const key = generateKey();
+    const id = newId('key', 16);
+    await tx`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, rate_limit_per_min, role)
+      VALUES (${id}, ${accountId}, 'default', ${keyPrefix(key)}, ${hashKey(key)}, 60, 'admin')`;
+    return { id, key, name: 'default', prefix: keyPrefix(key), account_id: accountId, rate_limit_per_min: 60, role: 'admin' };
+  });
+}

@@ -1,0 +1,103 @@
+import type { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import type { AuthedKey } from '../platform/keys.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+export interface ToolContext {
+  deps: AppDeps;
+  requestId: string;
+  key: AuthedKey;
+  /** 'rest' or 'mcp': the handler's behaviour must not depend on it; logs and history may. */
+  via: 'rest' | 'mcp';
+  /** Request headers, lower-cased (REST); MCP calls carry none. */
+  headers: Record<string, string | undefined>;
+}
+
+/** What a call costs: charged only on a successful, non-empty result. */
+export interface CreditRule<I, O> {
+  /** Cost shown in the plan catalogue (the base for variable costs). */
+  base: number;
+  /** How a variable cost grows, for the catalogue; absent for fixed costs. */
+  note?: string;
+  /** Upper bound reserved before the call when credits are enforced. */
+  max(input: I): number;
+  /** Actual charge once the handler has returned. */
+  actual(input: I, output: O): number;
+}
+
+export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
+  /** snake_case operation id; also the MCP tool name when exposed. */
+  name: string;
+  title: string;
+  description: string;
+  method: HttpMethod;
+  /** OpenAPI-style path, `{param}` for path parameters. */
+  path: string;
+  /** Extra paths serving the same operation (compatibility aliases). */
+  aliases?: string[];
+  tags: string[];
+  input: S;
+  output: O;
+  /** A number for a fixed cost (0 for free operations) or a rule. */
+  credits: number | CreditRule<z.output<S>, z.output<O>>;
+  /** For fixed costs: results that count as empty and are therefore free. */
+  isEmpty?: (output: z.output<O>) => boolean;
+  /** HTTP status of success (200 unless stated). */
+  status?: number;
+  /** The key may come as `api_key` in the query (compatible search GET routes only). */
+  queryKey?: boolean;
+  /** Free operations are never rate-limited per credit, but still count as requests. */
+  mcp?: { expose: true; title?: string };
+  handler(input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
+}
+
+export interface Tool<I = any, O = any> {
+  name: string;
+  title: string;
+  description: string;
+  method: HttpMethod;
+  path: string;
+  aliases: string[];
+  tags: string[];
+  input: z.ZodType;
+  output: z.ZodType;
+  credits: CreditRule<I, O>;
+  metered: boolean;
+  status: number;
+  queryKey: boolean;
+  mcp: { expose: boolean; title: string };
+  handler(input: I, ctx: ToolContext): Promise<O>;
+}
+
+export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolSpec<S, O>): Tool<z.output<S>, z.output<O>> {
+  const credits: CreditRule<z.output<S>, z.output<O>> =
+    typeof spec.credits === 'number'
+      ? fixedCost(spec.credits, spec.isEmpty)
+      : spec.credits;
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    method: spec.method,
+    path: spec.path,
+    aliases: spec.aliases ?? [],
+    tags: spec.tags,
+    input: spec.input,
+    output: spec.output,
+    credits,
+    metered: credits.base > 0,
+    status: spec.status ?? 200,
+    queryKey: spec.queryKey ?? false,
+    mcp: { expose: spec.mcp?.expose ?? false, title: spec.mcp?.title ?? spec.title },
+    handler: spec.handler,
+  };
+}
+
+function fixedCost<I, O>(n: number, isEmpty?: (o: O) => boolean): CreditRule<I, O> {
+  return {
+    base: n,
+    max: () => n,
+    actual: (_input, output) => (isEmpty?.(output) ? 0 : n),
+  };
+}

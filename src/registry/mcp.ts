@@ -1,0 +1,75 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AppDeps } from '../deps.js';
+import { toApiError } from '../platform/errors.js';
+import { recordRequest } from '../platform/history.js';
+import type { AuthedKey } from '../platform/keys.js';
+import type { Tool } from './define-tool.js';
+import { invokeTool, newMeter } from './invoke.js';
+import { jsonSchema } from './json-schema.js';
+
+export const MCP_SERVER_INFO = { name: 'hotelrates', version: '1.0.0' };
+
+function exposed(tools: Tool[]): Tool[] {
+  return tools.filter((t) => t.mcp.expose);
+}
+
+function schemaCache(tools: Tool[]) {
+  return exposed(tools).map((t) => ({
+    name: t.name,
+    title: t.mcp.title,
+    description: t.description,
+    inputSchema: jsonSchema(t.input, 'input') as { type: 'object' },
+    outputSchema: jsonSchema(t.output, 'output') as { type: 'object' },
+    annotations: { title: t.mcp.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  }));
+}
+
+const listings = new WeakMap<Tool[], ReturnType<typeof schemaCache>>();
+
+/**
+ * A new MCP server for one authenticated caller (stateless: one per HTTP request).
+ * Tools come from the registry and run through the same invoke path as REST.
+ */
+export function createMcpServer(deps: AppDeps, key: AuthedKey, nextRequestId: () => string): Server {
+  const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
+  let listing = listings.get(deps.tools);
+  if (!listing) listings.set(deps.tools, (listing = schemaCache(deps.tools)));
+  const tools = listing;
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = exposed(deps.tools).find((t) => t.name === request.params.name);
+    const id = nextRequestId();
+    const started = performance.now();
+    const meter = newMeter();
+    let result: CallToolResult;
+    if (!tool) {
+      result = { isError: true, content: [{ type: 'text', text: `unknown tool: ${request.params.name}` }] };
+    } else {
+      try {
+        const output = (await invokeTool(tool, request.params.arguments ?? {}, () => 'body', { deps, requestId: id, key, via: 'mcp', headers: {} }, meter)) as Record<string, unknown>;
+        result = { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+      } catch (err) {
+        const api = toApiError(err);
+        if (api.status === 500) deps.log.error({ err, requestId: id }, 'unhandled error in MCP tool');
+        meter.charged = 0;
+        const text = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
+        result = { isError: true, content: [{ type: 'text', text }], _meta: { status: api.status, request_id: id } };
+      }
+    }
+    await recordRequest(deps.sql, {
+      id,
+      key_id: key.id,
+      method: 'MCP',
+      path: request.params.name,
+      status: result.isError ? Number(result._meta?.status ?? 404) : 200,
+      duration_ms: performance.now() - started,
+      response_bytes: Buffer.byteLength(JSON.stringify(result)),
+      credits: meter.charged,
+      rate_limited: meter.rateLimited,
+    }).catch((err) => deps.log.warn({ err, requestId: id }, 'request history write failed'));
+    if (!result.isError) result._meta = { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining };
+    return result;
+  });
+  return server;
+}

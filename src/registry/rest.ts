@@ -1,0 +1,88 @@
+import express, { type Request, type Response, type Router } from 'express';
+import type { AppDeps } from '../deps.js';
+import { requireKey } from '../platform/auth.js';
+import { InvalidInput, toApiError } from '../platform/errors.js';
+import { recordRequest } from '../platform/history.js';
+import type { AuthedKey } from '../platform/keys.js';
+import { elapsedMs } from '../platform/request-context.js';
+import type { Tool } from './define-tool.js';
+import { logFault } from './http-errors.js';
+import { invokeTool, newMeter } from './invoke.js';
+import type { Location } from './validation.js';
+
+export function expressPath(openapiPath: string): string {
+  return openapiPath.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+function rawInput(tool: Tool, req: Request): Record<string, unknown> {
+  const params = { ...(req.params as Record<string, string>) };
+  if (tool.method === 'GET' || tool.method === 'DELETE') {
+    const query = { ...(req.query as Record<string, unknown>) };
+    delete query.api_key;
+    return { ...query, ...params };
+  }
+  const body = req.body;
+  if (body === undefined) return { ...params };
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new InvalidInput([{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a JSON object', input: body }]);
+  }
+  return { ...body, ...params };
+}
+
+function locator(tool: Tool, req: Request): (key: string | undefined) => Location {
+  const pathKeys = new Set(Object.keys(req.params ?? {}));
+  const rest: Location = tool.method === 'POST' ? 'body' : 'query';
+  return (key) => (key !== undefined && pathKeys.has(key) ? 'path' : rest);
+}
+
+/** Mounts every tool of the registry as a REST route; nothing else defines an operation. */
+export function restRouter(deps: AppDeps): Router {
+  const router = express.Router();
+  for (const tool of deps.tools) {
+    for (const path of [tool.path, ...tool.aliases]) {
+      const method = tool.method.toLowerCase() as 'get' | 'post' | 'delete';
+      router[method](expressPath(path), (req, res) => handle(tool, req, res, deps));
+    }
+  }
+  return router;
+}
+
+async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps): Promise<void> {
+  const meter = newMeter();
+  let key: AuthedKey | undefined;
+  let status = tool.status;
+  let body: unknown;
+  try {
+    key = await requireKey(deps.sql, req, tool.queryKey);
+    req.keyPrefix = key.prefix;
+    const raw = rawInput(tool, req);
+    body = await invokeTool(tool, raw, locator(tool, req), { deps, requestId: req.id, key, via: 'rest', headers: req.headers as Record<string, string> }, meter);
+  } catch (err) {
+    const api = toApiError(err);
+    logFault(deps, req, api, err);
+    status = api.status;
+    body = { detail: api.detail };
+    meter.charged = 0;
+  }
+  const text = JSON.stringify(body);
+  const bytes = Buffer.byteLength(text);
+  // Written before the answer so that a client can read its own record at once.
+  if (key) {
+    await recordRequest(deps.sql, {
+      id: req.id,
+      key_id: key.id,
+      method: req.method,
+      path: tool.path,
+      status,
+      duration_ms: elapsedMs(req),
+      response_bytes: bytes,
+      credits: meter.charged,
+      rate_limited: meter.rateLimited,
+    }).catch((err) => deps.log.warn({ err, requestId: req.id }, 'request history write failed'));
+  }
+  if (meter.metered) {
+    res.setHeader('x-credits-charged', String(meter.charged));
+    if (meter.remaining !== null) res.setHeader('x-credits-remaining', String(meter.remaining));
+  }
+  res.status(status).type('application/json').send(text);
+}
