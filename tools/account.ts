@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PRICING_MARKETS } from '../src/domain/markets.js';
-import { NotFound } from '../src/platform/errors.js';
+import { BadRequest, NotFound } from '../src/platform/errors.js';
 import { PLAN_CODES, PLANS, planOf } from '../src/platform/plans.js';
 import { defineTool } from '../src/registry/define-tool.js';
 
@@ -94,6 +94,62 @@ export const billing = defineTool({
       period: { start: b.period.start.toISOString(), end: b.period.end.toISOString(), renews_on: b.period.end.toISOString().slice(0, 10) },
       credits: { granted: b.granted, used: b.used, remaining: b.remaining, reserved: b.reserved },
       mode: deps.config.CREDITS_MODE,
+    };
+  },
+});
+
+const cursor = {
+  encode: (id: number) => Buffer.from(`ledger:${id}`).toString('base64url'),
+  decode(text: string): number {
+    const m = /^ledger:(\d{1,18})$/.exec(Buffer.from(text, 'base64url').toString('utf8'));
+    if (!m) throw new BadRequest('invalid cursor');
+    return Number(m[1]);
+  },
+};
+
+export const ledger = defineTool({
+  name: 'get_credit_ledger',
+  title: 'Credit ledger',
+  description: 'Append-only credit entries of the account, newest first: monthly grants, per-request charges (with their request id) and manual adjustments. Page with next_cursor.',
+  method: 'GET',
+  path: '/v1/billing/ledger',
+  tags: ['account'],
+  input: z.strictObject({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().min(1).max(200).optional(),
+  }),
+  output: z.object({
+    entries: z.array(
+      z.object({
+        id: z.int(),
+        kind: z.enum(['grant', 'charge', 'adjustment']),
+        amount: z.int(),
+        request_id: z.string().nullable(),
+        note: z.string().nullable(),
+        period_start: z.string(),
+        created_at: z.string(),
+      }),
+    ),
+    next_cursor: z.string().nullable(),
+  }),
+  credits: 0,
+  async handler({ limit, cursor: after }, { deps, key }) {
+    if (!key.account_id) throw new NotFound('key not linked to a billing account');
+    const before = after === undefined ? undefined : cursor.decode(after);
+    await deps.credits.ensurePeriod(key.account_id, key.plan ?? 'free');
+    const rows = await deps.credits.ledger(key.account_id, { limit: limit + 1, before });
+    const page = rows.slice(0, limit);
+    return {
+      entries: page.map((r) => ({
+        id: r.id,
+        kind: r.kind,
+        amount: r.amount,
+        request_id: r.request_id,
+        note: r.note,
+        period_start: (r.period_start as Date).toISOString(),
+        created_at: (r.created_at as Date).toISOString(),
+      })),
+      next_cursor: rows.length > limit ? cursor.encode(page[page.length - 1].id) : null,
     };
   },
 });

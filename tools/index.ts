@@ -1,5 +1,6 @@
 import type { Tool } from '../src/registry/define-tool.js';
-import { billing, billingPlans, markets } from './account.js';
+import { billing, billingPlans, ledger, markets } from './account.js';
+import { requestRecord, usage } from './history.js';
 
 /** The registry: every operation of the service, and nothing else defines one. */
-export const TOOLS: Tool[] = [billingPlans, billing, markets];
+export const TOOLS: Tool[] = [billingPlans, billing, ledger, markets, usage, requestRecord];

@@ -26,20 +26,39 @@ function alive(pid: number): boolean {
   }
 }
 
+/** postmaster.pid: line 1 the pid, line 4 the port. */
+async function readPostmaster(dir: string): Promise<{ pid: number; port: number } | null> {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (!(await exists(pidFile))) return null;
+  const lines = (await fs.readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(lines[0]);
+  return Number.isInteger(pid) && pid > 0 ? { pid, port: Number(lines[3]) } : null;
+}
+
+/** The postmaster is owned by a live process of ours (server, worker, test runner) when its parent is a node process. */
+async function ownedByLiveProcess(pid: number): Promise<boolean> {
+  try {
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid <= 1) return false;
+    const cmd = await fs.readFile(`/proc/${ppid}/cmdline`, 'utf8');
+    return /node|tsx/.test(cmd);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A postmaster left by a SIGKILLed run keeps the data directory locked and the
  * next start fails with an unhelpful error, so stop it first.
  */
-async function stopOrphanedPostmaster(dir: string): Promise<void> {
-  const pidFile = path.join(dir, 'postmaster.pid');
-  if (!(await exists(pidFile))) return;
-  const pid = Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+async function stopOrphanedPostmaster(dir: string, pid: number): Promise<void> {
+  if (alive(pid)) {
     process.kill(pid, 'SIGINT'); // fast shutdown
     for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
     if (alive(pid)) process.kill(pid, 'SIGKILL');
   }
-  await fs.rm(pidFile, { force: true });
+  await fs.rm(path.join(dir, 'postmaster.pid'), { force: true });
 }
 
 export async function startEmbeddedPostgres(opts: {
@@ -62,11 +81,15 @@ export async function startEmbeddedPostgres(opts: {
     onError: (e: unknown) => opts.onLog?.(String(e)),
     postgresFlags: ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'],
   });
-  await stopOrphanedPostmaster(dir);
+  const urlAt = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  const running = await readPostmaster(dir);
+  if (running) {
+    // Another process of ours (the server, a worker) runs this cluster: share it, never stop it.
+    if (alive(running.pid) && (await ownedByLiveProcess(running.pid))) return { url: urlAt(running.port || opts.port), stop: async () => undefined };
+    await stopOrphanedPostmaster(dir, running.pid);
+  }
+  const url = urlAt(opts.port);
   if (!(await exists(path.join(dir, 'PG_VERSION')))) await pg.initialise();
   await pg.start();
-  return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres`,
-    stop: () => pg.stop(),
-  };
+  return { url, stop: () => pg.stop() };
 }

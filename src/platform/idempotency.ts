@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import type { Sql, TransactionSql } from 'postgres';
+import { Conflict } from './errors.js';
+
+export function bodyHash(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+/** JSON with sorted keys, so that the same body in another key order is the same submission. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/**
+ * Runs `create` at most once per (key, scope, Idempotency-Key): the same body returns the
+ * original resource id, another body is a 409. Concurrent duplicates wait on one lock, so
+ * they produce one effect.
+ */
+export async function once(
+  sql: Sql,
+  opts: { keyId: string; scope: string; idempotencyKey: string; body: unknown },
+  create: (tx: TransactionSql) => Promise<string>,
+): Promise<{ resourceId: string; replayed: boolean }> {
+  const hash = bodyHash(opts.body);
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(hashtext(${`${opts.keyId}|${opts.scope}|${opts.idempotencyKey}`}))`;
+    const [prior] = await tx`SELECT body_hash, resource_id FROM idempotency_keys
+      WHERE key_id = ${opts.keyId} AND scope = ${opts.scope} AND idem_key = ${opts.idempotencyKey}`;
+    if (prior) {
+      if (prior.body_hash !== hash) throw new Conflict('Idempotency-Key reused with a different body');
+      return { resourceId: prior.resource_id as string, replayed: true };
+    }
+    const resourceId = await create(tx);
+    await tx`INSERT INTO idempotency_keys (key_id, scope, idem_key, body_hash, resource_id)
+      VALUES (${opts.keyId}, ${opts.scope}, ${opts.idempotencyKey}, ${hash}, ${resourceId})`;
+    return { resourceId, replayed: false };
+  }) as Promise<{ resourceId: string; replayed: boolean }>;
+}

@@ -1,0 +1,47 @@
+import pino from 'pino';
+import { TOOLS } from '../../tools/index.js';
+import { loadConfig } from '../../src/config.js';
+import type { Tool } from '../../src/registry/define-tool.js';
+import { createKey, type CreatedKey } from '../../src/platform/keys.js';
+import type { PlanCode } from '../../src/platform/plans.js';
+import { startService, type Service } from '../../src/service.js';
+import { createTestDatabase } from './test-db.js';
+
+
+export interface TestService extends Service {
+  key(opts?: { name?: string; rateLimit?: number; plan?: PlanCode | null; role?: 'user' | 'admin' }): Promise<CreatedKey>;
+  call(path: string, opts?: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+}
+
+let seq = 0;
+
+/** The real service on a real database of its own, listening on a free port. */
+export async function startTestService(env: Record<string, string> = {}, opts: { tools?: Tool[] } = {}): Promise<TestService> {
+  const db = await createTestDatabase();
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', BOOTSTRAP_KEY: 'false', ...env, DATABASE_URL: db.url });
+  const service = await startService(config, { log: pino({ level: 'silent' }), tools: opts.tools ?? TOOLS });
+  return {
+    ...service,
+    async close() {
+      await service.close();
+      await db.drop();
+    },
+    key: (opts = {}) =>
+      createKey(service.deps.sql, {
+        name: opts.name ?? `test-${++seq}-${Date.now()}`,
+        rateLimit: opts.rateLimit ?? 10_000,
+        plan: opts.plan === undefined ? 'free' : opts.plan,
+        role: opts.role,
+      }),
+    call(path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.key) headers['x-api-key'] = opts.key;
+      if (opts.body !== undefined) headers['content-type'] = 'application/json';
+      return fetch(service.url + path, {
+        method: opts.method ?? (opts.body !== undefined ? 'POST' : 'GET'),
+        headers,
+        body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
+      });
+    },
+  };
+}
