@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { EGRESS_MODES, assertProxyUrl, parseMarketProxies } from './upstream/egress.js';
+import { HOST_OVERRIDE_DOC, HOST_OVERRIDE_FIELDS, resolveHosts, type Alias } from './upstream/hosts.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -18,12 +20,42 @@ const ConfigSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   BOOTSTRAP_KEY: bool.default(true),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
+  UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(6).default(2),
+  UPSTREAM_BACKOFF_MS: z.coerce.number().int().min(0).max(30_000).default(400),
+  EGRESS_MODE: z.enum(EGRESS_MODES).default('direct'),
+  MARKET_PROXIES: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      try {
+        return parseMarketProxies(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  DEFAULT_PROXY_URL: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return;
+      try {
+        assertProxyUrl(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
+  SAFE_FETCH_ALLOW_PRIVATE: bool.default(false),
+  ...HOST_OVERRIDE_FIELDS,
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
 
 export interface Config extends RawConfig {
   dataDir: string;
+  /** Base URL per upstream alias, after `UPSTREAM_<ALIAS>_URL` overrides. */
+  upstreamHosts: Record<Alias, string>;
 }
 
 export class ConfigError extends Error {}
@@ -39,7 +71,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  const data = parsed.data;
+  if (data.EGRESS_MODE !== 'direct' && !data.DEFAULT_PROXY_URL && Object.keys(data.MARKET_PROXIES).length === 0) {
+    throw new ConfigError(`invalid configuration:\n  EGRESS_MODE: ${data.EGRESS_MODE} needs MARKET_PROXIES or DEFAULT_PROXY_URL`);
+  }
+  return { ...data, dataDir: path.resolve(data.DATA_DIR), upstreamHosts: resolveHosts(data) };
 }
 
 /** Names and meanings of every setting, for the README and `--help`. */
@@ -55,4 +91,12 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   PUBLIC_BASE_URL: 'base URL printed at start and used in links',
   BOOTSTRAP_KEY: 'create and print a first key when none exists',
   DB_POOL_MAX: 'PostgreSQL connection pool size',
+  UPSTREAM_TIMEOUT_MS: 'timeout of one upstream attempt, connect to last body byte',
+  UPSTREAM_RETRIES: 'retries after a connect error, 5xx or 429 (jittered exponential backoff)',
+  UPSTREAM_BACKOFF_MS: 'base delay of the upstream retry backoff',
+  EGRESS_MODE: 'direct | market_proxy (per-market proxy) | proxy_fallback (direct, proxy when blocked)',
+  MARKET_PROXIES: 'per-market proxies, e.g. US=http://user:pass@host:port,GB=socks5://host:1080',
+  DEFAULT_PROXY_URL: 'proxy for markets without their own entry in MARKET_PROXIES',
+  SAFE_FETCH_ALLOW_PRIVATE: 'TEST ONLY: let the website fetcher reach private/loopback addresses (replay server)',
+  ...HOST_OVERRIDE_DOC,
 };

@@ -1,0 +1,62 @@
+import zlib from 'node:zlib';
+import { decompress as zstdDecompress } from 'fzstd';
+import { UpstreamFailed } from '../platform/errors.js';
+
+/** What we advertise; every coding listed here is decoded below (Node 20 has no zstd, fzstd does it). */
+export const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+
+/**
+ * Decodes a body by its Content-Encoding (possibly a list, applied in order). Output is capped
+ * so a small hostile reply cannot expand into gigabytes.
+ */
+export function decodeBody(raw: Buffer, contentEncoding: string | undefined, maxBytes: number): Buffer {
+  if (!contentEncoding || raw.length === 0) return raw;
+  const codings = contentEncoding
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
+  let body = raw;
+  for (const coding of codings.reverse()) body = decodeOne(body, coding, maxBytes);
+  return body;
+}
+
+function decodeOne(body: Buffer, coding: string, maxBytes: number): Buffer {
+  const opts = { maxOutputLength: maxBytes };
+  try {
+    switch (coding) {
+      case 'gzip':
+      case 'x-gzip':
+        return zlib.gunzipSync(body, opts);
+      case 'br':
+        return zlib.brotliDecompressSync(body, { maxOutputLength: maxBytes });
+      case 'deflate':
+        // Servers send both zlib-wrapped and raw deflate under this name.
+        return body[0] === 0x78 ? zlib.inflateSync(body, opts) : zlib.inflateRawSync(body, opts);
+      case 'zstd': {
+        const out = Buffer.from(zstdDecompress(body));
+        if (out.length > maxBytes) throw new UpstreamFailed('ReplyTooLarge');
+        return out;
+      }
+      default:
+        throw new UpstreamFailed('UnsupportedContentEncoding');
+    }
+  } catch (err) {
+    if (err instanceof UpstreamFailed) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_BUFFER_TOO_LARGE') throw new UpstreamFailed('ReplyTooLarge');
+    throw new UpstreamFailed('ContentDecodingError');
+  }
+}
+
+/** Text of a body using the charset of its Content-Type, UTF-8 when absent or unknown. */
+export function bodyText(body: Buffer, contentType: string | undefined): string {
+  const charset = /charset="?([\w-]+)/i.exec(contentType ?? '')?.[1];
+  if (charset && !/^utf-?8$/i.test(charset)) {
+    try {
+      return new TextDecoder(charset).decode(body);
+    } catch {
+      // unknown label: fall through to UTF-8
+    }
+  }
+  return body.toString('utf8');
+}

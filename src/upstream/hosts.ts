@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/** Upstream aliases reached through UpstreamClient (careers and official sites go through safe-fetch). */
+export const ALIASES = [
+  'metasearch',
+  'otaone',
+  'otatwo',
+  'otathree',
+  'otafour',
+  'rentalone',
+  'rentaltwo',
+  'travelreview',
+  'hostel',
+  'network',
+  'video',
+  'apps',
+  'retail',
+  'trends',
+] as const;
+
+export type Alias = (typeof ALIASES)[number];
+
+/**
+ * The one place that knows which real site each alias is. Regional or country domains are
+ * not listed: the sources select market and currency with query parameters on these bases.
+ */
+export const UPSTREAM_HOSTS: Record<Alias, string> = {
+  metasearch: 'https://www.google.com',
+  otaone: 'https://www.booking.com',
+  otatwo: 'https://www.expedia.com',
+  // Hotels.com: the Expedia-Group brand whose points of sale include US and CA.
+  otathree: 'https://www.hotels.com',
+  otafour: 'https://www.agoda.com',
+  rentalone: 'https://www.vrbo.com',
+  rentaltwo: 'https://www.airbnb.com',
+  travelreview: 'https://www.tripadvisor.com',
+  // Hostelworld's data lives on its API gateway (autocomplete, city properties, availability),
+  // not on www.hostelworld.com; the recorded payloads come from this host.
+  hostel: 'https://prod.apigee.hostelworld.com',
+  network: 'https://www.linkedin.com',
+  video: 'https://www.youtube.com',
+  // The iTunes lookup/search API and the customer-reviews RSS both live on this host.
+  apps: 'https://itunes.apple.com',
+  retail: 'https://www.walmart.com',
+  trends: 'https://trends.google.com',
+};
+
+export type HostEnvName<A extends string = Alias> = `UPSTREAM_${Uppercase<A>}_URL`;
+
+export function hostEnvName<A extends Alias>(alias: A): HostEnvName<A> {
+  return `UPSTREAM_${alias.toUpperCase()}_URL` as HostEnvName<A>;
+}
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+/** Zod fields for the per-alias overrides, spread into the config schema. */
+export const HOST_OVERRIDE_FIELDS = Object.fromEntries(ALIASES.map((a) => [hostEnvName(a), httpUrl.optional()])) as {
+  [A in Alias as HostEnvName<A>]: z.ZodOptional<typeof httpUrl>;
+};
+
+export const HOST_OVERRIDE_DOC = Object.fromEntries(
+  ALIASES.map((a) => [hostEnvName(a), `base URL of the ${a} upstream (default ${UPSTREAM_HOSTS[a]})`]),
+) as { [A in Alias as HostEnvName<A>]: string };
+
+/** Base URL per alias: the override `UPSTREAM_<ALIAS>_URL` when set, else the real site; no trailing slash. */
+export function resolveHosts(env: Readonly<Record<string, unknown>>): Record<Alias, string> {
+  const out = {} as Record<Alias, string>;
+  for (const alias of ALIASES) {
+    const override = env[hostEnvName(alias)];
+    const base = typeof override === 'string' && override.trim() !== '' ? override.trim() : UPSTREAM_HOSTS[alias];
+    const url = new URL(base);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${hostEnvName(alias)} must be an http(s) URL`);
+    out[alias] = base.replace(/\/+$/, '');
+  }
+  return out;
+}
+
+export function isAlias(value: string): value is Alias {
+  return (ALIASES as readonly string[]).includes(value);
+}

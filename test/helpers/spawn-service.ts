@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface Spawned {
+  child: ChildProcess;
+  url: string;
+  firstKey: string | null;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+
+/** Runs an npm entry point (`src/main.ts`, `src/cli/keys.ts` …) as its own process, as `npm start` does. */
+export function spawnEntry(entry: string, args: string[], env: Record<string, string | undefined>): ChildProcess {
+  const childEnv = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
+  // One process, as `npm start` runs it, so that a signal reaches the server itself.
+  return spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Starts the server and waits for the line that prints its URL (and the first key, when one is made). */
+export async function spawnServer(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<Spawned> {
+  const child = spawnEntry('src/main.ts', [], env);
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), timeoutMs);
+    const check = () => {
+      const m = /API listening on (http:\/\/\S+)/.exec(out);
+      // the key, when printed, comes in the same write as the URL
+      if (m) {
+        clearTimeout(timer);
+        setTimeout(() => resolve(m[1]), 50);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', () => reject(new Error(`server exited:\n${out}`)));
+  });
+  const key = /\n\s+(sk_[A-Za-z0-9_-]{32})\n/.exec(out);
+  return { child, url, firstKey: key ? key[1] : null, output: () => out, exited };
+}
+
+export async function runEntry(entry: string, args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnEntry(entry, args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
+}

@@ -1,0 +1,95 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runEntry, spawnServer, type Spawned } from '../helpers/spawn-service.js';
+
+/**
+ * The service as `npm start` runs it: no DATABASE_URL, so it starts its own embedded
+ * PostgreSQL in DATA_DIR; keys and data survive restarts, and a SIGKILLed run leaves
+ * nothing that stops the next start.
+ */
+let dataDir: string;
+let env: Record<string, string | undefined>;
+let server: Spawned | null = null;
+
+beforeAll(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-life-'));
+  env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: undefined,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    EMBEDDED_PG_PORT: String(50000 + Math.floor(Math.random() * 4000)),
+    LOG_LEVEL: 'warn',
+  };
+});
+
+afterAll(async () => {
+  if (server && server.child.exitCode === null) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+const billing = (url: string, key: string) => fetch(`${url}/v1/billing`, { headers: { 'x-api-key': key } });
+
+describe('embedded database lifecycle', () => {
+  let firstKey: string;
+  let cliKey: string;
+
+  it('first start initialises the database and prints the URL and a first key once', async () => {
+    server = await spawnServer(env);
+    expect(server.firstKey).toMatch(/^sk_[A-Za-z0-9_-]{32}$/);
+    firstKey = server.firstKey!;
+    expect((await billing(server.url, firstKey)).status).toBe(200);
+    await expect(fs.access(path.join(dataDir, 'pg', 'PG_VERSION'))).resolves.toBeUndefined();
+  });
+
+  it('the keys CLI works while the server runs, on the same data directory', async () => {
+    const created = await runEntry('src/cli/keys.ts', ['create', '--name', 'cli-key', '--rate-limit', '30'], env);
+    expect(created.code).toBe(0);
+    cliKey = created.stdout.trim().split('\n').at(-1)!;
+    expect(cliKey).toMatch(/^sk_[A-Za-z0-9_-]{32}$/);
+    expect((await billing(server!.url, cliKey)).status).toBe(200);
+    const list = await runEntry('src/cli/keys.ts', ['list'], env);
+    expect(list.stdout).toContain('cli-key');
+    expect(list.stdout).toContain('30/min');
+    expect(list.stdout).not.toContain(cliKey);
+  });
+
+  it('SIGTERM shuts down cleanly; keys survive the restart and no second first key is made', async () => {
+    server!.child.kill('SIGTERM');
+    expect(await server!.exited).toBe(0);
+    server = await spawnServer(env);
+    expect(server.firstKey).toBeNull();
+    expect((await billing(server.url, firstKey)).status).toBe(200);
+    expect((await billing(server.url, cliKey)).status).toBe(200);
+  });
+
+  it('after SIGKILL (orphaned postmaster) the next start is clean', async () => {
+    const pid = Number((await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    server!.child.kill('SIGKILL');
+    await server!.exited;
+    expect(() => process.kill(pid, 0)).not.toThrow(); // the postmaster outlived its server
+    server = await spawnServer(env);
+    const newPid = Number((await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    expect(newPid).not.toBe(pid);
+    expect((await billing(server.url, firstKey)).status).toBe(200);
+  });
+
+  it('keys rotate and revoke from the CLI, taking effect at once', async () => {
+    const rotated = await runEntry('src/cli/keys.ts', ['rotate', '--name', 'cli-key'], env);
+    expect(rotated.code).toBe(0);
+    const fresh = rotated.stdout.trim().split('\n').at(-1)!;
+    expect((await billing(server!.url, cliKey)).status).toBe(401);
+    expect((await billing(server!.url, fresh)).status).toBe(200);
+    const revoked = await runEntry('src/cli/keys.ts', ['revoke', '--name', 'cli-key'], env);
+    expect(revoked.code).toBe(0);
+    expect((await billing(server!.url, fresh)).status).toBe(401);
+    const bad = await runEntry('src/cli/keys.ts', ['create'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--name is required');
+  });
+});
