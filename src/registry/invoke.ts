@@ -29,6 +29,9 @@ export async function invokeTool(
   meter: Meter,
 ): Promise<unknown> {
   const { deps, key, requestId } = ctx;
+  const mode = deps.config.CREDITS_MODE;
+  const billed = tool.metered && mode !== 'off';
+  meter.metered = billed;
   try {
     await takeRateLimit(deps.sql, key.id, key.rate_limit_per_min);
   } catch (err) {
@@ -36,9 +39,6 @@ export async function invokeTool(
     throw err;
   }
   const input = parseInput(tool.input, raw, locate);
-  const mode = deps.config.CREDITS_MODE;
-  const billed = tool.metered && mode !== 'off';
-  meter.metered = billed;
   const account = billed && key.account_id ? { id: key.account_id, plan: key.plan ?? 'free' } : null;
   const enforced = mode === 'enforce' && account !== null;
   if (enforced) await deps.credits.reserve(account.id, account.plan, requestId, tool.credits.max(input));

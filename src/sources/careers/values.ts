@@ -1,0 +1,60 @@
+/** Small value helpers shared by the board parsers. */
+
+export function str(v: unknown): string | null {
+  if (typeof v === 'string') {
+    const t = v.trim();
+    return t === '' ? null : t;
+  }
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return null;
+}
+
+export function num(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return null;
+}
+
+export function obj(v: unknown): Record<string, any> | null {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, any>) : null;
+}
+
+export function arr(v: unknown): any[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** ISO-8601 UTC for a timestamp the system gives (ISO with offset, `YYYY-MM-DD HH:MM:SS UTC`, epoch ms); dates stay dates. */
+export function isoUtc(v: unknown): string | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return trimMs(new Date(v).toISOString());
+  const s = str(v);
+  if (!s) return null;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return s;
+  const normalized = s.replace(/^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC$/, '$1T$2Z');
+  const d = new Date(normalized);
+  return Number.isNaN(d.getTime()) ? null : trimMs(d.toISOString());
+}
+
+function trimMs(iso: string): string {
+  return iso.replace('.000Z', 'Z');
+}
+
+/** Unique non-empty strings, first occurrence kept. */
+export function uniq(values: (string | null | undefined)[]): string[] {
+  const out: string[] = [];
+  for (const v of values) {
+    const t = v?.trim();
+    if (t && !out.includes(t)) out.push(t);
+  }
+  return out;
+}
+
+/** Decodes the entity-escaped HTML some boards return (Greenhouse `content`). */
+export function decodeEntities(s: string): string {
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&nbsp;/g, '\u00a0')
+    .replace(/&amp;/g, '&');
+}

@@ -1,0 +1,265 @@
+/**
+ * The room grid of the travel group's GraphQL `propertyOffers` reply, shared by `otatwo`,
+ * `otathree` and `rentalone` (one platform family, one document shape). Each
+ * `ratePlans[].priceDetails[]` entry is one way of selling the plan, so a plan sold pay-now and
+ * pay-at-property yields two rows.
+ */
+import { UpstreamContractChanged } from '../../platform/errors.js';
+import {
+  PAYMENT_MODELS,
+  isoDate,
+  nightsBetween,
+  parseDisplayedAmount,
+  withTaxesAndFees,
+  type OtaOffer,
+  type PaymentModel,
+} from '../shared/offer.js';
+
+type Json = any;
+export type OfferGridAlias = 'otatwo' | 'otathree' | 'rentalone';
+
+/** Where the parts of the document live. */
+const PATH = {
+  root: (p: Json) => p?.data?.propertyOffers,
+  lead: (pd: Json) => pd?.price?.lead,
+  key: (pd: Json) => (Array.isArray(pd?.propertyNaturalKeys) ? pd.propertyNaturalKeys[0] : null),
+} as const;
+
+const TAXES_INCLUDED = /\b(includes|including|with)\s+taxes\s*(&|and)\s*fees\b/i;
+const ALL_FEES_INCLUDED = /\ball fees included\b/i;
+const PER_NIGHT = /\bnight(ly)?\b/i;
+const TOTAL_WORD = /\btotal\b/i;
+
+export interface OfferGridRow extends OtaOffer {
+  /** The card's lead price and its text, whatever it represents on this point of sale. */
+  lead: number | null;
+  lead_text: string;
+  /** Local date-time of the free-cancellation deadline, as the reply states it; empty when none. */
+  refundable_until: string;
+  available: boolean;
+  /** Rooms the prices cover, from the reply's natural key. */
+  room_count: number;
+}
+
+export interface OfferGridUnit {
+  unit_id: string;
+  name: string;
+  /** The unit's own unavailability message (e.g. "We are sold out"); empty when it sells. */
+  unavailable_text: string;
+  rows: OfferGridRow[];
+}
+
+export interface OfferGrid {
+  property_id: string;
+  sold_out: boolean;
+  check_in: string | null;
+  check_out: string | null;
+  nights: number | null;
+  /** Currency read back from the first priced row; null when nothing is priced. */
+  currency: string | null;
+  /** The page's own headline price text (sticky bar); empty when absent. */
+  sticky_bar_text: string;
+  error_message: string | null;
+  units: OfferGridUnit[];
+}
+
+export interface OfferGridContext {
+  /** Used only when the reply carries no dates. */
+  nights?: number;
+}
+
+function text(v: Json): string {
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+/** The group's own `<BRAND>_COLLECT` value loses its brand; HOTEL_COLLECT stays. */
+export function neutralBusinessModel(raw: Json): string {
+  const v = text(raw).toUpperCase();
+  if (!v) return '';
+  if (v === 'HOTEL_COLLECT') return v;
+  if (/^[A-Z]+_COLLECT$/.test(v)) return 'OTA_COLLECT';
+  return v;
+}
+
+function hotelCollect(raw: Json): boolean | null {
+  const v = text(raw).toUpperCase();
+  if (v === 'HOTEL_COLLECT') return true;
+  if (/^[A-Z]+_COLLECT$/.test(v)) return false;
+  return null;
+}
+
+function refundable(policyType: Json): boolean | null {
+  const v = text(policyType).toUpperCase();
+  if (!v) return null;
+  if (v.startsWith('NON_REFUNDABLE')) return false;
+  if (v.startsWith('REFUNDABLE')) return true;
+  return null;
+}
+
+function displayValues(price: Json): { role: string; state: string; value: string }[] {
+  const out: { role: string; state: string; value: string }[] = [];
+  for (const m of price?.displayMessages ?? []) {
+    for (const li of m?.lineItems ?? []) {
+      const value = text(li?.value) || text(li?.price?.formatted);
+      if (value) out.push({ role: text(li?.role), state: text(li?.state), value });
+    }
+  }
+  return out;
+}
+
+function cancellationWindow(pd: Json): string {
+  const w = pd?.cancellationPolicy?.cancellationWindow;
+  const date = isoDate(w);
+  if (!date) return '';
+  if (typeof w.hour !== 'number') return date;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date}T${pad(w.hour)}:${pad(typeof w.minute === 'number' ? w.minute : 0)}`;
+}
+
+function planMessages(rp: Json, pd: Json): { messages: string[]; cancellation: string } {
+  const messages: string[] = [];
+  let cancellation = '';
+  for (const hm of rp?.highlightedMessages ?? []) {
+    const trigger = text(hm?.trigger?.value);
+    if (trigger) messages.push(trigger);
+    const first = Array.isArray(hm?.content) ? text(hm.content[0]) : '';
+    if (!cancellation && first && /cancel|refund/i.test(first)) cancellation = first;
+    if (!cancellation && trigger && /refund/i.test(trigger)) {
+      const second = text(hm?.trigger?.secondaryValue);
+      cancellation = second ? `${trigger} (${second})` : trigger;
+    }
+  }
+  const badge = text(rp?.badge?.text);
+  if (badge) messages.push(badge);
+  const scarcity = text(pd?.availability?.scarcityMessage);
+  if (scarcity) messages.push(scarcity);
+  return { messages, cancellation };
+}
+
+function paymentModel(raw: Json): PaymentModel {
+  const v = text(raw).toUpperCase() as PaymentModel;
+  return PAYMENT_MODELS.includes(v) ? v : '';
+}
+
+function rowFrom(rp: Json, pd: Json, unitId: string, fallbackNights: number | null): { row: OfferGridRow; nights: number | null; checkIn: string | null; checkOut: string | null } {
+  const key = PATH.key(pd);
+  const lead = PATH.lead(pd);
+  const price = pd?.price;
+  const values = displayValues(price);
+  const checkIn = isoDate(key?.checkIn);
+  const checkOut = isoDate(key?.checkOut);
+  const nights = nightsBetween(checkIn, checkOut) ?? fallbackNights;
+  const roomCount = Array.isArray(key?.rooms) && key.rooms.length > 0 ? key.rooms.length : 1;
+
+  const totalMsg = values.find((v) => v.role !== 'LEAD' && v.role !== 'STRIKEOUT' && TOTAL_WORD.test(v.value));
+  const stated = typeof price?.total?.amount === 'number' ? price.total.amount : null;
+  const total = stated ?? (totalMsg ? parseDisplayedAmount(totalMsg.value) : null);
+  const leadAmount = typeof lead?.amount === 'number' ? lead.amount : null;
+  const leadText = text(lead?.formatted) || text(price?.options?.[0]?.formattedDisplayPrice);
+  const nightQualifier = [text(price?.roomNightMessage), ...(price?.priceMessages ?? []).map((m: Json) => text(m?.value))].join(' ');
+  const leadIsNightly = PER_NIGHT.test(nightQualifier);
+
+  const strike = price?.strikeOut;
+  const strikeText =
+    typeof strike?.amount === 'number' && strike.amount > 0
+      ? text(strike.formatted)
+      : (values.find((v) => v.role === 'STRIKEOUT')?.value ?? '');
+
+  const { messages, cancellation } = planMessages(rp, pd);
+  const extrasText = (rp?.amenities ?? []).map((a: Json) => text(a?.description)).filter(Boolean).join(', ');
+  const memberOnly = text(pd?.dynamicRateRule?.discountType) === 'MEMBER_DEAL' || text(rp?.badge?.theme_temp) === 'DEAL_MEMBER';
+  const allText = values.map((v) => v.value).join(' | ');
+
+  const offer: OfferGridRow = {
+    plan_id: text(rp?.id) || text(key?.ratePlanId),
+    room_type_id: text(pd?.roomTypeId) || text(key?.roomTypeId) || unitId,
+    total,
+    nightly: leadIsNightly ? leadAmount : null,
+    taxes_and_fees: null,
+    currency: text(lead?.currencyInfo?.code),
+    total_text: totalMsg?.value ?? '',
+    nightly_text: leadIsNightly ? leadText : '',
+    taxes_and_fees_included: TAXES_INCLUDED.test(allText) ? true : null,
+    fees_included: ALL_FEES_INCLUDED.test(allText) ? true : null,
+    payment_model: paymentModel(pd?.paymentModel),
+    hotel_collect: hotelCollect(key?.businessModelType),
+    member_only: memberOnly,
+    refundable: refundable(pd?.cancellationPolicy?.type),
+    cancellation_text: cancellation,
+    extras: extrasText || null,
+    extras_text: extrasText,
+    strikeout_text: strikeText,
+    inventory_type: text(key?.inventoryType),
+    business_model: neutralBusinessModel(key?.businessModelType),
+    messages,
+    lead: leadAmount,
+    lead_text: leadText,
+    refundable_until: cancellationWindow(pd),
+    available: pd?.availability?.available !== false,
+    room_count: roomCount,
+  };
+  return { row: withTaxesAndFees(offer, nights, roomCount), nights, checkIn, checkOut };
+}
+
+function unitsOf(root: Json): Json[] {
+  if (Array.isArray(root?.units)) return root.units;
+  return [];
+}
+
+/** Parses `data.propertyOffers`; throws UpstreamContractChanged when that object is missing. */
+export function parseOfferGrid(alias: OfferGridAlias, payload: Json, ctx: OfferGridContext = {}): OfferGrid {
+  const root = PATH.root(payload);
+  if (!root || typeof root !== 'object') throw new UpstreamContractChanged(alias, 'data.propertyOffers');
+  const single = root.singleUnitOffer;
+  const units = unitsOf(root);
+  if (!Array.isArray(root.units) && !single) throw new UpstreamContractChanged(alias, 'propertyOffers.units');
+
+  const grid: OfferGrid = {
+    property_id: text(root.id),
+    sold_out: root.soldOut === true,
+    check_in: null,
+    check_out: null,
+    nights: ctx.nights ?? null,
+    currency: null,
+    sticky_bar_text: text(root.stickyBar?.displayPrice),
+    error_message: text(root.errorMessage?.title) || text(root.errorMessage?.value) || text(root.errorMessage) || null,
+    units: [],
+  };
+
+  const sources: { id: string; name: string; unavailable: string; plans: Json[] }[] = units.map((u: Json) => ({
+    id: text(u?.id),
+    name: text(u?.header?.text),
+    unavailable: text(u?.availabilityCallToAction?.value),
+    plans: Array.isArray(u?.ratePlans) ? u.ratePlans : [],
+  }));
+  if (single && Array.isArray(single.ratePlans)) {
+    sources.push({ id: text(single.id) || grid.property_id, name: text(single.header?.text), unavailable: '', plans: single.ratePlans });
+  }
+
+  for (const src of sources) {
+    const rows: OfferGridRow[] = [];
+    for (const rp of src.plans) {
+      for (const pd of rp?.priceDetails ?? []) {
+        const r = rowFrom(rp, pd, src.id, ctx.nights ?? null);
+        rows.push(r.row);
+        grid.check_in ??= r.checkIn;
+        grid.check_out ??= r.checkOut;
+        if (r.nights != null && r.checkIn) grid.nights = r.nights;
+        if (!grid.currency && r.row.currency) grid.currency = r.row.currency;
+      }
+    }
+    grid.units.push({ unit_id: src.id, name: src.name, unavailable_text: src.unavailable, rows });
+  }
+  return grid;
+}
+
+/** Rows that can be booked, across all units. */
+export function bookableRows(grid: OfferGrid): OfferGridRow[] {
+  return grid.units.flatMap((u) => u.rows.filter((r) => r.available));
+}
+
+/** Strips the grid-only fields, leaving the spec's offer object. */
+export function toOffer(row: OfferGridRow): OtaOffer {
+  const { lead: _l, lead_text: _lt, refundable_until: _ru, available: _a, room_count: _rc, ...offer } = row;
+  return offer;
+}

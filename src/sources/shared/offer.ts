@@ -1,0 +1,177 @@
+/**
+ * The spec's OTA headline and offer objects (used by `otathree`, `otatwo` rate plans and
+ * `rentalone`), without provenance: parsers produce these, the lead attaches provenance.
+ * Also the few text helpers every OTA parser needs to read a displayed price.
+ */
+
+export type PaymentModel = 'PAY_NOW' | 'PAY_LATER' | 'PAY_LATER_WITH_DEPOSIT' | '';
+
+export const PAYMENT_MODELS: readonly PaymentModel[] = ['PAY_NOW', 'PAY_LATER', 'PAY_LATER_WITH_DEPOSIT'];
+
+/** One rate plan sold one way; a plan sold both pay-now and pay-later is two offers. */
+export interface OtaOffer {
+  plan_id: string;
+  room_type_id: string;
+  /** Stay total for all nights as the source states it. */
+  total: number | null;
+  /** Average nightly price before taxes and fees. */
+  nightly: number | null;
+  /** Derived (total − nightly × nights), set only when taxes_and_fees_included is true. */
+  taxes_and_fees: number | null;
+  currency: string;
+  total_text: string;
+  nightly_text: string;
+  /** null means no label shown, not that taxes are excluded. */
+  taxes_and_fees_included: boolean | null;
+  fees_included: boolean | null;
+  payment_model: PaymentModel;
+  hotel_collect: boolean | null;
+  member_only: boolean;
+  refundable: boolean | null;
+  cancellation_text: string;
+  extras: string | null;
+  extras_text: string;
+  strikeout_text: string;
+  inventory_type: string;
+  business_model: string;
+  messages: string[];
+}
+
+export type HeadlineBasis = 'sticky_bar' | 'cheapest_offer';
+
+export interface OtaHeadline {
+  property_id: string;
+  /** `rentalone` only. */
+  listing_id?: string | null;
+  total: number | null;
+  price_per_night: number | null;
+  basis: HeadlineBasis | null;
+  total_text: string;
+  nightly_text: string;
+  taxes_and_fees_included: boolean | null;
+  fees_included: boolean | null;
+  currency: string;
+  currency_verified: boolean;
+  available: boolean;
+  unavailable_reason: string | null;
+  /** `otathree` only. */
+  cheapest_total?: number | null;
+  /** `rentalone` only. */
+  payment_model?: PaymentModel | null;
+}
+
+/** How the derived taxes_and_fees figure was obtained; the lead turns it into provenance. */
+export const TAXES_AND_FEES_DERIVATION = 'total_minus_nightly_times_nights';
+
+/**
+ * Taxes and fees as the spec allows them: total − nightly × nights, and only when the total is
+ * labelled as including taxes and fees. `units` is the number of rooms the nightly price is
+ * quoted per (the source's nightly is per room). Accurate to within `nights` currency units,
+ * because displayed nightly prices are rounded.
+ */
+export function deriveTaxesAndFees(
+  offer: Pick<OtaOffer, 'total' | 'nightly' | 'taxes_and_fees_included'>,
+  nights: number,
+  units = 1,
+): number | null {
+  if (offer.taxes_and_fees_included !== true) return null;
+  if (offer.total == null || offer.nightly == null) return null;
+  if (!Number.isInteger(nights) || nights < 1 || !Number.isInteger(units) || units < 1) return null;
+  const value = offer.total - offer.nightly * nights * units;
+  return Math.round(value * 100) / 100;
+}
+
+export function withTaxesAndFees<T extends OtaOffer>(offer: T, nights: number | null, units = 1): T {
+  const taxes = nights == null ? null : deriveTaxesAndFees(offer, nights, units);
+  return { ...offer, taxes_and_fees: taxes };
+}
+
+/** Lowest stated total among offers; null when none is priced. */
+export function cheapestOffer<T extends Pick<OtaOffer, 'total'>>(offers: T[]): T | null {
+  let best: T | null = null;
+  for (const o of offers) {
+    if (o.total == null) continue;
+    if (best == null || o.total < (best.total as number)) best = o;
+  }
+  return best;
+}
+
+/**
+ * Reads the first amount in a displayed price ("$1,234.56", "€ 45", "1.234,56 €", "+€ 5 taxes").
+ * A separator repeated, or followed by exactly three digits, is a thousands separator; the last
+ * of two different separators is the decimal one.
+ */
+export function parseDisplayedAmount(text: string | null | undefined): number | null {
+  if (!text) return null;
+  const m = /-?\d[\d.,\u00a0\u202f' ]*/.exec(text);
+  if (!m) return null;
+  let raw = m[0].replace(/[\u00a0\u202f' ]/g, '').replace(/[.,]+$/, '');
+  const negative = raw.startsWith('-') || /[-−]\s*[^\d\s]{0,4}\s*$/.test(text.slice(0, m.index));
+  raw = raw.replace(/^-/, '');
+  const lastDot = raw.lastIndexOf('.');
+  const lastComma = raw.lastIndexOf(',');
+  let normalized: string;
+  if (lastDot >= 0 && lastComma >= 0) {
+    const dec = lastDot > lastComma ? '.' : ',';
+    const thou = dec === '.' ? ',' : '.';
+    normalized = raw.split(thou).join('').replace(dec, '.');
+  } else {
+    const sep = lastDot >= 0 ? '.' : lastComma >= 0 ? ',' : '';
+    if (!sep) normalized = raw;
+    else {
+      const parts = raw.split(sep);
+      const thousands = parts.length > 2 || parts[parts.length - 1].length === 3;
+      normalized = thousands ? parts.join('') : parts.join('.');
+    }
+  }
+  const n = Number(normalized);
+  if (!Number.isFinite(n)) return null;
+  return negative ? -n : n;
+}
+
+/** Symbols that name exactly one currency; `$`, `¥` and `kr` are shared and therefore absent. */
+const UNAMBIGUOUS_SYMBOLS: [string, string][] = [
+  ['€', 'EUR'],
+  ['£', 'GBP'],
+  ['₹', 'INR'],
+  ['₩', 'KRW'],
+  ['₫', 'VND'],
+  ['฿', 'THB'],
+  ['₱', 'PHP'],
+  ['₪', 'ILS'],
+  ['₺', 'TRY'],
+  ['zł', 'PLN'],
+  ['R$', 'BRL'],
+  ['A$', 'AUD'],
+  ['C$', 'CAD'],
+  ['CA$', 'CAD'],
+  ['NZ$', 'NZD'],
+  ['HK$', 'HKD'],
+  ['S$', 'SGD'],
+  ['US$', 'USD'],
+];
+
+/** ISO code named in a displayed price, by code or by an unambiguous symbol; null otherwise. */
+export function currencyFromText(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const code = /\b([A-Z]{3})\b/.exec(text);
+  if (code && !/^(FOR|PER|AND|THE)$/.test(code[1])) return code[1];
+  const sorted = [...UNAMBIGUOUS_SYMBOLS].sort((a, b) => b[0].length - a[0].length);
+  for (const [symbol, iso] of sorted) if (text.includes(symbol)) return iso;
+  return null;
+}
+
+/** Nights between two YYYY-MM-DD dates; null when either is missing or the span is not positive. */
+export function nightsBetween(checkIn: string | null | undefined, checkOut: string | null | undefined): number | null {
+  if (!checkIn || !checkOut) return null;
+  const a = Date.parse(`${checkIn}T00:00:00Z`);
+  const b = Date.parse(`${checkOut}T00:00:00Z`);
+  if (!Number.isFinite(a) || !Number.isFinite(b) || b <= a) return null;
+  return Math.round((b - a) / 86_400_000);
+}
+
+export function isoDate(parts: { year?: number; month?: number; day?: number } | null | undefined): string | null {
+  if (!parts || !parts.year || !parts.month || !parts.day) return null;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${parts.year}-${pad(parts.month)}-${pad(parts.day)}`;
+}

@@ -1,0 +1,305 @@
+import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { Config } from '../config.js';
+import { ApiError, UpstreamFailed } from '../platform/errors.js';
+import { UpstreamBlocked, detectBlock, isConsentUrl, isSorryUrl } from './blocked.js';
+import { CookieJar } from './cookie-jar.js';
+import { decodeBody } from './decode.js';
+import { deviceHeaders, type Device, type Expect } from './devices.js';
+import { keepRawReply } from './diagnostics.js';
+import { proxyForMarket, redactProxy, type EgressMode } from './egress.js';
+import type { Alias } from './hosts.js';
+import { flattenHeaders, makeResponse, type UpstreamResponse } from './response.js';
+
+export type { UpstreamResponse } from './response.js';
+
+export interface UpstreamRequest {
+  source: Alias;
+  method?: 'GET' | 'POST';
+  /** Path (and optionally query) relative to the alias's base URL; never an absolute URL. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  /** An object is sent as JSON. */
+  body?: string | object;
+  device?: Device;
+  /** Two-letter country: Accept-Language and, with market_proxy, the proxy. */
+  market?: string;
+  timeoutMs?: number;
+  /** What a usable reply is; 'html' and 'json' make an empty 2xx body a failure. Default 'html'. */
+  expect?: Expect;
+}
+
+export type UpstreamClientConfig = Pick<
+  Config,
+  | 'upstreamHosts'
+  | 'UPSTREAM_TIMEOUT_MS'
+  | 'UPSTREAM_RETRIES'
+  | 'UPSTREAM_BACKOFF_MS'
+  | 'EGRESS_MODE'
+  | 'MARKET_PROXIES'
+  | 'DEFAULT_PROXY_URL'
+  | 'dataDir'
+>;
+
+const MAX_REDIRECTS = 5;
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const BACKOFF_CAP_MS = 8_000;
+/** Consent choice "reject all" as the search engine's consent page stores it; it stops the consent redirect. */
+const CONSENT_COOKIES = [
+  { name: 'SOCS', value: 'CAESEwgDEgk0ODE3Nzk3MjQaAmVuIAEaBgiA_LyaBg' },
+  { name: 'CONSENT', value: 'PENDING+987' },
+];
+const NOT_RETRYABLE_CODES = new Set(['ENOTFOUND', 'UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_URL']);
+
+interface Hop {
+  status: number;
+  headers: Record<string, string>;
+  raw: Buffer;
+  url: string;
+}
+
+/** One per process: keep-alive pools per origin, a cookie jar, retries, decoding, block detection. */
+export class UpstreamClient {
+  readonly cookies = new CookieJar();
+  readonly #log: Logger;
+  readonly #direct: Agent;
+  readonly #proxies = new Map<string, ProxyAgent>();
+
+  constructor(
+    private readonly config: UpstreamClientConfig,
+    log: Logger,
+    private readonly dataDir: string | null = config.dataDir,
+  ) {
+    this.#log = log.child({ component: 'upstream' });
+    this.#direct = new Agent(this.#agentOptions());
+  }
+
+  async fetch(req: UpstreamRequest): Promise<UpstreamResponse> {
+    const started = performance.now();
+    const mode = this.config.EGRESS_MODE;
+    const proxyUrl = proxyForMarket(this.config.MARKET_PROXIES, this.config.DEFAULT_PROXY_URL, req.market);
+    const state = { attempts: 0, started };
+    if (mode === 'market_proxy' && proxyUrl) return this.#attempts(req, proxyUrl, 'market_proxy', state);
+    if (mode === 'market_proxy') this.#log.warn({ source: req.source, market: req.market }, 'no proxy for market, going direct');
+    try {
+      return await this.#attempts(req, null, 'direct', state);
+    } catch (err) {
+      if (mode !== 'proxy_fallback' || !proxyUrl || !(err instanceof UpstreamBlocked)) throw err;
+      this.#log.warn({ source: req.source, detail: err.detail, proxy: redactProxy(proxyUrl) }, 'blocked direct, retrying through proxy');
+      return this.#attempts(req, proxyUrl, 'proxy_fallback', state);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#direct.close(), ...[...this.#proxies.values()].map((p) => p.close())]);
+  }
+
+  async #attempts(
+    req: UpstreamRequest,
+    proxyUrl: string | null,
+    egressMode: EgressMode,
+    state: { attempts: number; started: number },
+  ): Promise<UpstreamResponse> {
+    const url = this.#url(req);
+    const dispatcher = proxyUrl ? this.#proxy(proxyUrl) : this.#direct;
+    const max = this.config.UPSTREAM_RETRIES + 1;
+    const timeoutMs = req.timeoutMs ?? this.config.UPSTREAM_TIMEOUT_MS;
+    for (let i = 1; ; i++) {
+      state.attempts++;
+      let hop: Hop;
+      try {
+        hop = await this.#exchange(req, url, dispatcher, timeoutMs);
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        const detail = errorName(err);
+        if (i < max && isRetryable(err)) {
+          this.#log.debug({ source: req.source, attempt: i, err: detail }, 'upstream network error, retrying');
+          await sleep(this.#backoff(i));
+          continue;
+        }
+        this.#log.warn({ source: req.source, url: url.origin + url.pathname, attempts: state.attempts, err: detail }, 'upstream unreachable');
+        throw new UpstreamFailed(detail);
+      }
+
+      const body = decodeBody(hop.raw, hop.headers['content-encoding'], MAX_BODY_BYTES);
+      const verdict = detectBlock({ status: hop.status, url: hop.url, headers: hop.headers, body, expect: req.expect ?? 'html' });
+      if (verdict) {
+        this.#log.warn({ source: req.source, status: hop.status, ...verdict }, 'upstream blocked or unusable reply');
+        await this.#keep(req.source, body, { url: hop.url, status: hop.status, reason: 'blocked', ...verdict });
+        throw new UpstreamBlocked(verdict.detail, verdict.marker);
+      }
+      if (hop.status === 429 || hop.status >= 500) {
+        if (i < max) {
+          await sleep(this.#backoff(i, hop.headers['retry-after']));
+          continue;
+        }
+        this.#log.warn({ source: req.source, status: hop.status, attempts: state.attempts }, 'upstream retries exhausted');
+        throw hop.status === 429 ? new UpstreamBlocked('RateLimited', 'status:429') : new UpstreamFailed(`UpstreamHttp${hop.status}`);
+      }
+      return makeResponse({
+        status: hop.status,
+        headers: hop.headers,
+        body,
+        wireBytes: hop.raw.length,
+        url: hop.url,
+        elapsedMs: Math.round(performance.now() - state.started),
+        egressMode,
+        attempts: state.attempts,
+        source: req.source,
+        dataDir: this.dataDir,
+      });
+    }
+  }
+
+  /** One attempt: follows redirects by hand so every hop feeds the cookie jar and /sorry/ or consent hops are caught. */
+  async #exchange(req: UpstreamRequest, start: URL, dispatcher: Dispatcher, timeoutMs: number): Promise<Hop> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    let method: 'GET' | 'POST' = req.method ?? 'GET';
+    let body = encodeBody(req.body);
+    let url = start;
+    let consentTried = false;
+    for (let hop = 0; ; hop++) {
+      const res = await request(url, {
+        method,
+        headers: this.#headers(req, url, body),
+        body: body?.data,
+        dispatcher,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      this.cookies.storeFromHeaders(url, res.headers['set-cookie']);
+      const location = res.headers.location;
+      if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
+        await res.body.dump();
+        const next = new URL(location, url);
+        if (isSorryUrl(next.href)) throw new UpstreamBlocked('CaptchaChallenge', 'redirect:/sorry/');
+        if (isConsentUrl(next.href)) {
+          if (consentTried) throw new UpstreamBlocked('ConsentWall', 'redirect:consent.');
+          consentTried = true;
+          this.#acceptConsent(start);
+          url = start;
+          method = req.method ?? 'GET';
+          body = encodeBody(req.body);
+          continue;
+        }
+        if (hop >= MAX_REDIRECTS) throw new UpstreamFailed('TooManyRedirects');
+        if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+          method = 'GET';
+          body = undefined;
+        }
+        url = next;
+        continue;
+      }
+      const raw = await readCapped(res.body, MAX_BODY_BYTES, res.headers['content-length']);
+      return { status: res.statusCode, headers: flattenHeaders(res.headers), raw, url: url.href };
+    }
+  }
+
+  #url(req: UpstreamRequest): URL {
+    if (!req.path.startsWith('/')) throw new Error(`upstream path must start with "/": ${req.path}`);
+    const url = new URL(this.config.upstreamHosts[req.source] + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  }
+
+  #headers(req: UpstreamRequest, url: URL, body: EncodedBody | undefined): Record<string, string> {
+    const headers = deviceHeaders(req.device ?? 'desktop', req.market, req.expect ?? 'html');
+    if (body) headers['content-type'] = body.contentType;
+    for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+    const jar = this.cookies.header(url);
+    if (jar) headers.cookie = headers.cookie ? `${headers.cookie}; ${jar}` : jar;
+    return headers;
+  }
+
+  #acceptConsent(url: URL): void {
+    const host = url.hostname;
+    const isIp = /^[\d.]+$/.test(host) || host.includes(':') || host.startsWith('[');
+    const domain = isIp ? undefined : `.${host.replace(/^www\./, '')}`;
+    for (const c of CONSENT_COOKIES) this.cookies.set(url, { ...c, domain, maxAgeSeconds: 400 * 24 * 3600 });
+  }
+
+  #backoff(attempt: number, retryAfter?: string): number {
+    const base = Math.min(BACKOFF_CAP_MS, this.config.UPSTREAM_BACKOFF_MS * 2 ** (attempt - 1));
+    const jittered = base / 2 + Math.random() * (base / 2);
+    const hinted = retryAfter && /^\d+$/.test(retryAfter) ? Math.min(BACKOFF_CAP_MS, Number(retryAfter) * 1000) : 0;
+    return Math.max(jittered, hinted);
+  }
+
+  #proxy(proxyUrl: string): ProxyAgent {
+    let agent = this.#proxies.get(proxyUrl);
+    if (!agent) {
+      agent = new ProxyAgent({ uri: proxyUrl, ...this.#agentOptions() });
+      this.#proxies.set(proxyUrl, agent);
+    }
+    return agent;
+  }
+
+  #agentOptions(): Agent.Options {
+    return {
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 120_000,
+      connections: 32,
+      connect: { timeout: Math.min(10_000, this.config.UPSTREAM_TIMEOUT_MS) },
+    };
+  }
+
+  async #keep(source: Alias, body: Buffer, meta: Record<string, unknown>): Promise<void> {
+    if (!this.dataDir) return;
+    try {
+      await keepRawReply(this.dataDir, source, body, meta);
+    } catch (err) {
+      this.#log.warn({ source, err: (err as Error).message }, 'could not keep raw reply');
+    }
+  }
+}
+
+interface EncodedBody {
+  data: string;
+  contentType: string;
+}
+
+function encodeBody(body: string | object | undefined): EncodedBody | undefined {
+  if (body === undefined) return undefined;
+  if (typeof body === 'string') return { data: body, contentType: 'text/plain;charset=UTF-8' };
+  return { data: JSON.stringify(body), contentType: 'application/json' };
+}
+
+async function readCapped(stream: Readable, max: number, contentLength: string | string[] | undefined): Promise<Buffer> {
+  if (typeof contentLength === 'string' && Number(contentLength) > max) {
+    stream.destroy();
+    throw new UpstreamFailed('ReplyTooLarge');
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    total += (chunk as Buffer).length;
+    if (total > max) {
+      stream.destroy();
+      throw new UpstreamFailed('ReplyTooLarge');
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Short class-like name of a network failure: the undici error class, else the system error code. */
+export function errorName(err: unknown): string {
+  const e = err as { name?: string; code?: string; cause?: unknown } | null;
+  if (!e) return 'NetworkError';
+  if (e.name && e.name !== 'Error' && e.name !== 'TypeError') return e.name;
+  if (e.code) return e.code;
+  if (e.cause) return errorName(e.cause);
+  return 'NetworkError';
+}
+
+function isRetryable(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return !(code && NOT_RETRYABLE_CODES.has(code));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { UpstreamContractChanged } from '../platform/errors.js';
+import type { UpstreamResponse } from './response.js';
+
+const gzip = promisify(zlib.gzip);
+
+/** Raw replies kept per source; older ones are deleted so the directory stays bounded. */
+export const DIAGNOSTICS_KEEP = 200;
+const SUFFIX = '.html.gz';
+
+export interface RawReplyMeta {
+  url?: string;
+  status?: number;
+  reason?: string;
+  [key: string]: unknown;
+}
+
+export function diagnosticsDir(dataDir: string, source: string): string {
+  return path.join(dataDir, 'diagnostics', source.replace(/[^a-z0-9_-]/gi, '_'));
+}
+
+/**
+ * Writes `<dataDir>/diagnostics/<source>/<timestamp>-<id>.html.gz` (the raw reply, gzip) and a
+ * `.meta.json` beside it, then prunes to the newest DIAGNOSTICS_KEEP. Returns the .html.gz path.
+ */
+export async function keepRawReply(dataDir: string, source: string, body: Buffer | string, meta: RawReplyMeta): Promise<string> {
+  const dir = diagnosticsDir(dataDir, source);
+  await fs.mkdir(dir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '');
+  const base = `${stamp}-${randomBytes(4).toString('hex')}`;
+  const file = path.join(dir, base + SUFFIX);
+  await fs.writeFile(file, await gzip(typeof body === 'string' ? Buffer.from(body) : body));
+  await fs.writeFile(path.join(dir, `${base}.meta.json`), JSON.stringify({ source, kept_at: new Date().toISOString(), ...meta }, null, 2));
+  await prune(dir);
+  return file;
+}
+
+async function prune(dir: string): Promise<void> {
+  const names = (await fs.readdir(dir)).filter((n) => n.endsWith(SUFFIX)).sort();
+  const excess = names.slice(0, Math.max(0, names.length - DIAGNOSTICS_KEEP));
+  for (const name of excess) {
+    const base = name.slice(0, -SUFFIX.length);
+    await fs.rm(path.join(dir, name), { force: true });
+    await fs.rm(path.join(dir, `${base}.meta.json`), { force: true });
+  }
+}
+
+/**
+ * Runs a parser over a reply; when it throws UpstreamContractChanged the raw reply is kept
+ * under the response's dataDir (if any) and the error rethrown unchanged.
+ */
+export async function withContractGuard<T>(
+  source: string,
+  response: UpstreamResponse,
+  fn: (response: UpstreamResponse) => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await fn(response);
+  } catch (err) {
+    if (err instanceof UpstreamContractChanged && response.dataDir) {
+      await keepRawReply(response.dataDir, source, response.body, {
+        url: response.url,
+        status: response.status,
+        reason: 'contract_changed',
+        detail: err.message,
+      }).catch(() => undefined);
+    }
+    throw err;
+  }
+}
