@@ -22,8 +22,8 @@ export function presentedKey(req: Request, allowQuery: boolean): string | undefi
   return undefined;
 }
 
-export async function requireKey(sql: Sql, req: Request, allowQuery = false): Promise<AuthedKey> {
-  const key = await authenticate(sql, presentedKey(req, allowQuery));
+export async function requireKey(sql: Sql, req: Request, opts: { allowQuery?: boolean; admit?: boolean } = {}): Promise<AuthedKey> {
+  const key = await authenticate(sql, presentedKey(req, opts.allowQuery ?? false), opts.admit ?? false);
   if (!key) throw new Unauthorized();
   return key;
 }

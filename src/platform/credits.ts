@@ -1,4 +1,5 @@
 import type { Sql } from '../db/client.js';
+import { historyInsert, type HistoryRecord } from './history.js';
 import { Limited, PaymentRequired } from './errors.js';
 import { planOf } from './plans.js';
 
@@ -58,16 +59,25 @@ export class Credits {
     return { period, granted: row.granted, used: row.used, reserved: row.reserved, remaining: row.granted - row.used };
   }
 
-  /** Appends a charge for one request and returns the credits left in the period. */
-  async charge(accountId: string, plan: string, requestId: string, amount: number, note: string): Promise<number> {
-    const period = await this.ensurePeriod(accountId, plan);
+  /**
+   * Writes a call's outcome in one statement: its charge (if any) with the period total,
+   * the release of its reservation (when enforced) and its history row. Returns the
+   * credits left in the period.
+   */
+  async settleCall(
+    c: { accountId: string; plan: string; requestId: string; amount: number; note: string },
+    history: HistoryRecord,
+  ): Promise<number> {
+    const period = await this.ensurePeriod(c.accountId, c.plan);
     const [row] = await this.sql`
-      WITH l AS (
+      WITH r AS (DELETE FROM credit_reservations WHERE request_id = ${c.requestId}),
+      l AS (
         INSERT INTO credit_ledger (account_id, period_start, kind, amount, request_id, note)
-        VALUES (${accountId}, ${period.start}, 'charge', ${-amount}, ${requestId}, ${note})),
+        SELECT ${c.accountId}, ${period.start}, 'charge', ${-c.amount}, ${c.requestId}, ${c.note} WHERE ${c.amount}::int > 0),
+      h AS (${historyInsert(this.sql, history)}),
       p AS (
-        UPDATE credit_periods SET used = used + ${amount}
-        WHERE account_id = ${accountId} AND period_start = ${period.start}
+        UPDATE credit_periods SET used = used + ${c.amount}
+        WHERE account_id = ${c.accountId} AND period_start = ${period.start}
         RETURNING granted - used AS remaining)
       SELECT remaining FROM p`;
     return row.remaining;
@@ -121,22 +131,6 @@ export class Credits {
       await tx`INSERT INTO credit_reservations (request_id, account_id, amount, expires_at)
         VALUES (${requestId}, ${accountId}, ${amount}, now() + make_interval(secs => ${RESERVATION_TTL_S}))`;
     });
-  }
-
-  /** Turns a reservation into its actual charge (or none) in one transaction. */
-  async settle(accountId: string, plan: string, requestId: string, actual: number, note: string): Promise<number> {
-    const period = await this.ensurePeriod(accountId, plan);
-    const [row] = await this.sql`
-      WITH r AS (DELETE FROM credit_reservations WHERE request_id = ${requestId}),
-      l AS (
-        INSERT INTO credit_ledger (account_id, period_start, kind, amount, request_id, note)
-        SELECT ${accountId}, ${period.start}, 'charge', ${-actual}, ${requestId}, ${note} WHERE ${actual} > 0),
-      p AS (
-        UPDATE credit_periods SET used = used + ${actual}
-        WHERE account_id = ${accountId} AND period_start = ${period.start}
-        RETURNING granted - used AS remaining)
-      SELECT remaining FROM p`;
-    return row.remaining;
   }
 
   async release(requestId: string): Promise<void> {

@@ -11,6 +11,8 @@ export interface AuthedKey {
   rate_limit_per_min: number;
   account_id: string | null;
   plan: string | null;
+  /** Set when authentication also took a rate-limit slot (one round trip instead of two). */
+  admitted?: boolean;
 }
 
 export const KEY_PATTERN = /^sk_[A-Za-z0-9_-]{32}$/;
@@ -27,12 +29,16 @@ export function keyPrefix(key: string): string {
   return key.slice(0, 9);
 }
 
-/** Finds the live key; the lookup is by hash and the final comparison constant-time. */
-export async function authenticate(sql: Sql, presented: string | undefined): Promise<AuthedKey | null> {
+/**
+ * Finds the live key; the lookup is by hash and the final comparison constant-time.
+ * With `admit`, the same statement also takes a slot of the key's rate limit.
+ */
+export async function authenticate(sql: Sql, presented: string | undefined, admit = false): Promise<AuthedKey | null> {
   if (!presented || !KEY_PATTERN.test(presented)) return null;
   const hash = hashKey(presented);
   const rows = await sql`
     SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, k.key_hash, a.plan
+      ${admit ? sql`, rate_limit_take(k.id, k.rate_limit_per_min) AS admitted` : sql``}
     FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id
     WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`;
   const row = rows[0];
@@ -45,6 +51,7 @@ export async function authenticate(sql: Sql, presented: string | undefined): Pro
     rate_limit_per_min: row.rate_limit_per_min,
     account_id: row.account_id,
     plan: row.plan,
+    ...(admit ? { admitted: row.admitted as boolean } : {}),
   };
 }
 

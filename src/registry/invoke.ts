@@ -1,25 +1,30 @@
+import type { AppDeps } from '../deps.js';
+import { Limited } from '../platform/errors.js';
+import { historyInsert, type HistoryRecord } from '../platform/history.js';
 import { takeRateLimit } from '../platform/rate-limit.js';
 import type { Tool, ToolContext } from './define-tool.js';
 import { parseInput, type Location } from './validation.js';
 
 export interface Meter {
+  /** Whether the response is metered and carries the credit headers. */
+  metered: boolean;
   /** Credits charged (0 until a metered call succeeds). */
   charged: number;
   /** Credits left after the charge; null when the key has no billing account or metering is off. */
   remaining: number | null;
-  /** Whether the response is metered and carries the credit headers. */
-  metered: boolean;
   rateLimited: boolean;
+  /** The account to charge and the ledger note, once the handler succeeded. */
+  pending: { accountId: string; plan: string; note: string } | null;
 }
 
 export function newMeter(): Meter {
-  return { charged: 0, remaining: null, metered: false, rateLimited: false };
+  return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null };
 }
 
 /**
  * The one path every call takes, REST or MCP: rate limit, validate, reserve (when
- * enforced), run, charge the actual cost of a non-empty success. Failures charge 0
- * and release what was reserved.
+ * enforced), run, and work out the actual cost of a non-empty success. Failures
+ * charge 0 and release what was reserved. `finishCall` then writes the outcome.
  */
 export async function invokeTool(
   tool: Tool,
@@ -32,16 +37,20 @@ export async function invokeTool(
   const mode = deps.config.CREDITS_MODE;
   const billed = tool.metered && mode !== 'off';
   meter.metered = billed;
-  try {
-    await takeRateLimit(deps.sql, key.id, key.rate_limit_per_min);
-  } catch (err) {
+  if (key.admitted === false) {
     meter.rateLimited = true;
-    throw err;
+    throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
+  }
+  if (key.admitted === undefined) {
+    await takeRateLimit(deps.sql, key.id, key.rate_limit_per_min).catch((err) => {
+      meter.rateLimited = err instanceof Limited;
+      throw err;
+    });
   }
   const input = parseInput(tool.input, raw, locate);
-  const account = billed && key.account_id ? { id: key.account_id, plan: key.plan ?? 'free' } : null;
+  const account = billed && key.account_id ? { accountId: key.account_id, plan: key.plan ?? 'free' } : null;
   const enforced = mode === 'enforce' && account !== null;
-  if (enforced) await deps.credits.reserve(account.id, account.plan, requestId, tool.credits.max(input));
+  if (enforced) await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
   let output: unknown;
   try {
     output = await tool.handler(input, ctx);
@@ -49,15 +58,26 @@ export async function invokeTool(
     if (enforced) await deps.credits.release(requestId).catch(() => undefined);
     throw err;
   }
-  if (!billed) return output;
-  const actual = Math.max(0, Math.round(tool.credits.actual(input, output)));
-  meter.charged = actual;
-  if (!account) return output;
-  const note = `${tool.method} ${tool.path}`;
-  meter.remaining = enforced
-    ? await deps.credits.settle(account.id, account.plan, requestId, actual, note)
-    : actual > 0
-      ? await deps.credits.charge(account.id, account.plan, requestId, actual, note)
-      : await deps.credits.remaining(account.id, account.plan);
+  if (billed) meter.charged = Math.max(0, Math.round(tool.credits.actual(input, output)));
+  if (account) meter.pending = { ...account, note: `${tool.method} ${tool.path}` };
   return output;
+}
+
+/** A failed call charges nothing, whatever was worked out before it failed. */
+export function failed(meter: Meter): void {
+  meter.charged = 0;
+  meter.pending = null;
+}
+
+/**
+ * Records the call: with a charge pending, the charge, the reservation release and the
+ * history row go in one statement; otherwise the history row alone.
+ */
+export async function finishCall(deps: AppDeps, meter: Meter, record: Omit<HistoryRecord, 'credits' | 'rate_limited'>): Promise<void> {
+  const history: HistoryRecord = { ...record, credits: meter.charged, rate_limited: meter.rateLimited };
+  if (!meter.pending) {
+    await historyInsert(deps.sql, history);
+    return;
+  }
+  meter.remaining = await deps.credits.settleCall({ ...meter.pending, requestId: record.id, amount: meter.charged }, history);
 }

@@ -2,10 +2,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../deps.js';
 import { toApiError } from '../platform/errors.js';
-import { recordRequest } from '../platform/history.js';
 import type { AuthedKey } from '../platform/keys.js';
 import type { Tool } from './define-tool.js';
-import { invokeTool, newMeter } from './invoke.js';
+import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
 import { jsonSchema } from './json-schema.js';
 
 export const MCP_SERVER_INFO = { name: 'hotelrates', version: '1.0.0' };
@@ -52,22 +51,22 @@ export function createMcpServer(deps: AppDeps, key: AuthedKey, nextRequestId: ()
       } catch (err) {
         const api = toApiError(err);
         if (api.status === 500) deps.log.error({ err, requestId: id }, 'unhandled error in MCP tool');
-        meter.charged = 0;
+        failed(meter);
         const text = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
         result = { isError: true, content: [{ type: 'text', text }], _meta: { status: api.status, request_id: id } };
       }
     }
-    await recordRequest(deps.sql, {
-      id,
-      key_id: key.id,
-      method: 'MCP',
-      path: request.params.name,
-      status: result.isError ? Number(result._meta?.status ?? 404) : 200,
-      duration_ms: performance.now() - started,
-      response_bytes: Buffer.byteLength(JSON.stringify(result)),
-      credits: meter.charged,
-      rate_limited: meter.rateLimited,
-    }).catch((err) => deps.log.warn({ err, requestId: id }, 'request history write failed'));
+    const status = result.isError ? Number(result._meta?.status ?? 404) : 200;
+    try {
+      await finishCall(deps, meter, { id, key_id: key.id, method: 'MCP', path: request.params.name, status, duration_ms: performance.now() - started, response_bytes: Buffer.byteLength(JSON.stringify(result)) });
+    } catch (err) {
+      if (result.isError) deps.log.warn({ err, requestId: id }, 'request history write failed');
+      else {
+        const api = toApiError(err);
+        failed(meter);
+        result = { isError: true, content: [{ type: 'text', text: String(api.detail) }], _meta: { status: api.status, request_id: id } };
+      }
+    }
     if (!result.isError) result._meta = { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining };
     return result;
   });

@@ -2,12 +2,11 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { requireKey } from '../platform/auth.js';
 import { InvalidInput, toApiError } from '../platform/errors.js';
-import { recordRequest } from '../platform/history.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { elapsedMs } from '../platform/request-context.js';
 import type { Tool } from './define-tool.js';
 import { logFault } from './http-errors.js';
-import { invokeTool, newMeter } from './invoke.js';
+import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
 import type { Location } from './validation.js';
 
 export function expressPath(openapiPath: string): string {
@@ -53,36 +52,37 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps): P
   let status = tool.status;
   let body: unknown;
   try {
-    key = await requireKey(deps.sql, req, tool.queryKey);
+    key = await requireKey(deps.sql, req, { allowQuery: tool.queryKey, admit: true });
     req.keyPrefix = key.prefix;
-    const raw = rawInput(tool, req);
-    body = await invokeTool(tool, raw, locator(tool, req), { deps, requestId: req.id, key, via: 'rest', headers: req.headers as Record<string, string> }, meter);
+    const ctx = { deps, requestId: req.id, key, via: 'rest' as const, headers: req.headers as Record<string, string> };
+    body = await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter);
   } catch (err) {
-    const api = toApiError(err);
-    logFault(deps, req, api, err);
-    status = api.status;
-    body = { detail: api.detail };
-    meter.charged = 0;
+    ({ status, body } = errorReply(deps, req, err));
+    failed(meter);
   }
-  const text = JSON.stringify(body);
-  const bytes = Buffer.byteLength(text);
-  // Written before the answer so that a client can read its own record at once.
+  let text = JSON.stringify(body);
   if (key) {
-    await recordRequest(deps.sql, {
-      id: req.id,
-      key_id: key.id,
-      method: req.method,
-      path: tool.path,
-      status,
-      duration_ms: elapsedMs(req),
-      response_bytes: bytes,
-      credits: meter.charged,
-      rate_limited: meter.rateLimited,
-    }).catch((err) => deps.log.warn({ err, requestId: req.id }, 'request history write failed'));
+    // Written before the answer so that a client can read its own record at once.
+    try {
+      await finishCall(deps, meter, { id: req.id, key_id: key.id, method: req.method, path: tool.path, status, duration_ms: elapsedMs(req), response_bytes: Buffer.byteLength(text) });
+    } catch (err) {
+      // A result whose charge could not be written is not handed out free.
+      if (status < 400) {
+        ({ status, body } = errorReply(deps, req, err));
+        failed(meter);
+        text = JSON.stringify(body);
+      } else deps.log.warn({ err, requestId: req.id }, 'request history write failed');
+    }
   }
   if (meter.metered) {
     res.setHeader('x-credits-charged', String(meter.charged));
     if (meter.remaining !== null) res.setHeader('x-credits-remaining', String(meter.remaining));
   }
   res.status(status).type('application/json').send(text);
+}
+
+function errorReply(deps: AppDeps, req: Request, err: unknown): { status: number; body: { detail: unknown } } {
+  const api = toApiError(err);
+  logFault(deps, req, api, err);
+  return { status: api.status, body: { detail: api.detail } };
 }

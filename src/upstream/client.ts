@@ -1,11 +1,10 @@
-import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import { ApiError, UpstreamFailed } from '../platform/errors.js';
 import { UpstreamBlocked, detectBlock, isConsentUrl, isSorryUrl } from './blocked.js';
 import { CookieJar } from './cookie-jar.js';
-import { decodeBody } from './decode.js';
+import { decodeBody, readCapped } from './decode.js';
 import { deviceHeaders, type Device, type Expect } from './devices.js';
 import { keepRawReply } from './diagnostics.js';
 import { proxyForMarket, redactProxy, type EgressMode } from './egress.js';
@@ -267,23 +266,6 @@ function encodeBody(body: string | object | undefined): EncodedBody | undefined 
   return { data: JSON.stringify(body), contentType: 'application/json' };
 }
 
-async function readCapped(stream: Readable, max: number, contentLength: string | string[] | undefined): Promise<Buffer> {
-  if (typeof contentLength === 'string' && Number(contentLength) > max) {
-    stream.destroy();
-    throw new UpstreamFailed('ReplyTooLarge');
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream) {
-    total += (chunk as Buffer).length;
-    if (total > max) {
-      stream.destroy();
-      throw new UpstreamFailed('ReplyTooLarge');
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 /** Short class-like name of a network failure: the undici error class, else the system error code. */
 export function errorName(err: unknown): string {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { decompress as zstdDecompress } from 'fzstd';
 import { UpstreamFailed } from '../platform/errors.js';
@@ -59,4 +60,23 @@ export function bodyText(body: Buffer, contentType: string | undefined): string 
     }
   }
   return body.toString('utf8');
+}
+
+/** Reads a reply body, failing with ReplyTooLarge past `max` bytes (checked on Content-Length first). */
+export async function readCapped(stream: Readable, max: number, contentLength?: string | string[]): Promise<Buffer> {
+  if (typeof contentLength === 'string' && Number(contentLength) > max) {
+    stream.destroy();
+    throw new UpstreamFailed('ReplyTooLarge');
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    total += (chunk as Buffer).length;
+    if (total > max) {
+      stream.destroy();
+      throw new UpstreamFailed('ReplyTooLarge');
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }

@@ -20,7 +20,7 @@ afterAll(() => svc?.close());
 
 async function httpClient(apiKey: string, header: 'x-api-key' | 'bearer' = 'x-api-key'): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' });
-  const headers = header === 'x-api-key' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
+  const headers: Record<string, string> = header === 'x-api-key' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
   await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers } }));
   return client;
 }
@@ -53,7 +53,7 @@ describe('MCP over Streamable HTTP', () => {
     expect(metered.structuredContent).toEqual({ items: [0, 1] });
     const meta = metered._meta as { request_id: string; credits_charged: number };
     expect(meta.credits_charged).toBe(5);
-    const record = await (await svc.call(`/v1/requests/${meta.request_id}`, { key })).json();
+    const record = await (await svc.call(`/v1/requests/${meta.request_id}`, { key })).json() as any;
     expect(record).toMatchObject({ method: 'MCP', path: 'probe_metered', status: 200, credits: 5 });
     await client.close();
   });
@@ -76,7 +76,7 @@ describe('MCP over Streamable HTTP', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ detail: 'missing or invalid API key' });
+    expect(await res.json() as any).toEqual({ detail: 'missing or invalid API key' });
     await expect(httpClient(`sk_${'z'.repeat(32)}`)).rejects.toThrow();
   });
 });

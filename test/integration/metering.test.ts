@@ -29,7 +29,7 @@ describe('shadow mode (default)', () => {
     expect(n).toBe(200);
     const remaining = answers.map((a) => Number(a.headers.get('x-credits-remaining')));
     expect(Math.min(...remaining)).toBe(1_000_000 - 750);
-    const billing = await (await svc.call('/v1/billing', { key: k.key })).json();
+    const billing = await (await svc.call('/v1/billing', { key: k.key })).json() as any;
     expect(billing.credits).toMatchObject({ granted: 1_000_000, used: 750, remaining: 999_250 });
   });
 
@@ -37,7 +37,7 @@ describe('shadow mode (default)', () => {
     const k = await svc.key();
     const failed = await svc.call('/v1/test/metered', { key: k.key, body: { fail: true } });
     expect(failed.status).toBe(502);
-    expect(await failed.json()).toEqual({ detail: 'ProbeFailure' });
+    expect(await failed.json() as any).toEqual({ detail: 'ProbeFailure' });
     expect(failed.headers.get('x-credits-charged')).toBe('0');
     const empty = await svc.call('/v1/test/metered', { key: k.key, body: { items: 0 } });
     expect(empty.status).toBe(200);
@@ -57,7 +57,7 @@ describe('shadow mode (default)', () => {
     const limited = answers.filter((a) => a.status === 429);
     expect(limited.length).toBe(7);
     expect(answers.filter((a) => a.status === 200).length).toBe(20);
-    const body = await limited[0].json();
+    const body = await limited[0].json() as any;
     expect(body).toEqual({ detail: 'rate limit 20/min exceeded' });
     expect(limited[0].headers.get('retry-after')).toBeNull();
     expect([...limited[0].headers.keys()].some((h) => h.startsWith('x-ratelimit'))).toBe(false);
@@ -66,7 +66,7 @@ describe('shadow mode (default)', () => {
     const other = await svc.key({ rateLimit: 20 });
     expect((await svc.call('/v1/billing', { key: other.key })).status).toBe(200);
     // usage reports them as rate_limited, from the key's own history
-    const usage = await (await svc.call('/v1/usage?period=24h', { key: other.key })).json();
+    const usage = await (await svc.call('/v1/usage?period=24h', { key: other.key })).json() as any;
     expect(usage.totals.requests).toBe(1);
     const [{ rl }] = await svc.deps.sql`SELECT count(*)::int AS rl FROM request_history WHERE key_id = ${k.id} AND rate_limited`;
     expect(rl).toBe(7);
@@ -83,7 +83,7 @@ describe('shadow mode (default)', () => {
     ];
     await Promise.all(calls);
     const res = await svc.call('/v1/usage?period=7d', { key: k.key });
-    const u = await res.json();
+    const u = await res.json() as any;
     // the usage call itself is recorded after it answered
     const rows = await svc.deps.sql`SELECT * FROM request_history WHERE key_id = ${k.id} AND path <> '/v1/usage'`;
     expect(u.key).toMatchObject({ name: k.name, prefix: k.prefix, rate_limit_per_min: k.rate_limit_per_min, role: 'user' });
@@ -114,23 +114,23 @@ describe('shadow mode (default)', () => {
     expect((await svc.call(`/v1/requests/${id}`, { key: b.key })).status).toBe(200);
     const other = await svc.call(`/v1/requests/${id}`, { key: a.key });
     expect(other.status).toBe(404);
-    expect(await other.json()).toEqual({ detail: 'request not found' });
+    expect(await other.json() as any).toEqual({ detail: 'request not found' });
   });
 
   it('the ledger pages newest first; a bad cursor is a 400', async () => {
     const k = await svc.key();
     for (let i = 0; i < 3; i++) await svc.call('/v1/test/metered', { key: k.key, body: { items: 1 } });
-    const first = await (await svc.call('/v1/billing/ledger?limit=2', { key: k.key })).json();
+    const first = await (await svc.call('/v1/billing/ledger?limit=2', { key: k.key })).json() as any;
     expect(first.entries.map((e: { kind: string }) => e.kind)).toEqual(['charge', 'charge']);
     expect(first.entries[0].id).toBeGreaterThan(first.entries[1].id);
     expect(first.entries[0].amount).toBe(-4);
-    const second = await (await svc.call(`/v1/billing/ledger?limit=2&cursor=${first.next_cursor}`, { key: k.key })).json();
+    const second = await (await svc.call(`/v1/billing/ledger?limit=2&cursor=${first.next_cursor}`, { key: k.key })).json() as any;
     expect(second.entries.map((e: { kind: string }) => e.kind)).toEqual(['charge', 'grant']);
     expect(second.entries[1].amount).toBe(1000);
     expect(second.next_cursor).toBeNull();
     const bad = await svc.call('/v1/billing/ledger?cursor=garbage', { key: k.key });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ detail: 'invalid cursor' });
+    expect(await bad.json() as any).toEqual({ detail: 'invalid cursor' });
   });
 
   it('the ledger is append-only', async () => {
@@ -166,7 +166,7 @@ describe('enforce mode', () => {
 
   it('reports its mode in the plan catalogue', async () => {
     const k = await svc.key();
-    expect((await (await svc.call('/v1/billing/plans', { key: k.key })).json()).mode).toBe('enforce');
+    expect((await (await svc.call('/v1/billing/plans', { key: k.key })).json() as any).mode).toBe('enforce');
   });
 
   it('50 parallel calls on a balance that covers 10: exactly 10 succeed, the rest 402, never negative', async () => {
@@ -178,9 +178,9 @@ describe('enforce mode', () => {
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 402)).toHaveLength(40);
-    const refused = await answers.find((a) => a.status === 402)!.json();
+    const refused = await answers.find((a) => a.status === 402)!.json() as any;
     expect(refused.detail).toMatch(/^insufficient credits: this request costs 5, \d+ available\. Credits renew \d{4}-\d{2}-01\.$/);
-    const b = await (await svc.call('/v1/billing', { key: k.key })).json();
+    const b = await (await svc.call('/v1/billing', { key: k.key })).json() as any;
     expect(b.credits).toMatchObject({ remaining: 0, reserved: 0 });
     const [{ n }] = await svc.deps.sql`SELECT count(*)::int AS n FROM credit_reservations`;
     expect(n).toBe(0);
@@ -209,6 +209,6 @@ describe('enforce mode', () => {
     const limited = answers.filter((a) => a.status === 429);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
     expect(limited).toHaveLength(3);
-    expect(await limited[0].json()).toEqual({ detail: 'concurrency limit 2 reached for the free plan' });
+    expect(await limited[0].json() as any).toEqual({ detail: 'concurrency limit 2 reached for the free plan' });
   });
 });

@@ -1,0 +1,88 @@
+/**
+ * Platform overhead: one metered route through the whole platform path (auth, rate
+ * limit, validation, metering, ledger, request history) against the same handler
+ * mounted bare, in one run on the same database and machine.
+ *
+ *   npx tsx bench/overhead.ts            (DATABASE_URL or an embedded PostgreSQL)
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import express from 'express';
+import pino from 'pino';
+import { TOOLS } from '../tools/index.js';
+import { loadConfig } from '../src/config.js';
+import { createKey } from '../src/platform/keys.js';
+import { startService } from '../src/service.js';
+import { probeMetered } from '../test/helpers/probe-tools.js';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+async function run(url: string, headers: Record<string, string>) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ items: 1 }),
+  });
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+async function main() {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-overhead-'));
+  const config = loadConfig({
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    BOOTSTRAP_KEY: 'false',
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(52000 + Math.floor(Math.random() * 1000)),
+  });
+  const service = await startService(config, { log: pino({ level: 'silent' }), tools: [...TOOLS, probeMetered] });
+  const { key } = await createKey(service.deps.sql, { name: `bench-${Date.now()}`, rateLimit: 1_000_000, plan: 'enterprise' });
+
+  const bare = express();
+  bare.use(express.json());
+  bare.post('/v1/test/metered', async (req, res) => {
+    const input = probeMetered.input.parse(req.body);
+    res.json(await probeMetered.handler(input as never, undefined as never));
+  });
+  const bareServer = bare.listen(0, '127.0.0.1');
+  await new Promise((r) => bareServer.once('listening', r));
+  const barePort = (bareServer.address() as { port: number }).port;
+
+  // warm both paths
+  await run(`http://127.0.0.1:${barePort}/v1/test/metered`, {});
+  const bareRes = await run(`http://127.0.0.1:${barePort}/v1/test/metered`, {});
+  const fullRes = await run(`${service.url}/v1/test/metered`, { 'x-api-key': key });
+
+  const lines = [
+    `## Platform overhead (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S}s each, ${config.DATABASE_URL ? 'external' : 'embedded'} PostgreSQL, mode ${config.CREDITS_MODE})`,
+    '',
+    '| path | p50 ms | p99 ms | req/s | errors |',
+    '|---|---|---|---|---|',
+    `| bare handler | ${bareRes.p50} | ${bareRes.p99} | ${bareRes.rps.toFixed(0)} | ${bareRes.errors} |`,
+    `| platform path (auth, limit, meter, ledger, history) | ${fullRes.p50} | ${fullRes.p99} | ${fullRes.rps.toFixed(0)} | ${fullRes.errors} |`,
+    '',
+    `Added p50: ${(fullRes.p50 - bareRes.p50).toFixed(2)} ms; added p99: ${(fullRes.p99 - bareRes.p99).toFixed(2)} ms; throughput ratio: ${((fullRes.rps / bareRes.rps) * 100).toFixed(1)} %.`,
+  ];
+  console.log(lines.join('\n'));
+  bareServer.close();
+  await service.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

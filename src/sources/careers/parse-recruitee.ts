@@ -1,0 +1,48 @@
+import { UpstreamContractChanged } from '../../platform/errors.js';
+import { htmlToText } from '../network/html-reduce.js';
+import type { CareersBoardPage, CareersCompensation, CareersJobRecord } from './types.js';
+import { arr, isoUtc, num, obj, str, uniq } from './values.js';
+
+/** `GET <company>.recruitee.com/api/offers/`. */
+export function parseRecruiteeBoard(payload: unknown): CareersBoardPage {
+  const root = obj(payload);
+  if (!root || !Array.isArray(root.offers)) throw new UpstreamContractChanged('careers', 'recruitee offers array');
+  const offers = root.offers.filter((o) => {
+    const status = str(obj(o)?.status);
+    return status === null || status === 'published';
+  });
+  const jobs = offers.map(recruiteeJob).filter((j): j is CareersJobRecord => j !== null);
+  const companyName = str(offers.map((o) => obj(o)?.company_name).find((n) => str(n)));
+  return { company_name: companyName, total: jobs.length, jobs };
+}
+
+function recruiteeJob(raw: unknown): CareersJobRecord | null {
+  const o = obj(raw);
+  const id = str(o?.id);
+  const title = str(o?.title);
+  if (!o || !id || !title) return null;
+  const extra = arr(o.locations).length > 1 ? arr(o.locations).map((l) => str(obj(l)?.name)) : [];
+  const html = [str(o.description), str(o.requirements)].filter(Boolean).join('');
+  return {
+    job_id: id,
+    title,
+    department: str(o.department),
+    locations: uniq([str(o.location), ...extra]),
+    posted_at: isoUtc(o.published_at),
+    updated_at: isoUtc(o.updated_at),
+    url: str(o.careers_url),
+    employment_type: str(o.employment_type_code),
+    compensation: recruiteeCompensation(o),
+    ats: 'recruitee',
+    description_text: html ? htmlToText(html) || null : null,
+    remote: typeof o.remote === 'boolean' ? o.remote : null,
+  };
+}
+
+function recruiteeCompensation(o: Record<string, any>): CareersCompensation | null {
+  const s = obj(o.salary);
+  const min = num(s?.min);
+  const max = num(s?.max);
+  if (min === null || max === null) return null;
+  return { min, max, currency: str(s?.currency), text: null };
+}

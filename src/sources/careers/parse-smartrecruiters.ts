@@ -1,0 +1,66 @@
+import { UpstreamContractChanged } from '../../platform/errors.js';
+import { htmlToText } from '../network/html-reduce.js';
+import type { CareersBoardPage, CareersJobRecord } from './types.js';
+import { arr, isoUtc, num, obj, str, uniq } from './values.js';
+
+/** Sections of a posting's job ad, in page order. */
+const AD_SECTIONS = ['companyDescription', 'jobDescription', 'qualifications', 'additionalInformation'];
+
+/** One page of `GET api.smartrecruiters.com/v1/companies/<company>/postings?limit=100&offset=N`. */
+export function parseSmartRecruitersPage(payload: unknown, context: { company: string }): CareersBoardPage & { offset: number; limit: number } {
+  const root = obj(payload);
+  if (!root || !Array.isArray(root.content)) throw new UpstreamContractChanged('careers', 'smartrecruiters content array');
+  const jobs = root.content.map((p) => smartRecruitersJob(p, context.company)).filter((j): j is CareersJobRecord => j !== null);
+  const companyName = str(root.content.map((p) => obj(obj(p)?.company)?.name).find((n) => str(n)));
+  return {
+    company_name: companyName,
+    total: num(root.totalFound),
+    jobs,
+    offset: num(root.offset) ?? 0,
+    limit: num(root.limit) ?? jobs.length,
+  };
+}
+
+function smartRecruitersJob(raw: unknown, company: string): CareersJobRecord | null {
+  const p = obj(raw);
+  const id = str(p?.id);
+  const title = str(p?.name);
+  if (!p || !id || !title) return null;
+  const loc = obj(p.location) ?? {};
+  const companyId = str(obj(p.company)?.identifier) ?? company;
+  return {
+    job_id: id,
+    title,
+    department: str(obj(p.department)?.label),
+    locations: uniq([str(loc.fullLocation) ?? uniq([str(loc.city), str(loc.region), str(loc.country)]).join(', ')]),
+    posted_at: isoUtc(p.releasedDate),
+    updated_at: null,
+    url: `https://jobs.smartrecruiters.com/${encodeURIComponent(companyId)}/${encodeURIComponent(id)}`,
+    employment_type: str(obj(p.typeOfEmployment)?.label),
+    compensation: null,
+    ats: 'smartrecruiters',
+    remote: typeof loc.remote === 'boolean' ? loc.remote : null,
+  };
+}
+
+/** `GET api.smartrecruiters.com/v1/companies/<company>/postings/<id>`: the job ad text. */
+export function parseSmartRecruitersPosting(payload: unknown): { job_id: string | null; description_text: string | null; url: string | null } {
+  const root = obj(payload);
+  if (!root) throw new UpstreamContractChanged('careers', 'smartrecruiters posting object');
+  const sections = obj(obj(obj(root.jobAd)?.sections));
+  const parts = AD_SECTIONS.map((k) => obj(sections?.[k]))
+    .filter((s) => s && str(s.text))
+    .map((s) => [str(s!.title), htmlToText(String(s!.text))].filter(Boolean).join('\n'));
+  return {
+    job_id: str(root.id),
+    description_text: parts.length ? parts.join('\n\n') : null,
+    url: str(root.postingUrl) ?? str(root.applyUrl),
+  };
+}
+
+/** Offsets still to fetch after a page, within the paging bound. */
+export function hasMoreSmartRecruiters(page: { offset: number; limit: number; total: number | null; jobs: unknown[] }): boolean {
+  if (page.jobs.length === 0) return false;
+  return page.total !== null ? page.offset + page.jobs.length < page.total : page.jobs.length >= page.limit;
+}
+

@@ -1,0 +1,122 @@
+/**
+ * Hostel site availability for one property and stay
+ * (`.../legacy-hwapi-service/2.2/properties/{id}/availability/?date-start=&num-nights=&number-of-guests=&currency=`):
+ * dorm and private rooms, each with rate plans priced per stay, per night on average and per date.
+ * Dorm prices are per bed.
+ */
+import { UpstreamContractChanged } from '../../platform/errors.js';
+
+type Json = any;
+
+export interface HostelNightPrice {
+  date: string;
+  price: number | null;
+}
+
+export interface HostelRateOffer {
+  rate_plan_id: string;
+  /** e.g. depositPayable, nonRefundable. */
+  payment_procedure: string;
+  payment_label: string;
+  is_default: boolean;
+  /** false only for the non-refundable procedure; null when the procedure does not say. */
+  refundable: boolean | null;
+  currency: string | null;
+  total: number | null;
+  original_total: number | null;
+  average_per_night: number | null;
+  original_average_per_night: number | null;
+  nights: HostelNightPrice[];
+  /** Promotion discount as the site states it (e.g. "5.00"); null when none. */
+  promotion_discount: string | null;
+}
+
+export interface HostelRoom {
+  room_id: string;
+  name: string;
+  kind: 'dorm' | 'private';
+  capacity: number | null;
+  beds_available: number | null;
+  rooms_available: number | null;
+  guests_per_room: number | null;
+  offers: HostelRateOffer[];
+}
+
+export interface HostelAvailability {
+  property_id: string;
+  currency: string | null;
+  deposit_percentage: number | null;
+  free_cancellation_until: string | null;
+  lowest_price_per_night: number | null;
+  lowest_dorm_price_per_night: number | null;
+  lowest_private_price_per_night: number | null;
+  /** Stay rules the request broke (e.g. minimum nights), as the site lists them. */
+  stay_rule_violations: unknown[];
+  rooms: HostelRoom[];
+}
+
+function text(v: Json): string {
+  return typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
+}
+
+function num(v: Json): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return null;
+}
+
+function byPlan(list: Json, plan: Json): Json | null {
+  return (Array.isArray(list) ? list : []).find((x: Json) => x?.ratePlan === plan) ?? null;
+}
+
+function room(r: Json, kind: 'dorm' | 'private'): HostelRoom {
+  const offers: HostelRateOffer[] = (r?.ratePlans ?? []).map((rp: Json) => {
+    const total = byPlan(r?.totalPrice, rp?.id);
+    const avg = byPlan(r?.averagePricePerNight, rp?.id);
+    const procedure = text(rp?.paymentProcedure?.id);
+    return {
+      rate_plan_id: text(rp?.id),
+      payment_procedure: procedure,
+      payment_label: text(rp?.paymentProcedure?.label),
+      is_default: rp?.isDefault === true,
+      refundable: procedure === 'nonRefundable' ? false : null,
+      currency: text(total?.price?.currency) || null,
+      total: num(total?.price?.value),
+      original_total: num(total?.originalPrice?.value),
+      average_per_night: num(avg?.price?.value),
+      original_average_per_night: num(avg?.originalPrice?.value),
+      nights: (r?.priceBreakdown ?? [])
+        .filter((b: Json) => b?.ratePlan === rp?.id)
+        .map((b: Json) => ({ date: text(b?.date), price: num(b?.price?.value) })),
+      promotion_discount: text(rp?.promotions?.totalDiscount) || null,
+    };
+  });
+  return {
+    room_id: text(r?.id),
+    name: text(r?.name),
+    kind,
+    capacity: num(r?.capacity),
+    beds_available: num(r?.totalBedsAvailable),
+    rooms_available: num(r?.totalRoomsAvailable),
+    guests_per_room: num(r?.numberOfGuestsPerRoom),
+    offers,
+  };
+}
+
+export function parseHostelAvailability(payload: Json): HostelAvailability {
+  const rooms = payload?.rooms;
+  if (!rooms || !Array.isArray(rooms.dorms) || !Array.isArray(rooms.privates)) {
+    throw new UpstreamContractChanged('hostel', 'rooms.{dorms,privates}');
+  }
+  return {
+    property_id: text(payload.id),
+    currency: text(payload.lowestPricePerNight?.currency) || null,
+    deposit_percentage: num(payload.depositPercentage),
+    free_cancellation_until: text(payload.freeCancellationAvailableUntil) || null,
+    lowest_price_per_night: num(payload.lowestPricePerNight?.value),
+    lowest_dorm_price_per_night: num(payload.lowestDormPricePerNight?.value),
+    lowest_private_price_per_night: num(payload.lowestPrivatePricePerNight?.value),
+    stay_rule_violations: Array.isArray(payload.stayRuleViolations) ? payload.stayRuleViolations : [],
+    rooms: [...rooms.dorms.map((r: Json) => room(r, 'dorm')), ...rooms.privates.map((r: Json) => room(r, 'private'))],
+  };
+}

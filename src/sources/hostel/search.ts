@@ -1,0 +1,119 @@
+/**
+ * Hostel site (single-source route): destination autocomplete and the city property list of its
+ * PWA backend (`.../autocomplete-service/v1/autocomplete/web?text=` and
+ * `.../legacy-hwapi-service/2.2/cities/{id}/properties/?date-start=&num-nights=`).
+ */
+import { UpstreamContractChanged } from '../../platform/errors.js';
+
+type Json = any;
+
+export interface HostelPlace {
+  id: string;
+  name: string;
+  /** city, popular places, property, … as the service labels it. */
+  type: string;
+  city_id: string | null;
+  city: string | null;
+  country: string | null;
+}
+
+export interface HostelListing {
+  position: number | null;
+  property_id: string;
+  name: string;
+  type: string;
+  /** Overall rating as the site states it, on its 0-100 scale. */
+  rating: number | null;
+  review_count: number | null;
+  star_rating: number | null;
+  currency: string | null;
+  lowest_price_per_night: number | null;
+  lowest_dorm_price_per_night: number | null;
+  lowest_private_price_per_night: number | null;
+  /** Average over the stay, after promotions, with the pre-promotion figure when stated. */
+  lowest_average_price_per_night: number | null;
+  lowest_average_original_price_per_night: number | null;
+  free_cancellation: boolean;
+  free_cancellation_until: string | null;
+  address: string;
+  district: string;
+  latitude: number | null;
+  longitude: number | null;
+  distance: { value: number; units: string } | null;
+  images: string[];
+}
+
+export interface HostelCityPage {
+  city_id: string | null;
+  city: string | null;
+  country: string | null;
+  total_results: number | null;
+  pages: number | null;
+  properties: HostelListing[];
+}
+
+function text(v: Json): string {
+  return typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
+}
+
+function num(v: Json): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return null;
+}
+
+export function parseHostelAutocomplete(payload: Json): HostelPlace[] {
+  if (!Array.isArray(payload)) throw new UpstreamContractChanged('hostel', 'autocomplete array');
+  return payload.map((p: Json) => ({
+    id: text(p?.id),
+    name: text(p?.name),
+    type: text(p?.type),
+    city_id: p?.city ? text(p.city.id) : p?.type === 'city' ? text(p?.id) : null,
+    city: p?.city ? text(p.city.name) : null,
+    country: p?.city ? text(p.city.country) : null,
+  }));
+}
+
+function listing(p: Json): HostelListing {
+  const avg = p?.lowestAveragePricePerNight ?? {};
+  const images: string[] = (p?.imagesGallery ?? p?.images ?? [])
+    .map((im: Json) => (im?.prefix && im?.suffix ? `https://${text(im.prefix)}${text(im.suffix)}` : ''))
+    .filter(Boolean);
+  const dist = p?.distance;
+  return {
+    position: num(p?.position),
+    property_id: text(p?.id),
+    name: text(p?.name),
+    type: text(p?.type),
+    rating: num(p?.overallRating?.overall),
+    review_count: num(p?.overallRating?.numberOfRatings),
+    star_rating: num(p?.starRating) || null,
+    currency: text(p?.lowestPricePerNight?.currency) || null,
+    lowest_price_per_night: num(p?.lowestPricePerNight?.value),
+    lowest_dorm_price_per_night: num(p?.lowestDormPricePerNight?.value),
+    lowest_private_price_per_night: num(p?.lowestPrivatePricePerNight?.value),
+    lowest_average_price_per_night: num(avg.value),
+    lowest_average_original_price_per_night: num(avg.original),
+    free_cancellation: p?.freeCancellationAvailable === true,
+    free_cancellation_until: text(p?.freeCancellationAvailableUntil) || null,
+    address: [text(p?.address1), text(p?.address2)].filter(Boolean).join(', '),
+    district: text(p?.district?.name),
+    latitude: num(p?.latitude),
+    longitude: num(p?.longitude),
+    distance: num(dist?.value) != null ? { value: num(dist.value) as number, units: text(dist.units) } : null,
+    images,
+  };
+}
+
+export function parseHostelCityProperties(payload: Json): HostelCityPage {
+  if (!Array.isArray(payload?.properties)) throw new UpstreamContractChanged('hostel', 'properties[]');
+  const city = payload?.location?.city;
+  return {
+    city_id: city ? text(city.id) : null,
+    city: city ? text(city.name) : null,
+    country: city ? text(city.country) : null,
+    total_results: num(payload?.pagination?.totalNumberOfItems),
+    pages: num(payload?.pagination?.numberOfPages),
+    properties: payload.properties.map(listing),
+  };
+}

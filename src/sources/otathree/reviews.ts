@@ -1,0 +1,81 @@
+/**
+ * `POST /v1/ota/otathree/reviews`: guest reviews from the group's `PropertyFilteredReviewsQuery`
+ * reply (`data.propertyInfo.reviewInfo.reviews[]`, total in `propertyReviewSummaries[0]`).
+ */
+import { UpstreamContractChanged } from '../../platform/errors.js';
+
+type Json = any;
+
+export interface OtathreeReview {
+  review_id: string;
+  /** 0-10, parsed from the score label ("10/10 Excellent"). */
+  rating: number | null;
+  title: string;
+  text: string;
+  /** As displayed, e.g. "Dec 9, 2023". */
+  date: string;
+  author: string;
+  management_reply?: string;
+  /** e.g. de_DE. */
+  language: string;
+  helpful_votes?: number;
+  /** Liked/disliked themes and a verified marker when shown. */
+  labels: string[];
+  /** e.g. "Stayed 3 nights in Dec 2023". */
+  stay_info: string;
+}
+
+export interface OtathreeReviewPage {
+  total: number | null;
+  reviews: OtathreeReview[];
+}
+
+function text(v: Json): string {
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+function rating(label: string): number | null {
+  const m = /^\s*(\d+(?:[.,]\d+)?)\s*(?:\/\s*10|out of 10)/i.exec(label);
+  if (!m) return null;
+  const n = Number(m[1].replace(',', '.'));
+  return n >= 0 && n <= 10 ? n : null;
+}
+
+function review(r: Json): OtathreeReview {
+  const score = r?.reviewScoreWithDescription ?? {};
+  const footer: Json[] = r?.reviewFooter?.messages ?? [];
+  const stay = footer.map((m) => text(m?.text?.text)).find(Boolean) ?? '';
+  const helpful = (r?.reviewInteractionSections ?? []).find((s: Json) => s?.reviewInteractionType === 'HELPFUL_REVIEW');
+  const votes = helpful && /^\d+$/.test(text(helpful.primaryDisplayString)) ? Number(helpful.primaryDisplayString) : undefined;
+  const replies = (r?.managementResponses ?? []).map((m: Json) => text(m?.response)).filter(Boolean);
+  const labels = [
+    ...(r?.themes ?? []).map((t: Json) => text(t?.label)),
+    text(r?.propertyReviewSource?.text?.value),
+  ].filter(Boolean);
+  const author =
+    text(r?.reviewAuthorAttribution?.text) ||
+    text(footer.find((m) => m?.seoStructuredData?.itemprop === 'author')?.seoStructuredData?.content);
+  const out: OtathreeReview = {
+    review_id: text(r?.id),
+    rating: rating(text(score.value) || text(score.label)),
+    title: text(r?.title),
+    text: text(r?.text),
+    date: text(r?.submissionTime?.longDateFormat) || text(r?.submissionTimeLocalized),
+    author,
+    language: text(r?.locale),
+    labels,
+    stay_info: stay,
+  };
+  if (replies.length) out.management_reply = replies.join('\n');
+  if (votes !== undefined) out.helpful_votes = votes;
+  return out;
+}
+
+export function parseOtathreeReviews(payload: Json): OtathreeReviewPage {
+  const root = Array.isArray(payload) ? payload[0] : payload;
+  const list = root?.data?.propertyInfo?.reviewInfo?.reviews;
+  if (!Array.isArray(list)) throw new UpstreamContractChanged('otathree', 'propertyInfo.reviewInfo.reviews');
+  const summary = root?.data?.propertyReviewSummaries?.[0];
+  const raw = summary?.totalCount?.raw;
+  return { total: typeof raw === 'number' ? raw : null, reviews: list.map(review) };
+}

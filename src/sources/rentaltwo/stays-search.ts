@@ -1,0 +1,256 @@
+/**
+ * `GET /api/v1/search` with engine=rentaltwo: the platform's `StaysSearch` GraphQL reply
+ * (`data.presentation.staysSearch.results`) mapped to the compatible API's Property objects.
+ * Two card layouts exist: the older one nests the listing under `listing` and the price under
+ * `pricingQuote.structuredStayDisplayPrice`; the newer one is flat with `demandStayListing`.
+ */
+import { UpstreamContractChanged } from '../../platform/errors.js';
+import { parseDisplayedAmount } from '../shared/offer.js';
+
+type Json = any;
+
+export interface BreakdownLine {
+  description: string;
+  price: string;
+  extracted_price: number | null;
+}
+
+export interface RentaltwoPrice {
+  total_price: string;
+  extracted_total_price: number | null;
+  qualifier?: string;
+  extracted_qualifier?: number;
+  price_per_qualifier?: string;
+  extracted_price_per_qualifier?: number;
+  original_price?: string;
+  extracted_original_price?: number;
+  discount?: string;
+  /** Amount taken off, as a positive number. */
+  extracted_discount?: number;
+  breakdown: BreakdownLine[];
+  total_with_taxes?: string;
+  extracted_total_with_taxes?: number;
+}
+
+export interface RentaltwoProperty {
+  position: number;
+  id: string;
+  title: string;
+  description: string;
+  link: string;
+  booking_link: string;
+  booking_token: string;
+  rating?: number;
+  reviews?: number;
+  price: RentaltwoPrice | null;
+  check_in_date?: string;
+  check_out_date?: string;
+  time_period?: string;
+  accommodations: string[];
+  gps_coordinates?: { latitude: number; longitude: number };
+  has_free_cancellation?: true;
+  badges: string[];
+  images: string[];
+  distance?: string;
+  extracted_distance?: number;
+}
+
+export interface RentaltwoSearchPage {
+  properties: RentaltwoProperty[];
+  /** Cursor of the following page; null when none. */
+  next_page_token: string | null;
+}
+
+export interface RentaltwoSearchContext {
+  /** Scheme and host of the regional site, e.g. https://www.<regional host>. */
+  origin: string;
+  includeTaxes?: boolean;
+  /** Cursor the page was fetched with; absent for the first page. */
+  cursor?: string;
+  /** Results before this page, for positions. */
+  offset?: number;
+  timePeriod?: string;
+}
+
+const DISTANCE = /^([\d.,]+)\s*(kilometers|kilometres|km|miles|mi)\b.*away/i;
+const NIGHTS_LINE = /^(\d+)\s+nights?\s*x\s*(.+)$/i;
+const TAX_LINE = /\btax/i;
+
+function text(v: Json): string {
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+function listingId(r: Json): string {
+  const direct = text(r?.listing?.id);
+  if (direct) return direct;
+  const encoded = text(r?.demandStayListing?.id);
+  if (!encoded) return '';
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const m = /^[A-Za-z]+:(\d+)$/.exec(decoded);
+  return m ? m[1] : '';
+}
+
+function primaryParts(line: Json): { shown: string; qualifier: string; original: string } {
+  if (!line) return { shown: '', qualifier: '', original: '' };
+  let shown = text(line.price) || text(line.discountedPrice);
+  let qualifier = text(line.qualifier);
+  let original = text(line.originalPrice);
+  for (const c of line.orderedComponents ?? []) {
+    shown ||= text(c?.discountedPrice) || text(c?.price);
+    qualifier ||= text(c?.qualifier);
+    original ||= text(c?.originalPrice);
+  }
+  return { shown, qualifier, original };
+}
+
+function price(sdp: Json, includeTaxes: boolean): RentaltwoPrice | null {
+  if (!sdp?.primaryLine) return null;
+  const { shown, qualifier, original } = primaryParts(sdp.primaryLine);
+  const items: Json[] = (sdp.explanationData?.priceDetails ?? []).flatMap((g: Json) => g?.items ?? []);
+  const breakdown: BreakdownLine[] = [];
+  let totalLine: Json = null;
+  let discountLine: Json = null;
+  for (const it of items) {
+    if (it?.__typename === 'HighlightExplanationLineItem') {
+      totalLine = it;
+      continue;
+    }
+    if (it?.__typename === 'DiscountedExplanationLineItem') discountLine ??= it;
+    breakdown.push({ description: text(it?.description), price: text(it?.priceString), extracted_price: parseDisplayedAmount(text(it?.priceString)) });
+  }
+  const perNight = /^(per\s+)?night$/i.test(qualifier);
+  const out: RentaltwoPrice = {
+    total_price: perNight ? '' : shown,
+    extracted_total_price: perNight ? null : parseDisplayedAmount(shown),
+    breakdown,
+  };
+  const nightsItem = breakdown.map((b) => NIGHTS_LINE.exec(b.description)).find(Boolean);
+  const nightsQualifier = /(\d+)\s+nights?/i.exec(qualifier);
+  if (nightsItem) {
+    out.qualifier = `${nightsItem[1]} nights`;
+    out.extracted_qualifier = Number(nightsItem[1]);
+    out.price_per_qualifier = nightsItem[2].trim();
+    const per = parseDisplayedAmount(out.price_per_qualifier);
+    if (per != null) out.extracted_price_per_qualifier = per;
+  } else if (nightsQualifier) {
+    out.qualifier = qualifier;
+    out.extracted_qualifier = Number(nightsQualifier[1]);
+  } else if (perNight) {
+    out.qualifier = qualifier;
+    out.extracted_qualifier = 1;
+    out.price_per_qualifier = shown;
+    const per = parseDisplayedAmount(shown);
+    if (per != null) out.extracted_price_per_qualifier = per;
+  }
+  const originalText = original || text(totalLine?.originalPriceString);
+  if (originalText) {
+    out.original_price = originalText;
+    const v = parseDisplayedAmount(originalText);
+    if (v != null) out.extracted_original_price = v;
+  }
+  if (discountLine) {
+    out.discount = text(discountLine.priceString);
+    const v = parseDisplayedAmount(out.discount);
+    if (v != null) out.extracted_discount = Math.abs(v);
+  }
+  if (includeTaxes && totalLine && breakdown.some((b) => TAX_LINE.test(b.description))) {
+    out.total_with_taxes = text(totalLine.priceString);
+    const v = parseDisplayedAmount(out.total_with_taxes);
+    if (v != null) out.extracted_total_with_taxes = v;
+  }
+  return out;
+}
+
+function rating(r: Json): { rating?: number; reviews?: number } {
+  const local = text(r?.avgRatingLocalized ?? r?.listing?.avgRatingLocalized);
+  const label = text(r?.avgRatingA11yLabel ?? r?.listing?.avgRatingA11yLabel);
+  const out: { rating?: number; reviews?: number } = {};
+  const m = /^(\d+(?:[.,]\d+)?)(?:\s*\((\d[\d,]*)\))?/.exec(local);
+  if (m) out.rating = Number(m[1].replace(',', '.'));
+  const count = m?.[2] ?? /(\d[\d,]*)\s+reviews?/i.exec(label)?.[1];
+  if (count) out.reviews = Number(count.replace(/,/g, ''));
+  return out;
+}
+
+function lines(sc: Json): Json[] {
+  return [...(sc?.primaryLine ?? []), ...(sc?.mapPrimaryLine ?? []), ...(sc?.secondaryLine ?? [])];
+}
+
+function bookingToken(fields: Record<string, string | number | undefined>): string {
+  const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== ''));
+  return Buffer.from(JSON.stringify(clean), 'utf8').toString('base64url');
+}
+
+function property(r: Json, position: number, ctx: RentaltwoSearchContext): RentaltwoProperty | null {
+  const id = listingId(r);
+  if (!id) return null;
+  const l = r?.listing ?? {};
+  const name =
+    text(r?.nameLocalized?.localizedStringWithTranslationPreference) ||
+    text(l?.name) ||
+    text(r?.demandStayListing?.description?.name?.localizedStringWithTranslationPreference);
+  const descriptor = [text(r?.title ?? l?.title), text(r?.subtitle)].find((t) => t && t !== name) ?? '';
+  const over = r?.listingParamOverrides ?? {};
+  const checkIn = text(over.checkin);
+  const checkOut = text(over.checkout);
+  const q = new URLSearchParams();
+  if (checkIn) q.set('check_in', checkIn);
+  if (checkOut) q.set('check_out', checkOut);
+  for (const k of ['adults', 'children', 'infants', 'pets'] as const) if (typeof over[k] === 'number') q.set(k, String(over[k]));
+  const sc = r?.structuredContent ?? l?.structuredContent;
+  const all = lines(sc);
+  const distanceBody = all.map((x) => text(x?.body)).find((b) => DISTANCE.test(b));
+  const coord = l?.coordinate ?? r?.demandStayListing?.location?.coordinate;
+  const pictures: Json[] = r?.contextualPictures ?? l?.contextualPictures ?? [];
+  const freeCancel = (r?.paymentMessages ?? []).some((m: Json) => /FREE_CANCELLATION/.test(text(m?.type)));
+  const out: RentaltwoProperty = {
+    position,
+    id,
+    title: name,
+    description: descriptor,
+    link: `${ctx.origin}/rooms/${id}`,
+    booking_link: `${ctx.origin}/rooms/${id}${q.toString() ? `?${q.toString()}` : ''}`,
+    booking_token: bookingToken({ property_id: id, check_in_date: checkIn, check_out_date: checkOut, adults: over.adults, children: over.children, infants: over.infants, pets: over.pets }),
+    ...rating(r),
+    price: price(r?.structuredDisplayPrice ?? r?.pricingQuote?.structuredStayDisplayPrice, ctx.includeTaxes === true),
+    accommodations: all.filter((x) => /^(BEDINFO|BATHROOMINFO)$/.test(text(x?.type))).map((x) => text(x?.body)),
+    badges: (r?.badges ?? []).map((b: Json) => text(b?.text)).filter(Boolean),
+    images: pictures.map((p) => text(p?.picture)).filter(Boolean),
+  };
+  if (checkIn) out.check_in_date = checkIn;
+  if (checkOut) out.check_out_date = checkOut;
+  if (ctx.timePeriod) out.time_period = ctx.timePeriod;
+  if (typeof coord?.latitude === 'number' && typeof coord?.longitude === 'number') {
+    out.gps_coordinates = { latitude: coord.latitude, longitude: coord.longitude };
+  }
+  if (freeCancel) out.has_free_cancellation = true;
+  if (distanceBody) {
+    out.distance = distanceBody;
+    const v = parseDisplayedAmount(distanceBody);
+    if (v != null) out.extracted_distance = v;
+  }
+  return out;
+}
+
+function nextCursor(pagination: Json, current: string | undefined): string | null {
+  const explicit = text(pagination?.nextPageCursor);
+  if (explicit) return explicit;
+  const cursors: string[] = Array.isArray(pagination?.pageCursors) ? pagination.pageCursors.map(text) : [];
+  const at = current ? cursors.indexOf(current) : 0;
+  return at >= 0 && at + 1 < cursors.length ? cursors[at + 1] : null;
+}
+
+/** Accepts the full GraphQL reply or a `{ searchResults }` fragment of it. */
+export function parseRentaltwoSearch(payload: Json, ctx: RentaltwoSearchContext): RentaltwoSearchPage {
+  const results = payload?.data?.presentation?.staysSearch?.results ?? payload;
+  const list = results?.searchResults;
+  if (!Array.isArray(list)) throw new UpstreamContractChanged('rentaltwo', 'staysSearch.results.searchResults');
+  const offset = ctx.offset ?? 0;
+  const properties: RentaltwoProperty[] = [];
+  for (const r of list) {
+    if (r?.__typename && r.__typename !== 'StaySearchResult') continue;
+    const p = property(r, offset + properties.length + 1, ctx);
+    if (p) properties.push(p);
+  }
+  return { properties, next_page_token: nextCursor(results?.paginationInfo, ctx.cursor) };
+}

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { fixturePath, readFixture } from '../helpers/fixtures.js';
+import { zstdRawFrame } from './zstd-frame.js';
+
+/**
+ * Local HTTP server that replays recorded upstream payloads, so sources run end to end without
+ * the internet. First matching route wins; unmatched requests get 404 with `x-replay-unmatched: 1`.
+ */
+export type ReplayFailure =
+  | { status: number; body?: string; headers?: Record<string, string> }
+  | { close: true }
+  | { delayMs: number };
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as received. */
+  url: string;
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface ReplayRoute {
+  /** Default GET. */
+  method?: string;
+  path: string;
+  /** Every listed parameter must be present with this value; others are ignored. */
+  query?: Record<string, string>;
+  /** Extra predicate, e.g. on a cookie header. */
+  match?: (req: RecordedRequest) => boolean;
+  status?: number;
+  headers?: Record<string, string>;
+  /** Inline payload; an object is sent as JSON. */
+  body?: string | Buffer | object;
+  /** Path under ../shared/fixtures; a `.zst` file is served as-is when encoding is zstd, else decompressed. */
+  fixture?: string;
+  encoding?: 'gzip' | 'br' | 'deflate' | 'zstd';
+  /** One-shot behaviours consumed in order by the first requests to this route, before the normal reply. */
+  failFirst?: ReplayFailure[];
+  /** Delay before every normal reply. */
+  delayMs?: number;
+}
+
+export interface ReplayServer {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startReplayServer(routes: ReplayRoute[]): Promise<ReplayServer> {
+  const requests: RecordedRequest[] = [];
+  const pending = new Map(routes.map((r) => [r, [...(r.failFirst ?? [])]]));
+
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const parsed = new URL(req.url ?? '/', 'http://replay.local');
+    const recorded: RecordedRequest = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      path: parsed.pathname,
+      query: Object.fromEntries(parsed.searchParams),
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    };
+    requests.push(recorded);
+
+    const route = routes.find((r) => matches(r, recorded));
+    if (!route) {
+      res.writeHead(404, { 'content-type': 'text/plain', 'x-replay-unmatched': '1' }).end(`no replay route for ${recorded.method} ${recorded.url}`);
+      return;
+    }
+    const failure = pending.get(route)!.shift();
+    if (failure && 'close' in failure) {
+      req.socket.destroy();
+      return;
+    }
+    if (failure && 'status' in failure) {
+      res.writeHead(failure.status, { 'content-type': 'text/html; charset=utf-8', ...failure.headers }).end(failure.body ?? '');
+      return;
+    }
+    const delay = (failure && 'delayMs' in failure ? failure.delayMs : 0) + (route.delayMs ?? 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (res.destroyed) return;
+    const { body, headers } = payload(route);
+    res.writeHead(route.status ?? 200, { 'content-length': String(body.length), ...headers }).end(body);
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function matches(route: ReplayRoute, req: RecordedRequest): boolean {
+  if ((route.method ?? 'GET').toUpperCase() !== req.method.toUpperCase()) return false;
+  if (route.path !== req.path) return false;
+  for (const [k, v] of Object.entries(route.query ?? {})) if (req.query[k] !== v) return false;
+  return route.match ? route.match(req) : true;
+}
+
+function payload(route: ReplayRoute): { body: Buffer; headers: Record<string, string> } {
+  const headers: Record<string, string> = { ...route.headers };
+  let plain: Buffer;
+  if (route.fixture && route.encoding === 'zstd' && route.fixture.endsWith('.zst')) {
+    headers['content-encoding'] = 'zstd';
+    headers['content-type'] ??= 'text/html; charset=utf-8';
+    return { body: fs.readFileSync(fixturePath(route.fixture)), headers };
+  }
+  if (route.fixture) {
+    plain = Buffer.from(readFixture(route.fixture));
+    headers['content-type'] ??= route.fixture.replace(/\.zst$/, '').endsWith('.json') ? 'application/json' : 'text/html; charset=utf-8';
+  } else if (Buffer.isBuffer(route.body) || typeof route.body === 'string') {
+    plain = Buffer.from(route.body);
+    headers['content-type'] ??= 'text/html; charset=utf-8';
+  } else if (route.body !== undefined) {
+    plain = Buffer.from(JSON.stringify(route.body));
+    headers['content-type'] ??= 'application/json';
+  } else {
+    plain = Buffer.alloc(0);
+  }
+  if (!route.encoding) return { body: plain, headers };
+  headers['content-encoding'] = route.encoding;
+  const encoded =
+    route.encoding === 'gzip'
+      ? zlib.gzipSync(plain)
+      : route.encoding === 'br'
+        ? zlib.brotliCompressSync(plain)
+        : route.encoding === 'deflate'
+          ? zlib.deflateSync(plain)
+          : zstdRawFrame(plain);
+  return { body: encoded, headers };
+}
