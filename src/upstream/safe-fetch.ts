@@ -18,6 +18,8 @@ import { flattenHeaders } from './response.js';
 export interface SafeFetchOptions {
   /** TEST ONLY (config SAFE_FETCH_ALLOW_PRIVATE): lets the fetcher reach loopback/private addresses. */
   allowPrivate?: boolean;
+  /** TEST ONLY: exact addresses let through although non-public (to test refusal of the rest). */
+  allowAddresses?: string[];
   timeoutMs?: number;
   /** Cap on the body, on the wire and after decoding. */
   maxBytes?: number;
@@ -54,12 +56,15 @@ class NonPublicAddress extends Error {
 export class SafeFetcher {
   readonly #opts: Required<SafeFetchOptions>;
   readonly #agent: Agent;
+  readonly #permitted: (ip: string) => boolean;
 
   constructor(opts: SafeFetchOptions = {}) {
-    this.#opts = { allowPrivate: false, ...DEFAULTS, ...opts };
+    this.#opts = { allowPrivate: false, allowAddresses: [], ...DEFAULTS, ...opts };
+    const allowed = new Set(this.#opts.allowAddresses);
+    this.#permitted = (ip) => this.#opts.allowPrivate || allowed.has(ip) || isPublicAddress(ip);
     this.#agent = new Agent({
       keepAliveTimeout: 10_000,
-      connect: { timeout: Math.min(10_000, this.#opts.timeoutMs), lookup: guardedLookup(this.#opts.allowPrivate) },
+      connect: { timeout: Math.min(10_000, this.#opts.timeoutMs), lookup: guardedLookup(this.#permitted) },
     });
   }
 
@@ -151,7 +156,7 @@ export class SafeFetcher {
       throw hop === 0 ? new BadRequest('url must not carry credentials') : new UpstreamFailed('UnsafeRedirect');
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!this.#opts.allowPrivate && net.isIP(host) && !isPublicAddress(host)) throw refusal(hop, host);
+    if (net.isIP(host) && !this.#permitted(host)) throw refusal(hop, host);
     return url;
   }
 }
@@ -168,11 +173,11 @@ function findNonPublic(err: unknown): boolean {
 }
 
 /** dns.lookup that refuses the whole host when any of its addresses is non-public. */
-function guardedLookup(allowPrivate: boolean): net.LookupFunction {
+function guardedLookup(permitted: (ip: string) => boolean): net.LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
-      if (!allowPrivate && (addresses.length === 0 || addresses.some((a) => !isPublicAddress(a.address)))) {
+      if (addresses.length === 0 || addresses.some((a) => !permitted(a.address))) {
         return callback(new NonPublicAddress(hostname), '');
       }
       if (options.all) return callback(null, addresses);

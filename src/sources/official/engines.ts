@@ -1,0 +1,199 @@
+/**
+ * Hotel booking engines the `official` source recognises on a hotel website: the upstream host
+ * table of the hotels' own booking engines. Facts, re-stated by hand from public fingerprint
+ * lists (engine → booking domains; Wappalyzer-style script, DOM, global and cookie markers) and
+ * from booking links seen on real hotel sites (hotel-id parameters and path shapes).
+ */
+
+export interface IdRule {
+  /** Only for these hosts (suffix match); any engine host when absent. */
+  hosts?: string[];
+  /** Query parameter carrying the hotel id (matched case-insensitively). */
+  query?: string;
+  /** Path pattern whose first group is the hotel id. */
+  path?: RegExp;
+  /** The hotel's code is the left-most label of the engine host. */
+  subdomain?: boolean;
+}
+
+export interface EngineSpec {
+  id: string;
+  name: string;
+  /** Registrable domains; a URL on the domain or any subdomain is the engine's. */
+  hosts: string[];
+  scriptSrc?: RegExp[];
+  /** Globals the engine's widget defines, as they appear in inline scripts. */
+  globals?: RegExp[];
+  cookies?: string[];
+  dom?: string[];
+  ids?: IdRule[];
+  /** SynXis-style second key. */
+  chainQuery?: string;
+}
+
+export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
+  {
+    id: 'synxis',
+    name: 'SynXis / TravelClick',
+    hosts: ['synxis.com', 'travelclick.com'],
+    ids: [{ hosts: ['synxis.com'], query: 'hotel' }, { hosts: ['reservations.travelclick.com'], path: /^\/(\d+)/ }],
+    chainQuery: 'chain',
+  },
+  {
+    id: 'cloudbeds',
+    name: 'Cloudbeds',
+    hosts: ['cloudbeds.com'],
+    scriptSrc: [/\.cloudbeds\.com\//],
+    globals: [/\bCloudBeds_widget\b/],
+    dom: ["a[href*='.cloudbeds.com/'][target='_blank']"],
+    ids: [{ hosts: ['hotels.cloudbeds.com'], path: /^\/(?:[a-z]{2}\/)?(?:reservation|widget\/load)\/([\w-]+)/ }],
+  },
+  {
+    id: 'mews',
+    name: 'Mews',
+    hosts: ['mews.com', 'mews.li'],
+    scriptSrc: [/\.mews\.li\//],
+    globals: [/\bMews\s*[.(]/],
+    dom: ["a[href*='.mews.li/'][target='_blank']"],
+    ids: [{ path: /\/distributor\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i }],
+  },
+  {
+    id: 'siteminder',
+    name: 'SiteMinder',
+    hosts: ['siteminder.com', 'thebookingbutton.com', 'direct-book.com', 'book-directonline.com'],
+    scriptSrc: [/widget\.siteminder\.com/],
+    ids: [{ hosts: ['direct-book.com', 'book-directonline.com', 'thebookingbutton.com'], path: /^\/properties\/([\w-]+)/ }],
+  },
+  {
+    id: 'little-hotelier',
+    name: 'Little Hotelier',
+    hosts: ['littlehotelier.com'],
+    cookies: ['_littlehotelier_session'],
+    ids: [{ path: /^\/properties\/([\w-]+)/ }],
+  },
+  {
+    id: 'd-edge',
+    name: 'D-Edge (Availpro)',
+    hosts: ['d-edge.com', 'availpro.com', 'secure-hotel-booking.com', 'book-secure.com', 'booking-ede.com'],
+    ids: [{ query: 'hotelId' }, { hosts: ['book-secure.com'], query: 'property' }],
+  },
+  {
+    id: 'profitroom',
+    name: 'Profitroom',
+    hosts: ['profitroom.com'],
+    ids: [{ hosts: ['booking.profitroom.com'], path: /^\/(?:[a-z]{2}\/)?([\w-]+)/ }],
+  },
+  {
+    id: 'simple-booking',
+    name: 'Simple Booking',
+    hosts: ['simplebooking.it'],
+    scriptSrc: [/simplebooking\.it\/ibe\/widget\.js/],
+    ids: [{ path: /^\/ibe2\/hotel\/(\d+)/ }, { query: 'hid' }],
+  },
+  {
+    id: 'vertical-booking',
+    name: 'Vertical Booking',
+    hosts: ['verticalbooking.com'],
+    ids: [{ query: 'id_albergo' }],
+  },
+  {
+    id: 'octorate',
+    name: 'Octorate',
+    hosts: ['octorate.com'],
+    scriptSrc: [/\.octorate\.com\//],
+    globals: [/\boctorate\s*[.(]/],
+    ids: [{ query: 'codice' }],
+  },
+  { id: 'beds24', name: 'Beds24', hosts: ['beds24.com'], ids: [{ query: 'propid' }] },
+  {
+    id: 'rms-cloud',
+    name: 'RMS Cloud',
+    hosts: ['rmscloud.com'],
+    ids: [{ path: /\/search\/index\/(\d+)/i }, { path: /^\/(\d+)(?:\/|$)/ }],
+  },
+  {
+    id: 'ezee',
+    name: 'eZee (iPMS247)',
+    hosts: ['ezeeabsolute.com', 'ezeereservation.com', 'ezeetechnosys.com', 'ipms247.com'],
+    ids: [{ path: /\/booking\/book-rooms-([\w-]+)/ }],
+  },
+  { id: 'webrezpro', name: 'WebRezPro', hosts: ['webrezpro.com'] },
+  { id: 'innroad', name: 'InnRoad', hosts: ['innroad.com'] },
+  { id: 'resnexus', name: 'ResNexus', hosts: ['resnexus.com'] },
+  { id: 'thinkreservations', name: 'ThinkReservations', hosts: ['thinkreservations.com'] },
+  { id: 'newbook', name: 'Newbook', hosts: ['newbook.cloud', 'newbooksoftware.com'] },
+  {
+    id: 'roomraccoon',
+    name: 'RoomRaccoon',
+    hosts: ['roomraccoon.com', 'roomraccoon.co.uk'],
+    ids: [{ subdomain: true }],
+  },
+  {
+    id: 'eviivo',
+    name: 'eviivo',
+    hosts: ['eviivo.com'],
+    globals: [/\beviivo\.announcement\b/],
+    cookies: ['eviivo_lang'],
+    ids: [{ hosts: ['book.eviivo.com', 'bookings.eviivo.com'], path: /^\/([\w-]+)/ }],
+  },
+  { id: 'freetobook', name: 'FreeToBook', hosts: ['freetobook.com'] },
+  { id: 'sirvoy', name: 'Sirvoy', hosts: ['sirvoy.com'], globals: [/\bSirvoyBookingWidget\b/] },
+  { id: 'lodgify', name: 'Lodgify', hosts: ['lodgify.com'], scriptSrc: [/\.lodgify\.com\//] },
+  {
+    id: 'guesty',
+    name: 'Guesty',
+    hosts: ['guesty.com'],
+    cookies: ['guesty-muid', 'guesty-utms'],
+    dom: ["script[id*='guesty-js-extra']"],
+  },
+  { id: 'hotelrunner', name: 'HotelRunner', hosts: ['hotelrunner.com'] },
+  { id: 'amenitiz', name: 'Amenitiz', hosts: ['amenitiz.io', 'amenitiz.com'] },
+  { id: 'avvio', name: 'Avvio', hosts: ['avvio.com'] },
+  { id: 'net-affinity', name: 'Net Affinity', hosts: ['netaffinity.com'] },
+  { id: 'bookassist', name: 'BookAssist', hosts: ['bookassist.com', 'bookassist.org'] },
+  { id: 'guestcentric', name: 'GuestCentric', hosts: ['guestcentric.com'] },
+  { id: 'seekda', name: 'Seekda / KUBE', hosts: ['seekda.com'] },
+  {
+    id: 'simplotel',
+    name: 'Simplotel',
+    hosts: ['simplotel.com'],
+    scriptSrc: [/cdn\.simplotel\.com\//],
+    globals: [/\bvalidateform_simplotel\b/],
+  },
+  { id: 'cubilis', name: 'Cubilis', hosts: ['cubilis.com', 'cubilis.eu'], scriptSrc: [/static\.cubilis\.eu\//] },
+  { id: 'staah', name: 'Staah', hosts: ['staah.com'] },
+  { id: 'hotelspider', name: 'HotelSpider', hosts: ['hotelspider.com'] },
+  { id: 'guestline', name: 'Guestline', hosts: ['guestline.com', 'guestline.app'] },
+  {
+    id: 'wubook',
+    name: 'WuBook',
+    hosts: ['wubook.net'],
+    scriptSrc: [/\/\/wubook\.net\//],
+    globals: [/\b_WuBook\b/, /\bwbWuBookUrl\b/],
+  },
+  {
+    id: 'clock-pms',
+    name: 'Clock PMS',
+    hosts: ['clock-software.com', 'clock-pms.com'],
+    scriptSrc: [/\.clock-software\.com\//],
+    globals: [/\bclock_pms_iframe\b/],
+  },
+  { id: 'apaleo', name: 'Apaleo', hosts: ['apaleo.com'] },
+  { id: 'reztrip', name: 'RezTrip', hosts: ['reztrip.com'] },
+  { id: 'windsurfer', name: 'Windsurfer CRS', hosts: ['windsurfercrs.com'] },
+  {
+    id: 'witbooking',
+    name: 'Witbooking',
+    hosts: ['witbooking.com'],
+    scriptSrc: [/www\.witbooking\.com/],
+    dom: ["form[action*='engine.witbooking.com']"],
+  },
+  { id: 'hotelogix', name: 'Hotelogix', hosts: ['hotelogix.com'] },
+  { id: 'checkfront', name: 'Checkfront', hosts: ['checkfront.com'], scriptSrc: [/\.checkfront\.com\//] },
+  { id: 'octopus-smart', name: 'Booking Experts', hosts: ['bookingexperts.com'], scriptSrc: [/cdn-cms\.bookingexperts\.com/] },
+  { id: 'kross-booking', name: 'Kross Booking', hosts: ['krossbooking.com'], scriptSrc: [/data\.krossbooking\.com\//] },
+];
+
+export function engineById(id: string): EngineSpec | undefined {
+  return OFFICIAL_ENGINES.find((e) => e.id === id);
+}

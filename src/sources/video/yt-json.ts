@@ -1,0 +1,117 @@
+/** Small readers for the platform's JSON: text objects, thumbnails, nested lookups. */
+
+export type Json = Record<string, any>;
+
+export function obj(v: unknown): Json | null {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
+}
+
+export function arr(v: unknown): any[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** Follows a path of keys and indexes; undefined as soon as a step is missing. */
+export function at(root: unknown, ...path: (string | number)[]): any {
+  let cur: any = root;
+  for (const p of path) {
+    if (cur == null || typeof cur !== 'object') return undefined;
+    cur = cur[p as any];
+  }
+  return cur;
+}
+
+/** Text of `{simpleText}`, `{runs:[{text}]}` or `{content}` objects, or a plain string. */
+export function text(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  const o = obj(v);
+  if (!o) return null;
+  if (typeof o.simpleText === 'string') return o.simpleText;
+  if (typeof o.content === 'string') return o.content;
+  if (Array.isArray(o.runs)) return o.runs.map((r: any) => (typeof r?.text === 'string' ? r.text : '')).join('');
+  return null;
+}
+
+export interface Thumb {
+  url: string;
+  width: number | null;
+  height: number | null;
+}
+
+/** Thumbnails of `{thumbnails:[...]}` or `{sources:[...]}`, protocol-relative URLs made absolute. */
+export function thumbs(v: unknown): Thumb[] {
+  const o = obj(v);
+  const list = arr(o?.thumbnails ?? o?.sources ?? v);
+  return list
+    .map((t) => obj(t))
+    .filter((t): t is Json => !!t && typeof t.url === 'string')
+    .map((t) => ({
+      url: t.url.startsWith('//') ? `https:${t.url}` : t.url,
+      width: typeof t.width === 'number' ? t.width : null,
+      height: typeof t.height === 'number' ? t.height : null,
+    }));
+}
+
+/** The widest thumbnail's URL (the last one when sizes are not given). */
+export function bestThumb(v: unknown): string | null {
+  const list = thumbs(v);
+  if (list.length === 0) return null;
+  return list.reduce((best, t) => ((t.width ?? 0) >= (best.width ?? 0) ? t : best)).url;
+}
+
+/** "1:07:34" → 4054. */
+export function clockSeconds(s: string | null | undefined): number | null {
+  if (!s || !/^\d+(?::\d{1,2}){0,2}$/.test(s.trim())) return null;
+  return s
+    .trim()
+    .split(':')
+    .reduce((acc, p) => acc * 60 + Number(p), 0);
+}
+
+/** Integer from a count string with separators ("2,133,707 views" → 2133707); null for abbreviated counts. */
+export function exactCount(s: string | null | undefined): number | null {
+  if (!s) return null;
+  const m = /^\D*?(\d{1,3}(?:[,.\u00a0\u202f ]\d{3})+|\d+)(?![.,]?\d*\s*[kKmMbB]\b)/.exec(s.trim());
+  if (!m) return null;
+  return Number(m[1].replace(/[^\d]/g, ''));
+}
+
+/** Extracts `var <name> = {...};` (or `window["<name>"] = {...}`) from a page without evaluating it. */
+export function extractAssignedJson(html: string, name: string): Json | null {
+  const markers = [`var ${name} = `, `window["${name}"] = `, `window['${name}'] = `, `${name} = `];
+  for (const marker of markers) {
+    let from = 0;
+    for (;;) {
+      const i = html.indexOf(marker, from);
+      if (i < 0) break;
+      from = i + marker.length;
+      const start = html.indexOf('{', from);
+      if (start < 0 || start - from > 3) continue;
+      const end = matchingBrace(html, start);
+      if (end < 0) continue;
+      try {
+        return JSON.parse(html.slice(start, end + 1)) as Json;
+      } catch {
+        continue;
+      }
+    }
+  }
+  return null;
+}
+
+/** Index of the brace closing the object opened at `start`, skipping string contents. */
+function matchingBrace(s: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < s.length; i++) {
+    const c = s[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i;
+  }
+  return -1;
+}

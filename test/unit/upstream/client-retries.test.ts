@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { UpstreamFailed } from '../../../src/platform/errors.js';
+import { startReplayServer, type ReplayServer } from '../../replay/server.js';
+import { rejection, replayClient } from './harness.js';
+
+let server: ReplayServer | undefined;
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  await server?.close();
+  server = undefined;
+  close = undefined;
+});
+
+async function setup(routes: Parameters<typeof startReplayServer>[0], env: Record<string, string> = {}) {
+  server = await startReplayServer(routes);
+  const { client } = replayClient(server.url, env);
+  close = () => client.close();
+  return client;
+}
+
+describe('UpstreamClient retries', () => {
+  it('retries a 503 once and returns the 200 (attempts 2)', async () => {
+    const client = await setup([{ path: '/hotel', body: '<html>ok</html>', failFirst: [{ status: 503, body: 'busy' }] }]);
+    const res = await client.fetch({ source: 'otaone', path: '/hotel' });
+    expect(res.status).toBe(200);
+    expect(res.attempts).toBe(2);
+    expect(res.text()).toBe('<html>ok</html>');
+    expect(res.egressMode).toBe('direct');
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it('retries a 429 without block markers', async () => {
+    const client = await setup([{ path: '/x', body: 'fine', failFirst: [{ status: 429, body: 'slow down' }] }]);
+    const res = await client.fetch({ source: 'otaone', path: '/x' });
+    expect(res.attempts).toBe(2);
+  });
+
+  it('retries after the socket is closed mid-request', async () => {
+    const client = await setup([{ path: '/x', body: 'after close', failFirst: [{ close: true }] }]);
+    const res = await client.fetch({ source: 'otaone', path: '/x' });
+    expect(res.text()).toBe('after close');
+    expect(res.attempts).toBe(2);
+  });
+
+  it('retries an attempt that exceeds its timeout', async () => {
+    const client = await setup([{ path: '/slow', body: 'late', failFirst: [{ delayMs: 1500 }] }]);
+    const res = await client.fetch({ source: 'otaone', path: '/slow', timeoutMs: 300 });
+    expect(res.text()).toBe('late');
+    expect(res.attempts).toBe(2);
+  });
+
+  it('returns a 404 to the caller without retrying', async () => {
+    const client = await setup([{ path: '/gone', status: 404, body: '<html>not here</html>' }]);
+    const res = await client.fetch({ source: 'otaone', path: '/gone' });
+    expect(res.status).toBe(404);
+    expect(res.attempts).toBe(1);
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('does not retry other 4xx', async () => {
+    const client = await setup([{ path: '/bad', status: 400, body: '{"error":"bad"}' }]);
+    const res = await client.fetch({ source: 'otaone', path: '/bad', expect: 'json' });
+    expect(res.status).toBe(400);
+    expect(res.json()).toEqual({ error: 'bad' });
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('throws UpstreamFailed after exhausting retries on 5xx', async () => {
+    const client = await setup([{ path: '/down', status: 502, body: 'bad gateway' }]);
+    const err = await rejection(client.fetch({ source: 'otaone', path: '/down' }));
+    expect(err).toBeInstanceOf(UpstreamFailed);
+    expect(err.detail).toBe('UpstreamHttp502');
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it('names the network error class when the host refuses connections', async () => {
+    const client = await setup([], { UPSTREAM_OTAONE_URL: 'http://127.0.0.1:1', UPSTREAM_RETRIES: '1' });
+    const err = await rejection(client.fetch({ source: 'otaone', path: '/x' }));
+    expect(err).toBeInstanceOf(UpstreamFailed);
+    expect(err.status).toBe(502);
+    expect(err.detail).toBe('ECONNREFUSED');
+  });
+
+  it('follows redirects and reports the final URL', async () => {
+    const client = await setup([
+      { path: '/old', status: 301, headers: { location: '/new?x=1' } },
+      { path: '/new', query: { x: '1' }, body: 'moved' },
+    ]);
+    const res = await client.fetch({ source: 'otaone', path: '/old' });
+    expect(res.text()).toBe('moved');
+    expect(res.url).toBe(`${server!.url}/new?x=1`);
+    expect(res.attempts).toBe(1);
+  });
+
+  it('sends a JSON body with content-type on POST', async () => {
+    const client = await setup([{ method: 'POST', path: '/graphql', body: { data: { ok: true } } }]);
+    const res = await client.fetch({ source: 'otatwo', method: 'POST', path: '/graphql', body: { query: 'q' }, expect: 'json' });
+    expect(res.json<{ data: { ok: boolean } }>().data.ok).toBe(true);
+    expect(server!.requests[0].headers['content-type']).toBe('application/json');
+    expect(server!.requests[0].body).toBe('{"query":"q"}');
+  });
+
+  it('strips the anti-JSON prefix in json()', async () => {
+    const client = await setup([{ path: '/trends/api/explore', body: ")]}'\n{\"widgets\":[1,2]}", headers: { 'content-type': 'application/json' } }]);
+    const res = await client.fetch({ source: 'trends', path: '/trends/api/explore', expect: 'json' });
+    expect(res.json()).toEqual({ widgets: [1, 2] });
+  });
+});
