@@ -47,6 +47,12 @@ const ConfigSchema = z.object({
       }
     }),
   SAFE_FETCH_ALLOW_PRIVATE: bool.default(false),
+  RUN_WORKER: bool.default(true),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  JOB_MIN_EXPIRY_S: z.coerce.number().int().min(1).max(3600).default(60),
+  QUEUE_MAINTENANCE_S: z.coerce.number().int().min(1).max(3600).default(30),
+  WEBHOOK_SIGNING_SECRET: z.string().min(16).optional(),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
   ...HOST_OVERRIDE_FIELDS,
 });
 
@@ -98,5 +104,11 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   MARKET_PROXIES: 'per-market proxies, e.g. US=http://user:pass@host:port,GB=socks5://host:1080',
   DEFAULT_PROXY_URL: 'proxy for markets without their own entry in MARKET_PROXIES',
   SAFE_FETCH_ALLOW_PRIVATE: 'TEST ONLY: let the website fetcher reach private/loopback addresses (replay server)',
+  RUN_WORKER: 'run the calendar-batch worker in the API process (npm run worker runs it alone)',
+  WORKER_CONCURRENCY: 'calendar items run at once per worker process',
+  JOB_MIN_EXPIRY_S: 'lower bound of a batch item\'s queue expiry (after a crash it is handed out again once expired)',
+  QUEUE_MAINTENANCE_S: 'pg-boss maintenance interval (expiry of abandoned items); also run at start-up',
+  WEBHOOK_SIGNING_SECRET: 'enables job.completed webhooks and signs them (HMAC-SHA256); unset: callback_url is refused with 503',
+  WEBHOOK_MAX_ATTEMPTS: 'delivery attempts of a webhook before callback_status is failed',
   ...HOST_OVERRIDE_DOC,
 };

@@ -1,8 +1,20 @@
+import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Sql } from './db/client.js';
+import type { CalendarService } from './jobs/calendar-service.js';
 import type { Credits } from './platform/credits.js';
+import { DependencyDown } from './platform/errors.js';
 import type { Tool } from './registry/define-tool.js';
+import type { UpstreamClient } from './upstream/client.js';
+import type { SafeFetcher } from './upstream/safe-fetch.js';
+
+export interface Services {
+  boss?: PgBoss;
+  upstream?: UpstreamClient;
+  safeFetch?: SafeFetcher;
+  calendar?: CalendarService;
+}
 
 /** Everything a handler may use, built once by main and passed down; no module reads globals. */
 export interface AppDeps {
@@ -11,6 +23,12 @@ export interface AppDeps {
   log: Logger;
   credits: Credits;
   tools: Tool[];
-  /** Per-service extras added by later layers (upstream client, queue). */
-  services: Record<string, unknown>;
+  services: Services;
+}
+
+/** A service the handler needs; its absence is a dependency fault (503), never a 500. */
+export function need<K extends keyof Services>(deps: AppDeps, name: K): NonNullable<Services[K]> {
+  const s = deps.services[name];
+  if (!s) throw new DependencyDown(`${name} unavailable`);
+  return s as NonNullable<Services[K]>;
 }

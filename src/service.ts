@@ -10,6 +10,10 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import type { AppDeps } from './deps.js';
 import { startQueue } from './jobs/queue.js';
+import { ensureJobQueues, startCalendarWorker, type CalendarWorker } from './jobs/calendar-worker.js';
+import type { CalendarService } from './jobs/calendar-service.js';
+import { UpstreamClient } from './upstream/client.js';
+import { SafeFetcher } from './upstream/safe-fetch.js';
 import { Credits } from './platform/credits.js';
 import { ensureFirstKey, type CreatedKey } from './platform/keys.js';
 import type { Tool } from './registry/define-tool.js';
@@ -40,33 +44,73 @@ export async function openDatabase(config: Config, log?: Logger): Promise<Databa
   };
 }
 
-export interface Service {
-  url: string;
-  firstKey: CreatedKey | null;
+export interface Runtime {
+  db: Database;
   deps: AppDeps;
+  boss: PgBoss;
+  worker: CalendarWorker | null;
   close(): Promise<void>;
 }
 
-export async function startService(config: Config, opts: { tools?: Tool[]; log?: Logger } = {}): Promise<Service> {
+export interface RuntimeOptions {
+  tools?: Tool[];
+  log?: Logger;
+  /** Replaces the metasearch calendar (tests of the batch machinery only). */
+  calendar?: CalendarService;
+  /** Run the calendar worker in this process; defaults to RUN_WORKER. */
+  worker?: boolean;
+}
+
+/** Database, queue, upstream client and (optionally) the batch worker: what the API and `npm run worker` share. */
+export async function startRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const log = opts.log ?? pino({ level: config.LOG_LEVEL });
   const db = await openDatabase(config, log);
-  const firstKey = config.BOOTSTRAP_KEY ? await ensureFirstKey(db.sql) : null;
-  let boss: PgBoss | null = null;
+  let boss: PgBoss;
   try {
-    boss = await startQueue(db.url, log);
+    boss = await startQueue(db.url, config, log);
+    await ensureJobQueues(boss);
   } catch (err) {
     await db.close();
     throw err;
   }
+  const upstream = new UpstreamClient(config, log);
   const deps: AppDeps = {
     config,
     sql: db.sql,
     log,
     credits: new Credits(db.sql),
     tools: opts.tools ?? TOOLS,
-    services: { boss },
+    services: { boss, upstream, safeFetch: SafeFetcher.fromConfig(config) },
   };
-  const app = createApp(deps, [{ name: 'queue', check: async () => (await boss!.getQueues(), 'up') }]);
+  deps.services.calendar = opts.calendar;
+  const calendar = deps.services.calendar;
+  const worker = (opts.worker ?? config.RUN_WORKER) && calendar ? await startCalendarWorker(deps, boss, calendar) : null;
+  return {
+    db,
+    deps,
+    boss,
+    worker,
+    async close() {
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
+      await upstream.close();
+      await db.close();
+    },
+  };
+}
+
+export interface Service {
+  url: string;
+  firstKey: CreatedKey | null;
+  deps: AppDeps;
+  worker: CalendarWorker | null;
+  close(): Promise<void>;
+}
+
+export async function startService(config: Config, opts: RuntimeOptions = {}): Promise<Service> {
+  const runtime = await startRuntime(config, opts);
+  const { deps, boss } = runtime;
+  const firstKey = config.BOOTSTRAP_KEY ? await ensureFirstKey(deps.sql) : null;
+  const app = createApp(deps, [{ name: 'queue', check: async () => (await boss.getQueues(), 'up') }]);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);
@@ -78,13 +122,13 @@ export async function startService(config: Config, opts: { tools?: Tool[]; log?:
     url: `http://${host}:${port}`,
     firstKey,
     deps,
+    worker: runtime.worker,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
-      await db.close();
+      await runtime.close();
     },
   };
 }

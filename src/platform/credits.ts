@@ -1,3 +1,4 @@
+import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/client.js';
 import { historyInsert, type HistoryRecord } from './history.js';
 import { Limited, PaymentRequired } from './errors.js';
@@ -75,6 +76,21 @@ export class Credits {
         INSERT INTO credit_ledger (account_id, period_start, kind, amount, request_id, note)
         SELECT ${c.accountId}, ${period.start}, 'charge', ${-c.amount}, ${c.requestId}, ${c.note} WHERE ${c.amount}::int > 0),
       h AS (${historyInsert(this.sql, history)}),
+      p AS (
+        UPDATE credit_periods SET used = used + ${c.amount}
+        WHERE account_id = ${c.accountId} AND period_start = ${period.start}
+        RETURNING granted - used AS remaining)
+      SELECT remaining FROM p`;
+    return row.remaining;
+  }
+
+  /** A charge written inside the caller's transaction (batch items commit their result and charge together). */
+  async chargeIn(tx: TransactionSql, c: { accountId: string; plan: string; requestId: string; amount: number; note: string }): Promise<number> {
+    const period = await this.ensurePeriod(c.accountId, c.plan);
+    const [row] = await tx`
+      WITH l AS (
+        INSERT INTO credit_ledger (account_id, period_start, kind, amount, request_id, note)
+        VALUES (${c.accountId}, ${period.start}, 'charge', ${-c.amount}, ${c.requestId}, ${c.note})),
       p AS (
         UPDATE credit_periods SET used = used + ${c.amount}
         WHERE account_id = ${c.accountId} AND period_start = ${period.start}

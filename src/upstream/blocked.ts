@@ -35,7 +35,7 @@ const HEADER_MARKERS: [string, RegExp, string][] = [
   ['cf-mitigated', /challenge/i, 'CloudflareChallenge'],
 ];
 
-/** Header markers that also appear on healthy replies, so they count only on error statuses. */
+/** Header markers that also appear on healthy replies, so they count only on blocking statuses. */
 const ERROR_HEADER_MARKERS: [string, RegExp, string][] = [
   ['x-datadome', /./, 'DatadomeBlock'],
   ['x-dd-b', /./, 'DatadomeBlock'],
@@ -58,7 +58,7 @@ const STRONG_BODY_MARKERS: [string, string][] = [
   ['_Incapsula_Resource', 'ImpervaBlock'],
 ];
 
-/** Body text that healthy pages may also carry (login forms, sensor scripts): counts only on error statuses. */
+/** Body text that healthy pages may also carry (login forms, sensor scripts): counts only on blocking statuses. */
 const WEAK_BODY_MARKERS: [string, string][] = [
   ['g-recaptcha', 'CaptchaChallenge'],
   ['recaptcha/api', 'CaptchaChallenge'],
@@ -74,6 +74,11 @@ const WEAK_BODY_MARKERS: [string, string][] = [
 const STRONG_SCAN_LIMIT = 256 * 1024;
 const WEAK_SCAN_LIMIT = 64 * 1024;
 
+/**
+ * Statuses bot walls answer with. A 404/410 page is left to the source (it may still carry a
+ * captcha script in its chrome); 202 is AWS WAF's challenge.
+ */
+const BLOCKING_STATUSES = new Set([202, 403, 405, 429, 503]);
 /** The professional network answers its bot wall with this non-standard status. */
 const DENIED_STATUSES = new Set([999]);
 
@@ -97,7 +102,7 @@ export function isConsentUrl(url: string): boolean {
 /** A verdict when the reply is a block page, captcha or otherwise unusable; null when it is a real answer. */
 export function detectBlock(reply: ReplyProbe): BlockVerdict | null {
   const { status, headers } = reply;
-  const isError = status >= 400 || status === 202;
+  const blockingStatus = BLOCKING_STATUSES.has(status);
 
   if (isSorryUrl(reply.url)) return { detail: 'CaptchaChallenge', marker: 'url:/sorry/' };
   if (isConsentUrl(reply.url)) return { detail: 'ConsentWall', marker: 'url:consent.' };
@@ -106,7 +111,7 @@ export function detectBlock(reply: ReplyProbe): BlockVerdict | null {
   for (const [name, re, detail] of HEADER_MARKERS) {
     if (headers[name] !== undefined && re.test(headers[name])) return { detail, marker: `header:${name}` };
   }
-  if (isError) {
+  if (blockingStatus) {
     for (const [name, re, detail] of ERROR_HEADER_MARKERS) {
       if (headers[name] !== undefined && re.test(headers[name])) return { detail, marker: `header:${name}` };
     }
@@ -119,7 +124,7 @@ export function detectBlock(reply: ReplyProbe): BlockVerdict | null {
     for (const [marker, detail] of STRONG_BODY_MARKERS) {
       if (lower.includes(marker.toLowerCase())) return { detail, marker: `body:${marker}` };
     }
-    if (isError && size <= WEAK_SCAN_LIMIT) {
+    if (blockingStatus && size <= WEAK_SCAN_LIMIT) {
       for (const [marker, detail] of WEAK_BODY_MARKERS) {
         if (lower.includes(marker.toLowerCase())) return { detail, marker: `body:${marker}` };
       }

@@ -65,6 +65,7 @@ export class UpstreamClient {
   readonly #log: Logger;
   readonly #direct: Agent;
   readonly #proxies = new Map<string, ProxyAgent>();
+  #closed = false;
 
   constructor(
     private readonly config: UpstreamClientConfig,
@@ -92,6 +93,8 @@ export class UpstreamClient {
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     await Promise.all([this.#direct.close(), ...[...this.#proxies.values()].map((p) => p.close())]);
   }
 

@@ -190,7 +190,7 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
   },
   { id: 'hotelogix', name: 'Hotelogix', hosts: ['hotelogix.com'] },
   { id: 'checkfront', name: 'Checkfront', hosts: ['checkfront.com'], scriptSrc: [/\.checkfront\.com\//] },
-  { id: 'octopus-smart', name: 'Booking Experts', hosts: ['bookingexperts.com'], scriptSrc: [/cdn-cms\.bookingexperts\.com/] },
+  { id: 'booking-experts', name: 'Booking Experts', hosts: ['bookingexperts.com'], scriptSrc: [/cdn-cms\.bookingexperts\.com/] },
   { id: 'kross-booking', name: 'Kross Booking', hosts: ['krossbooking.com'], scriptSrc: [/data\.krossbooking\.com\//] },
 ];
 

@@ -7,8 +7,8 @@ import * as cheerio from 'cheerio';
 import { UpstreamContractChanged } from '../../platform/errors.js';
 
 const ROOMS_KEY = 'b_rooms_available_and_soldout';
-const HOTEL_ID = /\bb_hotel_id\s*:\s*['"]?(\d+)/;
-const CURRENCY = /\bb_selected_currency\s*:\s*['"]([A-Z]{3})['"]/;
+const HOTEL_ID = /\bb_hotel_id['"]?\s*:\s*['"]?(\d+)/;
+const CURRENCY = /\bb_selected_currency['"]?\s*:\s*['"]([A-Z]{3})['"]/;
 const ROW = (blockId: string) => `tr[data-block-id="${blockId}"]`;
 
 /** The page's own sentences for a stay it will not sell (English pages). */
@@ -56,7 +56,7 @@ type Json = any;
 
 /** Cuts the JSON array that follows `key:` out of a script, honouring strings and nesting. */
 export function extractScriptArray(source: string, key: string): string | null {
-  const at = new RegExp(`\\b${key}\\s*:\\s*\\[`).exec(source);
+  const at = new RegExp(`\\b${key}["']?\\s*:\\s*\\[`).exec(source);
   if (!at) return null;
   const start = at.index + at[0].length - 1;
   let depth = 0;

@@ -67,6 +67,19 @@ function clean(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
+/** Text of an element with its text nodes kept apart, so nested lines do not run together. */
+interface DomNode {
+  type: string;
+  data?: string;
+  children?: DomNode[];
+}
+
+function spaced(node: DomNode): string {
+  if (node.type === 'text') return node.data ?? '';
+  if (node.type === 'comment') return '';
+  return (node.children ?? []).map(spaced).join(' ');
+}
+
 /** Parses the cards; an empty results container gives an empty list. */
 export function parseOtaoneSearchCards(html: string): OtaoneSearchCard[] {
   const $ = cheerio.load(html);
@@ -90,7 +103,7 @@ export function parseOtaoneSearchCards(html: string): OtaoneSearchCard[] {
     card.find(`${SEL.units} h4`).each((_, h) => {
       const head = $(h);
       const list = head.nextAll('ul').first();
-      const details = list.find('li').map((__, li) => clean($(li).text())).get().filter(Boolean);
+      const details = list.find('li').map((__, li) => clean(spaced(li as unknown as DomNode))).get().filter(Boolean);
       const policy = (icon: string, words: RegExp) =>
         list.find(icon).closest('li').toArray().some((li) => words.test($(li).text()));
       units.push({

@@ -69,7 +69,8 @@ function fromProperty(p: Json): PropertySearchResult {
     strikeout_text: strike != null && strike > 0 ? text(price.strikeOut?.formatted) || text(strikeLine?.price?.formatted) : '',
     total_text: totalLine,
     total: totalLine ? parseDisplayedAmount(totalLine) : null,
-    review_score: num(p?.reviews?.score),
+    // Unreviewed properties report score 0 with total 0: no score rather than a zero score.
+    review_score: num(p?.reviews?.total) ? num(p?.reviews?.score) : null,
     review_count: num(p?.reviews?.total),
     latitude: num(p?.mapMarker?.latLong?.latitude),
     longitude: num(p?.mapMarker?.latLong?.longitude),

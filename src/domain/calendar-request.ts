@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { countryLower, currency, isoDate } from './codes.js';
+import { PRICING_MARKET_CODES, pricingMarket, marketForCurrency } from './markets.js';
+
+/** Fields of one calendar request: POST /v1/calendar and each item of POST /v1/jobs. */
+export const calendarRequestShape = {
+  token: z.string().min(8).max(400).describe('property token from resolve_hotel (POST /v1/search)'),
+  market: z.enum(PRICING_MARKET_CODES).optional().describe('pricing market; sets gl and the default tax basis'),
+  country: countryLower.optional().describe('gl override, normally set by market'),
+  currency: currency.optional(),
+  days: z.int().min(1).max(330).default(90).describe('nights from start'),
+  start: isoDate.optional().describe('first stay date; default tomorrow'),
+  adults: z.int().min(1).max(8).default(2),
+  los: z.int().min(1).max(30).default(1).describe('length of stay per quote'),
+  rates_include_tax: z.boolean().optional(),
+  is_hostel: z.boolean().default(false),
+  probe_min_stay: z.boolean().default(true),
+  basis: z.enum(['cheapest', 'mainstream']).default('cheapest'),
+  verify_sources: z.int().min(0).max(5).default(0),
+  label: z.string().max(200).optional(),
+};
+
+export const CalendarRequest = z.strictObject(calendarRequestShape);
+export type CalendarRequestInput = z.output<typeof CalendarRequest>;
+
+/** The request as echoed on a job item: every default applied, market and currency resolved. */
+export interface NormalizedCalendarRequest {
+  token: string;
+  market: string;
+  gl: string;
+  currency: string;
+  days: number;
+  start: string;
+  adults: number;
+  los: number;
+  rates_include_tax: boolean;
+  is_hostel: boolean;
+  probe_min_stay: boolean;
+  basis: 'cheapest' | 'mainstream';
+  verify_sources: number;
+  label: string | null;
+}
+
+function tomorrow(now: Date): string {
+  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+  return d.toISOString().slice(0, 10);
+}
+
+export function normalizeCalendarRequest(r: CalendarRequestInput, now = new Date()): NormalizedCalendarRequest {
+  const market = pricingMarket(r.market ?? '') ?? (r.currency ? marketForCurrency(r.currency) : undefined) ?? pricingMarket('US')!;
+  return {
+    token: r.token,
+    market: market.code,
+    gl: r.country ?? market.gl,
+    currency: r.currency ?? market.currency,
+    days: r.days,
+    start: r.start ?? tomorrow(now),
+    adults: r.adults,
+    los: r.los,
+    rates_include_tax: r.rates_include_tax ?? market.rates_include_tax,
+    is_hostel: r.is_hostel,
+    probe_min_stay: r.probe_min_stay,
+    basis: r.basis,
+    verify_sources: r.verify_sources,
+    label: r.label ?? null,
+  };
+}
+
+/** Spec: 5, plus 3 per night with basis mainstream, plus 3 per verify_sources spot-check. */
+export function calendarCost(r: Pick<NormalizedCalendarRequest, 'basis' | 'days' | 'verify_sources'>): number {
+  return 5 + (r.basis === 'mainstream' ? 3 * r.days : 0) + 3 * r.verify_sources;
+}

@@ -1,0 +1,166 @@
+import type PgBoss from 'pg-boss';
+import type { TransactionSql } from 'postgres';
+import { calendarCost, type NormalizedCalendarRequest } from '../domain/calendar-request.js';
+import type { AppDeps } from '../deps.js';
+import { toApiError } from '../platform/errors.js';
+import { planOf } from '../platform/plans.js';
+import { SafeFetcher } from '../upstream/safe-fetch.js';
+import { writeJobArtifact } from './artifacts.js';
+import { bossDb, CALENDAR_QUEUE, MAX_ITEM_ATTEMPTS, readCalendarJob, WEBHOOK_QUEUE } from './calendar-jobs.js';
+import type { CalendarResult, CalendarService } from './calendar-service.js';
+import { runIdForJob, storeCalendarRates } from './stored-rates.js';
+import { deliverWebhook } from './webhooks.js';
+
+/*
+ * Transitions (the spec leaves them to us):
+ *   job:  queued → running (first item starts) → succeeded | partial | failed (last item ends)
+ *   item: queued → running → succeeded | failed; running → queued on a retryable failure
+ *         (attempts < 3, error kept); a crash leaves it running until its queue entry expires,
+ *         then it runs again with attempts + 1.
+ *   callback: pending → delivered | failed (after WEBHOOK_MAX_ATTEMPTS); not_configured stays.
+ * An item's result, stored rates, charge and the job counters commit in one transaction,
+ * guarded by the item's status, so a replay after a crash changes nothing twice.
+ */
+
+async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
+  if (await boss.getQueue(name)) return;
+  await boss.createQueue(name).catch(async (err) => {
+    if (!(await boss.getQueue(name))) throw err;
+  });
+}
+
+export async function ensureJobQueues(boss: PgBoss): Promise<void> {
+  await ensureQueue(boss, CALENDAR_QUEUE);
+  await ensureQueue(boss, WEBHOOK_QUEUE);
+}
+
+export interface CalendarWorker {
+  /** Runs one item to a terminal state or throws for a queue retry. Exposed for tests. */
+  runItem(itemId: string): Promise<void>;
+}
+
+export async function startCalendarWorker(deps: AppDeps, boss: PgBoss, calendar: CalendarService): Promise<CalendarWorker> {
+  const fetcher = SafeFetcher.fromConfig(deps.config);
+  const worker = { runItem: (id: string) => runItem(deps, boss, calendar, id) };
+  await ensureJobQueues(boss);
+  // Abandoned items (a killed worker) come back once expired; do not wait for the first interval.
+  await boss.maintain().catch((err) => deps.log.warn({ err }, 'queue maintenance at start-up failed'));
+  for (let i = 0; i < deps.config.WORKER_CONCURRENCY; i++) {
+    await boss.work<{ item_id: string }>(CALENDAR_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      await worker.runItem(job.data.item_id);
+    });
+  }
+  await boss.work<{ job_id: string }>(WEBHOOK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+    await sendJobWebhook(deps, fetcher, job.data.job_id);
+  });
+  return worker;
+}
+
+async function runItem(deps: AppDeps, boss: PgBoss, calendar: CalendarService, itemId: string): Promise<void> {
+  const { sql, log } = deps;
+  const [item] = await sql`
+    UPDATE calendar_job_items SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()), updated_at = now()
+    WHERE id = ${itemId} AND status IN ('queued', 'running')
+    RETURNING id, job_id, request, attempts`;
+  if (!item) return; // already terminal: a replay after the commit
+  await sql`UPDATE calendar_jobs SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END,
+    started_at = coalesce(started_at, now()), updated_at = now() WHERE id = ${item.job_id}`;
+  const request = item.request as NormalizedCalendarRequest;
+  if (item.attempts > MAX_ITEM_ATTEMPTS) {
+    return finishItem(deps, boss, item.job_id, itemId, { error: `gave up after ${MAX_ITEM_ATTEMPTS} attempts` });
+  }
+  let result: CalendarResult;
+  try {
+    const [account] = await sql`SELECT a.id, a.plan FROM calendar_jobs j JOIN accounts a ON a.id = j.account_id WHERE j.id = ${item.job_id}`;
+    if (account && deps.config.CREDITS_MODE === 'enforce') {
+      const left = await deps.credits.remaining(account.id, account.plan);
+      if (left < calendarCost(request)) {
+        return finishItem(deps, boss, item.job_id, itemId, { error: `insufficient credits: this item costs ${calendarCost(request)}, ${left} available` });
+      }
+    }
+    result = await calendar.run(request);
+  } catch (err) {
+    const api = toApiError(err);
+    const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
+    if (api.retryable && item.attempts < MAX_ITEM_ATTEMPTS) {
+      await sql`UPDATE calendar_job_items SET status = 'queued', error = ${detail}, updated_at = now() WHERE id = ${itemId} AND status = 'running'`;
+      throw err; // pg-boss retries with backoff
+    }
+    if (api.status === 500) log.error({ err, itemId }, 'calendar item failed with a server fault');
+    return finishItem(deps, boss, item.job_id, itemId, { error: detail });
+  }
+  return finishItem(deps, boss, item.job_id, itemId, { result, request });
+}
+
+async function finishItem(
+  deps: AppDeps,
+  boss: PgBoss,
+  jobId: string,
+  itemId: string,
+  outcome: { error: string } | { result: CalendarResult; request: NormalizedCalendarRequest },
+): Promise<void> {
+  await deps.sql.begin(async (tx) => {
+    if ('error' in outcome) {
+      const done = await tx`UPDATE calendar_job_items SET status = 'failed', error = ${outcome.error}, finished_at = now(), updated_at = now()
+        WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
+      if (!done.length) return;
+      await tx`UPDATE calendar_jobs SET items_failed = items_failed + 1, updated_at = now() WHERE id = ${jobId}`;
+    } else {
+      const { result, request } = outcome;
+      const empty = result.rates.length === 0;
+      const cost = empty || deps.config.CREDITS_MODE === 'off' ? 0 : calendarCost(request);
+      const done = await tx`UPDATE calendar_job_items SET status = 'succeeded', result = ${tx.json(result as never)}, error = NULL,
+          credits = ${cost}, finished_at = now(), updated_at = now()
+        WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
+      if (!done.length) return;
+      await storeCalendarRates(tx, request, result, { runId: runIdForJob(jobId), collectionKey: itemId });
+      const [account] = await tx`SELECT a.id, a.plan FROM calendar_jobs j JOIN accounts a ON a.id = j.account_id WHERE j.id = ${jobId}`;
+      if (account && cost > 0) {
+        await deps.credits.chargeIn(tx, { accountId: account.id, plan: planOf(account.plan).code, requestId: itemId, amount: cost, note: 'POST /v1/jobs item' });
+      }
+      await tx`UPDATE calendar_jobs SET items_succeeded = items_succeeded + 1, updated_at = now() WHERE id = ${jobId}`;
+    }
+    await finishJobIfDone(deps, boss, tx, jobId);
+  });
+}
+
+async function finishJobIfDone(deps: AppDeps, boss: PgBoss, tx: TransactionSql, jobId: string): Promise<void> {
+  const [job] = await tx`SELECT * FROM calendar_jobs WHERE id = ${jobId} FOR UPDATE`;
+  if (job.finished_at || job.items_succeeded + job.items_failed < job.items_total) return;
+  const items = await tx`SELECT item_index, token, label, status, error, result FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;
+  const results = items.filter((i) => i.result).map((i) => i.result as CalendarResult);
+  const [db] = await tx`SELECT coalesce(sum(rows_written), 0)::int AS w, coalesce(sum(rows_changed), 0)::int AS c, coalesce(sum(rows_removed), 0)::int AS r
+    FROM scrape_runs WHERE run_id = ${runIdForJob(jobId)}`;
+  const status = job.items_failed === 0 ? 'succeeded' : job.items_succeeded === 0 ? 'failed' : 'partial';
+  const error = status === 'succeeded' ? null : `${job.items_failed} of ${job.items_total} items failed`;
+  const summary = {
+    rates: results.reduce((n, r) => n + r.rates.length, 0),
+    wire_bytes: results.reduce((n, r) => n + r.wire_bytes, 0),
+    database: { run_id: runIdForJob(jobId), rows_written: db.w, rows_changed: db.c, rows_removed: db.r },
+  };
+  const artifact = await writeJobArtifact(deps.config.dataDir, jobId, { job_id: jobId, status, result_summary: summary, items });
+  await tx`UPDATE calendar_jobs SET status = ${status}, error = ${error}, result_summary = ${tx.json(summary)},
+      artifact_uri = ${artifact.uri}, artifact_sha256 = ${artifact.sha256}, finished_at = now(), updated_at = now()
+    WHERE id = ${jobId}`;
+  if (job.callback_url) {
+    await boss.insert(
+      [{ name: WEBHOOK_QUEUE, data: { job_id: jobId }, retryLimit: deps.config.WEBHOOK_MAX_ATTEMPTS - 1, retryDelay: 5, retryBackoff: true }],
+      { db: bossDb(tx) },
+    );
+  }
+}
+
+async function sendJobWebhook(deps: AppDeps, fetcher: SafeFetcher, jobId: string): Promise<void> {
+  const [job] = await deps.sql`SELECT key_id, callback_url, callback_status FROM calendar_jobs WHERE id = ${jobId}`;
+  if (!job?.callback_url || job.callback_status !== 'pending') return;
+  const resource = await readCalendarJob(deps.sql, job.key_id, jobId, false);
+  const event = { id: `evt_${jobId.slice(jobId.indexOf('_') + 1)}`, type: 'job.completed', created_at: resource.finished_at, data: { job: resource } };
+  const outcome = await deliverWebhook(deps, fetcher, job.callback_url, event);
+  const [row] = await deps.sql`UPDATE calendar_jobs SET callback_attempts = callback_attempts + 1,
+      callback_last_error = ${outcome.error},
+      callback_status = CASE WHEN ${outcome.delivered} THEN 'delivered'
+                             WHEN callback_attempts + 1 >= ${deps.config.WEBHOOK_MAX_ATTEMPTS} THEN 'failed' ELSE 'pending' END,
+      updated_at = now()
+    WHERE id = ${jobId} RETURNING callback_status`;
+  if (row.callback_status === 'pending') throw new Error(`webhook delivery failed: ${outcome.error}`);
+}

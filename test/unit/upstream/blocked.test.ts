@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { detectBlock, isConsentUrl, isSorryUrl } from '../../../src/upstream/blocked.js';
+import { fixtureSuite, readFixture } from '../../helpers/fixtures.js';
+
+const probe = (status: number, body: string, headers: Record<string, string> = {}, url = 'https://www.example.com/x') => ({
+  status,
+  body,
+  headers,
+  url,
+  expect: 'html' as const,
+});
+
+describe('detectBlock', () => {
+  it('recognises the walls by their markers', () => {
+    expect(detectBlock(probe(200, 'x', {}, 'https://www.google.com/sorry/index?continue=y'))?.detail).toBe('CaptchaChallenge');
+    expect(detectBlock(probe(200, 'x', {}, 'https://consent.google.com/ml?continue=y'))?.detail).toBe('ConsentWall');
+    expect(detectBlock(probe(202, '', { 'x-amzn-waf-action': 'challenge' }))?.detail).toBe('AwsWafChallenge');
+    expect(detectBlock(probe(403, '<html>x</html>', { 'cf-mitigated': 'challenge' }))?.detail).toBe('CloudflareChallenge');
+    expect(detectBlock(probe(403, '<div id="px-captcha"></div>'))?.detail).toBe('PerimeterXBlock');
+    expect(detectBlock(probe(200, '<title>Robot or human?</title>'))?.detail).toBe('PerimeterXBlock');
+    expect(detectBlock(probe(429, '<h1>Bot or Not?</h1><h2>Show us your human side...</h2>'))?.detail).toBe('HumanCheck');
+    expect(detectBlock(probe(403, '<H1>Access Denied</H1>Reference&#32;&#35;18', { server: 'AkamaiGHost' }))?.detail).toBe('AkamaiBlock');
+    expect(detectBlock(probe(999, '<html></html>'))?.detail).toBe('RequestDenied');
+  });
+
+  it('weak markers count only on blocking statuses', () => {
+    const loginForm = '<form><div class="g-recaptcha"></div></form><p>Access Denied to members only</p>';
+    expect(detectBlock(probe(200, loginForm))).toBeNull();
+    expect(detectBlock(probe(403, loginForm))?.detail).toBe('CaptchaChallenge');
+    expect(detectBlock(probe(404, loginForm))).toBeNull();
+    expect(detectBlock(probe(404, 'x', { server: 'AkamaiGHost' }))).toBeNull();
+    expect(detectBlock(probe(500, 'Internal error'))).toBeNull();
+    expect(detectBlock(probe(403, 'Forbidden'))).toBeNull();
+  });
+
+  it('flags empty and mistyped 2xx replies unless anything goes', () => {
+    expect(detectBlock(probe(200, '  \n'))?.detail).toBe('EmptyReply');
+    expect(detectBlock({ ...probe(200, ''), expect: 'any' })).toBeNull();
+    expect(detectBlock({ ...probe(200, '<html><body>hi</body></html>'), expect: 'json' })?.detail).toBe('UnexpectedHtmlReply');
+    expect(detectBlock({ ...probe(200, ")]}'\n[1]"), expect: 'json' })).toBeNull();
+    expect(detectBlock(probe(204, ''))).toBeNull();
+  });
+
+  it('classifies URLs', () => {
+    expect(isSorryUrl('https://www.google.com/sorry/index')).toBe(true);
+    expect(isSorryUrl('https://www.google.com/search?q=sorry')).toBe(false);
+    expect(isConsentUrl('https://consent.youtube.com/m?continue=x')).toBe(true);
+    expect(isConsentUrl('https://www.youtube.com/consent')).toBe(false);
+  });
+});
+
+const pages = [
+  'google-hotels/travel-search-paris-budget.html',
+  'booking/search-results-cards-belgrade-2026-11-14.html',
+  'linkedin/job-view-guest-page-4411867124.html',
+  'linkedin/jobs-guest-search-seeMoreJobPostings-quality-manager.html',
+  'youtube/watch-page-GJLlxj_dtq8.html',
+];
+const jsons = ['hostelworld/availability-property-93919-2026-06.json', 'apps/itunes-lookup-macsoftware-slack-803453959.json'];
+const suite = fixtureSuite('detectBlock on recorded healthy replies', ...pages, ...jsons);
+describe.skipIf(suite.missing)(suite.title, () => {
+  it('does not mistake real pages for block pages', () => {
+    for (const rel of pages) expect(detectBlock(probe(200, readFixture(rel))), rel).toBeNull();
+    for (const rel of jsons) expect(detectBlock({ ...probe(200, readFixture(rel)), expect: 'json' }), rel).toBeNull();
+  });
+});

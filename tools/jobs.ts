@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { CalendarRequest, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
+import { need } from '../src/deps.js';
+import { createCalendarJob, readCalendarJob } from '../src/jobs/calendar-jobs.js';
+import { checkCallbackUrl } from '../src/jobs/webhooks.js';
+import { DependencyDown, InvalidInput } from '../src/platform/errors.js';
+import { defineTool } from '../src/registry/define-tool.js';
+import { queryBool } from '../src/registry/query.js';
+
+const ts = z.string();
+const JobItem = z.object({
+  id: z.string(),
+  item_index: z.int(),
+  token: z.string(),
+  label: z.string().nullable(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  request: z.record(z.string(), z.unknown()),
+  result: z.record(z.string(), z.unknown()).nullable(),
+  error: z.string().nullable(),
+  attempts: z.int(),
+  started_at: ts.nullable(),
+  finished_at: ts.nullable(),
+  updated_at: ts,
+});
+const Job = z.object({
+  id: z.string(),
+  job_id: z.string(),
+  poll_url: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'partial', 'failed']),
+  priority: z.int(),
+  callback_url: z.string().nullable(),
+  callback_status: z.enum(['not_configured', 'pending', 'delivered', 'failed']),
+  callback_attempts: z.int(),
+  callback_last_error: z.string().nullable(),
+  artifact_uri: z.string().nullable(),
+  artifact_sha256: z.string().nullable(),
+  result_summary: z.record(z.string(), z.unknown()),
+  error: z.string().nullable(),
+  items_total: z.int(),
+  items_succeeded: z.int(),
+  items_failed: z.int(),
+  created_at: ts,
+  updated_at: ts,
+  started_at: ts.nullable(),
+  finished_at: ts.nullable(),
+  items: z.array(JobItem),
+});
+
+function idempotencyKey(headers: Record<string, string | undefined>): string {
+  const value = headers['idempotency-key'];
+  if (value === undefined) throw new InvalidInput([{ type: 'missing', loc: ['header', 'idempotency-key'], msg: 'Field required', input: null }]);
+  if (value.length < 1 || value.length > 200) {
+    throw new InvalidInput([{ type: 'string_too_long', loc: ['header', 'idempotency-key'], msg: 'Idempotency-Key must be 1-200 characters', input: value }]);
+  }
+  return value;
+}
+
+export const createJob = defineTool({
+  name: 'create_calendar_job',
+  title: 'Create a calendar batch',
+  description:
+    'Prices up to 50 property calendars asynchronously and durably. Requires an Idempotency-Key header (same key and body return the original job; another body is a 409). Answers 202 with the job; poll GET /v1/jobs/{job_id}. Submission is free; each succeeded item is charged like POST /v1/calendar.',
+  method: 'POST',
+  path: '/v1/jobs',
+  tags: ['jobs'],
+  status: 202,
+  input: z.strictObject({
+    items: z.array(CalendarRequest).min(1).max(50),
+    priority: z.int().min(0).max(9).default(5),
+    callback_url: z.string().max(2048).nullable().optional(),
+  }),
+  output: Job,
+  credits: 0,
+  async handler(input, { deps, key, headers }) {
+    const idem = idempotencyKey(headers);
+    const callbackUrl = input.callback_url ?? null;
+    if (callbackUrl) {
+      if (!deps.config.WEBHOOK_SIGNING_SECRET) throw new DependencyDown('webhook delivery is not enabled for this service');
+      checkCallbackUrl(callbackUrl, deps.config.SAFE_FETCH_ALLOW_PRIVATE);
+    }
+    const { id } = await createCalendarJob(deps.sql, need(deps, 'boss'), {
+      key,
+      idempotencyKey: idem,
+      body: input,
+      items: input.items.map((item) => normalizeCalendarRequest(item)),
+      priority: input.priority,
+      callbackUrl,
+      minExpirySeconds: deps.config.JOB_MIN_EXPIRY_S,
+    });
+    return readCalendarJob(deps.sql, key.id, id, false) as never;
+  },
+});
+
+export const getJob = defineTool({
+  name: 'get_calendar_job',
+  title: 'Calendar batch status',
+  description: 'A calendar batch with progress per item; include_results=true adds each succeeded item’s full calendar result. Free. Another key’s job is a 404.',
+  method: 'GET',
+  path: '/v1/jobs/{job_id}',
+  tags: ['jobs'],
+  input: z.strictObject({ job_id: z.string().min(1).max(100), include_results: queryBool.default(false) }),
+  output: Job,
+  credits: 0,
+  async handler({ job_id, include_results }, { deps, key }) {
+    return readCalendarJob(deps.sql, key.id, job_id, include_results) as never;
+  },
+});
