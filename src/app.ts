@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { dashboardRouter } from './dashboard/router.js';
 import type { AppDeps } from './deps.js';
 import { InvalidInput } from './platform/errors.js';
 import { elapsedMs, requestId } from './platform/request-context.js';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Ex
   app.get('/docs', (_req, res) => void res.type('html').send(docs));
 
   app.use(mcpRouter(deps));
+  app.use(dashboardRouter(deps));
   app.use(restRouter(deps));
   app.use((req: Request, res: Response) => {
     res.status(404).json({ detail: `not found: ${req.method} ${req.path}` });

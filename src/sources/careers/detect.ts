@@ -133,7 +133,7 @@ export interface BoardCandidate extends CareersBoard {
 }
 
 export interface CareersPageScan {
-  /** Boards the page names, most often seen first (ties keep page order). */
+  /** Boards the page names, most often seen first; ties keep discovery order (markup before inline scripts). */
   boards: BoardCandidate[];
   /** Same-site links that look like careers pages, in page order, to follow when no board is named. */
   careers_links: string[];

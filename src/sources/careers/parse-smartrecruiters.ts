@@ -1,7 +1,7 @@
 import { UpstreamContractChanged } from '../../platform/errors.js';
 import { htmlToText } from '../network/html-reduce.js';
 import type { CareersBoardPage, CareersJobRecord } from './types.js';
-import { arr, isoUtc, num, obj, str, uniq } from './values.js';
+import { isoUtc, num, obj, str, uniq } from './values.js';
 
 /** Sections of a posting's job ad, in page order. */
 const AD_SECTIONS = ['companyDescription', 'jobDescription', 'qualifications', 'additionalInformation'];
@@ -58,7 +58,7 @@ export function parseSmartRecruitersPosting(payload: unknown): { job_id: string 
   };
 }
 
-/** Offsets still to fetch after a page, within the paging bound. */
+/** Whether another list page follows this one (the caller also stops at SMARTRECRUITERS_MAX_PAGES). */
 export function hasMoreSmartRecruiters(page: { offset: number; limit: number; total: number | null; jobs: unknown[] }): boolean {
   if (page.jobs.length === 0) return false;
   return page.total !== null ? page.offset + page.jobs.length < page.total : page.jobs.length >= page.limit;

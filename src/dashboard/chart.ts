@@ -1,0 +1,52 @@
+import { html, type Safe } from './html.js';
+import type { DayUsage } from './usage.js';
+
+const BOX = { width: 960, height: 230, left: 48, right: 10, top: 14, bottom: 28 };
+const COLORS = { ok: '#3b7be8', error: '#d64545', grid: '#e8ecf1', axis: '#6b7684' };
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A whole 1, 2 or 5 × 10^k step so that four steps cover `max`: the axis only shows whole counts. */
+function axisStep(max: number): number {
+  if (max <= 4) return 1;
+  const raw = max / 4;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= raw)!;
+}
+
+const dayLabel = (date: string) => `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}`;
+
+/** Requests per day as stacked bars (successful below, errors above), inline SVG without scripts. */
+export function requestsChart(days: DayUsage[]): Safe {
+  const { width, height, left, right, top, bottom } = BOX;
+  const plotW = width - left - right;
+  const plotH = height - top - bottom;
+  const step = axisStep(Math.max(0, ...days.map((d) => d.requests)));
+  const max = step * 4;
+  const y = (v: number) => top + plotH - (v / max) * plotH;
+  const slot = plotW / Math.max(1, days.length);
+  const barW = Math.max(2, Math.min(28, slot * 0.68));
+  const grid = [0, 1, 2, 3, 4].map((i) => {
+    const v = step * i;
+    return html`<line x1="${left}" x2="${width - right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="${COLORS.grid}"/>
+<text x="${left - 8}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="${COLORS.axis}">${v.toLocaleString('en-US')}</text>`;
+  });
+  const every = Math.ceil(days.length / 10);
+  const bars = days.map((d, i) => {
+    const x = left + i * slot + (slot - barW) / 2;
+    const ok = d.requests - d.errors;
+    const tip = `${d.date}: ${d.requests} requests, ${d.errors} errors`;
+    const last = i === days.length - 1;
+    // Every few days, and the last one unless it would touch the previous label.
+    const label = last || (i % every === 0 && days.length - 1 - i >= every * 0.6)
+      ? html`<text x="${(x + barW / 2).toFixed(1)}" y="${height - 9}" text-anchor="middle" font-size="11" fill="${COLORS.axis}">${dayLabel(d.date)}</text>`
+      : html``;
+    return html`<g><title>${tip}</title>
+${ok > 0 ? html`<rect x="${x.toFixed(1)}" y="${y(ok).toFixed(1)}" width="${barW.toFixed(1)}" height="${(plotH - (y(ok) - top)).toFixed(1)}" rx="2" fill="${COLORS.ok}"/>` : html``}
+${d.errors > 0 ? html`<rect x="${x.toFixed(1)}" y="${y(d.requests).toFixed(1)}" width="${barW.toFixed(1)}" height="${(y(ok) - y(d.requests)).toFixed(1)}" rx="2" fill="${COLORS.error}"/>` : html``}
+${label}</g>`;
+  });
+  const total = days.reduce((s, d) => s + d.requests, 0);
+  return html`<div class="chart"><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="Requests and errors per day: ${total} requests in ${days.length} days" xmlns="http://www.w3.org/2000/svg" font-family="system-ui,sans-serif">
+${grid}<line x1="${left}" x2="${width - right}" y1="${top + plotH}" y2="${top + plotH}" stroke="#c9d1db"/>${bars}</svg>
+<div class="legend"><span><i style="background:${COLORS.ok}"></i>Successful requests</span><span><i style="background:${COLORS.error}"></i>Errors (status ≥ 400)</span></div></div>`;
+}

@@ -1,0 +1,141 @@
+import type { DashboardAccount } from './accounts.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for element content and quoted attributes. */
+export const esc = (value: unknown) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** A fragment of HTML that is already safe; `html` leaves it as is and escapes everything else. */
+export class Safe {
+  constructor(readonly text: string) {}
+  toString() {
+    return this.text;
+  }
+}
+
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Safe {
+  let out = strings[0];
+  values.forEach((v, i) => {
+    out += render(v) + strings[i + 1];
+  });
+  return new Safe(out);
+}
+
+function render(v: unknown): string {
+  if (v instanceof Safe) return v.text;
+  if (Array.isArray(v)) return v.map(render).join('');
+  if (v === null || v === undefined || v === false) return '';
+  return esc(v);
+}
+
+export const fmtInt = (n: number) => n.toLocaleString('en-US');
+export const fmtDate = (d: Date) => d.toISOString().slice(0, 10);
+export const fmtDateTime = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+export const fmtMs = (ms: number | null) => (ms === null ? '—' : `${fmtInt(Math.round(ms))} ms`);
+
+const CSS = `
+*{box-sizing:border-box}
+body{margin:0;background:#f4f6f9;color:#1d2733;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+a{color:#1f5fd1;text-decoration:none}a:hover{text-decoration:underline}
+header{background:#fff;border-bottom:1px solid #e2e6ec}
+.bar{max-width:1080px;margin:0 auto;padding:0 24px;height:58px;display:flex;align-items:center;gap:28px}
+.brand{font-weight:650;color:#1d2733;display:flex;align-items:center;gap:10px;white-space:nowrap}
+.logo{width:22px;height:22px;border-radius:6px;background:linear-gradient(135deg,#2b6de8,#17a2b8)}
+nav{display:flex;gap:4px;flex:1}
+nav a{color:#4b5663;padding:6px 12px;border-radius:6px;font-weight:500}
+nav a:hover{background:#f0f3f7;text-decoration:none}
+nav a.active{background:#e8effd;color:#1f5fd1}
+.who{display:flex;align-items:center;gap:12px;color:#5b6776;font-size:14px;white-space:nowrap}
+.who a{color:#4b5663}
+main{max-width:1080px;margin:0 auto;padding:28px 24px 56px}
+h1{font-size:22px;margin:0 0 4px;font-weight:650}
+h2{font-size:16px;margin:0 0 14px;font-weight:620}
+.lead{color:#5b6776;margin:0 0 22px}
+.card{background:#fff;border:1px solid #e2e6ec;border-radius:10px;padding:20px 24px;margin-bottom:20px}
+table{width:100%;border-collapse:collapse;font-size:14px}
+th{text-align:left;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#6b7684;padding:8px 10px;border-bottom:1px solid #e2e6ec}
+td{padding:9px 10px;border-bottom:1px solid #eef1f5;vertical-align:middle}
+tr:last-child td{border-bottom:0}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+code,.mono{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.muted{color:#6b7684}
+.empty{color:#6b7684;padding:18px 0 6px}
+button,.button{display:inline-block;border:1px solid transparent;border-radius:7px;padding:8px 16px;font:inherit;font-weight:550;cursor:pointer;background:#1f5fd1;color:#fff}
+button:hover{background:#1a52b8}
+button.secondary{background:#fff;color:#1d2733;border-color:#cfd6df}
+button.secondary:hover{background:#f4f6f9}
+button.link{background:none;color:#5b6776;padding:4px 8px;border-color:#dde2e8;font-weight:500;font-size:13px}
+form.inline{display:inline}
+label{display:block;font-weight:550;font-size:14px;margin:14px 0 6px}
+input[type=email],input[type=password]{width:100%;padding:9px 11px;border:1px solid #cfd6df;border-radius:7px;font:inherit;background:#fff}
+input:focus{outline:2px solid #9dbcf5;border-color:#1f5fd1}
+.hint{font-size:13px;color:#6b7684;margin-top:6px}
+.alert{border-radius:8px;padding:12px 16px;margin-bottom:18px;font-size:14px}
+.alert.error{background:#fdecec;border:1px solid #f5c2c2;color:#8a1f1f}
+.alert.ok{background:#e9f7ef;border:1px solid #b7e2c6;color:#185c33}
+.secret{display:block;margin:10px 0 8px;padding:12px 14px;background:#0f1722;color:#e8f0ff;border-radius:7px;font-size:15px;word-break:break-all;user-select:all}
+.stats{display:grid;grid-template-columns:repeat(5,1fr);gap:14px;margin-bottom:20px}
+.stat{background:#fff;border:1px solid #e2e6ec;border-radius:10px;padding:14px 16px}
+.stat .k{font-size:12px;color:#6b7684;text-transform:uppercase;letter-spacing:.04em;font-weight:600}
+.stat .v{font-size:22px;font-weight:650;margin-top:4px;font-variant-numeric:tabular-nums}
+.stat .s{font-size:12px;color:#6b7684}
+.tabs{display:flex;gap:6px;margin-bottom:18px}
+.tabs a{padding:5px 12px;border:1px solid #d6dce4;border-radius:999px;font-size:13px;color:#4b5663;background:#fff}
+.tabs a.active{background:#1d2733;color:#fff;border-color:#1d2733}
+.badge{display:inline-block;padding:2px 9px;border-radius:999px;font-size:12px;font-weight:600;background:#eef1f5;color:#4b5663}
+.badge.succeeded,.badge.delivered{background:#e3f5ea;color:#1c6b3c}
+.badge.running{background:#e6eefc;color:#1f5fd1}
+.badge.partial{background:#fdf3dc;color:#8a5a00}
+.badge.failed{background:#fdecec;color:#a12828}
+.progress{height:8px;background:#edf0f4;border-radius:99px;overflow:hidden;display:flex;min-width:160px}
+.progress .ok{background:#2f9e5b}.progress .ko{background:#d64545}
+.amount.pos{color:#1c6b3c}.amount.neg{color:#a12828}
+.auth{max-width:420px;margin:9vh auto 40px;padding:0 16px}
+.auth .brand{justify-content:center;margin-bottom:22px;font-size:18px}
+.auth .card{padding:28px 30px}
+.auth .card button{width:100%;margin-top:22px;padding:10px}
+.card h2+.empty{padding-top:2px}
+.foot{text-align:center;font-size:13px;color:#6b7684;margin-top:16px}
+.row{display:flex;justify-content:space-between;align-items:center;gap:16px;flex-wrap:wrap}
+.chart svg{display:block;width:100%;height:auto}
+.legend{display:flex;gap:16px;font-size:13px;color:#5b6776;margin-top:8px}
+.legend i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;vertical-align:-1px}
+`;
+
+export type Section = 'api' | 'usage' | 'jobs';
+
+const NAV: [Section, string, string][] = [
+  ['api', 'API access', '/dashboard/api'],
+  ['usage', 'Usage', '/dashboard/usage'],
+  ['jobs', 'Jobs', '/dashboard/jobs'],
+];
+
+function head(title: string): Safe {
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title} · Hotel-rate API dashboard</title><style>${new Safe(CSS)}</style></head>`;
+}
+
+const brand = html`<span class="brand"><span class="logo"></span>Hotel-rate API</span>`;
+
+export function signOutForm(csrf: string): Safe {
+  return html`<form class="inline" method="post" action="/dashboard/sign-out"><input type="hidden" name="_csrf" value="${csrf}"><button class="link" type="submit">Sign out</button></form>`;
+}
+
+/** A signed-in page: top bar with the sections, the account and sign-out. */
+export function appPage(o: { title: string; section: Section; account: DashboardAccount; csrf: string; body: Safe }): string {
+  const nav = NAV.map(([id, label, href]) => html`<a href="${href}" class="${id === o.section ? 'active' : ''}">${label}</a>`);
+  return html`${head(o.title)}<body><header><div class="bar">${brand}<nav>${nav}</nav>
+<div class="who"><span>${o.account.email}</span><span class="badge">${o.account.plan}</span><a href="/dashboard/password">Password</a>${signOutForm(o.csrf)}</div></div></header>
+<main>${o.body}</main></body></html>`.text;
+}
+
+/** Sign-in and password pages: one centered card. */
+export function authPage(o: { title: string; body: Safe }): string {
+  return html`${head(o.title)}<body><div class="auth">${brand}${o.body}</div></body></html>`.text;
+}
+
+export function alert(kind: 'error' | 'ok', message: string | null | undefined): Safe {
+  return message ? html`<div class="alert ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</div>` : html``;
+}
+
+export const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;

@@ -1,0 +1,124 @@
+import { NotFound, UpstreamContractChanged } from '../../platform/errors.js';
+
+type Json = Record<string, any>;
+
+export interface AppRecord {
+  app_id: string;
+  bundle_id: string | null;
+  title: string | null;
+  url: string | null;
+  developer: { name: string | null; id: string | null; url: string | null };
+  seller: { name: string | null; url: string | null };
+  price: { value: number | null; currency: string | null; text: string | null; free: boolean | null };
+  rating: number | null;
+  ratings_count: number | null;
+  current_version_rating: number | null;
+  current_version_ratings_count: number | null;
+  /** Filled from the ratings source; null until then. */
+  histogram: Record<'1' | '2' | '3' | '4' | '5', number> | null;
+  version: string | null;
+  release_notes: string | null;
+  released: string | null;
+  updated: string | null;
+  size_bytes: number | null;
+  minimum_os_version: string | null;
+  primary_genre: string | null;
+  primary_genre_id: number | null;
+  genres: string[];
+  content_rating: string | null;
+  advisories: string[];
+  description: string | null;
+  icon: string | null;
+  screenshots: string[];
+  ipad_screenshots: string[];
+  languages: string[];
+}
+
+function s(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+function n(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  return typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? Number(v) : null;
+}
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : [];
+}
+
+function iso(v: unknown): string | null {
+  const t = s(v);
+  if (!t) return null;
+  const d = new Date(t);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('.000Z', 'Z');
+}
+
+/** Average and count; the store reports 0 for "no ratings", which is not an average of 0. */
+function rating(avg: unknown, count: unknown): [number | null, number | null] {
+  const c = n(count);
+  const a = n(avg);
+  return [c ? a : null, c];
+}
+
+/** One software result of the lookup/search API (iOS and Mac App Store share the schema). */
+export function mapAppResult(r: Json): AppRecord {
+  const id = n(r.trackId);
+  if (id === null) throw new UpstreamContractChanged('apps', 'trackId');
+  const [avg, count] = rating(r.averageUserRating, r.userRatingCount);
+  const [curAvg, curCount] = rating(r.averageUserRatingForCurrentVersion, r.userRatingCountForCurrentVersion);
+  const price = n(r.price);
+  return {
+    app_id: String(id),
+    bundle_id: s(r.bundleId),
+    title: s(r.trackName),
+    url: s(r.trackViewUrl),
+    developer: { name: s(r.artistName), id: n(r.artistId) !== null ? String(r.artistId) : null, url: s(r.artistViewUrl) },
+    seller: { name: s(r.sellerName), url: s(r.sellerUrl) },
+    price: { value: price, currency: s(r.currency), text: s(r.formattedPrice), free: price === null ? null : price === 0 },
+    rating: avg,
+    ratings_count: count,
+    current_version_rating: curAvg,
+    current_version_ratings_count: curCount,
+    histogram: null,
+    version: s(r.version),
+    release_notes: s(r.releaseNotes),
+    released: iso(r.releaseDate),
+    updated: iso(r.currentVersionReleaseDate),
+    size_bytes: n(r.fileSizeBytes),
+    minimum_os_version: s(r.minimumOsVersion),
+    primary_genre: s(r.primaryGenreName),
+    primary_genre_id: n(r.primaryGenreId),
+    genres: strings(r.genres),
+    content_rating: s(r.trackContentRating) ?? s(r.contentAdvisoryRating),
+    advisories: strings(r.advisories),
+    description: s(r.description),
+    icon: s(r.artworkUrl512) ?? s(r.artworkUrl100) ?? s(r.artworkUrl60),
+    screenshots: strings(r.screenshotUrls),
+    ipad_screenshots: strings(r.ipadScreenshotUrls),
+    languages: strings(r.languageCodesISO2A),
+  };
+}
+
+function softwareResults(payload: unknown): Json[] {
+  const root = payload && typeof payload === 'object' ? (payload as Json) : null;
+  if (!root || !Array.isArray(root.results)) throw new UpstreamContractChanged('apps', 'lookup results array');
+  return root.results.filter((r: unknown): r is Json => !!r && typeof r === 'object' && (r as Json).wrapperType === 'software');
+}
+
+/** `GET /lookup?id=…` or `?bundleId=…`: the app, or 404 when the storefront does not carry it. */
+export function parseAppLookup(payload: unknown, context: { app_id?: string; bundle_id?: string } = {}): AppRecord {
+  const results = softwareResults(payload);
+  const hit =
+    results.find((r) => (context.app_id ? String(r.trackId) === context.app_id : true) && (context.bundle_id ? r.bundleId === context.bundle_id : true)) ??
+    (context.app_id || context.bundle_id ? undefined : results[0]);
+  if (!hit) throw new NotFound('app not found in this storefront');
+  return mapAppResult(hit);
+}
+
+/** `GET /search?entity=software…`: the result list in store order. */
+export function parseAppSearch(payload: unknown): { total: number; apps: AppRecord[] } {
+  const results = softwareResults(payload);
+  const total = n((payload as Json).resultCount) ?? results.length;
+  return { total, apps: results.map(mapAppResult) };
+}

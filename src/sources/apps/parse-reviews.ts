@@ -1,0 +1,80 @@
+import { UpstreamContractChanged } from '../../platform/errors.js';
+
+type Json = Record<string, any>;
+
+export interface AppReview {
+  review_id: string;
+  title: string | null;
+  text: string;
+  rating: number | null;
+  author: string | null;
+  date: string | null;
+  edited: boolean;
+  developer_response?: { id: string | null; text: string; date: string | null };
+}
+
+export interface AppRatings {
+  app_id: string | null;
+  rating: number | null;
+  ratings_count: number | null;
+  /** Written reviews (the total the review pages walk). */
+  reviews_count: number | null;
+  histogram: Record<'1' | '2' | '3' | '4' | '5', number>;
+}
+
+function iso(v: unknown): string | null {
+  if (typeof v !== 'string' || v === '') return null;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('.000Z', 'Z');
+}
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/**
+ * The storefront's ratings summary (`/<cc>/customer-reviews/id<app>?displayable-kind=11` with a
+ * store-front header): `ratingCountList` holds the 1- to 5-star counts in that order.
+ */
+export function parseAppRatings(payload: unknown): AppRatings {
+  const root = payload && typeof payload === 'object' ? (payload as Json) : null;
+  const list = root?.ratingCountList;
+  if (!root || !Array.isArray(list) || list.length !== 5 || !list.every((c) => typeof c === 'number')) {
+    throw new UpstreamContractChanged('apps', 'ratingCountList of five counts');
+  }
+  return {
+    app_id: root.adamId != null ? String(root.adamId) : null,
+    rating: num(root.ratingAverage),
+    ratings_count: num(root.ratingCount),
+    reviews_count: num(root.totalNumberOfReviews),
+    histogram: { '1': list[0], '2': list[1], '3': list[2], '4': list[3], '5': list[4] },
+  };
+}
+
+/** One page of `userReviewsRow`; rows without text (bare ratings) are left out. `rows` counts every row. */
+export function parseAppReviews(payload: unknown): { reviews: AppReview[]; rows: number } {
+  const root = payload && typeof payload === 'object' ? (payload as Json) : null;
+  if (!root || !Array.isArray(root.userReviewList)) throw new UpstreamContractChanged('apps', 'userReviewList array');
+  const out: AppReview[] = [];
+  for (const raw of root.userReviewList) {
+    const r = raw && typeof raw === 'object' ? (raw as Json) : null;
+    const id = r?.userReviewId;
+    const body = typeof r?.body === 'string' ? r.body.trim() : '';
+    if (!r || (typeof id !== 'string' && typeof id !== 'number') || body === '') continue;
+    const review: AppReview = {
+      review_id: String(id),
+      title: typeof r.title === 'string' && r.title.trim() !== '' ? r.title.trim() : null,
+      text: body,
+      rating: num(r.rating),
+      author: typeof r.name === 'string' && r.name !== '' ? r.name : null,
+      date: iso(r.date),
+      edited: r.isEdited === true,
+    };
+    const dev = r.developerResponse && typeof r.developerResponse === 'object' ? (r.developerResponse as Json) : null;
+    if (dev && typeof dev.body === 'string' && dev.body.trim() !== '') {
+      review.developer_response = { id: dev.id != null ? String(dev.id) : null, text: dev.body.trim(), date: iso(dev.modified) };
+    }
+    out.push(review);
+  }
+  return { reviews: out, rows: root.userReviewList.length };
+}

@@ -1,0 +1,66 @@
+import { UpstreamContractChanged } from '../../platform/errors.js';
+
+type Json = Record<string, any>;
+
+export interface RetailSearchItem {
+  position: number;
+  item_id: string;
+  title: string | null;
+  link: string | null;
+  price: number | null;
+  price_text: string | null;
+  was_price_text: string | null;
+  rating: number | null;
+  reviews: number | null;
+  seller: string | null;
+  availability: string | null;
+  thumbnail: string | null;
+  sponsored: boolean;
+}
+
+const BASE = 'https://www.walmart.com';
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+}
+
+/** Items of `searchResult.itemStacks[].items`; ad and tile placeholders are skipped. */
+export function parseRetailSearchItems(items: unknown, context: { offset?: number } = {}): RetailSearchItem[] {
+  if (!Array.isArray(items)) throw new UpstreamContractChanged('retail', 'itemStacks items array');
+  const out: RetailSearchItem[] = [];
+  for (const raw of items) {
+    const it = raw && typeof raw === 'object' ? (raw as Json) : null;
+    if (!it || (it.__typename && it.__typename !== 'Product')) continue;
+    const id = str(it.usItemId);
+    if (!id) continue;
+    const price = it.priceInfo && typeof it.priceInfo === 'object' ? (it.priceInfo as Json) : {};
+    const url = str(it.canonicalUrl);
+    out.push({
+      position: (context.offset ?? 0) + out.length + 1,
+      item_id: id,
+      title: str(it.name),
+      link: url ? new URL(url, BASE).toString() : null,
+      price: num(price.minPrice),
+      price_text: str(price.linePrice) ?? str(price.itemPrice),
+      was_price_text: str(price.wasPrice),
+      rating: num(it.averageRating),
+      reviews: num(it.numberOfReviews),
+      seller: str(it.sellerName),
+      availability: str(it.availabilityStatusV2?.display) ?? str(it.availabilityStatusDisplayValue),
+      thumbnail: str(it.imageInfo?.thumbnailUrl),
+      sponsored: !!it.sponsoredProduct,
+    });
+  }
+  return out;
+}
+
+/** The items of every stack in a search page's `initialData.searchResult`. */
+export function retailSearchItemsFromNextData(next: Json): unknown[] {
+  const stacks = next?.props?.pageProps?.initialData?.searchResult?.itemStacks;
+  if (!Array.isArray(stacks)) throw new UpstreamContractChanged('retail', 'searchResult.itemStacks');
+  return stacks.flatMap((s: Json) => (Array.isArray(s?.items) ? s.items : []));
+}

@@ -1,0 +1,124 @@
+import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+
+type Json = Record<string, any>;
+
+export interface TrendsWidget {
+  id: string;
+  type: string | null;
+  token: string;
+  /** The widget's own request object, sent back verbatim as `req`. */
+  request: Json;
+  keywords: string[];
+}
+
+export interface TrendsPoint {
+  /** YYYY-MM-DD for daily and coarser data, an ISO timestamp for hourly and finer. */
+  date: string;
+  value: number;
+  /** Present (true) on the last, still incomplete period. */
+  partial?: true;
+}
+
+export interface TrendsSeries {
+  keyword: string | null;
+  points: TrendsPoint[];
+}
+
+/** Anti-JSON prefixes: `)]}'` then a newline (explore) or a comma and a newline (widget data). */
+const XSSI = /^\)\]\}'[,]?\s*/;
+const DATE_RESOLUTIONS = new Set(['DAY', 'WEEK', 'MONTH', 'YEAR']);
+
+/** Parses a trends API body after stripping its anti-JSON prefix; an HTML answer is a block page. */
+export function parseTrendsJson(body: string): Json {
+  const trimmed = body.trimStart();
+  if (trimmed.startsWith('<')) throw new UpstreamFailed(/sorry|unusual traffic|captcha/i.test(trimmed) ? 'RateLimitPage' : 'HtmlInsteadOfJson');
+  try {
+    const v: unknown = JSON.parse(trimmed.replace(XSSI, ''));
+    if (v && typeof v === 'object') return v as Json;
+  } catch {
+    // reported below
+  }
+  throw new UpstreamContractChanged('trends', 'JSON body after the anti-JSON prefix');
+}
+
+function widgetKeywords(request: Json): string[] {
+  const items = Array.isArray(request.comparisonItem) ? request.comparisonItem : [];
+  return items.flatMap((c: Json) => (Array.isArray(c?.complexKeywordsRestriction?.keyword) ? c.complexKeywordsRestriction.keyword : []).map((k: Json) => String(k?.value ?? '')));
+}
+
+/** `POST /trends/api/explore`: the widgets and the tokens their data requests need. */
+export function parseTrendsExplore(body: string): TrendsWidget[] {
+  const root = parseTrendsJson(body);
+  if (!Array.isArray(root.widgets)) throw new UpstreamContractChanged('trends', 'explore widgets');
+  return root.widgets
+    .filter((w: Json) => w && typeof w.token === 'string' && typeof w.id === 'string' && w.request && typeof w.request === 'object')
+    .map((w: Json) => ({ id: w.id, type: typeof w.type === 'string' ? w.type : null, token: w.token, request: w.request, keywords: widgetKeywords(w.request) }));
+}
+
+/** The interest-over-time widget (id TIMESERIES); a multi-range explore answers it as fe_multi_range_chart. */
+export function timeseriesWidget(widgets: TrendsWidget[]): TrendsWidget {
+  const w = widgets.find((x) => x.id === 'TIMESERIES');
+  if (!w) throw new UpstreamContractChanged('trends', 'TIMESERIES widget');
+  return w;
+}
+
+function pointDate(epochSeconds: unknown, resolution: string | null): string | null {
+  const n = typeof epochSeconds === 'string' ? Number(epochSeconds) : typeof epochSeconds === 'number' ? epochSeconds : NaN;
+  if (!Number.isFinite(n)) return null;
+  const iso = new Date(n * 1000).toISOString().replace('.000Z', 'Z');
+  return resolution && !DATE_RESOLUTIONS.has(resolution) ? iso : iso.slice(0, 10);
+}
+
+function point(date: string | null, value: unknown, partial: unknown): TrendsPoint | null {
+  if (!date || typeof value !== 'number') return null;
+  return partial === true ? { date, value, partial: true } : { date, value };
+}
+
+/**
+ * `widgetdata/multiline` (timelineData rows with one value per keyword) or `widgetdata/multirange`
+ * (rows of columnData, one column per keyword and range) → one series per keyword.
+ */
+export function parseTrendsTimeline(body: string, widget: Pick<TrendsWidget, 'request' | 'keywords'>): TrendsSeries[] {
+  const root = parseTrendsJson(body);
+  const rows = root.default?.timelineData;
+  if (!Array.isArray(rows)) throw new UpstreamContractChanged('trends', 'default.timelineData');
+  const resolution = typeof widget.request.resolution === 'string' ? widget.request.resolution : null;
+  const width = Math.max(widget.keywords.length, ...rows.map((r: Json) => (Array.isArray(r?.columnData) ? r.columnData.length : Array.isArray(r?.value) ? r.value.length : 0)));
+  const series: TrendsSeries[] = Array.from({ length: width }, (_, i) => ({ keyword: widget.keywords[i] ?? null, points: [] }));
+  for (const row of rows as Json[]) {
+    if (Array.isArray(row?.columnData)) {
+      row.columnData.forEach((c: Json, i: number) => {
+        const p = point(pointDate(c?.time, resolution), c?.value, c?.isPartial);
+        if (p) series[i].points.push(p);
+      });
+    } else if (Array.isArray(row?.value)) {
+      const date = pointDate(row.time, resolution);
+      row.value.forEach((v: unknown, i: number) => {
+        const p = point(date, v, row.isPartial);
+        if (p) series[i].points.push(p);
+      });
+    }
+  }
+  return series;
+}
+
+export interface TrendsRegion {
+  geo_code: string;
+  geo_name: string | null;
+  /** One value per keyword, in widget order; null where the region has no data for it. */
+  values: (number | null)[];
+}
+
+/** `widgetdata/comparedgeo`: interest by region (geoMapData). */
+export function parseTrendsGeoMap(body: string): TrendsRegion[] {
+  const root = parseTrendsJson(body);
+  const rows = root.default?.geoMapData;
+  if (!Array.isArray(rows)) throw new UpstreamContractChanged('trends', 'default.geoMapData');
+  return rows
+    .filter((r: Json) => r && typeof r.geoCode === 'string')
+    .map((r: Json) => ({
+      geo_code: r.geoCode,
+      geo_name: typeof r.geoName === 'string' ? r.geoName : null,
+      values: (Array.isArray(r.value) ? r.value : []).map((v: unknown, i: number) => (typeof v === 'number' && (!Array.isArray(r.hasData) || r.hasData[i] !== false) ? v : null)),
+    }));
+}

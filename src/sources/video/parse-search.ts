@@ -1,0 +1,67 @@
+import { UpstreamContractChanged } from '../../platform/errors.js';
+import type { VideoCard } from './parse-channel.js';
+import { arr, at, bestThumb, clockSeconds, type Json, obj, text } from './yt-json.js';
+
+export interface VideoSearchPage {
+  estimated_results: number | null;
+  videos: VideoCard[];
+  next_page_token: string | null;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function searchCard(v: Json, position: number): VideoCard | null {
+  if (typeof v.videoId !== 'string') return null;
+  const ownerRun = obj(at(v, 'ownerText', 'runs', 0)) ?? obj(at(v, 'longBylineText', 'runs', 0));
+  const browse = obj(at(ownerRun, 'navigationEndpoint', 'browseEndpoint'));
+  const id = typeof browse?.browseId === 'string' ? browse.browseId : null;
+  const base = typeof browse?.canonicalBaseUrl === 'string' ? browse.canonicalBaseUrl : null;
+  const length = text(v.lengthText);
+  const overlays = arr(v.thumbnailOverlays).map((o) => obj(o?.thumbnailOverlayTimeStatusRenderer)).filter(Boolean) as Json[];
+  const badges = arr(v.badges).map((b) => at(b, 'metadataBadgeRenderer', 'label')).filter((l): l is string => typeof l === 'string');
+  return {
+    position,
+    video_id: v.videoId,
+    title: text(v.title),
+    link: `https://www.youtube.com/watch?v=${v.videoId}`,
+    channel: {
+      name: typeof ownerRun?.text === 'string' ? ownerRun.text : null,
+      id,
+      handle: base?.startsWith('/@') ? safeDecode(base.slice(1)) : null,
+      link: id ? `https://www.youtube.com/channel/${id}` : null,
+      thumbnail: bestThumb(at(v, 'channelThumbnailSupportedRenderers', 'channelThumbnailWithLinkRenderer', 'thumbnail')),
+    },
+    views_text: text(v.viewCountText),
+    published_time: text(v.publishedTimeText),
+    length,
+    length_seconds: clockSeconds(length),
+    badges,
+    is_live: overlays.some((o) => o.style === 'LIVE') || badges.some((b) => /^LIVE$/i.test(b)),
+    thumbnail: bestThumb(v.thumbnail),
+  };
+}
+
+/** Innertube search answer (first page): top-level video results; shelves and ads are skipped. */
+export function parseVideoSearch(data: unknown, context: { offset?: number } = {}): VideoSearchPage {
+  const sections = at(data, 'contents', 'twoColumnSearchResultsRenderer', 'primaryContents', 'sectionListRenderer', 'contents');
+  if (!Array.isArray(sections)) throw new UpstreamContractChanged('video', 'search sectionListRenderer');
+  const videos: VideoCard[] = [];
+  let next: string | null = null;
+  for (const s of sections) {
+    const token = at(s, 'continuationItemRenderer', 'continuationEndpoint', 'continuationCommand', 'token');
+    if (typeof token === 'string') next = token;
+    for (const item of arr(at(s, 'itemSectionRenderer', 'contents'))) {
+      const v = obj(obj(item)?.videoRenderer);
+      const card = v ? searchCard(v, (context.offset ?? 0) + videos.length + 1) : null;
+      if (card) videos.push(card);
+    }
+  }
+  const est = at(data, 'estimatedResults');
+  return { estimated_results: typeof est === 'string' && /^\d+$/.test(est) ? Number(est) : null, videos, next_page_token: next };
+}
