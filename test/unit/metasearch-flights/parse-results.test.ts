@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixture } from '../../helpers/fixtures.js';
 import { UpstreamContractChanged } from '../../../src/platform/errors.js';
 import { extractAfData } from '../../../src/sources/metasearch/flights/af-data.js';
-import { parseFlightResults, type FlightResultsPage } from '../../../src/sources/metasearch/flights/parse-results.js';
+import { parseFlightResults, parseFlightResultsData, type FlightResultsPage } from '../../../src/sources/metasearch/flights/parse-results.js';
 
 const page = (name: string): FlightResultsPage => parseFlightResults(readFixture(`google-flights/results-${name}.html.zst`));
 
@@ -156,6 +156,16 @@ describe('metasearch flights parser: contract', () => {
     const html = `<script>AF_initDataCallback({key: 'ds:1', hash: '9', data:[1,"a]\\"[",[2,{"k":"}"}]], sideChannel: {}});</script>`;
     expect(extractAfData(html, 'ds:1')).toEqual([1, 'a]"[', [2, { k: '}' }]]);
     expect(extractAfData(html, 'ds:2')).toBeUndefined();
+  });
+
+  it('skips rows without legs but treats a list of only such rows as a contract change', () => {
+    const leg = [null, null, null, 'SFO', 'San Francisco International Airport', 'John F. Kennedy International Airport', 'JFK', null, [6], null, [14, 30], 330];
+    const good = [['AS', ['Alaska'], [leg], 'SFO', [2026, 7, 15], [6], 'JFK', [2026, 7, 15], [14, 30], 330], [[null, 140], null]];
+    const page = parseFlightResultsData([null, null, [[[null], good]], null]);
+    expect(page.best_flights).toHaveLength(1);
+    expect(page.best_flights[0]).toMatchObject({ price: 140, currency: null, total_duration: 330 });
+    expect(page.best_flights[0].flights[0].departure_airport).toEqual({ id: 'SFO', name: 'San Francisco International Airport', date: null, time: '06:00' });
+    expect(() => parseFlightResultsData([null, null, [[[null]]], null])).toThrow(UpstreamContractChanged);
   });
 
   it('reports a page without the results blob as a contract change', () => {

@@ -45,7 +45,7 @@ const SESSION_BITS: Record<string, { ui?: TsUiState; search?: Partial<TsSearch> 
   paris09_champs_multi_filters: { ui: { filtersTouched: true } },
   paris10_vincennes_price_under100: { ui: { filtersTouched: false } },
   paris14_orly_airport: { ui: { filtersTouched: false } },
-  // No filter block (currency came from a cookie), no place marker, and no feature id on the wire.
+  // No filter block (the input's currency is not on the wire), no place marker and no feature id.
   denver01_baseline: { ui: { filterBlock: false, placeMarker: false }, search: { place: { id: '/m/02cl1', name: 'Denver' } } },
   // The wire keeps click order (kid-friendly, then air conditioning); the input lists them the other way.
   denver27_combined_filters: { ui: { filtersTouched: true }, search: { amenities: [12, 40] } },
@@ -139,12 +139,12 @@ describe('metasearch hotels request builders', () => {
     maxPrice: 150,
   };
 
-  it('builds the search path with q, ts, hl, gl and curr', () => {
+  it('builds the search path with q, ts, hl and gl', () => {
     const req = buildHotelSearchUrl(input);
     expect(req.method).toBe('GET');
     const url = new URL(`https://example.invalid${req.path}`);
     expect(url.pathname).toBe('/travel/search');
-    expect([...url.searchParams.keys()]).toEqual(['q', 'ts', 'hl', 'gl', 'curr']);
+    expect([...url.searchParams.keys()]).toEqual(['q', 'ts', 'hl', 'gl']);
     expect(url.searchParams.get('q')).toBe('Paris');
     const { search, ui } = decodeTs(url.searchParams.get('ts')!);
     expect(search).toMatchObject({ checkIn: '2026-04-15', checkOut: '2026-04-17', adults: 2, currency: 'EUR', maxPrice: 150 });

@@ -1,0 +1,95 @@
+/**
+ * Airport / city autocomplete of the flight front end: the batchexecute RPC `H028ib`.
+ * Request args `[query, [1,2,3,5,4], null, [1,1,1], 1]` as public clients send them; the reply's
+ * inner JSON is `[[ [place, [[airport, "14 mi"], …]?], … ]]` where a place is
+ * `[kind, title, name, description, kgmid, code, null, null, label, null, null, kind, score]`.
+ */
+import { BadRequest } from '../../../platform/errors.js';
+import { batchexecuteBody, rpcPayload } from './batchexecute.js';
+import { arr, at, num, str } from './jspb.js';
+
+export const LOCATION_RPC = 'H028ib';
+const RPC_PATH = '/_/FlightsFrontendUi/data/batchexecute';
+/** Result kinds to ask for and the lookup flags public clients send with them. */
+const REQUEST_KINDS = [1, 2, 3, 5, 4];
+const REQUEST_FLAGS = [1, 1, 1];
+
+/** Paths into one place array. */
+const PLACE = { kind: [0], title: [1], name: [2], description: [3], id: [4], code: [5], label: [8], score: [12] } as const;
+/** Paths into one result row and one nearby-airport entry. */
+const RESULT = { place: [0], airports: [1] } as const;
+const NEARBY = { place: [0], distance: [1] } as const;
+
+/** Kinds seen in replies: airports (1), cities (3), wider regions (4), rail/bus stations (5). */
+const KINDS: Record<number, string> = { 1: 'airport', 3: 'city', 4: 'region', 5: 'station' };
+
+export interface FlightLocation {
+  type: string | null;
+  kind: number | null;
+  /** As listed (`London`, `Bedřichov, Czechia`, `Heathrow Airport`). */
+  title: string | null;
+  name: string | null;
+  description: string | null;
+  /** Knowledge-graph id; for airports, the id of their city. */
+  kgmid: string | null;
+  /** Airport or station code (`LHR`, `QQS`). */
+  code: string | null;
+  /** Distance from the place the airport serves, as shown (`14 mi`). */
+  distance: string | null;
+  /** Relevance score the reply carries for top-level places. */
+  score: number | null;
+  airports: FlightLocation[];
+}
+
+export interface LocationSearchRequest {
+  path: string;
+  query: Record<string, string>;
+  body: string;
+  headers: Record<string, string>;
+}
+
+export function buildLocationSearchRequest(params: { q: string; hl?: string; gl?: string }): LocationSearchRequest {
+  const q = params.q?.trim();
+  if (!q) throw new BadRequest('q is required');
+  if (q.length > 100) throw new BadRequest('q is too long');
+  const query: Record<string, string> = { rpcids: LOCATION_RPC, 'source-path': '/travel/flights', rt: 'c' };
+  if (params.hl) query.hl = params.hl;
+  if (params.gl) query.gl = params.gl;
+  return {
+    path: RPC_PATH,
+    query,
+    body: batchexecuteBody(LOCATION_RPC, [q, REQUEST_KINDS, null, REQUEST_FLAGS, 1]),
+    headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+  };
+}
+
+function place(p: unknown, distance: string | null, airports: FlightLocation[]): FlightLocation {
+  const kind = num(p, PLACE.kind);
+  return {
+    type: kind !== null ? (KINDS[kind] ?? null) : null,
+    kind,
+    title: str(p, PLACE.title),
+    name: str(p, PLACE.name),
+    description: str(p, PLACE.description),
+    kgmid: str(p, PLACE.id),
+    code: str(p, PLACE.code),
+    distance,
+    score: num(p, PLACE.score),
+    airports,
+  };
+}
+
+/** Parses an `H028ib` reply into places with their nearby airports. */
+export function parseLocationSearch(text: string): FlightLocation[] {
+  const inner = rpcPayload(text, LOCATION_RPC);
+  const rows = arr(inner, [0]) ?? [];
+  return rows.flatMap((row) => {
+    const p = at(row, RESULT.place);
+    if (!Array.isArray(p)) return [];
+    const airports = (arr(row, RESULT.airports) ?? []).flatMap((a) => {
+      const ap = at(a, NEARBY.place);
+      return Array.isArray(ap) ? [place(ap, str(a, NEARBY.distance), [])] : [];
+    });
+    return [place(p, null, airports)];
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * Server-rendered data blobs of the engine's pages:
+ *   AF_initDataCallback({key: 'ds:0', hash: '2', data:[…], sideChannel: {}});
+ * `data` is a JSON value inside a JS object literal, so it is cut out by bracket balancing
+ * (string-aware) and handed to JSON.parse; nothing on the page is evaluated.
+ * `AF_dataServiceRequests = {'ds:0' : {id:'AtySUc',request:[…]}, …}` names the RPC behind each key.
+ */
+
+const CALL = 'AF_initDataCallback(';
+const KEY_RE = /^\{\s*key:\s*'([^']*)'/;
+const HEAD_WINDOW = 200;
+
+export interface InitDataBlob {
+  key: string;
+  /** Parsed `data` value; undefined when the blob is an error blob without data. */
+  data: unknown;
+}
+
+/** Index just past the JSON value starting at `start` (an array or object), or -1 when unbalanced. */
+function endOfJsonValue(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 91 /* [ */ || c === 123 /* { */) depth++;
+    else if (c === 93 /* ] */ || c === 125 /* } */) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** Every AF_initDataCallback blob on the page, in page order. Malformed blobs are skipped. */
+export function extractInitData(html: string): InitDataBlob[] {
+  const blobs: InitDataBlob[] = [];
+  let from = 0;
+  for (;;) {
+    const at = html.indexOf(CALL, from);
+    if (at < 0) break;
+    from = at + CALL.length;
+    const head = KEY_RE.exec(html.slice(from, from + HEAD_WINDOW));
+    if (!head) continue;
+    // `data:` follows key and hash closely; an error blob has none, and the page has other "data:" text.
+    const dataAt = html.indexOf('data:', from);
+    const nextCall = html.indexOf(CALL, from);
+    if (dataAt < 0 || dataAt - from > HEAD_WINDOW || (nextCall >= 0 && nextCall < dataAt)) {
+      blobs.push({ key: head[1], data: undefined });
+      continue;
+    }
+    let start = dataAt + 5;
+    while (start < html.length && /\s/.test(html[start])) start++;
+    const open = html[start];
+    if (open !== '[' && open !== '{') {
+      blobs.push({ key: head[1], data: undefined });
+      continue;
+    }
+    const end = endOfJsonValue(html, start);
+    if (end < 0) continue;
+    try {
+      blobs.push({ key: head[1], data: JSON.parse(html.slice(start, end)) });
+    } catch {
+      // A blob that is not JSON is left out; callers report the missing structure.
+    }
+    from = end;
+  }
+  return blobs;
+}
+
+/** ds key → RPC id, from AF_dataServiceRequests (e.g. 'ds:0' → 'AtySUc'). */
+export function dataServiceRpcIds(html: string): Map<string, string> {
+  const ids = new Map<string, string>();
+  const at = html.indexOf('AF_dataServiceRequests');
+  if (at < 0) return ids;
+  const end = html.indexOf('</script>', at);
+  const decl = html.slice(at, end < 0 ? undefined : end);
+  for (const m of decl.matchAll(/'(ds:\d+)'\s*:\s*\{\s*id:\s*'([^']+)'/g)) ids.set(m[1], m[2]);
+  return ids;
+}
+
+/** Safe nested read: at(x, [0, 1, 'key']) → x[0][1].key or undefined. */
+export function at(value: unknown, path: readonly (number | string)[]): unknown {
+  let cur: unknown = value;
+  for (const k of path) {
+    if (cur === null || cur === undefined) return undefined;
+    if (typeof k === 'number') {
+      if (!Array.isArray(cur)) return undefined;
+      cur = cur[k];
+    } else {
+      if (typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+      cur = (cur as Record<string, unknown>)[k];
+    }
+  }
+  return cur;
+}
+
+export function atString(value: unknown, path: readonly (number | string)[]): string | null {
+  const v = at(value, path);
+  return typeof v === 'string' ? v : null;
+}
+
+export function atNumber(value: unknown, path: readonly (number | string)[]): number | null {
+  const v = at(value, path);
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+export function atArray(value: unknown, path: readonly (number | string)[]): unknown[] {
+  const v = at(value, path);
+  return Array.isArray(v) ? v : [];
+}

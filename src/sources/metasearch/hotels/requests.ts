@@ -1,0 +1,123 @@
+/**
+ * Requests for the engine's hotel pages, relative to the metasearch base URL, and the property
+ * token format. URL shapes are those the recorded result pages link to themselves:
+ *   /travel/search?q=<text>&ts=<ts>&hl=…&gl=…
+ *   /travel/hotels/entity/<token>[/prices|/reviews|/location]?q=…&ts=…
+ * and the compatible API's own property request: /travel/search?qs=<qs>.
+ */
+import { fromBase64Url, readFields, toBase64Url, utf8, ProtoWriter } from './protobuf.js';
+import {
+  AMENITY_FILTER_CODES,
+  encodeTs,
+  type AmenityFilter,
+  type HotelSort,
+  type TsPlace,
+  type TsUiState,
+} from './ts-param.js';
+
+export interface MetasearchHotelsRequest {
+  method: 'GET';
+  path: string;
+}
+
+export interface HotelSearchUrlInput {
+  /** Destination or hotel name, sent as `q`. */
+  q: string;
+  checkIn: string;
+  checkOut: string;
+  adults: number;
+  /** Ages of the children, one entry per child. */
+  children?: number[];
+  currency: string;
+  gl: string;
+  hl: string;
+  sort?: HotelSort;
+  minGuestRating?: 3.5 | 4 | 4.5;
+  hotelClass?: number[];
+  amenities?: AmenityFilter[];
+  minPrice?: number;
+  maxPrice?: number;
+  /** Resolved place (entity id, feature id, name) when known; the text in `q` is enough otherwise. */
+  place?: TsPlace;
+  ui?: TsUiState;
+}
+
+function tsFor(input: HotelSearchUrlInput): string {
+  return encodeTs(
+    {
+      checkIn: input.checkIn,
+      checkOut: input.checkOut,
+      adults: input.adults,
+      childrenAges: input.children,
+      currency: input.currency,
+      place: input.place ?? null,
+      sort: input.sort ?? null,
+      minGuestRating: input.minGuestRating ?? null,
+      hotelClass: input.hotelClass,
+      amenities: input.amenities?.map((a) => AMENITY_FILTER_CODES[a]),
+      minPrice: input.minPrice ?? null,
+      maxPrice: input.maxPrice ?? null,
+    },
+    input.ui,
+  );
+}
+
+/** The currency travels inside `ts` (filters.1.7); the page links carry no separate currency parameter. */
+function commonParams(input: HotelSearchUrlInput): URLSearchParams {
+  return new URLSearchParams({ q: input.q, ts: tsFor(input), hl: input.hl, gl: input.gl });
+}
+
+export function buildHotelSearchUrl(input: HotelSearchUrlInput): MetasearchHotelsRequest {
+  return { method: 'GET', path: `/travel/search?${commonParams(input).toString()}` };
+}
+
+export type EntityTab = 'overview' | 'prices' | 'reviews' | 'location' | 'photos' | 'about';
+
+/** One property's page; the `prices` tab lists the per-seller offers for the stay in `ts`. */
+export function buildHotelEntityUrl(
+  token: string,
+  input: HotelSearchUrlInput,
+  tab: EntityTab = 'overview',
+): MetasearchHotelsRequest {
+  if (!/^[A-Za-z0-9_-]{8,200}$/.test(token)) throw new Error('property token: unexpected characters');
+  const suffix = tab === 'overview' ? '' : `/${tab}`;
+  return { method: 'GET', path: `/travel/hotels/entity/${token}${suffix}?${commonParams(input).toString()}` };
+}
+
+/**
+ * The `qs` parameter that opens one property on /travel/search: {1: 1, 6: token, 7: 13, 9: 0}.
+ * Layout read off the compatible API's own request URL for a property lookup.
+ */
+export function encodePropertyQs(token: string): string {
+  return toBase64Url(new ProtoWriter().uint(1, 1).string(6, token).uint(7, 13).uint(9, 0).finish());
+}
+
+export interface PropertyTokenParts {
+  kind: 'hotel' | 'vacation_rental' | null;
+  /** Decimal id: the map feature's cid for hotels (second half of data_id, in hex), the rental's id otherwise. */
+  id: string;
+  /** Knowledge-graph entity id ("/g/…", "/m/…") when the token carries one. */
+  entity_id: string | null;
+}
+
+/** A property token is base64 protobuf {1: {1 cid | 2 rental id, 3 entity id}, 2: 1 hotel | 2 rental}. */
+export function decodePropertyToken(token: string): PropertyTokenParts | null {
+  try {
+    const root = readFields(fromBase64Url(token));
+    const inner = root.find((f) => f.field === 1);
+    const kindField = root.find((f) => f.field === 2);
+    if (!inner || inner.wire !== 2) return null;
+    const fields = readFields(inner.bytes);
+    const idField = fields.find((f) => (f.field === 1 || f.field === 2) && f.wire === 0);
+    if (!idField || idField.wire !== 0) return null;
+    const entity = fields.find((f) => f.field === 3);
+    const kind = kindField?.wire === 0 ? Number(kindField.value) : null;
+    return {
+      kind: kind === 1 ? 'hotel' : kind === 2 ? 'vacation_rental' : null,
+      id: idField.value.toString(),
+      entity_id: entity?.wire === 2 ? utf8(entity.bytes) : null,
+    };
+  } catch {
+    return null;
+  }
+}
