@@ -11,7 +11,7 @@ import { migrate } from './db/migrate.js';
 import type { AppDeps } from './deps.js';
 import { startQueue } from './jobs/queue.js';
 import { ensureJobQueues, startCalendarWorker, type CalendarWorker } from './jobs/calendar-worker.js';
-import type { CalendarService } from './jobs/calendar-service.js';
+import { createCalendarService } from './sources/metasearch/calendar/service.js';
 import { UpstreamClient } from './upstream/client.js';
 import { SafeFetcher } from './upstream/safe-fetch.js';
 import { Credits } from './platform/credits.js';
@@ -55,8 +55,6 @@ export interface Runtime {
 export interface RuntimeOptions {
   tools?: Tool[];
   log?: Logger;
-  /** Replaces the metasearch calendar (tests of the batch machinery only). */
-  calendar?: CalendarService;
   /** Run the calendar worker in this process; defaults to RUN_WORKER. */
   worker?: boolean;
 }
@@ -82,7 +80,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     tools: opts.tools ?? TOOLS,
     services: { boss, upstream, safeFetch: SafeFetcher.fromConfig(config) },
   };
-  deps.services.calendar = opts.calendar;
+  deps.services.calendar = createCalendarService(deps);
   const calendar = deps.services.calendar;
   const worker = (opts.worker ?? config.RUN_WORKER) && calendar ? await startCalendarWorker(deps, boss, calendar) : null;
   return {

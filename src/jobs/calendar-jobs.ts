@@ -22,7 +22,8 @@ export function bossDb(tx: TransactionSql): PgBoss.Db {
  * pg-boss hands it out again once it expired and maintenance ran.
  */
 export function itemExpirySeconds(r: NormalizedCalendarRequest, minSeconds: number): number {
-  const expected = 20 + r.days * 0.2 + r.verify_sources * 15 + (r.basis === 'mainstream' ? r.days * 1.5 : 0) + (r.probe_min_stay ? 10 : 0);
+  // one RPC per 31 nights, four at a time, plus the minimum-stay probe levels
+  const expected = 5 + r.days * 0.1 + r.verify_sources * 15 + (r.basis === 'mainstream' ? r.days * 1.5 : 0) + (r.probe_min_stay ? 5 : 0);
   return Math.max(minSeconds, Math.min(3600, Math.ceil(expected * 2)));
 }
 

@@ -2,7 +2,6 @@ import pino from 'pino';
 import { TOOLS } from '../../tools/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { Tool } from '../../src/registry/define-tool.js';
-import type { CalendarService } from '../../src/jobs/calendar-service.js';
 import { createKey, type CreatedKey } from '../../src/platform/keys.js';
 import type { PlanCode } from '../../src/platform/plans.js';
 import { startService, type Service } from '../../src/service.js';
@@ -19,11 +18,11 @@ let seq = 0;
 /** The real service on a real database of its own, listening on a free port. */
 export async function startTestService(
   env: Record<string, string> = {},
-  opts: { tools?: Tool[]; calendar?: CalendarService; databaseUrl?: string } = {},
+  opts: { tools?: Tool[]; databaseUrl?: string } = {},
 ): Promise<TestService> {
   const db = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => undefined } : await createTestDatabase();
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', BOOTSTRAP_KEY: 'false', ...env, DATABASE_URL: db.url });
-  const service = await startService(config, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), tools: opts.tools ?? TOOLS, calendar: opts.calendar });
+  const service = await startService(config, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), tools: opts.tools ?? TOOLS });
   return {
     ...service,
     async close() {

@@ -2,7 +2,9 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeCalendar } from '../helpers/probe-calendar.js';
+import { askedWindow } from '../helpers/calendar-payload.js';
+import { calendarRoute } from '../helpers/calendar-replay.js';
+import { startReplayServer, type ReplayServer } from '../replay/server.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -11,17 +13,40 @@ const SECRET = 'whsec_test_0123456789abcdef';
 let svc: TestService;
 let key: string;
 let accountId: string;
+let replay: ReplayServer;
+
+/**
+ * The calendar upstream, replayed: tokens steer it. `transient…` answers 503 (retryable),
+ * `broken…` answers without the RPC frame (contract changed), `empty…` prices nothing,
+ * others price every night at 100 + day of month.
+ */
+function upstreamRoutes() {
+  const token = (r: { body: string }) => askedWindow(r.body).token;
+  return [
+    { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r: { body: string }) => token(r).startsWith('transient'), status: 503, body: 'busy' },
+    { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r: { body: string }) => token(r).startsWith('broken'), body: ")]}'\n\n12\n[[\"di\",12]]\n" },
+    calendarRoute((date, los, t) => (t.startsWith('empty') ? null : (100 + Number(date.slice(8))) * los)),
+  ];
+}
 
 beforeAll(async () => {
-  svc = await startTestService(
-    { WEBHOOK_SIGNING_SECRET: SECRET, SAFE_FETCH_ALLOW_PRIVATE: 'true', WEBHOOK_MAX_ATTEMPTS: '2', WORKER_CONCURRENCY: '2' },
-    { calendar: probeCalendar() },
-  );
+  replay = await startReplayServer(upstreamRoutes());
+  svc = await startTestService({
+    UPSTREAM_METASEARCH_URL: replay.url,
+    UPSTREAM_RETRIES: '0',
+    WEBHOOK_SIGNING_SECRET: SECRET,
+    SAFE_FETCH_ALLOW_PRIVATE: 'true',
+    WEBHOOK_MAX_ATTEMPTS: '2',
+    WORKER_CONCURRENCY: '2',
+  });
   const k = await svc.key({ plan: 'starter' });
   key = k.key;
   accountId = k.account_id!;
 });
-afterAll(() => svc?.close());
+afterAll(async () => {
+  await svc?.close();
+  await replay?.close();
+});
 
 let seq = 0;
 const submit = (body: unknown, idem: string | null = `idem-${++seq}`, apiKey = key) =>
@@ -56,7 +81,7 @@ describe('POST /v1/jobs', () => {
   });
 
   it('answers 202 with the queued job, committed before the answer', async () => {
-    const res = await submit({ items: [{ token: 'hotel-aaaa', days: 3, start: '2027-01-10', label: 'first' }, { token: 'hotel-bbbb', days: 2, market: 'GB' }], priority: 7 });
+    const res = await submit({ items: [{ token: 'hotel-aaaa', days: 3, start: '2027-01-10', label: 'first' }, { token: 'hotel-bbbb', days: 2, start: '2027-01-10', market: 'GB' }], priority: 7 });
     expect(res.status).toBe(202);
     const job = (await res.json()) as any;
     expect(job.id).toMatch(/^refreshjob_/);
@@ -85,7 +110,9 @@ describe('POST /v1/jobs', () => {
     expect(done).toMatchObject({ status: 'succeeded', items_succeeded: 2, items_failed: 0, error: null });
     expect(done.items.map((i: any) => [i.status, i.attempts])).toEqual([['succeeded', 1], ['succeeded', 1]]);
     expect(done.items[0].result.rates.map((r: any) => r.date)).toEqual(['2027-01-10', '2027-01-11', '2027-01-12']);
-    expect(done.result_summary).toMatchObject({ rates: 5, wire_bytes: 1003 + 1002, database: { rows_written: 5, rows_changed: 0, rows_removed: 0 } });
+    expect(done.result_summary).toMatchObject({ rates: 5, database: { rows_written: 5, rows_changed: 0, rows_removed: 0 } });
+    expect(done.result_summary.wire_bytes).toBe(done.items[0].result.wire_bytes + done.items[1].result.wire_bytes);
+    expect(done.items[0].result.rates.map((r: any) => r.rate_total)).toEqual([110, 111, 112]);
     expect(done.result_summary.database.run_id).toMatch(/^scraperun_/);
     expect(done.artifact_uri).toMatch(/^file:\/\/.*\.json\.gz$/);
     expect(done.artifact_sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -120,8 +147,8 @@ describe('POST /v1/jobs', () => {
     expect(done.error).toBe('2 of 3 items failed');
     expect(done.items.map((i: any) => [i.status, i.attempts, i.error])).toEqual([
       ['succeeded', 1, null],
-      ['failed', 3, 'ProbeTransient'],
-      ['failed', 1, 'metasearch upstream contract changed: probe'],
+      ['failed', 3, 'UpstreamHttp503'],
+      ['failed', 1, 'metasearch upstream contract changed: no wrb.fr frame for yY52ce'],
     ]);
     const failedCharges = await svc.deps.sql`SELECT 1 FROM credit_ledger WHERE request_id = ANY(${[done.items[1].id, done.items[2].id]})`;
     expect(failedCharges).toHaveLength(0);
@@ -210,7 +237,7 @@ describe('job.completed webhooks', () => {
 describe('without webhook delivery configured', () => {
   let plain: TestService;
   beforeAll(async () => {
-    plain = await startTestService({}, { calendar: probeCalendar() });
+    plain = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url });
   });
   afterAll(() => plain?.close());
 

@@ -39,6 +39,8 @@ export interface ReplayRoute {
   /** Path under ../shared/fixtures; a `.zst` file is served as-is when encoding is zstd, else decompressed. */
   fixture?: string;
   encoding?: 'gzip' | 'br' | 'deflate' | 'zstd';
+  /** Computes the payload from the request (an RPC whose reply depends on its arguments). */
+  reply?: (req: RecordedRequest) => string | object;
   /** One-shot behaviours consumed in order by the first requests to this route, before the normal reply. */
   failFirst?: ReplayFailure[];
   /** Delay before every normal reply. */
@@ -87,7 +89,7 @@ export async function startReplayServer(routes: ReplayRoute[]): Promise<ReplaySe
     const delay = (failure && 'delayMs' in failure ? failure.delayMs : 0) + (route.delayMs ?? 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (res.destroyed) return;
-    const { body, headers } = payload(route);
+    const { body, headers } = payload(route.reply ? { ...route, body: route.reply(recorded) } : route);
     res.writeHead(route.status ?? 200, { 'content-length': String(body.length), ...headers }).end(body);
   });
 

@@ -1,0 +1,89 @@
+/**
+ * The hotel price calendar of the metasearch engine: the travel front end's batchexecute RPC
+ * `yY52ce`, asked for one property over a window of check-in dates at a fixed length of stay.
+ *   POST /_/TravelFrontendUi/data/batchexecute?rpcids=yY52ce&source-path=/travel/hotels/entity/<token>&hl&gl&rt=c
+ *   f.req=[[["yY52ce","[null,[[y,m,d],[y,m,d],<los>],null,\"<token>\",\"<CUR>\"]",null,"generic"]]]
+ * The inner reply lists, at [1], one rate block per check-in date, in the layout of the search
+ * page's rate block (see hotels/parse-property.ts RATE_PATHS), so `parseRate` reads both.
+ * Public clients ask one month per call; so do we.
+ */
+import { UpstreamContractChanged } from '../../../platform/errors.js';
+import { batchexecuteBody, rpcPayload } from '../flights/batchexecute.js';
+import { parseRate, type RateRecord } from '../hotels/parse-property.js';
+
+export const CALENDAR_RPC = 'yY52ce';
+export const WINDOW_DAYS = 31;
+const RPC_PATH = '/_/TravelFrontendUi/data/batchexecute';
+
+export interface CalendarWindow {
+  /** First and last check-in date of the window, inclusive. */
+  first: string;
+  last: string;
+}
+
+export interface CalendarRpcRequest {
+  path: string;
+  query: Record<string, string>;
+  body: string;
+  headers: Record<string, string>;
+}
+
+const ymd = (date: string) => date.split('-').map(Number);
+
+export function addDays(date: string, n: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Splits `days` check-in dates from `start` into windows of at most WINDOW_DAYS. */
+export function calendarWindows(start: string, days: number): CalendarWindow[] {
+  const out: CalendarWindow[] = [];
+  for (let i = 0; i < days; i += WINDOW_DAYS) out.push({ first: addDays(start, i), last: addDays(start, Math.min(days, i + WINDOW_DAYS) - 1) });
+  return out;
+}
+
+export function buildCalendarRpc(opts: {
+  token: string;
+  window: CalendarWindow;
+  los: number;
+  adults: number;
+  currency: string;
+  gl: string;
+  hl: string;
+}): CalendarRpcRequest {
+  const args = [null, [ymd(opts.window.first), ymd(opts.window.last), opts.los], null, opts.token, opts.currency];
+  return {
+    path: RPC_PATH,
+    query: {
+      rpcids: CALENDAR_RPC,
+      'source-path': `/travel/hotels/entity/${opts.token}`,
+      hl: opts.hl,
+      gl: opts.gl,
+      'soc-app': '162',
+      'soc-platform': '1',
+      'soc-device': '1',
+      rt: 'c',
+    },
+    body: batchexecuteBody(CALENDAR_RPC, args),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
+      'x-same-domain': '1',
+      // locale, market, currency and occupancy as the front end sends them with priced sessions
+      'x-goog-ext-259736195-jspb': JSON.stringify([`${opts.hl}-${opts.gl.toUpperCase()}`, opts.gl.toUpperCase(), opts.currency, opts.adults, null, [0], null, null, 7, []]),
+    },
+  };
+}
+
+/** Every priced check-in of one reply, keyed by check-in date; unpriced entries are absent. */
+export function parseCalendarRpc(text: string): Map<string, RateRecord> {
+  const inner = rpcPayload(text, CALENDAR_RPC);
+  if (!Array.isArray(inner)) throw new UpstreamContractChanged('metasearch', 'calendar reply is not a list');
+  const entries = inner[1];
+  if (entries === null || entries === undefined) return new Map(); // nothing bookable in the window
+  if (!Array.isArray(entries)) throw new UpstreamContractChanged('metasearch', 'calendar entries missing at [1]');
+  const out = new Map<string, RateRecord>();
+  for (const entry of entries) {
+    const rate = parseRate(entry);
+    if (rate?.check_in && (rate.total_exact !== null || rate.total !== null || rate.nightly !== null)) out.set(rate.check_in, rate);
+  }
+  return out;
+}

@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import { calendarCost, CalendarRequest, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
+import { need } from '../src/deps.js';
+import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
+import { currency, isoDate } from '../src/domain/codes.js';
+import { storeCalendarRates } from '../src/jobs/stored-rates.js';
+import { BadRequest, InvalidInput } from '../src/platform/errors.js';
+import { newId } from '../src/platform/ids.js';
+import { defineTool } from '../src/registry/define-tool.js';
+import { queryInt } from '../src/registry/query.js';
+import { echoParameters, SearchMetadataSchema, SearchTimer } from '../src/sources/shared/search-metadata.js';
+import { ProvenanceSchema } from '../src/upstream/provenance.js';
+
+const num = z.number().nullable();
+const RateRow = z.looseObject({
+  date: z.string(),
+  check_in: z.string(),
+  check_out: z.string(),
+  nights: z.int(),
+  currency: z.string().nullable(),
+  rate_total: num,
+  rate_base: num,
+  rate_taxes: num,
+  rate_fees: num,
+  rate_before_taxes_with_fees: num,
+  rate_per_night: num,
+  rate_per_person: num.optional(),
+  min_length_of_stay: z.int().optional(),
+  provenance: ProvenanceSchema,
+});
+
+export const CalendarResultSchema = z.object({
+  token: z.string(),
+  collection_id: z.string(),
+  observed_at: z.string(),
+  market: z.string(),
+  requested_days: z.int(),
+  coverage: z.number(),
+  wire_bytes: z.int(),
+  elapsed_s: z.number(),
+  calendar_elapsed_s: z.number(),
+  egress_mode: z.string(),
+  tax_profile: z.record(z.string(), z.unknown()).nullable(),
+  unpriced_dates: z.array(z.string()),
+  validation: z.record(z.string(), z.unknown()),
+  booking_window: z.record(z.string(), z.unknown()).optional(),
+  basis_applied: z.string().optional(),
+  source_check: z.record(z.string(), z.unknown()).optional(),
+  rates: z.array(RateRow),
+});
+type CalendarResultOut = z.infer<typeof CalendarResultSchema>;
+
+/** Collects, stores (latest rate per night) and returns one calendar. */
+async function collect(input: z.output<typeof CalendarRequest>, deps: Parameters<typeof need>[0], requestId: string): Promise<CalendarResultOut> {
+  const request = normalizeCalendarRequest(input);
+  const result = await need(deps, 'calendar').run(request);
+  if (result.rates.length) {
+    await deps.sql.begin((tx) => storeCalendarRates(tx, request, result, { runId: newId('scraperun'), collectionKey: requestId }));
+  }
+  return result as CalendarResultOut;
+}
+
+const calendarCredits = {
+  base: 5,
+  note: 'plus 3 per night with basis mainstream and 3 per verify_sources spot-check; an empty calendar is free',
+  max: (i: z.output<typeof CalendarRequest>) => calendarCost(normalizeCalendarRequest(i)),
+  actual: (i: z.output<typeof CalendarRequest>, o: { rates: unknown[] }) => (o.rates.length ? calendarCost(normalizeCalendarRequest(i)) : 0),
+};
+
+export const calendar = defineTool({
+  name: 'get_hotel_calendar',
+  title: 'Hotel price calendar',
+  description:
+    'Nightly prices of one hotel over up to 330 check-in dates (default 90 from tomorrow) at a fixed length of stay, with the base/taxes/fees split and per-price provenance; nights that only sell as longer stays are probed and marked with min_length_of_stay. Get the property token with resolve_hotel first. Costs 5 credits (an empty calendar is free). For a whole portfolio use the batch POST /v1/jobs.',
+  method: 'POST',
+  path: '/v1/calendar',
+  tags: ['hotels'],
+  input: CalendarRequest,
+  output: CalendarResultSchema,
+  credits: calendarCredits,
+  mcp: { expose: true, title: 'Get hotel price calendar' },
+  handler: (input, { deps, requestId }) => collect(input, deps, requestId),
+});
+
+const SerpCalendarInput = z.strictObject({
+  ...CalendarRequest.shape,
+  engine: z.literal('metasearch_hotels_calendar').optional(),
+  property_token: z.string().min(8).max(400).optional(),
+  days: queryInt.pipe(z.int().min(1).max(330)).default(90),
+  adults: queryInt.pipe(z.int().min(1).max(8)).default(2),
+  los: queryInt.pipe(z.int().min(1).max(30)).default(1),
+  token: z.string().min(8).max(400).optional(),
+});
+
+export const serpCalendar = defineTool({
+  name: 'serp_metasearch_hotels_calendar',
+  title: 'Hotel price calendar (compatible search family)',
+  description:
+    'The hotel price calendar in the compatible search family: the same collection as POST /v1/calendar wrapped in search_metadata and search_parameters; property_token is accepted as an alias of token. 5 credits; empty is free.',
+  method: 'POST',
+  path: '/v1/serp/metasearch_hotels_calendar',
+  tags: ['compatible search'],
+  input: SerpCalendarInput,
+  output: z.object({ search_metadata: SearchMetadataSchema, search_parameters: z.record(z.string(), z.string()), calendar: CalendarResultSchema }),
+  credits: {
+    ...calendarCredits,
+    max: (i) => calendarCost(normalizeCalendarRequest({ ...i, token: i.token ?? i.property_token ?? '' })),
+    actual: (i, o) => (o.calendar.rates.length ? calendarCost(normalizeCalendarRequest({ ...i, token: i.token ?? i.property_token ?? '' })) : 0),
+  },
+  async handler(input, { deps, requestId }) {
+    const { engine: _engine, property_token, token, ...rest } = input;
+    const chosen = token ?? property_token;
+    if (!chosen) {
+      throw new InvalidInput([{ type: 'missing', loc: ['body', 'property_token'], msg: 'Field required', input: null }]);
+    }
+    const timer = new SearchTimer();
+    const result = await timer.upstream(() => collect({ ...rest, token: chosen }, deps, requestId));
+    return {
+      search_metadata: timer.metadata(requestId, '/v1/serp/metasearch_hotels_calendar', { collection_id: result.collection_id, observed_at: result.observed_at, wire_bytes: result.wire_bytes }),
+      search_parameters: echoParameters({ engine: 'metasearch_hotels_calendar', property_token: chosen, ...rest }),
+      calendar: result,
+    };
+  },
+});
+
+export const storedRates = defineTool({
+  name: 'get_stored_rates',
+  title: 'Stored rates',
+  description:
+    'The latest stored nightly rate per stay date of a property, as written by calendar collections (POST /v1/calendar and batch items). Free: no upstream request is made.',
+  method: 'GET',
+  path: '/v1/rates',
+  tags: ['hotels'],
+  input: z.strictObject({
+    token: z.string().min(8).max(400),
+    market: z.enum(PRICING_MARKET_CODES).default('US'),
+    currency: currency.optional(),
+    adults: queryInt.pipe(z.int().min(1).max(8)).default(2),
+    los: queryInt.pipe(z.int().min(1).max(30)).default(1),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+  }),
+  output: z.object({
+    token: z.string(),
+    market: z.string(),
+    currency: z.string(),
+    adults: z.int(),
+    los: z.int(),
+    total: z.int(),
+    rates: z.array(z.looseObject({ date: z.string(), rate_total: num, observed_at: z.string(), run_id: z.string(), provenance: ProvenanceSchema })),
+  }),
+  credits: 0,
+  async handler(input, { deps }) {
+    const request = normalizeCalendarRequest({ token: input.token, market: input.market, currency: input.currency, adults: input.adults, los: input.los, days: 1, is_hostel: false, probe_min_stay: false, basis: 'cheapest', verify_sources: 0 });
+    if (input.from && input.to && input.to < input.from) throw new BadRequest('to is before from');
+    const rows = await deps.sql`
+      SELECT stay_date::text AS date, rate, observed_at, run_id FROM stored_rates
+      WHERE token = ${request.token} AND market = ${request.market} AND currency = ${request.currency}
+        AND adults = ${request.adults} AND los = ${request.los}
+        ${input.from ? deps.sql`AND stay_date >= ${input.from}::date` : deps.sql``}
+        ${input.to ? deps.sql`AND stay_date <= ${input.to}::date` : deps.sql``}
+      ORDER BY stay_date LIMIT 1000`;
+    return {
+      token: request.token,
+      market: request.market,
+      currency: request.currency,
+      adults: request.adults,
+      los: request.los,
+      total: rows.length,
+      rates: rows.map((r) => ({ ...(r.rate as Record<string, unknown>), date: r.date, observed_at: (r.observed_at as Date).toISOString(), run_id: r.run_id })) as never,
+    };
+  },
+});
+
+export const storageStatus = defineTool({
+  name: 'get_storage_status',
+  title: 'Storage status',
+  description: 'What the service has stored: rate rows, distinct properties, collection runs and the newest observation. Free.',
+  method: 'GET',
+  path: '/v1/storage',
+  tags: ['hotels'],
+  input: z.strictObject({}),
+  output: z.object({ stored_rates: z.int(), properties: z.int(), runs: z.int(), newest_observation: z.string().nullable(), database: z.enum(['up']) }),
+  credits: 0,
+  async handler(_input, { deps }) {
+    const [s] = await deps.sql`SELECT (SELECT count(*) FROM stored_rates) AS stored_rates, (SELECT count(DISTINCT token) FROM stored_rates) AS properties,
+      (SELECT count(DISTINCT run_id) FROM scrape_runs) AS runs, (SELECT max(observed_at) FROM stored_rates) AS newest`;
+    return { stored_rates: s.stored_rates, properties: s.properties, runs: s.runs, newest_observation: s.newest ? (s.newest as Date).toISOString() : null, database: 'up' as const };
+  },
+});
+
+export const CALENDAR_TOOLS = [calendar, serpCalendar, storedRates, storageStatus];
