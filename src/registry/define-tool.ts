@@ -47,6 +47,8 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   status?: number;
   /** The key may come as `api_key` in the query (compatible search GET routes only). */
   queryKey?: boolean;
+  /** Error bodies also carry `error` (the compatible search API's field) beside `detail`. */
+  compatErrors?: boolean;
   /** Free operations are never rate-limited per credit, but still count as requests. */
   mcp?: { expose: true; title?: string };
   handler(input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
@@ -66,6 +68,7 @@ export interface Tool<I = any, O = any> {
   metered: boolean;
   status: number;
   queryKey: boolean;
+  compatErrors: boolean;
   mcp: { expose: boolean; title: string };
   handler(input: I, ctx: ToolContext): Promise<O>;
 }
@@ -89,6 +92,7 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     metered: credits.base > 0,
     status: spec.status ?? 200,
     queryKey: spec.queryKey ?? false,
+    compatErrors: spec.compatErrors ?? false,
     mcp: { expose: spec.mcp?.expose ?? false, title: spec.mcp?.title ?? spec.title },
     handler: spec.handler,
   };

@@ -57,7 +57,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps): P
     const ctx = { deps, requestId: req.id, key, via: 'rest' as const, headers: req.headers as Record<string, string> };
     body = await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter);
   } catch (err) {
-    ({ status, body } = errorReply(deps, req, err));
+    ({ status, body } = errorReply(deps, req, err, tool.compatErrors));
     failed(meter);
   }
   let text = JSON.stringify(body);
@@ -81,8 +81,9 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps): P
   res.status(status).type('application/json').send(text);
 }
 
-function errorReply(deps: AppDeps, req: Request, err: unknown): { status: number; body: { detail: unknown } } {
+function errorReply(deps: AppDeps, req: Request, err: unknown, compat = false): { status: number; body: Record<string, unknown> } {
   const api = toApiError(err);
   logFault(deps, req, api, err);
-  return { status: api.status, body: { detail: api.detail } };
+  const error = typeof api.detail === 'string' ? api.detail : api.detail.map((d) => `${d.loc.slice(1).join('.')}: ${d.msg}`).join('; ');
+  return { status: api.status, body: compat ? { detail: api.detail, error } : { detail: api.detail } };
 }

@@ -128,6 +128,21 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(body.calendar.rates).toHaveLength(2);
   });
 
+  it('GET /api/v1/search picks the engine, takes api_key in the query and answers errors with detail and error', async () => {
+    const ok = await fetch(`${svc.url}/api/v1/search?engine=metasearch_hotels_calendar&property_token=${TOKEN}&start=${START}&days=2&api_key=${key}`);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-credits-charged')).toBe('5');
+    expect(((await ok.json()) as any).calendar.rates).toHaveLength(2);
+    const unknownEngine = await fetch(`${svc.url}/api/v1/search?engine=nope&api_key=${key}`);
+    expect(unknownEngine.status).toBe(422);
+    const body = (await unknownEngine.json()) as any;
+    expect(body.detail[0]).toMatchObject({ type: 'enum', loc: ['query', 'engine'] });
+    expect(typeof body.error).toBe('string');
+    const unknownParam = await fetch(`${svc.url}/api/v1/search?engine=metasearch_hotels_calendar&property_token=${TOKEN}&bogus=1&api_key=${key}`);
+    expect(unknownParam.status).toBe(422);
+    expect(((await unknownParam.json()) as any).detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['query', 'bogus'] });
+  });
+
   it('MCP get_hotel_calendar returns the calendar as structured content', async () => {
     const client = new Client({ name: 't', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
