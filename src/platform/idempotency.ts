@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Sql, TransactionSql } from 'postgres';
+import { durable } from '../db/client.js';
 import { Conflict } from './errors.js';
 
 export function bodyHash(body: unknown): string {
@@ -31,6 +32,7 @@ export async function once(
 ): Promise<{ resourceId: string; replayed: boolean }> {
   const hash = bodyHash(opts.body);
   return sql.begin(async (tx) => {
+    await durable(tx);
     await tx`SELECT pg_advisory_xact_lock(hashtext(${`${opts.keyId}|${opts.scope}|${opts.idempotencyKey}`}))`;
     const [prior] = await tx`SELECT body_hash, resource_id FROM idempotency_keys
       WHERE key_id = ${opts.keyId} AND scope = ${opts.scope} AND idem_key = ${opts.idempotencyKey}`;

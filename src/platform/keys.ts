@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Sql } from '../db/client.js';
+import { durable, type Sql } from '../db/client.js';
 import { newId, randomToken } from './ids.js';
 import { planOf, type PlanCode } from './plans.js';
 
@@ -76,6 +76,7 @@ export async function createKey(
   opts: { name: string; rateLimit?: number; role?: 'user' | 'admin'; plan?: PlanCode | null; accountId?: string | null },
 ): Promise<CreatedKey> {
   return sql.begin(async (tx) => {
+    await durable(tx);
     let accountId = opts.accountId ?? null;
     if (!accountId && opts.plan) accountId = await createAccount(tx as unknown as Sql, { name: opts.name, plan: opts.plan });
     const plan = opts.plan ? planOf(opts.plan) : null;
@@ -92,6 +93,7 @@ export async function createKey(
 /** Mints a replacement with the same name, limit, role and account; the old key stops at once. */
 export async function rotateKey(sql: Sql, name: string): Promise<CreatedKey | null> {
   return sql.begin(async (tx) => {
+    await durable(tx);
     const [old] = await tx`SELECT * FROM api_keys WHERE name = ${name} AND revoked_at IS NULL FOR UPDATE`;
     if (!old) return null;
     const key = generateKey();
@@ -105,8 +107,11 @@ export async function rotateKey(sql: Sql, name: string): Promise<CreatedKey | nu
 }
 
 export async function revokeKey(sql: Sql, name: string): Promise<boolean> {
-  const rows = await sql`UPDATE api_keys SET revoked_at = now() WHERE name = ${name} AND revoked_at IS NULL RETURNING id`;
-  return rows.length > 0;
+  return sql.begin(async (tx) => {
+    await durable(tx);
+    const rows = await tx`UPDATE api_keys SET revoked_at = now() WHERE name = ${name} AND revoked_at IS NULL RETURNING id`;
+    return rows.length > 0;
+  }) as Promise<boolean>;
 }
 
 export async function listKeys(sql: Sql) {
@@ -119,6 +124,7 @@ export async function listKeys(sql: Sql) {
 /** On a database with no key at all, creates the first admin key so the service can be tried at once. */
 export async function ensureFirstKey(sql: Sql): Promise<CreatedKey | null> {
   return sql.begin(async (tx) => {
+    await durable(tx);
     await tx`SELECT pg_advisory_xact_lock(727002)`;
     const [{ n }] = await tx`SELECT count(*)::int AS n FROM api_keys`;
     if (n > 0) return null;
