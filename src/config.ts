@@ -47,6 +47,7 @@ const ConfigSchema = z.object({
       }
     }),
   SAFE_FETCH_ALLOW_PRIVATE: bool.default(false),
+  TRUST_PROXY: z.string().optional(),
   RUN_WORKER: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOB_MIN_EXPIRY_S: z.coerce.number().int().min(1).max(3600).default(60),
@@ -104,6 +105,7 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   MARKET_PROXIES: 'per-market proxies, e.g. US=http://user:pass@host:port,GB=socks5://host:1080',
   DEFAULT_PROXY_URL: 'proxy for markets without their own entry in MARKET_PROXIES',
   SAFE_FETCH_ALLOW_PRIVATE: 'TEST ONLY: let the website fetcher reach private/loopback addresses (replay server)',
+  TRUST_PROXY: 'dashboard behind a reverse proxy: true, a hop count, loopback or addresses (Express trust proxy); Secure cookies and per-IP limits follow X-Forwarded-* only then',
   RUN_WORKER: 'run the calendar-batch worker in the API process (npm run worker runs it alone)',
   WORKER_CONCURRENCY: 'calendar items run at once per worker process',
   JOB_MIN_EXPIRY_S: 'lower bound of a batch item\'s queue expiry (after a crash it is handed out again once expired)',

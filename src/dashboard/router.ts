@@ -49,7 +49,7 @@ const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknow
 
 /** `TRUST_PROXY` when the configuration has it; the dashboard does not read the environment itself. */
 function trustSetting(deps: AppDeps, opts: DashboardOptions): boolean | number | string | undefined {
-  const raw = opts.trustProxy ?? (deps.config as { TRUST_PROXY?: unknown }).TRUST_PROXY;
+  const raw = opts.trustProxy ?? deps.config.TRUST_PROXY;
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (raw === 'true' || raw === 'false') return raw === 'true';
   if (typeof raw === 'string' && /^\d+$/.test(raw)) return Number(raw);
