@@ -79,19 +79,25 @@ export class DependencyDown extends ApiError {
   }
 }
 
-const DB_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', '57P01', '57P03', '53300']);
+const DB_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', '3D000', '55000']);
+// SQLSTATE classes of an unreachable or unavailable server: connection exception, insufficient
+// resources, operator intervention (shutdown, terminated backend).
+const DB_ERROR_CLASSES = ['08', '53', '57P'];
 
 function isDatabaseDown(err: unknown): boolean {
   const e = err as { code?: string; errno?: string } | null;
-  return !!e && (DB_ERROR_CODES.has(String(e.code)) || DB_ERROR_CODES.has(String(e.errno)));
+  if (!e) return false;
+  const code = String(e.code ?? e.errno ?? '');
+  return DB_ERROR_CODES.has(code) || DB_ERROR_CODES.has(String(e.errno)) || DB_ERROR_CLASSES.some((c) => code.startsWith(c));
 }
 
 /** Maps any thrown value to an ApiError; unknown faults become 500 and are logged by the caller. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (isDatabaseDown(err)) {
-    const cls = (err as Error).constructor?.name ?? 'Error';
-    return new DependencyDown(`database unavailable: ${cls === 'Error' ? String((err as { code?: string }).code) : cls}`);
+    const e = err as Error & { code?: string };
+    const cls = e.constructor?.name && e.constructor.name !== 'Error' ? e.constructor.name : (e.code ?? 'Error');
+    return new DependencyDown(`database unavailable: ${cls}`);
   }
   return new ApiError(500, 'internal error');
 }
