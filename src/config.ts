@@ -85,6 +85,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return { ...data, dataDir: path.resolve(data.DATA_DIR), upstreamHosts: resolveHosts(data) };
 }
 
+/** For entry points: the configuration, or the reason it is invalid on stderr and exit code 2. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+}
+
 /** Names and meanings of every setting, for the README and `--help`. */
 export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   PORT: 'HTTP port (0 picks a free one)',

@@ -24,6 +24,15 @@ export interface Balance {
   remaining: number;
 }
 
+export interface Charge {
+  accountId: string;
+  plan: string;
+  /** The request (or batch item) charged; one charge per id. */
+  requestId: string;
+  amount: number;
+  note: string;
+}
+
 // Reservations outlive a crashed request for at most this long.
 const RESERVATION_TTL_S = 15 * 60;
 
@@ -65,32 +74,23 @@ export class Credits {
    * the release of its reservation (when enforced) and its history row. Returns the
    * credits left in the period.
    */
-  async settleCall(
-    c: { accountId: string; plan: string; requestId: string; amount: number; note: string },
-    history: HistoryRecord,
-  ): Promise<number> {
+  async settleCall(c: Charge, history: HistoryRecord): Promise<number> {
+    return this.#charge(this.sql, c, history);
+  }
+
+  /** A charge written inside the caller's transaction (batch items commit their result and charge together). */
+  async chargeIn(tx: TransactionSql, c: Charge): Promise<number> {
+    return this.#charge(tx as unknown as Sql, c, null);
+  }
+
+  async #charge(sql: Sql, c: Charge, history: HistoryRecord | null): Promise<number> {
     const period = await this.ensurePeriod(c.accountId, c.plan);
-    const [row] = await this.sql`
+    const [row] = await sql`
       WITH r AS (DELETE FROM credit_reservations WHERE request_id = ${c.requestId}),
       l AS (
         INSERT INTO credit_ledger (account_id, period_start, kind, amount, request_id, note)
         SELECT ${c.accountId}, ${period.start}, 'charge', ${-c.amount}, ${c.requestId}, ${c.note} WHERE ${c.amount}::int > 0),
-      h AS (${historyInsert(this.sql, history)}),
-      p AS (
-        UPDATE credit_periods SET used = used + ${c.amount}
-        WHERE account_id = ${c.accountId} AND period_start = ${period.start}
-        RETURNING granted - used AS remaining)
-      SELECT remaining FROM p`;
-    return row.remaining;
-  }
-
-  /** A charge written inside the caller's transaction (batch items commit their result and charge together). */
-  async chargeIn(tx: TransactionSql, c: { accountId: string; plan: string; requestId: string; amount: number; note: string }): Promise<number> {
-    const period = await this.ensurePeriod(c.accountId, c.plan);
-    const [row] = await tx`
-      WITH l AS (
-        INSERT INTO credit_ledger (account_id, period_start, kind, amount, request_id, note)
-        VALUES (${c.accountId}, ${period.start}, 'charge', ${-c.amount}, ${c.requestId}, ${c.note})),
+      ${history ? sql`h AS (${historyInsert(sql, history)}),` : sql``}
       p AS (
         UPDATE credit_periods SET used = used + ${c.amount}
         WHERE account_id = ${c.accountId} AND period_start = ${period.start}
