@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
+import { isIP } from 'node:net';
 import { InvalidInput } from '../platform/errors.js';
+import { isPublicAddress } from '../upstream/ip-ranges.js';
 import type { SafeFetcher } from '../upstream/safe-fetch.js';
 
 /**
@@ -23,6 +25,12 @@ export function checkCallbackUrl(url: string, allowInsecure: boolean): void {
   }
   if (parsed.protocol !== 'https:' && !(allowInsecure && parsed.protocol === 'http:')) {
     throw new InvalidInput([{ type: 'url_scheme', loc: ['body', 'callback_url'], msg: 'URL scheme should be https', input: url }]);
+  }
+  // Names are checked again at delivery, where the safe fetcher validates every DNS answer.
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  const local = host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && !isPublicAddress(host));
+  if (local && !allowInsecure) {
+    throw new InvalidInput([{ type: 'url_host', loc: ['body', 'callback_url'], msg: 'callback_url must be a public address', input: url }]);
   }
 }
 

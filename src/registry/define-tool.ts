@@ -92,7 +92,8 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     metered: credits.base > 0,
     status: spec.status ?? 200,
     queryKey: spec.queryKey ?? false,
-    compatErrors: spec.compatErrors ?? false,
+    // the compatible search family answers errors with both `detail` and that API's `error`
+    compatErrors: spec.compatErrors ?? (spec.path.startsWith('/v1/serp/') || spec.path.startsWith('/api/')),
     mcp: { expose: spec.mcp?.expose ?? false, title: spec.mcp?.title ?? spec.title },
     handler: spec.handler,
   };

@@ -28,9 +28,16 @@ describe.skipIf(suite.missing)(suite.title, () => {
 
   beforeAll(async () => {
     replay = await startReplayServer([
-      calendarRoute(pricer, { match: (r) => !askedWindow(r.body).token.startsWith('ChkFail') && !askedWindow(r.body).token.startsWith('ChkJunk') }),
+      calendarRoute(pricer, { match: (r) => !/^Chk(Fail|Junk|Block)/.test(askedWindow(r.body).token) }),
       { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r) => askedWindow(r.body).token.startsWith('ChkFail'), status: 500, body: 'oops' },
       { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r) => askedWindow(r.body).token.startsWith('ChkJunk'), body: ")]}'\n\n12\n[[\"di\",12]]\n" },
+      {
+        method: 'POST',
+        path: '/_/TravelFrontendUi/data/batchexecute',
+        match: (r) => askedWindow(r.body).token.startsWith('ChkBlock'),
+        status: 429,
+        body: '<html><body>Our systems have detected unusual traffic from your computer network.</body></html>',
+      },
     ]);
     svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0' });
     key = (await svc.key()).key;
@@ -86,6 +93,21 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(req.headers['x-same-domain']).toBe('1');
   });
 
+  it('a 330-night calendar: eleven monthly windows, every night priced', async () => {
+    const res = await svc.call('/v1/calendar', { key, body: { token: TOKEN, start: '2027-06-01', days: 330, probe_min_stay: false, market: 'DE' } });
+    expect(res.status).toBe(200);
+    const cal = (await res.json()) as any;
+    expect(cal.requested_days).toBe(330);
+    expect(cal.rates).toHaveLength(330);
+    expect(cal.coverage).toBe(1);
+    expect(cal.rates.at(-1).date).toBe(addDays('2027-06-01', 329));
+    expect(cal.rates[0].currency).toBe('EUR');
+    const windows = replay.requests.filter((r) => r.query.rpcids === 'yY52ce' && askedWindow(r.body).first >= '2027-06-01');
+    expect(windows).toHaveLength(11);
+    const days331 = await svc.call('/v1/calendar', { key, body: { token: TOKEN, days: 331 } });
+    expect(days331.status).toBe(422);
+  });
+
   it('US market: per-night figure before taxes; stored rates are readable for free', async () => {
     const res = await svc.call('/v1/calendar', { key, body: { token: TOKEN, start: START, days: 3, probe_min_stay: false } });
     const cal = (await res.json()) as any;
@@ -111,6 +133,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const failed = await svc.call('/v1/calendar', { key, body: { token: 'ChkFail-hotel', start: START, days: 5 } });
     expect(failed.status).toBe(502);
     expect(failed.headers.get('x-credits-charged')).toBe('0');
+    const blocked = await svc.call('/v1/calendar', { key, body: { token: 'ChkBlock-hotel', start: START, days: 5 } });
+    expect(blocked.status).toBe(502);
+    expect(((await blocked.json()) as any).detail).toBe('UnusualTraffic');
+    expect(blocked.headers.get('x-credits-charged')).toBe('0');
     const junk = await svc.call('/v1/calendar', { key, body: { token: 'ChkJunk-hotel', start: START, days: 5 } });
     expect(junk.status).toBe(503);
     expect(((await junk.json()) as any).detail).toMatch(/^metasearch upstream contract changed/);

@@ -163,6 +163,19 @@ describe('POST /v1/jobs', () => {
     expect(charges).toHaveLength(0);
   });
 
+  it('a 50-item job completes with true counters', async () => {
+    const items = Array.from({ length: 50 }, (_, i) => ({ token: `fifty-hotel-${i}`, start: '2027-08-01', days: 3, probe_min_stay: false, label: `#${i}` }));
+    const job = (await (await submit({ items })).json()) as any;
+    expect(job.items_total).toBe(50);
+    const done = await finished(job.id);
+    expect(done).toMatchObject({ status: 'succeeded', items_total: 50, items_succeeded: 50, items_failed: 0, error: null });
+    expect(done.items.map((i: any) => i.item_index)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(done.items.every((i: any) => i.status === 'succeeded' && i.attempts === 1 && i.label === `#${i.item_index}`)).toBe(true);
+    expect(done.result_summary).toMatchObject({ rates: 150, database: { rows_written: 150 } });
+    const [{ n }] = await svc.deps.sql`SELECT count(*)::int AS n FROM credit_ledger WHERE kind = 'charge' AND request_id = ANY(${done.items.map((i: any) => i.id)})`;
+    expect(n).toBe(50);
+  });
+
   it("another key's job is a 404", async () => {
     const job = (await (await submit({ items: [{ token: 'hotel-gggg', days: 1 }] })).json()) as any;
     const other = await svc.key();
@@ -172,14 +185,16 @@ describe('POST /v1/jobs', () => {
     expect((await svc.call('/v1/jobs/refreshjob_nope', { key })).status).toBe(404);
   });
 
-  it('a second collection of the same stays reports changed and removed rows', async () => {
+  it('a second collection of the same stays rewrites nothing and keeps observation ids', async () => {
     const body = { items: [{ token: 'hotel-hhhh', days: 3, start: '2027-02-01' }] };
+    const stored = async () => (await svc.deps.sql`SELECT stay_date::text AS d, observation_id FROM stored_rates WHERE token = 'hotel-hhhh' ORDER BY stay_date`).map((r) => `${r.d} ${r.observation_id}`);
     await finished(((await (await submit(body)).json()) as any).id);
+    const firstIds = await stored();
     const again = await finished(((await (await submit(body)).json()) as any).id);
-    // same prices: nothing written, nothing changed
+    // same prices: nothing written, nothing changed, the stored observations keep their ids
     expect(again.result_summary.database).toMatchObject({ rows_written: 0, rows_changed: 0, rows_removed: 0 });
-    const [{ n }] = await svc.deps.sql`SELECT count(*)::int AS n FROM stored_rates WHERE token = 'hotel-hhhh'`;
-    expect(n).toBe(3);
+    expect(await stored()).toEqual(firstIds);
+    expect(firstIds).toHaveLength(3);
   });
 });
 
@@ -228,6 +243,27 @@ describe('job.completed webhooks', () => {
     }
   });
 
+  it('a receiver that answers 500 sees the retry, and the second delivery counts', async () => {
+    let calls = 0;
+    const receiver = http.createServer((_req, res) => {
+      calls++;
+      res.writeHead(calls === 1 ? 500 : 200).end();
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      const job = (await (await submit({ items: [{ token: 'hotel-retry', days: 1 }], callback_url: url })).json()) as any;
+      const done = await waitFor(async () => {
+        const j = (await (await svc.call(`/v1/jobs/${job.id}`, { key })).json()) as any;
+        return j.callback_status === 'delivered' ? j : null;
+      }, { timeoutMs: 60_000, what: 'webhook redelivery' });
+      expect(done).toMatchObject({ callback_attempts: 2, callback_last_error: null });
+      expect(calls).toBe(2);
+    } finally {
+      receiver.close();
+    }
+  });
+
   it('callback_url must be https (here http is allowed only by the test flag) and a URL', async () => {
     expect((await submit({ items: [{ token: 'hotel-kkkk' }], callback_url: 'ftp://example.com/x' })).status).toBe(422);
     expect((await submit({ items: [{ token: 'hotel-kkkk' }], callback_url: 'not a url' })).status).toBe(422);
@@ -240,6 +276,21 @@ describe('without webhook delivery configured', () => {
     plain = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url });
   });
   afterAll(() => plain?.close());
+
+  it('a callback to a private or loopback address is refused', async () => {
+    const withHooks = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, WEBHOOK_SIGNING_SECRET: SECRET });
+    try {
+      const k = await withHooks.key();
+      for (const url of ['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://localhost:8443/hook', 'http://example.com/hook']) {
+        const res = await withHooks.call('/v1/jobs', { key: k.key, body: { items: [{ token: 'hotel-priv' }], callback_url: url }, headers: { 'idempotency-key': url } });
+        expect(res.status, url).toBe(422);
+      }
+      const [{ n }] = await withHooks.deps.sql`SELECT count(*)::int AS n FROM calendar_jobs`;
+      expect(n).toBe(0);
+    } finally {
+      await withHooks.close();
+    }
+  });
 
   it('a submission with callback_url is refused with 503', async () => {
     const k = await plain.key();
