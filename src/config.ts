@@ -48,6 +48,20 @@ const ConfigSchema = z.object({
     }),
   SAFE_FETCH_ALLOW_PRIVATE: bool.default(false),
   TRUST_PROXY: z.string().optional(),
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  ATS_HOST_OVERRIDES: z
+    .string()
+    .default('{}')
+    .transform((value, ctx) => {
+      try {
+        const parsed = JSON.parse(value) as unknown;
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) throw new Error('not an object of strings');
+        return parsed as Record<string, string>;
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `must be a JSON object of host to base URL: ${(err as Error).message}` });
+        return z.NEVER;
+      }
+    }),
   RUN_WORKER: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOB_MIN_EXPIRY_S: z.coerce.number().int().min(1).max(3600).default(60),
@@ -116,6 +130,8 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   MARKET_PROXIES: 'per-market proxies, e.g. US=http://user:pass@host:port,GB=socks5://host:1080',
   DEFAULT_PROXY_URL: 'proxy for markets without their own entry in MARKET_PROXIES',
   SAFE_FETCH_ALLOW_PRIVATE: 'TEST ONLY: let the website fetcher reach private/loopback addresses (replay server)',
+  CHROMIUM_PATH: 'browser for the rendered job-card search (Debian chromium); absent: that route answers 503',
+  ATS_HOST_OVERRIDES: 'JSON map of careers hosts to other base URLs (mirrors, tests), e.g. {"boards-api.greenhouse.io":"http://127.0.0.1:9000/gh"}',
   TRUST_PROXY: 'dashboard behind a reverse proxy: true, a hop count, loopback or addresses (Express trust proxy); Secure cookies and per-IP limits follow X-Forwarded-* only then',
   RUN_WORKER: 'run the calendar-batch worker in the API process (npm run worker runs it alone)',
   WORKER_CONCURRENCY: 'calendar items run at once per worker process',

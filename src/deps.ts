@@ -8,12 +8,17 @@ import { DependencyDown } from './platform/errors.js';
 import type { Tool } from './registry/define-tool.js';
 import type { UpstreamClient } from './upstream/client.js';
 import type { SafeFetcher } from './upstream/safe-fetch.js';
+import type { JobsBrowser } from './sources/jobsearch/browser.js';
 
 export interface Services {
   boss?: PgBoss;
   upstream?: UpstreamClient;
   safeFetch?: SafeFetcher;
   calendar?: CalendarService;
+  /** Wakes this process's batch workers after a submission (absent when none run here). */
+  wakeWorkers?: () => void;
+  /** The rendered job-card search's browser, launched on first use. */
+  jobsBrowser?: JobsBrowser;
 }
 
 /** Everything a handler may use, built once by main and passed down; no module reads globals. */

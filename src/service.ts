@@ -12,6 +12,7 @@ import type { AppDeps } from './deps.js';
 import { startQueue } from './jobs/queue.js';
 import { ensureJobQueues, startCalendarWorker, type CalendarWorker } from './jobs/calendar-worker.js';
 import { createCalendarService } from './sources/metasearch/calendar/service.js';
+import { closeJobsBrowser } from './sources/jobsearch/browser.js';
 import { UpstreamClient } from './upstream/client.js';
 import { SafeFetcher } from './upstream/safe-fetch.js';
 import { Credits } from './platform/credits.js';
@@ -83,6 +84,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
   deps.services.calendar = createCalendarService(deps);
   const calendar = deps.services.calendar;
   const worker = (opts.worker ?? config.RUN_WORKER) && calendar ? await startCalendarWorker(deps, boss, calendar) : null;
+  if (worker) deps.services.wakeWorkers = worker.wake;
   return {
     db,
     deps,
@@ -90,6 +92,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     worker,
     async close() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
+      await closeJobsBrowser(deps);
       await upstream.close();
       await db.close();
     },

@@ -87,6 +87,7 @@ export const createJob = defineTool({
       callbackUrl,
       minExpirySeconds: deps.config.JOB_MIN_EXPIRY_S,
     });
+    deps.services.wakeWorkers?.();
     return readCalendarJob(deps.sql, key.id, id, false) as never;
   },
 });

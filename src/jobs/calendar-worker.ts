@@ -37,18 +37,30 @@ export async function ensureJobQueues(boss: PgBoss): Promise<void> {
 export interface CalendarWorker {
   /** Runs one item to a terminal state or throws for a queue retry. Exposed for tests. */
   runItem(itemId: string): Promise<void>;
+  /** Wakes this process's idle workers (new items were queued here). */
+  wake(): void;
 }
 
 export async function startCalendarWorker(deps: AppDeps, boss: PgBoss, calendar: CalendarService): Promise<CalendarWorker> {
   const fetcher = SafeFetcher.fromConfig(deps.config);
-  const worker = { runItem: (id: string) => runItem(deps, boss, calendar, id) };
+  const ids: string[] = [];
+  const worker: CalendarWorker = {
+    runItem: (id: string) => runItem(deps, boss, calendar, id),
+    wake: () => ids.forEach((id) => boss.notifyWorker(id)),
+  };
   await ensureJobQueues(boss);
   // Abandoned items (a killed worker) come back once expired; do not wait for the first interval.
   await boss.maintain().catch((err) => deps.log.warn({ err }, 'queue maintenance at start-up failed'));
   for (let i = 0; i < deps.config.WORKER_CONCURRENCY; i++) {
-    await boss.work<{ item_id: string }>(CALENDAR_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      await worker.runItem(job.data.item_id);
+    const id: string = await boss.work<{ item_id: string }>(CALENDAR_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      try {
+        await worker.runItem(job.data.item_id);
+      } finally {
+        // pg-boss would sleep out the rest of its polling interval; a worker that just had work asks again at once
+        boss.notifyWorker(id);
+      }
     });
+    ids.push(id);
   }
   await boss.work<{ job_id: string }>(WEBHOOK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
     await sendJobWebhook(deps, fetcher, job.data.job_id);

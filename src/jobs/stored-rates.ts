@@ -27,29 +27,37 @@ export async function storeCalendarRates(
 ): Promise<RunSummary> {
   const [prior] = await tx`SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs WHERE collection_key = ${ids.collectionKey}`;
   if (prior) return { run_id: prior.run_id, rows_written: prior.rows_written, rows_changed: prior.rows_changed, rows_removed: prior.rows_removed };
-  const runId = ids.runId;
-  const scope = tx`token = ${r.token} AND market = ${r.market} AND currency = ${r.currency} AND adults = ${r.adults} AND los = ${r.los}`;
-  const existing = await tx`SELECT stay_date::text AS d, rate_total FROM stored_rates WHERE ${scope}
-    AND stay_date >= ${r.start}::date AND stay_date < ${r.start}::date + ${r.days}::int`;
-  const before = new Map(existing.map((e) => [e.d as string, e.rate_total as number | null]));
-  let written = 0;
-  let changed = 0;
-  for (const rate of result.rates) {
-    const total = typeof rate.rate_total === 'number' ? rate.rate_total : null;
-    if (!before.has(rate.date)) written++;
-    else if (before.get(rate.date) !== total) changed++;
-    else continue;
-    await tx`INSERT INTO stored_rates (token, market, currency, adults, los, stay_date, rate_total, rate, observation_id, collection_id, run_id, observed_at)
-      VALUES (${r.token}, ${r.market}, ${r.currency}, ${r.adults}, ${r.los}, ${rate.date}, ${total}, ${tx.json(rate as never)},
-              ${rate.provenance.observation_id}, ${result.collection_id}, ${runId}, ${result.observed_at})
+  const incoming = result.rates.map((rate) => ({
+    stay_date: rate.date,
+    rate_total: typeof rate.rate_total === 'number' ? rate.rate_total : null,
+    rate,
+    observation_id: rate.provenance.observation_id,
+  }));
+  const scope = tx`s.token = ${r.token} AND s.market = ${r.market} AND s.currency = ${r.currency} AND s.adults = ${r.adults} AND s.los = ${r.los}
+    AND s.stay_date >= ${r.start}::date AND s.stay_date < ${r.start}::date + ${r.days}::int`;
+  // One statement: unchanged nights are left alone (their observation keeps its id), changed
+  // ones replaced, new ones written, nights no longer priced removed, and the run recorded.
+  const [run] = await tx`
+    WITH incoming AS (
+      SELECT * FROM jsonb_to_recordset(${tx.json(incoming as never)}::jsonb)
+        AS x(stay_date date, rate_total numeric, rate jsonb, observation_id text)),
+    prior AS (SELECT s.stay_date, s.rate_total FROM stored_rates s WHERE ${scope}),
+    upserted AS (
+      INSERT INTO stored_rates AS t (token, market, currency, adults, los, stay_date, rate_total, rate, observation_id, collection_id, run_id, observed_at)
+      SELECT ${r.token}, ${r.market}, ${r.currency}, ${r.adults}, ${r.los}, i.stay_date, i.rate_total, i.rate, i.observation_id,
+             ${result.collection_id}, ${ids.runId}, ${result.observed_at}
+      FROM incoming i
+      WHERE NOT EXISTS (SELECT 1 FROM prior p WHERE p.stay_date = i.stay_date AND p.rate_total IS NOT DISTINCT FROM i.rate_total)
       ON CONFLICT (token, market, currency, adults, los, stay_date) DO UPDATE SET
         rate_total = excluded.rate_total, rate = excluded.rate, observation_id = excluded.observation_id,
-        collection_id = excluded.collection_id, run_id = excluded.run_id, observed_at = excluded.observed_at`;
-  }
-  const priced = new Set(result.rates.map((x) => x.date));
-  const gone = [...before.keys()].filter((d) => !priced.has(d));
-  if (gone.length) await tx`DELETE FROM stored_rates WHERE ${scope} AND stay_date = ANY(${gone}::date[])`;
-  await tx`INSERT INTO scrape_runs (collection_key, run_id, token, collection_id, rows_written, rows_changed, rows_removed)
-    VALUES (${ids.collectionKey}, ${runId}, ${r.token}, ${result.collection_id}, ${written}, ${changed}, ${gone.length})`;
-  return { run_id: runId, rows_written: written, rows_changed: changed, rows_removed: gone.length };
+        collection_id = excluded.collection_id, run_id = excluded.run_id, observed_at = excluded.observed_at
+      RETURNING (xmax = 0) AS inserted),
+    removed AS (
+      DELETE FROM stored_rates s WHERE ${scope} AND NOT EXISTS (SELECT 1 FROM incoming i WHERE i.stay_date = s.stay_date)
+      RETURNING 1)
+    INSERT INTO scrape_runs (collection_key, run_id, token, collection_id, rows_written, rows_changed, rows_removed)
+    VALUES (${ids.collectionKey}, ${ids.runId}, ${r.token}, ${result.collection_id},
+      (SELECT count(*) FROM upserted WHERE inserted), (SELECT count(*) FROM upserted WHERE NOT inserted), (SELECT count(*) FROM removed))
+    RETURNING run_id, rows_written, rows_changed, rows_removed`;
+  return { run_id: run.run_id, rows_written: run.rows_written, rows_changed: run.rows_changed, rows_removed: run.rows_removed };
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import postgres from 'postgres';
@@ -11,6 +12,7 @@ declare module 'vitest' {
 }
 
 let embedded: EmbeddedDatabase | null = null;
+let dataDir: string | null = null;
 
 /**
  * One PostgreSQL for the run: DATABASE_URL when set (CI may point it at a local server),
@@ -19,8 +21,8 @@ let embedded: EmbeddedDatabase | null = null;
 export async function setup(project: TestProject): Promise<void> {
   let url = process.env.DATABASE_URL;
   if (!url) {
-    const dataDir = path.resolve('.test-data');
-    await fs.mkdir(dataDir, { recursive: true });
+    // A cluster of this run's own: concurrent runs never share (or stop) each other's.
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hotelrates-test-'));
     embedded = await startEmbeddedPostgres({ dataDir, port: 55000 + Math.floor(Math.random() * 4000) });
     url = embedded.url;
   }
@@ -35,4 +37,5 @@ export async function setup(project: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await embedded?.stop();
+  if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
 }

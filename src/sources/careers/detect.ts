@@ -154,7 +154,8 @@ const URL_IN_TEXT = /(?:https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}(?:\/[^\s"'<>\\`)]*)?
 const TEAMTAILOR_SITE = /teamtailor-cdn\.com|cdn\.teamtailor\.com|teamtailor\.com\/(?:assets|packs)/i;
 const CAREERS_WORDS = /career|karriere|jobs?\b|join[- ]?us|work[- ]?with[- ]?us|vacanc|openings|open[- ]?positions|hiring|stellen|empleo|emplois/i;
 
-function siteOf(host: string): string {
+/** The registrable part of a host (`www.acme.co.uk` → `acme.co.uk`), to tell same-site links. */
+export function siteOf(host: string): string {
   const labels = host.toLowerCase().replace(/^www\./, '').split('.');
   // Two-letter second-level labels under a country code (co.uk, com.au) belong to the suffix.
   const n = labels.length >= 3 && /^(co|com|org|net|gov|ac|edu)$/.test(labels[labels.length - 2]) ? 3 : 2;

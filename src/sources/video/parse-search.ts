@@ -47,10 +47,19 @@ function searchCard(v: Json, position: number): VideoCard | null {
   };
 }
 
-/** Innertube search answer (first page): top-level video results; shelves and ads are skipped. */
+/** Sections of a first page, or the appended items of a continuation answer. */
+function searchSections(data: unknown): any[] | null {
+  const first = at(data, 'contents', 'twoColumnSearchResultsRenderer', 'primaryContents', 'sectionListRenderer', 'contents');
+  if (Array.isArray(first)) return first;
+  const commands = at(data, 'onResponseReceivedCommands');
+  if (!Array.isArray(commands)) return null;
+  return commands.flatMap((c) => arr(at(c, 'appendContinuationItemsAction', 'continuationItems') ?? at(c, 'reloadContinuationItemsCommand', 'continuationItems')));
+}
+
+/** Innertube search answer (first page or continuation): top-level video results; shelves and ads are skipped. */
 export function parseVideoSearch(data: unknown, context: { offset?: number } = {}): VideoSearchPage {
-  const sections = at(data, 'contents', 'twoColumnSearchResultsRenderer', 'primaryContents', 'sectionListRenderer', 'contents');
-  if (!Array.isArray(sections)) throw new UpstreamContractChanged('video', 'search sectionListRenderer');
+  const sections = searchSections(data);
+  if (!sections) throw new UpstreamContractChanged('video', 'search sectionListRenderer');
   const videos: VideoCard[] = [];
   let next: string | null = null;
   for (const s of sections) {

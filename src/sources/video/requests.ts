@@ -112,6 +112,17 @@ export function videoResolveUrlRequest(ref: ChannelRef, hl = 'en', gl = 'US'): V
   };
 }
 
+/** Search filter params (type: video) that keep video results only. */
+export const VIDEO_SEARCH_VIDEOS_FILTER = 'EgIQAQ==';
+
+/** Innertube search: a query (first page) or a continuation token (next page). */
+export function videoSearchRequest(input: { query?: string; continuation?: string }, hl = 'en', gl = 'US'): VideoRequest {
+  const body = input.continuation
+    ? { context: context(WEB_CLIENT, hl, gl), continuation: input.continuation }
+    : { context: context(WEB_CLIENT, hl, gl), query: input.query ?? '', params: VIDEO_SEARCH_VIDEOS_FILTER };
+  return { method: 'POST', path: '/youtubei/v1/search?prettyPrint=false', headers: JSON_POST, body: JSON.stringify(body) };
+}
+
 /** The watch page: ytInitialPlayerResponse, ytInitialData and the innertube API key. */
 export function videoWatchPageRequest(videoId: string, hl = 'en', gl = 'US'): VideoRequest {
   return { method: 'GET', path: `/watch?v=${encodeURIComponent(videoId)}&${locale(hl, gl)}`, headers: CONSENT_COOKIE };

@@ -1,0 +1,90 @@
+/**
+ * End-to-end costs over an upstream with injected latency:
+ *  - a 90-night calendar (POST /v1/calendar): total time minus the upstream's own time
+ *    (three monthly RPCs run in parallel, so the upstream time is one reply's latency);
+ *  - per-item queue overhead of a calendar batch and the wall time of a 50-item job.
+ *
+ *   npx tsx bench/calendar-jobs.ts      (DATABASE_URL or an embedded PostgreSQL)
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../src/config.js';
+import { createKey } from '../src/platform/keys.js';
+import { startService } from '../src/service.js';
+import { calendarRoute } from '../test/helpers/calendar-replay.js';
+import { startReplayServer } from '../test/replay/server.js';
+
+const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 200);
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  const replay = await startReplayServer([calendarRoute((date, los) => (100 + Number(date.slice(8))) * los, { delayMs: LATENCY_MS })]);
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-calendar-'));
+  const config = loadConfig({
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    BOOTSTRAP_KEY: 'false',
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(53000 + Math.floor(Math.random() * 1000)),
+    UPSTREAM_METASEARCH_URL: replay.url,
+    WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? '8',
+  });
+  const service = await startService(config, { log: pino({ level: 'silent' }) });
+  const { key } = await createKey(service.deps.sql, { name: `bench-${Date.now()}`, rateLimit: 100_000, plan: 'enterprise' });
+  const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+
+  // 90-night calendar
+  const overheads: number[] = [];
+  for (let i = 0; i < RUNS + 1; i++) {
+    const t = performance.now();
+    const res = await fetch(`${service.url}/v1/calendar`, { method: 'POST', headers, body: JSON.stringify({ token: `bench-hotel-${i}`, start: '2027-03-01', days: 90, probe_min_stay: false }) });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`calendar answered ${res.status}`);
+    if (i > 0) overheads.push(performance.now() - t - LATENCY_MS); // first run warms up
+  }
+
+  // 50-item batch: each item is one 31-night window (one upstream reply)
+  const items = Array.from({ length: 50 }, (_, i) => ({ token: `bench-batch-${i}`, start: '2027-03-01', days: 31, probe_min_stay: false }));
+  const t0 = performance.now();
+  const created = await fetch(`${service.url}/v1/jobs`, { method: 'POST', headers: { ...headers, 'idempotency-key': `bench-${Date.now()}` }, body: JSON.stringify({ items }) });
+  const job = (await created.json()) as { id: string };
+  let wall = 0;
+  for (;;) {
+    const j = (await (await fetch(`${service.url}/v1/jobs/${job.id}`, { headers })).json()) as { finished_at: string | null; status: string };
+    if (j.finished_at) {
+      wall = performance.now() - t0;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const concurrency = config.WORKER_CONCURRENCY;
+  const ideal = Math.ceil(50 / concurrency) * LATENCY_MS;
+  const perItem = (wall - ideal) / Math.ceil(50 / concurrency);
+
+  console.log(
+    [
+      `## Calendar and batch over an upstream with ${LATENCY_MS} ms latency (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${config.DATABASE_URL ? 'external' : 'embedded'} PostgreSQL)`,
+      '',
+      `| measure | value |`,
+      `|---|---|`,
+      `| 90-night calendar, overhead over the upstream (median of ${RUNS}) | ${median(overheads).toFixed(1)} ms |`,
+      `| 90-night calendar, overhead, worst of ${RUNS} | ${Math.max(...overheads).toFixed(1)} ms |`,
+      `| 50-item job wall time, ${concurrency} items at a time | ${wall.toFixed(0)} ms (upstream alone: ${ideal} ms) |`,
+      `| per-item queue overhead (wall minus upstream, per round of ${concurrency}) | ${perItem.toFixed(1)} ms |`,
+    ].join('\n'),
+  );
+  await service.close();
+  await replay.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

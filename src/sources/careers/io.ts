@@ -1,0 +1,70 @@
+import { need, type AppDeps } from '../../deps.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import type { SafeFetcher, SafeFetchResponse } from '../../upstream/safe-fetch.js';
+import { atsUrl, type AtsHostOverrides } from './hosts.js';
+import type { CareersRequest } from './requests.js';
+
+/**
+ * Every careers request goes through the SSRF-safe fetcher (public addresses only, DNS checked at
+ * each redirect): the company's pages and the systems' board APIs alike. Counts requests and bytes.
+ */
+export interface CareersIo {
+  safe: SafeFetcher;
+  overrides: AtsHostOverrides | undefined;
+  requests: number;
+  wire_bytes: number;
+}
+
+/** ATS_HOST_OVERRIDES (host → base URL) applies to every careers request; empty in production. */
+export function careersIo(deps: AppDeps): CareersIo {
+  const overrides = Object.keys(deps.config.ATS_HOST_OVERRIDES).length ? deps.config.ATS_HOST_OVERRIDES : undefined;
+  return { safe: need(deps, 'safeFetch'), overrides, requests: 0, wire_bytes: 0 };
+}
+
+async function counted(io: CareersIo, fetch: () => Promise<SafeFetchResponse>): Promise<SafeFetchResponse> {
+  io.requests += 1;
+  const res = await fetch();
+  io.wire_bytes += res.wireBytes;
+  return res;
+}
+
+/** A company page (the URL the caller gave, or a careers link on it). */
+export function fetchCareersPage(io: CareersIo, url: string): Promise<SafeFetchResponse> {
+  return counted(io, () => io.safe.fetch(atsUrl(url, io.overrides), { headers: { accept: 'text/html,application/xhtml+xml' } }));
+}
+
+/** A board API request, its host rewritten by the overrides when one matches. */
+export function fetchAts(io: CareersIo, req: CareersRequest): Promise<SafeFetchResponse> {
+  return counted(io, () => io.safe.fetch(atsUrl(req.url, io.overrides), { method: req.method, headers: req.headers, body: req.body }));
+}
+
+/** JSON of a board API answer; anything else is a changed contract (or a block page: 502). */
+export function atsJson(res: SafeFetchResponse, what: string): unknown {
+  const text = res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    if (/^\s*</.test(text) && /captcha|challenge|access denied|just a moment/i.test(text)) throw new UpstreamFailed('BoardBlocked');
+    throw new UpstreamContractChanged('careers', `${what} reply is not JSON`);
+  }
+}
+
+/** Non-2xx statuses other than the not-found ones the caller handles. */
+export function assertOk(res: SafeFetchResponse): void {
+  if (res.status >= 200 && res.status < 300) return;
+  throw new UpstreamFailed(`CareersHttp${res.status}`);
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight, results in input order. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,37 @@
+import { need, type AppDeps } from '../../deps.js';
+import { UpstreamFailed } from '../../platform/errors.js';
+import type { UpstreamResponse } from '../../upstream/client.js';
+import { withContractGuard } from '../../upstream/diagnostics.js';
+import { parseTrendsExplore, parseTrendsTimeline, timeseriesWidget, type TrendsSeries } from './parse-trends.js';
+import { trendsExploreRequest, trendsTimelineRequest, type TrendsQuery, type TrendsRequest } from './requests.js';
+
+/** The explore page a browser opens first; it sets the NID session cookie the API expects. */
+const WARMUP_PATH = '/trends/explore';
+
+export interface TrendsAnswer {
+  series: TrendsSeries[];
+  wire_bytes: number;
+}
+
+/** Explore (widget token) → the interest-over-time widget's data; anti-JSON prefixes stripped. */
+export async function fetchTrendsInterest(deps: AppDeps, q: TrendsQuery): Promise<TrendsAnswer> {
+  const upstream = need(deps, 'upstream');
+  let wire = 0;
+  const send = async (req: TrendsRequest | { method: 'GET'; path: string }, expect: 'json' | 'any'): Promise<UpstreamResponse> => {
+    const res = await upstream.fetch({ source: 'trends', method: req.method, path: req.path, market: q.geo || undefined, expect });
+    wire += res.wireBytes;
+    return res;
+  };
+  const base = new URL(deps.config.upstreamHosts.trends + WARMUP_PATH);
+  if (!/(?:^|; )NID=/.test(upstream.cookies.header(base) ?? '')) {
+    // Its status does not matter (the recorded warm-up answers 404); only its cookie does.
+    await send({ method: 'GET', path: `${WARMUP_PATH}?geo=${encodeURIComponent(q.geo ?? 'US')}` }, 'any');
+  }
+  const explore = await send(trendsExploreRequest(q), 'json');
+  if (explore.status >= 400) throw new UpstreamFailed(`UpstreamHttp${explore.status}`);
+  const widget = await withContractGuard('trends', explore, (r) => timeseriesWidget(parseTrendsExplore(r.text())));
+  const data = await send(trendsTimelineRequest(widget, { hl: q.hl, tz: q.tz }), 'json');
+  if (data.status >= 400) throw new UpstreamFailed(`UpstreamHttp${data.status}`);
+  const series = await withContractGuard('trends', data, (r) => parseTrendsTimeline(r.text(), widget));
+  return { series, wire_bytes: wire };
+}
