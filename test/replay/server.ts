@@ -86,10 +86,11 @@ export async function startReplayServer(routes: ReplayRoute[]): Promise<ReplaySe
       res.writeHead(failure.status, { 'content-type': 'text/html; charset=utf-8', ...failure.headers }).end(failure.body ?? '');
       return;
     }
+    // built before the delay, so the injected latency is the upstream's whole time
+    const { body, headers } = payload(route.reply ? { ...route, body: route.reply(recorded) } : route);
     const delay = (failure && 'delayMs' in failure ? failure.delayMs : 0) + (route.delayMs ?? 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (res.destroyed) return;
-    const { body, headers } = payload(route.reply ? { ...route, body: route.reply(recorded) } : route);
     res.writeHead(route.status ?? 200, { 'content-length': String(body.length), ...headers }).end(body);
   });
 
