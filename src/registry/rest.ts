@@ -36,6 +36,7 @@ function locator(tool: Tool, req: Request): (key: string | undefined) => Locatio
 
 /** Mounts every tool of the registry as a REST route; nothing else defines an operation. */
 export function restRouter(deps: AppDeps): Router {
+  assertUnique(deps.tools);
   const router = express.Router();
   for (const tool of deps.tools) {
     for (const path of [tool.path, ...tool.aliases]) {
@@ -44,6 +45,17 @@ export function restRouter(deps: AppDeps): Router {
     }
   }
   return router;
+}
+
+/** Two descriptors for one name or route would silently shadow each other: refuse to start. */
+function assertUnique(tools: Tool[]): void {
+  const seen = new Set<string>();
+  for (const t of tools) {
+    for (const id of [`name ${t.name}`, ...[t.path, ...t.aliases].map((p) => `route ${t.method} ${p}`)]) {
+      if (seen.has(id)) throw new Error(`tool registry: duplicate ${id}`);
+      seen.add(id);
+    }
+  }
 }
 
 async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps): Promise<void> {

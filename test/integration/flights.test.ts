@@ -4,7 +4,6 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../tools/index.js';
 import { FLIGHT_ENGINES, FLIGHT_TOOLS, searchFlights } from '../../tools/flights.js';
 import { UpstreamContractChanged } from '../../src/platform/errors.js';
 import { findBookingOptions, parseFlightBookingPage, toCompatBookingOptions } from '../../src/sources/metasearch/flights/parse-booking.js';
@@ -105,7 +104,6 @@ describe.skipIf(suite.missing)(suite.title, () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flights-test-'));
     svc = await startTestService(
       { UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', UPSTREAM_BACKOFF_MS: '0', DATA_DIR: dataDir },
-      { tools: [...TOOLS, ...FLIGHT_TOOLS] },
     );
     key = (await svc.key()).key;
   });

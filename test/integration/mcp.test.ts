@@ -41,6 +41,22 @@ describe('MCP over Streamable HTTP', () => {
     await client.close();
   });
 
+  it('exposes exactly the 18 read-only tools of the product (besides the test probes)', async () => {
+    const client = await httpClient(key);
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name).filter((n) => !n.startsWith('probe_')).sort();
+    expect(names).toEqual(
+      [
+        'get_credit_balance',
+        'resolve_hotel', 'search_hotels', 'get_hotel_details', 'get_hotel_calendar', 'get_hotel_offers', 'get_hotel_rooms', 'get_stay_price', 'get_official_rate', 'compare_hotel_prices',
+        'search_flights', 'get_return_flights', 'get_booking_options', 'search_flight_locations', 'get_flight_calendar',
+        'search_rentals', 'get_rental_calendar', 'get_rental_quote',
+      ].sort(),
+    );
+    for (const t of tools.filter((x) => !x.name.startsWith('probe_'))) expect(t.description!.length).toBeGreaterThan(150);
+    await client.close();
+  });
+
   it('tools/call returns structuredContent and a text copy, metered and recorded like REST', async () => {
     const client = await httpClient(key, 'bearer');
     const res = await client.callTool({ name: 'get_credit_balance', arguments: {} });

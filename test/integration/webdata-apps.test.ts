@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../tools/index.js';
-import { APPS_TOOLS, getApp, getAppReviews, searchApps } from '../../tools/apps.js';
+import { getApp, getAppReviews, searchApps } from '../../tools/apps.js';
 import { fixtureSuite } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
@@ -29,7 +28,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: ROWS, query: { id: '803453959', startIndex: '40' }, body: { userReviewList: [] } },
       { path: '/search', query: { term: 'bear' }, fixture: BEAR },
     ]);
-    svc = await startTestService({ UPSTREAM_APPS_URL: replay.url, UPSTREAM_RETRIES: '0' }, { tools: [...TOOLS, ...APPS_TOOLS] });
+    svc = await startTestService({ UPSTREAM_APPS_URL: replay.url, UPSTREAM_RETRIES: '0' });
     key = (await svc.key()).key;
   });
   afterAll(async () => {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../tools/index.js';
-import { CAREERS_TOOLS, detectCareersBoard, getCareersJobs } from '../../tools/careers.js';
+import { detectCareersBoard, getCareersJobs } from '../../tools/careers.js';
 import { fixtureSuite, readFixtureJson } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
@@ -71,7 +70,6 @@ describe.skipIf(suite.missing)(suite.title, () => {
     };
     svc = await startTestService(
       { SAFE_FETCH_ALLOW_PRIVATE: 'true', UPSTREAM_RETRIES: '0', ATS_HOST_OVERRIDES: JSON.stringify(atsHosts) },
-      { tools: [...TOOLS, ...CAREERS_TOOLS] },
     );
     key = (await svc.key()).key;
   });

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../tools/index.js';
-import { JOB_SEARCH_TOOLS, searchJobCards } from '../../tools/job-search.js';
+import { searchJobCards } from '../../tools/job-search.js';
 import { closeJobsBrowser, DEFAULT_BROWSER_PATH } from '../../src/sources/jobsearch/browser.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
@@ -13,7 +12,7 @@ const hasBrowser = existsSync(DEFAULT_BROWSER_PATH);
 describe('job-card search without a browser', () => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService({ CHROMIUM_PATH: '/nonexistent/chromium' }, { tools: [...TOOLS, ...JOB_SEARCH_TOOLS] });
+    svc = await startTestService({ CHROMIUM_PATH: '/nonexistent/chromium' });
   });
   afterAll(async () => {
     await closeJobsBrowser(svc.deps);
@@ -41,7 +40,7 @@ describe.skipIf(!hasBrowser)(`job-card search in the headless browser${hasBrowse
       { path: '/search', query: { q: 'blocked' }, status: 429, body: '<html><body>Our systems have detected unusual traffic from your computer network.</body></html>' },
       { path: '/search', query: { q: 'moved' }, body: '<html><body><div class="new-layout">jobs</div></body></html>' },
     ]);
-    svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url }, { tools: [...TOOLS, ...JOB_SEARCH_TOOLS] });
+    svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url });
     key = (await svc.key()).key;
   });
   afterAll(async () => {

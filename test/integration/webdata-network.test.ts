@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../tools/index.js';
-import { getNetworkJob, NETWORK_TOOLS, searchNetworkJobs } from '../../tools/network.js';
+import { getNetworkJob, searchNetworkJobs } from '../../tools/network.js';
 import { fixtureSuite } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
@@ -23,7 +22,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: SEARCH_PATH, query: { start: '990' }, body: '' },
       { path: SEARCH_PATH, fixture: SEARCH },
     ]);
-    svc = await startTestService({ UPSTREAM_NETWORK_URL: replay.url, UPSTREAM_RETRIES: '0' }, { tools: [...TOOLS, ...NETWORK_TOOLS] });
+    svc = await startTestService({ UPSTREAM_NETWORK_URL: replay.url, UPSTREAM_RETRIES: '0' });
     key = (await svc.key()).key;
   });
   afterAll(async () => {

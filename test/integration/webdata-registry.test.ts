@@ -1,6 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../tools/index.js';
 import { WEBDATA_TOOLS } from '../../tools/webdata.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
@@ -26,7 +25,7 @@ const COSTS: Record<string, number> = {
 describe('web-data tools in the registry', () => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService({}, { tools: [...TOOLS, ...WEBDATA_TOOLS] });
+    svc = await startTestService();
   });
   afterAll(() => svc?.close());
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../tools/index.js';
-import { getRetailReviews, RETAIL_TOOLS, searchRetail } from '../../tools/retail.js';
+import { getRetailReviews, searchRetail } from '../../tools/retail.js';
 import { fixtureSuite, readFixtureJson } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
@@ -31,7 +30,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/reviews/product/888', body: '<html><body>new layout</body></html>' },
       { path: '/search', query: { q: 'laptop' }, body: nextDataPage({ searchResult: { itemStacks: [{ items: readFixtureJson(SEARCH) }] } }) },
     ]);
-    svc = await startTestService({ UPSTREAM_RETAIL_URL: replay.url, UPSTREAM_RETRIES: '0' }, { tools: [...TOOLS, ...RETAIL_TOOLS] });
+    svc = await startTestService({ UPSTREAM_RETAIL_URL: replay.url, UPSTREAM_RETRIES: '0' });
     key = (await svc.key()).key;
   });
   afterAll(async () => {

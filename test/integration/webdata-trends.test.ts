@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../tools/index.js';
-import { getTrendsInterest, TRENDS_TOOLS } from '../../tools/trends.js';
+import { getTrendsInterest } from '../../tools/trends.js';
 import { fixtureSuite } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type RecordedRequest, type ReplayServer } from '../replay/server.js';
@@ -37,7 +36,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/trends/api/widgetdata/multiline', match: (r) => JSON.parse(r.query.req).resolution === 'WEEK', body: weeklyData.body, headers: json },
       { path: '/trends/api/widgetdata/multiline', body: data.body, headers: json },
     ]);
-    svc = await startTestService({ UPSTREAM_TRENDS_URL: replay.url, UPSTREAM_RETRIES: '0' }, { tools: [...TOOLS, ...TRENDS_TOOLS] });
+    svc = await startTestService({ UPSTREAM_TRENDS_URL: replay.url, UPSTREAM_RETRIES: '0' });
     key = (await svc.key()).key;
   });
   afterAll(async () => {

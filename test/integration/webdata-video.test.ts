@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../tools/index.js';
-import { getVideo, getVideoChannel, getVideoTranscript, searchVideos, VIDEO_TOOLS } from '../../tools/video.js';
+import { getVideo, getVideoChannel, getVideoTranscript, searchVideos } from '../../tools/video.js';
 import { fixtureSuite, readFixture } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type RecordedRequest, type ReplayRoute, type ReplayServer } from '../replay/server.js';
@@ -57,7 +56,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { method: 'POST', path: '/youtubei/v1/player', fixture: NO_CAPTIONS, match: (r) => JSON.parse(r.body).videoId === 'dsMFmonKDD4' },
       { path: '/api/timedtext', body: JSON3, headers: json },
     ]);
-    svc = await startTestService({ UPSTREAM_VIDEO_URL: replay.url, UPSTREAM_RETRIES: '0' }, { tools: [...TOOLS, ...VIDEO_TOOLS] });
+    svc = await startTestService({ UPSTREAM_VIDEO_URL: replay.url, UPSTREAM_RETRIES: '0' });
     key = (await svc.key()).key;
   });
   afterAll(async () => {

@@ -39,6 +39,16 @@ export interface StaysSearchRequest {
   priceMin?: number;
   priceMax?: number;
   cursor?: string;
+  /** Flexible trip length instead of exact dates. */
+  timePeriod?: 'weekend_trip' | 'one_week' | 'one_month';
+  /** The site's "type of place" filter value. */
+  roomType?: string;
+  /** The site's numeric property-type ids. */
+  propertyTypeIds?: number[];
+  minBedrooms?: number;
+  minBeds?: number;
+  minBathrooms?: number;
+  amenityIds?: number[];
 }
 
 export interface RawParam {
@@ -60,6 +70,16 @@ export function staysSearchRawParams(req: StaysSearchRequest): RawParam[] {
   add('pets', req.pets);
   add('priceMin', req.priceMin);
   add('priceMax', req.priceMax);
+  if (req.timePeriod) {
+    add('datePickerType', 'flexible_dates');
+    add('flexibleTripLengths', req.timePeriod);
+  }
+  add('roomTypes', req.roomType);
+  if (req.propertyTypeIds?.length) p.push({ filterName: 'l2PropertyTypeIds', filterValues: req.propertyTypeIds.map(String) });
+  add('minBedrooms', req.minBedrooms);
+  add('minBeds', req.minBeds);
+  add('minBathrooms', req.minBathrooms);
+  if (req.amenityIds?.length) p.push({ filterName: 'amenities', filterValues: req.amenityIds.map(String) });
   if (req.boundingBox) {
     const [[neLat, neLng], [swLat, swLng]] = req.boundingBox;
     add('neLat', neLat);
@@ -85,4 +105,45 @@ export function staysSearchBody(req: StaysSearchRequest, operationHash: string):
     variables: { staysSearchRequest },
     extensions: { persistedQuery: { version: 1, sha256Hash: operationHash } },
   };
+}
+
+export interface PdpQuoteRequest {
+  listingId: string;
+  checkIn: string;
+  checkOut: string;
+  adults: number;
+  children?: number;
+  infants?: number;
+  pets?: number;
+  currency?: string;
+}
+
+/**
+ * Path and query of `GET /api/v3/StaysPdpSections/<hash>` asking only for the booking section
+ * (`BOOK_IT_SIDEBAR`), the listing's own price for one stay, as public clients request it.
+ */
+export function rentaltwoQuotePath(req: PdpQuoteRequest, operationHash: string): string {
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  const variables = {
+    id: b64(`StayListing:${req.listingId}`),
+    demandStayListingId: b64(`DemandStayListing:${req.listingId}`),
+    pdpSectionsRequest: {
+      adults: String(req.adults),
+      children: req.children ? String(req.children) : null,
+      infants: req.infants ? String(req.infants) : null,
+      pets: req.pets ?? 0,
+      layouts: ['SIDEBAR', 'SINGLE_COLUMN'],
+      sectionIds: ['BOOK_IT_SIDEBAR'],
+      checkIn: req.checkIn,
+      checkOut: req.checkOut,
+    },
+    checkIn: req.checkIn,
+    checkOut: req.checkOut,
+  };
+  const extensions = { persistedQuery: { version: 1, sha256Hash: operationHash } };
+  const q = new URLSearchParams({ operationName: 'StaysPdpSections', locale: 'en' });
+  if (req.currency) q.set('currency', req.currency);
+  q.set('variables', JSON.stringify(variables));
+  q.set('extensions', JSON.stringify(extensions));
+  return `/api/v3/StaysPdpSections/${operationHash}?${q.toString()}`;
 }

@@ -103,7 +103,8 @@ function primaryParts(line: Json): { shown: string; qualifier: string; original:
   return { shown, qualifier, original };
 }
 
-function price(sdp: Json, includeTaxes: boolean): RentaltwoPrice | null {
+/** A `structuredDisplayPrice` (search cards and the listing's booking section share it). */
+export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): RentaltwoPrice | null {
   if (!sdp?.primaryLine) return null;
   const { shown, qualifier, original } = primaryParts(sdp.primaryLine);
   const items: Json[] = (sdp.explanationData?.priceDetails ?? []).flatMap((g: Json) => g?.items ?? []);
@@ -212,7 +213,7 @@ function property(r: Json, position: number, ctx: RentaltwoSearchContext): Renta
     booking_link: `${ctx.origin}/rooms/${id}${q.toString() ? `?${q.toString()}` : ''}`,
     booking_token: bookingToken({ property_id: id, check_in_date: checkIn, check_out_date: checkOut, adults: over.adults, children: over.children, infants: over.infants, pets: over.pets }),
     ...rating(r),
-    price: price(r?.structuredDisplayPrice ?? r?.pricingQuote?.structuredStayDisplayPrice, ctx.includeTaxes === true),
+    price: parseStructuredDisplayPrice(r?.structuredDisplayPrice ?? r?.pricingQuote?.structuredStayDisplayPrice, ctx.includeTaxes === true),
     accommodations: all.filter((x) => /^(BEDINFO|BATHROOMINFO)$/.test(text(x?.type))).map((x) => text(x?.body)),
     badges: (r?.badges ?? []).map((b: Json) => text(b?.text)).filter(Boolean),
     images: pictures.map((p) => text(p?.picture)).filter(Boolean),

@@ -40,6 +40,11 @@ export interface HotelSearchUrlInput {
   /** Resolved place (entity id, feature id, name) when known; the text in `q` is enough otherwise. */
   place?: TsPlace;
   ui?: TsUiState;
+  /**
+   * Offset of the first result (from a page token). Sent as `start`, the offset parameter a public
+   * client (trvl) pages the result page with; no recorded page confirms it.
+   */
+  start?: number;
 }
 
 function tsFor(input: HotelSearchUrlInput): string {
@@ -64,7 +69,9 @@ function tsFor(input: HotelSearchUrlInput): string {
 
 /** The currency travels inside `ts` (filters.1.7); the page links carry no separate currency parameter. */
 function commonParams(input: HotelSearchUrlInput): URLSearchParams {
-  return new URLSearchParams({ q: input.q, ts: tsFor(input), hl: input.hl, gl: input.gl });
+  const params = new URLSearchParams({ q: input.q, ts: tsFor(input), hl: input.hl, gl: input.gl });
+  if (input.start) params.set('start', String(input.start));
+  return params;
 }
 
 export function buildHotelSearchUrl(input: HotelSearchUrlInput): MetasearchHotelsRequest {
@@ -90,6 +97,27 @@ export function buildHotelEntityUrl(
  */
 export function encodePropertyQs(token: string): string {
   return toBase64Url(new ProtoWriter().uint(1, 1).string(6, token).uint(7, 13).uint(9, 0).finish());
+}
+
+/**
+ * One property on the search page: `qs` (the property meta) with the stay in `ts`. The compatible
+ * API's own property request is `/travel/search?qs=…`; the page's AtySUc request then carries the
+ * meta and answers that property alone.
+ */
+export function buildHotelPropertyUrl(token: string, input: Omit<HotelSearchUrlInput, 'q' | 'start'>): MetasearchHotelsRequest {
+  if (!/^[A-Za-z0-9_-]{8,200}$/.test(token)) throw new Error('property token: unexpected characters');
+  const params = new URLSearchParams({ qs: encodePropertyQs(token), ts: tsFor({ ...input, q: '' }), hl: input.hl, gl: input.gl });
+  return { method: 'GET', path: `/travel/search?${params.toString()}` };
+}
+
+/** The result offset a page token stands for: the engine's token is protobuf {1: offset} ("CBI=" = 18). */
+export function pageTokenOffset(token: string): number | null {
+  try {
+    const f = readFields(fromBase64Url(token)).find((x) => x.field === 1);
+    return f && f.wire === 0 ? Number(f.value) : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface PropertyTokenParts {

@@ -1,0 +1,94 @@
+/**
+ * `POST /v1/official`: the hotel website (through the SSRF-safe fetcher, every redirect re-checked)
+ * → its booking engine (`detect.ts`) → the engine's public availability endpoint for one stay.
+ */
+import type { AppDeps } from '../../deps.js';
+import { need } from '../../deps.js';
+import { InvalidInput, NotFound, UpstreamFailed } from '../../platform/errors.js';
+import { detectBlock } from '../../upstream/blocked.js';
+import { buildProvenance, collectionId, newFetchNonce } from '../../upstream/provenance.js';
+import { seconds } from '../shared/observation.js';
+import { stayWindow } from '../shared/stay.js';
+import { detectOfficialEngines, type OfficialEngineMatch } from './detect.js';
+import { PRICED_ENGINES } from './engine-quotes.js';
+
+export interface OfficialInput {
+  website: string;
+  check_in: string;
+  check_out?: string | null;
+  nights: number;
+  adults: number;
+}
+
+/** The website's engines, strongest evidence first; 404 for a missing site, 502 for a blocked one. */
+export async function detectWebsiteEngines(deps: AppDeps, website: string): Promise<{ matches: OfficialEngineMatch[]; finalUrl: string; wireBytes: number }> {
+  const page = await need(deps, 'safeFetch').fetch(website);
+  if (page.status === 404 || page.status === 410) throw new NotFound(`website ${website} not found`);
+  const verdict = detectBlock({ status: page.status, url: page.url, headers: page.headers, body: page.body, expect: 'html' });
+  if (verdict) throw new UpstreamFailed(verdict.detail);
+  if (page.status >= 400) throw new UpstreamFailed(`WebsiteHttp${page.status}`);
+  return { matches: detectOfficialEngines({ html: page.text(), pageUrl: page.url }), finalUrl: page.url, wireBytes: page.wireBytes };
+}
+
+export async function fetchOfficialRate(deps: AppDeps, input: OfficialInput) {
+  const stay = stayWindow(input, 30);
+  const started = performance.now();
+  const site = await detectWebsiteEngines(deps, input.website);
+  if (site.matches.length === 0) throw new InvalidInput(`no booking engine detected on ${new URL(site.finalUrl).hostname}`);
+  const match = site.matches.find((m) => PRICED_ENGINES[m.engine]);
+  if (!match) {
+    const top = site.matches[0];
+    throw new InvalidInput(`booking engine ${top.name} (${top.engine}) is not supported for pricing; supported: ${Object.keys(PRICED_ENGINES).join(', ')}`);
+  }
+  if (!match.hotel_id) throw new InvalidInput(`booking engine ${match.name} detected, but its booking link carries no property id`);
+  const engine = PRICED_ENGINES[match.engine];
+  const engineStay = { propertyCode: match.hotel_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
+  const reply = await need(deps, 'safeFetch').fetch(engine.endpoint, engine.request(engineStay));
+  const observedAt = new Date();
+  if (reply.status === 404) throw new NotFound(`${match.engine} property ${match.hotel_id} not found`);
+  if (reply.status >= 400) throw new UpstreamFailed(`EngineHttp${reply.status}`);
+  const rooms = engine.parse(reply.text(), engineStay);
+  const collection = collectionId('official', newFetchNonce());
+  const offers = rooms
+    .filter((r) => (r.rooms_available ?? 0) > 0)
+    .map((r) => ({
+      ...r,
+      provenance: buildProvenance({
+        source: 'official',
+        sourceKind: 'official',
+        collector: `official.${match.engine}`,
+        sourcePropertyId: match.hotel_id as string,
+        checkIn: stay.checkIn,
+        checkOut: stay.checkOut,
+        adults: input.adults,
+        collectionId: collection,
+        observedAt,
+        requestedMarket: null,
+        requestedCurrency: null,
+        returnedCurrency: r.currency,
+        egressMode: 'direct',
+        priceBasis: 'stay_total_as_quoted',
+        derivation: 'upstream',
+        upstreamRateId: r.room_id || null,
+      }),
+    }));
+  const priced = offers.filter((o) => o.total != null);
+  const cheapest = priced.reduce<(typeof priced)[number] | null>((b, o) => (b == null || (o.total as number) < (b.total as number) ? o : b), null);
+  return {
+    website: input.website,
+    final_url: site.finalUrl,
+    engine: { id: match.engine, name: match.name, booking_url: match.booking_url, hotel_id: match.hotel_id, confidence: match.confidence },
+    check_in: stay.checkIn,
+    check_out: stay.checkOut,
+    nights: stay.nights,
+    adults: input.adults,
+    available: offers.length > 0,
+    cheapest_total: cheapest?.total ?? null,
+    currency: cheapest?.currency ?? null,
+    offers,
+    collection_id: collection,
+    observed_at: observedAt.toISOString(),
+    wire_bytes: site.wireBytes + reply.wireBytes,
+    elapsed_s: seconds(performance.now() - started),
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * `rentalone` I/O: optional listing-id resolution (one page load), then the stay quote from the
+ * group gateway's ancillary offers operation; parsing in `quote.ts` and `listing-page.ts`.
+ */
+import type { AppDeps } from '../../deps.js';
+import { need } from '../../deps.js';
+import { BadRequest } from '../../platform/errors.js';
+import { withContractGuard } from '../../upstream/diagnostics.js';
+import { GRAPHQL_HEADERS, GRAPHQL_PATH, OPERATIONS, graphqlData, pointOfSale, propertyOffersBody } from '../shared/group-graphql.js';
+import { checkStatus, observe, priceProvenance, seconds } from '../shared/observation.js';
+import { withHeadlineProvenance, withOfferProvenance } from '../shared/ota-schemas.js';
+import { stayWindow } from '../shared/stay.js';
+import { parseRentaloneListingPage } from './listing-page.js';
+import { parseRentaloneQuote } from './quote.js';
+
+const COLLECTOR = 'rentalone.graphql';
+
+export interface RentaloneInput {
+  property_id?: string | null;
+  listing_id?: string | null;
+  check_in: string;
+  check_out?: string | null;
+  nights: number;
+  adults: number;
+  market: 'US';
+}
+
+export async function fetchRentaloneQuote(deps: AppDeps, input: RentaloneInput) {
+  if (!input.property_id && !input.listing_id) throw new BadRequest('send property_id or listing_id');
+  const stay = stayWindow(input, 28);
+  const upstream = need(deps, 'upstream');
+  let propertyId = input.property_id ?? null;
+  let wire = 0;
+  let elapsed = 0;
+  if (!propertyId) {
+    const page = await upstream.fetch({ source: 'rentalone', path: `/${encodeURIComponent(input.listing_id as string)}`, market: 'US' });
+    checkStatus('rentalone', page, { notFound: `rentalone listing ${input.listing_id} not found` });
+    propertyId = await withContractGuard('rentalone', page, (r) => parseRentaloneListingPage(r.text()));
+    wire += page.wireBytes;
+    elapsed += page.elapsedMs;
+  }
+  const pos = pointOfSale('rentalone', input.market);
+  const response = await upstream.fetch({
+    source: 'rentalone',
+    method: 'POST',
+    path: GRAPHQL_PATH,
+    headers: GRAPHQL_HEADERS,
+    body: propertyOffersBody(OPERATIONS.ancillaryOffers, pos, propertyId, stay, input.adults),
+    market: 'US',
+    expect: 'json',
+  });
+  checkStatus('rentalone', response, { endpoint: GRAPHQL_PATH });
+  const obs = observe('rentalone', response);
+  const id = propertyId;
+  const quote = await withContractGuard('rentalone', response, (r) =>
+    parseRentaloneQuote(graphqlData('rentalone', r, 'propertyOffers', `rentalone property ${id} not found`), {
+      propertyId: id,
+      listingId: input.property_id ? null : (input.listing_id ?? null),
+      marketCurrency: pos.currency,
+      nights: stay.nights,
+    }),
+  );
+  const key = { propertyId: id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
+  const offers = quote.offers.map((o) =>
+    withOfferProvenance(o, obs, key, {
+      sourceKind: 'vacation_rental_stay_quote',
+      collector: COLLECTOR,
+      market: input.market,
+      requestedCurrency: pos.currency,
+      priceBasis: o.fees_included ? 'stay_total_fees_included' : 'stay_rate_plan',
+    }),
+  );
+  const headline = { ...quote.property, listing_id: input.property_id ? null : (input.listing_id ?? null) };
+  const provenance = priceProvenance(obs, key, {
+    sourceKind: 'vacation_rental_stay_quote',
+    collector: COLLECTOR,
+    market: input.market,
+    requestedCurrency: pos.currency,
+    returnedCurrency: headline.total != null ? headline.currency : null,
+    priceBasis: 'stay_headline',
+    derivation: 'normalized_upstream',
+    rateId: null,
+  });
+  return {
+    search_parameters: {
+      engine: 'ota_rentalone',
+      property_id: id,
+      ...(input.listing_id ? { listing_id: input.listing_id } : {}),
+      check_in_date: stay.checkIn,
+      check_out_date: stay.checkOut,
+      adults: input.adults,
+      market: input.market,
+      currency: pos.currency,
+    },
+    property: withHeadlineProvenance(headline, provenance),
+    offers,
+    meta: {
+      source: 'rentalone' as const,
+      nights: stay.nights,
+      wire_bytes: wire + obs.wireBytes,
+      listing_resolved: !input.property_id,
+      elapsed_s: seconds(elapsed + obs.elapsedMs),
+      egress_mode: obs.egressMode,
+      collection_id: obs.collectionId,
+      observed_at: obs.observedAt.toISOString(),
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * One stay's price from the listing's `StaysPdpSections` reply, booking section only:
+ * `data.presentation.stayProductDetailPage.sections.sections[]` → the `BOOK_IT_SIDEBAR` section's
+ * `structuredDisplayPrice`, the same structure as the search cards' price.
+ */
+import { UpstreamContractChanged } from '../../platform/errors.js';
+import { parseStructuredDisplayPrice, type RentaltwoPrice } from './stays-search.js';
+
+type Json = any;
+
+export const BOOKING_SECTION = 'BOOK_IT_SIDEBAR';
+
+export type PdpQuote =
+  | { kind: 'priced'; price: RentaltwoPrice }
+  /** The platform answered but would not price the stay (GraphQL errors). */
+  | { kind: 'refused'; reason: string }
+  /** The booking section came back without a price. */
+  | { kind: 'no_price' };
+
+function find(node: Json, depth = 0): Json | null {
+  if (!node || typeof node !== 'object' || depth > 8) return null;
+  if (node.structuredDisplayPrice) return node.structuredDisplayPrice;
+  for (const v of Object.values(node)) {
+    const hit = find(v, depth + 1);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+export function parsePdpQuote(payload: Json): PdpQuote {
+  const errors: Json[] = Array.isArray(payload?.errors) ? payload.errors : [];
+  const sections = payload?.data?.presentation?.stayProductDetailPage?.sections?.sections;
+  if (!Array.isArray(sections)) {
+    if (errors.length) return { kind: 'refused', reason: errors.map((e) => String(e?.message ?? '')).join('; ').slice(0, 200) };
+    throw new UpstreamContractChanged('rentaltwo', 'stayProductDetailPage.sections.sections');
+  }
+  const booking = sections.find((s: Json) => s?.sectionId === BOOKING_SECTION || s?.sectionComponentType === BOOKING_SECTION);
+  const sdp = booking ? find(booking.section) : null;
+  if (!sdp) return { kind: 'no_price' };
+  const price = parseStructuredDisplayPrice(sdp, true);
+  if (!price || (price.extracted_total_price == null && price.extracted_price_per_qualifier == null)) return { kind: 'no_price' };
+  return { kind: 'priced', price };
+}

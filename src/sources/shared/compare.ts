@@ -1,0 +1,208 @@
+/**
+ * `POST /v1/ota/compare`: one stay on the official site and on every OTA the caller identifies,
+ * fetched in parallel (the call lasts as long as its slowest source). Each source is reduced to
+ * its cheapest offer with that offer's own provenance; a failing source is reported with its
+ * status and detail while the others are still returned. The cheapest total is marked among
+ * offers in one comparison currency (the requested one when priced, else the most common).
+ */
+import type { AppDeps } from '../../deps.js';
+import { toApiError } from '../../platform/errors.js';
+import type { Provenance } from '../../upstream/provenance.js';
+import { fetchOfficialRate } from '../official/fetch.js';
+import { OTAFOUR_CURRENCIES, fetchOtafour } from '../otafour/fetch.js';
+import { fetchOtaoneRooms } from '../otaone/fetch.js';
+import { fetchOtathreeStay } from '../otathree/fetch.js';
+import { fetchOtatwoHeadline } from '../otatwo/fetch.js';
+import { fetchRentaloneQuote } from '../rentalone/fetch.js';
+import type { OtathreeMarket, OtatwoMarket } from './group-graphql.js';
+import { seconds } from './observation.js';
+import { stayWindow } from './stay.js';
+
+export interface CompareInput {
+  check_in: string;
+  check_out?: string | null;
+  nights: number;
+  adults: number;
+  currency?: string | null;
+  sources: {
+    official?: { website: string };
+    otaone?: { pagename: string; country: string };
+    otatwo?: { property_id: string; market: OtatwoMarket };
+    otathree?: { property_id: string; market: OtathreeMarket };
+    otafour?: { property_id: string };
+    rentalone?: { property_id?: string | null; listing_id?: string | null };
+  };
+}
+
+export interface SourceOffer {
+  available: boolean;
+  total: number | null;
+  price_per_night: number | null;
+  currency: string | null;
+  taxes_and_fees_included: boolean | null;
+  description: string;
+  provenance: Provenance | null;
+}
+
+export interface SourceResult {
+  source: string;
+  status: 'ok' | 'error';
+  elapsed_s: number;
+  error: { status: number; detail: string } | null;
+  offer: SourceOffer | null;
+}
+
+type Runner = () => Promise<SourceOffer>;
+
+function lowest<T>(items: T[], value: (t: T) => number | null): T | null {
+  let best: T | null = null;
+  for (const i of items) {
+    const v = value(i);
+    if (v != null && (best == null || v < (value(best) as number))) best = i;
+  }
+  return best;
+}
+
+const unpriced = (description: string): SourceOffer => ({
+  available: false,
+  total: null,
+  price_per_night: null,
+  currency: null,
+  taxes_and_fees_included: null,
+  description,
+  provenance: null,
+});
+
+function runners(deps: AppDeps, input: CompareInput): [string, Runner][] {
+  const s = input.sources;
+  const stay = { check_in: input.check_in, check_out: input.check_out ?? null, nights: input.nights, adults: input.adults };
+  const out: [string, Runner][] = [];
+  if (s.official) {
+    const site = s.official;
+    out.push(['official', async () => {
+      const r = await fetchOfficialRate(deps, { website: site.website, ...stay });
+      const o = lowest(r.offers, (x) => x.total);
+      return o
+        ? { available: true, total: o.total, price_per_night: null, currency: o.currency, taxes_and_fees_included: null, description: `${r.engine.name} room ${o.room_id}`, provenance: o.provenance }
+        : unpriced(`${r.engine.name}: nothing available`);
+    }]);
+  }
+  if (s.otaone) {
+    const ref = s.otaone;
+    out.push(['otaone', async () => {
+      const r = await fetchOtaoneRooms(deps, { ...ref, ...stay, rooms: 1, currency: input.currency ?? 'USD' });
+      const plans = r.rooms.flatMap((room) => room.rate_plans.map((p) => ({ room: room.name, p })));
+      const o = lowest(plans, (x) => x.p.price);
+      return o
+        ? { available: true, total: o.p.price, price_per_night: null, currency: o.p.currency || null, taxes_and_fees_included: null, description: o.room, provenance: o.p.provenance }
+        : unpriced(r.unavailable_reason ?? 'nothing priced');
+    }]);
+  }
+  if (s.otatwo) {
+    const ref = s.otatwo;
+    out.push(['otatwo', async () => {
+      const r = await fetchOtatwoHeadline(deps, { ...ref, check_in: stay.check_in, nights: stayWindow(stay, 28).nights, adults: stay.adults });
+      const c = r.cheapest;
+      return c
+        ? { available: true, total: c.total, price_per_night: c.nightly, currency: c.currency || null, taxes_and_fees_included: c.taxes_and_fees_included, description: c.room_name, provenance: c.provenance }
+        : unpriced(r.sold_out ? 'sold out' : 'nothing priced');
+    }]);
+  }
+  if (s.otathree) {
+    const ref = s.otathree;
+    out.push(['otathree', async () => {
+      const r = await fetchOtathreeStay(deps, { ...ref, ...stay, rooms: true });
+      const o = lowest(r.rooms.flatMap((room) => room.offers.map((offer) => ({ room: room.name, offer }))), (x) => x.offer.total);
+      if (o) {
+        const f = o.offer;
+        return { available: true, total: f.total, price_per_night: f.nightly, currency: f.currency || null, taxes_and_fees_included: f.taxes_and_fees_included, description: o.room, provenance: f.provenance };
+      }
+      const p = r.property;
+      return p.total != null
+        ? { available: p.available, total: p.total, price_per_night: p.price_per_night, currency: p.currency, taxes_and_fees_included: p.taxes_and_fees_included, description: 'headline', provenance: p.provenance }
+        : unpriced(p.unavailable_reason ?? 'nothing priced');
+    }]);
+  }
+  if (s.otafour) {
+    const ref = s.otafour;
+    const currency = (OTAFOUR_CURRENCIES as readonly string[]).includes(input.currency ?? '') ? (input.currency as (typeof OTAFOUR_CURRENCIES)[number]) : 'USD';
+    out.push(['otafour', async () => {
+      const r = await fetchOtafour(deps, { ...ref, ...stay, rooms: 1, currency });
+      const p = r.property;
+      return p.price_per_night != null
+        ? { available: true, total: null, price_per_night: p.price_per_night, currency: p.currency, taxes_and_fees_included: p.tax_inclusive, description: 'cheapest room, per night', provenance: p.provenance }
+        : unpriced('sold out');
+    }]);
+  }
+  if (s.rentalone) {
+    const ref = s.rentalone;
+    out.push(['rentalone', async () => {
+      const r = await fetchRentaloneQuote(deps, { ...ref, ...stay, market: 'US' });
+      const p = r.property;
+      return p.total != null
+        ? { available: p.available, total: p.total, price_per_night: p.price_per_night, currency: p.currency, taxes_and_fees_included: p.taxes_and_fees_included, description: 'stay quote', provenance: p.provenance }
+        : unpriced(p.unavailable_reason ?? 'nothing priced');
+    }]);
+  }
+  return out;
+}
+
+async function runOne(deps: AppDeps, source: string, run: Runner): Promise<SourceResult> {
+  const started = performance.now();
+  try {
+    const offer = await run();
+    return { source, status: 'ok', elapsed_s: seconds(performance.now() - started), error: null, offer };
+  } catch (err) {
+    const api = toApiError(err);
+    if (api.status === 500) deps.log.error({ err, source }, 'compare: source failed with an unexpected error');
+    const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
+    return { source, status: 'error', elapsed_s: seconds(performance.now() - started), error: { status: api.status, detail }, offer: null };
+  }
+}
+
+function comparisonCurrency(priced: { currency: string | null }[], requested: string | null | undefined): string | null {
+  if (requested && priced.some((o) => o.currency === requested)) return requested;
+  const counts = new Map<string, number>();
+  for (const o of priced) if (o.currency) counts.set(o.currency, (counts.get(o.currency) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [c, n] of counts) if (best == null || n > (counts.get(best) as number)) best = c;
+  return best;
+}
+
+export async function compareStay(deps: AppDeps, input: CompareInput) {
+  const stay = stayWindow(input, 28);
+  const started = performance.now();
+  const results = await Promise.all(runners(deps, input).map(([source, run]) => runOne(deps, source, run)));
+  const priced = results
+    .filter((r) => r.offer && r.offer.available && (r.offer.total != null || r.offer.price_per_night != null))
+    .map((r) => ({ source: r.source, ...(r.offer as SourceOffer) }));
+  const currency = comparisonCurrency(priced.filter((o) => o.total != null), input.currency);
+  const cheapest = lowest(priced.filter((o) => o.currency != null && o.currency === currency), (o) => o.total);
+  const offers = priced
+    .map((o) => ({
+      source: o.source,
+      total: o.total,
+      price_per_night: o.price_per_night,
+      currency: o.currency,
+      taxes_and_fees_included: o.taxes_and_fees_included,
+      description: o.description,
+      comparable: o.total != null && o.currency != null && o.currency === currency,
+      cheapest: cheapest != null && o.source === cheapest.source,
+      provenance: o.provenance,
+    }))
+    .sort((a, b) => Number(b.comparable) - Number(a.comparable) || (a.total ?? Infinity) - (b.total ?? Infinity));
+  return {
+    check_in: stay.checkIn,
+    check_out: stay.checkOut,
+    nights: stay.nights,
+    adults: input.adults,
+    requested_currency: input.currency ?? null,
+    comparison_currency: currency,
+    cheapest: cheapest ? { source: cheapest.source, total: cheapest.total as number, currency: cheapest.currency as string } : null,
+    offers,
+    sources: results,
+    sources_ok: results.filter((r) => r.status === 'ok').length,
+    sources_failed: results.filter((r) => r.status === 'error').length,
+    elapsed_s: seconds(performance.now() - started),
+  };
+}

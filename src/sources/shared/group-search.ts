@@ -1,0 +1,22 @@
+/** Property search (name to numeric id) through the group's suggestion service, for its three brands. */
+import type { AppDeps } from '../../deps.js';
+import { need } from '../../deps.js';
+import { withContractGuard } from '../../upstream/diagnostics.js';
+import { pointOfSale } from './group-graphql.js';
+import { checkStatus } from './observation.js';
+import { parseTypeahead, typeaheadPath, type TypeaheadHit } from './typeahead.js';
+
+export async function searchGroupTypeahead(
+  deps: AppDeps,
+  alias: 'otatwo' | 'otathree' | 'rentalone',
+  market: string,
+  query: string,
+  limit: number,
+): Promise<{ results: TypeaheadHit[]; market: string }> {
+  const pos = pointOfSale(alias, market);
+  const req = typeaheadPath(query, pos, limit);
+  const response = await need(deps, 'upstream').fetch({ source: alias, path: req.path, query: req.query, market: market === 'EU' ? 'IE' : market, expect: 'json' });
+  checkStatus(alias, response, { endpoint: '/api/v4/typeahead' });
+  const results = await withContractGuard(alias, response, (r) => parseTypeahead(alias, r.json()));
+  return { results: results.slice(0, limit), market };
+}

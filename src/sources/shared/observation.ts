@@ -1,0 +1,97 @@
+/**
+ * What every source fetch records about one upstream reply (collection id, arrival time, egress,
+ * size), the provenance of a price built from it, and the reply checks every fetch shares.
+ */
+import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import type { UpstreamResponse } from '../../upstream/client.js';
+import type { EgressMode } from '../../upstream/egress.js';
+import { buildProvenance, collectionId, newFetchNonce, type Provenance } from '../../upstream/provenance.js';
+
+export interface Observation {
+  source: string;
+  collectionId: string;
+  /** When the reply arrived. */
+  observedAt: Date;
+  egressMode: EgressMode;
+  wireBytes: number;
+  elapsedMs: number;
+}
+
+export function observe(source: string, response: UpstreamResponse): Observation {
+  return {
+    source,
+    collectionId: collectionId(source, newFetchNonce()),
+    observedAt: new Date(),
+    egressMode: response.egressMode,
+    wireBytes: response.wireBytes,
+    elapsedMs: response.elapsedMs,
+  };
+}
+
+export interface StayKey {
+  propertyId: string;
+  checkIn: string;
+  checkOut: string;
+  adults: number;
+}
+
+export interface PriceFacts {
+  sourceKind: string;
+  collector: string;
+  market: string | null;
+  requestedCurrency: string | null;
+  returnedCurrency: string | null;
+  priceBasis: string;
+  derivation: string;
+  rateId: string | null;
+}
+
+export function priceProvenance(obs: Observation, stay: StayKey, facts: PriceFacts): Provenance {
+  return buildProvenance({
+    source: obs.source,
+    sourceKind: facts.sourceKind,
+    collector: facts.collector,
+    sourcePropertyId: stay.propertyId,
+    checkIn: stay.checkIn,
+    checkOut: stay.checkOut,
+    adults: stay.adults,
+    collectionId: obs.collectionId,
+    observedAt: obs.observedAt,
+    requestedMarket: facts.market,
+    requestedCurrency: facts.requestedCurrency,
+    returnedCurrency: facts.returnedCurrency,
+    egressMode: obs.egressMode,
+    priceBasis: facts.priceBasis,
+    derivation: facts.derivation,
+    upstreamRateId: facts.rateId,
+  });
+}
+
+/**
+ * A 2xx passes. 404 is the caller's "unknown id" (NotFound with `notFound`) or, for an API
+ * endpoint that must exist, a contract change; any other status is an upstream failure.
+ */
+export function checkStatus(alias: string, response: UpstreamResponse, opts: { notFound?: string; endpoint?: string } = {}): void {
+  if (response.status >= 200 && response.status < 300) return;
+  if (response.status === 404 && opts.notFound) throw new NotFound(opts.notFound);
+  if (response.status === 404 && opts.endpoint) throw new UpstreamContractChanged(alias, `${opts.endpoint} answered 404`);
+  throw new UpstreamFailed(`UpstreamHttp${response.status}`);
+}
+
+export function seconds(ms: number): number {
+  return Math.round(ms) / 1000;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,20 @@
+/**
+ * Input fields and output pieces the OTA, rental, official and compare tools share, so every
+ * route validates a stay the same way.
+ */
+import { z } from 'zod';
+import { ApiError } from '../../platform/errors.js';
+import { ProvenanceSchema } from '../../upstream/provenance.js';
+
+export const isoDate = z.iso.date();
+export const digits = (max = 25) => z.string().regex(/^\d+$/, 'digits only').min(1).max(max);
+export const nightsField = (max: number) => z.int().min(1).max(max).default(1);
+export const adultsField = (max: number) => z.int().min(1).max(max).default(2);
+
+export const provenance = ProvenanceSchema;
+export const nullableProvenance = ProvenanceSchema.nullable();
+
+/** 503 for a route whose real upstream request is not known: names the source and the missing piece. */
+export function notServable(source: string, missing: string): ApiError {
+  return new ApiError(503, `${source} unavailable: ${missing}`);
+}

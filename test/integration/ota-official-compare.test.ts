@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureSuite, readFixtureJson } from '../helpers/fixtures.js';
+import { BEDS24_AVAILABILITY, HOTEL_SITE_BEDS24, HOTEL_SITE_NO_ENGINE, HOTEL_SITE_OTHER_ENGINE, asRental } from './ota-payloads.js';
+import { EngineHostRewrite, startHarness, type Harness } from './ota-harness.js';
+
+const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
+const suite = fixtureSuite('official site rate and the OTA comparison', OFFERS);
+
+describe.skipIf(suite.missing)(suite.title, () => {
+  let h: Harness;
+  let site: string;
+  beforeAll(async () => {
+    const offers = readFixtureJson(OFFERS);
+    const cheaperRental = asRental(offers);
+    cheaperRental.data.propertyOffers.singleUnitOffer.ratePlans[0].priceDetails[0].price.total.amount = 700.5;
+    h = await startHarness([
+      { path: '/site/inn', body: HOTEL_SITE_BEDS24 },
+      { path: '/site/other', body: HOTEL_SITE_OTHER_ENGINE },
+      { path: '/site/none', body: HOTEL_SITE_NO_ENGINE },
+      { path: '/site/blocked', status: 403, body: '<html><head><title>Just a moment...</title></head></html>' },
+      { method: 'POST', path: '/engine-api/json/getAvailabilities', body: BEDS24_AVAILABILITY },
+      { method: 'POST', path: '/otathree/graphql', body: [offers] },
+      { method: 'POST', path: '/otatwo/graphql', body: offers },
+      { method: 'POST', path: '/rentalone/graphql', body: [cheaperRental] },
+      { path: '/otafour/api/cronos/property/BelowFoldParams/GetSecondaryData', status: 500, body: 'down' },
+    ]);
+    site = `${h.replay.url}/site`;
+    h.svc.deps.services.safeFetch = new EngineHostRewrite({ 'api.beds24.com': `${h.replay.url}/engine-api` });
+  });
+  afterAll(() => h?.close());
+
+  it('official: engine detected from the website, stay quoted from its public endpoint, 4 credits', async () => {
+    const r = await h.post('/v1/official', { website: `${site}/inn`, check_in: '2027-03-10', nights: 2, adults: 2 });
+    expect(r.status).toBe(200);
+    expect(r.charged).toBe('4');
+    expect(r.body.engine).toMatchObject({ id: 'beds24', hotel_id: '123456', booking_url: 'https://beds24.com/booking2.php?propid=123456&referer=site' });
+    expect(r.body.offers.map((o: any) => [o.room_id, o.rooms_available, o.total, o.currency])).toEqual([
+      ['500101', 2, 240, null],
+      ['500103', 1, 199.5, null],
+    ]);
+    expect(r.body).toMatchObject({ available: true, cheapest_total: 199.5, check_out: '2027-03-12', nights: 2 });
+    expect(r.body.offers[1].provenance).toMatchObject({ source: 'official', source_kind: 'official', source_property_id: '123456', upstream_rate_id: '500103', returned_currency: null, derivation: 'upstream' });
+    const sent = h.replay.requests.find((q) => q.path.endsWith('getAvailabilities'))!;
+    expect(JSON.parse(sent.body)).toEqual({ checkIn: '20270310', checkOut: '20270312', propId: '123456', numAdult: '2', numChild: '0' });
+  });
+
+  it('official: unsupported engine and no engine are 422 with a string; missing site 404; blocked site 502; all free', async () => {
+    const other = await h.post('/v1/official', { website: `${site}/other`, check_in: '2027-03-10' });
+    expect(other.status).toBe(422);
+    expect(other.body.detail).toBe('booking engine Cloudbeds (cloudbeds) is not supported for pricing; supported: beds24');
+    const none = await h.post('/v1/official', { website: `${site}/none`, check_in: '2027-03-10' });
+    expect(none.status).toBe(422);
+    expect(none.body.detail).toBe('no booking engine detected on 127.0.0.1');
+    expect((await h.post('/v1/official', { website: `${site}/missing`, check_in: '2027-03-10' })).status).toBe(404);
+    const blocked = await h.post('/v1/official', { website: `${site}/blocked`, check_in: '2027-03-10' });
+    expect(blocked.status).toBe(502);
+    expect(blocked.body.detail).toBe('CloudflareChallenge');
+    for (const r of [other, none, blocked]) expect(r.charged).toBe('0');
+    const engines = await h.get('/v1/official/engines');
+    expect(engines.status).toBe(200);
+    expect(engines.body.priced).toBe(1);
+    expect(engines.body.engines.find((e: any) => e.id === 'beds24')).toEqual({ id: 'beds24', name: 'Beds24', hosts: ['beds24.com'], priced: true });
+  });
+
+  it('compare: sources in parallel, the cheapest comparable total marked, a failing source reported, 20 credits', async () => {
+    const r = await h.post('/v1/ota/compare', {
+      check_in: '2023-06-04',
+      nights: 10,
+      adults: 2,
+      currency: 'USD',
+      sources: { official: { website: `${site}/inn` }, otatwo: { property_id: '9209612' }, otathree: { property_id: '9209612' }, otafour: { property_id: '2454174' }, rentalone: { property_id: '9209612' } },
+    });
+    expect(r.status).toBe(200);
+    expect(r.charged).toBe('20');
+    expect(r.body.sources.map((s: any) => [s.source, s.status, s.error])).toEqual([
+      ['official', 'ok', null],
+      ['otatwo', 'ok', null],
+      ['otathree', 'ok', null],
+      ['otafour', 'error', { status: 502, detail: 'UpstreamHttp500' }],
+      ['rentalone', 'ok', null],
+    ]);
+    expect(r.body.cheapest).toEqual({ source: 'rentalone', total: 700.5, currency: 'USD' });
+    expect(r.body.comparison_currency).toBe('USD');
+    expect(r.body.offers.map((o: any) => [o.source, o.total, o.currency, o.comparable, o.cheapest])).toEqual([
+      ['rentalone', 700.5, 'USD', true, true],
+      ['otatwo', 782.6, 'USD', true, false],
+      ['otathree', 782.6, 'USD', true, false],
+      ['official', 199.5, null, false, false],
+    ]);
+    expect(r.body.offers.every((o: any) => o.provenance && o.provenance.observation_id.startsWith('rateobs_'))).toBe(true);
+    expect(r.body).toMatchObject({ sources_ok: 4, sources_failed: 1, check_out: '2023-06-14' });
+  });
+
+  it('compare: every source failing is still 200 with the errors, free; no source named is 422; MCP tools validate', async () => {
+    const r = await h.post('/v1/ota/compare', { check_in: '2023-06-04', sources: { otafour: { property_id: '2454174' }, otathree: { property_id: '9209612', market: 'CA' } } });
+    expect(r.status).toBe(200);
+    expect(r.charged).toBe('0');
+    expect(r.body.sources.map((s: any) => [s.source, s.error.status])).toEqual([['otathree', 503], ['otafour', 502]]);
+    expect(r.body.offers).toEqual([]);
+    expect(r.body.cheapest).toBeNull();
+    expect((await h.post('/v1/ota/compare', { check_in: '2023-06-04', sources: {} })).status).toBe(422);
+    const client = await h.mcp();
+    const cmp = await client.callTool({ name: 'compare_hotel_prices', arguments: { check_in: '2023-06-04', nights: 10, sources: { otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' } } } });
+    expect(cmp.isError).toBeFalsy();
+    expect((cmp.structuredContent as any).cheapest).toEqual({ source: 'rentalone', total: 700.5, currency: 'USD' });
+    const official = await client.callTool({ name: 'get_official_rate', arguments: { website: `${site}/inn`, check_in: '2027-03-10', nights: 2 } });
+    expect(official.isError).toBeFalsy();
+    expect((official.structuredContent as any).cheapest_total).toBe(199.5);
+    expect((official._meta as any).credits_charged).toBe(4);
+    const { tools } = await client.listTools();
+    const mine = ['search_rentals', 'get_rental_calendar', 'get_rental_quote', 'get_official_rate', 'compare_hotel_prices'];
+    expect(tools.map((t) => t.name).filter((n) => mine.includes(n)).sort()).toEqual([...mine].sort());
+    expect(tools.map((t) => t.name)).not.toContain('get_otathree_stay');
+    await client.close();
+  });
+});

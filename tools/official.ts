@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { defineTool, type Tool } from '../src/registry/define-tool.js';
+import { OFFICIAL_ENGINES } from '../src/sources/official/engines.js';
+import { PRICED_ENGINES } from '../src/sources/official/engine-quotes.js';
+import { fetchOfficialRate } from '../src/sources/official/fetch.js';
+import { adultsField, isoDate, nightsField, provenance } from '../src/sources/shared/tool-fields.js';
+
+export const OfficialRateOutput = z.object({
+  website: z.string(),
+  final_url: z.string(),
+  engine: z.object({ id: z.string(), name: z.string(), booking_url: z.string().nullable(), hotel_id: z.string().nullable(), confidence: z.number() }),
+  check_in: z.string(),
+  check_out: z.string(),
+  nights: z.int(),
+  adults: z.int(),
+  available: z.boolean(),
+  cheapest_total: z.number().nullable(),
+  currency: z.string().nullable(),
+  offers: z.array(
+    z.object({
+      room_id: z.string(),
+      rooms_available: z.number().nullable(),
+      total: z.number().nullable(),
+      currency: z.string().nullable(),
+      provenance,
+    }),
+  ),
+  collection_id: z.string(),
+  observed_at: z.string(),
+  wire_bytes: z.int(),
+  elapsed_s: z.number(),
+});
+
+export const OfficialRateInput = z.strictObject({
+  website: z.url({ protocol: /^https?$/ }).max(2048),
+  check_in: isoDate,
+  check_out: isoDate.nullable().optional(),
+  nights: nightsField(30),
+  adults: adultsField(8),
+});
+
+export const officialRate = defineTool({
+  name: 'get_official_rate',
+  title: 'Official site rate',
+  description: `Price of one stay on the hotel's own website: detects the booking engine from the website (public addresses only) and quotes the stay from that engine's public availability endpoint. Engines priced: ${Object.keys(PRICED_ENGINES).join(', ')}; another detected engine, or none, answers 422 with the reason (list in GET /v1/official/engines). Costs 4 credits; nothing available is free. Use compare_hotel_prices to set it beside the OTAs.`,
+  method: 'POST',
+  path: '/v1/official',
+  tags: ['hotels'],
+  input: OfficialRateInput,
+  output: OfficialRateOutput,
+  credits: 4,
+  isEmpty: (o) => o.offers.length === 0,
+  mcp: { expose: true, title: 'Get the official-site rate' },
+  handler: (input, { deps }) => fetchOfficialRate(deps, input),
+});
+
+export const officialEngines = defineTool({
+  name: 'list_official_engines',
+  title: 'Hotel booking engines',
+  description: 'Booking engines recognised on hotel websites, the hosts that identify them, and whether POST /v1/official can price them. Free.',
+  method: 'GET',
+  path: '/v1/official/engines',
+  tags: ['hotels'],
+  input: z.strictObject({}),
+  output: z.object({
+    engines: z.array(z.object({ id: z.string(), name: z.string(), hosts: z.array(z.string()), priced: z.boolean() })),
+    recognised: z.int(),
+    priced: z.int(),
+  }),
+  credits: 0,
+  async handler() {
+    const engines = OFFICIAL_ENGINES.map((e) => ({ id: e.id, name: e.name, hosts: [...e.hosts], priced: e.id in PRICED_ENGINES }));
+    return { engines, recognised: engines.length, priced: engines.filter((e) => e.priced).length };
+  },
+});
+
+export const OFFICIAL_TOOLS: Tool[] = [officialRate, officialEngines];

@@ -1,0 +1,290 @@
+import { z } from 'zod';
+import { CURRENCIES } from '../src/domain/codes.js';
+import { defineTool, type Tool } from '../src/registry/define-tool.js';
+import { fetchHostelAvailability, fetchHostelSearch } from '../src/sources/hostel/fetch.js';
+import { fetchRentaloneQuote } from '../src/sources/rentalone/fetch.js';
+import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-schemas.js';
+import { adultsField, digits, isoDate, nightsField, nullableProvenance, provenance } from '../src/sources/shared/tool-fields.js';
+import { fetchTravelreviewSearch } from '../src/sources/travelreview/fetch.js';
+
+const stamp = { collection_id: z.string(), observed_at: z.string() };
+
+// ------------------------------------------------------------------ rentalone
+
+export const rentalone = defineTool({
+  name: 'get_rental_quote',
+  title: 'Vacation rental: stay quote',
+  description:
+    'Quote for one vacation-rental stay on the first rental platform: the platform’s own total (cleaning and service fees and taxes not itemised), nightly price and every payment model offered (pay now, pay later, deposit). Costs 8 credits; a stay the platform will not sell as asked is billed with its reason, only an empty reply is free. Send property_id (from POST /v1/ota/rentalone/search) or the listing_id of the public URL (resolved with one page load).',
+  method: 'POST',
+  path: '/v1/ota/rentalone',
+  tags: ['rentals'],
+  input: z.strictObject({
+    property_id: digits().nullable().optional(),
+    listing_id: z.string().regex(/^\d+(ha)?$/, 'digits, optionally followed by ha').max(30).nullable().optional(),
+    check_in: isoDate,
+    check_out: isoDate.nullable().optional(),
+    nights: nightsField(28),
+    adults: adultsField(16),
+    market: z.enum(['US']).default('US'),
+  }),
+  output: z.object({
+    search_parameters: z.object({
+      engine: z.string(),
+      property_id: z.string(),
+      listing_id: z.string().optional(),
+      check_in_date: z.string(),
+      check_out_date: z.string(),
+      adults: z.int(),
+      market: z.string(),
+      currency: z.string(),
+    }),
+    property: OtaHeadlineSchema,
+    offers: z.array(OtaOfferSchema),
+    meta: z.object({
+      source: z.literal('rentalone'),
+      nights: z.int(),
+      wire_bytes: z.int(),
+      listing_resolved: z.boolean(),
+      elapsed_s: z.number(),
+      egress_mode: z.string(),
+      ...stamp,
+    }),
+  }),
+  credits: 8,
+  isEmpty: (o) => !o.property.available && o.property.unavailable_reason == null && o.offers.length === 0,
+  mcp: { expose: true, title: 'Get a vacation-rental stay quote' },
+  handler: (input, { deps }) => fetchRentaloneQuote(deps, input),
+});
+
+// ------------------------------------------------------------------ travel-review metasearch
+
+export const travelreviewSearch = defineTool({
+  name: 'search_travelreview',
+  title: 'Travel-review metasearch: hotels with their cheapest advertiser',
+  description:
+    'Hotels of a destination (or a hotel name) for one stay from a travel-review metasearch: cheapest price per night and per stay and the advertiser offering it, ratings, amenities, deep link. Costs 8 credits; no result is free.',
+  method: 'POST',
+  path: '/v1/ota/travelreview/search',
+  tags: ['ota'],
+  input: z.strictObject({
+    query: z.string().min(1).max(200),
+    check_in: isoDate,
+    check_out: isoDate.nullable().optional(),
+    nights: nightsField(30),
+    adults: adultsField(8),
+    rooms: z.int().min(1).max(8).default(1),
+    currency: z.enum(CURRENCIES).nullable().optional(),
+    limit: z.int().min(1).max(50).default(20),
+  }),
+  output: z.object({
+    query: z.string(),
+    check_in: z.string(),
+    check_out: z.string(),
+    nights: z.int(),
+    adults: z.int(),
+    ...stamp,
+    wire_bytes: z.int(),
+    results: z.array(
+      z.object({
+        position: z.int(),
+        accommodation_id: z.string(),
+        name: z.string(),
+        check_in: z.string(),
+        check_out: z.string(),
+        currency: z.string(),
+        price_per_night: z.number().nullable(),
+        price_per_night_text: z.string(),
+        price_per_stay: z.number().nullable(),
+        price_per_stay_text: z.string(),
+        advertiser: z.string(),
+        hotel_class: z.number().nullable(),
+        location: z.string(),
+        review_score: z.number().nullable(),
+        review_count: z.number().nullable(),
+        amenities: z.array(z.string()),
+        url: z.string(),
+        latitude: z.number().nullable(),
+        longitude: z.number().nullable(),
+        distance: z.string(),
+        image: z.string(),
+        provenance: nullableProvenance,
+      }),
+    ),
+  }),
+  credits: 8,
+  isEmpty: (o) => o.results.length === 0,
+  handler: (input, { deps }) => fetchTravelreviewSearch(deps, input),
+});
+
+// ------------------------------------------------------------------ hostel site
+
+const HostelOffer = z.object({
+  rate_plan_id: z.string(),
+  payment_procedure: z.string(),
+  payment_label: z.string(),
+  is_default: z.boolean(),
+  refundable: z.boolean().nullable(),
+  currency: z.string().nullable(),
+  total: z.number().nullable(),
+  original_total: z.number().nullable(),
+  average_per_night: z.number().nullable(),
+  original_average_per_night: z.number().nullable(),
+  nights: z.array(z.object({ date: z.string(), price: z.number().nullable() })),
+  promotion_discount: z.string().nullable(),
+  provenance,
+});
+
+export const hostelRates = defineTool({
+  name: 'get_hostel_rates',
+  title: 'Hostel site: dorm beds and private rooms for one stay',
+  description:
+    'Availability and prices of one property on the hostel site for one stay: dorms priced per bed, private rooms per room, each rate plan with stay total, average per night and per-date prices. Costs 8 credits; nothing available is free. Get the property id from POST /v1/ota/hostel/search.',
+  method: 'POST',
+  path: '/v1/ota/hostel',
+  tags: ['ota'],
+  input: z.strictObject({
+    property_id: digits(),
+    check_in: isoDate,
+    nights: nightsField(30),
+    guests: z.int().min(1).max(8).default(1),
+    currency: z.enum(CURRENCIES).default('USD'),
+  }),
+  output: z.object({
+    property_id: z.string(),
+    check_in: z.string(),
+    check_out: z.string(),
+    nights: z.int(),
+    guests: z.int(),
+    currency: z.string().nullable(),
+    deposit_percentage: z.number().nullable(),
+    free_cancellation_until: z.string().nullable(),
+    stay_rule_violations: z.array(z.unknown()),
+    ...stamp,
+    wire_bytes: z.int(),
+    elapsed_s: z.number(),
+    rooms: z.array(
+      z.object({
+        room_id: z.string(),
+        name: z.string(),
+        kind: z.enum(['dorm', 'private']),
+        capacity: z.number().nullable(),
+        beds_available: z.number().nullable(),
+        rooms_available: z.number().nullable(),
+        guests_per_room: z.number().nullable(),
+        offers: z.array(HostelOffer),
+      }),
+    ),
+  }),
+  credits: 8,
+  isEmpty: (o) => o.rooms.every((r) => r.offers.length === 0),
+  handler: (input, { deps }) => fetchHostelAvailability(deps, input),
+});
+
+export const hostelSearch = defineTool({
+  name: 'search_hostels',
+  title: 'Hostel site: properties of a destination',
+  description:
+    'Properties of a destination on the hostel site for the dates, with the lowest dorm and private prices per night, ratings and free cancellation. Costs 8 credits; no result is free. Feeds POST /v1/ota/hostel.',
+  method: 'POST',
+  path: '/v1/ota/hostel/search',
+  tags: ['ota'],
+  input: z.strictObject({ query: z.string().min(1).max(200), check_in: isoDate, nights: nightsField(30), limit: z.int().min(1).max(100).default(30) }),
+  output: z.object({
+    query: z.string(),
+    matched_place: z.string(),
+    city_id: z.string(),
+    city: z.string().nullable(),
+    country: z.string().nullable(),
+    check_in: z.string(),
+    check_out: z.string(),
+    nights: z.int(),
+    total_results: z.number().nullable(),
+    ...stamp,
+    wire_bytes: z.int(),
+    properties: z.array(
+      z.object({
+        position: z.number().nullable(),
+        property_id: z.string(),
+        name: z.string(),
+        type: z.string(),
+        rating: z.number().nullable(),
+        review_count: z.number().nullable(),
+        star_rating: z.number().nullable(),
+        currency: z.string().nullable(),
+        lowest_price_per_night: z.number().nullable(),
+        lowest_dorm_price_per_night: z.number().nullable(),
+        lowest_private_price_per_night: z.number().nullable(),
+        lowest_average_price_per_night: z.number().nullable(),
+        lowest_average_original_price_per_night: z.number().nullable(),
+        free_cancellation: z.boolean(),
+        free_cancellation_until: z.string().nullable(),
+        address: z.string(),
+        district: z.string(),
+        latitude: z.number().nullable(),
+        longitude: z.number().nullable(),
+        distance: z.object({ value: z.number(), units: z.string() }).nullable(),
+        images: z.array(z.string()),
+        provenance: nullableProvenance,
+      }),
+    ),
+  }),
+  credits: 8,
+  isEmpty: (o) => o.properties.length === 0,
+  handler: (input, { deps }) => fetchHostelSearch(deps, input),
+});
+
+// ------------------------------------------------------------------ sources read
+
+interface SourceFact {
+  source: string;
+  kind: string;
+  markets: string[];
+  status: 'served' | 'partial';
+  notes: string[];
+}
+
+const SOURCE_FACTS: SourceFact[] = [
+  { source: 'otaone', kind: 'ota', markets: ['any (country of the page)'], status: 'served', notes: ['rooms from the server-rendered property page; room size and occupancy enrichment are not fetched'] },
+  { source: 'otatwo', kind: 'ota', markets: ['US', 'GB', 'EU'], status: 'partial', notes: ['AU, CA, DE, FR, IE, IT, NL, NZ answer 503: their public point-of-sale context is not known'] },
+  { source: 'otathree', kind: 'ota', markets: ['US'], status: 'partial', notes: ['CA answers 503: its public point-of-sale context is not known'] },
+  { source: 'otafour', kind: 'ota', markets: ['23 display currencies'], status: 'partial', notes: ['search answers 503: the suggestion reply shape is not known'] },
+  { source: 'rentalone', kind: 'vacation_rental', markets: ['US'], status: 'served', notes: [] },
+  { source: 'rentaltwo', kind: 'vacation_rental', markets: ['94 regional hosts'], status: 'served', notes: ['per-night prices come from one quote request per priced date'] },
+  { source: 'travelreview', kind: 'metasearch', markets: ['any'], status: 'served', notes: ['the cheapest advertiser per hotel only'] },
+  { source: 'hostel', kind: 'ota', markets: ['any'], status: 'served', notes: [] },
+];
+
+export const otaSources = defineTool({
+  name: 'list_ota_sources',
+  title: 'OTA and rental sources',
+  description: 'The OTA, metasearch and vacation-rental sources this service reads, their routes and credit cost, the markets served and known gaps. Free.',
+  method: 'GET',
+  path: '/v1/ota/sources',
+  tags: ['ota'],
+  input: z.strictObject({}),
+  output: z.object({
+    sources: z.array(
+      z.object({
+        source: z.string(),
+        kind: z.string(),
+        markets: z.array(z.string()),
+        status: z.enum(['served', 'partial']),
+        notes: z.array(z.string()),
+        routes: z.array(z.object({ method: z.string(), path: z.string(), credits: z.int() })),
+      }),
+    ),
+  }),
+  credits: 0,
+  async handler(_input, { deps }) {
+    const routesOf = (alias: string) =>
+      deps.tools
+        .filter((t) => t.path.startsWith(`/v1/ota/${alias}`) || t.path.startsWith(`/v1/serp/${alias}`) || t.path.startsWith(`/v1/${alias}/`))
+        .map((t) => ({ method: t.method, path: t.path, credits: t.credits.base }));
+    return { sources: SOURCE_FACTS.map((f) => ({ ...f, routes: routesOf(f.source) })) };
+  },
+});
+
+export const RENTALONE_TOOLS: Tool[] = [rentalone];
+export const TRAVELREVIEW_TOOLS: Tool[] = [travelreviewSearch];
+export const HOSTEL_TOOLS: Tool[] = [hostelRates, hostelSearch];

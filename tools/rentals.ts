@@ -1,0 +1,248 @@
+import { z } from 'zod';
+import { defineTool, type CreditRule, type Tool } from '../src/registry/define-tool.js';
+import { queryBool, queryInt } from '../src/registry/query.js';
+import { PRICE_STATUSES } from '../src/sources/rentaltwo/calendar-pricing.js';
+import { DEFAULT_DOMAIN, isRentaltwoDomain } from '../src/sources/rentaltwo/domains.js';
+import { fetchRentaltwoCalendar, fetchRentaltwoSearch } from '../src/sources/rentaltwo/fetch.js';
+import { SearchMetadataSchema } from '../src/sources/shared/search-metadata.js';
+import { isoDate, provenance } from '../src/sources/shared/tool-fields.js';
+
+/** The 51 currencies of the rental destination search. */
+export const RENTAL_CURRENCIES = [
+  'AED', 'AUD', 'BAM', 'BGN', 'BRL', 'CAD', 'CHF', 'CLP', 'CNY', 'COP', 'CRC', 'CZK', 'DKK', 'EGP', 'EUR', 'GBP', 'GHS', 'GTQ', 'HKD', 'HNL',
+  'HUF', 'IDR', 'ILS', 'INR', 'JPY', 'KES', 'KRW', 'KZT', 'MAD', 'MXN', 'MYR', 'NOK', 'NZD', 'PEN', 'PHP', 'PLN', 'QAR', 'RON', 'RUB', 'SAR',
+  'SEK', 'SGD', 'THB', 'TRY', 'TWD', 'UAH', 'UGX', 'USD', 'UYU', 'VND', 'ZAR',
+] as const;
+
+/** An integer in bounds that may arrive as query-string digits. */
+const qInt = (min: number, max: number) => queryInt.pipe(z.int().min(min).max(max));
+const domain = z.string().refine(isRentaltwoDomain, { message: 'Input should be one of the rental platform’s regional hosts' }).default(DEFAULT_DOMAIN);
+
+// ------------------------------------------------------------------ destination search
+
+export const RentalSearchInput = z.strictObject({
+  engine: z.literal('rentaltwo').default('rentaltwo'),
+  q: z.string().min(1).max(500).optional(),
+  bounding_box: z.string().min(5).max(200).optional(),
+  rentaltwo_domain: domain,
+  currency: z.enum(RENTAL_CURRENCIES).optional(),
+  include_taxes: queryBool.default(false),
+  check_in_date: isoDate.optional(),
+  check_out_date: isoDate.optional(),
+  time_period: z.enum(['weekend_trip', 'one_week', 'one_month']).optional(),
+  adults: qInt(0, 16).optional(),
+  children: qInt(0, 15).optional(),
+  infants: qInt(0, 5).optional(),
+  pets: qInt(0, 5).optional(),
+  price_min: qInt(0, 10_000_000).optional(),
+  price_max: qInt(0, 10_000_000).optional(),
+  type_of_place: z.enum(['any', 'room', 'entire_home']).default('any'),
+  property_types: z.string().max(200).optional(),
+  bedrooms: qInt(0, 8).optional(),
+  beds: qInt(0, 8).optional(),
+  bathrooms: qInt(0, 8).optional(),
+  amenities: z.string().max(500).optional(),
+  next_page_token: z.string().min(1).max(2000).optional(),
+  zero_retention: queryBool.default(false),
+});
+
+const Breakdown = z.array(z.object({ description: z.string(), price: z.string(), extracted_price: z.number().nullable() }));
+
+const RentalPrice = z.object({
+  total_price: z.string(),
+  extracted_total_price: z.number().nullable(),
+  qualifier: z.string().optional(),
+  extracted_qualifier: z.number().optional(),
+  price_per_qualifier: z.string().optional(),
+  extracted_price_per_qualifier: z.number().optional(),
+  original_price: z.string().optional(),
+  extracted_original_price: z.number().optional(),
+  discount: z.string().optional(),
+  extracted_discount: z.number().optional(),
+  breakdown: Breakdown,
+  total_with_taxes: z.string().optional(),
+  extracted_total_with_taxes: z.number().optional(),
+  provenance,
+});
+
+export const RentalSearchOutput = z.object({
+  search_metadata: SearchMetadataSchema,
+  search_parameters: z.record(z.string(), z.string()),
+  search_information: z.object({
+    query_displayed: z.string(),
+    results: z.int(),
+    check_in_date: z.string().nullable(),
+    check_out_date: z.string().nullable(),
+    time_period: z.string().nullable(),
+    adults: z.int(),
+    children: z.int(),
+    infants: z.int(),
+    pets: z.int(),
+    guests: z.string(),
+  }),
+  properties: z.array(
+    z.object({
+      position: z.int(),
+      id: z.string(),
+      title: z.string(),
+      description: z.string(),
+      link: z.string(),
+      booking_link: z.string(),
+      booking_token: z.string(),
+      rating: z.number().optional(),
+      reviews: z.number().optional(),
+      price: RentalPrice.nullable(),
+      check_in_date: z.string().optional(),
+      check_out_date: z.string().optional(),
+      time_period: z.string().optional(),
+      accommodations: z.array(z.string()),
+      gps_coordinates: z.object({ latitude: z.number(), longitude: z.number() }).optional(),
+      has_free_cancellation: z.literal(true).optional(),
+      badges: z.array(z.string()),
+      images: z.array(z.string()),
+      distance: z.string().optional(),
+      extracted_distance: z.number().optional(),
+    }),
+  ),
+  pagination: z.object({ next_page_token: z.string() }).optional(),
+});
+
+export const searchRentals = defineTool({
+  name: 'search_rentals',
+  title: 'Search vacation rentals',
+  description:
+    'Vacation rentals of a destination (q, or a bounding_box) on the second rental platform, with stay prices and their breakdown, ratings, photos and coordinates; exact dates or a flexible time_period, guests and filters. Costs 8 credits per page; an empty page is free. Page with pagination.next_page_token. Feeds get_rental_calendar (property id).',
+  method: 'POST',
+  path: '/v1/serp/rentaltwo',
+  tags: ['rentals'],
+  input: RentalSearchInput,
+  output: RentalSearchOutput,
+  credits: 8,
+  isEmpty: (o) => o.properties.length === 0,
+  mcp: { expose: true, title: 'Search vacation rentals' },
+  handler: (input, { deps, requestId }) => fetchRentaltwoSearch(deps, input, requestId),
+});
+
+// ------------------------------------------------------------------ availability calendar
+
+export const RentalCalendarInput = z.strictObject({
+  property_id: z.string().regex(/^\d+$/, 'digits only').min(1).max(25),
+  currency: z.enum(RENTAL_CURRENCIES).optional(),
+  adults: qInt(1, 16).default(1),
+  children: qInt(0, 15).default(0),
+  infants: qInt(0, 5).default(0),
+  pets: qInt(0, 5).default(0),
+  max_price_quotes: qInt(1, 92).optional(),
+  stay_nights: qInt(1, 28).optional(),
+  engine: z.literal('rentaltwo_property_availability_calendar').default('rentaltwo_property_availability_calendar'),
+  start_month: qInt(1, 12).optional(),
+  start_year: qInt(2020, 2100).optional(),
+  months: qInt(1, 12).default(12),
+  rentaltwo_domain: domain,
+  price_nights: z.enum(['none', 'sample', 'all']).default('none'),
+  zero_retention: queryBool.default(false),
+});
+
+const DayPrice = z.object({
+  check_in_date: z.string(),
+  check_out_date: z.string(),
+  currency: z.string().nullable(),
+  price_per_night: z.string().optional(),
+  extracted_price_per_night: z.number().optional(),
+  total_price: z.string(),
+  extracted_total_price: z.number().nullable(),
+  qualifier: z.string().optional(),
+  extracted_qualifier: z.number().optional(),
+  price_per_qualifier: z.string().optional(),
+  extracted_price_per_qualifier: z.number().optional(),
+  total_with_taxes: z.string().optional(),
+  extracted_total_with_taxes: z.number().optional(),
+  breakdown: Breakdown,
+  provenance,
+});
+
+export const RentalCalendarOutput = z.object({
+  search_metadata: SearchMetadataSchema.extend({ upstream_requests: z.int() }),
+  search_parameters: z.record(z.string(), z.string()),
+  months: z.array(
+    z.object({
+      year: z.int(),
+      month: z.int(),
+      days: z.array(
+        z.object({
+          date: z.string(),
+          is_available: z.boolean(),
+          is_available_for_checkin: z.boolean(),
+          is_available_for_checkout: z.boolean(),
+          is_bookable: z.boolean(),
+          min_nights: z.int().optional(),
+          max_nights: z.int().optional(),
+          price_status: z.enum(PRICE_STATUSES).optional(),
+          price: DayPrice.optional(),
+        }),
+      ),
+    }),
+  ),
+  price_summary: z
+    .object({
+      days: z.int(),
+      available: z.int(),
+      available_for_checkin: z.int(),
+      bookable: z.int(),
+      priced: z.int(),
+      min_price_per_night: z.number().optional(),
+      max_price_per_night: z.number().optional(),
+      median_price_per_night: z.number().optional(),
+      price_status: z.record(z.string(), z.int()),
+    })
+    .optional(),
+});
+
+type CalIn = z.output<typeof RentalCalendarInput>;
+type CalOut = z.output<typeof RentalCalendarOutput>;
+
+/** 8, plus 1 per night actually priced; the reservation holds 8 + the quote cap. */
+export const calendarCredits: CreditRule<CalIn, CalOut> = {
+  base: 8,
+  note: '+1 per night priced when price_nights is sample or all (at most 92)',
+  max: (input) => (input.price_nights === 'none' ? 8 : 8 + (input.max_price_quotes ?? 92)),
+  actual: (_input, output) => (output.months.every((m) => m.days.length === 0) ? 0 : 8 + (output.price_summary?.priced ?? 0)),
+};
+
+const CALENDAR_DESCRIPTION =
+  'Availability of one vacation rental on the second rental platform for up to 12 months (available, check-in/check-out allowed, bookable, minimum and maximum nights), and with price_nights=sample|all a priced quote for chosen check-in dates (stay_nights, else each date’s minimum stay) with a price_status for every day and a price_summary. Costs 8 credits plus 1 per night priced (max_price_quotes caps it, at most 92). Get the property id from search_rentals.';
+
+export const rentalCalendarSerp = defineTool({
+  name: 'rentaltwo_property_availability_calendar',
+  title: 'Vacation-rental availability calendar (compatible route)',
+  description: CALENDAR_DESCRIPTION,
+  method: 'POST',
+  path: '/v1/serp/rentaltwo_property_availability_calendar',
+  tags: ['rentals'],
+  input: RentalCalendarInput,
+  output: RentalCalendarOutput,
+  credits: calendarCredits,
+  handler: (input, { deps, requestId }) => fetchRentaltwoCalendar(deps, input, requestId),
+});
+
+export const getRentalCalendar = defineTool({
+  name: 'get_rental_calendar',
+  title: 'Vacation-rental availability calendar',
+  description: CALENDAR_DESCRIPTION,
+  method: 'POST',
+  path: '/v1/rentaltwo/calendar',
+  tags: ['rentals'],
+  input: RentalCalendarInput,
+  output: RentalCalendarOutput,
+  credits: calendarCredits,
+  mcp: { expose: true, title: 'Get a vacation-rental availability calendar' },
+  handler: (input, { deps, requestId }) => fetchRentaltwoCalendar(deps, input, requestId),
+});
+
+export const RENTAL_TOOLS: Tool[] = [searchRentals, rentalCalendarSerp, getRentalCalendar];
+
+/** `GET /api/v1/search?engine=…` engines served by these tools' input schemas and handlers. */
+export const RENTAL_ENGINES: Record<string, Tool> = {
+  rentaltwo: searchRentals,
+  rentaltwo_property_availability_calendar: rentalCalendarSerp,
+};
