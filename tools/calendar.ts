@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarCost, CalendarRequest, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
+import { calendarCharge, calendarCost, CalendarRequest, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
 import { need } from '../src/deps.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { currency, isoDate } from '../src/domain/codes.js';
@@ -26,6 +26,11 @@ const RateRow = z.looseObject({
   rate_per_night: num,
   rate_per_person: num.optional(),
   min_length_of_stay: z.int().optional(),
+  rate_mainstream_total: num.optional(),
+  rate_mainstream_base: num.optional(),
+  mainstream_source: z.string().nullable().optional(),
+  aggregator_discount: num.optional(),
+  mainstream_error: z.string().optional(),
   provenance: ProvenanceSchema,
 });
 
@@ -64,14 +69,14 @@ const calendarCredits = {
   base: 5,
   note: 'plus 3 per night with basis mainstream and 3 per verify_sources spot-check; an empty calendar is free',
   max: (i: z.output<typeof CalendarRequest>) => calendarCost(normalizeCalendarRequest(i)),
-  actual: (i: z.output<typeof CalendarRequest>, o: { rates: unknown[] }) => (o.rates.length ? calendarCost(normalizeCalendarRequest(i)) : 0),
+  actual: (i: z.output<typeof CalendarRequest>, o: CalendarResultOut) => calendarCharge(normalizeCalendarRequest(i), o),
 };
 
 export const calendar = defineTool({
   name: 'get_hotel_calendar',
   title: 'Hotel price calendar',
   description:
-    'Nightly prices of one hotel over up to 330 check-in dates (default 90 from tomorrow) at a fixed length of stay, with the base/taxes/fees split and per-price provenance; nights that only sell as longer stays are probed and marked with min_length_of_stay. Get the property token with resolve_hotel first. Costs 5 credits (an empty calendar is free). For a whole portfolio use the batch POST /v1/jobs.',
+    'Nightly prices of one hotel over up to 330 check-in dates (default 90 from tomorrow) at a fixed length of stay, with the base/taxes/fees split and per-price provenance; nights that only sell as longer stays are probed and marked with min_length_of_stay. basis mainstream also annotates each night with the cheapest of six major OTAs (rate_mainstream_total, mainstream_source, aggregator_discount = mainstream total minus rate_total; slow: one offers page per night); verify_sources spot-checks that many nights against the offers page. Get the property token with resolve_hotel first. Costs 5 credits, plus 3 per night checked for mainstream and 3 per spot-check; an empty calendar is free. For a whole portfolio use the batch POST /v1/jobs.',
   method: 'POST',
   path: '/v1/calendar',
   tags: ['hotels'],
@@ -105,7 +110,7 @@ export const serpCalendar = defineTool({
   credits: {
     ...calendarCredits,
     max: (i) => calendarCost(normalizeCalendarRequest({ ...i, token: i.token ?? i.property_token ?? '' })),
-    actual: (i, o) => (o.calendar.rates.length ? calendarCost(normalizeCalendarRequest({ ...i, token: i.token ?? i.property_token ?? '' })) : 0),
+    actual: (i, o) => calendarCharge(normalizeCalendarRequest({ ...i, token: i.token ?? i.property_token ?? '' }), o.calendar),
   },
   async handler(input, { deps, requestId }) {
     const { engine: _engine, property_token, token, ...rest } = input;

@@ -70,3 +70,17 @@ export function normalizeCalendarRequest(r: CalendarRequestInput, now = new Date
 export function calendarCost(r: Pick<NormalizedCalendarRequest, 'basis' | 'days' | 'verify_sources'>): number {
   return 5 + (r.basis === 'mainstream' ? 3 * r.days : 0) + 3 * r.verify_sources;
 }
+
+/**
+ * What a collected calendar is charged: nothing when no night priced; else 5, plus 3 per night
+ * the mainstream basis actually checked and 3 per spot-check that answered.
+ */
+export function calendarCharge(
+  r: Pick<NormalizedCalendarRequest, 'basis'>,
+  result: { rates: Record<string, unknown>[]; source_check?: Record<string, unknown> },
+): number {
+  if (!result.rates.length) return 0;
+  const mainstream = r.basis === 'mainstream' ? result.rates.filter((x) => 'rate_mainstream_total' in x && !('mainstream_error' in x)).length : 0;
+  const checks = Number(result.source_check?.checked ?? 0);
+  return 5 + 3 * mainstream + 3 * checks;
+}

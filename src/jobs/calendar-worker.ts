@@ -1,6 +1,6 @@
 import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
-import { calendarCost, type NormalizedCalendarRequest } from '../domain/calendar-request.js';
+import { calendarCharge, calendarCost, type NormalizedCalendarRequest } from '../domain/calendar-request.js';
 import type { AppDeps } from '../deps.js';
 import { toApiError } from '../platform/errors.js';
 import { planOf } from '../platform/plans.js';
@@ -119,8 +119,7 @@ async function finishItem(
       await tx`UPDATE calendar_jobs SET items_failed = items_failed + 1, updated_at = now() WHERE id = ${jobId}`;
     } else {
       const { result, request } = outcome;
-      const empty = result.rates.length === 0;
-      const cost = empty || deps.config.CREDITS_MODE === 'off' ? 0 : calendarCost(request);
+      const cost = deps.config.CREDITS_MODE === 'off' ? 0 : calendarCharge(request, result);
       const done = await tx`UPDATE calendar_job_items SET status = 'succeeded', result = ${tx.json(result as never)}, error = NULL,
           credits = ${cost}, finished_at = now(), updated_at = now()
         WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;

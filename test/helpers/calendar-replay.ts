@@ -6,8 +6,8 @@ import { askedWindow, calendarReply, rateEntry, realRateBlock } from './calendar
 export type Pricer = (date: string, los: number, token: string) => number | null;
 
 /** A replay route answering the calendar RPC from `pricer`, on a real rate block. */
-export function calendarRoute(pricer: Pricer, extra: Partial<ReplayRoute> = {}): ReplayRoute {
-  const template = realRateBlock();
+export function calendarRoute(pricer: Pricer, extra: Partial<ReplayRoute> = {}, templateFixture?: string): ReplayRoute {
+  const template = realRateBlock(templateFixture);
   return {
     method: 'POST',
     path: '/_/TravelFrontendUi/data/batchexecute',

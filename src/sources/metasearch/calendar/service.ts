@@ -2,12 +2,12 @@ import type { AppDeps } from '../../../deps.js';
 import { need } from '../../../deps.js';
 import type { NormalizedCalendarRequest } from '../../../domain/calendar-request.js';
 import type { CalendarResult, CalendarService } from '../../../jobs/calendar-service.js';
-import { BadRequest } from '../../../platform/errors.js';
 import type { UpstreamClient } from '../../../upstream/client.js';
 import { withContractGuard } from '../../../upstream/diagnostics.js';
 import type { EgressMode } from '../../../upstream/egress.js';
 import { collectionId, newFetchNonce } from '../../../upstream/provenance.js';
 import type { RateRecord } from '../hotels/parse-property.js';
+import { annotateMainstream, checkSources } from './offer-checks.js';
 import { bookingWindow, calendarRow, taxProfile, validateRows, type CalendarRow } from './rows.js';
 import { addDays, buildCalendarRpc, calendarWindows, parseCalendarRpc, type CalendarWindow } from './rpc.js';
 
@@ -69,9 +69,6 @@ function windowsCovering(dates: string[]): CalendarWindow[] {
 export function createCalendarService(deps: AppDeps): CalendarService {
   return {
     async run(r: NormalizedCalendarRequest): Promise<CalendarResult> {
-      if (r.basis === 'mainstream' || r.verify_sources > 0) {
-        throw new BadRequest('basis mainstream and verify_sources need the per-OTA offers page, which this calendar collector does not fetch yet; use basis cheapest and verify_sources 0');
-      }
       const upstream = need(deps, 'upstream');
       const started = performance.now();
       const dates = Array.from({ length: r.days }, (_, i) => addDays(r.start, i));
@@ -104,6 +101,17 @@ export function createCalendarService(deps: AppDeps): CalendarService {
           if (p) rates.push(calendarRow(d, p.rate, ctx, p.los));
         }
       }
+      const extra: Partial<CalendarResult> = {};
+      if (r.basis === 'mainstream') {
+        const m = await annotateMainstream(deps, r, rates);
+        wireBytes += m.wireBytes;
+        extra.basis_applied = m.basisApplied;
+      }
+      if (r.verify_sources > 0) {
+        const c = await checkSources(deps, r, rates);
+        wireBytes += c.wireBytes;
+        extra.source_check = c.sourceCheck;
+      }
       const priced = new Set(rates.map((row) => row.date));
       const window = bookingWindow(rates, r, observedAt.toISOString().slice(0, 10));
       return {
@@ -121,6 +129,7 @@ export function createCalendarService(deps: AppDeps): CalendarService {
         unpriced_dates: dates.filter((d) => !priced.has(d)),
         validation: validateRows(rates, r.currency),
         ...(window ? { booking_window: window } : {}),
+        ...extra,
         rates: rates as CalendarResult['rates'],
       };
     },
