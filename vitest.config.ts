@@ -8,6 +8,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
-    reporters: ['default'],
+    // CI also writes a JSON report, from which .ci/run prints the plain closing line
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-artifacts/vitest.json' }]] : ['default'],
   },
 });
