@@ -33,7 +33,8 @@ export const UPSTREAM_HOSTS: Record<Alias, string> = {
   otafour: 'https://www.agoda.com',
   rentalone: 'https://www.vrbo.com',
   rentaltwo: 'https://www.airbnb.com',
-  travelreview: 'https://www.tripadvisor.com',
+  // the travel-review metasearch is reached through its public MCP server (see src/sources/travelreview/README.md)
+  travelreview: 'https://mcp.trivago.com',
   // Hostelworld's data lives on its API gateway (autocomplete, city properties, availability),
   // not on www.hostelworld.com; the recorded payloads come from this host.
   hostel: 'https://prod.apigee.hostelworld.com',
