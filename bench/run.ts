@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
-const BENCHES = ['bench/overhead.ts', 'bench/calendar-jobs.ts', 'bench/metasearch-hotels-parse.ts', 'bench/flights-parse.ts'];
+const BENCHES = ['bench/overhead.ts', 'bench/calendar-jobs.ts', 'bench/compare.ts', 'bench/metasearch-hotels-parse.ts', 'bench/flights-parse.ts'];
 
 let failed = false;
 for (const file of BENCHES) {
