@@ -3,7 +3,7 @@ import { CURRENCIES, countryLower } from '../src/domain/codes.js';
 import { defineTool, type Tool } from '../src/registry/define-tool.js';
 import { compareStay } from '../src/sources/shared/compare.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
-import { adultsField, digits, isoDate, nightsField, nullableProvenance } from '../src/sources/shared/tool-fields.js';
+import { digits, nullableProvenance, stayFields } from '../src/sources/shared/tool-fields.js';
 
 const Offer = z.object({
   available: z.boolean(),
@@ -25,10 +25,7 @@ export const compareHotelPrices = defineTool({
   tags: ['hotels'],
   input: z
     .strictObject({
-      check_in: isoDate,
-      check_out: isoDate.nullable().optional(),
-      nights: nightsField(28),
-      adults: adultsField(8),
+      ...stayFields(28, 8),
       currency: z.enum(CURRENCIES).nullable().optional(),
       sources: z.strictObject({
         official: z.strictObject({ website: z.url({ protocol: /^https?$/ }).max(2048) }).optional(),

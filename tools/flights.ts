@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { need } from '../src/deps.js';
+import { addDays } from '../src/domain/dates.js';
 import { BadRequest } from '../src/platform/errors.js';
 import { defineTool, type Tool, type ToolContext } from '../src/registry/define-tool.js';
 import { SearchTimer } from '../src/sources/shared/search-metadata.js';
@@ -139,9 +140,6 @@ export const searchFlightLocations = defineTool({
     };
   },
 });
-
-const DAY_MS = 86_400_000;
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 export const getFlightCalendar = defineTool({
   name: 'get_flight_calendar',

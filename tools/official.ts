@@ -3,7 +3,7 @@ import { defineTool, type Tool } from '../src/registry/define-tool.js';
 import { OFFICIAL_ENGINES } from '../src/sources/official/engines.js';
 import { PRICED_ENGINES } from '../src/sources/official/engine-quotes.js';
 import { fetchOfficialRate } from '../src/sources/official/fetch.js';
-import { adultsField, isoDate, nightsField, provenance } from '../src/sources/shared/tool-fields.js';
+import { provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 
 export const OfficialRateOutput = z.object({
   website: z.string(),
@@ -33,10 +33,7 @@ export const OfficialRateOutput = z.object({
 
 export const OfficialRateInput = z.strictObject({
   website: z.url({ protocol: /^https?$/ }).max(2048),
-  check_in: isoDate,
-  check_out: isoDate.nullable().optional(),
-  nights: nightsField(30),
-  adults: adultsField(8),
+  ...stayFields(30, 8),
 });
 
 export const officialRate = defineTool({

@@ -4,7 +4,7 @@ import { defineTool, type Tool } from '../src/registry/define-tool.js';
 import { fetchHostelAvailability, fetchHostelSearch } from '../src/sources/hostel/fetch.js';
 import { fetchRentaloneQuote } from '../src/sources/rentalone/fetch.js';
 import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-schemas.js';
-import { adultsField, digits, isoDate, nightsField, nullableProvenance, provenance } from '../src/sources/shared/tool-fields.js';
+import { digits, isoDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { fetchTravelreviewSearch } from '../src/sources/travelreview/fetch.js';
 
 const stamp = { collection_id: z.string(), observed_at: z.string() };
@@ -22,10 +22,7 @@ export const rentalone = defineTool({
   input: z.strictObject({
     property_id: digits().nullable().optional(),
     listing_id: z.string().regex(/^\d+(ha)?$/, 'digits, optionally followed by ha').max(30).nullable().optional(),
-    check_in: isoDate,
-    check_out: isoDate.nullable().optional(),
-    nights: nightsField(28),
-    adults: adultsField(16),
+    ...stayFields(28, 16),
     market: z.enum(['US']).default('US'),
   }),
   output: z.object({
@@ -69,10 +66,7 @@ export const travelreviewSearch = defineTool({
   tags: ['ota'],
   input: z.strictObject({
     query: z.string().min(1).max(200),
-    check_in: isoDate,
-    check_out: isoDate.nullable().optional(),
-    nights: nightsField(30),
-    adults: adultsField(8),
+    ...stayFields(30, 8),
     rooms: z.int().min(1).max(8).default(1),
     currency: z.enum(CURRENCIES).nullable().optional(),
     limit: z.int().min(1).max(50).default(20),

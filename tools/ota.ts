@@ -3,7 +3,7 @@ import { CURRENCIES, countryLower } from '../src/domain/codes.js';
 import { defineTool, type Tool } from '../src/registry/define-tool.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
 import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-schemas.js';
-import { adultsField, digits, isoDate, nightsField, nullableProvenance, provenance } from '../src/sources/shared/tool-fields.js';
+import { adultsField, digits, isoDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { fetchOtaoneRooms } from '../src/sources/otaone/fetch.js';
 import { fetchOtatwoHeadline, fetchOtatwoRooms } from '../src/sources/otatwo/fetch.js';
 import { fetchOtathreeReviews, fetchOtathreeStay } from '../src/sources/otathree/fetch.js';
@@ -37,10 +37,7 @@ export const otaoneRooms = defineTool({
   input: z.strictObject({
     pagename: z.string().min(2).max(200),
     country: countryLower.default('us'),
-    check_in: isoDate,
-    check_out: isoDate.nullable().optional(),
-    nights: nightsField(30),
-    adults: adultsField(8),
+    ...stayFields(30, 8),
     rooms: z.int().min(1).max(8).default(1),
     currency: z.enum(CURRENCIES).default('USD'),
   }),
@@ -179,10 +176,7 @@ export const otathreeStay = defineTool({
   tags: ['ota'],
   input: z.strictObject({
     property_id: digits(),
-    check_in: isoDate,
-    check_out: isoDate.nullable().optional(),
-    nights: nightsField(28),
-    adults: adultsField(8),
+    ...stayFields(28, 8),
     market: z.enum(['US', 'CA']).default('US'),
     rooms: z.boolean().default(true),
   }),
@@ -288,10 +282,7 @@ export const otafour = defineTool({
   tags: ['ota'],
   input: z.strictObject({
     property_id: digits(),
-    check_in: isoDate,
-    check_out: isoDate.nullable().optional(),
-    nights: nightsField(30),
-    adults: adultsField(8),
+    ...stayFields(30, 8),
     rooms: z.int().min(1).max(8).default(1),
     currency: z.enum(OTAFOUR_CURRENCIES).default('USD'),
   }),

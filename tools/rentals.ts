@@ -143,23 +143,16 @@ export const RentalCalendarInput = z.strictObject({
   zero_retention: queryBool.default(false),
 });
 
-const DayPrice = z.object({
-  check_in_date: z.string(),
-  check_out_date: z.string(),
-  currency: z.string().nullable(),
-  price_per_night: z.string().optional(),
-  extracted_price_per_night: z.number().optional(),
-  total_price: z.string(),
-  extracted_total_price: z.number().nullable(),
-  qualifier: z.string().optional(),
-  extracted_qualifier: z.number().optional(),
-  price_per_qualifier: z.string().optional(),
-  extracted_price_per_qualifier: z.number().optional(),
-  total_with_taxes: z.string().optional(),
-  extracted_total_with_taxes: z.number().optional(),
-  breakdown: Breakdown,
-  provenance,
-});
+/** One check-in's quote: the listing's price figures (no strike-through price or discount) with its dates. */
+const DayPrice = z
+  .object({
+    check_in_date: z.string(),
+    check_out_date: z.string(),
+    currency: z.string().nullable(),
+    price_per_night: z.string().optional(),
+    extracted_price_per_night: z.number().optional(),
+  })
+  .extend(RentalPrice.omit({ original_price: true, extracted_original_price: true, discount: true, extracted_discount: true }).shape);
 
 export const RentalCalendarOutput = z.object({
   search_metadata: SearchMetadataSchema.extend({ upstream_requests: z.int() }),

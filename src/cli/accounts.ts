@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createDashboardAccount, isEmail, normalizeEmail, resetTemporaryPassword } from '../dashboard/accounts.js';
 import { PLAN_CODES, type PlanCode } from '../platform/plans.js';
 import { openDatabase } from '../service.js';
+import { CommandLine } from './command-line.js';
 
 const USAGE = `usage:
   npm run accounts -- create --email E --plan free|starter|growth|scale|enterprise [--name N]
@@ -10,22 +10,17 @@ const USAGE = `usage:
 Prints a temporary password once; it must be changed at the first dashboard sign-in.
 Works on the same DATABASE_URL or data directory as the server, running or not.`;
 
-function fail(msg: string): never {
-  process.stderr.write(`${msg}\n${USAGE}\n`);
-  process.exit(2);
-}
+const cli: CommandLine = new CommandLine('accounts', USAGE);
 
-async function main(): Promise<void> {
-  const [command, ...rest] = process.argv.slice(2);
-  const { values } = parseArgs({
-    args: rest,
-    options: { email: { type: 'string' }, plan: { type: 'string' }, name: { type: 'string' } },
-    strict: true,
+cli.run(async () => {
+  const { command, values } = cli.parse(['create', 'reset-password'], {
+    email: { type: 'string' },
+    plan: { type: 'string' },
+    name: { type: 'string' },
   });
-  if (!command || !['create', 'reset-password'].includes(command)) fail('unknown or missing command');
   const email = normalizeEmail(values.email ?? '');
-  if (!isEmail(email)) fail('--email must be an email address');
-  if (command === 'create' && !PLAN_CODES.includes(values.plan as PlanCode)) fail(`--plan must be one of ${PLAN_CODES.join(', ')}`);
+  if (!isEmail(email)) cli.fail('--email must be an email address');
+  if (command === 'create' && !PLAN_CODES.includes(values.plan as PlanCode)) cli.fail(`--plan must be one of ${PLAN_CODES.join(', ')}`);
 
   const db = await openDatabase(loadConfig());
   let output: string | null;
@@ -40,11 +35,6 @@ async function main(): Promise<void> {
   } finally {
     await db.close();
   }
-  if (!output) fail(`no account with email ${email}`);
+  if (!output) cli.fail(`no account with email ${email}`);
   process.stdout.write(output);
-}
-
-main().catch((err) => {
-  process.stderr.write(`accounts: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
 });

@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createKey, listKeys, revokeKey, rotateKey } from '../platform/keys.js';
 import { PLAN_CODES, type PlanCode } from '../platform/plans.js';
 import { openDatabase } from '../service.js';
+import { CommandLine } from './command-line.js';
 
 const USAGE = `usage:
   npm run keys -- create --name N [--rate-limit 60] [--role user|admin] [--plan free|starter|growth|scale|enterprise|none]
@@ -11,25 +11,21 @@ const USAGE = `usage:
   npm run keys -- revoke --name N
 Works on the same DATABASE_URL or data directory as the server, running or not.`;
 
-function fail(msg: string): never {
-  process.stderr.write(`${msg}\n${USAGE}\n`);
-  process.exit(2);
-}
+const cli: CommandLine = new CommandLine('keys', USAGE);
 
-async function main(): Promise<void> {
-  const [command, ...rest] = process.argv.slice(2);
-  const { values } = parseArgs({
-    args: rest,
-    options: { name: { type: 'string' }, 'rate-limit': { type: 'string' }, role: { type: 'string' }, plan: { type: 'string' } },
-    strict: true,
+cli.run(async () => {
+  const { command, values } = cli.parse(['create', 'list', 'rotate', 'revoke'], {
+    name: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    role: { type: 'string' },
+    plan: { type: 'string' },
   });
-  if (!command || !['create', 'list', 'rotate', 'revoke'].includes(command)) fail('unknown or missing command');
-  if (command !== 'list' && !values.name) fail('--name is required');
+  if (command !== 'list' && !values.name) cli.fail('--name is required');
   const rateLimit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
-  if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit > 0)) fail('--rate-limit must be a positive integer');
-  if (values.role && values.role !== 'user' && values.role !== 'admin') fail('--role must be user or admin');
+  if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit > 0)) cli.fail('--rate-limit must be a positive integer');
+  if (values.role && values.role !== 'user' && values.role !== 'admin') cli.fail('--role must be user or admin');
   const plan = values.plan ?? 'free';
-  if (plan !== 'none' && !PLAN_CODES.includes(plan as PlanCode)) fail(`--plan must be one of ${PLAN_CODES.join(', ')}, none`);
+  if (plan !== 'none' && !PLAN_CODES.includes(plan as PlanCode)) cli.fail(`--plan must be one of ${PLAN_CODES.join(', ')}, none`);
 
   const config = loadConfig();
   const db = await openDatabase(config);
@@ -46,24 +42,19 @@ async function main(): Promise<void> {
         role: values.role as 'user' | 'admin' | undefined,
         plan: plan === 'none' ? null : (plan as PlanCode),
       }).catch((err) => {
-        if ((err as { code?: string }).code === '23505') fail(`a live key named ${values.name} already exists (rotate or revoke it)`);
+        if ((err as { code?: string }).code === '23505') cli.fail(`a live key named ${values.name} already exists (rotate or revoke it)`);
         throw err;
       });
       process.stdout.write(`created key ${created.name} (${created.prefix}…, ${created.rate_limit_per_min}/min, ${created.role}); shown once:\n${created.key}\n`);
     } else if (command === 'rotate') {
       const created = await rotateKey(db.sql, values.name!);
-      if (!created) fail(`no live key named ${values.name}`);
+      if (!created) cli.fail(`no live key named ${values.name}`);
       process.stdout.write(`rotated ${created.name}; the old key stops now. New key, shown once:\n${created.key}\n`);
     } else {
-      if (!(await revokeKey(db.sql, values.name!))) fail(`no live key named ${values.name}`);
+      if (!(await revokeKey(db.sql, values.name!))) cli.fail(`no live key named ${values.name}`);
       process.stdout.write(`revoked ${values.name}\n`);
     }
   } finally {
     await db.close();
   }
-}
-
-main().catch((err) => {
-  process.stderr.write(`keys: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countryLower, currency, isoDate } from './codes.js';
+import { addDays, todayUtc } from './dates.js';
 import { PRICING_MARKET_CODES, pricingMarket, marketForCurrency } from './markets.js';
 
 /** Fields of one calendar request: POST /v1/calendar and each item of POST /v1/jobs. */
@@ -41,11 +42,6 @@ export interface NormalizedCalendarRequest {
   label: string | null;
 }
 
-function tomorrow(now: Date): string {
-  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-  return d.toISOString().slice(0, 10);
-}
-
 export function normalizeCalendarRequest(r: CalendarRequestInput, now = new Date()): NormalizedCalendarRequest {
   const market = pricingMarket(r.market ?? '') ?? (r.currency ? marketForCurrency(r.currency) : undefined) ?? pricingMarket('US')!;
   return {
@@ -54,7 +50,7 @@ export function normalizeCalendarRequest(r: CalendarRequestInput, now = new Date
     gl: r.country ?? market.gl,
     currency: r.currency ?? market.currency,
     days: r.days,
-    start: r.start ?? tomorrow(now),
+    start: r.start ?? addDays(todayUtc(now), 1),
     adults: r.adults,
     los: r.los,
     rates_include_tax: r.rates_include_tax ?? market.rates_include_tax,

@@ -1,7 +1,7 @@
 import { at, extractInitData } from '../../src/sources/metasearch/hotels/af-init-data.js';
 import { EXTENSIONS, SEARCH_PATHS } from '../../src/sources/metasearch/hotels/parse-search.js';
 import { PROPERTY_PATHS, parseRate } from '../../src/sources/metasearch/hotels/parse-property.js';
-import { addDays } from '../../src/sources/metasearch/calendar/rpc.js';
+import { addDays } from '../../src/domain/dates.js';
 import { readFixture } from './fixtures.js';
 
 /**

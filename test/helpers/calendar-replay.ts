@@ -1,4 +1,4 @@
-import { addDays } from '../../src/sources/metasearch/calendar/rpc.js';
+import { addDays } from '../../src/domain/dates.js';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay/server.js';
 import { askedWindow, calendarReply, rateEntry, realRateBlock } from './calendar-payload.js';
 

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../src/sources/metasearch/calendar/rpc.js';
+import { addDays } from '../../src/domain/dates.js';
 import { askedWindow, realRateBlock } from '../helpers/calendar-payload.js';
 import { calendarRoute, type Pricer } from '../helpers/calendar-replay.js';
 import { fixtureSuite } from '../helpers/fixtures.js';

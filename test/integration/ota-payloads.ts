@@ -3,7 +3,7 @@
  * mirroring a real upstream structure (sources in test/fixtures/README.md). Recorded payloads are
  * read only through test/helpers/fixtures.ts and reshaped here when a route needs another shape.
  */
-import { addDays } from '../../src/sources/shared/stay.js';
+import { addDays } from '../../src/domain/dates.js';
 
 /** First OTA property page: room data in the page script, rows by block id (see the README). */
 export const OTAONE_PROPERTY_PAGE = `<html><head>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RENTAL_ENGINES } from '../../tools/rentals.js';
 import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH } from '../../src/sources/rentaltwo/operations.js';
-import { addDays, todayUtc } from '../../src/sources/shared/stay.js';
+import { addDays, todayUtc } from '../../src/domain/dates.js';
 import { fixtureSuite, readFixtureJson } from '../helpers/fixtures.js';
 import { futureCalendar, pdpQuote } from './ota-payloads.js';
 import { startHarness, type Harness } from './ota-harness.js';

@@ -1,4 +1,5 @@
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { finiteNumber } from '../shared/json-values.js';
 
 type Json = Record<string, any>;
 
@@ -28,10 +29,6 @@ function iso(v: unknown): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('.000Z', 'Z');
 }
 
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
 /**
  * The storefront's ratings summary (`/<cc>/customer-reviews/id<app>?displayable-kind=11` with a
  * store-front header): `ratingCountList` holds the 1- to 5-star counts in that order.
@@ -44,9 +41,9 @@ export function parseAppRatings(payload: unknown): AppRatings {
   }
   return {
     app_id: root.adamId != null ? String(root.adamId) : null,
-    rating: num(root.ratingAverage),
-    ratings_count: num(root.ratingCount),
-    reviews_count: num(root.totalNumberOfReviews),
+    rating: finiteNumber(root.ratingAverage),
+    ratings_count: finiteNumber(root.ratingCount),
+    reviews_count: finiteNumber(root.totalNumberOfReviews),
     histogram: { '1': list[0], '2': list[1], '3': list[2], '4': list[3], '5': list[4] },
   };
 }
@@ -65,7 +62,7 @@ export function parseAppReviews(payload: unknown): { reviews: AppReview[]; rows:
       review_id: String(id),
       title: typeof r.title === 'string' && r.title.trim() !== '' ? r.title.trim() : null,
       text: body,
-      rating: num(r.rating),
+      rating: finiteNumber(r.rating),
       author: typeof r.name === 'string' && r.name !== '' ? r.name : null,
       date: iso(r.date),
       edited: r.isEdited === true,

@@ -1,17 +1,13 @@
 /** Small value helpers shared by the board parsers. */
 
+export { num } from '../shared/json-values.js';
+
 export function str(v: unknown): string | null {
   if (typeof v === 'string') {
     const t = v.trim();
     return t === '' ? null : t;
   }
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  return null;
-}
-
-export function num(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
   return null;
 }
 

@@ -5,6 +5,7 @@
  * Dorm prices are per bed.
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { num, text } from '../shared/json-values.js';
 
 type Json = any;
 
@@ -53,16 +54,6 @@ export interface HostelAvailability {
   /** Stay rules the request broke (e.g. minimum nights), as the site lists them. */
   stay_rule_violations: unknown[];
   rooms: HostelRoom[];
-}
-
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
-}
-
-function num(v: Json): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return null;
 }
 
 function byPlan(list: Json, plan: Json): Json | null {

@@ -4,6 +4,7 @@
  * `.../legacy-hwapi-service/2.2/cities/{id}/properties/?date-start=&num-nights=`).
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { num, text } from '../shared/json-values.js';
 
 type Json = any;
 
@@ -50,16 +51,6 @@ export interface HostelCityPage {
   total_results: number | null;
   pages: number | null;
   properties: HostelListing[];
-}
-
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
-}
-
-function num(v: Json): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return null;
 }
 
 export function parseHostelAutocomplete(payload: Json): HostelPlace[] {

@@ -9,6 +9,7 @@
  * Its currency is the property's own and is not stated in the reply.
  */
 import { NotFound, UpstreamContractChanged } from '../../platform/errors.js';
+import { num } from '../shared/json-values.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 
 type Json = any;
@@ -33,11 +34,6 @@ export interface PricedEngine {
   endpoint: string;
   request(stay: EngineStay): SafeFetchInit;
   parse(body: string, stay: EngineStay): EngineRoomOffer[];
-}
-
-function num(v: Json): number | null {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : null;
 }
 
 const compact = (date: string) => date.replace(/-/g, '');

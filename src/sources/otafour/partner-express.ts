@@ -5,6 +5,7 @@
  * room/offer shape. This is the group's B2B partner API, not the `otafour` site's own page.
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { num, text } from '../shared/json-values.js';
 
 type Json = any;
 
@@ -46,16 +47,6 @@ export interface OtafourProperty {
   /** Display symbol, e.g. "$". */
   currency_display: string | null;
   rooms: OtafourRoom[];
-}
-
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
-}
-
-function num(v: Json): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return null;
 }
 
 function taxInclusive(pd: Json): boolean | null {

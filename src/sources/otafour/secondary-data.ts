@@ -6,6 +6,7 @@
  * else `price.display` (basis not stated). No recorded reply exists; see the README.
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { text } from '../shared/json-values.js';
 
 type Json = any;
 
@@ -30,10 +31,6 @@ export interface OtafourGrid {
   name: string;
   currency_display: string | null;
   rooms: OtafourGridRoom[];
-}
-
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
 }
 
 function positive(v: Json): number | null {

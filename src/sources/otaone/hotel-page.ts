@@ -5,6 +5,7 @@
  */
 import * as cheerio from 'cheerio';
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { num, text } from '../shared/json-values.js';
 
 const ROOMS_KEY = 'b_rooms_available_and_soldout';
 const HOTEL_ID = /\bb_hotel_id['"]?\s*:\s*['"]?(\d+)/;
@@ -73,16 +74,6 @@ export function extractScriptArray(source: string, key: string): string | null {
     else if (c === ']' && --depth === 0) return source.slice(start, i + 1);
   }
   return null;
-}
-
-function num(v: Json): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return null;
-}
-
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
 }
 
 function lowest(values: (number | null)[]): number | null {

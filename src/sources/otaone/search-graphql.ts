@@ -4,6 +4,7 @@
  * dates, results carry no price and no blocks.
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { num, text } from '../shared/json-values.js';
 
 type Json = any;
 
@@ -47,16 +48,6 @@ export interface OtaoneSearchPage {
   total_results: number | null;
   per_page: number | null;
   results: OtaoneSearchResult[];
-}
-
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
-}
-
-function num(v: Json): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return null;
 }
 
 function block(b: Json): OtaoneSearchBlock {

@@ -3,21 +3,17 @@
  * brand host of the group gateway. Parsing stays in `stay.ts`, `reviews.ts` and `../shared/typeahead.ts`.
  */
 import type { AppDeps } from '../../deps.js';
-import { need } from '../../deps.js';
-import { withContractGuard } from '../../upstream/diagnostics.js';
 import { buildProvenance } from '../../upstream/provenance.js';
 import {
-  GRAPHQL_HEADERS,
-  GRAPHQL_PATH,
   OPERATIONS,
   OTATHREE_MARKET_CURRENCY,
   graphqlContext,
-  graphqlData,
   pointOfSale,
   propertyOffersBody,
   type OtathreeMarket,
 } from '../shared/group-graphql.js';
-import { checkStatus, observe, priceProvenance, seconds } from '../shared/observation.js';
+import { callGroupGraphql } from '../shared/group-gateway.js';
+import { priceProvenance, seconds } from '../shared/observation.js';
 import { withHeadlineProvenance, withOfferProvenance, type OtaHeadlineOut, type OtaOfferOut } from '../shared/ota-schemas.js';
 import { stayWindow } from '../shared/stay.js';
 import { parseOtathreeReviews, type OtathreeReview } from './reviews.js';
@@ -66,24 +62,16 @@ export async function fetchOtathreeStay(deps: AppDeps, input: OtathreeStayInput)
   const stay = stayWindow(input, 28);
   const currency = OTATHREE_MARKET_CURRENCY[input.market];
   const pos = pointOfSale('otathree', input.market);
-  const response = await need(deps, 'upstream').fetch({
-    source: 'otathree',
-    method: 'POST',
-    path: GRAPHQL_PATH,
-    headers: GRAPHQL_HEADERS,
-    body: propertyOffersBody(OPERATIONS.roomsAndRates, pos, input.property_id, stay, input.adults),
-    market: input.market,
-    expect: 'json',
-  });
-  checkStatus('otathree', response, { endpoint: GRAPHQL_PATH });
-  const obs = observe('otathree', response);
-  const parsed = await withContractGuard('otathree', response, (r) =>
-    parseOtathreeStay(graphqlData('otathree', r, 'propertyOffers', `otathree property ${input.property_id} not found`), {
-      propertyId: input.property_id,
-      marketCurrency: currency,
-      rooms: input.rooms,
-      nights: stay.nights,
-    }),
+  const { parsed, obs } = await callGroupGraphql(
+    deps,
+    'otathree',
+    {
+      body: propertyOffersBody(OPERATIONS.roomsAndRates, pos, input.property_id, stay, input.adults),
+      market: input.market,
+      root: 'propertyOffers',
+      notFound: `otathree property ${input.property_id} not found`,
+    },
+    (data) => parseOtathreeStay(data, { propertyId: input.property_id, marketCurrency: currency, rooms: input.rooms, nights: stay.nights }),
   );
   const key = { propertyId: input.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
   const facts = { sourceKind: 'ota_rate_plan', collector: COLLECTOR, market: input.market, requestedCurrency: currency, priceBasis: 'stay_rate_plan' };
@@ -182,19 +170,11 @@ export async function fetchOtathreeReviews(deps: AppDeps, input: OtathreeReviews
       query: REVIEWS_QUERY,
     },
   ];
-  const response = await need(deps, 'upstream').fetch({
-    source: 'otathree',
-    method: 'POST',
-    path: GRAPHQL_PATH,
-    headers: GRAPHQL_HEADERS,
-    body,
-    market: input.market,
-    expect: 'json',
-  });
-  checkStatus('otathree', response, { endpoint: GRAPHQL_PATH });
-  const obs = observe('otathree', response);
-  const page = await withContractGuard('otathree', response, (r) =>
-    parseOtathreeReviews(graphqlData('otathree', r, 'propertyInfo', `otathree property ${input.property_id} not found`)),
+  const { parsed: page, obs } = await callGroupGraphql(
+    deps,
+    'otathree',
+    { body, market: input.market, root: 'propertyInfo', notFound: `otathree property ${input.property_id} not found` },
+    parseOtathreeReviews,
   );
   const warnings: string[] = [];
   const unrated = page.reviews.filter((r) => r.rating == null).length;

@@ -3,6 +3,7 @@
  * reply (`data.propertyInfo.reviewInfo.reviews[]`, total in `propertyReviewSummaries[0]`).
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { stringText } from '../shared/json-values.js';
 
 type Json = any;
 
@@ -30,10 +31,6 @@ export interface OtathreeReviewPage {
   reviews: OtathreeReview[];
 }
 
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : '';
-}
-
 function rating(label: string): number | null {
   const m = /^\s*(\d+(?:[.,]\d+)?)\s*(?:\/\s*10|out of 10)/i.exec(label);
   if (!m) return null;
@@ -44,25 +41,25 @@ function rating(label: string): number | null {
 function review(r: Json): OtathreeReview {
   const score = r?.reviewScoreWithDescription ?? {};
   const footer: Json[] = r?.reviewFooter?.messages ?? [];
-  const stay = footer.map((m) => text(m?.text?.text)).find(Boolean) ?? '';
+  const stay = footer.map((m) => stringText(m?.text?.text)).find(Boolean) ?? '';
   const helpful = (r?.reviewInteractionSections ?? []).find((s: Json) => s?.reviewInteractionType === 'HELPFUL_REVIEW');
-  const votes = helpful && /^\d+$/.test(text(helpful.primaryDisplayString)) ? Number(helpful.primaryDisplayString) : undefined;
-  const replies = (r?.managementResponses ?? []).map((m: Json) => text(m?.response)).filter(Boolean);
+  const votes = helpful && /^\d+$/.test(stringText(helpful.primaryDisplayString)) ? Number(helpful.primaryDisplayString) : undefined;
+  const replies = (r?.managementResponses ?? []).map((m: Json) => stringText(m?.response)).filter(Boolean);
   const labels = [
-    ...(r?.themes ?? []).map((t: Json) => text(t?.label)),
-    text(r?.propertyReviewSource?.text?.value),
+    ...(r?.themes ?? []).map((t: Json) => stringText(t?.label)),
+    stringText(r?.propertyReviewSource?.text?.value),
   ].filter(Boolean);
   const author =
-    text(r?.reviewAuthorAttribution?.text) ||
-    text(footer.find((m) => m?.seoStructuredData?.itemprop === 'author')?.seoStructuredData?.content);
+    stringText(r?.reviewAuthorAttribution?.text) ||
+    stringText(footer.find((m) => m?.seoStructuredData?.itemprop === 'author')?.seoStructuredData?.content);
   const out: OtathreeReview = {
-    review_id: text(r?.id),
-    rating: rating(text(score.value) || text(score.label)),
-    title: text(r?.title),
-    text: text(r?.text),
-    date: text(r?.submissionTime?.longDateFormat) || text(r?.submissionTimeLocalized),
+    review_id: stringText(r?.id),
+    rating: rating(stringText(score.value) || stringText(score.label)),
+    title: stringText(r?.title),
+    text: stringText(r?.text),
+    date: stringText(r?.submissionTime?.longDateFormat) || stringText(r?.submissionTimeLocalized),
     author,
-    language: text(r?.locale),
+    language: stringText(r?.locale),
     labels,
     stay_info: stay,
   };

@@ -3,20 +3,16 @@
  * headline route (same persisted document; the headline keeps only the cheapest figures).
  */
 import type { AppDeps } from '../../deps.js';
-import { need } from '../../deps.js';
-import { withContractGuard } from '../../upstream/diagnostics.js';
 import type { Provenance } from '../../upstream/provenance.js';
 import {
-  GRAPHQL_HEADERS,
-  GRAPHQL_PATH,
   OPERATIONS,
   OTATWO_MARKET_CURRENCY,
-  graphqlData,
   pointOfSale,
   propertyOffersBody,
   type OtatwoMarket,
 } from '../shared/group-graphql.js';
-import { checkStatus, observe, priceProvenance, type Observation, type StayKey } from '../shared/observation.js';
+import { callGroupGraphql } from '../shared/group-gateway.js';
+import { priceProvenance, type Observation, type StayKey } from '../shared/observation.js';
 import { TAXES_AND_FEES_DERIVATION } from '../shared/offer.js';
 import { stayWindow } from '../shared/stay.js';
 import { parseOtatwoRooms, type OtatwoRatePlan, type OtatwoRooms } from './rooms.js';
@@ -48,22 +44,16 @@ export async function fetchOtatwoGrid(deps: AppDeps, input: OtatwoStayInput): Pr
   const stay = stayWindow(input, 30);
   const requestedCurrency = OTATWO_MARKET_CURRENCY[input.market];
   const pos = pointOfSale('otatwo', input.market);
-  const response = await need(deps, 'upstream').fetch({
-    source: 'otatwo',
-    method: 'POST',
-    path: GRAPHQL_PATH,
-    headers: GRAPHQL_HEADERS,
-    body: propertyOffersBody(OPERATIONS.roomsAndRates, pos, input.property_id, stay, input.adults),
-    market: input.market === 'EU' ? 'IE' : input.market,
-    expect: 'json',
-  });
-  checkStatus('otatwo', response, { endpoint: GRAPHQL_PATH });
-  const obs = observe('otatwo', response);
-  const parsed = await withContractGuard('otatwo', response, (r) =>
-    parseOtatwoRooms(graphqlData('otatwo', r, 'propertyOffers', `otatwo property ${input.property_id} not found`), {
-      requestedCurrency,
-      nights: stay.nights,
-    }),
+  const { parsed, obs } = await callGroupGraphql(
+    deps,
+    'otatwo',
+    {
+      body: propertyOffersBody(OPERATIONS.roomsAndRates, pos, input.property_id, stay, input.adults),
+      market: input.market === 'EU' ? 'IE' : input.market,
+      root: 'propertyOffers',
+      notFound: `otatwo property ${input.property_id} not found`,
+    },
+    (data) => parseOtatwoRooms(data, { requestedCurrency, nights: stay.nights }),
   );
   const key = { propertyId: input.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
   return { parsed, obs, key, market: input.market, checkIn: stay.checkIn, checkOut: stay.checkOut, nights: stay.nights, requestedCurrency };

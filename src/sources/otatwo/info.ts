@@ -3,6 +3,7 @@
  * coordinates, star rating and the review summary as displayed.
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { finiteNumber, stringText } from '../shared/json-values.js';
 
 type Json = any;
 
@@ -31,14 +32,6 @@ export interface PropertyInfoRecord {
   images: string[];
 }
 
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : '';
-}
-
-function num(v: Json): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
 export function parsePropertyInfo(alias: 'otatwo' | 'otathree', payload: Json): PropertyInfoRecord {
   const info = payload?.data?.propertyInfo;
   const summary = info?.summary;
@@ -46,28 +39,28 @@ export function parsePropertyInfo(alias: 'otatwo' | 'otathree', payload: Json): 
   const addr = summary.location?.address ?? {};
   const coords = summary.location?.coordinates ?? {};
   const review = info?.reviewInfo?.summary ?? {};
-  const scoreText = text(review.overallScoreWithDescriptionA11y?.value);
-  const countText = text(review.propertyReviewCountDetails?.shortDescription);
+  const scoreText = stringText(review.overallScoreWithDescriptionA11y?.value);
+  const countText = stringText(review.propertyReviewCountDetails?.shortDescription);
   const score = /^(\d+(?:\.\d+)?)\s*\/\s*10\b/.exec(scoreText);
   const count = /(\d[\d,]*)/.exec(countText);
   const images = (info?.propertyGallery?.images ?? [])
-    .map((im: Json) => text(im?.image?.url))
+    .map((im: Json) => stringText(im?.image?.url))
     .filter(Boolean);
   return {
-    property_id: text(summary.id),
-    name: text(summary.name),
-    tagline: text(summary.tagline),
+    property_id: stringText(summary.id),
+    name: stringText(summary.name),
+    tagline: stringText(summary.tagline),
     address: {
-      line: text(addr.addressLine),
-      first_line: text(addr.firstAddressLine),
-      second_line: text(addr.secondAddressLine),
-      city: text(addr.city),
-      province: text(addr.province),
-      country_code: text(addr.countryCode),
+      line: stringText(addr.addressLine),
+      first_line: stringText(addr.firstAddressLine),
+      second_line: stringText(addr.secondAddressLine),
+      city: stringText(addr.city),
+      province: stringText(addr.province),
+      country_code: stringText(addr.countryCode),
     },
-    latitude: num(coords.latitude),
-    longitude: num(coords.longitude),
-    star_rating: num(summary.overview?.propertyRating?.rating),
+    latitude: finiteNumber(coords.latitude),
+    longitude: finiteNumber(coords.longitude),
+    star_rating: finiteNumber(summary.overview?.propertyRating?.rating),
     review_score_text: scoreText,
     review_score: score ? Number(score[1]) : null,
     review_count_text: countText,

@@ -5,6 +5,7 @@
  * pay-at-property yields two rows.
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { stringText } from '../shared/json-values.js';
 import {
   PAYMENT_MODELS,
   isoDate,
@@ -68,13 +69,9 @@ export interface OfferGridContext {
   nights?: number;
 }
 
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : '';
-}
-
 /** The group's own `<BRAND>_COLLECT` value loses its brand; HOTEL_COLLECT stays. */
 export function neutralBusinessModel(raw: Json): string {
-  const v = text(raw).toUpperCase();
+  const v = stringText(raw).toUpperCase();
   if (!v) return '';
   if (v === 'HOTEL_COLLECT') return v;
   if (/^[A-Z]+_COLLECT$/.test(v)) return 'OTA_COLLECT';
@@ -82,14 +79,14 @@ export function neutralBusinessModel(raw: Json): string {
 }
 
 function hotelCollect(raw: Json): boolean | null {
-  const v = text(raw).toUpperCase();
+  const v = stringText(raw).toUpperCase();
   if (v === 'HOTEL_COLLECT') return true;
   if (/^[A-Z]+_COLLECT$/.test(v)) return false;
   return null;
 }
 
 function refundable(policyType: Json): boolean | null {
-  const v = text(policyType).toUpperCase();
+  const v = stringText(policyType).toUpperCase();
   if (!v) return null;
   if (v.startsWith('NON_REFUNDABLE')) return false;
   if (v.startsWith('REFUNDABLE')) return true;
@@ -100,8 +97,8 @@ function displayValues(price: Json): { role: string; state: string; value: strin
   const out: { role: string; state: string; value: string }[] = [];
   for (const m of price?.displayMessages ?? []) {
     for (const li of m?.lineItems ?? []) {
-      const value = text(li?.value) || text(li?.price?.formatted);
-      if (value) out.push({ role: text(li?.role), state: text(li?.state), value });
+      const value = stringText(li?.value) || stringText(li?.price?.formatted);
+      if (value) out.push({ role: stringText(li?.role), state: stringText(li?.state), value });
     }
   }
   return out;
@@ -120,24 +117,24 @@ function planMessages(rp: Json, pd: Json): { messages: string[]; cancellation: s
   const messages: string[] = [];
   let cancellation = '';
   for (const hm of rp?.highlightedMessages ?? []) {
-    const trigger = text(hm?.trigger?.value);
+    const trigger = stringText(hm?.trigger?.value);
     if (trigger) messages.push(trigger);
-    const first = Array.isArray(hm?.content) ? text(hm.content[0]) : '';
+    const first = Array.isArray(hm?.content) ? stringText(hm.content[0]) : '';
     if (!cancellation && first && /cancel|refund/i.test(first)) cancellation = first;
     if (!cancellation && trigger && /refund/i.test(trigger)) {
-      const second = text(hm?.trigger?.secondaryValue);
+      const second = stringText(hm?.trigger?.secondaryValue);
       cancellation = second ? `${trigger} (${second})` : trigger;
     }
   }
-  const badge = text(rp?.badge?.text);
+  const badge = stringText(rp?.badge?.text);
   if (badge) messages.push(badge);
-  const scarcity = text(pd?.availability?.scarcityMessage);
+  const scarcity = stringText(pd?.availability?.scarcityMessage);
   if (scarcity) messages.push(scarcity);
   return { messages, cancellation };
 }
 
 function paymentModel(raw: Json): PaymentModel {
-  const v = text(raw).toUpperCase() as PaymentModel;
+  const v = stringText(raw).toUpperCase() as PaymentModel;
   return PAYMENT_MODELS.includes(v) ? v : '';
 }
 
@@ -155,28 +152,28 @@ function rowFrom(rp: Json, pd: Json, unitId: string, fallbackNights: number | nu
   const stated = typeof price?.total?.amount === 'number' ? price.total.amount : null;
   const total = stated ?? (totalMsg ? parseDisplayedAmount(totalMsg.value) : null);
   const leadAmount = typeof lead?.amount === 'number' ? lead.amount : null;
-  const leadText = text(lead?.formatted) || text(price?.options?.[0]?.formattedDisplayPrice);
-  const nightQualifier = [text(price?.roomNightMessage), ...(price?.priceMessages ?? []).map((m: Json) => text(m?.value))].join(' ');
+  const leadText = stringText(lead?.formatted) || stringText(price?.options?.[0]?.formattedDisplayPrice);
+  const nightQualifier = [stringText(price?.roomNightMessage), ...(price?.priceMessages ?? []).map((m: Json) => stringText(m?.value))].join(' ');
   const leadIsNightly = PER_NIGHT.test(nightQualifier);
 
   const strike = price?.strikeOut;
   const strikeText =
     typeof strike?.amount === 'number' && strike.amount > 0
-      ? text(strike.formatted)
+      ? stringText(strike.formatted)
       : (values.find((v) => v.role === 'STRIKEOUT')?.value ?? '');
 
   const { messages, cancellation } = planMessages(rp, pd);
-  const extrasText = (rp?.amenities ?? []).map((a: Json) => text(a?.description)).filter(Boolean).join(', ');
-  const memberOnly = text(pd?.dynamicRateRule?.discountType) === 'MEMBER_DEAL' || text(rp?.badge?.theme_temp) === 'DEAL_MEMBER';
+  const extrasText = (rp?.amenities ?? []).map((a: Json) => stringText(a?.description)).filter(Boolean).join(', ');
+  const memberOnly = stringText(pd?.dynamicRateRule?.discountType) === 'MEMBER_DEAL' || stringText(rp?.badge?.theme_temp) === 'DEAL_MEMBER';
   const allText = values.map((v) => v.value).join(' | ');
 
   const offer: OfferGridRow = {
-    plan_id: text(rp?.id) || text(key?.ratePlanId),
-    room_type_id: text(pd?.roomTypeId) || text(key?.roomTypeId) || unitId,
+    plan_id: stringText(rp?.id) || stringText(key?.ratePlanId),
+    room_type_id: stringText(pd?.roomTypeId) || stringText(key?.roomTypeId) || unitId,
     total,
     nightly: leadIsNightly ? leadAmount : null,
     taxes_and_fees: null,
-    currency: text(lead?.currencyInfo?.code),
+    currency: stringText(lead?.currencyInfo?.code),
     total_text: totalMsg?.value ?? '',
     nightly_text: leadIsNightly ? leadText : '',
     taxes_and_fees_included: TAXES_INCLUDED.test(allText) ? true : null,
@@ -189,7 +186,7 @@ function rowFrom(rp: Json, pd: Json, unitId: string, fallbackNights: number | nu
     extras: extrasText || null,
     extras_text: extrasText,
     strikeout_text: strikeText,
-    inventory_type: text(key?.inventoryType),
+    inventory_type: stringText(key?.inventoryType),
     business_model: neutralBusinessModel(key?.businessModelType),
     messages,
     lead: leadAmount,
@@ -215,25 +212,25 @@ export function parseOfferGrid(alias: OfferGridAlias, payload: Json, ctx: OfferG
   if (!Array.isArray(root.units) && !single) throw new UpstreamContractChanged(alias, 'propertyOffers.units');
 
   const grid: OfferGrid = {
-    property_id: text(root.id),
+    property_id: stringText(root.id),
     sold_out: root.soldOut === true,
     check_in: null,
     check_out: null,
     nights: ctx.nights ?? null,
     currency: null,
-    sticky_bar_text: text(root.stickyBar?.displayPrice),
-    error_message: text(root.errorMessage?.title) || text(root.errorMessage?.value) || text(root.errorMessage) || null,
+    sticky_bar_text: stringText(root.stickyBar?.displayPrice),
+    error_message: stringText(root.errorMessage?.title) || stringText(root.errorMessage?.value) || stringText(root.errorMessage) || null,
     units: [],
   };
 
   const sources: { id: string; name: string; unavailable: string; plans: Json[] }[] = units.map((u: Json) => ({
-    id: text(u?.id),
-    name: text(u?.header?.text),
-    unavailable: text(u?.availabilityCallToAction?.value),
+    id: stringText(u?.id),
+    name: stringText(u?.header?.text),
+    unavailable: stringText(u?.availabilityCallToAction?.value),
     plans: Array.isArray(u?.ratePlans) ? u.ratePlans : [],
   }));
   if (single && Array.isArray(single.ratePlans)) {
-    sources.push({ id: text(single.id) || grid.property_id, name: text(single.header?.text), unavailable: '', plans: single.ratePlans });
+    sources.push({ id: stringText(single.id) || grid.property_id, name: stringText(single.header?.text), unavailable: '', plans: single.ratePlans });
   }
 
   for (const src of sources) {

@@ -3,6 +3,7 @@
  * name → numeric property id, lead price and the displayed stay total.
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { finiteNumber, stringText } from '../shared/json-values.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
 
 type Json = any;
@@ -37,14 +38,6 @@ export interface PropertySearchPage {
   results: PropertySearchResult[];
 }
 
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : '';
-}
-
-function num(v: Json): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
 function ymd(d: Json): string | null {
   if (!d?.year || !d?.month || !d?.day) return null;
   return `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
@@ -53,28 +46,28 @@ function ymd(d: Json): string | null {
 function fromProperty(p: Json): PropertySearchResult {
   const price = p?.price ?? {};
   const lines: Json[] = (price.displayMessages ?? []).flatMap((m: Json) => m?.lineItems ?? []);
-  const totalLine = lines.map((li) => text(li?.value)).find((v) => /\btotal\b/i.test(v)) ?? '';
+  const totalLine = lines.map((li) => stringText(li?.value)).find((v) => /\btotal\b/i.test(v)) ?? '';
   const strikeLine = lines.find((li) => li?.role === 'STRIKEOUT');
-  const strike = num(price.strikeOut?.amount);
-  const badges = [p?.offerBadge?.primary?.text, p?.offerBadge?.secondary?.text].map(text).filter(Boolean);
+  const strike = finiteNumber(price.strikeOut?.amount);
+  const badges = [p?.offerBadge?.primary?.text, p?.offerBadge?.secondary?.text].map(stringText).filter(Boolean);
   return {
-    property_id: text(p?.id),
-    name: text(p?.name),
+    property_id: stringText(p?.id),
+    name: stringText(p?.name),
     available: typeof p?.availability?.available === 'boolean' ? p.availability.available : null,
-    price: num(price.lead?.amount),
-    price_text: text(price.lead?.formatted),
-    price_messages: (price.priceMessages ?? []).map((m: Json) => text(m?.value)).filter(Boolean),
-    currency: text(price.lead?.currencyInfo?.code),
+    price: finiteNumber(price.lead?.amount),
+    price_text: stringText(price.lead?.formatted),
+    price_messages: (price.priceMessages ?? []).map((m: Json) => stringText(m?.value)).filter(Boolean),
+    currency: stringText(price.lead?.currencyInfo?.code),
     strikeout: strike != null && strike > 0 ? strike : null,
-    strikeout_text: strike != null && strike > 0 ? text(price.strikeOut?.formatted) || text(strikeLine?.price?.formatted) : '',
+    strikeout_text: strike != null && strike > 0 ? stringText(price.strikeOut?.formatted) || stringText(strikeLine?.price?.formatted) : '',
     total_text: totalLine,
     total: totalLine ? parseDisplayedAmount(totalLine) : null,
     // Unreviewed properties report score 0 with total 0: no score rather than a zero score.
-    review_score: num(p?.reviews?.total) ? num(p?.reviews?.score) : null,
-    review_count: num(p?.reviews?.total),
-    latitude: num(p?.mapMarker?.latLong?.latitude),
-    longitude: num(p?.mapMarker?.latLong?.longitude),
-    neighborhood: text(p?.neighborhood?.name),
+    review_score: finiteNumber(p?.reviews?.total) ? finiteNumber(p?.reviews?.score) : null,
+    review_count: finiteNumber(p?.reviews?.total),
+    latitude: finiteNumber(p?.mapMarker?.latLong?.latitude),
+    longitude: finiteNumber(p?.mapMarker?.latLong?.longitude),
+    neighborhood: stringText(p?.neighborhood?.name),
     badges,
   };
 }
@@ -90,13 +83,13 @@ export function parsePropertySearch(alias: 'otatwo' | 'otathree', payload: Json)
   const seen = new Set<string>();
   const results: PropertySearchResult[] = [];
   for (const p of [...list, ...cards]) {
-    if (p?.__typename !== 'Property' || !text(p?.id) || seen.has(text(p.id))) continue;
-    seen.add(text(p.id));
+    if (p?.__typename !== 'Property' || !stringText(p?.id) || seen.has(stringText(p.id))) continue;
+    seen.add(stringText(p.id));
     results.push(fromProperty(p));
   }
   const range = search.searchCriteria?.resolvedDateRange;
   return {
-    total_results: num(search.summary?.matchedPropertiesSize),
+    total_results: finiteNumber(search.summary?.matchedPropertiesSize),
     check_in: ymd(range?.checkInDate),
     check_out: ymd(range?.checkOutDate),
     results,

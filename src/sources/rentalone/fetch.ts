@@ -6,8 +6,9 @@ import type { AppDeps } from '../../deps.js';
 import { need } from '../../deps.js';
 import { BadRequest } from '../../platform/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
-import { GRAPHQL_HEADERS, GRAPHQL_PATH, OPERATIONS, graphqlData, pointOfSale, propertyOffersBody } from '../shared/group-graphql.js';
-import { checkStatus, observe, priceProvenance, seconds } from '../shared/observation.js';
+import { callGroupGraphql } from '../shared/group-gateway.js';
+import { OPERATIONS, pointOfSale, propertyOffersBody } from '../shared/group-graphql.js';
+import { checkStatus, priceProvenance, seconds } from '../shared/observation.js';
 import { withHeadlineProvenance, withOfferProvenance } from '../shared/ota-schemas.js';
 import { stayWindow } from '../shared/stay.js';
 import { parseRentaloneListingPage } from './listing-page.js';
@@ -40,25 +41,23 @@ export async function fetchRentaloneQuote(deps: AppDeps, input: RentaloneInput) 
     elapsed += page.elapsedMs;
   }
   const pos = pointOfSale('rentalone', input.market);
-  const response = await upstream.fetch({
-    source: 'rentalone',
-    method: 'POST',
-    path: GRAPHQL_PATH,
-    headers: GRAPHQL_HEADERS,
-    body: propertyOffersBody(OPERATIONS.ancillaryOffers, pos, propertyId, stay, input.adults),
-    market: 'US',
-    expect: 'json',
-  });
-  checkStatus('rentalone', response, { endpoint: GRAPHQL_PATH });
-  const obs = observe('rentalone', response);
   const id = propertyId;
-  const quote = await withContractGuard('rentalone', response, (r) =>
-    parseRentaloneQuote(graphqlData('rentalone', r, 'propertyOffers', `rentalone property ${id} not found`), {
-      propertyId: id,
-      listingId: input.property_id ? null : (input.listing_id ?? null),
-      marketCurrency: pos.currency,
-      nights: stay.nights,
-    }),
+  const { parsed: quote, obs } = await callGroupGraphql(
+    deps,
+    'rentalone',
+    {
+      body: propertyOffersBody(OPERATIONS.ancillaryOffers, pos, id, stay, input.adults),
+      market: 'US',
+      root: 'propertyOffers',
+      notFound: `rentalone property ${id} not found`,
+    },
+    (data) =>
+      parseRentaloneQuote(data, {
+        propertyId: id,
+        listingId: input.property_id ? null : (input.listing_id ?? null),
+        marketCurrency: pos.currency,
+        nights: stay.nights,
+      }),
   );
   const key = { propertyId: id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
   const offers = quote.offers.map((o) =>

@@ -2,7 +2,7 @@
  * Which calendar days can be quoted, which are chosen under `price_nights`, and the summary of
  * the result. Pure: the fetch runs the chosen quotes and fills their outcome in.
  */
-import { addDays } from '../shared/stay.js';
+import { addDays } from '../../domain/dates.js';
 import type { RentaltwoCalendarDay, RentaltwoCalendarMonth } from './calendar.js';
 
 export const PRICE_STATUSES = [

@@ -5,6 +5,7 @@
  */
 import type { AppDeps } from '../../deps.js';
 import { need } from '../../deps.js';
+import { addDays, todayUtc } from '../../domain/dates.js';
 import { ApiError, BadRequest, NotFound, UpstreamContractChanged } from '../../platform/errors.js';
 import { UpstreamBlocked } from '../../upstream/blocked.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
@@ -13,14 +14,13 @@ import type { Provenance } from '../../upstream/provenance.js';
 import { checkStatus, mapLimit, observe, priceProvenance, type Observation } from '../shared/observation.js';
 import { currencyFromText } from '../shared/offer.js';
 import { SearchTimer, echoParameters, type SearchMetadata } from '../shared/search-metadata.js';
-import { addDays, todayUtc } from '../shared/stay.js';
 import { parseRentaltwoCalendar, type RentaltwoCalendarDay } from './calendar.js';
 import { planCalendar, summarize, type PriceNights, type PriceStatus, type PriceSummary, type QuoteCandidate } from './calendar-pricing.js';
 import { domainOrigin } from './domains.js';
 import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH, WEB_CLIENT_HEADERS } from './operations.js';
 import { parsePdpQuote } from './pdp-quote.js';
 import { rentaltwoCalendarPath, rentaltwoQuotePath, staysSearchBody, type StaysSearchRequest } from './requests.js';
-import { parseRentaltwoSearch, type BreakdownLine, type RentaltwoPrice, type RentaltwoProperty } from './stays-search.js';
+import { parseRentaltwoSearch, type RentaltwoPrice, type RentaltwoProperty } from './stays-search.js';
 
 type Json = any;
 
@@ -224,21 +224,13 @@ export interface RentaltwoCalendarInput {
   zero_retention: boolean;
 }
 
-export interface DayPrice {
+/** One check-in's quote: the listing's price figures (no strike-through price or discount) with its dates. */
+export interface DayPrice extends Omit<RentaltwoPrice, 'original_price' | 'extracted_original_price' | 'discount' | 'extracted_discount'> {
   check_in_date: string;
   check_out_date: string;
   currency: string | null;
   price_per_night?: string;
   extracted_price_per_night?: number;
-  total_price: string;
-  extracted_total_price: number | null;
-  qualifier?: string;
-  extracted_qualifier?: number;
-  price_per_qualifier?: string;
-  extracted_price_per_qualifier?: number;
-  total_with_taxes?: string;
-  extracted_total_with_taxes?: number;
-  breakdown: BreakdownLine[];
   provenance: Provenance;
 }
 

@@ -5,6 +5,7 @@
  * `pricingQuote.structuredStayDisplayPrice`; the newer one is flat with `demandStayListing`.
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { stringText } from '../shared/json-values.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
 
 type Json = any;
@@ -76,14 +77,10 @@ const DISTANCE = /^([\d.,]+)\s*(kilometers|kilometres|km|miles|mi)\b.*away/i;
 const NIGHTS_LINE = /^(\d+)\s+nights?\s*x\s*(.+)$/i;
 const TAX_LINE = /\btax/i;
 
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : '';
-}
-
 function listingId(r: Json): string {
-  const direct = text(r?.listing?.id);
+  const direct = stringText(r?.listing?.id);
   if (direct) return direct;
-  const encoded = text(r?.demandStayListing?.id);
+  const encoded = stringText(r?.demandStayListing?.id);
   if (!encoded) return '';
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const m = /^[A-Za-z]+:(\d+)$/.exec(decoded);
@@ -92,13 +89,13 @@ function listingId(r: Json): string {
 
 function primaryParts(line: Json): { shown: string; qualifier: string; original: string } {
   if (!line) return { shown: '', qualifier: '', original: '' };
-  let shown = text(line.price) || text(line.discountedPrice);
-  let qualifier = text(line.qualifier);
-  let original = text(line.originalPrice);
+  let shown = stringText(line.price) || stringText(line.discountedPrice);
+  let qualifier = stringText(line.qualifier);
+  let original = stringText(line.originalPrice);
   for (const c of line.orderedComponents ?? []) {
-    shown ||= text(c?.discountedPrice) || text(c?.price);
-    qualifier ||= text(c?.qualifier);
-    original ||= text(c?.originalPrice);
+    shown ||= stringText(c?.discountedPrice) || stringText(c?.price);
+    qualifier ||= stringText(c?.qualifier);
+    original ||= stringText(c?.originalPrice);
   }
   return { shown, qualifier, original };
 }
@@ -117,7 +114,7 @@ export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): R
       continue;
     }
     if (it?.__typename === 'DiscountedExplanationLineItem') discountLine ??= it;
-    breakdown.push({ description: text(it?.description), price: text(it?.priceString), extracted_price: parseDisplayedAmount(text(it?.priceString)) });
+    breakdown.push({ description: stringText(it?.description), price: stringText(it?.priceString), extracted_price: parseDisplayedAmount(stringText(it?.priceString)) });
   }
   const perNight = /^(per\s+)?night$/i.test(qualifier);
   const out: RentaltwoPrice = {
@@ -143,19 +140,19 @@ export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): R
     const per = parseDisplayedAmount(shown);
     if (per != null) out.extracted_price_per_qualifier = per;
   }
-  const originalText = original || text(totalLine?.originalPriceString);
+  const originalText = original || stringText(totalLine?.originalPriceString);
   if (originalText) {
     out.original_price = originalText;
     const v = parseDisplayedAmount(originalText);
     if (v != null) out.extracted_original_price = v;
   }
   if (discountLine) {
-    out.discount = text(discountLine.priceString);
+    out.discount = stringText(discountLine.priceString);
     const v = parseDisplayedAmount(out.discount);
     if (v != null) out.extracted_discount = Math.abs(v);
   }
   if (includeTaxes && totalLine && breakdown.some((b) => TAX_LINE.test(b.description))) {
-    out.total_with_taxes = text(totalLine.priceString);
+    out.total_with_taxes = stringText(totalLine.priceString);
     const v = parseDisplayedAmount(out.total_with_taxes);
     if (v != null) out.extracted_total_with_taxes = v;
   }
@@ -163,8 +160,8 @@ export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): R
 }
 
 function rating(r: Json): { rating?: number; reviews?: number } {
-  const local = text(r?.avgRatingLocalized ?? r?.listing?.avgRatingLocalized);
-  const label = text(r?.avgRatingA11yLabel ?? r?.listing?.avgRatingA11yLabel);
+  const local = stringText(r?.avgRatingLocalized ?? r?.listing?.avgRatingLocalized);
+  const label = stringText(r?.avgRatingA11yLabel ?? r?.listing?.avgRatingA11yLabel);
   const out: { rating?: number; reviews?: number } = {};
   const m = /^(\d+(?:[.,]\d+)?)(?:\s*\((\d[\d,]*)\))?/.exec(local);
   if (m) out.rating = Number(m[1].replace(',', '.'));
@@ -187,23 +184,23 @@ function property(r: Json, position: number, ctx: RentaltwoSearchContext): Renta
   if (!id) return null;
   const l = r?.listing ?? {};
   const name =
-    text(r?.nameLocalized?.localizedStringWithTranslationPreference) ||
-    text(l?.name) ||
-    text(r?.demandStayListing?.description?.name?.localizedStringWithTranslationPreference);
-  const descriptor = [text(r?.title ?? l?.title), text(r?.subtitle)].find((t) => t && t !== name) ?? '';
+    stringText(r?.nameLocalized?.localizedStringWithTranslationPreference) ||
+    stringText(l?.name) ||
+    stringText(r?.demandStayListing?.description?.name?.localizedStringWithTranslationPreference);
+  const descriptor = [stringText(r?.title ?? l?.title), stringText(r?.subtitle)].find((t) => t && t !== name) ?? '';
   const over = r?.listingParamOverrides ?? {};
-  const checkIn = text(over.checkin);
-  const checkOut = text(over.checkout);
+  const checkIn = stringText(over.checkin);
+  const checkOut = stringText(over.checkout);
   const q = new URLSearchParams();
   if (checkIn) q.set('check_in', checkIn);
   if (checkOut) q.set('check_out', checkOut);
   for (const k of ['adults', 'children', 'infants', 'pets'] as const) if (typeof over[k] === 'number') q.set(k, String(over[k]));
   const sc = r?.structuredContent ?? l?.structuredContent;
   const all = lines(sc);
-  const distanceBody = all.map((x) => text(x?.body)).find((b) => DISTANCE.test(b));
+  const distanceBody = all.map((x) => stringText(x?.body)).find((b) => DISTANCE.test(b));
   const coord = l?.coordinate ?? r?.demandStayListing?.location?.coordinate;
   const pictures: Json[] = r?.contextualPictures ?? l?.contextualPictures ?? [];
-  const freeCancel = (r?.paymentMessages ?? []).some((m: Json) => /FREE_CANCELLATION/.test(text(m?.type)));
+  const freeCancel = (r?.paymentMessages ?? []).some((m: Json) => /FREE_CANCELLATION/.test(stringText(m?.type)));
   const out: RentaltwoProperty = {
     position,
     id,
@@ -214,9 +211,9 @@ function property(r: Json, position: number, ctx: RentaltwoSearchContext): Renta
     booking_token: bookingToken({ property_id: id, check_in_date: checkIn, check_out_date: checkOut, adults: over.adults, children: over.children, infants: over.infants, pets: over.pets }),
     ...rating(r),
     price: parseStructuredDisplayPrice(r?.structuredDisplayPrice ?? r?.pricingQuote?.structuredStayDisplayPrice, ctx.includeTaxes === true),
-    accommodations: all.filter((x) => /^(BEDINFO|BATHROOMINFO)$/.test(text(x?.type))).map((x) => text(x?.body)),
-    badges: (r?.badges ?? []).map((b: Json) => text(b?.text)).filter(Boolean),
-    images: pictures.map((p) => text(p?.picture)).filter(Boolean),
+    accommodations: all.filter((x) => /^(BEDINFO|BATHROOMINFO)$/.test(stringText(x?.type))).map((x) => stringText(x?.body)),
+    badges: (r?.badges ?? []).map((b: Json) => stringText(b?.text)).filter(Boolean),
+    images: pictures.map((p) => stringText(p?.picture)).filter(Boolean),
   };
   if (checkIn) out.check_in_date = checkIn;
   if (checkOut) out.check_out_date = checkOut;
@@ -234,9 +231,9 @@ function property(r: Json, position: number, ctx: RentaltwoSearchContext): Renta
 }
 
 function nextCursor(pagination: Json, current: string | undefined): string | null {
-  const explicit = text(pagination?.nextPageCursor);
+  const explicit = stringText(pagination?.nextPageCursor);
   if (explicit) return explicit;
-  const cursors: string[] = Array.isArray(pagination?.pageCursors) ? pagination.pageCursors.map(text) : [];
+  const cursors: string[] = Array.isArray(pagination?.pageCursors) ? pagination.pageCursors.map(stringText) : [];
   const at = current ? cursors.indexOf(current) : 0;
   return at >= 0 && at + 1 < cursors.length ? cursors[at + 1] : null;
 }

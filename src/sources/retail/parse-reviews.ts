@@ -1,4 +1,5 @@
 import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { finiteNumber, nonEmptyText } from '../shared/json-values.js';
 
 type Json = Record<string, any>;
 type Stars = '1' | '2' | '3' | '4' | '5';
@@ -35,17 +36,9 @@ const STARS: Stars[] = ['1', '2', '3', '4', '5'];
 /** Reviews written on the retailer itself (syndicated ones name their source). */
 const OWN_SOURCE = 'retail';
 
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
-}
-
 /** "2/15/2023" (M/D/YYYY, as the review list shows it) or an ISO timestamp → "2023-02-15". */
 export function retailDate(v: unknown): string | null {
-  const s = str(v);
+  const s = nonEmptyText(v);
   if (!s) return null;
   const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
   if (us) return `${us[3]}-${us[1].padStart(2, '0')}-${us[2].padStart(2, '0')}`;
@@ -57,18 +50,18 @@ export function retailDate(v: unknown): string | null {
 export function parseRetailReviews(reviewsData: unknown): RetailReviewsPage {
   const r = reviewsData && typeof reviewsData === 'object' ? (reviewsData as Json) : null;
   if (!r || !Array.isArray(r.customerReviews)) throw new UpstreamContractChanged('retail', 'reviews.customerReviews');
-  const counts = Object.fromEntries(STARS.map((k) => [k, num(r[`ratingValue${WORDS[k]}Count`])])) as Record<Stars, number | null>;
-  const percentages = Object.fromEntries(STARS.map((k) => [k, num(r[`percentage${WORDS[k]}Count`])])) as Record<Stars, number | null>;
-  const total = num(r.totalReviewCount);
+  const counts = Object.fromEntries(STARS.map((k) => [k, finiteNumber(r[`ratingValue${WORDS[k]}Count`])])) as Record<Stars, number | null>;
+  const percentages = Object.fromEntries(STARS.map((k) => [k, finiteNumber(r[`percentage${WORDS[k]}Count`])])) as Record<Stars, number | null>;
+  const total = finiteNumber(r.totalReviewCount);
   return {
     total,
-    reviews_with_text: num(r.reviewsWithTextCount),
+    reviews_with_text: finiteNumber(r.reviewsWithTextCount),
     summary: {
-      average: num(r.averageOverallRating) ?? num(r.roundedAverageOverallRating),
+      average: finiteNumber(r.averageOverallRating) ?? finiteNumber(r.roundedAverageOverallRating),
       total,
       counts,
       percentages,
-      recommended_pct: num(r.recommendedPercentage),
+      recommended_pct: finiteNumber(r.recommendedPercentage),
     },
     reviews: r.customerReviews.map(retailReview).filter((x): x is RetailReview => x !== null),
   };
@@ -80,18 +73,18 @@ function retailReview(raw: unknown): RetailReview | null {
   if (!c || (typeof id !== 'string' && typeof id !== 'number')) return null;
   const labels: string[] = [];
   for (const b of Array.isArray(c.badges) ? c.badges : []) {
-    const t = str(b?.glassBadge?.text) ?? str(b?.text);
+    const t = nonEmptyText(b?.glassBadge?.text) ?? nonEmptyText(b?.text);
     if (t && !labels.includes(t)) labels.push(t);
   }
-  const syndication = c.syndicationSource && typeof c.syndicationSource === 'object' ? str((c.syndicationSource as Json).name) : str(c.syndicationSource);
+  const syndication = c.syndicationSource && typeof c.syndicationSource === 'object' ? nonEmptyText((c.syndicationSource as Json).name) : nonEmptyText(c.syndicationSource);
   return {
     source: syndication ?? OWN_SOURCE,
     review_id: String(id),
-    rating: num(c.rating),
-    title: str(c.reviewTitle),
-    text: str(c.reviewText),
+    rating: finiteNumber(c.rating),
+    title: nonEmptyText(c.reviewTitle),
+    text: nonEmptyText(c.reviewText),
     date: retailDate(c.reviewSubmissionTime),
-    author: str(c.userNickname),
+    author: nonEmptyText(c.userNickname),
     labels,
   };
 }

@@ -1,4 +1,5 @@
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { finiteNumber, nonEmptyText } from '../shared/json-values.js';
 
 type Json = Record<string, any>;
 
@@ -20,14 +21,6 @@ export interface RetailSearchItem {
 
 const BASE = 'https://www.walmart.com';
 
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
-}
-
 /** Items of `searchResult.itemStacks[].items`; ad and tile placeholders are skipped. */
 export function parseRetailSearchItems(items: unknown, context: { offset?: number } = {}): RetailSearchItem[] {
   if (!Array.isArray(items)) throw new UpstreamContractChanged('retail', 'itemStacks items array');
@@ -35,23 +28,23 @@ export function parseRetailSearchItems(items: unknown, context: { offset?: numbe
   for (const raw of items) {
     const it = raw && typeof raw === 'object' ? (raw as Json) : null;
     if (!it || (it.__typename && it.__typename !== 'Product')) continue;
-    const id = str(it.usItemId);
+    const id = nonEmptyText(it.usItemId);
     if (!id) continue;
     const price = it.priceInfo && typeof it.priceInfo === 'object' ? (it.priceInfo as Json) : {};
-    const url = str(it.canonicalUrl);
+    const url = nonEmptyText(it.canonicalUrl);
     out.push({
       position: (context.offset ?? 0) + out.length + 1,
       item_id: id,
-      title: str(it.name),
+      title: nonEmptyText(it.name),
       link: url ? new URL(url, BASE).toString() : null,
-      price: num(price.minPrice),
-      price_text: str(price.linePrice) ?? str(price.itemPrice),
-      was_price_text: str(price.wasPrice),
-      rating: num(it.averageRating),
-      reviews: num(it.numberOfReviews),
-      seller: str(it.sellerName),
-      availability: str(it.availabilityStatusV2?.display) ?? str(it.availabilityStatusDisplayValue),
-      thumbnail: str(it.imageInfo?.thumbnailUrl),
+      price: finiteNumber(price.minPrice),
+      price_text: nonEmptyText(price.linePrice) ?? nonEmptyText(price.itemPrice),
+      was_price_text: nonEmptyText(price.wasPrice),
+      rating: finiteNumber(it.averageRating),
+      reviews: finiteNumber(it.numberOfReviews),
+      seller: nonEmptyText(it.sellerName),
+      availability: nonEmptyText(it.availabilityStatusV2?.display) ?? nonEmptyText(it.availabilityStatusDisplayValue),
+      thumbnail: nonEmptyText(it.imageInfo?.thumbnailUrl),
       sponsored: !!it.sponsoredProduct,
     });
   }

@@ -3,6 +3,7 @@
  * `rentalone`), without provenance: parsers produce these, the lead attaches provenance.
  * Also the few text helpers every OTA parser needs to read a displayed price.
  */
+import { nightsBetween as utcNights } from '../../domain/dates.js';
 
 export type PaymentModel = 'PAY_NOW' | 'PAY_LATER' | 'PAY_LATER_WITH_DEPOSIT' | '';
 
@@ -161,13 +162,11 @@ export function currencyFromText(text: string | null | undefined): string | null
   return null;
 }
 
-/** Nights between two YYYY-MM-DD dates; null when either is missing or the span is not positive. */
+/** Nights between two YYYY-MM-DD dates; null when either is missing or not a date, or the span is not positive. */
 export function nightsBetween(checkIn: string | null | undefined, checkOut: string | null | undefined): number | null {
   if (!checkIn || !checkOut) return null;
-  const a = Date.parse(`${checkIn}T00:00:00Z`);
-  const b = Date.parse(`${checkOut}T00:00:00Z`);
-  if (!Number.isFinite(a) || !Number.isFinite(b) || b <= a) return null;
-  return Math.round((b - a) / 86_400_000);
+  const nights = utcNights(checkIn, checkOut);
+  return nights > 0 ? nights : null;
 }
 
 export function isoDate(parts: { year?: number; month?: number; day?: number } | null | undefined): string | null {

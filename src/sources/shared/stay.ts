@@ -1,7 +1,8 @@
 /**
  * One stay window from the request fields every stay route shares (check_in, check_out wins over
- * nights), and the date helpers the upstream request builders need.
+ * nights), and the date parts the travel group's GraphQL requests need.
  */
+import { addDays, nightsBetween } from '../../domain/dates.js';
 import { BadRequest } from '../../platform/errors.js';
 
 export interface StayWindow {
@@ -10,24 +11,10 @@ export interface StayWindow {
   nights: number;
 }
 
-const DAY_MS = 86_400_000;
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
-}
-
-export function todayUtc(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
 /** `check_out` wins over `nights`; a window outside 1..maxNights is a 400 (well-formed but unusable). */
 export function stayWindow(input: { check_in: string; check_out?: string | null; nights: number }, maxNights: number): StayWindow {
   if (input.check_out) {
-    const nights = daysBetween(input.check_in, input.check_out);
+    const nights = nightsBetween(input.check_in, input.check_out);
     if (nights < 1) throw new BadRequest('check_out must be after check_in');
     if (nights > maxNights) throw new BadRequest(`the stay must be at most ${maxNights} nights`);
     return { checkIn: input.check_in, checkOut: input.check_out, nights };

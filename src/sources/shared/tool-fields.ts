@@ -11,6 +11,14 @@ export const digits = (max = 25) => z.string().regex(/^\d+$/, 'digits only').min
 export const nightsField = (max: number) => z.int().min(1).max(max).default(1);
 export const adultsField = (max: number) => z.int().min(1).max(max).default(2);
 
+/** One stay as the stay routes take it (see `stayWindow`: check_out wins over nights), with its adults. */
+export const stayFields = (maxNights: number, maxAdults: number) => ({
+  check_in: isoDate,
+  check_out: isoDate.nullable().optional(),
+  nights: nightsField(maxNights),
+  adults: adultsField(maxAdults),
+});
+
 export const provenance = ProvenanceSchema;
 export const nullableProvenance = ProvenanceSchema.nullable();
 

@@ -4,6 +4,7 @@
  * gaiaId, coordinates {lat, long} }] }`. Hotel suggestions carry the numeric property id.
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { text } from './json-values.js';
 import type { PointOfSale } from './group-graphql.js';
 
 type Json = any;
@@ -35,10 +36,6 @@ export function typeaheadPath(text: string, pos: PointOfSale, limit: number): { 
       siteid: String(pos.siteId),
     },
   };
-}
-
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
 }
 
 function num(v: Json): number | null {

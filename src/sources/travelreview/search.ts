@@ -4,6 +4,7 @@
  * MCP search tool output (`accommodations[]`).
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
+import { finiteNumber, text } from '../shared/json-values.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
 
 type Json = any;
@@ -34,21 +35,13 @@ export interface TravelreviewResult {
   image: string;
 }
 
-function text(v: Json): string {
-  return typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
-}
-
-function num(v: Json): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
 export function parseTravelreviewSearch(payload: Json): TravelreviewResult[] {
   const list = payload?.accommodations;
   if (!Array.isArray(list)) throw new UpstreamContractChanged('travelreview', 'accommodations[]');
   return list.map((a: Json, i: number) => {
     const night = text(a?.price_per_night);
     const stay = text(a?.price_per_stay);
-    const stars = num(a?.hotel_rating);
+    const stars = finiteNumber(a?.hotel_rating);
     return {
       position: i + 1,
       accommodation_id: text(a?.accommodation_id),
@@ -67,8 +60,8 @@ export function parseTravelreviewSearch(payload: Json): TravelreviewResult[] {
       review_count: parseDisplayedAmount(text(a?.review_count)),
       amenities: text(a?.top_amenities).split(',').map((s) => s.trim()).filter(Boolean),
       url: text(a?.accommodation_url),
-      latitude: num(a?.latitude),
-      longitude: num(a?.longitude),
+      latitude: finiteNumber(a?.latitude),
+      longitude: finiteNumber(a?.longitude),
       distance: text(a?.distance),
       image: text(a?.main_image),
     };

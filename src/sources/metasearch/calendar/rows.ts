@@ -3,10 +3,10 @@
  * upstream rate block or computed from figures read there, and says how.
  */
 import type { NormalizedCalendarRequest } from '../../../domain/calendar-request.js';
+import { addDays, nightsBetween } from '../../../domain/dates.js';
 import { buildProvenance, type Provenance } from '../../../upstream/provenance.js';
 import type { EgressMode } from '../../../upstream/egress.js';
 import type { RateRecord } from '../hotels/parse-property.js';
-import { addDays } from './rpc.js';
 
 export interface CalendarRow {
   [key: string]: unknown;
@@ -135,11 +135,10 @@ export function bookingWindow(rows: CalendarRow[], request: NormalizedCalendarRe
   if (!rows.length) return undefined;
   const first = rows[0].date;
   const last = rows[rows.length - 1].date;
-  const days = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000);
   return {
     first_priced_date: first,
     last_priced_date: last,
-    last_priced_days_out: days(today, last),
+    last_priced_days_out: nightsBetween(today, last),
     requested_last_date: addDays(request.start, request.days - 1),
     sells_through_requested_horizon: last === addDays(request.start, request.days - 1),
   };

@@ -7,8 +7,9 @@
  * page's rate block (see hotels/parse-property.ts RATE_PATHS), so `parseRate` reads both.
  * Public clients ask one month per call; so do we.
  */
+import { addDays } from '../../../domain/dates.js';
 import { UpstreamContractChanged } from '../../../platform/errors.js';
-import { batchexecuteBody, rpcPayload } from '../flights/batchexecute.js';
+import { batchexecuteBody, rpcPayload } from '../batchexecute.js';
 import { parseRate, type RateRecord } from '../hotels/parse-property.js';
 
 export const CALENDAR_RPC = 'yY52ce';
@@ -29,10 +30,6 @@ export interface CalendarRpcRequest {
 }
 
 const ymd = (date: string) => date.split('-').map(Number);
-
-export function addDays(date: string, n: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-}
 
 /** Splits `days` check-in dates from `start` into windows of at most WINDOW_DAYS. */
 export function calendarWindows(start: string, days: number): CalendarWindow[] {

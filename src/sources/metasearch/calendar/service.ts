@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../../deps.js';
 import { need } from '../../../deps.js';
 import type { NormalizedCalendarRequest } from '../../../domain/calendar-request.js';
+import { addDays, nightsBetween, todayUtc } from '../../../domain/dates.js';
 import type { CalendarResult, CalendarService } from '../../../jobs/calendar-service.js';
 import type { UpstreamClient } from '../../../upstream/client.js';
 import { withContractGuard } from '../../../upstream/diagnostics.js';
@@ -9,7 +10,7 @@ import { collectionId, newFetchNonce } from '../../../upstream/provenance.js';
 import type { RateRecord } from '../hotels/parse-property.js';
 import { annotateMainstream, checkSources } from './offer-checks.js';
 import { bookingWindow, calendarRow, taxProfile, validateRows, type CalendarRow } from './rows.js';
-import { addDays, buildCalendarRpc, calendarWindows, parseCalendarRpc, type CalendarWindow } from './rpc.js';
+import { buildCalendarRpc, calendarWindows, parseCalendarRpc, type CalendarWindow } from './rpc.js';
 
 /** Windows fetched at once per calendar; a 330-night horizon is 11 windows. */
 const PARALLEL_WINDOWS = 4;
@@ -56,7 +57,7 @@ async function fetchAll(upstream: UpstreamClient, r: NormalizedCalendarRequest, 
 /** Smallest windows covering the given dates (sorted), at most WINDOW_DAYS each. */
 function windowsCovering(dates: string[]): CalendarWindow[] {
   if (!dates.length) return [];
-  const span = Math.round((Date.parse(dates[dates.length - 1]) - Date.parse(dates[0])) / 86_400_000) + 1;
+  const span = nightsBetween(dates[0], dates[dates.length - 1]) + 1;
   return calendarWindows(dates[0], span).filter((w) => dates.some((d) => d >= w.first && d <= w.last));
 }
 
@@ -113,7 +114,7 @@ export function createCalendarService(deps: AppDeps): CalendarService {
         extra.source_check = c.sourceCheck;
       }
       const priced = new Set(rates.map((row) => row.date));
-      const window = bookingWindow(rates, r, observedAt.toISOString().slice(0, 10));
+      const window = bookingWindow(rates, r, todayUtc(observedAt));
       return {
         token: r.token,
         collection_id: ctx.collectionId,

@@ -5,8 +5,9 @@
  * inner JSON ends with rows `[departure, return|null, [[null, price], priceToken], 1]`.
  * Since 2026-08 this RPC is reported to need a page-signed `x-goog-batchexecute-bgr` header (README).
  */
+import { nightsBetween } from '../../../domain/dates.js';
 import { BadRequest } from '../../../platform/errors.js';
-import { rpcPayload } from './batchexecute.js';
+import { rpcPayload } from '../batchexecute.js';
 import { arr, moneyOf, str } from './jspb.js';
 import type { FlightSearch, Stops } from './params.js';
 import { SEAT_CODE, TRIP_CODE } from './tfs.js';
@@ -44,10 +45,6 @@ export interface FlightCalendarDay {
   currency: string | null;
 }
 
-function days(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
-}
-
 function airports(codes: string[]): unknown[] {
   if (codes.some((c) => c.startsWith('/'))) throw new BadRequest('the price calendar takes airport codes, not location ids');
   return [codes.map((c) => [c, AIRPORT_KIND])];
@@ -56,7 +53,7 @@ function airports(codes: string[]): unknown[] {
 /** The `f.req` filter struct for a one-way or round-trip search over an outbound-date range. */
 export function calendarFilters(search: FlightSearch, range: CalendarRange): unknown[] {
   if (search.flightType === 'multi_city') throw new BadRequest('the price calendar covers one-way and round trips');
-  const span = days(range.start_date, range.end_date);
+  const span = nightsBetween(range.start_date, range.end_date);
   if (Number.isNaN(span) || span < 0) throw new BadRequest('end_date is before start_date');
   if (span + 1 > CALENDAR_MAX_DAYS) throw new BadRequest(`at most ${CALENDAR_MAX_DAYS} days per calendar request`);
   const p = search.passengers;
@@ -99,7 +96,7 @@ export function calendarFilters(search: FlightSearch, range: CalendarRange): unk
   ];
   const filters: unknown[] = [null, settings, [range.start_date, range.end_date]];
   if (search.flightType === 'round_trip') {
-    const stay = days(search.legs[0].date, search.legs[1].date);
+    const stay = nightsBetween(search.legs[0].date, search.legs[1].date);
     filters.push(null, [stay, stay]);
   }
   return filters;

@@ -5,7 +5,7 @@
  * `[kind, title, name, description, kgmid, code, null, null, label, null, null, kind, score]`.
  */
 import { BadRequest } from '../../../platform/errors.js';
-import { batchexecuteBody, rpcPayload } from './batchexecute.js';
+import { batchexecuteBody, rpcPayload } from '../batchexecute.js';
 import { arr, at, num, str } from './jspb.js';
 
 export const LOCATION_RPC = 'H028ib';

@@ -3,7 +3,7 @@
  * field 3 holds the money the price was computed in; its currency code is the one thing
  * we read from it (the page's display price has no currency beside it).
  */
-import { ProtoDecodeError, base64ToBytes, decodeFields, fieldBytes, fieldString } from './protobuf.js';
+import { ProtoDecodeError, base64ToBytes, decodeFields, fieldBytes, fieldString } from '../protobuf.js';
 
 const FIELDS = { money: 3, moneyCurrency: 3 } as const;
 

@@ -16,7 +16,7 @@ import {
   fieldBytes,
   fieldInt,
   fieldString,
-} from './protobuf.js';
+} from '../protobuf.js';
 
 /** Field numbers of the `tfs` message and its parts. */
 const F = {

@@ -7,7 +7,7 @@
  * `tests/fixtures/googlehotels/santa-sophia-detail.txt`; slots confirmed by the `stays` library.
  */
 import { UpstreamContractChanged, UpstreamFailed } from '../../../platform/errors.js';
-import { rpcPayload } from '../flights/batchexecute.js';
+import { rpcPayload } from '../batchexecute.js';
 import { at, atArray, atNumber, atString, dataServiceRpcIds, extractInitData } from './af-init-data.js';
 import { amenityName } from './amenities.js';
 import { parseProperty, type AmenityRecord, type PropertyRecord, type RateRecord } from './parse-property.js';

@@ -4,8 +4,7 @@
  * read out of displayed text). What the reply does not carry is null, never computed.
  */
 import { z } from 'zod';
-import type { EgressMode } from '../../../upstream/egress.js';
-import { buildProvenance, ProvenanceSchema, type Provenance } from '../../../upstream/provenance.js';
+import { buildProvenance, ProvenanceSchema, type Provenance, type ProvenanceInput } from '../../../upstream/provenance.js';
 import type { DisplayBasis } from './parse-detail.js';
 import type { RateRecord } from './parse-property.js';
 import type { PricePair } from './parse-sellers.js';
@@ -52,16 +51,10 @@ export const StayPricesSchema = z.object({
 });
 export type StayPrices = z.infer<typeof StayPricesSchema>;
 
-export interface PriceContext {
+/** What every figure of one page shares in its provenance; `token` is the source property id. */
+export interface PriceContext
+  extends Pick<ProvenanceInput, 'checkIn' | 'checkOut' | 'adults' | 'collectionId' | 'observedAt' | 'requestedMarket' | 'requestedCurrency' | 'egressMode'> {
   token: string;
-  checkIn: string;
-  checkOut: string;
-  adults: number;
-  collectionId: string;
-  observedAt: Date;
-  requestedMarket: string | null;
-  requestedCurrency: string | null;
-  egressMode: EgressMode;
 }
 
 export function provenance(

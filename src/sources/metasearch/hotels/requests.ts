@@ -5,7 +5,7 @@
  *   /travel/hotels/entity/<token>[/prices|/reviews|/location]?q=…&ts=…
  * and the compatible API's own property request: /travel/search?qs=<qs>.
  */
-import { fromBase64Url, readFields, toBase64Url, utf8, ProtoWriter } from './protobuf.js';
+import { base64ToBytes, bytesToBase64, decodeFields, fieldString, ProtoWriter } from '../protobuf.js';
 import {
   AMENITY_FILTER_CODES,
   encodeTs,
@@ -96,7 +96,7 @@ export function buildHotelEntityUrl(
  * Layout read off the compatible API's own request URL for a property lookup.
  */
 export function encodePropertyQs(token: string): string {
-  return toBase64Url(new ProtoWriter().uint(1, 1).string(6, token).uint(7, 13).uint(9, 0).finish());
+  return bytesToBase64(new ProtoWriter().uint(1, 1).string(6, token).uint(7, 13).uint(9, 0).finish(), true);
 }
 
 /**
@@ -113,8 +113,8 @@ export function buildHotelPropertyUrl(token: string, input: Omit<HotelSearchUrlI
 /** The result offset a page token stands for: the engine's token is protobuf {1: offset} ("CBI=" = 18). */
 export function pageTokenOffset(token: string): number | null {
   try {
-    const f = readFields(fromBase64Url(token)).find((x) => x.field === 1);
-    return f && f.wire === 0 ? Number(f.value) : null;
+    const v = decodeFields(base64ToBytes(token)).find((x) => x.field === 1)?.value;
+    return v?.wire === 0 ? Number(v.value) : null;
   } catch {
     return null;
   }
@@ -131,19 +131,19 @@ export interface PropertyTokenParts {
 /** A property token is base64 protobuf {1: {1 cid | 2 rental id, 3 entity id}, 2: 1 hotel | 2 rental}. */
 export function decodePropertyToken(token: string): PropertyTokenParts | null {
   try {
-    const root = readFields(fromBase64Url(token));
-    const inner = root.find((f) => f.field === 1);
-    const kindField = root.find((f) => f.field === 2);
-    if (!inner || inner.wire !== 2) return null;
-    const fields = readFields(inner.bytes);
-    const idField = fields.find((f) => (f.field === 1 || f.field === 2) && f.wire === 0);
-    if (!idField || idField.wire !== 0) return null;
-    const entity = fields.find((f) => f.field === 3);
-    const kind = kindField?.wire === 0 ? Number(kindField.value) : null;
+    const root = decodeFields(base64ToBytes(token));
+    const inner = root.find((f) => f.field === 1)?.value;
+    const kindValue = root.find((f) => f.field === 2)?.value;
+    if (inner?.wire !== 2) return null;
+    const fields = decodeFields(inner.bytes);
+    const id = fields.find((f) => (f.field === 1 || f.field === 2) && f.value.wire === 0)?.value;
+    if (id?.wire !== 0) return null;
+    const entity = fields.find((f) => f.field === 3)?.value;
+    const kind = kindValue?.wire === 0 ? Number(kindValue.value) : null;
     return {
       kind: kind === 1 ? 'hotel' : kind === 2 ? 'vacation_rental' : null,
-      id: idField.value.toString(),
-      entity_id: entity?.wire === 2 ? utf8(entity.bytes) : null,
+      id: id.value.toString(),
+      entity_id: entity?.wire === 2 ? fieldString(entity) : null,
     };
   } catch {
     return null;

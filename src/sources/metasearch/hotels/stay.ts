@@ -3,20 +3,12 @@
  * nights, the currency and country a request is priced in, and the default stay used where the
  * contract prices a property without asking for dates ("the stay dates priced are transport only").
  */
+import { addDays, nightsBetween, todayUtc } from '../../../domain/dates.js';
 import { marketForCurrency, pricingMarket, type PricingMarket } from '../../../domain/markets.js';
 import { BadRequest } from '../../../platform/errors.js';
 
-const DAY_MS = 86_400_000;
 /** Days ahead of today of the stay used when the caller gives no dates (one night). */
 export const TRANSPORT_STAY_LEAD_DAYS = 14;
-
-export function addDays(date: string, n: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-}
-
-export function nightsBetween(checkIn: string, checkOut: string): number {
-  return Math.round((Date.parse(`${checkOut}T00:00:00Z`) - Date.parse(`${checkIn}T00:00:00Z`)) / DAY_MS);
-}
 
 export interface StayDates {
   checkIn: string;
@@ -36,7 +28,7 @@ export function stayDates(checkIn: string, checkOut: string | null | undefined, 
 
 /** A one-night stay TRANSPORT_STAY_LEAD_DAYS ahead (UTC). */
 export function transportStay(now: Date = new Date()): StayDates {
-  const checkIn = addDays(now.toISOString().slice(0, 10), TRANSPORT_STAY_LEAD_DAYS);
+  const checkIn = addDays(todayUtc(now), TRANSPORT_STAY_LEAD_DAYS);
   return { checkIn, checkOut: addDays(checkIn, 1), nights: 1 };
 }
 

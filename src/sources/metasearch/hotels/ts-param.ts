@@ -12,7 +12,8 @@
  *                3 {}, 4 price { 1 {2 min}, 2 {2 max}, 3 1 }, 5 guest-rating code }
  * The destination text itself travels in `q`, not in `ts`.
  */
-import { fromBase64Url, readFields, readPacked, toBase64Url, utf8, ProtoWriter, type ProtoField } from './protobuf.js';
+import { nightsBetween } from '../../../domain/dates.js';
+import { base64ToBytes, bytesToBase64, decodeFields, decodePacked, fieldString, ProtoWriter, type ProtoField } from '../protobuf.js';
 
 export type HotelSort = 'relevance' | 'lowest_price' | 'highest_rating' | 'most_reviewed';
 
@@ -95,10 +96,6 @@ function parseDate(date: string): Ymd {
   return { y: Number(m[1]), m: Number(m[2]), d: Number(m[3]) };
 }
 
-function nightsBetween(a: Ymd, b: Ymd): number {
-  return Math.round((Date.UTC(b.y, b.m - 1, b.d) - Date.UTC(a.y, a.m - 1, a.d)) / 86_400_000);
-}
-
 function dateMsg(v: Ymd): ProtoWriter {
   return new ProtoWriter().uint(1, v.y).uint(2, v.m).uint(3, v.d);
 }
@@ -110,7 +107,8 @@ function defaultGuestsMode(s: TsSearch): 'explicit' | 'implicit' {
 export function encodeTsBytes(search: TsSearch, ui: TsUiState = {}): Uint8Array {
   const checkIn = parseDate(search.checkIn);
   const checkOut = parseDate(search.checkOut);
-  const nights = nightsBetween(checkIn, checkOut);
+  const nights = nightsBetween(search.checkIn, search.checkOut);
+  if (Number.isNaN(nights)) throw new Error(`ts: bad dates ${search.checkIn}, ${search.checkOut}`);
   if (nights < 1) throw new Error('ts: check-out must be after check-in');
   if (!Number.isInteger(search.adults) || search.adults < 1) throw new Error('ts: at least one adult');
 
@@ -169,7 +167,7 @@ function filterBlock(search: TsSearch, ui: TsUiState): ProtoWriter {
 }
 
 export function encodeTs(search: TsSearch, ui: TsUiState = {}): string {
-  return toBase64Url(encodeTsBytes(search, ui));
+  return bytesToBase64(encodeTsBytes(search, ui), true);
 }
 
 // ---------------------------------------------------------------- decoding
@@ -179,23 +177,23 @@ function byField(fields: ProtoField[], n: number): ProtoField[] {
 }
 
 function msg(fields: ProtoField[], n: number): ProtoField[] | null {
-  const f = fields.find((x) => x.field === n);
-  return f && f.wire === 2 ? readFields(f.bytes) : null;
+  const v = fields.find((x) => x.field === n)?.value;
+  return v?.wire === 2 ? decodeFields(v.bytes) : null;
 }
 
 function num(fields: ProtoField[] | null, n: number): number | null {
-  const f = fields?.find((x) => x.field === n);
-  return f && f.wire === 0 ? Number(f.value) : null;
+  const v = fields?.find((x) => x.field === n)?.value;
+  return v?.wire === 0 ? Number(v.value) : null;
 }
 
 function str(fields: ProtoField[] | null, n: number): string | undefined {
-  const f = fields?.find((x) => x.field === n);
-  return f && f.wire === 2 ? utf8(f.bytes) : undefined;
+  const v = fields?.find((x) => x.field === n)?.value;
+  return v?.wire === 2 ? fieldString(v) : undefined;
 }
 
 function packed(fields: ProtoField[], n: number): number[] {
-  const f = fields.find((x) => x.field === n);
-  return f && f.wire === 2 ? readPacked(f.bytes) : [];
+  const v = fields.find((x) => x.field === n)?.value;
+  return v?.wire === 2 ? decodePacked(v.bytes).map(Number) : [];
 }
 
 function ymd(fields: ProtoField[] | null): string {
@@ -209,7 +207,7 @@ const RATING_BY_CODE = new Map(Object.entries(GUEST_RATING_CODES).map(([k, v]) =
 
 /** Inverse of encodeTs: encodeTs(...decodeTs(x)) reproduces x for every known layout. */
 export function decodeTs(ts: string): { search: TsSearch; ui: TsUiState } {
-  const root = readFields(fromBase64Url(ts));
+  const root = decodeFields(base64ToBytes(ts));
   if (num(root, 1) !== 1) throw new Error('ts: unknown version');
   const ui: TsUiState = {};
   const search: TsSearch = { checkIn: '', checkOut: '', adults: 2 };
@@ -219,7 +217,7 @@ export function decodeTs(ts: string): { search: TsSearch; ui: TsUiState } {
     let adults = 0;
     const children: number[] = [];
     for (const e of byField(guests, 1)) {
-      const entry = e.wire === 2 ? readFields(e.bytes) : [];
+      const entry = e.value.wire === 2 ? decodeFields(e.value.bytes) : [];
       if (num(entry, 1) === ADULT) adults++;
       else children.push(num(entry, 2) ?? 0);
     }

@@ -1,6 +1,9 @@
 /**
- * A minimal protobuf wire-format writer and reader: varints (as bigint where they can exceed
- * 2^53) and length-delimited fields are all the flight `tfs` parameter and price tokens use.
+ * The slice of the protobuf wire format the metasearch engine's URL parameters and tokens use
+ * (flight `tfs` and price tokens, hotel `ts`, `qs`, page and property tokens): varints (as bigint,
+ * entity ids and field 16 of `tfs` exceed 2^53) and length-delimited fields, plus base64 in both
+ * alphabets. The upstream writes explicit zero / false values and empty sub-messages, so the
+ * writer never drops "default" fields: what the caller writes is what goes on the wire.
  */
 
 export type ProtoValue =
@@ -13,20 +16,23 @@ export interface ProtoField {
   value: ProtoValue;
 }
 
-export class ProtoWriter {
-  private chunks: number[] = [];
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder('utf-8', { fatal: true });
 
-  private varint(v: bigint): void {
-    if (v < 0n) v = BigInt.asUintN(64, v);
+export class ProtoWriter {
+  private readonly out: number[] = [];
+
+  private varint(value: bigint): void {
+    let v = value < 0n ? BigInt.asUintN(64, value) : value;
     do {
       let byte = Number(v & 0x7fn);
       v >>= 7n;
       if (v > 0n) byte |= 0x80;
-      this.chunks.push(byte);
+      this.out.push(byte);
     } while (v > 0n);
   }
 
-  private tag(field: number, wire: number): void {
+  private tag(field: number, wire: 0 | 2): void {
     this.varint(BigInt((field << 3) | wire));
   }
 
@@ -39,27 +45,28 @@ export class ProtoWriter {
   bytes(field: number, value: Uint8Array): this {
     this.tag(field, 2);
     this.varint(BigInt(value.length));
-    for (const b of value) this.chunks.push(b);
+    for (const b of value) this.out.push(b);
     return this;
   }
 
   string(field: number, value: string): this {
-    return this.bytes(field, new TextEncoder().encode(value));
+    return this.bytes(field, textEncoder.encode(value));
   }
 
+  /** A sub-message; an empty writer yields the explicit empty message (`tag 00`). */
   message(field: number, inner: ProtoWriter): this {
     return this.bytes(field, inner.finish());
   }
 
-  /** A repeated varint field written packed (one length-delimited run). */
-  packed(field: number, values: number[]): this {
+  /** Repeated varints in one length-delimited run (proto3 packed encoding). */
+  packed(field: number, values: readonly number[]): this {
     const inner = new ProtoWriter();
     for (const v of values) inner.varint(BigInt(v));
     return this.bytes(field, inner.finish());
   }
 
   finish(): Uint8Array {
-    return Uint8Array.from(this.chunks);
+    return Uint8Array.from(this.out);
   }
 }
 
@@ -122,17 +129,16 @@ export function decodePacked(bytes: Uint8Array): bigint[] {
   return out;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 export function fieldString(v: ProtoValue): string {
   if (v.wire !== 2) throw new ProtoDecodeError('expected a length-delimited field');
   try {
-    return UTF8.decode(v.bytes);
+    return textDecoder.decode(v.bytes);
   } catch {
     throw new ProtoDecodeError('invalid utf-8 string');
   }
 }
 
+/** A varint read as a signed 64-bit integer. */
 export function fieldInt(v: ProtoValue): number {
   if (v.wire !== 0) throw new ProtoDecodeError('expected a varint field');
   return Number(BigInt.asIntN(64, v.value));
@@ -150,6 +156,7 @@ export function base64ToBytes(s: string): Uint8Array {
   return new Uint8Array(Buffer.from(std, 'base64'));
 }
 
+/** Standard base64, or with `urlSafe` the unpadded base64url form URLs carry. */
 export function bytesToBase64(bytes: Uint8Array, urlSafe: boolean): string {
   const b64 = Buffer.from(bytes).toString('base64');
   return urlSafe ? b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') : b64;
