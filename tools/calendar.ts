@@ -60,7 +60,8 @@ async function collect(input: z.output<typeof CalendarRequest>, deps: Parameters
   const request = normalizeCalendarRequest(input);
   const result = await need(deps, 'calendar').run(request);
   if (result.rates.length) {
-    await deps.sql.begin((tx) => storeCalendarRates(tx, request, result, { runId: newId('scraperun'), collectionKey: requestId }));
+    // one statement: atomic without a transaction around it
+    await storeCalendarRates(deps.sql, request, result, { runId: newId('scraperun'), collectionKey: requestId });
   }
   return result as CalendarResultOut;
 }

@@ -70,24 +70,30 @@ export async function startCalendarWorker(deps: AppDeps, boss: PgBoss, calendar:
 
 async function runItem(deps: AppDeps, boss: PgBoss, calendar: CalendarService, itemId: string): Promise<void> {
   const { sql, log } = deps;
+  // The item and (on its first item) the job move to running in one statement; the job's account comes along.
   const [item] = await sql`
-    UPDATE calendar_job_items SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()), updated_at = now()
-    WHERE id = ${itemId} AND status IN ('queued', 'running')
-    RETURNING id, job_id, request, attempts`;
+    WITH i AS (
+      UPDATE calendar_job_items SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()), updated_at = now()
+      WHERE id = ${itemId} AND status IN ('queued', 'running')
+      RETURNING id, job_id, request, attempts),
+    j AS (
+      UPDATE calendar_jobs SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END,
+        started_at = coalesce(started_at, now()), updated_at = now()
+      WHERE id = (SELECT job_id FROM i))
+    SELECT i.*, a.id AS account_id, a.plan FROM i
+      JOIN calendar_jobs cj ON cj.id = i.job_id LEFT JOIN accounts a ON a.id = cj.account_id`;
   if (!item) return; // already terminal: a replay after the commit
-  await sql`UPDATE calendar_jobs SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END,
-    started_at = coalesce(started_at, now()), updated_at = now() WHERE id = ${item.job_id}`;
   const request = item.request as NormalizedCalendarRequest;
+  const account: Account | null = item.account_id ? { id: item.account_id, plan: planOf(item.plan).code } : null;
   if (item.attempts > MAX_ITEM_ATTEMPTS) {
-    return finishItem(deps, boss, item.job_id, itemId, { error: `gave up after ${MAX_ITEM_ATTEMPTS} attempts` });
+    return finishItem(deps, boss, item.job_id, itemId, account, { error: `gave up after ${MAX_ITEM_ATTEMPTS} attempts` });
   }
   let result: CalendarResult;
   try {
-    const [account] = await sql`SELECT a.id, a.plan FROM calendar_jobs j JOIN accounts a ON a.id = j.account_id WHERE j.id = ${item.job_id}`;
     if (account && deps.config.CREDITS_MODE === 'enforce') {
       const left = await deps.credits.remaining(account.id, account.plan);
       if (left < calendarCost(request)) {
-        return finishItem(deps, boss, item.job_id, itemId, { error: `insufficient credits: this item costs ${calendarCost(request)}, ${left} available` });
+        return finishItem(deps, boss, item.job_id, itemId, account, { error: `insufficient credits: this item costs ${calendarCost(request)}, ${left} available` });
       }
     }
     result = await calendar.run(request);
@@ -99,9 +105,14 @@ async function runItem(deps: AppDeps, boss: PgBoss, calendar: CalendarService, i
       throw err; // pg-boss retries with backoff
     }
     if (api.status === 500) log.error({ err, itemId }, 'calendar item failed with a server fault');
-    return finishItem(deps, boss, item.job_id, itemId, { error: detail });
+    return finishItem(deps, boss, item.job_id, itemId, account, { error: detail });
   }
-  return finishItem(deps, boss, item.job_id, itemId, { result, request });
+  return finishItem(deps, boss, item.job_id, itemId, account, { result, request });
+}
+
+interface Account {
+  id: string;
+  plan: string;
 }
 
 async function finishItem(
@@ -109,14 +120,17 @@ async function finishItem(
   boss: PgBoss,
   jobId: string,
   itemId: string,
+  account: Account | null,
   outcome: { error: string } | { result: CalendarResult; request: NormalizedCalendarRequest },
 ): Promise<void> {
   await deps.sql.begin(async (tx) => {
+    let counts;
     if ('error' in outcome) {
       const done = await tx`UPDATE calendar_job_items SET status = 'failed', error = ${outcome.error}, finished_at = now(), updated_at = now()
         WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
       if (!done.length) return;
-      await tx`UPDATE calendar_jobs SET items_failed = items_failed + 1, updated_at = now() WHERE id = ${jobId}`;
+      [counts] = await tx`UPDATE calendar_jobs SET items_failed = items_failed + 1, updated_at = now() WHERE id = ${jobId}
+        RETURNING items_succeeded + items_failed AS ended, items_total`;
     } else {
       const { result, request } = outcome;
       const cost = deps.config.CREDITS_MODE === 'off' ? 0 : calendarCharge(request, result);
@@ -125,19 +139,20 @@ async function finishItem(
         WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
       if (!done.length) return;
       await storeCalendarRates(tx, request, result, { runId: runIdForJob(jobId), collectionKey: itemId });
-      const [account] = await tx`SELECT a.id, a.plan FROM calendar_jobs j JOIN accounts a ON a.id = j.account_id WHERE j.id = ${jobId}`;
       if (account && cost > 0) {
-        await deps.credits.chargeIn(tx, { accountId: account.id, plan: planOf(account.plan).code, requestId: itemId, amount: cost, note: 'POST /v1/jobs item' });
+        await deps.credits.chargeIn(tx, { accountId: account.id, plan: account.plan, requestId: itemId, amount: cost, note: 'POST /v1/jobs item' });
       }
-      await tx`UPDATE calendar_jobs SET items_succeeded = items_succeeded + 1, updated_at = now() WHERE id = ${jobId}`;
+      // the job row lock taken here orders the items' commits, so the last one sees every count
+      [counts] = await tx`UPDATE calendar_jobs SET items_succeeded = items_succeeded + 1, updated_at = now() WHERE id = ${jobId}
+        RETURNING items_succeeded + items_failed AS ended, items_total`;
     }
-    await finishJobIfDone(deps, boss, tx, jobId);
+    if (counts.ended >= counts.items_total) await finishJob(deps, boss, tx, jobId);
   });
 }
 
-async function finishJobIfDone(deps: AppDeps, boss: PgBoss, tx: TransactionSql, jobId: string): Promise<void> {
+async function finishJob(deps: AppDeps, boss: PgBoss, tx: TransactionSql, jobId: string): Promise<void> {
   const [job] = await tx`SELECT * FROM calendar_jobs WHERE id = ${jobId} FOR UPDATE`;
-  if (job.finished_at || job.items_succeeded + job.items_failed < job.items_total) return;
+  if (job.finished_at) return;
   const items = await tx`SELECT item_index, token, label, status, error, result FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;
   const results = items.filter((i) => i.result).map((i) => i.result as CalendarResult);
   const [db] = await tx`SELECT coalesce(sum(rows_written), 0)::int AS w, coalesce(sum(rows_changed), 0)::int AS c, coalesce(sum(rows_removed), 0)::int AS r

@@ -1,4 +1,5 @@
 import type { TransactionSql } from 'postgres';
+import type { Sql } from '../db/client.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
 import type { CalendarResult } from './calendar-service.js';
 
@@ -20,7 +21,7 @@ export function runIdForJob(jobId: string): string {
  * transaction; an item replayed after a crash finds its run already there and writes nothing.
  */
 export async function storeCalendarRates(
-  tx: TransactionSql,
+  tx: TransactionSql | Sql,
   r: NormalizedCalendarRequest,
   result: CalendarResult,
   ids: { runId: string; collectionKey: string },
