@@ -6,20 +6,14 @@
  *
  *   npx tsx bench/calendar-jobs.ts      (DATABASE_URL or an embedded PostgreSQL)
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { loadConfig } from '../src/config.js';
-import { createKey } from '../src/platform/keys.js';
-import { startService } from '../src/service.js';
+import { median, startBenchService } from './harness.js';
 import { spawn } from 'node:child_process';
 import { buildCalendarRpc, calendarWindows } from '../src/sources/metasearch/calendar/rpc.js';
 
 const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The replayed upstream runs in its own process: its work is not the service's overhead. */
 async function startUpstream(): Promise<{ url: string; close(): void }> {
@@ -33,20 +27,8 @@ async function startUpstream(): Promise<{ url: string; close(): void }> {
 
 async function main() {
   const replay = await startUpstream();
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-calendar-'));
-  const config = loadConfig({
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    BOOTSTRAP_KEY: 'false',
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(53000 + Math.floor(Math.random() * 1000)),
-    UPSTREAM_METASEARCH_URL: replay.url,
-    WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? '8',
-  });
-  const service = await startService(config, { log: pino({ level: 'silent' }) });
-  const { key } = await createKey(service.deps.sql, { name: `bench-${Date.now()}`, rateLimit: 100_000, plan: 'enterprise' });
+  const bench = await startBenchService({ UPSTREAM_METASEARCH_URL: replay.url, WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? '8' });
+  const { service, config, key } = bench;
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };
 
   // The upstream's own time for a 90-night calendar: its three monthly RPCs, in parallel, asked directly.
@@ -115,9 +97,8 @@ async function main() {
       `| per-item overhead: submission, queue, result, stored rates, charge, counters (wall minus upstream, per round; items of a round run side by side) | ${perItem.toFixed(1)} ms |`,
     ].join('\n'),
   );
-  await service.close();
+  await bench.close();
   replay.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
 }
 
 main().catch((err) => {

@@ -4,20 +4,14 @@
  *
  *   npx tsx bench/compare.ts      (DATABASE_URL or an embedded PostgreSQL)
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { loadConfig } from '../src/config.js';
-import { createKey } from '../src/platform/keys.js';
-import { startService } from '../src/service.js';
+import { median, startBenchService } from './harness.js';
 import { readFixtureJson } from '../test/helpers/fixtures.js';
 import { asRental } from '../test/integration/ota-payloads.js';
 import { startReplayServer } from '../test/replay/server.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const LATENCIES = { otatwo: 100, otathree: 250, rentalone: 400 } as const;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   const offers = readFixtureJson('expedia/propertyOffers-9209612-2023.json');
@@ -26,22 +20,13 @@ async function main() {
     { method: 'POST', path: '/otathree/graphql', body: [offers], delayMs: LATENCIES.otathree },
     { method: 'POST', path: '/rentalone/graphql', body: [asRental(offers)], delayMs: LATENCIES.rentalone },
   ]);
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-compare-'));
-  const config = loadConfig({
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    BOOTSTRAP_KEY: 'false',
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(53100 + Math.floor(Math.random() * 800)),
+  const bench = await startBenchService({
     UPSTREAM_OTATWO_URL: `${replay.url}/otatwo`,
     UPSTREAM_OTATHREE_URL: `${replay.url}/otathree`,
     UPSTREAM_RENTALONE_URL: `${replay.url}/rentalone`,
     RUN_WORKER: 'false',
   });
-  const service = await startService(config, { log: pino({ level: 'silent' }) });
-  const { key } = await createKey(service.deps.sql, { name: `bench-${Date.now()}`, rateLimit: 100_000, plan: 'enterprise' });
+  const { service, key } = bench;
   const body = JSON.stringify({
     check_in: '2023-06-04',
     nights: 10,
@@ -71,9 +56,8 @@ async function main() {
       `| sum of the sources' latencies (sequential would be ≥) | ${Object.values(LATENCIES).reduce((a, b) => a + b, 0)} ms |`,
     ].join('\n'),
   );
-  await service.close();
+  await bench.close();
   await replay.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
 }
 
 main().catch((err) => {

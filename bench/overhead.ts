@@ -5,16 +5,11 @@
  *
  *   npx tsx bench/overhead.ts            (DATABASE_URL or an embedded PostgreSQL)
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import express from 'express';
-import pino from 'pino';
 import { TOOLS } from '../tools/index.js';
-import { loadConfig } from '../src/config.js';
-import { createKey } from '../src/platform/keys.js';
-import { startService } from '../src/service.js';
+import { startBenchService } from './harness.js';
 import { probeMetered } from '../test/helpers/probe-tools.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -38,18 +33,8 @@ async function run(url: string, headers: Record<string, string>, delayMs = 0) {
 }
 
 async function main() {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-overhead-'));
-  const config = loadConfig({
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    BOOTSTRAP_KEY: 'false',
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(52000 + Math.floor(Math.random() * 1000)),
-  });
-  const service = await startService(config, { log: pino({ level: 'silent' }), tools: [...TOOLS, probeMetered] });
-  const { key } = await createKey(service.deps.sql, { name: `bench-${Date.now()}`, rateLimit: 1_000_000, plan: 'enterprise' });
+  const bench = await startBenchService({ RUN_WORKER: 'false' }, [...TOOLS, probeMetered]);
+  const { service, config, key } = bench;
 
   const bare = express();
   bare.use(express.json());
@@ -85,8 +70,7 @@ async function main() {
   lines.push('', ...summary);
   console.log(lines.join('\n'));
   bareServer.close();
-  await service.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await bench.close();
 }
 
 main().catch((err) => {
