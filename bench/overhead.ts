@@ -9,20 +9,31 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import express from 'express';
 import { TOOLS } from '../tools/index.js';
+import { createKey } from '../src/platform/keys.js';
 import { startBenchService } from './harness.js';
 import { probeMetered } from '../test/helpers/probe-tools.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
-async function run(url: string, headers: Record<string, string>, delayMs = 0) {
+/** Each request takes the next of `keys` (none: no key header). */
+async function run(url: string, keys: string[], delayMs = 0) {
+  let n = 0;
+  const body = JSON.stringify({ items: 1, delay_ms: delayMs });
   const result = await autocannon({
     url,
     method: 'POST',
     connections: CONNECTIONS,
     duration: DURATION_S,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ items: 1, delay_ms: delayMs }),
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>) => ({
+          ...req,
+          headers: { 'content-type': 'application/json', ...(keys.length ? { 'x-api-key': keys[n++ % keys.length] } : {}) },
+          body,
+        }),
+      },
+    ],
   });
   return {
     p50: result.latency.p50,
@@ -35,6 +46,9 @@ async function run(url: string, headers: Record<string, string>, delayMs = 0) {
 async function main() {
   const bench = await startBenchService({ RUN_WORKER: 'false' }, [...TOOLS, probeMetered]);
   const { service, config, key } = bench;
+  // ten accounts: requests of different keys do not wait on each other's rate-limit lock and period row
+  const tenKeys: string[] = [];
+  for (let i = 0; i < 10; i++) tenKeys.push((await createKey(service.deps.sql, { name: `bench-${i}-${Date.now()}`, rateLimit: 1_000_000, plan: 'enterprise' })).key);
 
   const bare = express();
   bare.use(express.json());
@@ -47,7 +61,7 @@ async function main() {
   const barePort = (bareServer.address() as { port: number }).port;
 
   // warm both paths
-  await run(`http://127.0.0.1:${barePort}/v1/test/metered`, {});
+  await run(`http://127.0.0.1:${barePort}/v1/test/metered`, []);
   const lines = [
     `## Platform overhead (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S}s each, ${config.DATABASE_URL ? 'external' : 'embedded'} PostgreSQL, mode ${config.CREDITS_MODE})`,
     '',
@@ -57,11 +71,13 @@ async function main() {
   const summary: string[] = [];
   // An instant handler shows the platform's own cost; a 50 ms one is closer to a real upstream call.
   for (const delay of [0, 50]) {
-    const bareRes = await run(`http://127.0.0.1:${barePort}/v1/test/metered`, {}, delay);
-    const fullRes = await run(`${service.url}/v1/test/metered`, { 'x-api-key': key }, delay);
+    const bareRes = await run(`http://127.0.0.1:${barePort}/v1/test/metered`, [], delay);
+    const fullRes = await run(`${service.url}/v1/test/metered`, [key], delay);
+    const spread = await run(`${service.url}/v1/test/metered`, tenKeys, delay);
     lines.push(
       `| ${delay} ms | bare handler | ${bareRes.p50} | ${bareRes.p99} | ${bareRes.rps.toFixed(0)} | ${bareRes.errors} |`,
-      `| ${delay} ms | platform path (auth, limit, meter, ledger, history) | ${fullRes.p50} | ${fullRes.p99} | ${fullRes.rps.toFixed(0)} | ${fullRes.errors} |`,
+      `| ${delay} ms | platform path (auth, limit, meter, ledger, history), one key | ${fullRes.p50} | ${fullRes.p99} | ${fullRes.rps.toFixed(0)} | ${fullRes.errors} |`,
+      `| ${delay} ms | platform path, ten keys of ten accounts | ${spread.p50} | ${spread.p99} | ${spread.rps.toFixed(0)} | ${spread.errors} |`,
     );
     summary.push(
       `${delay} ms handler: added p50 ${(fullRes.p50 - bareRes.p50).toFixed(2)} ms, added p99 ${(fullRes.p99 - bareRes.p99).toFixed(2)} ms, throughput ratio ${((fullRes.rps / bareRes.rps) * 100).toFixed(1)} %.`,
