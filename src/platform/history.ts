@@ -12,17 +12,16 @@ export interface HistoryRecord {
   rate_limited: boolean;
 }
 
-/** The insert as a fragment, so that a charge and its history row can be written in one statement. */
+/**
+ * One row per /v1 request and MCP tool call; never the key, never bodies. A fragment, so that a
+ * charge and its history row can be written in one statement.
+ */
 export function historyInsert(sql: Sql, r: HistoryRecord) {
   return sql`INSERT INTO request_history (id, key_id, method, path, status, duration_ms, response_bytes, credits, rate_limited)
     VALUES (${r.id}, ${r.key_id}, ${r.method}, ${r.path}, ${r.status}, ${r.duration_ms}, ${r.response_bytes}, ${r.credits}, ${r.rate_limited})
     ON CONFLICT (id) DO NOTHING`;
 }
 
-/** One row per /v1 request and MCP tool call; never the key, never bodies. */
-export async function recordRequest(sql: Sql, r: HistoryRecord): Promise<void> {
-  await historyInsert(sql, r);
-}
 
 export async function findRequest(sql: Sql, keyId: string, id: string) {
   const [row] = await sql`

@@ -8,8 +8,6 @@ export interface ToolContext {
   deps: AppDeps;
   requestId: string;
   key: AuthedKey;
-  /** 'rest' or 'mcp': the handler's behaviour must not depend on it; logs and history may. */
-  via: 'rest' | 'mcp';
   /** Request headers, lower-cased (REST); MCP calls carry none. */
   headers: Record<string, string | undefined>;
 }
@@ -49,7 +47,7 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   queryKey?: boolean;
   /** Error bodies also carry `error` (the compatible search API's field) beside `detail`. */
   compatErrors?: boolean;
-  /** Free operations are never rate-limited per credit, but still count as requests. */
+  /** Listed as one of the read-only MCP tools at POST /mcp. */
   mcp?: { expose: true; title?: string };
   handler(input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
 }

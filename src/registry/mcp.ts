@@ -46,7 +46,7 @@ export function createMcpServer(deps: AppDeps, key: AuthedKey, nextRequestId: ()
       result = { isError: true, content: [{ type: 'text', text: `unknown tool: ${request.params.name}` }] };
     } else {
       try {
-        const output = (await invokeTool(tool, request.params.arguments ?? {}, () => 'body', { deps, requestId: id, key, via: 'mcp', headers: {} }, meter)) as Record<string, unknown>;
+        const output = (await invokeTool(tool, request.params.arguments ?? {}, () => 'body', { deps, requestId: id, key, headers: {} }, meter)) as Record<string, unknown>;
         result = { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
       } catch (err) {
         const api = toApiError(err);

@@ -66,7 +66,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps): P
   try {
     key = await requireKey(deps.sql, req, { allowQuery: tool.queryKey, admit: true });
     req.keyPrefix = key.prefix;
-    const ctx = { deps, requestId: req.id, key, via: 'rest' as const, headers: req.headers as Record<string, string> };
+    const ctx = { deps, requestId: req.id, key, headers: req.headers as Record<string, string> };
     body = await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter);
   } catch (err) {
     ({ status, body } = errorReply(deps, req, err, tool.compatErrors));
