@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { createKey } from '../src/platform/keys.js';
 import type { Tool } from '../src/registry/define-tool.js';
 import { startService, type Service } from '../src/service.js';
+import { freePort } from '../test/helpers/free-port.js';
 
 export interface BenchService {
   service: Service;
@@ -24,7 +25,7 @@ export async function startBenchService(env: Record<string, string> = {}, tools?
     LOG_LEVEL: 'silent',
     BOOTSTRAP_KEY: 'false',
     DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(52000 + Math.floor(Math.random() * 3000)),
+    EMBEDDED_PG_PORT: String(await freePort()),
     ...env,
   });
   const service = await startService(config, { log: pino({ level: 'silent' }), ...(tools ? { tools } : {}) });

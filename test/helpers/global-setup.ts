@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import postgres from 'postgres';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
+import { freePort } from './free-port.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,7 +24,7 @@ export async function setup(project: TestProject): Promise<void> {
   if (!url) {
     // A cluster of this run's own: concurrent runs never share (or stop) each other's.
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hotelrates-test-'));
-    embedded = await startEmbeddedPostgres({ dataDir, port: 55000 + Math.floor(Math.random() * 4000) });
+    embedded = await startEmbeddedPostgres({ dataDir, port: await freePort() });
     url = embedded.url;
   }
   const sql = postgres(url, { max: 1, onnotice: () => undefined });

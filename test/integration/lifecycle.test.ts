@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port.js';
 import { runEntry, spawnServer, type Spawned } from '../helpers/spawn-service.js';
 
 /**
@@ -20,7 +21,7 @@ beforeAll(async () => {
     DATABASE_URL: undefined,
     PORT: '0',
     HOST: '127.0.0.1',
-    EMBEDDED_PG_PORT: String(50000 + Math.floor(Math.random() * 4000)),
+    EMBEDDED_PG_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
   };
 });
