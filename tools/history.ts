@@ -27,7 +27,17 @@ export const requestRecord = defineTool({
   async handler({ request_id }, { deps, key }) {
     const row = await findRequest(deps.sql, key.id, request_id);
     if (!row) throw new NotFound('request not found');
-    return { ...row, duration_ms: Math.round(row.duration_ms * 100) / 100, created_at: (row.created_at as Date).toISOString() } as never;
+    return {
+      id: row.id as string,
+      method: row.method as string,
+      path: row.path as string,
+      status: row.status as number,
+      duration_ms: Math.round((row.duration_ms as number) * 100) / 100,
+      response_bytes: row.response_bytes as number,
+      credits: row.credits as number,
+      rate_limited: row.rate_limited as boolean,
+      created_at: (row.created_at as Date).toISOString(),
+    };
   },
 });
 

@@ -88,7 +88,7 @@ export const createJob = defineTool({
       minExpirySeconds: deps.config.JOB_MIN_EXPIRY_S,
     });
     deps.services.wakeWorkers?.();
-    return readCalendarJob(deps.sql, key.id, id, false) as never;
+    return readCalendarJob(deps.sql, key.id, id, false);
   },
 });
 
@@ -103,6 +103,6 @@ export const getJob = defineTool({
   output: Job,
   credits: 0,
   async handler({ job_id, include_results }, { deps, key }) {
-    return readCalendarJob(deps.sql, key.id, job_id, include_results) as never;
+    return readCalendarJob(deps.sql, key.id, job_id, include_results);
   },
 });

@@ -76,6 +76,10 @@ export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Pr
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed';
+export type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+export type CallbackStatus = 'not_configured' | 'pending' | 'delivered' | 'failed';
+
 /** The spec's Calendar job resource; results only on request and only for succeeded items. */
 export async function readCalendarJob(sql: Sql, keyId: string, jobId: string, includeResults: boolean) {
   const [job] = await sql`SELECT * FROM calendar_jobs WHERE id = ${jobId} AND key_id = ${keyId}`;
@@ -88,10 +92,10 @@ export async function readCalendarJob(sql: Sql, keyId: string, jobId: string, in
     id: job.id as string,
     job_id: job.id as string,
     poll_url: `/v1/jobs/${job.id}`,
-    status: job.status as string,
+    status: job.status as JobStatus,
     priority: job.priority as number,
     callback_url: job.callback_url as string | null,
-    callback_status: job.callback_status as string,
+    callback_status: job.callback_status as CallbackStatus,
     callback_attempts: job.callback_attempts as number,
     callback_last_error: job.callback_last_error as string | null,
     artifact_uri: job.artifact_uri as string | null,
@@ -110,7 +114,7 @@ export async function readCalendarJob(sql: Sql, keyId: string, jobId: string, in
       item_index: it.item_index as number,
       token: it.token as string,
       label: it.label as string | null,
-      status: it.status as string,
+      status: it.status as ItemStatus,
       request: it.request as Record<string, unknown>,
       result: (it.result ?? null) as Record<string, unknown> | null,
       error: it.error as string | null,
