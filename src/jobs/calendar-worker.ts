@@ -115,7 +115,30 @@ interface Account {
   plan: string;
 }
 
+/** Under enforcement, items finishing side by side found the balance spent: the item fails unpaid. */
+class OutOfCredits extends Error {
+  constructor(readonly cost: number) {
+    super(`insufficient credits: this item costs ${cost}`);
+  }
+}
+
 async function finishItem(
+  deps: AppDeps,
+  boss: PgBoss,
+  jobId: string,
+  itemId: string,
+  account: Account | null,
+  outcome: { error: string } | { result: CalendarResult; request: NormalizedCalendarRequest },
+): Promise<void> {
+  try {
+    await commitItem(deps, boss, jobId, itemId, account, outcome);
+  } catch (err) {
+    if (!(err instanceof OutOfCredits)) throw err;
+    await commitItem(deps, boss, jobId, itemId, account, { error: err.message });
+  }
+}
+
+async function commitItem(
   deps: AppDeps,
   boss: PgBoss,
   jobId: string,
@@ -140,7 +163,8 @@ async function finishItem(
       if (!done.length) return;
       await storeCalendarRates(tx, request, result, { runId: runIdForJob(jobId), collectionKey: itemId });
       if (account && cost > 0) {
-        await deps.credits.chargeIn(tx, { accountId: account.id, plan: account.plan, requestId: itemId, amount: cost, note: 'POST /v1/jobs item' });
+        const charge = { accountId: account.id, plan: account.plan, requestId: itemId, amount: cost, note: 'POST /v1/jobs item' };
+        if ((await deps.credits.chargeIn(tx, charge, deps.config.CREDITS_MODE === 'enforce')) === null) throw new OutOfCredits(cost);
       }
       // the job row lock taken here orders the items' commits, so the last one sees every count
       [counts] = await tx`UPDATE calendar_jobs SET items_succeeded = items_succeeded + 1, updated_at = now() WHERE id = ${jobId}

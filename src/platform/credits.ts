@@ -75,28 +75,34 @@ export class Credits {
    * credits left in the period.
    */
   async settleCall(c: Charge, history: HistoryRecord): Promise<number> {
-    return this.#charge(this.sql, c, history);
+    return (await this.#charge(this.sql, c, history)) as number;
   }
 
-  /** A charge written inside the caller's transaction (batch items commit their result and charge together). */
-  async chargeIn(tx: TransactionSql, c: Charge): Promise<number> {
-    return this.#charge(tx as unknown as Sql, c, null);
+  /**
+   * A charge written inside the caller's transaction (batch items commit their result and charge
+   * together). With `requireFunds` nothing is written and null is returned when the balance does
+   * not cover it, so concurrent items can never take the balance below zero.
+   */
+  async chargeIn(tx: TransactionSql, c: Charge, requireFunds = false): Promise<number | null> {
+    return this.#charge(tx as unknown as Sql, c, null, requireFunds);
   }
 
-  async #charge(sql: Sql, c: Charge, history: HistoryRecord | null): Promise<number> {
+  async #charge(sql: Sql, c: Charge, history: HistoryRecord | null, requireFunds = false): Promise<number | null> {
     const period = await this.ensurePeriod(c.accountId, c.plan);
+    // The ledger row is written from the period update, so a refused charge writes neither.
     const [row] = await sql`
       WITH r AS (DELETE FROM credit_reservations WHERE request_id = ${c.requestId}),
-      l AS (
-        INSERT INTO credit_ledger (account_id, period_start, kind, amount, request_id, note)
-        SELECT ${c.accountId}, ${period.start}, 'charge', ${-c.amount}, ${c.requestId}, ${c.note} WHERE ${c.amount}::int > 0),
-      ${history ? sql`h AS (${historyInsert(sql, history)}),` : sql``}
       p AS (
         UPDATE credit_periods SET used = used + ${c.amount}
         WHERE account_id = ${c.accountId} AND period_start = ${period.start}
-        RETURNING granted - used AS remaining)
+          ${requireFunds ? sql`AND granted - used >= ${c.amount}` : sql``}
+        RETURNING granted - used AS remaining),
+      l AS (
+        INSERT INTO credit_ledger (account_id, period_start, kind, amount, request_id, note)
+        SELECT ${c.accountId}, ${period.start}, 'charge', ${-c.amount}, ${c.requestId}, ${c.note} FROM p WHERE ${c.amount}::int > 0)
+      ${history ? sql`, h AS (${historyInsert(sql, history)})` : sql``}
       SELECT remaining FROM p`;
-    return row.remaining;
+    return row ? row.remaining : null;
   }
 
   async remaining(accountId: string, plan: string): Promise<number> {

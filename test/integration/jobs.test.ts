@@ -301,3 +301,28 @@ describe('without webhook delivery configured', () => {
     expect(n).toBe(0);
   });
 });
+
+describe('batches under credit enforcement', () => {
+  let enforced: TestService;
+  beforeAll(async () => {
+    enforced = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', CREDITS_MODE: 'enforce', WORKER_CONCURRENCY: '4' });
+  });
+  afterAll(() => enforced?.close());
+
+  it('items running side by side never take the balance below zero; the unpaid ones fail and say why', async () => {
+    const k = await enforced.key({ plan: 'scale' });
+    await enforced.deps.credits.adjust(k.account_id!, 'scale', -(1_000_000 - 12), 'test: leave 12');
+    const items = Array.from({ length: 4 }, (_, i) => ({ token: `enforced-hotel-${i}`, start: '2027-09-01', days: 2, probe_min_stay: false }));
+    const res = await enforced.call('/v1/jobs', { key: k.key, body: { items }, headers: { 'idempotency-key': 'enforced' } });
+    const job = (await res.json()) as any;
+    const done = await waitFor(async () => {
+      const j = (await (await enforced.call(`/v1/jobs/${job.id}`, { key: k.key })).json()) as any;
+      return j.finished_at ? j : null;
+    }, { what: 'the enforced batch' });
+    expect(done.status).toBe('partial');
+    expect(done.items_succeeded).toBe(2);
+    expect(done.items.filter((i: any) => i.status === 'failed').every((i: any) => /^insufficient credits/.test(i.error))).toBe(true);
+    const b = (await (await enforced.call('/v1/billing', { key: k.key })).json()) as any;
+    expect(b.credits.remaining).toBe(2);
+  });
+});
