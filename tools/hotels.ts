@@ -273,7 +273,7 @@ export const getHotelOffers = defineTool({
   title: 'Offers per seller for a stay',
   description:
     "Every seller's price for one stay of one property (official site, OTAs, optionally metasearch sites), from the property's own metasearch page: per-seller nightly and total price on the page's display basis, free-cancellation deadline, rooms where the seller names them, provenance per offer, plus the headline, price insights and which required sources are missing. " +
-    'Heavy: use for dates that matter (get_hotel_calendar for many dates). Needs a token from resolve_hotel. coverage fetches 1-3 device profiles and merges them; a render missing a required source is retried once. has_member_rate and discount_remarks are not read from this source. Costs 3 credits; no offer is free.',
+    'Heavy: use for dates that matter (get_hotel_calendar for many dates). Needs a token from resolve_hotel. coverage fetches 1-3 device profiles and merges them; a render missing a required source is retried once. has_deal, has_member_rate and discount_remarks are not read from this source and are null. Costs 3 credits; no offer is free.',
   method: 'POST',
   path: '/v1/offers',
   tags: ['hotels'],

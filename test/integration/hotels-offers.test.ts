@@ -57,7 +57,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       name: 'The Crown, Battersea (PUBLOVE)',
       hotel_class_stars: 2,
       rating: 4.1,
-      has_deal: false,
+      has_deal: null,
       price_insights: { lowest_price: '£29', price_level: null, price_level_code: 2, typical_price_range: { low_price: '£25', high_price: '£45' } },
       missing_sources: ['hotels'],
       refundable_offers: 1,

@@ -91,7 +91,8 @@ export const OffersOutput = z.object({
   reviews: z.int().nullable(),
   deal: z.string().nullable(),
   deal_description: z.string().nullable(),
-  has_deal: z.boolean(),
+  /** No deal badge is known on this source's pages: null, never a guessed false. */
+  has_deal: z.boolean().nullable(),
   price_insights: PriceInsights,
   sources: z.array(z.string()),
   missing_sources: z.array(z.string()),
@@ -193,7 +194,7 @@ export async function runOffers(deps: AppDeps, input: OffersInput): Promise<Offe
     reviews: d.property.reviews,
     deal: null,
     deal_description: null,
-    has_deal: false,
+    has_deal: null,
     price_insights: {
       lowest_price: pi?.lowest_price ?? null,
       price_level: null,
