@@ -58,7 +58,7 @@ export function createMcpServer(deps: AppDeps, key: AuthedKey, nextRequestId: ()
     }
     const status = result.isError ? Number(result._meta?.status ?? 404) : 200;
     try {
-      await finishCall(deps, meter, { id, key_id: key.id, method: 'MCP', path: request.params.name, status, duration_ms: performance.now() - started, response_bytes: Buffer.byteLength(JSON.stringify(result)) });
+      await finishCall(deps, meter, { id, key_id: key.id, method: 'MCP', path: request.params.name, status, duration_ms: performance.now() - started, response_bytes: Buffer.byteLength((result.content[0] as { text: string }).text) }); // the text copy: the result serialised once
     } catch (err) {
       if (result.isError) deps.log.warn({ err, requestId: id }, 'request history write failed');
       else {
