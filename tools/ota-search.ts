@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../src/domain/codes.js';
 import { defineTool } from '../src/registry/define-tool.js';
+import { searchOtafour } from '../src/sources/otafour/fetch.js';
 import { fetchOtaoneSearch } from '../src/sources/otaone/fetch.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
 import { searchGroupTypeahead } from '../src/sources/shared/group-search.js';
-import { adultsField, isoDate, nightsField, notServable, nullableProvenance } from '../src/sources/shared/tool-fields.js';
+import { adultsField, isoDate, nightsField, nullableProvenance } from '../src/sources/shared/tool-fields.js';
 
 /** The per-OTA property searches (name → the id the stay routes need), 1 credit each. */
 
@@ -101,7 +102,7 @@ export const otafourSearch = defineTool({
   name: 'search_otafour',
   title: 'Fourth OTA: find a property id',
   description:
-    'Would resolve a hotel name to the fourth OTA’s numeric property id. Not served: the site’s suggestion reply has no recorded or published shape, so the route answers 503; take the id from the property URL instead. Costs 1 credit when served.',
+    'Resolves a hotel name to the fourth OTA’s numeric property id (the site’s own search-box suggestions; cities and areas are skipped) for POST /v1/ota/otafour. region_id is the site’s city id. Costs 1 credit; no match is free.',
   method: 'POST',
   path: '/v1/ota/otafour/search',
   tags: ['ota'],
@@ -109,8 +110,9 @@ export const otafourSearch = defineTool({
   output: SearchOut,
   credits: 1,
   isEmpty: (o) => o.results.length === 0,
-  async handler() {
-    throw notServable('otafour search', 'the shape of the site’s suggestion reply is not known (no recorded or published payload)');
+  async handler(input, { deps }) {
+    const r = await searchOtafour(deps, input.query, input.limit);
+    return { query: input.query, market: r.market, results: r.results };
   },
 });
 

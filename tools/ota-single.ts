@@ -242,7 +242,7 @@ const SOURCE_FACTS: SourceFact[] = [
   { source: 'otaone', kind: 'ota', markets: ['any (country of the page)'], status: 'served', notes: ['rooms from the server-rendered property page; room size and occupancy enrichment are not fetched'] },
   { source: 'otatwo', kind: 'ota', markets: ['US', 'GB', 'EU'], status: 'partial', notes: ['AU, CA, DE, FR, IE, IT, NL, NZ answer 503: their public point-of-sale context is not known'] },
   { source: 'otathree', kind: 'ota', markets: ['US'], status: 'partial', notes: ['CA answers 503: its public point-of-sale context is not known'] },
-  { source: 'otafour', kind: 'ota', markets: ['23 display currencies'], status: 'partial', notes: ['search answers 503: the suggestion reply shape is not known'] },
+  { source: 'otafour', kind: 'ota', markets: ['23 display currencies'], status: 'served', notes: ['search reads the search-box suggestions; hotels only'] },
   { source: 'rentalone', kind: 'vacation_rental', markets: ['US'], status: 'served', notes: [] },
   { source: 'rentaltwo', kind: 'vacation_rental', markets: ['94 regional hosts'], status: 'served', notes: ['per-night prices come from one quote request per priced date'] },
   { source: 'travelreview', kind: 'metasearch', markets: ['any'], status: 'served', notes: ['the cheapest advertiser per hotel only'] },

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECONDARY_DATA_PATH } from '../../src/sources/otafour/fetch.js';
+import { SUGGEST_PATH } from '../../src/sources/otafour/suggest.js';
 import { fixtureSuite, readFixture, readFixtureJson } from '../helpers/fixtures.js';
 import { MCP_INIT, OTAFOUR_SECONDARY_DATA, OTAONE_PROPERTY_PAGE, mcpToolEvent } from './ota-payloads.js';
 import { startHarness, type Harness } from './ota-harness.js';
+import { OTAFOUR_SUGGEST } from './otafour-payloads.js';
 
 const CARDS = 'booking/search-results-cards-belgrade-2026-11-14.html';
 const HOSTEL = 'hostelworld/availability-property-93919-2026-06.json';
@@ -23,6 +25,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/otaone/searchresults.en-gb.html', body: readFixture(CARDS) },
       { path: SECONDARY_DATA_PATH.replace(/^/, '/otafour'), query: { hotel_id: '2454174' }, body: OTAFOUR_SECONDARY_DATA },
       { path: SECONDARY_DATA_PATH.replace(/^/, '/otafour'), query: { hotel_id: '1' }, body: { hotelInfo: {} } },
+      { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'riverside' }, body: OTAFOUR_SUGGEST },
+      { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'nowhere' }, body: { ViewModelList: [] } },
+      { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'moved' }, body: { Message: 'moved' } },
       { path: '/hostel/legacy-hwapi-service/2.2/properties/93919/availability/', body: readFixtureJson(HOSTEL) },
       { path: '/hostel/autocomplete-service/v1/autocomplete/web', body: readFixtureJson(AUTOCOMPLETE) },
       { path: '/hostel/legacy-hwapi-service/2.2/cities/15/properties/', body: readFixtureJson(CITY) },
@@ -65,7 +70,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(r.body.results[0].provenance).toMatchObject({ source: 'otaone', returned_currency: 'EUR', price_basis: 'stay_headline', source_property_id: 'rs/hostel-sara-beograd1' });
   });
 
-  it('otafour: rows that fit the search, tax basis per row, cheapest headline; contract change 503; search 503', async () => {
+  it('otafour: rows that fit the search, tax basis per row, cheapest headline; contract change 503', async () => {
     const r = await h.post('/v1/ota/otafour', { property_id: '2454174', check_in: '2026-12-01', nights: 2, currency: 'EUR' });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('8');
@@ -79,9 +84,24 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const sent = h.replay.requests.find((q) => q.path.endsWith('GetSecondaryData'))!;
     expect(sent.query).toMatchObject({ hotel_id: '2454174', checkIn: '2026-12-01', los: '2', currencyCode: 'EUR' });
     expect((await h.post('/v1/ota/otafour', { property_id: '1', check_in: '2026-12-01' })).status).toBe(503);
-    const search = await h.post('/v1/ota/otafour/search', { query: 'x' });
-    expect(search.status).toBe(503);
-    expect(search.body.detail).toContain('otafour search unavailable');
+  });
+
+  it('otafour search: hotel suggestions with their property id, 1 credit; no match free; a changed reply 503', async () => {
+    const r = await h.post('/v1/ota/otafour/search', { query: 'riverside', limit: 5 });
+    expect(r.status).toBe(200);
+    expect(r.charged).toBe('1');
+    expect(r.body.market).toBe('US');
+    expect(r.body.results.map((x: any) => [x.property_id, x.name, x.region_id])).toEqual([
+      ['2454174', 'Example Riverside Hotel', '16440'],
+      ['88123', 'Riverside Suites Da Nang', '16440'],
+    ]);
+    const sent = h.replay.requests.find((q) => q.path.endsWith(SUGGEST_PATH) && q.query.searchText === 'riverside')!;
+    expect(sent.query).toMatchObject({ origin: 'US', isHotelLandSearch: 'true' });
+    const none = await h.post('/v1/ota/otafour/search', { query: 'nowhere' });
+    expect([none.status, none.charged, none.body.results]).toEqual([200, '0', []]);
+    const moved = await h.post('/v1/ota/otafour/search', { query: 'moved' });
+    expect(moved.status).toBe(503);
+    expect(moved.charged).toBe('0');
   });
 
   it('hostel: dorm and private rate plans with per-bed / per-room provenance; destination search', async () => {

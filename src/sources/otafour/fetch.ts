@@ -1,11 +1,13 @@
-/** `otafour` I/O: the property page's room-grid JSON for one stay, in one display currency. */
+/** `otafour` I/O: the property page's room-grid JSON for one stay, in one display currency, and the search box's suggestions. */
 import type { AppDeps } from '../../deps.js';
 import { need } from '../../deps.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import type { Provenance } from '../../upstream/provenance.js';
 import { checkStatus, observe, priceProvenance, seconds } from '../shared/observation.js';
 import { stayWindow } from '../shared/stay.js';
+import type { TypeaheadHit } from '../shared/typeahead.js';
 import { parseOtafourSecondaryData, type OtafourGridOffer } from './secondary-data.js';
+import { SUGGEST_PATH, parseOtafourSuggest, suggestQuery } from './suggest.js';
 
 export const OTAFOUR_CURRENCIES = [
   'AED', 'AUD', 'BRL', 'CAD', 'CHF', 'CZK', 'EUR', 'GBP', 'HKD', 'IDR', 'INR', 'JPY', 'KRW', 'MYR', 'NZD', 'PHP', 'PLN', 'SEK', 'SGD', 'THB', 'TWD', 'USD', 'ZAR',
@@ -116,4 +118,13 @@ export async function fetchOtafour(deps: AppDeps, input: OtafourInput) {
       comparable_across_markets: true as const,
     },
   };
+}
+
+/** Name → numeric property id through the site's own suggestions (hotel entries only). */
+export async function searchOtafour(deps: AppDeps, query: string, limit: number): Promise<{ results: TypeaheadHit[]; market: string }> {
+  const response = await need(deps, 'upstream').fetch({ source: 'otafour', path: SUGGEST_PATH, query: suggestQuery(query), expect: 'json' });
+  checkStatus('otafour', response, { endpoint: 'GetUnifiedSuggestResult' });
+  const results = await withContractGuard('otafour', response, (r) => parseOtafourSuggest(r.json()));
+  // The request says origin=US; the reply states no market of its own.
+  return { results: results.slice(0, limit), market: 'US' };
 }

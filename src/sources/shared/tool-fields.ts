@@ -3,7 +3,6 @@
  * route validates a stay the same way.
  */
 import { z } from 'zod';
-import { ApiError } from '../../platform/errors.js';
 import { ProvenanceSchema } from '../../upstream/provenance.js';
 
 export const isoDate = z.iso.date();
@@ -22,7 +21,3 @@ export const stayFields = (maxNights: number, maxAdults: number) => ({
 export const provenance = ProvenanceSchema;
 export const nullableProvenance = ProvenanceSchema.nullable();
 
-/** 503 for a route whose real upstream request is not known: names the source and the missing piece. */
-export function notServable(source: string, missing: string): ApiError {
-  return new ApiError(503, `${source} unavailable: ${missing}`);
-}
