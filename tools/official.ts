@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../src/registry/define-tool.js';
 import { OFFICIAL_ENGINES } from '../src/sources/official/engines.js';
+import { currency } from '../src/domain/codes.js';
 import { PRICED_ENGINES } from '../src/sources/official/engine-quotes.js';
+import { SITEMINDER_QUOTE_CAP } from '../src/sources/official/quote-siteminder.js';
 import { fetchOfficialRate } from '../src/sources/official/fetch.js';
 import { provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 
@@ -19,8 +21,12 @@ export const OfficialRateOutput = z.object({
   offers: z.array(
     z.object({
       room_id: z.string(),
+      room_name: z.string().nullable(),
+      rate_name: z.string().nullable(),
       rooms_available: z.number().nullable(),
       total: z.number().nullable(),
+      nightly: z.array(z.number()).nullable(),
+      taxes: z.number().nullable(),
       currency: z.string().nullable(),
       provenance,
     }),
@@ -34,12 +40,13 @@ export const OfficialRateOutput = z.object({
 export const OfficialRateInput = z.strictObject({
   website: z.url({ protocol: /^https?$/ }).max(2048),
   ...stayFields(30, 8),
+  currency: currency.nullable().optional(),
 });
 
 export const officialRate = defineTool({
   name: 'get_official_rate',
   title: 'Official site rate',
-  description: `Price of one stay on the hotel's own website: detects the booking engine from the website (public addresses only) and quotes the stay from that engine's public availability endpoint. Engines priced: ${Object.keys(PRICED_ENGINES).join(', ')}; another detected engine, or none, answers 422 with the reason (list in GET /v1/official/engines). Costs 4 credits; nothing available is free. Use compare_hotel_prices to set it beside the OTAs.`,
+  description: `Price of one stay on the hotel's own website: detects the booking engine from the website (public addresses only) and quotes the stay from that engine's public availability endpoints. Engines priced: ${Object.keys(PRICED_ENGINES).join(', ')}; another detected engine, or none, answers 422 with the reason (list in GET /v1/official/engines). Each offer is one bookable room (or room rate) with its stay total when the engine gives one: cloudbeds totals are the sum of its nightly rates (null unless there is one per night; rooms too small for the adults are left out), siteminder totals are the gross of a quote per rate (at most ${SITEMINDER_QUOTE_CAP} rates quoted, taxes given; rooms left unknown). Engines do not state their currency (currency null); the optional currency is sent only to cloudbeds and recorded as requested. Costs 4 credits; nothing available is free. Use compare_hotel_prices to set it beside the OTAs.`,
   method: 'POST',
   path: '/v1/official',
   tags: ['hotels'],

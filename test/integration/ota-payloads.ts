@@ -198,5 +198,10 @@ export const BEDS24_AVAILABILITY = {
 };
 
 export const HOTEL_SITE_BEDS24 = '<html><body><h1>Example Inn</h1><a href="https://beds24.com/booking2.php?propid=123456&referer=site">Book now</a></body></html>';
-export const HOTEL_SITE_OTHER_ENGINE = '<html><body><a href="https://hotels.cloudbeds.com/reservation/AbCdEf">Book</a></body></html>';
+/** A one-line hotel page whose only booking link is `href`. */
+export const hotelSite = (href: string) => `<html><body><h1>Example Hotel</h1><a href="${href}">Book now</a></body></html>`;
+export const HOTEL_SITE_CLOUDBEDS = hotelSite('https://hotels.cloudbeds.com/reservation/AbCdEf');
+export const HOTEL_SITE_SITEMINDER = hotelSite('https://direct-book.com/properties/exampleinndirect?locale=en');
+/** An engine that stays unpriced (SynXis). */
+export const HOTEL_SITE_OTHER_ENGINE = '<html><body><a href="https://be.synxis.com/?Hotel=10868&amp;Chain=24447&amp;locale=en-US">Book</a></body></html>';
 export const HOTEL_SITE_NO_ENGINE = '<html><body><p>Call us to book.</p></body></html>';

@@ -1,74 +1,55 @@
 /**
  * Booking engines whose public availability endpoint is known and needs no credentials, keyed by
- * the engine id of `engines.ts`: the request for one stay and the parser of the reply.
- *
- * beds24: `POST https://api.beds24.com/json/getAvailabilities` with `checkIn`/`checkOut`
- * (YYYYMMDD), `propId`, `numAdult`, `numChild` (no key: the vendor documents apiKey/propKey as not
- * needed). The reply is an object keyed by room id, `{roomId, roomsavail, price}`, `price` being
- * the stay total (returned only when numAdult is sent), beside request echoes such as `checkIn`.
- * Its currency is the property's own and is not stated in the reply.
+ * the engine id of `engines.ts`. Each engine quotes one stay through the `call` it is given (the
+ * SSRF-safe fetcher, wrapped by `fetch.ts`), possibly in several requests, and keeps its reply
+ * parsers pure and exported for the tests. One file per engine (`quote-<engine>.ts`); the engine
+ * files import only types from here, so the registry below never reads a half-loaded module.
  */
-import { NotFound, UpstreamContractChanged } from '../../platform/errors.js';
-import { num } from '../shared/json-values.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
-
-type Json = any;
+import { beds24 } from './quote-beds24.js';
+import { cloudbeds } from './quote-cloudbeds.js';
+import { siteminder } from './quote-siteminder.js';
 
 export interface EngineStay {
+  /** The hotel id the website's booking link carries (`detect.ts`). */
   propertyCode: string;
   checkIn: string;
   checkOut: string;
+  nights: number;
   adults: number;
+  /** The caller's ISO currency, or null; only engines with `sendsCurrency` pass it on. */
+  currency: string | null;
 }
 
 export interface EngineRoomOffer {
   room_id: string;
+  room_name: string | null;
+  rate_name: string | null;
   rooms_available: number | null;
+  /** The stay total, or null when the reply does not give one that can be trusted as such. */
   total: number | null;
+  /** One upstream rate per night of the stay, in date order, when the engine gives them. */
+  nightly: number[] | null;
+  taxes: number | null;
   currency: string | null;
+  /** Whether the engine offers this room for the stay (availability > 0, or a clean quote). */
+  bookable: boolean;
+  upstream_rate_id: string | null;
+  /** What `total` is and how it was obtained (the provenance fields). */
+  price_basis: string;
+  derivation: string;
 }
+
+/** One request to an engine: 404 and block pages are thrown by the caller; other statuses come back. */
+export type EngineCall = (url: string, init: SafeFetchInit) => Promise<{ status: number; text: string }>;
 
 export interface PricedEngine {
   id: string;
-  /** The public endpoint the request goes to. */
-  endpoint: string;
-  request(stay: EngineStay): SafeFetchInit;
-  parse(body: string, stay: EngineStay): EngineRoomOffer[];
+  /** The public endpoints the quote calls, for the docs. */
+  endpoints: string[];
+  /** Whether the requested currency is sent upstream (and so recorded as requested). */
+  sendsCurrency: boolean;
+  quote(stay: EngineStay, call: EngineCall): Promise<EngineRoomOffer[]>;
 }
 
-const compact = (date: string) => date.replace(/-/g, '');
-
-const beds24: PricedEngine = {
-  id: 'beds24',
-  endpoint: 'https://api.beds24.com/json/getAvailabilities',
-  request: (stay) => ({
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({
-      checkIn: compact(stay.checkIn),
-      checkOut: compact(stay.checkOut),
-      propId: stay.propertyCode,
-      numAdult: String(stay.adults),
-      numChild: '0',
-    }),
-  }),
-  parse(body, stay) {
-    let reply: Json;
-    try {
-      reply = JSON.parse(body);
-    } catch {
-      throw new UpstreamContractChanged('official', 'beds24 availability reply is not JSON');
-    }
-    if (reply && typeof reply === 'object' && !Array.isArray(reply) && typeof reply.error === 'string') {
-      if (/not found|no property|invalid prop/i.test(reply.error)) throw new NotFound(`beds24 property ${stay.propertyCode} not found`);
-      throw new UpstreamContractChanged('official', `beds24 error: ${reply.error.slice(0, 120)}`);
-    }
-    const rows: Json[] = Array.isArray(reply) ? reply : reply && typeof reply === 'object' ? Object.values(reply) : [];
-    if (!reply || typeof reply !== 'object') throw new UpstreamContractChanged('official', 'beds24 availability object');
-    return rows
-      .filter((r) => r && typeof r === 'object' && (r.roomId != null || r.roomsavail != null))
-      .map((r) => ({ room_id: String(r.roomId ?? ''), rooms_available: num(r.roomsavail), total: num(r.price), currency: null }));
-  },
-};
-
-export const PRICED_ENGINES: Record<string, PricedEngine> = { beds24 };
+export const PRICED_ENGINES: Record<string, PricedEngine> = { beds24, cloudbeds, siteminder };

@@ -1,6 +1,7 @@
 /**
  * `POST /v1/official`: the hotel website (through the SSRF-safe fetcher, every redirect re-checked)
- * → its booking engine (`detect.ts`) → the engine's public availability endpoint for one stay.
+ * → its booking engine (`detect.ts`) → the engine's public availability endpoints for one stay
+ * (`engine-quotes.ts`), every engine request through the same fetcher, their bytes summed.
  */
 import type { AppDeps } from '../../deps.js';
 import { need } from '../../deps.js';
@@ -10,7 +11,7 @@ import { buildProvenance, collectionId, newFetchNonce } from '../../upstream/pro
 import { seconds } from '../shared/observation.js';
 import { stayWindow } from '../shared/stay.js';
 import { detectOfficialEngines, type OfficialEngineMatch } from './detect.js';
-import { PRICED_ENGINES } from './engine-quotes.js';
+import { PRICED_ENGINES, type EngineCall, type EngineStay } from './engine-quotes.js';
 
 export interface OfficialInput {
   website: string;
@@ -18,6 +19,8 @@ export interface OfficialInput {
   check_out?: string | null;
   nights: number;
   adults: number;
+  /** ISO currency passed to engines that take one (recorded as requested, never as returned). */
+  currency?: string | null;
 }
 
 /** The website's engines, strongest evidence first; 404 for a missing site, 502 for a blocked one. */
@@ -42,34 +45,42 @@ export async function fetchOfficialRate(deps: AppDeps, input: OfficialInput) {
   }
   if (!match.hotel_id) throw new InvalidInput(`booking engine ${match.name} detected, but its booking link carries no property id`);
   const engine = PRICED_ENGINES[match.engine];
-  const engineStay = { propertyCode: match.hotel_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
-  const reply = await need(deps, 'safeFetch').fetch(engine.endpoint, engine.request(engineStay));
+  const hotelId = match.hotel_id;
+  const engineStay: EngineStay = { propertyCode: hotelId, checkIn: stay.checkIn, checkOut: stay.checkOut, nights: stay.nights, adults: input.adults, currency: input.currency ?? null };
+  let engineBytes = 0;
+  const call: EngineCall = async (url, init) => {
+    const reply = await need(deps, 'safeFetch').fetch(url, init);
+    engineBytes += reply.wireBytes;
+    if (reply.status === 404 || reply.status === 410) throw new NotFound(`${match.engine} property ${hotelId} not found`);
+    const verdict = detectBlock({ status: reply.status, url: reply.url, headers: reply.headers, body: reply.body, expect: 'json' });
+    if (verdict) throw new UpstreamFailed(verdict.detail);
+    return { status: reply.status, text: reply.text() };
+  };
+  const rooms = await engine.quote(engineStay, call);
   const observedAt = new Date();
-  if (reply.status === 404) throw new NotFound(`${match.engine} property ${match.hotel_id} not found`);
-  if (reply.status >= 400) throw new UpstreamFailed(`EngineHttp${reply.status}`);
-  const rooms = engine.parse(reply.text(), engineStay);
   const collection = collectionId('official', newFetchNonce());
+  const requestedCurrency = engine.sendsCurrency ? engineStay.currency : null;
   const offers = rooms
-    .filter((r) => (r.rooms_available ?? 0) > 0)
-    .map((r) => ({
+    .filter((r) => r.bookable)
+    .map(({ bookable: _bookable, price_basis, derivation, upstream_rate_id, ...r }) => ({
       ...r,
       provenance: buildProvenance({
         source: 'official',
         sourceKind: 'official',
         collector: `official.${match.engine}`,
-        sourcePropertyId: match.hotel_id as string,
+        sourcePropertyId: hotelId,
         checkIn: stay.checkIn,
         checkOut: stay.checkOut,
         adults: input.adults,
         collectionId: collection,
         observedAt,
         requestedMarket: null,
-        requestedCurrency: null,
+        requestedCurrency,
         returnedCurrency: r.currency,
         egressMode: 'direct',
-        priceBasis: 'stay_total_as_quoted',
-        derivation: 'upstream',
-        upstreamRateId: r.room_id || null,
+        priceBasis: price_basis,
+        derivation,
+        upstreamRateId: upstream_rate_id,
       }),
     }));
   const priced = offers.filter((o) => o.total != null);
@@ -88,7 +99,7 @@ export async function fetchOfficialRate(deps: AppDeps, input: OfficialInput) {
     offers,
     collection_id: collection,
     observed_at: observedAt.toISOString(),
-    wire_bytes: site.wireBytes + reply.wireBytes,
+    wire_bytes: site.wireBytes + engineBytes,
     elapsed_s: seconds(performance.now() - started),
   };
 }

@@ -80,10 +80,10 @@ function runners(deps: AppDeps, input: CompareInput): [string, Runner][] {
   if (s.official) {
     const site = s.official;
     out.push(['official', async () => {
-      const r = await fetchOfficialRate(deps, { website: site.website, ...stay });
+      const r = await fetchOfficialRate(deps, { website: site.website, ...stay, currency: input.currency });
       const o = lowest(r.offers, (x) => x.total);
       return o
-        ? { available: true, total: o.total, price_per_night: null, currency: o.currency, taxes_and_fees_included: null, description: `${r.engine.name} room ${o.room_id}`, provenance: o.provenance }
+        ? { available: true, total: o.total, price_per_night: null, currency: o.currency, taxes_and_fees_included: null, description: `${r.engine.name}: ${[o.room_name, o.rate_name].filter(Boolean).join(', ') || `room ${o.room_id}`}`, provenance: o.provenance }
         : unpriced(`${r.engine.name}: nothing available`);
     }]);
   }

@@ -1,0 +1,78 @@
+/**
+ * Beds24: `POST https://api.beds24.com/json/getAvailabilities` with `checkIn`/`checkOut`
+ * (YYYYMMDD), `propId`, `numAdult`, `numChild` (no key: the vendor documents apiKey/propKey as not
+ * needed). The reply is an object keyed by room id, `{roomId, roomsavail, price}`, `price` being
+ * the stay total (returned only when numAdult is sent), beside request echoes such as `checkIn`.
+ * Its currency is the property's own and is not stated in the reply.
+ */
+import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
+import { num } from '../shared/json-values.js';
+import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';
+
+type Json = any;
+
+const ENDPOINT = 'https://api.beds24.com/json/getAvailabilities';
+
+const compact = (date: string) => date.replace(/-/g, '');
+
+export function beds24Request(stay: EngineStay): SafeFetchInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      checkIn: compact(stay.checkIn),
+      checkOut: compact(stay.checkOut),
+      propId: stay.propertyCode,
+      numAdult: String(stay.adults),
+      numChild: '0',
+    }),
+  };
+}
+
+/** The rooms of a `getAvailabilities` reply; an error naming the property is a 404. */
+export function parseBeds24Availability(body: string, stay: Pick<EngineStay, 'propertyCode'>): EngineRoomOffer[] {
+  let reply: Json;
+  try {
+    reply = JSON.parse(body);
+  } catch {
+    throw new UpstreamContractChanged('official', 'beds24 availability reply is not JSON');
+  }
+  if (reply && typeof reply === 'object' && !Array.isArray(reply) && typeof reply.error === 'string') {
+    if (/not found|no property|invalid prop/i.test(reply.error)) throw new NotFound(`beds24 property ${stay.propertyCode} not found`);
+    throw new UpstreamContractChanged('official', `beds24 error: ${reply.error.slice(0, 120)}`);
+  }
+  if (!reply || typeof reply !== 'object') throw new UpstreamContractChanged('official', 'beds24 availability object');
+  const rows: Json[] = Array.isArray(reply) ? reply : Object.values(reply);
+  return rows
+    .filter((r) => r && typeof r === 'object' && (r.roomId != null || r.roomsavail != null))
+    .map((r) => {
+      const roomId = String(r.roomId ?? '');
+      const available = num(r.roomsavail);
+      return {
+        room_id: roomId,
+        room_name: null,
+        rate_name: null,
+        rooms_available: available,
+        total: num(r.price),
+        nightly: null,
+        taxes: null,
+        currency: null,
+        bookable: (available ?? 0) > 0,
+        upstream_rate_id: roomId || null,
+        price_basis: 'stay_total_as_quoted',
+        derivation: 'upstream',
+      };
+    });
+}
+
+export const beds24: PricedEngine = {
+  id: 'beds24',
+  endpoints: [ENDPOINT],
+  sendsCurrency: false,
+  async quote(stay, call) {
+    const reply = await call(ENDPOINT, beds24Request(stay));
+    if (reply.status >= 400) throw new UpstreamFailed(`EngineHttp${reply.status}`);
+    return parseBeds24Availability(reply.text, stay);
+  },
+};

@@ -1,0 +1,199 @@
+/**
+ * SiteMinder (direct-book.com): the booking front end's public GraphQL endpoint (no login), as a
+ * public client queries it (2025-26; not a vendor contract), keyed by the channel code of the
+ * `direct-book.com/properties/<code>` link:
+ * - `roomTypes(channelCode, checkInDate, checkOutDate, locale)` → room types with their `rates`;
+ * - `quote(roomRateId, checkInDate, checkOutDate, adults)` → `price {net tax gross amount}` and
+ *   `errors`. A quote with a positive `gross` and no errors is bookable; `gross` is the stay total.
+ * `minAvailability` reads 0 server-side (the public client's note), so availability comes from the
+ * quote and the number of rooms left is unknown. The rate's `uuid` is the quote's integer
+ * `roomRateId`, as the public client passes it. No currency is stated in either reply.
+ */
+import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
+import { nonEmptyText, num, text } from '../shared/json-values.js';
+import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';
+
+type Json = any;
+
+const ENDPOINT = 'https://direct-book.com/api/graphql';
+const ORIGIN = 'https://direct-book.com';
+/** At most this many rates are quoted per stay (one request each, in parallel). */
+export const SITEMINDER_QUOTE_CAP = 24;
+
+const ROOM_TYPES_QUERY = `query roomTypes($channelCode: String!, $checkInDate: String, $checkOutDate: String, $locale: String) {
+  roomTypes(channelCode: $channelCode, checkInDate: $checkInDate, checkOutDate: $checkOutDate, locale: $locale) {
+    uuid name category minAvailability maxOccupancy
+    rates { uuid name ratePlanId promotional }
+  }
+}`;
+
+const QUOTE_QUERY = `query quote($roomRateId: Int!, $checkInDate: String!, $checkOutDate: String!, $adults: Int) {
+  quote(roomRateId: $roomRateId, checkInDate: $checkInDate, checkOutDate: $checkOutDate, adults: $adults) {
+    roomRateId name
+    price { net tax gross amount }
+    errors { type key }
+  }
+}`;
+
+/** GraphQL error codes meaning our query no longer fits the schema. */
+const SCHEMA_ERRORS = new Set(['GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);
+const NOT_FOUND = /not found|unknown channel|no such (channel|property)/i;
+
+export interface SiteminderRate {
+  roomRateId: number;
+  name: string | null;
+}
+
+export interface SiteminderRoomType {
+  uuid: string;
+  name: string | null;
+  rates: SiteminderRate[];
+}
+
+export interface SiteminderQuote {
+  gross: number | null;
+  tax: number | null;
+  name: string | null;
+  /** Error types or keys the quote carries (or the reply's errors when there is no quote). */
+  errors: string[];
+  bookable: boolean;
+}
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json', origin: ORIGIN, referer: `${ORIGIN}/` };
+
+const post = (query: string, variables: Record<string, unknown>): SafeFetchInit => ({ method: 'POST', headers: HEADERS, body: JSON.stringify({ query, variables }) });
+
+export function siteminderRoomTypesRequest(stay: Pick<EngineStay, 'propertyCode' | 'checkIn' | 'checkOut'>): SafeFetchInit {
+  return post(ROOM_TYPES_QUERY, { channelCode: stay.propertyCode, checkInDate: stay.checkIn, checkOutDate: stay.checkOut, locale: 'en' });
+}
+
+export function siteminderQuoteRequest(roomRateId: number, stay: Pick<EngineStay, 'checkIn' | 'checkOut' | 'adults'>): SafeFetchInit {
+  return post(QUOTE_QUERY, { roomRateId, checkInDate: stay.checkIn, checkOutDate: stay.checkOut, adults: stay.adults });
+}
+
+/** `{data, errors}` of a GraphQL reply; a schema error means our query is out of date (503). */
+function graphql(body: string, what: string): { data: Json; errors: Json[] } {
+  let reply: Json;
+  try {
+    reply = JSON.parse(body);
+  } catch {
+    throw new UpstreamContractChanged('official', `siteminder ${what} reply is not JSON`);
+  }
+  if (!reply || typeof reply !== 'object' || Array.isArray(reply)) throw new UpstreamContractChanged('official', `siteminder ${what} reply object`);
+  const schema = schemaError(reply);
+  if (schema != null) throw new UpstreamContractChanged('official', `siteminder ${what} query rejected: ${schema}`);
+  return { data: reply.data, errors: Array.isArray(reply.errors) ? reply.errors : [] };
+}
+
+function schemaError(reply: Json): string | null {
+  const errors: Json[] = Array.isArray(reply?.errors) ? reply.errors : [];
+  const e = errors.find((x) => SCHEMA_ERRORS.has(x?.extensions?.code));
+  return e ? text(e.message).slice(0, 120) || String(e.extensions.code) : null;
+}
+
+const messages = (errors: Json[]) => errors.map((e) => text(e?.message) || text(e?.type) || text(e?.key)).filter(Boolean);
+
+/** The quote's integer `roomRateId` from a rate's `uuid` (a number or digits), else null. */
+function rateId(v: unknown): number | null {
+  const n = typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+/** Room types and their quotable rates; an unknown channel is a 404, an empty list is nothing to sell. */
+export function parseSiteminderRoomTypes(body: string, stay: Pick<EngineStay, 'propertyCode'>): SiteminderRoomType[] {
+  const { data, errors } = graphql(body, 'roomTypes');
+  const list = data?.roomTypes;
+  if (list == null) {
+    if (messages(errors).some((m) => NOT_FOUND.test(m))) throw new NotFound(`siteminder property ${stay.propertyCode} not found`);
+    if (errors.length) throw new UpstreamFailed('EngineGraphqlError');
+    throw new UpstreamContractChanged('official', 'siteminder data.roomTypes');
+  }
+  if (!Array.isArray(list)) throw new UpstreamContractChanged('official', 'siteminder roomTypes is not a list');
+  let listed = 0;
+  const rooms = list
+    .filter((r: Json) => r && typeof r === 'object')
+    .map((r: Json) => {
+      const rates: Json[] = Array.isArray(r.rates) ? r.rates : [];
+      listed += rates.length;
+      return {
+        uuid: text(r.uuid),
+        name: nonEmptyText(r.name),
+        rates: rates.flatMap((rate) => {
+          const id = rateId(rate?.uuid);
+          return id == null ? [] : [{ roomRateId: id, name: nonEmptyText(rate.name) }];
+        }),
+      };
+    });
+  if (listed > 0 && rooms.every((r: SiteminderRoomType) => r.rates.length === 0)) {
+    throw new UpstreamContractChanged('official', 'siteminder rate uuid is not an integer roomRateId');
+  }
+  return rooms;
+}
+
+/** One rate's quote; `data.quote: null` (e.g. nothing for the dates) is not bookable, errors without data are a 502. */
+export function parseSiteminderQuote(body: string): SiteminderQuote {
+  const { data, errors } = graphql(body, 'quote');
+  if (data == null) {
+    if (errors.length) throw new UpstreamFailed('EngineGraphqlError');
+    throw new UpstreamContractChanged('official', 'siteminder quote data');
+  }
+  const q = data?.quote;
+  if (q == null) return { gross: null, tax: null, name: null, errors: messages(errors), bookable: false };
+  if (typeof q !== 'object' || (!('price' in q) && !('errors' in q))) throw new UpstreamContractChanged('official', 'siteminder quote price');
+  const gross = num(q.price?.gross);
+  const tax = num(q.price?.tax);
+  const quoteErrors = (Array.isArray(q.errors) ? q.errors : []).map((e: Json) => text(e?.type) || text(e?.key) || 'error');
+  return { gross, tax, name: nonEmptyText(q.name), errors: quoteErrors, bookable: gross != null && gross > 0 && quoteErrors.length === 0 };
+}
+
+/** A GraphQL server may answer a schema error with 400: read it before giving up on the status. */
+function checkStatus(reply: { status: number; text: string }, what: string): void {
+  if (reply.status < 400) return;
+  let parsed: Json = null;
+  try {
+    parsed = JSON.parse(reply.text);
+  } catch {
+    // not GraphQL: the status is all there is
+  }
+  const schema = schemaError(parsed);
+  if (schema != null) throw new UpstreamContractChanged('official', `siteminder ${what} query rejected: ${schema}`);
+  throw new UpstreamFailed(`EngineHttp${reply.status}`);
+}
+
+export const siteminder: PricedEngine = {
+  id: 'siteminder',
+  endpoints: [ENDPOINT],
+  sendsCurrency: false,
+  async quote(stay, call) {
+    const reply = await call(ENDPOINT, siteminderRoomTypesRequest(stay));
+    checkStatus(reply, 'roomTypes');
+    const rooms = parseSiteminderRoomTypes(reply.text, stay);
+    const seen = new Set<number>();
+    const targets = rooms
+      .flatMap((room) => room.rates.map((rate) => ({ room, rate })))
+      .filter(({ rate }) => !seen.has(rate.roomRateId) && seen.add(rate.roomRateId))
+      .slice(0, SITEMINDER_QUOTE_CAP);
+    return Promise.all(
+      targets.map(async ({ room, rate }): Promise<EngineRoomOffer> => {
+        const answer = await call(ENDPOINT, siteminderQuoteRequest(rate.roomRateId, stay));
+        checkStatus(answer, 'quote');
+        const q = parseSiteminderQuote(answer.text);
+        return {
+          room_id: room.uuid,
+          room_name: room.name,
+          rate_name: rate.name ?? q.name,
+          rooms_available: null,
+          total: q.bookable ? q.gross : null,
+          nightly: null,
+          taxes: q.bookable ? q.tax : null,
+          currency: null,
+          bookable: q.bookable,
+          upstream_rate_id: String(rate.roomRateId),
+          price_basis: 'stay_total_gross_as_quoted',
+          derivation: 'upstream',
+        };
+      }),
+    );
+  },
+};
