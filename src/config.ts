@@ -2,10 +2,32 @@ import path from 'node:path';
 import { z } from 'zod';
 import { EGRESS_MODES, assertProxyUrl, parseMarketProxies } from './upstream/egress.js';
 import { HOST_OVERRIDE_DOC, HOST_OVERRIDE_FIELDS, resolveHosts, type Alias } from './upstream/hosts.js';
+import { parsePosContexts, parseQueryHashes } from './sources/shared/group-graphql.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** A JSON-valued setting (default `{}`), parsed and checked by `parse`; its error names the setting's shape. */
+function jsonSetting<T>(parse: (json: string) => T, shape: string) {
+  return z
+    .string()
+    .default('{}')
+    .transform((value, ctx) => {
+      try {
+        return parse(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `${shape}: ${(err as Error).message}` });
+        return z.NEVER;
+      }
+    });
+}
+
+function parseHostMap(json: string): Record<string, string> {
+  const parsed = JSON.parse(json) as unknown;
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) throw new Error('not an object of strings');
+  return parsed as Record<string, string>;
+}
 
 /** Every setting, mapped to its environment variable. Parsed once at start. */
 const ConfigSchema = z.object({
@@ -49,19 +71,9 @@ const ConfigSchema = z.object({
   SAFE_FETCH_ALLOW_PRIVATE: bool.default(false),
   TRUST_PROXY: z.string().optional(),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
-  ATS_HOST_OVERRIDES: z
-    .string()
-    .default('{}')
-    .transform((value, ctx) => {
-      try {
-        const parsed = JSON.parse(value) as unknown;
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) throw new Error('not an object of strings');
-        return parsed as Record<string, string>;
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: `must be a JSON object of host to base URL: ${(err as Error).message}` });
-        return z.NEVER;
-      }
-    }),
+  ATS_HOST_OVERRIDES: jsonSetting(parseHostMap, 'must be a JSON object of host to base URL'),
+  GROUP_POS_CONTEXTS: jsonSetting(parsePosContexts, 'must be a JSON object of brand to market to context'),
+  GROUP_QUERY_HASHES: jsonSetting(parseQueryHashes, 'must be a JSON object of operation name to sha256'),
   RUN_WORKER: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOB_MIN_EXPIRY_S: z.coerce.number().int().min(1).max(3600).default(60),
@@ -133,6 +145,8 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   CHROMIUM_PATH: 'browser for the rendered job-card search (Debian chromium); absent: that route answers 503',
   ATS_HOST_OVERRIDES: 'JSON map of careers hosts to other base URLs (mirrors, tests), e.g. {"boards-api.greenhouse.io":"http://127.0.0.1:9000/gh"}',
   TRUST_PROXY: 'dashboard behind a reverse proxy: true, a hop count, loopback or addresses (Express trust proxy); Secure cookies and per-IP limits follow X-Forwarded-* only then',
+  GROUP_POS_CONTEXTS: 'JSON contexts for otatwo/otathree/rentalone points of sale whose context is not public (those answer 503 without one), e.g. {"otatwo":{"CA":{"siteId":…,"tpid":…,"eapid":…,"locale":"en_CA"}}}; the currency follows the market',
+  GROUP_QUERY_HASHES: 'JSON map of persisted GraphQL operation name to its current sha256, for when a site release rotates one (otherwise 503 "persisted query not found")',
   RUN_WORKER: 'run the calendar-batch worker in the API process (npm run worker runs it alone)',
   WORKER_CONCURRENCY: 'calendar items run at once per worker process',
   JOB_MIN_EXPIRY_S: 'lower bound of a batch item\'s queue expiry (after a crash it is handed out again once expired)',

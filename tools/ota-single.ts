@@ -4,6 +4,7 @@ import { defineTool, type Tool } from '../src/registry/define-tool.js';
 import { fetchHostelAvailability, fetchHostelSearch } from '../src/sources/hostel/fetch.js';
 import { fetchRentaloneQuote } from '../src/sources/rentalone/fetch.js';
 import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-schemas.js';
+import { GROUP_MARKET_CURRENCY, servedMarkets, type PosContexts } from '../src/sources/shared/group-graphql.js';
 import { digits, isoDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { fetchTravelreviewSearch } from '../src/sources/travelreview/fetch.js';
 
@@ -238,10 +239,20 @@ interface SourceFact {
   notes: string[];
 }
 
+/** The group brands serve the markets whose point-of-sale context is built in or configured. */
+function withMarkets(fact: SourceFact, configured: PosContexts): SourceFact {
+  if (fact.source !== 'otatwo' && fact.source !== 'otathree') return fact;
+  const served = servedMarkets(fact.source, configured);
+  const missing = Object.keys(GROUP_MARKET_CURRENCY[fact.source]).filter((m) => !served.includes(m));
+  if (missing.length === 0) return { ...fact, markets: served };
+  const notes = [`${missing.join(', ')} answer 503: no public point-of-sale context is known (an operator can supply it in GROUP_POS_CONTEXTS)`];
+  return { ...fact, markets: served, status: 'partial', notes };
+}
+
 const SOURCE_FACTS: SourceFact[] = [
   { source: 'otaone', kind: 'ota', markets: ['any (country of the page)'], status: 'served', notes: ['rooms from the server-rendered property page; room size and occupancy enrichment are not fetched'] },
-  { source: 'otatwo', kind: 'ota', markets: ['US', 'GB', 'EU'], status: 'partial', notes: ['AU, CA, DE, FR, IE, IT, NL, NZ answer 503: their public point-of-sale context is not known'] },
-  { source: 'otathree', kind: 'ota', markets: ['US'], status: 'partial', notes: ['CA answers 503: its public point-of-sale context is not known'] },
+  { source: 'otatwo', kind: 'ota', markets: [], status: 'served', notes: [] },
+  { source: 'otathree', kind: 'ota', markets: [], status: 'served', notes: [] },
   { source: 'otafour', kind: 'ota', markets: ['23 display currencies'], status: 'served', notes: ['search reads the search-box suggestions; hotels only'] },
   { source: 'rentalone', kind: 'vacation_rental', markets: ['US'], status: 'served', notes: [] },
   { source: 'rentaltwo', kind: 'vacation_rental', markets: ['94 regional hosts'], status: 'served', notes: ['per-night prices come from one quote request per priced date'] },
@@ -275,7 +286,7 @@ export const otaSources = defineTool({
       deps.tools
         .filter((t) => t.path.startsWith(`/v1/ota/${alias}`) || t.path.startsWith(`/v1/serp/${alias}`) || t.path.startsWith(`/v1/${alias}/`))
         .map((t) => ({ method: t.method, path: t.path, credits: t.credits.base }));
-    return { sources: SOURCE_FACTS.map((f) => ({ ...f, routes: routesOf(f.source) })) };
+    return { sources: SOURCE_FACTS.map((f) => ({ ...withMarkets(f, deps.config.GROUP_POS_CONTEXTS), routes: routesOf(f.source) })) };
   },
 });
 

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../deps.js';
 import { buildProvenance } from '../../upstream/provenance.js';
 import {
   OPERATIONS,
+  withHash,
   OTATHREE_MARKET_CURRENCY,
   graphqlContext,
   pointOfSale,
@@ -61,12 +62,12 @@ export interface OtathreeStayOutput {
 export async function fetchOtathreeStay(deps: AppDeps, input: OtathreeStayInput): Promise<OtathreeStayOutput> {
   const stay = stayWindow(input, 28);
   const currency = OTATHREE_MARKET_CURRENCY[input.market];
-  const pos = pointOfSale('otathree', input.market);
+  const pos = pointOfSale('otathree', input.market, deps.config.GROUP_POS_CONTEXTS);
   const { parsed, obs } = await callGroupGraphql(
     deps,
     'otathree',
     {
-      body: propertyOffersBody(OPERATIONS.roomsAndRates, pos, input.property_id, stay, input.adults),
+      body: propertyOffersBody(withHash(OPERATIONS.roomsAndRates, deps.config.GROUP_QUERY_HASHES), pos, input.property_id, stay, input.adults),
       market: input.market,
       root: 'propertyOffers',
       notFound: `otathree property ${input.property_id} not found`,
@@ -144,7 +145,7 @@ export interface OtathreeReviewsInput {
 }
 
 export async function fetchOtathreeReviews(deps: AppDeps, input: OtathreeReviewsInput) {
-  const pos = pointOfSale('otathree', input.market);
+  const pos = pointOfSale('otathree', input.market, deps.config.GROUP_POS_CONTEXTS);
   const body = [
     {
       operationName: 'PropertyFilteredReviewsQuery',

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Provenance } from '../../upstream/provenance.js';
 import {
   OPERATIONS,
+  withHash,
   OTATWO_MARKET_CURRENCY,
   pointOfSale,
   propertyOffersBody,
@@ -43,12 +44,12 @@ export interface OtatwoFetched {
 export async function fetchOtatwoGrid(deps: AppDeps, input: OtatwoStayInput): Promise<OtatwoFetched> {
   const stay = stayWindow(input, 30);
   const requestedCurrency = OTATWO_MARKET_CURRENCY[input.market];
-  const pos = pointOfSale('otatwo', input.market);
+  const pos = pointOfSale('otatwo', input.market, deps.config.GROUP_POS_CONTEXTS);
   const { parsed, obs } = await callGroupGraphql(
     deps,
     'otatwo',
     {
-      body: propertyOffersBody(OPERATIONS.roomsAndRates, pos, input.property_id, stay, input.adults),
+      body: propertyOffersBody(withHash(OPERATIONS.roomsAndRates, deps.config.GROUP_QUERY_HASHES), pos, input.property_id, stay, input.adults),
       market: input.market === 'EU' ? 'IE' : input.market,
       root: 'propertyOffers',
       notFound: `otatwo property ${input.property_id} not found`,

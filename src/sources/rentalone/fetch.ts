@@ -7,7 +7,7 @@ import { need } from '../../deps.js';
 import { BadRequest } from '../../platform/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { callGroupGraphql } from '../shared/group-gateway.js';
-import { OPERATIONS, pointOfSale, propertyOffersBody } from '../shared/group-graphql.js';
+import { OPERATIONS, pointOfSale, propertyOffersBody, withHash } from '../shared/group-graphql.js';
 import { checkStatus, priceProvenance, seconds } from '../shared/observation.js';
 import { withHeadlineProvenance, withOfferProvenance } from '../shared/ota-schemas.js';
 import { stayWindow } from '../shared/stay.js';
@@ -40,13 +40,13 @@ export async function fetchRentaloneQuote(deps: AppDeps, input: RentaloneInput) 
     wire += page.wireBytes;
     elapsed += page.elapsedMs;
   }
-  const pos = pointOfSale('rentalone', input.market);
+  const pos = pointOfSale('rentalone', input.market, deps.config.GROUP_POS_CONTEXTS);
   const id = propertyId;
   const { parsed: quote, obs } = await callGroupGraphql(
     deps,
     'rentalone',
     {
-      body: propertyOffersBody(OPERATIONS.ancillaryOffers, pos, id, stay, input.adults),
+      body: propertyOffersBody(withHash(OPERATIONS.ancillaryOffers, deps.config.GROUP_QUERY_HASHES), pos, id, stay, input.adults),
       market: 'US',
       root: 'propertyOffers',
       notFound: `rentalone property ${id} not found`,

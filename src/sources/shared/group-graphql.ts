@@ -3,9 +3,11 @@
  * `rentalone`. Request facts come from public clients of the sites (see the source READMEs):
  * the `context` of each point of sale, the persisted-query hashes of the operations, and the
  * headers the sites' own web client sends. A point of sale whose context is not known publicly is
- * absent here; callers answer 503 for it rather than guess.
+ * absent here; callers answer 503 for it rather than guess, unless an operator supplies it
+ * (`GROUP_POS_CONTEXTS`). Rotated persisted-query hashes can be replaced the same way (`GROUP_QUERY_HASHES`).
  */
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { NotFound, UpstreamContractChanged } from '../../platform/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { dateParts, type StayWindow } from './stay.js';
@@ -42,17 +44,56 @@ const OTATHREE_POS: Partial<Record<OtathreeMarket, PointOfSale>> = {
 
 const RENTALONE_POS: PointOfSale = { siteId: 9001001, tpid: 9001, eapid: 1, locale: 'en_US', currency: 'USD' };
 
-export function pointOfSale(alias: GroupAlias, market: string): PointOfSale {
-  const pos =
-    alias === 'otatwo'
-      ? OTATWO_POS[market as OtatwoMarket]
-      : alias === 'otathree'
-        ? OTATHREE_POS[market as OtathreeMarket]
-        : market === 'US'
-          ? RENTALONE_POS
-          : undefined;
-  if (!pos) throw new UpstreamContractChanged(alias, `point-of-sale context (siteId/tpid/eapid) for market ${market} is not known`);
+/** The markets each brand's routes accept, with the currency its site shows there. */
+export const GROUP_MARKET_CURRENCY: Record<GroupAlias, Record<string, string>> = {
+  otatwo: OTATWO_MARKET_CURRENCY,
+  otathree: OTATHREE_MARKET_CURRENCY,
+  rentalone: { US: 'USD' },
+};
+
+const BUILT_IN_POS: Record<GroupAlias, Partial<Record<string, PointOfSale>>> = { otatwo: OTATWO_POS, otathree: OTATHREE_POS, rentalone: { US: RENTALONE_POS } };
+
+/** Contexts an operator supplies (`GROUP_POS_CONTEXTS`) for markets whose context is not public, or to replace one. */
+export type PosContexts = Partial<Record<GroupAlias, Record<string, PointOfSale>>>;
+
+const ConfiguredContext = z.strictObject({
+  siteId: z.int().positive(),
+  tpid: z.int().positive().optional(),
+  eapid: z.int().min(0),
+  locale: z.string().regex(/^[a-z]{2}_[A-Z]{2}$/, 'a locale such as en_CA'),
+});
+
+/** `GROUP_POS_CONTEXTS`: `{"otatwo": {"CA": {"siteId": …, "tpid": …, "eapid": …, "locale": "en_CA"}}}`; the currency follows the market. */
+export function parsePosContexts(json: string): PosContexts {
+  const raw: unknown = JSON.parse(json);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('not a JSON object of brand to markets');
+  const out: PosContexts = {};
+  for (const [alias, markets] of Object.entries(raw)) {
+    const currencies = GROUP_MARKET_CURRENCY[alias as GroupAlias];
+    if (!currencies) throw new Error(`unknown brand ${alias} (otatwo, otathree, rentalone)`);
+    if (!markets || typeof markets !== 'object' || Array.isArray(markets)) throw new Error(`${alias}: not an object of market to context`);
+    const entries: Record<string, PointOfSale> = {};
+    for (const [market, context] of Object.entries(markets)) {
+      const currency = currencies[market];
+      if (!currency) throw new Error(`${alias}: unknown market ${market} (${Object.keys(currencies).join(', ')})`);
+      const parsed = ConfiguredContext.safeParse(context);
+      if (!parsed.success) throw new Error(`${alias}.${market}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'context'} ${i.message}`).join('; ')}`);
+      entries[market] = { ...parsed.data, currency };
+    }
+    out[alias as GroupAlias] = entries;
+  }
+  return out;
+}
+
+export function pointOfSale(alias: GroupAlias, market: string, configured: PosContexts = {}): PointOfSale {
+  const pos = configured[alias]?.[market] ?? BUILT_IN_POS[alias][market];
+  if (!pos) throw new UpstreamContractChanged(alias, `point-of-sale context (siteId/tpid/eapid) for market ${market} is not known; an operator can supply it in GROUP_POS_CONTEXTS`);
   return pos;
+}
+
+/** Markets with a context, built in or configured, in the order the spec lists them. */
+export function servedMarkets(alias: GroupAlias, configured: PosContexts = {}): string[] {
+  return Object.keys(GROUP_MARKET_CURRENCY[alias]).filter((m) => configured[alias]?.[m] ?? BUILT_IN_POS[alias][m]);
 }
 
 export interface Operation {
@@ -65,6 +106,23 @@ export const OPERATIONS = {
   roomsAndRates: { name: 'RoomsAndRatesPropertyOffersQuery', sha256: '0c29b592f89c56e3ca69b787f406b01163a6fcb19c014cd71d7559fd72139704' },
   ancillaryOffers: { name: 'AncillaryPropertyOffersQuery', sha256: '342098639bb044c70b290892d183a8987ee1c33fbee0bf7140384af70bbe2b70' },
 } as const satisfies Record<string, Operation>;
+
+/** `GROUP_QUERY_HASHES`: `{"<operationName>": "<sha256>"}`, for when a site release rotates a hash. */
+export function parseQueryHashes(json: string): Record<string, string> {
+  const raw: unknown = JSON.parse(json);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('not a JSON object of operation name to hash');
+  const known = Object.values(OPERATIONS).map((o) => o.name as string);
+  for (const [name, hash] of Object.entries(raw)) {
+    if (!known.includes(name)) throw new Error(`unknown operation ${name} (${known.join(', ')})`);
+    if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) throw new Error(`${name}: not a 64-hex sha256`);
+  }
+  return raw as Record<string, string>;
+}
+
+/** The operation with the operator's hash when one is configured. */
+export function withHash(op: Operation, hashes: Record<string, string> = {}): Operation {
+  return { name: op.name, sha256: hashes[op.name] ?? op.sha256 };
+}
 
 export const GRAPHQL_PATH = '/graphql';
 

@@ -13,7 +13,7 @@ export async function searchGroupTypeahead(
   query: string,
   limit: number,
 ): Promise<{ results: TypeaheadHit[]; market: string }> {
-  const pos = pointOfSale(alias, market);
+  const pos = pointOfSale(alias, market, deps.config.GROUP_POS_CONTEXTS);
   const req = typeaheadPath(query, pos, limit);
   const response = await need(deps, 'upstream').fetch({ source: alias, path: req.path, query: req.query, market: market === 'EU' ? 'IE' : market, expect: 'json' });
   checkStatus(alias, response, { endpoint: '/api/v4/typeahead' });
