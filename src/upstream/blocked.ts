@@ -99,6 +99,22 @@ export function isConsentUrl(url: string): boolean {
   }
 }
 
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d, 0xef, 0xbb, 0xbf]); // and a UTF-8 byte-order mark
+const XSSI_PREFIX = ")]}'";
+
+/** Whether the body's first visible character opens JSON (`{`, `[`) or the RPC front end's `)]}'` prefix. */
+function startsAsData(body: Buffer | string): boolean {
+  const limit = Math.min(body.length, 64);
+  for (let i = 0; i < limit; i++) {
+    const c = typeof body === 'string' ? body.charCodeAt(i) : body[i];
+    if (WHITESPACE.has(c) || c === 0xfeff) continue;
+    if (c === 0x7b || c === 0x5b) return true;
+    const rest = typeof body === 'string' ? body.slice(i, i + XSSI_PREFIX.length) : body.subarray(i, i + XSSI_PREFIX.length).toString('latin1');
+    return rest === XSSI_PREFIX;
+  }
+  return false;
+}
+
 /** A verdict when the reply is a block page, captcha or otherwise unusable; null when it is a real answer. */
 export function detectBlock(reply: ReplyProbe): BlockVerdict | null {
   const { status, headers } = reply;
@@ -116,6 +132,9 @@ export function detectBlock(reply: ReplyProbe): BlockVerdict | null {
       if (headers[name] !== undefined && re.test(headers[name])) return { detail, marker: `header:${name}` };
     }
   }
+
+  // Challenge pages are HTML: a successful JSON or RPC reply needs no text scan (or decoding).
+  if (status >= 200 && status < 300 && startsAsData(reply.body)) return null;
 
   const size = reply.body.length;
   const body = typeof reply.body === 'string' ? reply.body : reply.body.subarray(0, STRONG_SCAN_LIMIT).toString('utf8');

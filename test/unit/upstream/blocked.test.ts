@@ -41,6 +41,16 @@ describe('detectBlock', () => {
     expect(detectBlock(probe(204, ''))).toBeNull();
   });
 
+  it('a successful JSON or RPC reply is data, not a wall, whatever text it quotes; the same text in HTML is a wall', () => {
+    const quoting = '{"note":"Our systems have detected unusual traffic","html":"<title>Just a moment...</title>"}';
+    expect(detectBlock(probe(200, quoting))).toBeNull();
+    expect(detectBlock(probe(200, Buffer.from(`\ufeff  [${quoting}]`) as unknown as string))).toBeNull();
+    expect(detectBlock(probe(200, `)]}'\n${quoting}`))).toBeNull();
+    expect(detectBlock(probe(200, `<html>${quoting}</html>`))?.detail).toBe('UnusualTraffic');
+    expect(detectBlock(probe(429, quoting))?.detail).toBe('UnusualTraffic');
+    expect(detectBlock(probe(200, '{}', { 'cf-mitigated': 'challenge' }))?.detail).toBe('CloudflareChallenge');
+  });
+
   it('classifies URLs', () => {
     expect(isSorryUrl('https://www.google.com/sorry/index')).toBe(true);
     expect(isSorryUrl('https://www.google.com/search?q=sorry')).toBe(false);
