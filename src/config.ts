@@ -8,20 +8,22 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-/** A JSON-valued setting (default `{}`), parsed and checked by `parse`; its error names the setting's shape. */
-function jsonSetting<T>(parse: (json: string) => T, shape: string) {
+/** A structured setting, parsed and checked by `parse` at start; its error names the expected shape. */
+function parsedSetting<T>(parse: (text: string) => T, fallback: string, shape: string) {
   return z
     .string()
-    .default('{}')
+    .default(fallback)
     .transform((value, ctx) => {
       try {
         return parse(value);
       } catch (err) {
-        ctx.addIssue({ code: 'custom', message: `${shape}: ${(err as Error).message}` });
+        ctx.addIssue({ code: 'custom', message: shape ? `${shape}: ${(err as Error).message}` : (err as Error).message });
         return z.NEVER;
       }
     });
 }
+
+const jsonSetting = <T>(parse: (json: string) => T, shape: string) => parsedSetting(parse, '{}', shape);
 
 function parseHostMap(json: string): Record<string, string> {
   const parsed = JSON.parse(json) as unknown;
@@ -46,17 +48,7 @@ const ConfigSchema = z.object({
   UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(6).default(2),
   UPSTREAM_BACKOFF_MS: z.coerce.number().int().min(0).max(30_000).default(400),
   EGRESS_MODE: z.enum(EGRESS_MODES).default('direct'),
-  MARKET_PROXIES: z
-    .string()
-    .default('')
-    .transform((value, ctx) => {
-      try {
-        return parseMarketProxies(value);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
+  MARKET_PROXIES: parsedSetting(parseMarketProxies, '', ''),
   DEFAULT_PROXY_URL: z
     .string()
     .optional()
