@@ -30,7 +30,7 @@ export const otaoneRooms = defineTool({
   name: 'get_otaone_rooms',
   title: 'First OTA: rooms and rate plans for one stay',
   description:
-    'Room table of one property on the first OTA (block ids, prices, free cancellation, no prepayment, breakfast) for one stay. Costs 8 credits; an empty table is free. Get the page name and country from POST /v1/ota/otaone/search.',
+    'Room table of one property on the first OTA (block ids, prices, free cancellation, no prepayment, breakfast) for one stay. Costs 8 credits, also when the page says the stay is sold out or below a minimum stay (sold_out, unavailable_reason); a page with no room table is free. Get the page name and country from POST /v1/ota/otaone/search.',
   method: 'POST',
   path: '/v1/ota/otaone/rooms',
   tags: ['ota'],
@@ -69,7 +69,8 @@ export const otaoneRooms = defineTool({
     ),
   }),
   credits: 8,
-  isEmpty: (o) => o.rooms.length === 0,
+  // A page that lists no room and says nothing is empty; a sold-out or minimum-stay page is an answer.
+  isEmpty: (o) => o.rooms.length === 0 && o.unavailable_reason == null && o.sold_out !== true,
   handler: (input, { deps }) => fetchOtaoneRooms(deps, input),
 });
 
@@ -126,12 +127,12 @@ const otatwoCommon = {
   ...stamp,
 };
 
-const OTATWO_POS_NOTE = 'Points of sale with a known public context: US, GB, EU; the others answer 503 naming the missing context.';
+const OTATWO_POS_NOTE = 'Points of sale with a known public context: US, GB, EU; the others answer 503 naming the missing context unless the operator supplies it (GROUP_POS_CONTEXTS; GET /v1/ota/sources lists the markets served).';
 
 export const otatwoRooms = defineTool({
   name: 'get_otatwo_rooms',
   title: 'Second OTA: room grid for one stay',
-  description: `Every room and rate plan of one property on the second OTA for one stay, pay-now and pay-at-property as separate rows, with refundability and the card's lead price. Costs 8 credits; an empty grid is free. Get the numeric property id from POST /v1/ota/otatwo/search. ${OTATWO_POS_NOTE}`,
+  description: `Every room and rate plan of one property on the second OTA for one stay, pay-now and pay-at-property as separate rows, with refundability and the card's lead price. Costs 8 credits, also when every room is sold out; a grid with no room at all is free. Get the numeric property id from POST /v1/ota/otatwo/search. ${OTATWO_POS_NOTE}`,
   method: 'POST',
   path: '/v1/ota/otatwo/rooms',
   tags: ['ota'],
@@ -141,14 +142,14 @@ export const otatwoRooms = defineTool({
     rooms: z.array(z.object({ name: z.string(), unit_id: z.string(), cheapest_rate: z.number().nullable(), rate_plans: z.array(OtatwoRatePlan) })),
   }),
   credits: 8,
-  isEmpty: (o) => o.rooms.every((r) => r.rate_plans.length === 0),
+  isEmpty: (o) => o.rooms.length === 0 && !o.sold_out,
   handler: (input, { deps }) => fetchOtatwoRooms(deps, input),
 });
 
 export const otatwoHeadline = defineTool({
   name: 'get_otatwo_rate',
   title: 'Second OTA: cheapest rate for one stay',
-  description: `Cheapest rate plan of one property on the second OTA for one stay (the headline of the room grid). Costs 8 credits; nothing priced is free. Use POST /v1/ota/otatwo/rooms for every plan. ${OTATWO_POS_NOTE}`,
+  description: `Cheapest rate plan of one property on the second OTA for one stay (the headline of the room grid). Costs 8 credits, also when the property is sold out (cheapest null); a grid with no room at all is free. Use POST /v1/ota/otatwo/rooms for every plan. ${OTATWO_POS_NOTE}`,
   method: 'POST',
   path: '/v1/ota/otatwo',
   tags: ['ota'],
@@ -160,7 +161,7 @@ export const otatwoHeadline = defineTool({
     cheapest: OtatwoRatePlan.extend({ room_name: z.string() }).nullable(),
   }),
   credits: 8,
-  isEmpty: (o) => o.cheapest == null,
+  isEmpty: (o) => o.cheapest == null && o.room_types === 0 && !o.sold_out,
   handler: (input, { deps }) => fetchOtatwoHeadline(deps, input),
 });
 
@@ -170,7 +171,7 @@ export const otathreeStay = defineTool({
   name: 'get_otathree_stay',
   title: 'Third OTA: rooms and rate plans for one stay',
   description:
-    'Headline price and, with rooms=true, every room type and rate plan (payment model, refundability, member-only, derived taxes and fees) of one property on the third OTA for one stay, US or CA point of sale. Costs 8 credits; a stay the site will not sell (e.g. minimum stay) is billed, only an empty reply is free. Get the property id from POST /v1/ota/otathree/search. The CA point-of-sale context is not known publicly and answers 503.',
+    'Headline price and, with rooms=true, every room type and rate plan (payment model, refundability, member-only, derived taxes and fees) of one property on the third OTA for one stay, US or CA point of sale. Costs 8 credits; a stay the site will not sell (e.g. minimum stay) is billed, only an empty reply is free. Get the property id from POST /v1/ota/otathree/search. The CA point-of-sale context is not known publicly and answers 503 unless the operator supplies it (GROUP_POS_CONTEXTS).',
   method: 'POST',
   path: '/v1/ota/otathree',
   tags: ['ota'],
@@ -206,7 +207,7 @@ export const otathreeStay = defineTool({
     }),
   }),
   credits: 8,
-  isEmpty: (o) => !o.property.available && o.property.unavailable_reason == null && o.rooms.every((r) => r.offers.length === 0),
+  isEmpty: (o) => !o.property.available && o.property.unavailable_reason == null && o.rooms.length === 0,
   handler: (input, { deps }) => fetchOtathreeStay(deps, input),
 });
 
