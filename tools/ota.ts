@@ -277,7 +277,7 @@ export const otafour = defineTool({
   name: 'get_otafour_rates',
   title: 'Fourth OTA: rooms and nightly prices for one stay',
   description:
-    'Room types and per-night offers of one property on the fourth OTA for one stay, in one of 23 display currencies (genuine conversions of one rate, so comparable). Costs 8 credits; nothing priced is free. The property id is the numeric id in its URL.',
+    'Room types and per-night offers of one property on the fourth OTA for one stay, in one of 23 display currencies (genuine conversions of one rate, so comparable). Costs 8 credits, also when the grid lists room types but none fits or sells for the stay (sold_out); a grid with no room type is free. meta.room_types counts the room types listed. Find the property id with POST /v1/ota/otafour/search or take it from its URL.',
   method: 'POST',
   path: '/v1/ota/otafour',
   tags: ['ota'],
@@ -320,7 +320,7 @@ export const otafour = defineTool({
     }),
   }),
   credits: 8,
-  isEmpty: (o) => o.meta.offers === 0,
+  isEmpty: (o) => o.meta.room_types === 0,
   handler: (input, { deps }) => fetchOtafour(deps, input),
 });
 

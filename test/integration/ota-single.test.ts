@@ -25,6 +25,8 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/otaone/searchresults.en-gb.html', body: readFixture(CARDS) },
       { path: SECONDARY_DATA_PATH.replace(/^/, '/otafour'), query: { hotel_id: '2454174' }, body: OTAFOUR_SECONDARY_DATA },
       { path: SECONDARY_DATA_PATH.replace(/^/, '/otafour'), query: { hotel_id: '1' }, body: { hotelInfo: {} } },
+      { path: SECONDARY_DATA_PATH.replace(/^/, '/otafour'), query: { hotel_id: '3' }, body: { ...OTAFOUR_SECONDARY_DATA, roomGridData: { ...OTAFOUR_SECONDARY_DATA.roomGridData, masterRooms: [{ id: 1, name: 'Deluxe Double', rooms: [{ uid: 'r-9', isFit: false, inclusivePrice: { display: 90 } }] }] } } },
+      { path: SECONDARY_DATA_PATH.replace(/^/, '/otafour'), query: { hotel_id: '4' }, body: { ...OTAFOUR_SECONDARY_DATA, roomGridData: { currencyCode: 'EUR', masterRooms: [] } } },
       { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'riverside' }, body: OTAFOUR_SUGGEST },
       { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'nowhere' }, body: { ViewModelList: [] } },
       { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'moved' }, body: { Message: 'moved' } },
@@ -70,7 +72,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(r.body.results[0].provenance).toMatchObject({ source: 'otaone', returned_currency: 'EUR', price_basis: 'stay_headline', source_property_id: 'rs/hostel-sara-beograd1' });
   });
 
-  it('otafour: rows that fit the search, tax basis per row, cheapest headline; contract change 503', async () => {
+  it('otafour: rows that fit the search, tax basis per row, cheapest headline; contract change 503; nothing fitting billed, no room type free', async () => {
     const r = await h.post('/v1/ota/otafour', { property_id: '2454174', check_in: '2026-12-01', nights: 2, currency: 'EUR' });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('8');
@@ -80,10 +82,16 @@ describe.skipIf(suite.missing)(suite.title, () => {
       ['Twin Room', [[95.5, false, null, false]]],
     ]);
     expect(r.body.property.provenance).toMatchObject({ source: 'otafour', price_basis: 'nightly_before_taxes', upstream_rate_id: 'r-3', returned_currency: 'EUR' });
-    expect(r.body.meta).toMatchObject({ room_types: 2, offers: 2, comparable_across_markets: true, nights: 2 });
+    expect(r.body.meta).toMatchObject({ room_types: 3, offers: 2, comparable_across_markets: true, nights: 2 });
     const sent = h.replay.requests.find((q) => q.path.endsWith('GetSecondaryData'))!;
     expect(sent.query).toMatchObject({ hotel_id: '2454174', checkIn: '2026-12-01', los: '2', currencyCode: 'EUR' });
     expect((await h.post('/v1/ota/otafour', { property_id: '1', check_in: '2026-12-01' })).status).toBe(503);
+    const soldOut = await h.post('/v1/ota/otafour', { property_id: '3', check_in: '2026-12-01', currency: 'EUR' });
+    expect([soldOut.status, soldOut.charged]).toEqual([200, '8']);
+    expect(soldOut.body.property).toMatchObject({ sold_out: true, price_per_night: null, rooms: [] });
+    expect(soldOut.body.meta).toMatchObject({ room_types: 1, offers: 0 });
+    const empty = await h.post('/v1/ota/otafour', { property_id: '4', check_in: '2026-12-01', currency: 'EUR' });
+    expect([empty.status, empty.charged]).toEqual([200, '0']);
   });
 
   it('otafour search: hotel suggestions with their property id, 1 credit; no match free; a changed reply 503', async () => {

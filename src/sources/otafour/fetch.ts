@@ -113,7 +113,7 @@ export async function fetchOtafour(deps: AppDeps, input: OtafourInput) {
       nights: stay.nights,
       wire_bytes: obs.wireBytes,
       elapsed_s: seconds(obs.elapsedMs),
-      room_types: rooms.filter((r) => r.offers.length > 0).length,
+      room_types: grid.rooms.length,
       offers: all.length,
       comparable_across_markets: true as const,
     },
