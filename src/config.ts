@@ -137,7 +137,7 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   CHROMIUM_PATH: 'browser for the rendered job-card search (Debian chromium); absent: that route answers 503',
   ATS_HOST_OVERRIDES: 'JSON map of careers hosts to other base URLs (mirrors, tests), e.g. {"boards-api.greenhouse.io":"http://127.0.0.1:9000/gh"}',
   TRUST_PROXY: 'dashboard behind a reverse proxy: true, a hop count, loopback or addresses (Express trust proxy); Secure cookies and per-IP limits follow X-Forwarded-* only then',
-  GROUP_POS_CONTEXTS: 'JSON contexts for otatwo/otathree/rentalone points of sale whose context is not public (those answer 503 without one), e.g. {"otatwo":{"CA":{"siteId":…,"tpid":…,"eapid":…,"locale":"en_CA"}}}; the currency follows the market',
+  GROUP_POS_CONTEXTS: 'JSON contexts for otatwo/otathree/rentalone points of sale whose context is not public (those answer 503 without one), e.g. {"otatwo":{"CA":{"siteId":…,"tpid":…,"eapid":…,"locale":"en_CA","baseUrl":"https://…"}}}; the currency follows the market, baseUrl (optional) sends that market to its own site',
   GROUP_QUERY_HASHES: 'JSON map of persisted GraphQL operation name to its current sha256, for when a site release rotates one (otherwise 503 "persisted query not found")',
   RUN_WORKER: 'run the calendar-batch worker in the API process (npm run worker runs it alone)',
   WORKER_CONCURRENCY: 'calendar items run at once per worker process',

@@ -28,6 +28,8 @@ export interface UpstreamRequest {
   timeoutMs?: number;
   /** What a usable reply is; 'html' and 'json' make an empty 2xx body a failure. Default 'html'. */
   expect?: Expect;
+  /** A base URL from the operator's configuration (a point of sale's own domain) instead of the alias's host. */
+  baseUrl?: string;
 }
 
 export type UpstreamClientConfig = Pick<
@@ -202,7 +204,7 @@ export class UpstreamClient {
 
   #url(req: UpstreamRequest): URL {
     if (!req.path.startsWith('/')) throw new Error(`upstream path must start with "/": ${req.path}`);
-    const url = new URL(this.config.upstreamHosts[req.source] + req.path);
+    const url = new URL((req.baseUrl ?? this.config.upstreamHosts[req.source]) + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     return url;
   }

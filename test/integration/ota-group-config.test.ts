@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/sources/shared/group-graphql.js';
 import { fixtureSuite, readFixtureJson } from '../helpers/fixtures.js';
-import { startHarness, type Harness } from './ota-harness.js';
+import { REPLAY_URL, startHarness, type Harness } from './ota-harness.js';
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const suite = fixtureSuite('travel-group points of sale and query hashes supplied by the operator', OFFERS);
@@ -15,16 +15,16 @@ describe.skipIf(suite.missing)(suite.title, () => {
   let h: Harness;
   beforeAll(async () => {
     const offers = readFixtureJson(OFFERS);
-    h = await startHarness(
-      [
-        { method: 'POST', path: '/otathree/graphql', body: [offers] },
-        { method: 'POST', path: '/otatwo/graphql', body: offers },
-      ],
-      {
-        GROUP_POS_CONTEXTS: JSON.stringify({ otathree: { CA: CA_THREE }, otatwo: { AU: AU_TWO } }),
-        GROUP_QUERY_HASHES: JSON.stringify({ [OPERATIONS.roomsAndRates.name]: ROTATED }),
-      },
-    );
+    // The AU point of sale goes to its own site (on the replay server).
+    const replayRoutes = [
+      { method: 'POST' as const, path: '/otathree/graphql', body: [offers] },
+      { method: 'POST' as const, path: '/otatwo/graphql', body: offers },
+      { method: 'POST' as const, path: '/otatwo-au/graphql', body: offers },
+    ];
+    h = await startHarness(replayRoutes, {
+      GROUP_POS_CONTEXTS: JSON.stringify({ otathree: { CA: CA_THREE }, otatwo: { AU: { ...AU_TWO, baseUrl: `${REPLAY_URL}/otatwo-au/` } } }),
+      GROUP_QUERY_HASHES: JSON.stringify({ [OPERATIONS.roomsAndRates.name]: ROTATED }),
+    });
   });
   afterAll(() => h?.close());
 
@@ -39,8 +39,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const au = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: '2023-06-04', market: 'AU' });
     expect(au.status).toBe(200);
     expect(au.body).toMatchObject({ market: 'AU', requested_currency: 'AUD' });
-    const sentTwo = JSON.parse(h.replay.requests.find((q) => q.path === '/otatwo/graphql')!.body)[0];
+    // sent to the point of sale's own site, not the brand's host
+    expect(h.replay.requests.some((q) => q.path === '/otatwo/graphql')).toBe(false);
+    const sentTwo = JSON.parse(h.replay.requests.find((q) => q.path === '/otatwo-au/graphql')!.body)[0];
     expect(sentTwo.variables.context).toMatchObject({ ...AU_TWO, currency: 'AUD' });
+    expect(sentTwo.variables.context.baseUrl).toBeUndefined();
   });
 
   it('markets without a context still answer 503 naming the setting; the sources list follows the configuration', async () => {

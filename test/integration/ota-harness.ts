@@ -20,6 +20,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** Stands for the replay server's base URL in the settings given to `startHarness`. */
+export const REPLAY_URL = '{{replay}}';
+
 /**
  * Every alias points at the replay server under its own path prefix (`/<alias>/…`), so routes of
  * different sources never collide; websites are fetched from the replay server too.
@@ -27,7 +30,8 @@ export interface Harness {
 export async function startHarness(routes: ReplayRoute[], env: Record<string, string> = {}): Promise<Harness> {
   const replay = await startReplayServer(routes);
   const hosts = Object.fromEntries(ALIASES.map((a) => [`UPSTREAM_${a.toUpperCase()}_URL`, `${replay.url}/${a}`]));
-  const svc = await startTestService({ ...hosts, UPSTREAM_RETRIES: '0', SAFE_FETCH_ALLOW_PRIVATE: 'true', ...env });
+  const settings = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replaceAll(REPLAY_URL, replay.url)]));
+  const svc = await startTestService({ ...hosts, UPSTREAM_RETRIES: '0', SAFE_FETCH_ALLOW_PRIVATE: 'true', ...settings });
   const key = (await svc.key()).key;
   const wrap = async (method: string, path: string, res: Response) => {
     const body = (await res.json()) as any;

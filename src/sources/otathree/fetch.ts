@@ -70,6 +70,7 @@ export async function fetchOtathreeStay(deps: AppDeps, input: OtathreeStayInput)
       body: propertyOffersBody(withHash(OPERATIONS.roomsAndRates, deps.config.GROUP_QUERY_HASHES), pos, input.property_id, stay, input.adults),
       market: input.market,
       root: 'propertyOffers',
+      baseUrl: pos.baseUrl,
       notFound: `otathree property ${input.property_id} not found`,
     },
     (data) => parseOtathreeStay(data, { propertyId: input.property_id, marketCurrency: currency, rooms: input.rooms, nights: stay.nights }),
@@ -174,7 +175,7 @@ export async function fetchOtathreeReviews(deps: AppDeps, input: OtathreeReviews
   const { parsed: page, obs } = await callGroupGraphql(
     deps,
     'otathree',
-    { body, market: input.market, root: 'propertyInfo', notFound: `otathree property ${input.property_id} not found` },
+    { body, market: input.market, root: 'propertyInfo', notFound: `otathree property ${input.property_id} not found`, baseUrl: pos.baseUrl },
     parseOtathreeReviews,
   );
   const warnings: string[] = [];

@@ -52,6 +52,7 @@ export async function fetchOtatwoGrid(deps: AppDeps, input: OtatwoStayInput): Pr
       body: propertyOffersBody(withHash(OPERATIONS.roomsAndRates, deps.config.GROUP_QUERY_HASHES), pos, input.property_id, stay, input.adults),
       market: input.market === 'EU' ? 'IE' : input.market,
       root: 'propertyOffers',
+      baseUrl: pos.baseUrl,
       notFound: `otatwo property ${input.property_id} not found`,
     },
     (data) => parseOtatwoRooms(data, { requestedCurrency, nights: stay.nights }),

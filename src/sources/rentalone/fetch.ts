@@ -49,6 +49,7 @@ export async function fetchRentaloneQuote(deps: AppDeps, input: RentaloneInput) 
       body: propertyOffersBody(withHash(OPERATIONS.ancillaryOffers, deps.config.GROUP_QUERY_HASHES), pos, id, stay, input.adults),
       market: 'US',
       root: 'propertyOffers',
+      baseUrl: pos.baseUrl,
       notFound: `rentalone property ${id} not found`,
     },
     (data) =>

@@ -14,6 +14,8 @@ export interface GroupGraphqlCall {
   /** Root field the first operation's `data` must carry, and the detail of the 404 when an error says not found. */
   root: string;
   notFound: string;
+  /** The point of sale's own base URL, when the operator configured one. */
+  baseUrl?: string;
 }
 
 /** `POST /graphql`: status checked, the reply observed, its first operation parsed under the contract guard. */
@@ -31,6 +33,7 @@ export async function callGroupGraphql<T>(
     body: call.body,
     market: call.market,
     expect: 'json',
+    baseUrl: call.baseUrl,
   });
   checkStatus(alias, response, { endpoint: GRAPHQL_PATH });
   const obs = observe(alias, response);

@@ -20,6 +20,8 @@ export interface PointOfSale {
   eapid: number;
   locale: string;
   currency: string;
+  /** The point of sale's own site (e.g. its country domain), when configured; else the brand's host. */
+  baseUrl?: string;
 }
 
 /** Currency of every point of sale the spec names, known context or not. */
@@ -61,9 +63,13 @@ const ConfiguredContext = z.strictObject({
   tpid: z.int().positive().optional(),
   eapid: z.int().min(0),
   locale: z.string().regex(/^[a-z]{2}_[A-Z]{2}$/, 'a locale such as en_CA'),
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
 });
 
-/** `GROUP_POS_CONTEXTS`: `{"otatwo": {"CA": {"siteId": …, "tpid": …, "eapid": …, "locale": "en_CA"}}}`; the currency follows the market. */
+/**
+ * `GROUP_POS_CONTEXTS`: `{"otatwo": {"CA": {"siteId": …, "tpid": …, "eapid": …, "locale": "en_CA", "baseUrl": "https://…"}}}`;
+ * the currency follows the market; `baseUrl` (optional) sends that market's calls to its own site.
+ */
 export function parsePosContexts(json: string): PosContexts {
   const raw: unknown = JSON.parse(json);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('not a JSON object of brand to markets');
@@ -73,12 +79,13 @@ export function parsePosContexts(json: string): PosContexts {
     if (!currencies) throw new Error(`unknown brand ${alias} (otatwo, otathree, rentalone)`);
     if (!markets || typeof markets !== 'object' || Array.isArray(markets)) throw new Error(`${alias}: not an object of market to context`);
     const entries: Record<string, PointOfSale> = {};
-    for (const [market, context] of Object.entries(markets)) {
+    for (const [market, given] of Object.entries(markets)) {
       const currency = currencies[market];
       if (!currency) throw new Error(`${alias}: unknown market ${market} (${Object.keys(currencies).join(', ')})`);
-      const parsed = ConfiguredContext.safeParse(context);
+      const parsed = ConfiguredContext.safeParse(given);
       if (!parsed.success) throw new Error(`${alias}.${market}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'context'} ${i.message}`).join('; ')}`);
-      entries[market] = { ...parsed.data, currency };
+      const { baseUrl, ...context } = parsed.data;
+      entries[market] = { ...context, currency, ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}) };
     }
     out[alias as GroupAlias] = entries;
   }

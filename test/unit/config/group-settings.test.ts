@@ -17,6 +17,12 @@ describe('GROUP_POS_CONTEXTS and GROUP_QUERY_HASHES', () => {
     expect(pointOfSale('otatwo', 'GB', config.GROUP_POS_CONTEXTS)).toMatchObject({ siteId: 3, currency: 'GBP' });
   });
 
+  it('a context may name its own site; the trailing slash is dropped, other schemes are refused', () => {
+    const config = loadConfig({ GROUP_POS_CONTEXTS: JSON.stringify({ otatwo: { DE: { siteId: 6, eapid: 0, locale: 'de_DE', baseUrl: 'https://www.example.de/' } } }) });
+    expect(pointOfSale('otatwo', 'DE', config.GROUP_POS_CONTEXTS)).toEqual({ siteId: 6, eapid: 0, locale: 'de_DE', currency: 'EUR', baseUrl: 'https://www.example.de' });
+    expect(() => loadConfig({ GROUP_POS_CONTEXTS: JSON.stringify({ otatwo: { DE: { siteId: 6, eapid: 0, locale: 'de_DE', baseUrl: 'ftp://example.de' } } }) })).toThrow(/otatwo\.DE: baseUrl/);
+  });
+
   it.each([
     ['not JSON', '{', /GROUP_POS_CONTEXTS/],
     ['an unknown brand', JSON.stringify({ otafive: {} }), /unknown brand otafive/],
