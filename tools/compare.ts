@@ -19,7 +19,7 @@ export const compareHotelPrices = defineTool({
   name: 'compare_hotel_prices',
   title: 'Compare one stay across the official site and OTAs',
   description:
-    'One stay priced in parallel on the hotel’s official site and on every OTA you identify (otaone page name, otatwo/otathree/otafour property ids, rentalone id), reduced to each source’s cheapest offer with provenance, side by side with the cheapest total marked (within one comparison currency). A source that fails is reported with its status and detail; the others are still returned. Costs 20 credits; nothing priced anywhere is free. Get the ids from the per-OTA search routes.',
+    'One stay priced in parallel on the hotel’s official site and on every OTA you identify (otaone page name, otatwo/otathree/otafour property ids, rentalone id), reduced to each source’s cheapest offer with provenance, side by side with the cheapest total marked (within one comparison currency). A source that fails is reported with its status and detail, and one still running after timeout_s (default 45) as 504; the others are still returned. Costs 20 credits; nothing priced anywhere is free. Get the ids from the per-OTA search routes.',
   method: 'POST',
   path: '/v1/ota/compare',
   tags: ['hotels'],
@@ -27,6 +27,7 @@ export const compareHotelPrices = defineTool({
     .strictObject({
       ...stayFields(28, 8),
       currency: z.enum(CURRENCIES).nullable().optional(),
+      timeout_s: z.number().min(1).max(120).default(45),
       sources: z.strictObject({
         official: z.strictObject({ website: z.url({ protocol: /^https?$/ }).max(2048) }).optional(),
         otaone: z.strictObject({ pagename: z.string().min(2).max(200), country: countryLower.default('us') }).optional(),

@@ -41,6 +41,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { method: 'POST', path: '/otathree/graphql', body: [offers] },
       { method: 'POST', path: '/otatwo/graphql', body: offers },
       { method: 'POST', path: '/rentalone/graphql', body: [cheaperRental] },
+      { path: '/otafour/api/cronos/property/BelowFoldParams/GetSecondaryData', query: { hotel_id: '7777' }, delayMs: 3_000, body: { hotelInfo: {}, roomGridData: { masterRooms: [] } } },
       { path: '/otafour/api/cronos/property/BelowFoldParams/GetSecondaryData', status: 500, body: 'down' },
     ]);
     site = `${h.replay.url}/site`;
@@ -182,6 +183,18 @@ describe.skipIf(suite.missing)(suite.title, () => {
     ]);
     expect(r.body.offers.every((o: any) => o.provenance && o.provenance.observation_id.startsWith('rateobs_'))).toBe(true);
     expect(r.body).toMatchObject({ sources_ok: 4, sources_failed: 1, check_out: '2023-06-14' });
+  });
+
+  it('compare: a source still running after timeout_s is reported as 504 and does not hold the answer', async () => {
+    // the slow source would answer a valid empty grid after 3 s: its 504 shows the deadline won
+    const r = await h.post('/v1/ota/compare', { check_in: '2023-06-04', nights: 10, timeout_s: 1, sources: { otafour: { property_id: '7777' }, otatwo: { property_id: '9209612' } } });
+    expect(r.status).toBe(200);
+    expect(r.charged).toBe('20');
+    expect(r.body.sources.map((s: any) => [s.source, s.status, s.error])).toEqual([
+      ['otatwo', 'ok', null],
+      ['otafour', 'error', { status: 504, detail: 'no answer within 1 s' }],
+    ]);
+    expect((await h.post('/v1/ota/compare', { check_in: '2023-06-04', timeout_s: 0, sources: { otatwo: { property_id: '9209612' } } })).status).toBe(422);
   });
 
   it('compare: every source failing is still 200 with the errors, free; no source named is 422; MCP tools validate', async () => {

@@ -1,12 +1,12 @@
 /**
  * `POST /v1/ota/compare`: one stay on the official site and on every OTA the caller identifies,
- * fetched in parallel (the call lasts as long as its slowest source). Each source is reduced to
+ * fetched in parallel (the call lasts as long as its slowest source, at most `timeout_s`). Each source is reduced to
  * its cheapest offer with that offer's own provenance; a failing source is reported with its
  * status and detail while the others are still returned. The cheapest total is marked among
  * offers in one comparison currency (the requested one when priced, else the most common).
  */
 import type { AppDeps } from '../../deps.js';
-import { toApiError } from '../../platform/errors.js';
+import { ApiError, toApiError } from '../../platform/errors.js';
 import type { Provenance } from '../../upstream/provenance.js';
 import { fetchOfficialRate } from '../official/fetch.js';
 import { OTAFOUR_CURRENCIES, fetchOtafour } from '../otafour/fetch.js';
@@ -24,6 +24,8 @@ export interface CompareInput {
   nights: number;
   adults: number;
   currency?: string | null;
+  /** Seconds each source may take; a source still running then is reported as timed out (504). */
+  timeout_s: number;
   sources: {
     official?: { website: string };
     otaone?: { pagename: string; country: string };
@@ -147,10 +149,21 @@ function runners(deps: AppDeps, input: CompareInput): [string, Runner][] {
   return out;
 }
 
-async function runOne(deps: AppDeps, source: string, run: Runner): Promise<SourceResult> {
+/** The runner's offer, or a 504 once `seconds` have passed; a late answer is dropped (and its failure logged). */
+function withDeadline(deps: AppDeps, source: string, run: Runner, seconds: number): Promise<SourceOffer> {
+  const work = run();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ApiError(504, `no answer within ${seconds} s`)), seconds * 1000);
+  });
+  work.catch((err) => deps.log.debug({ err, source }, 'compare: source settled after the deadline or failed'));
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+async function runOne(deps: AppDeps, source: string, run: Runner, timeoutS: number): Promise<SourceResult> {
   const started = performance.now();
   try {
-    const offer = await run();
+    const offer = await withDeadline(deps, source, run, timeoutS);
     return { source, status: 'ok', elapsed_s: seconds(performance.now() - started), error: null, offer };
   } catch (err) {
     const api = toApiError(err);
@@ -172,7 +185,7 @@ function comparisonCurrency(priced: { currency: string | null }[], requested: st
 export async function compareStay(deps: AppDeps, input: CompareInput) {
   const stay = stayWindow(input, 28);
   const started = performance.now();
-  const results = await Promise.all(runners(deps, input).map(([source, run]) => runOne(deps, source, run)));
+  const results = await Promise.all(runners(deps, input).map(([source, run]) => runOne(deps, source, run, input.timeout_s)));
   const priced = results
     .filter((r) => r.offer && r.offer.available && (r.offer.total != null || r.offer.price_per_night != null))
     .map((r) => ({ source: r.source, ...(r.offer as SourceOffer) }));
