@@ -16,6 +16,9 @@ export const OfficialRateOutput = z.object({
   nights: z.int(),
   adults: z.int(),
   available: z.boolean(),
+  /** Rooms (or room rates) the engine answered for the stay, bookable or not. */
+  listed: z.int(),
+  sold_out: z.boolean(),
   cheapest_total: z.number().nullable(),
   currency: z.string().nullable(),
   offers: z.array(
@@ -46,14 +49,14 @@ export const OfficialRateInput = z.strictObject({
 export const officialRate = defineTool({
   name: 'get_official_rate',
   title: 'Official site rate',
-  description: `Price of one stay on the hotel's own website: detects the booking engine from the website (public addresses only) and quotes the stay from that engine's public availability endpoints. Engines priced: ${Object.keys(PRICED_ENGINES).join(', ')}; another detected engine, or none, answers 422 with the reason (list in GET /v1/official/engines). Each offer is one bookable room (or room rate) with its stay total when the engine gives one: cloudbeds totals are the sum of its nightly rates (null unless there is one per night; rooms too small for the adults are left out), siteminder totals are the gross of a quote per rate (at most ${SITEMINDER_QUOTE_CAP} rates quoted, taxes given; rooms left unknown). Engines do not state their currency (currency null); the optional currency is sent only to cloudbeds and recorded as requested. Costs 4 credits; nothing available is free. Use compare_hotel_prices to set it beside the OTAs.`,
+  description: `Price of one stay on the hotel's own website: detects the booking engine from the website (public addresses only) and quotes the stay from that engine's public availability endpoints. Engines priced: ${Object.keys(PRICED_ENGINES).join(', ')}; another detected engine, or none, answers 422 with the reason (list in GET /v1/official/engines). Each offer is one bookable room (or room rate) with its stay total when the engine gives one: cloudbeds totals are the sum of its nightly rates (null unless there is one per night; rooms too small for the adults are left out), siteminder totals are the gross of a quote per rate (at most ${SITEMINDER_QUOTE_CAP} rates quoted, taxes given; rooms left unknown). Engines do not state their currency (currency null); the optional currency is sent only to cloudbeds and recorded as requested. Costs 4 credits, also when every room the engine lists is sold out (sold_out); an engine that lists no room for the stay is free. Use compare_hotel_prices to set it beside the OTAs.`,
   method: 'POST',
   path: '/v1/official',
   tags: ['hotels'],
   input: OfficialRateInput,
   output: OfficialRateOutput,
   credits: 4,
-  isEmpty: (o) => o.offers.length === 0,
+  isEmpty: (o) => o.listed === 0,
   mcp: { expose: true, title: 'Get the official-site rate' },
   handler: (input, { deps }) => fetchOfficialRate(deps, input),
 });

@@ -28,9 +28,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/site/other', body: HOTEL_SITE_OTHER_ENGINE },
       { path: '/site/cloud', body: HOTEL_SITE_CLOUDBEDS },
       { path: '/site/cloud-full', body: hotelSite('https://hotels.cloudbeds.com/reservation/FuLlUp') },
+      { path: '/site/cloud-empty', body: hotelSite('https://hotels.cloudbeds.com/reservation/NoRooms') },
       { path: '/site/cloud-gone', body: hotelSite('https://hotels.cloudbeds.com/en/reservation/NoSuch') },
       { path: '/site/sm', body: HOTEL_SITE_SITEMINDER },
       { path: '/site/sm-full', body: hotelSite('https://direct-book.com/properties/fullhousedirect') },
+      { path: '/site/sm-empty', body: hotelSite('https://direct-book.com/properties/noroomsdirect') },
       { path: '/site/sm-gone', body: hotelSite('https://direct-book.com/properties/nosuchdirect?locale=en') },
       { path: '/site/none', body: HOTEL_SITE_NO_ENGINE },
       { path: '/site/blocked', status: 403, body: '<html><head><title>Just a moment...</title></head></html>' },
@@ -123,11 +125,17 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(r.body.wire_bytes).toBe(HOTEL_SITE_SITEMINDER.length + replies.reduce((n, x) => n + JSON.stringify(x).length, 0));
   });
 
-  it('official cloudbeds and siteminder: sold out is 200 with no offers and free; an unknown property is 404, free', async () => {
+  it('official cloudbeds and siteminder: sold out is 200, sold_out and billed; no room listed is free; an unknown property is 404, free', async () => {
     for (const path of ['cloud-full', 'sm-full']) {
       const r = await h.post('/v1/official', { website: `${site}/${path}`, check_in: '2027-03-10', nights: 2 });
       expect(r.status, path).toBe(200);
-      expect(r.body, path).toMatchObject({ available: false, offers: [], cheapest_total: null });
+      expect(r.body, path).toMatchObject({ available: false, sold_out: true, listed: 1, offers: [], cheapest_total: null });
+      expect(r.charged, path).toBe('4');
+    }
+    for (const path of ['cloud-empty', 'sm-empty']) {
+      const r = await h.post('/v1/official', { website: `${site}/${path}`, check_in: '2027-03-10', nights: 2 });
+      expect(r.status, path).toBe(200);
+      expect(r.body, path).toMatchObject({ available: false, sold_out: false, listed: 0, offers: [] });
       expect(r.charged, path).toBe('0');
     }
     const cloud = await h.post('/v1/official', { website: `${site}/cloud-gone`, check_in: '2027-03-10', nights: 2 });

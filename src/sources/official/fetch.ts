@@ -94,6 +94,8 @@ export async function fetchOfficialRate(deps: AppDeps, input: OfficialInput) {
     nights: stay.nights,
     adults: input.adults,
     available: offers.length > 0,
+    listed: rooms.length,
+    sold_out: rooms.length > 0 && offers.length === 0,
     cheapest_total: cheapest?.total ?? null,
     currency: cheapest?.currency ?? null,
     offers,

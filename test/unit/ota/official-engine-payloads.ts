@@ -7,6 +7,7 @@
 
 export const CLOUDBEDS_CODE = 'AbCdEf';
 export const CLOUDBEDS_FULL_CODE = 'FuLlUp';
+export const CLOUDBEDS_EMPTY_CODE = 'NoRooms';
 
 /** `booking/property_info` for a known code (`success`, `data.property_id` beside contact fields). */
 export const CLOUDBEDS_PROPERTY_INFO = {
@@ -14,6 +15,9 @@ export const CLOUDBEDS_PROPERTY_INFO = {
   data: { property_id: 201001, property_name: 'Example Lodge', hotel_email: 'stay@example-lodge.test', hotel_phone: '+1 555 0100' },
 };
 export const CLOUDBEDS_PROPERTY_INFO_FULL = { success: true, data: { property_id: '201002', hotel_email: 'full@example-lodge.test', hotel_phone: null } };
+export const CLOUDBEDS_PROPERTY_INFO_EMPTY = { success: true, data: { property_id: '201003' } };
+/** No room type at all for the stay. */
+export const CLOUDBEDS_ROOMS_EMPTY = { total: 0, room_types: [], currency_rate: 1, ma_rates: false };
 /** An unknown code. */
 export const CLOUDBEDS_PROPERTY_UNKNOWN = { success: false };
 
@@ -105,13 +109,16 @@ export function cloudbedsReply(path: string, body: string): object {
   const form = new URLSearchParams(body);
   if (path.endsWith('/property_info')) {
     const code = form.get('property_code');
-    return code === CLOUDBEDS_CODE ? CLOUDBEDS_PROPERTY_INFO : code === CLOUDBEDS_FULL_CODE ? CLOUDBEDS_PROPERTY_INFO_FULL : CLOUDBEDS_PROPERTY_UNKNOWN;
+    const known: Record<string, object> = { [CLOUDBEDS_CODE]: CLOUDBEDS_PROPERTY_INFO, [CLOUDBEDS_FULL_CODE]: CLOUDBEDS_PROPERTY_INFO_FULL, [CLOUDBEDS_EMPTY_CODE]: CLOUDBEDS_PROPERTY_INFO_EMPTY };
+    return known[code ?? ''] ?? CLOUDBEDS_PROPERTY_UNKNOWN;
   }
-  return form.get('widget_property') === '201001' ? CLOUDBEDS_ROOMS : CLOUDBEDS_ROOMS_FULL;
+  const rooms: Record<string, object> = { '201001': CLOUDBEDS_ROOMS, '201003': CLOUDBEDS_ROOMS_EMPTY };
+  return rooms[form.get('widget_property') ?? ''] ?? CLOUDBEDS_ROOMS_FULL;
 }
 
 export const SITEMINDER_CHANNEL = 'exampleinndirect';
 export const SITEMINDER_FULL_CHANNEL = 'fullhousedirect';
+export const SITEMINDER_EMPTY_CHANNEL = 'noroomsdirect';
 
 /** `roomTypes`: two room types, three rates (the rate `uuid` is the quote's integer roomRateId). */
 export const SITEMINDER_ROOM_TYPES = {
@@ -169,6 +176,7 @@ export function siteminderReply(body: string): object {
   if (/^\s*query roomTypes\b/.test(query)) {
     if (variables.channelCode === SITEMINDER_CHANNEL) return SITEMINDER_ROOM_TYPES;
     if (variables.channelCode === SITEMINDER_FULL_CHANNEL) return SITEMINDER_ROOM_TYPES_FULL;
+    if (variables.channelCode === SITEMINDER_EMPTY_CHANNEL) return SITEMINDER_ROOM_TYPES_EMPTY;
     return SITEMINDER_UNKNOWN_CHANNEL;
   }
   return SITEMINDER_QUOTES[variables.roomRateId] ?? { data: { quote: null }, errors: [{ message: 'Rate not found' }] };
