@@ -99,18 +99,16 @@ export function isConsentUrl(url: string): boolean {
   }
 }
 
-const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d, 0xef, 0xbb, 0xbf]); // and a UTF-8 byte-order mark
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const XSSI_PREFIX = ")]}'";
 
 /** Whether the body's first visible character opens JSON (`{`, `[`) or the RPC front end's `)]}'` prefix. */
 function startsAsData(body: Buffer | string): boolean {
-  const limit = Math.min(body.length, 64);
-  for (let i = 0; i < limit; i++) {
-    const c = typeof body === 'string' ? body.charCodeAt(i) : body[i];
-    if (WHITESPACE.has(c) || c === 0xfeff) continue;
-    if (c === 0x7b || c === 0x5b) return true;
-    const rest = typeof body === 'string' ? body.slice(i, i + XSSI_PREFIX.length) : body.subarray(i, i + XSSI_PREFIX.length).toString('latin1');
-    return rest === XSSI_PREFIX;
+  const text = typeof body === 'string' ? body.slice(0, 64) : body.subarray(0, 64).toString('utf8');
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (WHITESPACE.has(c) || c === 0xfeff) continue; // 0xfeff: a byte-order mark
+    return c === 0x7b || c === 0x5b || text.startsWith(XSSI_PREFIX, i);
   }
   return false;
 }
