@@ -34,9 +34,10 @@ export async function fetchRentaloneQuote(deps: AppDeps, input: RentaloneInput) 
   let wire = 0;
   let elapsed = 0;
   if (!propertyId) {
-    const page = await upstream.fetch({ source: 'rentalone', path: `/${encodeURIComponent(input.listing_id as string)}`, market: 'US' });
+    const listingId = input.listing_id as string;
+    const page = await upstream.fetch({ source: 'rentalone', path: `/${encodeURIComponent(listingId)}`, market: 'US' });
     checkStatus('rentalone', page, { notFound: `rentalone listing ${input.listing_id} not found` });
-    propertyId = await withContractGuard('rentalone', page, (r) => parseRentaloneListingPage(r.text()));
+    propertyId = await withContractGuard('rentalone', page, (r) => parseRentaloneListingPage(r.text(), listingId, r.url));
     wire += page.wireBytes;
     elapsed += page.elapsedMs;
   }

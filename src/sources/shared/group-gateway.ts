@@ -2,7 +2,7 @@
 import type { AppDeps } from '../../deps.js';
 import { need } from '../../deps.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
-import { GRAPHQL_HEADERS, GRAPHQL_PATH, graphqlData, type GroupAlias } from './group-graphql.js';
+import { GRAPHQL_HEADERS, GRAPHQL_PATH, PARENT_BRAND, graphqlData, type GroupAlias } from './group-graphql.js';
 import { checkStatus, observe, type Observation } from './observation.js';
 
 type Json = any;
@@ -29,7 +29,7 @@ export async function callGroupGraphql<T>(
     source: alias,
     method: 'POST',
     path: GRAPHQL_PATH,
-    headers: GRAPHQL_HEADERS,
+    headers: PARENT_BRAND[alias] ? { ...GRAPHQL_HEADERS, 'x-parent-brand-id': PARENT_BRAND[alias] } : GRAPHQL_HEADERS,
     body: call.body,
     market: call.market,
     expect: 'json',

@@ -133,6 +133,9 @@ export function withHash(op: Operation, hashes: Record<string, string> = {}): Op
 
 export const GRAPHQL_PATH = '/graphql';
 
+/** `x-parent-brand-id` as a brand's own web client sends it (seen for the rental brand only). */
+export const PARENT_BRAND: Partial<Record<GroupAlias, string>> = { rentalone: 'vrbo' };
+
 /** Headers of the sites' own web client on the gateway. */
 export const GRAPHQL_HEADERS: Record<string, string> = {
   'client-info': 'shopping-pwa,unknown,unknown',
