@@ -134,7 +134,7 @@ export const hostelRates = defineTool({
   name: 'get_hostel_rates',
   title: 'Hostel site: dorm beds and private rooms for one stay',
   description:
-    'Availability and prices of one property on the hostel site for one stay: dorms priced per bed, private rooms per room, each rate plan with stay total, average per night and per-date prices. Costs 8 credits, also when the rooms listed have nothing left for the stay; a reply listing no room is free. Get the property id from POST /v1/ota/hostel/search.',
+    'Availability and prices of one property on the hostel site for one stay: dorms priced per bed, private rooms per room, each rate plan with stay total, average per night and per-date prices. Costs 8 credits, also when the rooms listed have nothing left for the stay or the stay breaks a rule of the property (stay_rule_violations, e.g. minimum nights); a reply listing no room and no rule is free. Get the property id from POST /v1/ota/hostel/search.',
   method: 'POST',
   path: '/v1/ota/hostel',
   tags: ['ota'],
@@ -172,7 +172,7 @@ export const hostelRates = defineTool({
     ),
   }),
   credits: 8,
-  isEmpty: (o) => o.rooms.length === 0,
+  isEmpty: (o) => o.rooms.length === 0 && o.stay_rule_violations.length === 0,
   handler: (input, { deps }) => fetchHostelAvailability(deps, input),
 });
 

@@ -31,6 +31,8 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'nowhere' }, body: { ViewModelList: [] } },
       { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'moved' }, body: { Message: 'moved' } },
       { path: '/hostel/legacy-hwapi-service/2.2/properties/93919/availability/', body: readFixtureJson(HOSTEL) },
+      { path: '/hostel/legacy-hwapi-service/2.2/properties/93920/availability/', body: { ...readFixtureJson(HOSTEL), id: 93920, rooms: { dorms: [], privates: [] }, stayRuleViolations: [{ type: 'MIN_NIGHTS', value: 3 }] } },
+      { path: '/hostel/legacy-hwapi-service/2.2/properties/93921/availability/', body: { ...readFixtureJson(HOSTEL), id: 93921, rooms: { dorms: [], privates: [] }, stayRuleViolations: [] } },
       { path: '/hostel/autocomplete-service/v1/autocomplete/web', body: readFixtureJson(AUTOCOMPLETE) },
       { path: '/hostel/legacy-hwapi-service/2.2/cities/15/properties/', body: readFixtureJson(CITY) },
       { method: 'POST', path: '/travelreview/mcp', match: rpc('initialize'), headers: { 'mcp-session-id': 'sess-1' }, body: MCP_INIT },
@@ -123,6 +125,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(r.body.rooms[0].offers[0].provenance).toMatchObject({ source: 'hostel', price_basis: 'stay_total_per_bed', returned_currency: 'USD' });
     expect(r.body.rooms[1].offers[0].provenance.price_basis).toBe('stay_total_per_room');
     expect(h.replay.requests.find((q) => q.path.includes('/93919/availability'))!.query).toMatchObject({ 'date-start': '2026-06-15', 'num-nights': '3', 'number-of-guests': '1', currency: 'USD' });
+    const minNights = await h.post('/v1/ota/hostel', { property_id: '93920', check_in: '2026-06-15', nights: 1 });
+    expect([minNights.status, minNights.charged]).toEqual([200, '8']);
+    expect(minNights.body).toMatchObject({ rooms: [], stay_rule_violations: [{ type: 'MIN_NIGHTS', value: 3 }] });
+    const nothing = await h.post('/v1/ota/hostel', { property_id: '93921', check_in: '2026-06-15', nights: 1 });
+    expect([nothing.status, nothing.charged]).toEqual([200, '0']);
     const s = await h.post('/v1/ota/hostel/search', { query: 'amsterdam', check_in: '2026-06-15', nights: 3 });
     expect(s.status).toBe(200);
     expect(s.body).toMatchObject({ city_id: '15', city: 'Amsterdam', total_results: 68 });
