@@ -6,8 +6,8 @@ import type { CalendarService } from './jobs/calendar-service.js';
 import type { Credits } from './platform/credits.js';
 import { DependencyDown } from './platform/errors.js';
 import type { Tool } from './registry/define-tool.js';
-import type { UpstreamClient } from './upstream/client.js';
-import type { SafeFetcher } from './upstream/safe-fetch.js';
+import type { UpstreamClient, UpstreamRequest } from './upstream/client.js';
+import type { SafeFetchInit, SafeFetcher } from './upstream/safe-fetch.js';
 import type { JobsBrowser } from './sources/jobsearch/browser.js';
 
 export interface Services {
@@ -36,4 +36,29 @@ export function need<K extends keyof Services>(deps: AppDeps, name: K): NonNulla
   const s = deps.services[name];
   if (!s) throw new DependencyDown(`${name} unavailable`);
   return s as NonNullable<Services[K]>;
+}
+
+/**
+ * The same dependencies, with every upstream and website request of this scope ended by `signal`
+ * (e.g. one source of a comparison once the comparison's deadline has passed).
+ */
+export function withSignal(deps: AppDeps, signal: AbortSignal): AppDeps {
+  const { upstream, safeFetch } = deps.services;
+  const scoped: Services = { ...deps.services };
+  if (upstream) scoped.upstream = forwarding(upstream, 'fetch', (fetch) => (req: UpstreamRequest) => fetch({ ...req, signal }));
+  if (safeFetch) scoped.safeFetch = forwarding(safeFetch, 'fetch', (fetch) => (target: string, init: SafeFetchInit = {}) => fetch(target, { ...init, signal }));
+  return { ...deps, services: scoped };
+}
+
+/** `target` with one method replaced; everything else (private state included) still answered by `target`. */
+function forwarding<T extends object, K extends keyof T>(target: T, key: K, wrap: (original: T[K]) => T[K]): T {
+  const original = (target[key] as (...args: unknown[]) => unknown).bind(target) as T[K];
+  const replaced = wrap(original);
+  return new Proxy(target, {
+    get(t, prop) {
+      if (prop === key) return replaced;
+      const value = Reflect.get(t, prop, t);
+      return typeof value === 'function' ? value.bind(t) : value;
+    },
+  });
 }

@@ -30,6 +30,8 @@ export interface UpstreamRequest {
   expect?: Expect;
   /** A base URL from the operator's configuration (a point of sale's own domain) instead of the alias's host. */
   baseUrl?: string;
+  /** Ends the request (and its retries) early, e.g. when the caller's own deadline has passed. */
+  signal?: AbortSignal;
 }
 
 export type UpstreamClientConfig = Pick<
@@ -111,12 +113,14 @@ export class UpstreamClient {
     const max = this.config.UPSTREAM_RETRIES + 1;
     const timeoutMs = req.timeoutMs ?? this.config.UPSTREAM_TIMEOUT_MS;
     for (let i = 1; ; i++) {
+      if (req.signal?.aborted) throw new UpstreamFailed('Aborted');
       state.attempts++;
       let hop: Hop;
       try {
         hop = await this.#exchange(req, url, dispatcher, timeoutMs);
       } catch (err) {
         if (err instanceof ApiError) throw err;
+        if (req.signal?.aborted) throw new UpstreamFailed('Aborted');
         const detail = errorName(err);
         if (i < max && isRetryable(err)) {
           this.#log.debug({ source: req.source, attempt: i, err: detail }, 'upstream network error, retrying');
@@ -159,7 +163,7 @@ export class UpstreamClient {
 
   /** One attempt: follows redirects by hand so every hop feeds the cookie jar and /sorry/ or consent hops are caught. */
   async #exchange(req: UpstreamRequest, start: URL, dispatcher: Dispatcher, timeoutMs: number): Promise<Hop> {
-    const signal = AbortSignal.timeout(timeoutMs);
+    const signal = req.signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), req.signal]) : AbortSignal.timeout(timeoutMs);
     let method: 'GET' | 'POST' = req.method ?? 'GET';
     let body = encodeBody(req.body);
     let url = start;

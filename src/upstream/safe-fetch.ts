@@ -30,6 +30,8 @@ export interface SafeFetchInit {
   method?: 'GET' | 'HEAD' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Ends the fetch early, e.g. when the caller's own deadline has passed. */
+  signal?: AbortSignal;
 }
 
 export interface SafeFetchResponse {
@@ -78,7 +80,8 @@ export class SafeFetcher {
    * status is returned to the caller.
    */
   async fetch(target: string, init: SafeFetchInit = {}): Promise<SafeFetchResponse> {
-    const signal = AbortSignal.timeout(this.#opts.timeoutMs);
+    const timeout = AbortSignal.timeout(this.#opts.timeoutMs);
+    const signal = init.signal ? AbortSignal.any([timeout, init.signal]) : timeout;
     const jar = new CookieJar();
     const redirects: string[] = [];
     let url = this.#check(target, 0);

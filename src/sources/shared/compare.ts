@@ -5,7 +5,7 @@
  * status and detail while the others are still returned. The cheapest total is marked among
  * offers in one comparison currency (the requested one when priced, else the most common).
  */
-import type { AppDeps } from '../../deps.js';
+import { withSignal, type AppDeps } from '../../deps.js';
 import { ApiError, toApiError } from '../../platform/errors.js';
 import type { Provenance } from '../../upstream/provenance.js';
 import { fetchOfficialRate } from '../official/fetch.js';
@@ -54,7 +54,8 @@ export interface SourceResult {
   offer: SourceOffer | null;
 }
 
-type Runner = () => Promise<SourceOffer>;
+/** One source's cheapest offer, fetched with `deps` (scoped to the source's deadline). */
+type Runner = (deps: AppDeps) => Promise<SourceOffer>;
 
 function lowest<T>(items: T[], value: (t: T) => number | null): T | null {
   let best: T | null = null;
@@ -75,13 +76,13 @@ const unpriced = (description: string): SourceOffer => ({
   provenance: null,
 });
 
-function runners(deps: AppDeps, input: CompareInput): [string, Runner][] {
+function runners(input: CompareInput): [string, Runner][] {
   const s = input.sources;
   const stay = { check_in: input.check_in, check_out: input.check_out ?? null, nights: input.nights, adults: input.adults };
   const out: [string, Runner][] = [];
   if (s.official) {
     const site = s.official;
-    out.push(['official', async () => {
+    out.push(['official', async (deps) => {
       const r = await fetchOfficialRate(deps, { website: site.website, ...stay, currency: input.currency });
       const o = lowest(r.offers, (x) => x.total);
       return o
@@ -91,7 +92,7 @@ function runners(deps: AppDeps, input: CompareInput): [string, Runner][] {
   }
   if (s.otaone) {
     const ref = s.otaone;
-    out.push(['otaone', async () => {
+    out.push(['otaone', async (deps) => {
       const r = await fetchOtaoneRooms(deps, { ...ref, ...stay, rooms: 1, currency: input.currency ?? 'USD' });
       const plans = r.rooms.flatMap((room) => room.rate_plans.map((p) => ({ room: room.name, p })));
       const o = lowest(plans, (x) => x.p.price);
@@ -102,7 +103,7 @@ function runners(deps: AppDeps, input: CompareInput): [string, Runner][] {
   }
   if (s.otatwo) {
     const ref = s.otatwo;
-    out.push(['otatwo', async () => {
+    out.push(['otatwo', async (deps) => {
       const r = await fetchOtatwoHeadline(deps, { ...ref, check_in: stay.check_in, nights: stayWindow(stay, 28).nights, adults: stay.adults });
       const c = r.cheapest;
       return c
@@ -112,7 +113,7 @@ function runners(deps: AppDeps, input: CompareInput): [string, Runner][] {
   }
   if (s.otathree) {
     const ref = s.otathree;
-    out.push(['otathree', async () => {
+    out.push(['otathree', async (deps) => {
       const r = await fetchOtathreeStay(deps, { ...ref, ...stay, rooms: true });
       const o = lowest(r.rooms.flatMap((room) => room.offers.map((offer) => ({ room: room.name, offer }))), (x) => x.offer.total);
       if (o) {
@@ -128,7 +129,7 @@ function runners(deps: AppDeps, input: CompareInput): [string, Runner][] {
   if (s.otafour) {
     const ref = s.otafour;
     const currency = (OTAFOUR_CURRENCIES as readonly string[]).includes(input.currency ?? '') ? (input.currency as (typeof OTAFOUR_CURRENCIES)[number]) : 'USD';
-    out.push(['otafour', async () => {
+    out.push(['otafour', async (deps) => {
       const r = await fetchOtafour(deps, { ...ref, ...stay, rooms: 1, currency });
       const p = r.property;
       return p.price_per_night != null
@@ -138,7 +139,7 @@ function runners(deps: AppDeps, input: CompareInput): [string, Runner][] {
   }
   if (s.rentalone) {
     const ref = s.rentalone;
-    out.push(['rentalone', async () => {
+    out.push(['rentalone', async (deps) => {
       const r = await fetchRentaloneQuote(deps, { ...ref, ...stay, market: 'US' });
       const p = r.property;
       return p.total != null
@@ -149,14 +150,18 @@ function runners(deps: AppDeps, input: CompareInput): [string, Runner][] {
   return out;
 }
 
-/** The runner's offer, or a 504 once `seconds` have passed; a late answer is dropped (and its failure logged). */
+/** The runner's offer, or a 504 once `seconds` have passed; then its upstream requests are aborted. */
 function withDeadline(deps: AppDeps, source: string, run: Runner, seconds: number): Promise<SourceOffer> {
-  const work = run();
+  const abort = new AbortController();
+  const work = run(withSignal(deps, abort.signal));
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError(504, `no answer within ${seconds} s`)), seconds * 1000);
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(new ApiError(504, `no answer within ${seconds} s`));
+    }, seconds * 1000);
   });
-  work.catch((err) => deps.log.debug({ err, source }, 'compare: source settled after the deadline or failed'));
+  work.catch((err) => deps.log.debug({ err, source }, 'compare: source failed or was aborted at the deadline'));
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
@@ -185,7 +190,7 @@ function comparisonCurrency(priced: { currency: string | null }[], requested: st
 export async function compareStay(deps: AppDeps, input: CompareInput) {
   const stay = stayWindow(input, 28);
   const started = performance.now();
-  const results = await Promise.all(runners(deps, input).map(([source, run]) => runOne(deps, source, run, input.timeout_s)));
+  const results = await Promise.all(runners(input).map(([source, run]) => runOne(deps, source, run, input.timeout_s)));
   const priced = results
     .filter((r) => r.offer && r.offer.available && (r.offer.total != null || r.offer.price_per_night != null))
     .map((r) => ({ source: r.source, ...(r.offer as SourceOffer) }));

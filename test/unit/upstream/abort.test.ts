@@ -1,0 +1,52 @@
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
+import { withSignal, type AppDeps } from '../../../src/deps.js';
+import { UpstreamFailed } from '../../../src/platform/errors.js';
+import { SafeFetcher } from '../../../src/upstream/safe-fetch.js';
+import { startReplayServer, type ReplayServer } from '../../replay/server.js';
+import { rejection, replayClient } from './harness.js';
+
+let server: ReplayServer | undefined;
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
+  await server?.close();
+  server = undefined;
+});
+
+/** Dependencies holding a real upstream client and website fetcher, both pointed at a replay server whose reply takes 2 s. */
+async function slowDeps(): Promise<AppDeps> {
+  server = await startReplayServer([{ path: '/slow', body: { ok: true }, delayMs: 2_000 }]);
+  const { client } = replayClient(server.url);
+  closers.push(() => client.close());
+  const safeFetch = new SafeFetcher({ allowPrivate: true, timeoutMs: 5_000 });
+  return { config: loadConfig({}), log: pino({ level: 'silent' }), services: { upstream: client, safeFetch } } as unknown as AppDeps;
+}
+
+describe('withSignal', () => {
+  it('ends the upstream request and its retries when the signal fires; unscoped requests are untouched', async () => {
+    const deps = await slowDeps();
+    const abort = new AbortController();
+    const scoped = withSignal(deps, abort.signal);
+    const pending = scoped.services.upstream!.fetch({ source: 'otaone', path: '/slow', expect: 'json' });
+    setTimeout(() => abort.abort(), 50);
+    const err = await rejection(pending);
+    expect(err).toBeInstanceOf(UpstreamFailed);
+    expect(err.detail).toBe('Aborted');
+    expect(server!.requests).toHaveLength(1); // no retry after the abort
+    // the scoped client still answers everything else (cookies, other methods) as the original
+    expect(scoped.services.upstream!.cookies).toBe(deps.services.upstream!.cookies);
+    const res = await deps.services.upstream!.fetch({ source: 'otaone', path: '/slow', expect: 'json' });
+    expect(res.json()).toEqual({ ok: true });
+  });
+
+  it('ends a website fetch when the signal fires', async () => {
+    const deps = await slowDeps();
+    const abort = new AbortController();
+    const pending = withSignal(deps, abort.signal).services.safeFetch!.fetch(`${server!.url}/slow`);
+    abort.abort();
+    const err = await rejection(pending);
+    expect(err).toBeInstanceOf(UpstreamFailed);
+  });
+});
