@@ -23,9 +23,6 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { method: 'POST', path: '/otatwo/graphql', body: offers },
       { path: '/otatwo/api/v4/typeahead/golden', body: TYPEAHEAD },
       { path: '/rentalone/321456ha', body: RENTALONE_LISTING_PAGE },
-      { path: '/rentalone/654321ha', status: 301, headers: { location: '/rentalone/84082205' } },
-      { path: '/rentalone/84082205', body: '<html><head><title>Lake cabin</title></head><body>Listing</body></html>' },
-      { method: 'POST', path: '/rentalone/graphql', match: (r) => op('AncillaryPropertyOffersQuery')(r) && forProperty('84082205')(r), body: [asRental(offers)] },
       { method: 'POST', path: '/rentalone/graphql', match: op('AncillaryPropertyOffersQuery'), body: [asRental(offers)] },
     ]);
   });
@@ -131,12 +128,6 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(sent.variables).toMatchObject({ propertyId: '9209612', context: { siteId: 9001001, eapid: 1 } });
     expect(h.replay.requests.find((q) => q.path === '/rentalone/graphql')!.headers['x-parent-brand-id']).toBe('vrbo');
     expect(h.replay.requests.find((q) => q.path === '/otatwo/graphql')!.headers['x-parent-brand-id']).toBeUndefined();
-    // a legacy listing id redirects to the numeric property page: that number is the property id
-    const moved = await h.post('/v1/ota/rentalone', { listing_id: '654321ha', check_in: '2023-06-04', nights: 10 });
-    expect(moved.status).toBe(200);
-    expect(moved.body.property).toMatchObject({ listing_id: '654321ha', total: 782.6 });
-    expect(moved.body.meta.listing_resolved).toBe(true);
-    expect(h.replay.requests.some((q) => q.path === '/rentalone/graphql' && forProperty('84082205')(q))).toBe(true);
     const missing = await h.post('/v1/ota/rentalone', { listing_id: '999', check_in: '2023-06-04' });
     expect(missing.status).toBe(404);
     const neither = await h.post('/v1/ota/rentalone', { check_in: '2023-06-04' });

@@ -34,10 +34,9 @@ export async function fetchRentaloneQuote(deps: AppDeps, input: RentaloneInput) 
   let wire = 0;
   let elapsed = 0;
   if (!propertyId) {
-    const listingId = input.listing_id as string;
-    const page = await upstream.fetch({ source: 'rentalone', path: `/${encodeURIComponent(listingId)}`, market: 'US' });
+    const page = await upstream.fetch({ source: 'rentalone', path: `/${encodeURIComponent(input.listing_id as string)}`, market: 'US' });
     checkStatus('rentalone', page, { notFound: `rentalone listing ${input.listing_id} not found` });
-    propertyId = await withContractGuard('rentalone', page, (r) => parseRentaloneListingPage(r.text(), listingId, r.url));
+    propertyId = await withContractGuard('rentalone', page, (r) => parseRentaloneListingPage(r.text()));
     wire += page.wireBytes;
     elapsed += page.elapsedMs;
   }
