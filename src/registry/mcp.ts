@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AppDeps } from '../deps.js';
+import { withSignal, type AppDeps } from '../deps.js';
 import { toApiError } from '../platform/errors.js';
 import type { AuthedKey } from '../platform/keys.js';
 import type { Tool } from './define-tool.js';
@@ -36,7 +36,7 @@ export function createMcpServer(deps: AppDeps, key: AuthedKey, nextRequestId: ()
   if (!listing) listings.set(deps.tools, (listing = schemaCache(deps.tools)));
   const tools = listing;
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = exposed(deps.tools).find((t) => t.name === request.params.name);
     const id = nextRequestId();
     const started = performance.now();
@@ -46,7 +46,7 @@ export function createMcpServer(deps: AppDeps, key: AuthedKey, nextRequestId: ()
       result = { isError: true, content: [{ type: 'text', text: `unknown tool: ${request.params.name}` }] };
     } else {
       try {
-        const output = (await invokeTool(tool, request.params.arguments ?? {}, () => 'body', { deps, requestId: id, key, headers: {} }, meter)) as Record<string, unknown>;
+        const output = (await invokeTool(tool, request.params.arguments ?? {}, () => 'body', { deps: withSignal(deps, extra.signal), requestId: id, key, headers: {} }, meter)) as Record<string, unknown>;
         result = { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
       } catch (err) {
         const api = toApiError(err);

@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import type { AppDeps } from '../deps.js';
+import { withSignal, type AppDeps } from '../deps.js';
 import { requireKey } from '../platform/auth.js';
 import { InvalidInput, toApiError } from '../platform/errors.js';
 import type { AuthedKey } from '../platform/keys.js';
@@ -63,15 +63,22 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps): P
   let key: AuthedKey | undefined;
   let status = tool.status;
   let body: unknown;
+  // A client that hangs up ends the upstream work done for it.
+  const hangUp = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) hangUp.abort();
+  };
+  res.on('close', onClose);
   try {
     key = await requireKey(deps.sql, req, { allowQuery: tool.queryKey, admit: true });
     req.keyPrefix = key.prefix;
-    const ctx = { deps, requestId: req.id, key, headers: req.headers as Record<string, string> };
+    const ctx = { deps: withSignal(deps, hangUp.signal), requestId: req.id, key, headers: req.headers as Record<string, string> };
     body = await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter);
   } catch (err) {
-    ({ status, body } = errorReply(deps, req, err, tool.compatErrors));
+    ({ status, body } = hangUp.signal.aborted ? CLIENT_CLOSED : errorReply(deps, req, err, tool.compatErrors));
     failed(meter);
   }
+  res.off('close', onClose);
   let text = JSON.stringify(body);
   if (key) {
     // Written before the answer so that a client can read its own record at once.
@@ -92,6 +99,9 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps): P
   }
   res.status(status).type('application/json').send(text);
 }
+
+/** Recorded when the client hung up before its answer (nginx's 499); nobody reads the body. */
+const CLIENT_CLOSED = { status: 499, body: { detail: 'client closed the request' } };
 
 function errorReply(deps: AppDeps, req: Request, err: unknown, compat = false): { status: number; body: Record<string, unknown> } {
   const api = toApiError(err);
