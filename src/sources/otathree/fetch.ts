@@ -6,14 +6,12 @@ import type { AppDeps } from '../../deps.js';
 import { buildProvenance } from '../../upstream/provenance.js';
 import {
   OPERATIONS,
-  withHash,
   OTATHREE_MARKET_CURRENCY,
   graphqlContext,
   pointOfSale,
-  propertyOffersBody,
   type OtathreeMarket,
 } from '../shared/group-graphql.js';
-import { callGroupGraphql } from '../shared/group-gateway.js';
+import { callGroupGraphql, callPropertyOffers } from '../shared/group-gateway.js';
 import { priceProvenance, seconds } from '../shared/observation.js';
 import { withHeadlineProvenance, withOfferProvenance, type OtaHeadlineOut, type OtaOfferOut } from '../shared/ota-schemas.js';
 import { stayWindow } from '../shared/stay.js';
@@ -62,17 +60,11 @@ export interface OtathreeStayOutput {
 export async function fetchOtathreeStay(deps: AppDeps, input: OtathreeStayInput): Promise<OtathreeStayOutput> {
   const stay = stayWindow(input, 28);
   const currency = OTATHREE_MARKET_CURRENCY[input.market];
-  const pos = pointOfSale('otathree', input.market, deps.config.GROUP_POS_CONTEXTS);
-  const { parsed, obs } = await callGroupGraphql(
+  const { parsed, obs } = await callPropertyOffers(
     deps,
     'otathree',
-    {
-      body: propertyOffersBody(withHash(OPERATIONS.roomsAndRates, deps.config.GROUP_QUERY_HASHES), pos, input.property_id, stay, input.adults),
-      market: input.market,
-      root: 'propertyOffers',
-      baseUrl: pos.baseUrl,
-      notFound: `otathree property ${input.property_id} not found`,
-    },
+    OPERATIONS.roomsAndRates,
+    { market: input.market, propertyId: input.property_id, window: stay, adults: input.adults },
     (data) => parseOtathreeStay(data, { propertyId: input.property_id, marketCurrency: currency, rooms: input.rooms, nights: stay.nights }),
   );
   const key = { propertyId: input.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };

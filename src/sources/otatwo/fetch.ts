@@ -6,13 +6,10 @@ import type { AppDeps } from '../../deps.js';
 import type { Provenance } from '../../upstream/provenance.js';
 import {
   OPERATIONS,
-  withHash,
   OTATWO_MARKET_CURRENCY,
-  pointOfSale,
-  propertyOffersBody,
   type OtatwoMarket,
 } from '../shared/group-graphql.js';
-import { callGroupGraphql } from '../shared/group-gateway.js';
+import { callPropertyOffers } from '../shared/group-gateway.js';
 import { priceProvenance, type Observation, type StayKey } from '../shared/observation.js';
 import { TAXES_AND_FEES_DERIVATION } from '../shared/offer.js';
 import { stayWindow } from '../shared/stay.js';
@@ -44,17 +41,11 @@ export interface OtatwoFetched {
 export async function fetchOtatwoGrid(deps: AppDeps, input: OtatwoStayInput): Promise<OtatwoFetched> {
   const stay = stayWindow(input, 30);
   const requestedCurrency = OTATWO_MARKET_CURRENCY[input.market];
-  const pos = pointOfSale('otatwo', input.market, deps.config.GROUP_POS_CONTEXTS);
-  const { parsed, obs } = await callGroupGraphql(
+  const { parsed, obs } = await callPropertyOffers(
     deps,
     'otatwo',
-    {
-      body: propertyOffersBody(withHash(OPERATIONS.roomsAndRates, deps.config.GROUP_QUERY_HASHES), pos, input.property_id, stay, input.adults),
-      market: input.market === 'EU' ? 'IE' : input.market,
-      root: 'propertyOffers',
-      baseUrl: pos.baseUrl,
-      notFound: `otatwo property ${input.property_id} not found`,
-    },
+    OPERATIONS.roomsAndRates,
+    { market: input.market, propertyId: input.property_id, window: stay, adults: input.adults },
     (data) => parseOtatwoRooms(data, { requestedCurrency, nights: stay.nights }),
   );
   const key = { propertyId: input.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };

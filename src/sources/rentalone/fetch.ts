@@ -6,8 +6,8 @@ import type { AppDeps } from '../../deps.js';
 import { need } from '../../deps.js';
 import { BadRequest } from '../../platform/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
-import { callGroupGraphql } from '../shared/group-gateway.js';
-import { OPERATIONS, pointOfSale, propertyOffersBody, withHash } from '../shared/group-graphql.js';
+import { callPropertyOffers } from '../shared/group-gateway.js';
+import { OPERATIONS } from '../shared/group-graphql.js';
 import { checkStatus, priceProvenance, seconds } from '../shared/observation.js';
 import { withHeadlineProvenance, withOfferProvenance } from '../shared/ota-schemas.js';
 import { stayWindow } from '../shared/stay.js';
@@ -40,19 +40,13 @@ export async function fetchRentaloneQuote(deps: AppDeps, input: RentaloneInput) 
     wire += page.wireBytes;
     elapsed += page.elapsedMs;
   }
-  const pos = pointOfSale('rentalone', input.market, deps.config.GROUP_POS_CONTEXTS);
   const id = propertyId;
-  const { parsed: quote, obs } = await callGroupGraphql(
+  const { parsed: quote, obs, pos } = await callPropertyOffers(
     deps,
     'rentalone',
-    {
-      body: propertyOffersBody(withHash(OPERATIONS.ancillaryOffers, deps.config.GROUP_QUERY_HASHES), pos, id, stay, input.adults),
-      market: 'US',
-      root: 'propertyOffers',
-      baseUrl: pos.baseUrl,
-      notFound: `rentalone property ${id} not found`,
-    },
-    (data) =>
+    OPERATIONS.ancillaryOffers,
+    { market: input.market, propertyId: id, window: stay, adults: input.adults },
+    (data, pos) =>
       parseRentaloneQuote(data, {
         propertyId: id,
         listingId: input.property_id ? null : (input.listing_id ?? null),

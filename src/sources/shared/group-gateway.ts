@@ -2,8 +2,20 @@
 import type { AppDeps } from '../../deps.js';
 import { need } from '../../deps.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
-import { GRAPHQL_HEADERS, GRAPHQL_PATH, PARENT_BRAND, graphqlData, type GroupAlias } from './group-graphql.js';
+import {
+  GRAPHQL_HEADERS,
+  GRAPHQL_PATH,
+  PARENT_BRAND,
+  graphqlData,
+  pointOfSale,
+  propertyOffersBody,
+  withHash,
+  type GroupAlias,
+  type Operation,
+  type PointOfSale,
+} from './group-graphql.js';
 import { checkStatus, observe, type Observation } from './observation.js';
+import type { StayWindow } from './stay.js';
 
 type Json = any;
 
@@ -39,4 +51,34 @@ export async function callGroupGraphql<T>(
   const obs = observe(alias, response);
   const parsed = await withContractGuard(alias, response, (r) => parse(graphqlData(alias, r, call.root, call.notFound)));
   return { parsed, obs };
+}
+
+/** Market a request goes out for: the euro site is served through IE. */
+export const egressMarket = (market: string): string => (market === 'EU' ? 'IE' : market);
+
+/**
+ * A persisted `propertyOffers` operation for one stay: the market's point of sale (built in or
+ * configured), the operation's current hash, and the point of sale's own site when it has one.
+ */
+export async function callPropertyOffers<T>(
+  deps: AppDeps,
+  alias: GroupAlias,
+  op: Operation,
+  stay: { market: string; propertyId: string; window: StayWindow; adults: number },
+  parse: (entry: Json, pos: PointOfSale) => T,
+): Promise<{ parsed: T; obs: Observation; pos: PointOfSale }> {
+  const pos = pointOfSale(alias, stay.market, deps.config.GROUP_POS_CONTEXTS);
+  const { parsed, obs } = await callGroupGraphql(
+    deps,
+    alias,
+    {
+      body: propertyOffersBody(withHash(op, deps.config.GROUP_QUERY_HASHES), pos, stay.propertyId, stay.window, stay.adults),
+      market: egressMarket(stay.market),
+      root: 'propertyOffers',
+      baseUrl: pos.baseUrl,
+      notFound: `${alias} property ${stay.propertyId} not found`,
+    },
+    (entry) => parse(entry, pos),
+  );
+  return { parsed, obs, pos };
 }

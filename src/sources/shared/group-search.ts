@@ -2,6 +2,7 @@
 import type { AppDeps } from '../../deps.js';
 import { need } from '../../deps.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
+import { egressMarket } from './group-gateway.js';
 import { pointOfSale } from './group-graphql.js';
 import { checkStatus } from './observation.js';
 import { parseTypeahead, typeaheadPath, type TypeaheadHit } from './typeahead.js';
@@ -15,7 +16,7 @@ export async function searchGroupTypeahead(
 ): Promise<{ results: TypeaheadHit[]; market: string }> {
   const pos = pointOfSale(alias, market, deps.config.GROUP_POS_CONTEXTS);
   const req = typeaheadPath(query, pos, limit);
-  const response = await need(deps, 'upstream').fetch({ source: alias, path: req.path, query: req.query, market: market === 'EU' ? 'IE' : market, expect: 'json', baseUrl: pos.baseUrl });
+  const response = await need(deps, 'upstream').fetch({ source: alias, path: req.path, query: req.query, market: egressMarket(market), expect: 'json', baseUrl: pos.baseUrl });
   checkStatus(alias, response, { endpoint: '/api/v4/typeahead' });
   const results = await withContractGuard(alias, response, (r) => parseTypeahead(alias, r.json()));
   return { results: results.slice(0, limit), market };
