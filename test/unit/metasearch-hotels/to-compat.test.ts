@@ -31,9 +31,6 @@ function shape(objects: Json[], prefix = '', out = new Map<string, Set<string>>(
 const NOT_ON_THE_PAGE = [
   'deal',
   'deal_description',
-  'proximity_to_things_to_do_rating',
-  'proximity_to_transit_rating',
-  'airport_access_rating',
   'price_per_night.price_before_taxes',
   'total_price.price_before_taxes',
 ];
@@ -81,6 +78,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
       rating: 4.6,
       reviews: 781,
       location_rating: 3.3,
+      // codes 1, 2, 3 of the page's [code, "x.y"] pairs; 5 has no name
+      proximity_to_things_to_do_rating: 4.6,
+      proximity_to_transit_rating: 1.6,
+      airport_access_rating: 3.9,
       amenities: ['Public bath', 'Free Wi-Fi', 'Restaurant', 'Accessible'],
     });
     expect(almont).not.toHaveProperty('excluded_amenities');

@@ -74,7 +74,13 @@ export const AD_PATHS = {
   nights: [19, 2],
 } as const;
 
-const LOCATION_SCORE_OVERALL = 4;
+/**
+ * Location score codes. 4 is the overall score the card prints ("4.6 Excellent location"). 1, 2
+ * and 3 use the enumeration of the nearby-place groups on the same record ([2,19]): group 1 lists
+ * sights (Borough Market, Buckingham Palace), group 2 train stations (Waterloo, St Pancras), group
+ * 3 the airport (Heathrow), in every recorded London page. Code 5 has no such group; left unnamed.
+ */
+export const LOCATION_SCORE_CODES = { overall: 4, things_to_do: 1, transit: 2, airport: 3 } as const;
 /** Nearby-place transport modes, matched against the same places in the compatible API's replies. */
 const TRANSPORT_MODES: Record<number, string> = { 0: 'Taxi', 2: 'Walking', 3: 'Public Transport' };
 
@@ -347,7 +353,7 @@ export function parseProperty(p: unknown, position: number): PropertyRecord | nu
     rating: atNumber(p, P.rating),
     reviews: atNumber(p, P.reviews),
     reviews_histogram: histogram(atArray(p, P.histogram)),
-    location_rating: scores.find((s) => s.code === LOCATION_SCORE_OVERALL)?.value ?? null,
+    location_rating: scores.find((s) => s.code === LOCATION_SCORE_CODES.overall)?.value ?? null,
     location_scores: scores,
     review_topics: reviewTopics(atArray(p, P.reviewTopics)),
     rate: parseRate(at(p, P.rate)),

@@ -3,7 +3,7 @@
  * nesting of its recorded responses). search_metadata / search_parameters belong to the route.
  * A field the page does not carry is omitted, never filled in.
  */
-import type { AmenityRecord, PropertyRecord, RateRecord } from './parse-property.js';
+import { LOCATION_SCORE_CODES, type AmenityRecord, type PropertyRecord, type RateRecord } from './parse-property.js';
 import type { BrandRecord, SearchPageRecord } from './parse-search.js';
 
 export interface CompatPrice {
@@ -98,6 +98,10 @@ export function toCompatProperty(p: PropertyRecord): CompatProperty {
   put(out, 'reviews', p.reviews);
   put(out, 'reviews_histogram', p.reviews_histogram);
   put(out, 'location_rating', p.location_rating);
+  const score = (code: number) => p.location_scores.find((s) => s.code === code)?.value;
+  put(out, 'proximity_to_things_to_do_rating', score(LOCATION_SCORE_CODES.things_to_do));
+  put(out, 'proximity_to_transit_rating', score(LOCATION_SCORE_CODES.transit));
+  put(out, 'airport_access_rating', score(LOCATION_SCORE_CODES.airport));
   put(
     out,
     'reviews_breakdown',
