@@ -145,11 +145,6 @@ export function detailData(pageHtml: string, payload: any[], spec: DetailSpec = 
   return data;
 }
 
-/** The batchexecute framing of an AtySUc answer, as the recorded RPC reply has it. */
-export function rpcReply(data: unknown): string {
-  return `)]}'\n\n${JSON.stringify([['wrb.fr', 'AtySUc', JSON.stringify(data), null, null, null, '1'], ['di', 720], ['af.httprm', 720, '-3952948868033454584', 9]])}`;
-}
-
 const room = (name: string, link: string, cancel: unknown[], nightly: unknown[], total: unknown[]) => [name, null, [[link, null, cancel, null, nightly, total]]];
 
 /** The London page's first result as its own page: sellers, rooms, address and insights in the recorded slots. */

@@ -31,7 +31,3 @@ export function matchesCareersFilters(job: CareersJobRecord, f: CareersFilters):
   if (f.remote_only && job.remote !== true) return false;
   return true;
 }
-
-export function filterCareersJobs(jobs: CareersJobRecord[], f: CareersFilters): CareersJobRecord[] {
-  return jobs.filter((j) => matchesCareersFilters(j, f));
-}

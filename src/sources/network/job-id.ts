@@ -5,10 +5,6 @@ const VIEW_PATH = /\/jobs\/view\/(?:[^/?#]*?-)?(\d{6,12})(?:[/?#]|$)/;
 /** Guest API fragment paths carry the id too. */
 const POSTING_PATH = /\/jobs-guest\/jobs\/api\/jobPosting\/(\d{6,12})(?:[/?#]|$)/;
 
-export function isNetworkJobId(value: string): boolean {
-  return JOB_ID.test(value);
-}
-
 /** The job id in a posting link (`/jobs/view/<id>`) or in a `currentJobId` parameter; null when absent. */
 export function networkJobIdFromUrl(raw: string): string | null {
   let url: URL;

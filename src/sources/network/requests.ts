@@ -12,11 +12,6 @@ export function networkJobPageRequest(jobId: string): NetworkRequest {
   return { method: 'GET', path: `/jobs/view/${encodeURIComponent(jobId)}` };
 }
 
-/** Bare guest fragment of one posting (markup of the page's top card and description only). */
-export function networkJobFragmentRequest(jobId: string): NetworkRequest {
-  return { method: 'GET', path: `/jobs-guest/jobs/api/jobPosting/${encodeURIComponent(jobId)}` };
-}
-
 export interface NetworkSearchParams {
   keywords?: string;
   location?: string;

@@ -202,8 +202,3 @@ export function detectOfficialEngines(input: DetectInput): OfficialEngineMatch[]
   }
   return out.sort((a, b) => b.confidence - a.confidence || Number(b.hotel_id != null) - Number(a.hotel_id != null));
 }
-
-/** The page's booking engine, or null when no engine leaves evidence. */
-export function detectOfficialEngine(input: DetectInput): OfficialEngineMatch | null {
-  return detectOfficialEngines(input)[0] ?? null;
-}

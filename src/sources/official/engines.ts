@@ -193,7 +193,3 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
   { id: 'booking-experts', name: 'Booking Experts', hosts: ['bookingexperts.com'], scriptSrc: [/cdn-cms\.bookingexperts\.com/] },
   { id: 'kross-booking', name: 'Kross Booking', hosts: ['krossbooking.com'], scriptSrc: [/data\.krossbooking\.com\//] },
 ];
-
-export function engineById(id: string): EngineSpec | undefined {
-  return OFFICIAL_ENGINES.find((e) => e.id === id);
-}

@@ -101,24 +101,3 @@ export function parseTrendsTimeline(body: string, widget: Pick<TrendsWidget, 're
   }
   return series;
 }
-
-export interface TrendsRegion {
-  geo_code: string;
-  geo_name: string | null;
-  /** One value per keyword, in widget order; null where the region has no data for it. */
-  values: (number | null)[];
-}
-
-/** `widgetdata/comparedgeo`: interest by region (geoMapData). */
-export function parseTrendsGeoMap(body: string): TrendsRegion[] {
-  const root = parseTrendsJson(body);
-  const rows = root.default?.geoMapData;
-  if (!Array.isArray(rows)) throw new UpstreamContractChanged('trends', 'default.geoMapData');
-  return rows
-    .filter((r: Json) => r && typeof r.geoCode === 'string')
-    .map((r: Json) => ({
-      geo_code: r.geoCode,
-      geo_name: typeof r.geoName === 'string' ? r.geoName : null,
-      values: (Array.isArray(r.value) ? r.value : []).map((v: unknown, i: number) => (typeof v === 'number' && (!Array.isArray(r.hasData) || r.hasData[i] !== false) ? v : null)),
-    }));
-}

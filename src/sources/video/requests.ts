@@ -77,11 +77,6 @@ function channelPath(ref: ChannelRef): string {
   return ref.path;
 }
 
-/** The channel's Videos tab page (its ytInitialData is the browse answer). */
-export function videoChannelPageRequest(ref: ChannelRef, hl = 'en', gl = 'US'): VideoRequest {
-  return { method: 'GET', path: `${channelPath(ref)}/videos?${locale(hl, gl)}`, headers: CONSENT_COOKIE };
-}
-
 /** Innertube browse of a channel id's Videos tab. */
 export function videoBrowseRequest(channelId: string, hl = 'en', gl = 'US'): VideoRequest {
   return {
@@ -126,16 +121,6 @@ export function videoSearchRequest(input: { query?: string; continuation?: strin
 /** The watch page: ytInitialPlayerResponse, ytInitialData and the innertube API key. */
 export function videoWatchPageRequest(videoId: string, hl = 'en', gl = 'US'): VideoRequest {
   return { method: 'GET', path: `/watch?v=${encodeURIComponent(videoId)}&${locale(hl, gl)}`, headers: CONSENT_COOKIE };
-}
-
-/** Innertube `next` (the watch page's ytInitialData on its own). */
-export function videoNextRequest(videoId: string, hl = 'en', gl = 'US'): VideoRequest {
-  return {
-    method: 'POST',
-    path: '/youtubei/v1/next?prettyPrint=false',
-    headers: JSON_POST,
-    body: JSON.stringify({ context: context(WEB_CLIENT, hl, gl), videoId, contentCheckOk: true, racyCheckOk: true }),
-  };
 }
 
 /** Innertube player for the caption track list (the key comes from the watch page). */

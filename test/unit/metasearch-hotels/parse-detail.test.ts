@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite } from '../../helpers/fixtures.js';
 import { UpstreamContractChanged } from '../../../src/platform/errors.js';
-import { displayBasis, parsePropertyData, parsePropertyPage, parsePropertyRpc } from '../../../src/sources/metasearch/hotels/parse-detail.js';
+import { displayBasis, parsePropertyData, parsePropertyPage } from '../../../src/sources/metasearch/hotels/parse-detail.js';
 import { cancellation, pricePair } from '../../../src/sources/metasearch/hotels/parse-sellers.js';
 import { normalizeSeller } from '../../../src/sources/metasearch/hotels/offers.js';
 import { buildHotelPropertyUrl, encodePropertyQs, pageTokenOffset } from '../../../src/sources/metasearch/hotels/requests.js';
 import { decodeTs } from '../../../src/sources/metasearch/hotels/ts-param.js';
-import { crownDetail, LONDON_TOKENS, page, PAGES, rpcReply, searchData, withData } from '../../integration/hotels-payloads.js';
+import { crownDetail, LONDON_TOKENS, page, PAGES, searchData, withData } from '../../integration/hotels-payloads.js';
 
 describe('metasearch hotels: seller slots and request helpers', () => {
   it('reads price pairs with and without exact amounts', () => {
@@ -59,14 +59,6 @@ describe.skipIf(suite.missing)(suite.title, () => {
       ['Junior Suite', 283.5, false],
     ]);
     expect(d.sellers.find((s) => s.is_official)?.name).toBe('The Crown, Battersea (PUBLOVE)');
-  });
-
-  it('reads the same answer from the page and from the RPC framing', () => {
-    const data = crownDetail();
-    const fromPage = parsePropertyPage(withData(page(PAGES.london), data));
-    const fromRpc = parsePropertyRpc(rpcReply(data));
-    expect(fromPage?.property.name).toBe('The Crown, Battersea (PUBLOVE)');
-    expect(fromRpc).toEqual(fromPage);
   });
 
   it('returns null for an answer without the property, and 503 without the request echo', () => {

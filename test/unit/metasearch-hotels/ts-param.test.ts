@@ -8,7 +8,7 @@ import {
   type TsSearch,
   type TsUiState,
 } from '../../../src/sources/metasearch/hotels/ts-param.js';
-import { buildHotelEntityUrl, buildHotelSearchUrl, encodePropertyQs } from '../../../src/sources/metasearch/hotels/requests.js';
+import { buildHotelSearchUrl, encodePropertyQs } from '../../../src/sources/metasearch/hotels/requests.js';
 
 const VECTORS = 'google-hotels/ts-param-test-vectors.json';
 const PROPERTY_REPLY = 'searchapi/google_hotels_property-four-seasons-buenos-aires-2026-07-21.json';
@@ -154,12 +154,6 @@ describe('metasearch hotels request builders', () => {
   it('writes children after adults and marks the guest choice explicit', () => {
     const ts = new URL(`https://x.invalid${buildHotelSearchUrl({ ...input, children: [7, 3] }).path}`).searchParams.get('ts')!;
     expect(decodeTs(ts)).toMatchObject({ search: { adults: 2, childrenAges: [7, 3] }, ui: { guests: 'explicit' } });
-  });
-
-  it('builds the entity page path with a tab', () => {
-    const req = buildHotelEntityUrl('ChkI3pGVpIyG4rFuGg0vZy8xMWZscmp6dG01EAE', input, 'prices');
-    expect(req.path.startsWith('/travel/hotels/entity/ChkI3pGVpIyG4rFuGg0vZy8xMWZscmp6dG01EAE/prices?q=Paris&ts=')).toBe(true);
-    expect(() => buildHotelEntityUrl('bad token/../x', input)).toThrow();
   });
 
   it('refuses a stay that ends before it starts', () => {

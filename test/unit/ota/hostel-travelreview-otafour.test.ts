@@ -3,15 +3,12 @@ import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { parseHostelAutocomplete, parseHostelCityProperties } from '../../../src/sources/hostel/search.js';
 import { parseHostelAvailability } from '../../../src/sources/hostel/availability.js';
 import { parseTravelreviewSearch } from '../../../src/sources/travelreview/search.js';
-import { cheapestOtafourOffer, parseOtafourPartnerResults } from '../../../src/sources/otafour/partner-express.js';
 import { UpstreamContractChanged } from '../../../src/platform/errors.js';
 
 const AUTO = 'hostelworld/autocomplete-amsterdam-2026-06.json';
 const CITY = 'hostelworld/city-properties-amsterdam-2026-06.json';
 const AVAIL = 'hostelworld/availability-property-93919-2026-06.json';
 const TRIVAGO = 'trivago/search-kotor-2026-10-22.json';
-const SINGLE = 'priceline/ppn-getHotelExpress.Results-single-hotel-2020.json';
-const CITY_RATES = 'priceline/ppn-getHotelExpress.Results-city-sf-rates-2020.json';
 
 const hostel = fixtureSuite('hostel autocomplete, city list and availability', AUTO, CITY, AVAIL);
 describe.skipIf(hostel.missing)(hostel.title, () => {
@@ -80,25 +77,5 @@ describe.skipIf(trivago.missing)(trivago.title, () => {
     expect(list[0]).toMatchObject({ accommodation_id: 'c6afb5d8ce3f', currency: 'EUR', price_per_stay_text: '€56', hotel_class: 4, review_score: 8.5, review_count: 1292, check_in: '2026-10-22', check_out: '2026-10-23' });
     expect(list[0].amenities).toEqual(['Pool', 'A/C', 'Restaurant', 'Hotel bar', 'Gym']);
     expect(list[3].hotel_class).toBeNull();
-  });
-});
-
-const ppn = fixtureSuite('otafour-shaped partner express rates', SINGLE, CITY_RATES);
-describe.skipIf(ppn.missing)(ppn.title, () => {
-  it('reads the single hotel with two rooms and tax-exclusive nightly prices', () => {
-    const [h] = parseOtafourPartnerResults(readFixtureJson(SINGLE));
-    expect(h).toMatchObject({ property_id: '700363264', name: 'Best Western Plus Bayside Hotel', star_rating: 3, currency_display: '$' });
-    expect(h.rooms.map((r) => r.name)).toEqual(['2 Queen Beds - Non-Smoking', '2 Queen City View Non-Smoking']);
-    expect(h.rooms[0].offers[0]).toMatchObject({ price: 140.34, currency: 'USD', tax_inclusive: false, total: 804.3, taxes: 102.6, nights: 5, free_cancellation: false, discount: null, price_text: '' });
-    expect(cheapestOtafourOffer(h)?.price).toBe(140.34);
-  });
-
-  it('reads the ten city hotels', () => {
-    const list = parseOtafourPartnerResults(readFixtureJson(CITY_RATES));
-    expect(list).toHaveLength(10);
-    expect(list[0]).toMatchObject({ property_id: '700033110', name: 'St. Regis San Francisco' });
-    expect(cheapestOtafourOffer(list[0])?.price).toBe(453.15);
-    const mosser = list.find((h) => h.property_id === '700031168')!;
-    expect(cheapestOtafourOffer(mosser)).toMatchObject({ price: 113, free_cancellation: true });
   });
 });

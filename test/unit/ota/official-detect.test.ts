@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { OFFICIAL_ENGINES } from '../../../src/sources/official/engines.js';
-import { detectOfficialEngine, detectOfficialEngines } from '../../../src/sources/official/detect.js';
+import { detectOfficialEngines } from '../../../src/sources/official/detect.js';
+
+/** The strongest match, or null when no engine leaves evidence. */
+const detectOfficialEngine = (input: Parameters<typeof detectOfficialEngines>[0]) => detectOfficialEngines(input)[0] ?? null;
 
 const DOMAINS = 'booking-engines/engine-domains-sadie-gtm.json';
 const SIGNATURES = 'booking-engines/signatures-webappanalyzer-hotel-subset.json';

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixture, readFixtureJson } from '../../helpers/fixtures.js';
 import { parseOtaoneSearchCards } from '../../../src/sources/otaone/search-cards.js';
-import { parseOtaoneSearchGraphql } from '../../../src/sources/otaone/search-graphql.js';
 import { parseOtaoneHotelPage } from '../../../src/sources/otaone/hotel-page.js';
 import { otaonePropertyPath, parseOtaonePageUrl } from '../../../src/sources/otaone/page-url.js';
 import { UpstreamContractChanged } from '../../../src/platform/errors.js';
 
 const CARDS = 'booking/search-results-cards-belgrade-2026-11-14.html';
-const GRAPHQL = 'booking/graphql-FullSearch-bhopal-nodates-2024-09.json';
 
 const cards = fixtureSuite('otaone search-results cards (HTML)', CARDS);
 describe.skipIf(cards.missing)(cards.title, () => {
@@ -57,59 +55,6 @@ describe.skipIf(cards.missing)(cards.title, () => {
     expect(list[4].review_count).toBe(1521);
     expect(list[3].units.map((u) => u.name)).toEqual(['Bunk Bed in Male Dormitory Room', 'Bed in 8-Bed Mixed Dormitory Room']);
     expect(list[3].units[0].details[0]).toBe('Bed in dormitory 1 bunk bed');
-  });
-});
-
-const gql = fixtureSuite('otaone FullSearch GraphQL', GRAPHQL);
-describe.skipIf(gql.missing)(gql.title, () => {
-  const page = gql.missing ? null : parseOtaoneSearchGraphql(readFixtureJson(GRAPHQL));
-
-  it('reads totals and 50 results with ids and slugs', () => {
-    expect(page!.total_results).toBe(379);
-    expect(page!.per_page).toBe(50);
-    expect(page!.results).toHaveLength(50);
-    expect(page!.results[0]).toMatchObject({
-      hotel_id: '1316903',
-      name: 'Hyatt Centric The Loop Chicago',
-      pagename: 'hyatt-centric-the-loop-chicago',
-      country: 'us',
-      address: '100 West Monroe Street',
-      review_score: 8.3,
-      review_count: 1165,
-      star_rating: 4,
-      sold_out: false,
-    });
-    expect(page!.results[2]).toMatchObject({ hotel_id: '1629853', pagename: 'kimpton-the-gray-chicago1' });
-  });
-
-  it('carries no price or blocks when searched without dates', () => {
-    expect(page!.results.every((r) => r.price === null && r.blocks.length === 0)).toBe(true);
-  });
-
-  it('treats a property without reviews as unscored', () => {
-    const condo = page!.results.find((r) => r.hotel_id === '11040116')!;
-    expect(condo.review_count).toBe(0);
-    expect(condo.review_score).toBeNull();
-  });
-
-  it('reads blocks and stay price when present (shape of the same reply with dates)', () => {
-    const payload = readFixtureJson(GRAPHQL);
-    const r = payload.data.searchQueries.search.results[0];
-    r.priceDisplayInfoIrene = { displayPrice: { amountPerStay: { amount: '€ 312', amountUnformatted: 312.4, currency: 'EUR' } } };
-    r.blocks = [{ blockId: { roomId: '131690301', occupancy: 2, policyGroupId: '0', mealPlanId: 0, packageId: '0' }, finalPrice: { amount: 312.4, currency: 'EUR' }, freeCancellationUntil: '2026-11-12T23:59:59+01:00' }];
-    const first = parseOtaoneSearchGraphql(payload).results[0];
-    expect(first.price).toBe(312.4);
-    expect(first.price_text).toBe('€ 312');
-    expect(first.blocks[0]).toEqual({
-      room_id: '131690301',
-      occupancy: 2,
-      policy_group_id: '0',
-      meal_plan_id: 0,
-      package_id: '0',
-      price: 312.4,
-      currency: 'EUR',
-      free_cancellation_until: '2026-11-12T23:59:59+01:00',
-    });
   });
 });
 

@@ -2,17 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { parseOfferGrid, neutralBusinessModel } from '../../../src/sources/otatwo/offer-grid.js';
 import { parseOtatwoRooms } from '../../../src/sources/otatwo/rooms.js';
-import { parseOtatwoPropertyInfo } from '../../../src/sources/otatwo/info.js';
-import { parseOtatwoSearch } from '../../../src/sources/otatwo/search.js';
 import { parseOtathreeStay } from '../../../src/sources/otathree/stay.js';
 import { parseOtathreeReviews } from '../../../src/sources/otathree/reviews.js';
-import { parseOtathreePropertyInfo } from '../../../src/sources/otathree/listing.js';
 import { UpstreamContractChanged } from '../../../src/platform/errors.js';
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
-const INFO_X2 = 'expedia/propertyInfo-4810723-x2-2023.json';
-const INFO = 'expedia/propertyInfo-golden-time-2023.json';
-const SEARCH = 'expedia/propertySearch-list-2023.json';
 
 /**
  * The recorded reply sells its one plan pay-now only. A plan sold both ways carries a second
@@ -174,46 +168,6 @@ describe('business model wording', () => {
     expect(neutralBusinessModel('EXPEDIA_COLLECT')).toBe('OTA_COLLECT');
     expect(neutralBusinessModel('HOTEL_COLLECT')).toBe('HOTEL_COLLECT');
     expect(neutralBusinessModel(undefined)).toBe('');
-  });
-});
-
-const info = fixtureSuite('otatwo/otathree propertyInfo', INFO_X2, INFO);
-describe.skipIf(info.missing)(info.title, () => {
-  it('reads name, address and reviews of both recorded properties', () => {
-    const [first, second] = readFixtureJson<any[]>(INFO_X2);
-    const a = parseOtatwoPropertyInfo(first);
-    expect(a).toMatchObject({
-      property_id: '4810723',
-      name: "L'Alya Ninh Van Bay",
-      star_rating: 5,
-      review_score: 9.4,
-      review_count: 149,
-      latitude: 12.37624,
-      longitude: 109.264797,
-    });
-    expect(a.address).toEqual({ line: 'Ninh Van Bay, Nha Trang, Ninh Hoa, Khanh Hoa', first_line: 'Ninh Van Bay', second_line: 'Nha Trang', city: 'Ninh Hoa', province: 'Khanh Hoa', country_code: 'VNM' });
-    expect(parseOtathreePropertyInfo(second).name).toBe('Golden Time Hotel');
-    const g = parseOtatwoPropertyInfo(readFixtureJson(INFO));
-    expect(g).toMatchObject({ property_id: '9209612', star_rating: 3, review_score: 7, review_count: 42, review_score_text: '7.0/10 Good' });
-    expect(g.address.line).toBe('98B/C6A Tran Phu, Nha Trang, Khanh Hoa, VN-34');
-  });
-});
-
-const search = fixtureSuite('otatwo/otathree propertySearch', SEARCH);
-describe.skipIf(search.missing)(search.title, () => {
-  it('maps names to numeric ids with lead price and displayed total', () => {
-    const page = parseOtatwoSearch(readFixtureJson(SEARCH));
-    expect(page.total_results).toBe(889);
-    expect(page.check_in).toBe('2023-03-31');
-    expect(page.check_out).toBe('2023-04-05');
-    expect(page.results.map((r) => [r.property_id, r.name])).toEqual([
-      ['4810723', "L'Alya Ninh Van Bay"],
-      ['23105990', 'Nha Trang Harbor View Villa'],
-      ['15765822', 'The Anam Cam Ranh'],
-      ['24397163', 'Blue Ocean Apartment'],
-    ]);
-    expect(page.results[0]).toMatchObject({ price: 531.114, price_text: '$531', price_messages: ['per night'], total: 3089, total_text: '$3,089 total', strikeout_text: '$593', review_score: 9.4, review_count: 149, currency: 'USD' });
-    expect(page.results[1]).toMatchObject({ review_score: null, review_count: 0 });
   });
 });
 

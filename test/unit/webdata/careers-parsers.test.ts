@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { UpstreamContractChanged } from '../../../src/platform/errors.js';
 import { detectBoardFromUrl } from '../../../src/sources/careers/detect.js';
-import { filterCareersJobs } from '../../../src/sources/careers/filters.js';
+import { matchesCareersFilters, type CareersFilters } from '../../../src/sources/careers/filters.js';
 import { parseAshbyBoard } from '../../../src/sources/careers/parse-ashby.js';
 import { parseGreenhouseBoard } from '../../../src/sources/careers/parse-greenhouse.js';
 import { parseLeverBoard } from '../../../src/sources/careers/parse-lever.js';
@@ -13,6 +13,8 @@ import { parseTeamtailorBoard } from '../../../src/sources/careers/parse-teamtai
 import { parseWorkableBoard } from '../../../src/sources/careers/parse-workable.js';
 import { parseWorkdayJob, parseWorkdayPage } from '../../../src/sources/careers/parse-workday.js';
 import { toCareersJob } from '../../../src/sources/careers/types.js';
+
+const filterCareersJobs = <T extends Parameters<typeof matchesCareersFilters>[0]>(jobs: T[], f: CareersFilters) => jobs.filter((j) => matchesCareersFilters(j, f));
 
 const GH = 'ats/greenhouse-board-jobs-content-amplitude.json';
 const gh = fixtureSuite('careers greenhouse parser', GH);

@@ -10,7 +10,6 @@ import {
   parseChannelInput,
   parseVideoIdInput,
   videoBrowseRequest,
-  videoChannelPageRequest,
 } from '../../../src/sources/video/requests.js';
 import { newpipeBody } from './recorded.js';
 
@@ -225,7 +224,6 @@ describe('video inputs and requests', () => {
     expect(parseChannelInput('@creativecommons')).toEqual({ kind: 'handle', handle: '@creativecommons' });
     expect(parseChannelInput('UCTwECeGqMZee77BjdoYtI2Q')).toEqual({ kind: 'id', id: 'UCTwECeGqMZee77BjdoYtI2Q' });
     expect(parseChannelInput('https://www.youtube.com/channel/UCTwECeGqMZee77BjdoYtI2Q/videos')).toEqual({ kind: 'id', id: 'UCTwECeGqMZee77BjdoYtI2Q' });
-    expect(videoChannelPageRequest({ kind: 'handle', handle: '@creativecommons' }).path).toBe('/@creativecommons/videos?hl=en&gl=US');
     const browse = JSON.parse(videoBrowseRequest('UCTwECeGqMZee77BjdoYtI2Q', 'en', 'gb').body!);
     expect(browse).toMatchObject({ browseId: 'UCTwECeGqMZee77BjdoYtI2Q', params: 'EgZ2aWRlb3PyBgQKAjoA', context: { client: { clientName: 'WEB', hl: 'en', gl: 'GB' } } });
   });

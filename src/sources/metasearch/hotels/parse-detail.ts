@@ -7,7 +7,6 @@
  * `tests/fixtures/googlehotels/santa-sophia-detail.txt`; slots confirmed by the `stays` library.
  */
 import { UpstreamContractChanged, UpstreamFailed } from '../../../platform/errors.js';
-import { rpcPayload } from '../batchexecute.js';
 import { at, atArray, atNumber, atString, dataServiceRpcIds, extractInitData } from './af-init-data.js';
 import { amenityName } from './amenities.js';
 import { parseProperty, type AmenityRecord, type PropertyRecord, type RateRecord } from './parse-property.js';
@@ -161,9 +160,4 @@ export function searchBlobOf(html: string): unknown {
 /** A property page (`/travel/search?qs=…`). */
 export function parsePropertyPage(html: string): DetailRecord | null {
   return parsePropertyData(searchBlobOf(html));
-}
-
-/** The batchexecute reply of an AtySUc property lookup (`)]}'` framing, `wrb.fr` rows). */
-export function parsePropertyRpc(text: string): DetailRecord | null {
-  return parsePropertyData(rpcPayload(text, SEARCH_RPC));
 }

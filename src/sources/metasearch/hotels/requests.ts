@@ -78,19 +78,6 @@ export function buildHotelSearchUrl(input: HotelSearchUrlInput): MetasearchHotel
   return { method: 'GET', path: `/travel/search?${commonParams(input).toString()}` };
 }
 
-export type EntityTab = 'overview' | 'prices' | 'reviews' | 'location' | 'photos' | 'about';
-
-/** One property's page; the `prices` tab lists the per-seller offers for the stay in `ts`. */
-export function buildHotelEntityUrl(
-  token: string,
-  input: HotelSearchUrlInput,
-  tab: EntityTab = 'overview',
-): MetasearchHotelsRequest {
-  if (!/^[A-Za-z0-9_-]{8,200}$/.test(token)) throw new Error('property token: unexpected characters');
-  const suffix = tab === 'overview' ? '' : `/${tab}`;
-  return { method: 'GET', path: `/travel/hotels/entity/${token}${suffix}?${commonParams(input).toString()}` };
-}
-
 /**
  * The `qs` parameter that opens one property on /travel/search: {1: 1, 6: token, 7: 13, 9: 0}.
  * Layout read off the compatible API's own request URL for a property lookup.
