@@ -7,6 +7,7 @@ import { elapsedMs } from '../platform/request-context.js';
 import type { Tool } from './define-tool.js';
 import { logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
+import { coerceQuery } from './query.js';
 import type { Location } from './validation.js';
 
 export function expressPath(openapiPath: string): string {
@@ -18,7 +19,7 @@ function rawInput(tool: Tool, req: Request): Record<string, unknown> {
   if (tool.method === 'GET' || tool.method === 'DELETE') {
     const query = { ...(req.query as Record<string, unknown>) };
     delete query.api_key;
-    return { ...query, ...params };
+    return { ...coerceQuery(tool.input, query), ...params };
   }
   const body = req.body;
   if (body === undefined) return { ...params };
@@ -106,6 +107,8 @@ const CLIENT_CLOSED = { status: 499, body: { detail: 'client closed the request'
 function errorReply(deps: AppDeps, req: Request, err: unknown, compat = false): { status: number; body: Record<string, unknown> } {
   const api = toApiError(err);
   logFault(deps, req, api, err);
+  if (!compat) return { status: api.status, body: { detail: api.detail } };
+  // The compatible search API answers invalid or missing parameters with 400 and {"error": …}.
   const error = typeof api.detail === 'string' ? api.detail : api.detail.map((d) => `${d.loc.slice(1).join('.')}: ${d.msg}`).join('; ');
-  return { status: api.status, body: compat ? { detail: api.detail, error } : { detail: api.detail } };
+  return { status: api.status === 422 ? 400 : api.status, body: { error, detail: api.detail } };
 }

@@ -154,18 +154,18 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(body.calendar.rates).toHaveLength(2);
   });
 
-  it('GET /api/v1/search picks the engine, takes api_key in the query and answers errors with detail and error', async () => {
+  it('GET /api/v1/search picks the engine, takes api_key in the query and answers errors with 400, detail and error', async () => {
     const ok = await fetch(`${svc.url}/api/v1/search?engine=metasearch_hotels_calendar&property_token=${TOKEN}&start=${START}&days=2&api_key=${key}`);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-credits-charged')).toBe('5');
     expect(((await ok.json()) as any).calendar.rates).toHaveLength(2);
     const unknownEngine = await fetch(`${svc.url}/api/v1/search?engine=nope&api_key=${key}`);
-    expect(unknownEngine.status).toBe(422);
+    expect(unknownEngine.status).toBe(400);
     const body = (await unknownEngine.json()) as any;
     expect(body.detail[0]).toMatchObject({ type: 'enum', loc: ['query', 'engine'] });
     expect(typeof body.error).toBe('string');
     const unknownParam = await fetch(`${svc.url}/api/v1/search?engine=metasearch_hotels_calendar&property_token=${TOKEN}&bogus=1&api_key=${key}`);
-    expect(unknownParam.status).toBe(422);
+    expect(unknownParam.status).toBe(400);
     expect(((await unknownParam.json()) as any).detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['query', 'bogus'] });
   });
 

@@ -69,7 +69,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ detail: 'missing or invalid API key', error: 'missing or invalid API key' });
     const bad = await get(`engine=metasearch_hotels&check_in_date=2026-04-15&api_key=${key}`);
-    expect(bad.status).toBe(422);
+    expect(bad.status).toBe(400);
     const body = (await bad.json()) as any;
     expect(body.detail.map((d: any) => d.loc.join('.'))).toEqual(expect.arrayContaining(['query.q', 'query.check_out_date']));
     expect(body.error).toContain('q:');

@@ -106,10 +106,10 @@ describe('conventions', () => {
     expect(missing.status).toBe(404);
   });
 
-  it('a missing required field is type missing', async () => {
+  it('a missing required field is type missing (400 with error beside detail on the compatible /api family)', async () => {
     const res = await svc.call('/api/v1/test-search', { key });
-    expect(res.status).toBe(422);
-    expect((await res.json() as any).detail).toEqual([{ type: 'missing', loc: ['query', 'q'], msg: 'Field required', input: null }]);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'q: Field required', detail: [{ type: 'missing', loc: ['query', 'q'], msg: 'Field required', input: null }] });
   });
 
   it('malformed JSON and a non-object body are 422, never 500', async () => {
