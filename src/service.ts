@@ -48,7 +48,7 @@ export async function openDatabase(config: Config, log?: Logger): Promise<Databa
 export interface Runtime {
   db: Database;
   deps: AppDeps;
-  boss: PgBoss;
+  boss: PgBoss | null;
   worker: CalendarWorker | null;
   close(): Promise<void>;
 }
@@ -58,43 +58,61 @@ export interface RuntimeOptions {
   log?: Logger;
   /** Run the calendar worker in this process; defaults to RUN_WORKER. */
   worker?: boolean;
+  /** Start the batch queue (pg-boss): batch submissions and the worker need it; default true. */
+  queue?: boolean;
 }
 
-/** Database, queue, upstream client and (optionally) the batch worker: what the API and `npm run worker` share. */
-export async function startRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
-  const log = opts.log ?? pino({ level: config.LOG_LEVEL });
-  const db = await openDatabase(config, log);
-  let boss: PgBoss;
-  try {
-    boss = await startQueue(db.url, config, log);
-    await ensureJobQueues(boss);
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-  const upstream = new UpstreamClient(config, log);
+/**
+ * The one place the service's dependencies are built: the HTTP API, `npm run worker` and the
+ * stdio MCP server all take their upstream client, website fetcher, calendar service and credits
+ * from here, so a tool behaves the same whichever door it came through.
+ */
+export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], boss?: PgBoss): AppDeps {
   const deps: AppDeps = {
     config,
-    sql: db.sql,
+    sql,
     log,
-    credits: new Credits(db.sql),
-    tools: opts.tools ?? TOOLS,
-    services: { boss, upstream, safeFetch: SafeFetcher.fromConfig(config) },
+    credits: new Credits(sql),
+    tools,
+    services: { boss, upstream: new UpstreamClient(config, log), safeFetch: SafeFetcher.fromConfig(config) },
   };
   deps.services.calendar = createCalendarService(deps);
-  const calendar = deps.services.calendar;
-  const worker = (opts.worker ?? config.RUN_WORKER) && calendar ? await startCalendarWorker(deps, boss, calendar) : null;
+  return deps;
+}
+
+/** Database, dependencies and, as asked, the queue and the batch worker: what every entry point runs on. */
+export async function startRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
+  const log = opts.log ?? pino({ level: config.LOG_LEVEL });
+  const runWorker = opts.worker ?? config.RUN_WORKER;
+  const db = await openDatabase(config, log);
+  let boss: PgBoss | null = null;
+  if (runWorker || opts.queue !== false) {
+    try {
+      boss = await startQueue(db.url, config, log);
+      await ensureJobQueues(boss);
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+  }
+  const deps = buildDeps(config, db.sql, log, opts.tools ?? TOOLS, boss ?? undefined);
+  const calendar = deps.services.calendar!;
+  const worker = runWorker && boss ? await startCalendarWorker(deps, boss, calendar) : null;
   if (worker) deps.services.wakeWorkers = worker.wake;
+  let closing: Promise<void> | null = null;
   return {
     db,
     deps,
     boss,
     worker,
-    async close() {
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
-      await closeJobsBrowser(deps);
-      await upstream.close();
-      await db.close();
+    close() {
+      closing ??= (async () => {
+        await boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
+        await closeJobsBrowser(deps);
+        await deps.services.upstream?.close();
+        await db.close();
+      })();
+      return closing;
     },
   };
 }
@@ -111,7 +129,7 @@ export async function startService(config: Config, opts: RuntimeOptions = {}): P
   const runtime = await startRuntime(config, opts);
   const { deps, boss } = runtime;
   const firstKey = config.BOOTSTRAP_KEY ? await ensureFirstKey(deps.sql) : null;
-  const app = createApp(deps, [{ name: 'queue', check: async () => (await boss.getQueues(), 'up') }]);
+  const app = createApp(deps, boss ? [{ name: 'queue', check: async () => (await boss.getQueues(), 'up') }] : []);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);
