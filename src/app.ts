@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { dashboardRouter } from './dashboard/router.js';
+import { oauthRouter } from './oauth/router.js';
 import type { AppDeps } from './deps.js';
 import { InvalidInput } from './platform/errors.js';
 import { elapsedMs, requestId } from './platform/request-context.js';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Ex
   const docs = docsPage(deps.tools);
   app.get('/docs', (_req, res) => void res.type('html').send(docs));
 
+  app.use(oauthRouter(deps));
   app.use(mcpRouter(deps));
   app.use(dashboardRouter(deps));
   app.use(restRouter(deps));

@@ -73,6 +73,8 @@ const ConfigSchema = z.object({
   QUEUE_MAINTENANCE_S: z.coerce.number().int().min(1).max(3600).default(30),
   WEBHOOK_SIGNING_SECRET: z.string().min(16).optional(),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  OAUTH_ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86_400).default(900),
+  OAUTH_REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(3600).max(31_536_000).default(2_592_000),
   ...HOST_OVERRIDE_FIELDS,
 });
 
@@ -125,7 +127,7 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   LOG_LEVEL: 'pino log level',
   CREDITS_MODE: 'off | shadow | enforce',
   DEFAULT_RATE_LIMIT_PER_MIN: 'rate limit of new keys',
-  PUBLIC_BASE_URL: 'base URL printed at start and used in links',
+  PUBLIC_BASE_URL: 'base URL printed at start and used in links; also the OAuth issuer and the /mcp resource identifier (set it in production: otherwise they follow the request\'s Host)',
   BOOTSTRAP_KEY: 'create and print a first key when none exists',
   DB_POOL_MAX: 'PostgreSQL connection pool size',
   UPSTREAM_TIMEOUT_MS: 'timeout of one upstream attempt, connect to last body byte',
@@ -147,5 +149,7 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   QUEUE_MAINTENANCE_S: 'pg-boss maintenance interval (expiry of abandoned items); also run at start-up',
   WEBHOOK_SIGNING_SECRET: 'enables job.completed webhooks and signs them (HMAC-SHA256); unset: callback_url is refused with 503',
   WEBHOOK_MAX_ATTEMPTS: 'delivery attempts of a webhook before callback_status is failed',
+  OAUTH_ACCESS_TOKEN_TTL_S: 'lifetime of an OAuth access token for /mcp (connected apps refresh it)',
+  OAUTH_REFRESH_TOKEN_TTL_S: 'lifetime of an OAuth refresh token; each refresh rotates it and starts a new lifetime',
   ...HOST_OVERRIDE_DOC,
 };

@@ -19,7 +19,7 @@ export const accountKeyName = (email: string) => `acct-${email}`;
 export async function liveKeys(sql: Sql, accountId: string): Promise<KeySummary[]> {
   const rows = await sql`
     SELECT name, prefix, rate_limit_per_min, created_at FROM api_keys
-    WHERE account_id = ${accountId} AND revoked_at IS NULL ORDER BY created_at`;
+    WHERE account_id = ${accountId} AND kind = 'api' AND revoked_at IS NULL ORDER BY created_at`;
   return rows as unknown as KeySummary[];
 }
 

@@ -16,11 +16,11 @@ interface Signed {
   csrf: string;
 }
 
-export function signInPage(o: { csrf: string; email?: string; error?: string }): string {
+export function signInPage(o: { csrf: string; email?: string; error?: string; next?: string }): string {
   return authPage({
     title: 'Sign in',
     body: html`<div class="card"><h1>Sign in</h1><p class="lead">to your API dashboard</p>${alert('error', o.error)}
-<form method="post" action="/dashboard/sign-in">${csrfField(o.csrf)}
+<form method="post" action="/dashboard/sign-in">${csrfField(o.csrf)}${o.next ? html`<input type="hidden" name="next" value="${o.next}">` : html``}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${o.email ?? ''}" ${o.email ? '' : 'autofocus'}>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required ${o.email ? 'autofocus' : ''}>
 <button type="submit">Sign in</button></form></div>

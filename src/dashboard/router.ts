@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { AppDeps } from '../deps.js';
 import { accountForSignIn, changePassword, normalizeEmail, passwordHashOf, type DashboardAccount } from './accounts.js';
 import { createAccountKey, liveKeys, rotateAccountKey, type KeyOutcome } from './api-key.js';
+import { mountConnectedApps, safeNext } from './connected-apps.js';
 import { recentJobs } from './jobs.js';
 import { LEDGER_ROWS, apiPage, jobsPage, messagePage, passwordPage, signInPage, usagePage } from './pages.js';
 import { newPasswordProblem, verifyPassword } from './password.js';
@@ -109,31 +110,34 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
 
   r.get('/sign-in', async (req, res) => {
     let session = sessionOf(res);
-    if (session?.account) return res.redirect(303, PAGES.home);
+    const next = safeNext(req.query.next);
+    if (session?.account) return res.redirect(303, next ?? PAGES.home);
     session ??= await startSession(req, res, null);
-    send(res, 200, signInPage({ csrf: session.csrf }));
+    send(res, 200, signInPage({ csrf: session.csrf, next }));
   });
 
   r.post('/sign-in', csrf, async (req, res) => {
     const session = sessionOf(res)!;
     const email = normalizeEmail(field(req, 'email'));
     const password = field(req, 'password');
-    if (!email || !password) return send(res, 400, signInPage({ csrf: session.csrf, email, error: 'Enter your email and password.' }));
+    // An OAuth authorization request waiting for this sign-in.
+    const next = safeNext(field(req, 'next'));
+    if (!email || !password) return send(res, 400, signInPage({ csrf: session.csrf, email, next, error: 'Enter your email and password.' }));
     const attempt = await beginAttempt(sql, email, clientIp(req));
     if (!attempt.allowed) {
       res.set('retry-after', String(attempt.retryAfterS));
       const minutes = Math.ceil(attempt.retryAfterS / 60);
-      return send(res, 429, signInPage({ csrf: session.csrf, email, error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
+      return send(res, 429, signInPage({ csrf: session.csrf, email, next, error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
     }
     const account = await accountForSignIn(sql, email);
     if (!(await verifyPassword(password, account?.password_hash ?? null)) || !account) {
-      return send(res, 401, signInPage({ csrf: session.csrf, email, error: 'Wrong email or password.' }));
+      return send(res, 401, signInPage({ csrf: session.csrf, email, next, error: 'Wrong email or password.' }));
     }
     await attemptSucceeded(sql, attempt.id);
     // A fresh session id at sign-in: a token planted before it is worth nothing after.
     await destroySession(sql, session.token);
     await startSession(req, res, account.id);
-    res.redirect(303, account.must_change_password ? PAGES.password : PAGES.home);
+    res.redirect(303, account.must_change_password ? PAGES.password : (next ?? PAGES.home));
   });
 
   r.post('/sign-out', csrf, async (req, res) => {
@@ -206,6 +210,8 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
   );
 
   r.get('/jobs', signedIn(async (_req, res, { session, account }) => send(res, 200, jobsPage({ account, csrf: session.csrf, jobs: await recentJobs(sql, account.id) }))));
+
+  mountConnectedApps(r, { deps, csrf, signedIn: (handler) => signedIn(handler), send, field });
 
   r.use((_req, res) => send(res, 404, messagePage('Page not found', 'There is no dashboard page at this address.', { href: '/dashboard', label: 'Go to the dashboard' })));
   r.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

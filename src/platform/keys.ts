@@ -13,6 +13,10 @@ export interface AuthedKey {
   plan: string | null;
   /** Set when authentication also took a rate-limit slot (one round trip instead of two). */
   admitted?: boolean;
+  /** The rate-limit window when it is not the key's own (all apps connected to one account share one). */
+  rateBucket?: string;
+  /** Set when an OAuth access token, not a key, authenticated the call: the connected app it acts through. */
+  app?: { grant_id: string; client_id: string; client_name: string };
 }
 
 export const KEY_PATTERN = /^sk_[A-Za-z0-9_-]{32}$/;
@@ -118,6 +122,7 @@ export async function listKeys(sql: Sql) {
   return sql`
     SELECT k.name, k.prefix, k.role, k.rate_limit_per_min, k.created_at, k.revoked_at, k.account_id, a.plan
     FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id
+    WHERE k.kind = 'api'
     ORDER BY k.created_at`;
 }
 

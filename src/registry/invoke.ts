@@ -42,7 +42,7 @@ export async function invokeTool(
     throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
   }
   if (key.admitted === undefined) {
-    await takeRateLimit(deps.sql, key.id, key.rate_limit_per_min).catch((err) => {
+    await takeRateLimit(deps.sql, key.rateBucket ?? key.id, key.rate_limit_per_min).catch((err) => {
       meter.rateLimited = err instanceof Limited;
       throw err;
     });

@@ -1,0 +1,174 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import { z } from 'zod';
+import { need, type AppDeps } from '../deps.js';
+import type { Sql } from '../db/client.js';
+import { newId, randomToken } from '../platform/ids.js';
+import { OAuthProblem, invalidClient, invalidRequest } from './errors.js';
+import { redirectUriProblem } from './redirect-uris.js';
+
+export type ClientAuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic';
+export const CLIENT_AUTH_METHODS: ClientAuthMethod[] = ['none', 'client_secret_post', 'client_secret_basic'];
+
+export interface OAuthClient {
+  client_id: string;
+  registration: 'metadata_document' | 'dynamic';
+  client_name: string;
+  client_uri: string | null;
+  redirect_uris: string[];
+  token_endpoint_auth_method: ClientAuthMethod;
+  client_secret_hash: Buffer | null;
+}
+
+const sha256 = (v: string) => createHash('sha256').update(v).digest();
+
+/**
+ * The client metadata this server acts on (RFC 7591 §2). Other members are kept as sent and never
+ * used; limits keep an unauthenticated registration small.
+ */
+const ClientMetadata = z.object({
+  redirect_uris: z.array(z.string()).min(1).max(10),
+  client_name: z.string().trim().min(1).max(100).optional(),
+  client_uri: z.string().url().max(2000).optional(),
+  token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS).optional(),
+  grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).max(2).optional(),
+  response_types: z.array(z.literal('code')).max(1).optional(),
+});
+
+function parseMetadata(body: unknown, what: string) {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthProblem('invalid_client_metadata', `${what} must be a JSON object`);
+  const parsed = ClientMetadata.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue.path.join('.') || '(root)';
+    const code = issue.path[0] === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata';
+    throw new OAuthProblem(code, `${what}: ${where}: ${issue.message}`.slice(0, 300));
+  }
+  for (const uri of parsed.data.redirect_uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw new OAuthProblem('invalid_redirect_uri', problem);
+  }
+  return parsed.data;
+}
+
+const CLIENT_COLUMNS = 'client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash';
+
+/** Dynamic client registration (RFC 7591): a public client, or a confidential one with a secret shown once. */
+export async function registerClient(sql: Sql, body: unknown) {
+  const meta = parseMetadata(body, 'client metadata');
+  // RFC 7591 §2: the default method is client_secret_basic.
+  const method = meta.token_endpoint_auth_method ?? 'client_secret_basic';
+  const clientId = newId('mcpc', 24);
+  const secret = method === 'none' ? null : `hrs_${randomToken(43)}`;
+  const name = meta.client_name ?? 'Unnamed app';
+  await sql`INSERT INTO oauth_clients (client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash, metadata)
+    VALUES (${clientId}, 'dynamic', ${name}, ${meta.client_uri ?? null}, ${meta.redirect_uris}, ${method}, ${secret ? sha256(secret) : null}, ${sql.json(body as never)})`;
+  return {
+    ...(body as object),
+    client_id: clientId,
+    client_id_issued_at: Math.floor(Date.now() / 1000),
+    ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+    client_name: name,
+    redirect_uris: meta.redirect_uris,
+    token_endpoint_auth_method: method,
+    grant_types: meta.grant_types ?? ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  };
+}
+
+/** A client id that names a Client ID Metadata Document: an HTTPS URL with a path. */
+export function isMetadataDocumentId(clientId: string): boolean {
+  return clientId.startsWith('https://');
+}
+
+const DOCUMENT_MAX_BYTES = 10 * 1024;
+const CACHE_S = { min: 300, default: 3600, max: 86_400 };
+
+/** The client named by `clientId`: a registered one, or a metadata document fetched (and cached) on demand. */
+export async function findClient(deps: AppDeps, clientId: string): Promise<OAuthClient> {
+  if (!clientId || clientId.length > 2000) throw invalidRequest('client_id is missing or too long');
+  const [row] = await deps.sql.unsafe(`SELECT ${CLIENT_COLUMNS}, refresh_after FROM oauth_clients WHERE client_id = $1`, [clientId]);
+  if (!isMetadataDocumentId(clientId)) {
+    if (!row) throw invalidClient('unknown client_id');
+    return row as unknown as OAuthClient;
+  }
+  if (row && row.refresh_after > new Date()) return row as unknown as OAuthClient;
+  return fetchMetadataDocument(deps, clientId);
+}
+
+/** Client ID Metadata Document: fetched through the SSRF-safe fetcher, checked, cached as its Cache-Control allows. */
+async function fetchMetadataDocument(deps: AppDeps, clientId: string): Promise<OAuthClient> {
+  const url = new URL(clientId);
+  if (url.pathname === '/' || url.hash || url.username || url.password || /\/\.\.?(\/|$)/.test(url.pathname) || url.href !== clientId) {
+    throw invalidClient('a URL client_id must be an https URL with a path, without fragment, credentials or dot segments');
+  }
+  let res;
+  try {
+    res = await need(deps, 'safeFetch').fetch(clientId, { headers: { accept: 'application/json' } });
+  } catch (err) {
+    throw invalidClient(`the client metadata document could not be fetched (${(err as Error).message.slice(0, 120)})`);
+  }
+  if (res.redirects.length > 0) throw invalidClient('the client metadata document must be served at the client_id URL itself, not through a redirect');
+  if (res.status !== 200) throw invalidClient(`the client metadata document answered HTTP ${res.status}`);
+  if (res.body.length > DOCUMENT_MAX_BYTES) throw invalidClient(`the client metadata document is larger than ${DOCUMENT_MAX_BYTES} bytes`);
+  let doc: Record<string, unknown>;
+  try {
+    doc = JSON.parse(res.body.toString('utf8'));
+  } catch {
+    throw invalidClient('the client metadata document is not JSON');
+  }
+  if (!doc || typeof doc !== 'object' || doc.client_id !== clientId) throw invalidClient('the client metadata document must state the same client_id as its URL');
+  if ('client_secret' in doc || 'client_secret_expires_at' in doc) throw invalidClient('a client metadata document must not contain a client secret');
+  const meta = parseMetadata(doc, 'client metadata document');
+  if (!meta.client_name) throw invalidClient('the client metadata document must name the client (client_name)');
+  if ((meta.token_endpoint_auth_method ?? 'none') !== 'none') throw invalidClient('clients identified by a metadata document authenticate with PKCE only (token_endpoint_auth_method "none")');
+  const maxAge = /(?:^|,)\s*max-age=(\d+)/i.exec(res.headers['cache-control'] ?? '');
+  const noStore = /no-store|no-cache/i.test(res.headers['cache-control'] ?? '');
+  const cacheS = noStore ? CACHE_S.min : Math.min(CACHE_S.max, Math.max(CACHE_S.min, maxAge ? Number(maxAge[1]) : CACHE_S.default));
+  const [row] = await deps.sql.unsafe(
+    `INSERT INTO oauth_clients (client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, metadata, refresh_after)
+     VALUES ($1, 'metadata_document', $2, $3, $4, 'none', $5, now() + make_interval(secs => $6))
+     ON CONFLICT (client_id) DO UPDATE SET client_name = EXCLUDED.client_name, client_uri = EXCLUDED.client_uri,
+       redirect_uris = EXCLUDED.redirect_uris, metadata = EXCLUDED.metadata, refresh_after = EXCLUDED.refresh_after
+     RETURNING ${CLIENT_COLUMNS}`,
+    [clientId, meta.client_name, meta.client_uri ?? null, meta.redirect_uris, doc as never, cacheS],
+  );
+  return row as unknown as OAuthClient;
+}
+
+/**
+ * Client authentication at the token and revocation endpoints (RFC 6749 §2.3): HTTP Basic, the
+ * secret in the form, or (public clients) the client_id alone. The method must be the registered one.
+ */
+export async function authenticateClient(deps: AppDeps, req: Request): Promise<OAuthClient> {
+  const form = (req.body ?? {}) as Record<string, unknown>;
+  let clientId = typeof form.client_id === 'string' ? form.client_id : undefined;
+  let secret: string | undefined;
+  let method: ClientAuthMethod = 'none';
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.get('authorization') ?? '');
+  if (basic) {
+    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw invalidClient('malformed Basic credentials');
+    try {
+      clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+    } catch {
+      throw invalidClient('malformed Basic credentials');
+    }
+    method = 'client_secret_basic';
+  } else if (typeof form.client_secret === 'string') {
+    secret = form.client_secret;
+    method = 'client_secret_post';
+  }
+  if (!clientId) throw invalidClient('client authentication failed: no client_id');
+  const client = await findClient(deps, clientId).catch((err) => {
+    throw err instanceof OAuthProblem ? invalidClient('client authentication failed') : err;
+  });
+  if (client.token_endpoint_auth_method !== method) throw invalidClient(`client authentication failed: this client authenticates with ${client.token_endpoint_auth_method}`);
+  if (method !== 'none') {
+    const presented = sha256(secret ?? '');
+    if (!client.client_secret_hash || !timingSafeEqual(presented, client.client_secret_hash)) throw invalidClient('client authentication failed');
+  }
+  return client;
+}
