@@ -8,6 +8,7 @@ import { DependencyDown } from './platform/errors.js';
 import type { Tool } from './registry/define-tool.js';
 import type { UpstreamClient, UpstreamRequest } from './upstream/client.js';
 import type { SafeFetchInit, SafeFetcher } from './upstream/safe-fetch.js';
+import type { UpstreamSession } from './upstream/session.js';
 import type { JobsBrowser } from './sources/jobsearch/browser.js';
 
 export interface Services {
@@ -29,6 +30,8 @@ export interface AppDeps {
   credits: Credits;
   tools: Tool[];
   services: Services;
+  /** The logical operation these dependencies serve (set by scopeDeps); absent outside any call. */
+  session?: UpstreamSession;
 }
 
 /** A service the handler needs; its absence is a dependency fault (503), never a 500. */
@@ -43,11 +46,22 @@ export function need<K extends keyof Services>(deps: AppDeps, name: K): NonNulla
  * (e.g. one source of a comparison once the comparison's deadline has passed).
  */
 export function withSignal(deps: AppDeps, signal: AbortSignal): AppDeps {
+  return scopeDeps(deps, { signal });
+}
+
+/**
+ * The same dependencies for one scope of work: its upstream requests are also ended by `signal`
+ * (an enclosing scope's signal still applies) and belong to `session` (one logical operation:
+ * one API call, one batch item), whose cookies no other operation sees.
+ */
+export function scopeDeps(deps: AppDeps, scope: { signal?: AbortSignal; session?: UpstreamSession }): AppDeps {
   const { upstream, safeFetch } = deps.services;
+  const { signal, session } = scope;
+  const both = (own?: AbortSignal) => (own && signal ? AbortSignal.any([own, signal]) : (own ?? signal));
   const scoped: Services = { ...deps.services };
-  if (upstream) scoped.upstream = forwarding(upstream, 'fetch', (fetch) => (req: UpstreamRequest) => fetch({ ...req, signal }));
-  if (safeFetch) scoped.safeFetch = forwarding(safeFetch, 'fetch', (fetch) => (target: string, init: SafeFetchInit = {}) => fetch(target, { ...init, signal }));
-  return { ...deps, services: scoped };
+  if (upstream) scoped.upstream = forwarding(upstream, 'fetch', (fetch) => (req: UpstreamRequest) => fetch({ ...req, signal: both(req.signal), session: req.session ?? session }));
+  if (safeFetch && signal) scoped.safeFetch = forwarding(safeFetch, 'fetch', (fetch) => (target: string, init: SafeFetchInit = {}) => fetch(target, { ...init, signal: both(init.signal) }));
+  return { ...deps, services: scoped, session: session ?? deps.session };
 }
 
 /** `target` with one method replaced; everything else (private state included) still answered by `target`. */

@@ -85,8 +85,8 @@ export const billing = defineTool({
   credits: 0,
   mcp: { expose: true, title: 'Get credit balance' },
   async handler(_input, { deps, key }) {
-    if (!key.account_id) throw new NotFound('key not linked to a billing account');
-    const plan = planOf(key.plan ?? 'free');
+    if (!key.plan) throw new NotFound('key not linked to a billing account');
+    const plan = planOf(key.plan);
     const b = await deps.credits.balance(key.account_id, plan.code);
     return {
       account_id: key.account_id,
@@ -134,9 +134,9 @@ export const ledger = defineTool({
   }),
   credits: 0,
   async handler({ limit, cursor: after }, { deps, key }) {
-    if (!key.account_id) throw new NotFound('key not linked to a billing account');
+    if (!key.plan) throw new NotFound('key not linked to a billing account');
     const before = after === undefined ? undefined : cursor.decode(after);
-    await deps.credits.ensurePeriod(key.account_id, key.plan ?? 'free');
+    await deps.credits.ensurePeriod(key.account_id, key.plan);
     const rows = await deps.credits.ledger(key.account_id, { limit: limit + 1, before });
     const page = rows.slice(0, limit);
     return {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { calendarCharge, calendarCost, CalendarRequest, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
+import { calendarCharge, calendarCost, CalendarRequest, calendarRequestShape, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
 import { need } from '../src/deps.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { currency, isoDate } from '../src/domain/codes.js';
-import { storeCalendarRates } from '../src/jobs/stored-rates.js';
+import { readStoredRates, storageStatus as readStorageStatus, storeCalendarRates } from '../src/jobs/stored-rates.js';
 import { BadRequest, InvalidInput } from '../src/platform/errors.js';
 import { newId } from '../src/platform/ids.js';
-import { defineTool } from '../src/registry/define-tool.js';
-import { queryInt } from '../src/registry/query.js';
+import { defineTool, type ToolContext } from '../src/registry/define-tool.js';
+import { queryBool, queryInt } from '../src/registry/query.js';
 import { echoParameters, SearchMetadataSchema, SearchTimer } from '../src/sources/shared/search-metadata.js';
 import { ProvenanceSchema } from '../src/upstream/provenance.js';
 
@@ -55,13 +55,19 @@ export const CalendarResultSchema = z.object({
 });
 type CalendarResultOut = z.infer<typeof CalendarResultSchema>;
 
-/** Collects, stores (latest rate per night) and returns one calendar. */
-async function collect(input: z.output<typeof CalendarRequest>, deps: Parameters<typeof need>[0], requestId: string): Promise<CalendarResultOut> {
+const zeroRetention = queryBool.default(false).describe('true: nothing of this call is stored (no stored rates, no collection run, no raw page); the answer is the same');
+
+/** POST /v1/calendar: one calendar request, plus zero_retention (batch items are stored by design and do not take it). */
+const CalendarCallRequest = z.strictObject({ ...calendarRequestShape, zero_retention: zeroRetention });
+
+/** Collects, stores in the caller's account (latest rate per night; nothing under zero_retention) and returns one calendar. */
+async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext): Promise<CalendarResultOut> {
+  const { deps, key, requestId } = ctx;
   const request = normalizeCalendarRequest(input);
-  const result = await need(deps, 'calendar').run(request);
-  if (result.rates.length) {
+  const result = await need(deps, 'calendar').run(request, deps);
+  if (result.rates.length && !ctx.zeroRetention) {
     // one statement: atomic without a transaction around it
-    await storeCalendarRates(deps.sql, request, result, { runId: newId('scraperun'), collectionKey: requestId });
+    await storeCalendarRates(deps.sql, key.account_id, request, result, { runId: newId('scraperun'), collectionKey: requestId });
   }
   return result as CalendarResultOut;
 }
@@ -81,11 +87,11 @@ export const calendar = defineTool({
   method: 'POST',
   path: '/v1/calendar',
   tags: ['hotels'],
-  input: CalendarRequest,
+  input: CalendarCallRequest,
   output: CalendarResultSchema,
   credits: calendarCredits,
   mcp: { expose: true, title: 'Get hotel price calendar' },
-  handler: (input, { deps, requestId }) => collect(input, deps, requestId),
+  handler: ({ zero_retention: _zr, ...input }, ctx) => collect(input, ctx),
 });
 
 const SerpCalendarInput = z.strictObject({
@@ -96,6 +102,7 @@ const SerpCalendarInput = z.strictObject({
   adults: queryInt.pipe(z.int().min(1).max(8)).default(2),
   los: queryInt.pipe(z.int().min(1).max(30)).default(1),
   token: z.string().min(8).max(400).optional(),
+  zero_retention: zeroRetention,
 });
 
 export const serpCalendar = defineTool({
@@ -113,14 +120,15 @@ export const serpCalendar = defineTool({
     max: (i) => calendarCost(normalizeCalendarRequest({ ...i, token: i.token ?? i.property_token ?? '' })),
     actual: (i, o) => calendarCharge(normalizeCalendarRequest({ ...i, token: i.token ?? i.property_token ?? '' }), o.calendar),
   },
-  async handler(input, { deps, requestId }) {
-    const { engine: _engine, property_token, token, ...rest } = input;
+  async handler(input, ctx) {
+    const { requestId } = ctx;
+    const { engine: _engine, zero_retention: _zr, property_token, token, ...rest } = input;
     const chosen = token ?? property_token;
     if (!chosen) {
       throw new InvalidInput([{ type: 'missing', loc: ['body', 'property_token'], msg: 'Field required', input: null }]);
     }
     const timer = new SearchTimer();
-    const result = await timer.upstream(() => collect({ ...rest, token: chosen }, deps, requestId));
+    const result = await timer.upstream(() => collect({ ...rest, token: chosen }, ctx));
     return {
       search_metadata: timer.metadata(requestId, '/v1/serp/metasearch_hotels_calendar', { collection_id: result.collection_id, observed_at: result.observed_at, wire_bytes: result.wire_bytes }),
       search_parameters: echoParameters({ engine: 'metasearch_hotels_calendar', property_token: chosen, ...rest }),
@@ -133,7 +141,7 @@ export const storedRates = defineTool({
   name: 'get_stored_rates',
   title: 'Stored rates',
   description:
-    'The latest stored nightly rate per stay date of a property, as written by calendar collections (POST /v1/calendar and batch items). Free: no upstream request is made.',
+    "The latest stored nightly rate per stay date of a property, as written by your account's calendar collections (POST /v1/calendar and batch items); another account's collections are never visible. Free: no upstream request is made.",
   method: 'GET',
   path: '/v1/rates',
   tags: ['hotels'],
@@ -156,16 +164,10 @@ export const storedRates = defineTool({
     rates: z.array(z.looseObject({ date: z.string(), rate_total: num, observed_at: z.string(), run_id: z.string(), provenance: ProvenanceSchema })),
   }),
   credits: 0,
-  async handler(input, { deps }) {
+  async handler(input, { deps, key }) {
     const request = normalizeCalendarRequest({ token: input.token, market: input.market, currency: input.currency, adults: input.adults, los: input.los, days: 1, is_hostel: false, probe_min_stay: false, basis: 'cheapest', verify_sources: 0 });
     if (input.from && input.to && input.to < input.from) throw new BadRequest('to is before from');
-    const rows = await deps.sql`
-      SELECT stay_date::text AS date, rate, observed_at, run_id FROM stored_rates
-      WHERE token = ${request.token} AND market = ${request.market} AND currency = ${request.currency}
-        AND adults = ${request.adults} AND los = ${request.los}
-        ${input.from ? deps.sql`AND stay_date >= ${input.from}::date` : deps.sql``}
-        ${input.to ? deps.sql`AND stay_date <= ${input.to}::date` : deps.sql``}
-      ORDER BY stay_date LIMIT 1000`;
+    const rows = await readStoredRates(deps.sql, key.account_id, { ...request, from: input.from, to: input.to });
     return {
       token: request.token,
       market: request.market,
@@ -173,7 +175,7 @@ export const storedRates = defineTool({
       adults: request.adults,
       los: request.los,
       total: rows.length,
-      rates: rows.map((r) => ({ ...(r.rate as Record<string, unknown>), date: r.date, observed_at: (r.observed_at as Date).toISOString(), run_id: r.run_id })) as never,
+      rates: rows.map((r) => ({ ...r.rate, date: r.date, observed_at: r.observed_at.toISOString(), run_id: r.run_id })) as never,
     };
   },
 });
@@ -181,17 +183,16 @@ export const storedRates = defineTool({
 export const storageStatus = defineTool({
   name: 'get_storage_status',
   title: 'Storage status',
-  description: 'What the service has stored: rate rows, distinct properties, collection runs and the newest observation. Free.',
+  description: "What your account has stored: rate rows, distinct properties, collection runs and the newest observation (never other accounts' figures, admin keys included). Free.",
   method: 'GET',
   path: '/v1/storage',
   tags: ['hotels'],
   input: z.strictObject({}),
   output: z.object({ stored_rates: z.int(), properties: z.int(), runs: z.int(), newest_observation: z.string().nullable(), database: z.enum(['up']) }),
   credits: 0,
-  async handler(_input, { deps }) {
-    const [s] = await deps.sql`SELECT (SELECT count(*) FROM stored_rates) AS stored_rates, (SELECT count(DISTINCT token) FROM stored_rates) AS properties,
-      (SELECT count(DISTINCT run_id) FROM scrape_runs) AS runs, (SELECT max(observed_at) FROM stored_rates) AS newest`;
-    return { stored_rates: s.stored_rates, properties: s.properties, runs: s.runs, newest_observation: s.newest ? (s.newest as Date).toISOString() : null, database: 'up' as const };
+  async handler(_input, { deps, key }) {
+    const s = await readStorageStatus(deps.sql, key.account_id);
+    return { ...s, newest_observation: s.newest_observation?.toISOString() ?? null, database: 'up' as const };
   },
 });
 

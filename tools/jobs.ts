@@ -88,14 +88,14 @@ export const createJob = defineTool({
       minExpirySeconds: deps.config.JOB_MIN_EXPIRY_S,
     });
     deps.services.wakeWorkers?.();
-    return readCalendarJob(deps.sql, key.id, id, false);
+    return readCalendarJob(deps.sql, key.account_id, id, false);
   },
 });
 
 export const getJob = defineTool({
   name: 'get_calendar_job',
   title: 'Calendar batch status',
-  description: 'A calendar batch with progress per item; include_results=true adds each succeeded item’s full calendar result. Free. Another key’s job is a 404.',
+  description: 'A calendar batch with progress per item; include_results=true adds each succeeded item’s full calendar result. Free. A job of another account is a 404.',
   method: 'GET',
   path: '/v1/jobs/{job_id}',
   tags: ['jobs'],
@@ -103,6 +103,6 @@ export const getJob = defineTool({
   output: Job,
   credits: 0,
   async handler({ job_id, include_results }, { deps, key }) {
-    return readCalendarJob(deps.sql, key.id, job_id, include_results);
+    return readCalendarJob(deps.sql, key.account_id, job_id, include_results);
   },
 });

@@ -41,7 +41,7 @@ export interface NewJob {
 export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Promise<{ id: string; replayed: boolean }> {
   const { resourceId, replayed } = await once(
     sql,
-    { keyId: job.key.id, scope: 'POST /v1/jobs', idempotencyKey: job.idempotencyKey, body: job.body },
+    { keyId: job.key.id, accountId: job.key.account_id, scope: 'POST /v1/jobs', idempotencyKey: job.idempotencyKey, body: job.body },
     async (tx) => {
       const id = newId('refreshjob');
       await tx`INSERT INTO calendar_jobs (id, key_id, account_id, priority, callback_url, callback_status, items_total)
@@ -50,12 +50,13 @@ export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Pr
       const items = job.items.map((request, index) => ({
         id: newId('refreshitem'),
         job_id: id,
+        account_id: job.key.account_id,
         item_index: index,
         token: request.token,
         label: request.label,
         request: tx.json(request as never),
       }));
-      await tx`INSERT INTO calendar_job_items ${tx(items, 'id', 'job_id', 'item_index', 'token', 'label', 'request')}`;
+      await tx`INSERT INTO calendar_job_items ${tx(items, 'id', 'job_id', 'account_id', 'item_index', 'token', 'label', 'request')}`;
       await boss.insert(
         items.map((item, i) => ({
           name: CALENDAR_QUEUE,
@@ -80,14 +81,14 @@ export type JobStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed
 export type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 export type CallbackStatus = 'not_configured' | 'pending' | 'delivered' | 'failed';
 
-/** The spec's Calendar job resource; results only on request and only for succeeded items. */
-export async function readCalendarJob(sql: Sql, keyId: string, jobId: string, includeResults: boolean) {
-  const [job] = await sql`SELECT * FROM calendar_jobs WHERE id = ${jobId} AND key_id = ${keyId}`;
+/** The spec's Calendar job resource, of the caller's account only; results only on request and only for succeeded items. */
+export async function readCalendarJob(sql: Sql, accountId: string, jobId: string, includeResults: boolean) {
+  const [job] = await sql`SELECT * FROM calendar_jobs WHERE id = ${jobId} AND account_id = ${accountId}`;
   if (!job) throw new NotFound('job not found');
   const items = await sql`
     SELECT id, item_index, token, label, status, request, error, attempts, started_at, finished_at, updated_at,
       ${includeResults ? sql`CASE WHEN status = 'succeeded' THEN result END` : sql`NULL::jsonb`} AS result
-    FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;
+    FROM calendar_job_items WHERE job_id = ${jobId} AND account_id = ${accountId} ORDER BY item_index`;
   return {
     id: job.id as string,
     job_id: job.id as string,

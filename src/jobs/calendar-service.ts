@@ -1,3 +1,4 @@
+import type { AppDeps } from '../deps.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
 
 /** One calendar collection's result (spec "Calendar result"); rates rows carry their provenance. */
@@ -23,5 +24,6 @@ export interface CalendarResult {
 
 /** Collects one property's price calendar; implemented by the metasearch source. */
 export interface CalendarService {
-  run(request: NormalizedCalendarRequest): Promise<CalendarResult>;
+  /** `deps`: the calling operation's scope (its signal and upstream session); the service's own otherwise. */
+  run(request: NormalizedCalendarRequest, deps?: AppDeps): Promise<CalendarResult>;
 }

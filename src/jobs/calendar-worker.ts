@@ -1,14 +1,15 @@
 import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
 import { calendarCharge, calendarCost, type NormalizedCalendarRequest } from '../domain/calendar-request.js';
-import type { AppDeps } from '../deps.js';
+import { scopeDeps, type AppDeps } from '../deps.js';
 import { toApiError } from '../platform/errors.js';
-import { planOf } from '../platform/plans.js';
+import { billedPlan } from '../platform/plans.js';
 import { SafeFetcher } from '../upstream/safe-fetch.js';
+import { newUpstreamSession } from '../upstream/session.js';
 import { writeJobArtifact } from './artifacts.js';
 import { bossDb, CALENDAR_QUEUE, MAX_ITEM_ATTEMPTS, readCalendarJob, WEBHOOK_QUEUE } from './calendar-jobs.js';
 import type { CalendarResult, CalendarService } from './calendar-service.js';
-import { runIdForJob, storeCalendarRates } from './stored-rates.js';
+import { runIdForJob, runTotals, storeCalendarRates } from './stored-rates.js';
 import { deliverWebhook } from './webhooks.js';
 
 /*
@@ -81,22 +82,23 @@ async function runItem(deps: AppDeps, boss: PgBoss, calendar: CalendarService, i
         started_at = coalesce(started_at, now()), updated_at = now()
       WHERE id = (SELECT job_id FROM i))
     SELECT i.*, a.id AS account_id, a.plan FROM i
-      JOIN calendar_jobs cj ON cj.id = i.job_id LEFT JOIN accounts a ON a.id = cj.account_id`;
+      JOIN calendar_jobs cj ON cj.id = i.job_id JOIN accounts a ON a.id = cj.account_id`;
   if (!item) return; // already terminal: a replay after the commit
   const request = item.request as NormalizedCalendarRequest;
-  const account: Account | null = item.account_id ? { id: item.account_id, plan: planOf(item.plan).code } : null;
+  const account: Account = { id: item.account_id, plan: billedPlan(item.plan) };
   if (item.attempts > MAX_ITEM_ATTEMPTS) {
     return finishItem(deps, boss, item.job_id, itemId, account, { error: `gave up after ${MAX_ITEM_ATTEMPTS} attempts` });
   }
   let result: CalendarResult;
   try {
-    if (account && deps.config.CREDITS_MODE === 'enforce') {
+    if (account.plan && deps.config.CREDITS_MODE === 'enforce') {
       const left = await deps.credits.remaining(account.id, account.plan);
       if (left < calendarCost(request)) {
         return finishItem(deps, boss, item.job_id, itemId, account, { error: `insufficient credits: this item costs ${calendarCost(request)}, ${left} available` });
       }
     }
-    result = await calendar.run(request);
+    // the item is one logical operation: its upstream cookies stay within it
+    result = await calendar.run(request, scopeDeps(deps, { session: newUpstreamSession({ account_id: account.id, request_id: itemId }) }));
   } catch (err) {
     const api = toApiError(err);
     const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
@@ -110,9 +112,10 @@ async function runItem(deps: AppDeps, boss: PgBoss, calendar: CalendarService, i
   return finishItem(deps, boss, item.job_id, itemId, account, { result, request });
 }
 
+/** The job's owner; plan null when the account is not metered. */
 interface Account {
   id: string;
-  plan: string;
+  plan: string | null;
 }
 
 /** Under enforcement, items finishing side by side found the balance spent: the item fails unpaid. */
@@ -127,7 +130,7 @@ async function finishItem(
   boss: PgBoss,
   jobId: string,
   itemId: string,
-  account: Account | null,
+  account: Account,
   outcome: { error: string } | { result: CalendarResult; request: NormalizedCalendarRequest },
 ): Promise<void> {
   try {
@@ -143,7 +146,7 @@ async function commitItem(
   boss: PgBoss,
   jobId: string,
   itemId: string,
-  account: Account | null,
+  account: Account,
   outcome: { error: string } | { result: CalendarResult; request: NormalizedCalendarRequest },
 ): Promise<void> {
   await deps.sql.begin(async (tx) => {
@@ -161,8 +164,8 @@ async function commitItem(
           credits = ${cost}, finished_at = now(), updated_at = now()
         WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
       if (!done.length) return;
-      await storeCalendarRates(tx, request, result, { runId: runIdForJob(jobId), collectionKey: itemId });
-      if (account && cost > 0) {
+      await storeCalendarRates(tx, account.id, request, result, { runId: runIdForJob(jobId), collectionKey: itemId });
+      if (account.plan && cost > 0) {
         const charge = { accountId: account.id, plan: account.plan, requestId: itemId, amount: cost, note: 'POST /v1/jobs item' };
         if ((await deps.credits.chargeIn(tx, charge, deps.config.CREDITS_MODE === 'enforce')) === null) throw new OutOfCredits(cost);
       }
@@ -179,16 +182,15 @@ async function finishJob(deps: AppDeps, boss: PgBoss, tx: TransactionSql, jobId:
   if (job.finished_at) return;
   const items = await tx`SELECT item_index, token, label, status, error, result FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;
   const results = items.filter((i) => i.result).map((i) => i.result as CalendarResult);
-  const [db] = await tx`SELECT coalesce(sum(rows_written), 0)::int AS w, coalesce(sum(rows_changed), 0)::int AS c, coalesce(sum(rows_removed), 0)::int AS r
-    FROM scrape_runs WHERE run_id = ${runIdForJob(jobId)}`;
+  const db = await runTotals(tx, job.account_id, runIdForJob(jobId));
   const status = job.items_failed === 0 ? 'succeeded' : job.items_succeeded === 0 ? 'failed' : 'partial';
   const error = status === 'succeeded' ? null : `${job.items_failed} of ${job.items_total} items failed`;
   const summary = {
     rates: results.reduce((n, r) => n + r.rates.length, 0),
     wire_bytes: results.reduce((n, r) => n + r.wire_bytes, 0),
-    database: { run_id: runIdForJob(jobId), rows_written: db.w, rows_changed: db.c, rows_removed: db.r },
+    database: { run_id: runIdForJob(jobId), ...db },
   };
-  const artifact = await writeJobArtifact(deps.config.dataDir, jobId, { job_id: jobId, status, result_summary: summary, items });
+  const artifact = await writeJobArtifact(deps.config.dataDir, job.account_id, jobId, { job_id: jobId, status, result_summary: summary, items });
   await tx`UPDATE calendar_jobs SET status = ${status}, error = ${error}, result_summary = ${tx.json(summary)},
       artifact_uri = ${artifact.uri}, artifact_sha256 = ${artifact.sha256}, finished_at = now(), updated_at = now()
     WHERE id = ${jobId}`;
@@ -201,9 +203,9 @@ async function finishJob(deps: AppDeps, boss: PgBoss, tx: TransactionSql, jobId:
 }
 
 async function sendJobWebhook(deps: AppDeps, fetcher: SafeFetcher, jobId: string): Promise<void> {
-  const [job] = await deps.sql`SELECT key_id, callback_url, callback_status FROM calendar_jobs WHERE id = ${jobId}`;
+  const [job] = await deps.sql`SELECT account_id, callback_url, callback_status FROM calendar_jobs WHERE id = ${jobId}`;
   if (!job?.callback_url || job.callback_status !== 'pending') return;
-  const resource = await readCalendarJob(deps.sql, job.key_id, jobId, false);
+  const resource = await readCalendarJob(deps.sql, job.account_id, jobId, false);
   const event = { id: `evt_${jobId.slice(jobId.indexOf('_') + 1)}`, type: 'job.completed', created_at: resource.finished_at, data: { job: resource } };
   const outcome = await deliverWebhook(deps, fetcher, job.callback_url, event);
   const [row] = await deps.sql`UPDATE calendar_jobs SET callback_attempts = callback_attempts + 1,

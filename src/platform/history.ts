@@ -13,15 +13,18 @@ export interface HistoryRecord {
 }
 
 /**
- * One row per /v1 request and MCP tool call; never the key, never bodies. A fragment, so that a
- * charge and its history row can be written in one statement.
+ * One row per /v1 request and MCP tool call, owned by the key's account; never the key, never
+ * bodies or query strings (the route's template only), so zero_retention calls keep nothing more.
+ * A fragment, so that a charge and its history row can be written in one statement.
  */
 export function historyInsert(sql: Sql, r: HistoryRecord) {
-  return sql`INSERT INTO request_history (id, key_id, method, path, status, duration_ms, response_bytes, credits, rate_limited)
-    VALUES (${r.id}, ${r.key_id}, ${r.method}, ${r.path}, ${r.status}, ${r.duration_ms}, ${r.response_bytes}, ${r.credits}, ${r.rate_limited})
+  return sql`INSERT INTO request_history (id, key_id, account_id, method, path, status, duration_ms, response_bytes, credits, rate_limited)
+    SELECT ${r.id}, k.id, k.account_id, ${r.method}, ${r.path}, ${r.status}, ${r.duration_ms}, ${r.response_bytes}, ${r.credits}, ${r.rate_limited}
+    FROM api_keys k WHERE k.id = ${r.key_id}
     ON CONFLICT (id) DO NOTHING`;
 }
 
+/** Per the contract, history is read per calling key (inside the key's account). */
 
 export async function findRequest(sql: Sql, keyId: string, id: string) {
   const [row] = await sql`

@@ -27,7 +27,7 @@ export function canonicalJson(v: unknown): string {
  */
 export async function once(
   sql: Sql,
-  opts: { keyId: string; scope: string; idempotencyKey: string; body: unknown },
+  opts: { keyId: string; accountId: string; scope: string; idempotencyKey: string; body: unknown },
   create: (tx: TransactionSql) => Promise<string>,
 ): Promise<{ resourceId: string; replayed: boolean }> {
   const hash = bodyHash(opts.body);
@@ -41,8 +41,8 @@ export async function once(
       return { resourceId: prior.resource_id as string, replayed: true };
     }
     const resourceId = await create(tx);
-    await tx`INSERT INTO idempotency_keys (key_id, scope, idem_key, body_hash, resource_id)
-      VALUES (${opts.keyId}, ${opts.scope}, ${opts.idempotencyKey}, ${hash}, ${resourceId})`;
+    await tx`INSERT INTO idempotency_keys (key_id, account_id, scope, idem_key, body_hash, resource_id)
+      VALUES (${opts.keyId}, ${opts.accountId}, ${opts.scope}, ${opts.idempotencyKey}, ${hash}, ${resourceId})`;
     return { resourceId, replayed: false };
   }) as Promise<{ resourceId: string; replayed: boolean }>;
 }

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { durable, type Sql } from '../db/client.js';
 import { newId, randomToken } from './ids.js';
-import { planOf, type PlanCode } from './plans.js';
+import { billedPlan, planOf, UNMETERED, type PlanCode } from './plans.js';
 
 export interface AuthedKey {
   id: string;
@@ -9,8 +9,10 @@ export interface AuthedKey {
   prefix: string;
   role: 'user' | 'admin';
   rate_limit_per_min: number;
-  account_id: string | null;
-  plan: string | null;
+  /** Every key has an account: the owner of everything its calls store. */
+  account_id: string;
+  /** The plan billed; null when the account is not metered. */
+  plan: PlanCode | null;
   /** Set when authentication also took a rate-limit slot (one round trip instead of two). */
   admitted?: boolean;
   /** The rate-limit window when it is not the key's own (all apps connected to one account share one). */
@@ -43,7 +45,7 @@ export async function authenticate(sql: Sql, presented: string | undefined, admi
   const rows = await sql`
     SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, k.key_hash, a.plan
       ${admit ? sql`, rate_limit_take(k.id, k.rate_limit_per_min) AS admitted` : sql``}
-    FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id
+    FROM api_keys k JOIN accounts a ON a.id = k.account_id
     WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`;
   const row = rows[0];
   if (!row || !timingSafeEqual(row.key_hash as Buffer, hash)) return null;
@@ -54,7 +56,7 @@ export async function authenticate(sql: Sql, presented: string | undefined, admi
     role: row.role,
     rate_limit_per_min: row.rate_limit_per_min,
     account_id: row.account_id,
-    plan: row.plan,
+    plan: billedPlan(row.plan),
     ...(admit ? { admitted: row.admitted as boolean } : {}),
   };
 }
@@ -64,12 +66,12 @@ export interface CreatedKey {
   key: string;
   name: string;
   prefix: string;
-  account_id: string | null;
+  account_id: string;
   rate_limit_per_min: number;
   role: string;
 }
 
-export async function createAccount(sql: Sql, opts: { name: string; plan: PlanCode; email?: string }): Promise<string> {
+export async function createAccount(sql: Sql, opts: { name: string; plan: PlanCode | typeof UNMETERED; email?: string }): Promise<string> {
   const id = newId('acct', 16);
   await sql`INSERT INTO accounts (id, name, plan, email) VALUES (${id}, ${opts.name}, ${opts.plan}, ${opts.email ?? null})`;
   return id;
@@ -81,8 +83,8 @@ export async function createKey(
 ): Promise<CreatedKey> {
   return sql.begin(async (tx) => {
     await durable(tx);
-    let accountId = opts.accountId ?? null;
-    if (!accountId && opts.plan) accountId = await createAccount(tx as unknown as Sql, { name: opts.name, plan: opts.plan });
+    // every key has an owner: without a given account it gets its own (unmetered when no plan is given)
+    const accountId = opts.accountId ?? (await createAccount(tx as unknown as Sql, { name: opts.name, plan: opts.plan ?? UNMETERED }));
     const plan = opts.plan ? planOf(opts.plan) : null;
     const key = generateKey();
     const id = newId('key', 16);
@@ -121,7 +123,7 @@ export async function revokeKey(sql: Sql, name: string): Promise<boolean> {
 export async function listKeys(sql: Sql) {
   return sql`
     SELECT k.name, k.prefix, k.role, k.rate_limit_per_min, k.created_at, k.revoked_at, k.account_id, a.plan
-    FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id
+    FROM api_keys k JOIN accounts a ON a.id = k.account_id
     WHERE k.kind = 'api'
     ORDER BY k.created_at`;
 }

@@ -22,6 +22,14 @@ export const PLANS: Record<PlanCode, Plan> = {
   enterprise: { code: 'enterprise', name: 'Enterprise', monthly_credits: 5_000_000, price_usd: -1, concurrency: 250, rate_limit_per_min: 6_000 },
 };
 
+/** The plan of an account whose calls are not metered (a key made without a plan still has an account). */
+export const UNMETERED = 'none';
+
+/** The plan an account is billed on, or null when it is not metered. */
+export function billedPlan(code: string | null | undefined): PlanCode | null {
+  return !code || code === UNMETERED ? null : planOf(code).code;
+}
+
 export function planOf(code: string): Plan {
   return PLANS[code as PlanCode] ?? PLANS.free;
 }

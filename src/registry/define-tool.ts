@@ -10,6 +10,11 @@ export interface ToolContext {
   key: AuthedKey;
   /** Request headers, lower-cased (REST); MCP calls carry none. */
   headers: Record<string, string | undefined>;
+  /**
+   * The call's input carries zero_retention=true: nothing of this call may be stored (no stored
+   * rates, no run, no archived result, no raw page under diagnostics). Its history row and charge stay.
+   */
+  zeroRetention: boolean;
 }
 
 /** What a call costs: charged only on a successful, non-empty result. */

@@ -1,7 +1,8 @@
-import type { AppDeps } from '../deps.js';
+import { scopeDeps, type AppDeps } from '../deps.js';
 import { Limited } from '../platform/errors.js';
 import { historyInsert, type HistoryRecord } from '../platform/history.js';
 import { takeRateLimit } from '../platform/rate-limit.js';
+import { newUpstreamSession } from '../upstream/session.js';
 import type { Tool, ToolContext } from './define-tool.js';
 import { parseInput, type Location } from './validation.js';
 
@@ -21,19 +22,27 @@ export function newMeter(): Meter {
   return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null };
 }
 
+/** zero_retention as the routes accept it: a JSON boolean, or the string of a query parameter. */
+export function asksZeroRetention(input: unknown): boolean {
+  const v = (input as { zero_retention?: unknown } | null)?.zero_retention;
+  return v === true || v === 'true';
+}
+
 /**
  * The one path every call takes, REST or MCP: rate limit, validate, reserve (when
  * enforced), run, and work out the actual cost of a non-empty success. Failures
  * charge 0 and release what was reserved. `finishCall` then writes the outcome.
+ * The handler runs in a session of its own: its upstream cookies stay within this call.
  */
 export async function invokeTool(
   tool: Tool,
   raw: unknown,
   locate: (key: string | undefined) => Location,
-  ctx: ToolContext,
+  caller: Omit<ToolContext, 'zeroRetention'>,
   meter: Meter,
 ): Promise<unknown> {
-  const { deps, key, requestId } = ctx;
+  const { key, requestId } = caller;
+  const deps = caller.deps;
   const mode = deps.config.CREDITS_MODE;
   const billed = tool.metered && mode !== 'off';
   meter.metered = billed;
@@ -48,7 +57,10 @@ export async function invokeTool(
     });
   }
   const input = parseInput(tool.input, raw, locate);
-  const account = billed && key.account_id ? { accountId: key.account_id, plan: key.plan ?? 'free' } : null;
+  const zeroRetention = asksZeroRetention(input);
+  const session = newUpstreamSession(zeroRetention ? null : { account_id: key.account_id, request_id: requestId });
+  const ctx: ToolContext = { ...caller, zeroRetention, deps: scopeDeps(deps, { session }) };
+  const account = billed && key.plan ? { accountId: key.account_id, plan: key.plan } : null;
   const enforced = mode === 'enforce' && account !== null;
   if (enforced) await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
   let output: unknown;

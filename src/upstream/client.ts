@@ -3,13 +3,14 @@ import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import { ApiError, UpstreamFailed } from '../platform/errors.js';
 import { UpstreamBlocked, detectBlock, isConsentUrl, isSorryUrl } from './blocked.js';
-import { CookieJar } from './cookie-jar.js';
-import { decodeBody, readCapped } from './decode.js';
+import type { CookieJar } from './cookie-jar.js';
+import { decodeBody, readCapped, TRUNCATED } from './decode.js';
 import { deviceHeaders, type Device, type Expect } from './devices.js';
 import { keepRawReply } from './diagnostics.js';
 import { proxyForMarket, redactProxy, type EgressMode } from './egress.js';
 import type { Alias } from './hosts.js';
-import { flattenHeaders, makeResponse, type UpstreamResponse } from './response.js';
+import { flattenHeaders, makeResponse, type Framing, type UpstreamResponse } from './response.js';
+import { newUpstreamSession, type UpstreamSession } from './session.js';
 
 export type { UpstreamResponse } from './response.js';
 
@@ -32,6 +33,8 @@ export interface UpstreamRequest {
   baseUrl?: string;
   /** Ends the request (and its retries) early, e.g. when the caller's own deadline has passed. */
   signal?: AbortSignal;
+  /** The logical operation this request belongs to (its cookies, whether raw replies may be kept); absent: its own. */
+  session?: UpstreamSession;
 }
 
 export type UpstreamClientConfig = Pick<
@@ -61,11 +64,19 @@ interface Hop {
   headers: Record<string, string>;
   raw: Buffer;
   url: string;
+  framing: Framing;
 }
 
-/** One per process: keep-alive pools per origin, a cookie jar, retries, decoding, block detection. */
+/**
+ * One per process: keep-alive pools per origin, retries, decoding, block detection. Nothing an
+ * upstream reply teaches (cookies) outlives the request's session, so no caller's state reaches another.
+ */
 export class UpstreamClient {
-  readonly cookies = new CookieJar();
+  /**
+   * Hosts that asked for the consent choice once. Only our own constant consent cookies are sent
+   * to them from the start; nothing of the upstream's reply is kept.
+   */
+  readonly #consentHosts = new Set<string>();
   readonly #log: Logger;
   readonly #direct: Agent;
   readonly #proxies = new Map<string, ProxyAgent>();
@@ -84,7 +95,7 @@ export class UpstreamClient {
     const started = performance.now();
     const mode = this.config.EGRESS_MODE;
     const proxyUrl = proxyForMarket(this.config.MARKET_PROXIES, this.config.DEFAULT_PROXY_URL, req.market);
-    const state = { attempts: 0, started };
+    const state = { attempts: 0, started, session: req.session ?? newUpstreamSession() };
     if (mode === 'market_proxy' && proxyUrl) return this.#attempts(req, proxyUrl, 'market_proxy', state);
     if (mode === 'market_proxy') this.#log.warn({ source: req.source, market: req.market }, 'no proxy for market, going direct');
     try {
@@ -106,7 +117,7 @@ export class UpstreamClient {
     req: UpstreamRequest,
     proxyUrl: string | null,
     egressMode: EgressMode,
-    state: { attempts: number; started: number },
+    state: { attempts: number; started: number; session: UpstreamSession },
   ): Promise<UpstreamResponse> {
     const url = this.#url(req);
     const dispatcher = proxyUrl ? this.#proxy(proxyUrl) : this.#direct;
@@ -116,12 +127,15 @@ export class UpstreamClient {
       if (req.signal?.aborted) throw new UpstreamFailed('Aborted');
       state.attempts++;
       let hop: Hop;
+      let body: Buffer;
       try {
-        hop = await this.#exchange(req, url, dispatcher, timeoutMs);
+        hop = await this.#exchange(req, url, dispatcher, timeoutMs, state.session.cookies);
+        body = decodeBody(hop.raw, hop.headers['content-encoding'], MAX_BODY_BYTES);
       } catch (err) {
-        if (err instanceof ApiError) throw err;
+        // a transfer cut mid-way (reset socket, short body, cut compressed stream) is retried like any network failure
+        if (err instanceof ApiError && !isTruncation(err)) throw err;
         if (req.signal?.aborted) throw new UpstreamFailed('Aborted');
-        const detail = errorName(err);
+        const detail = err instanceof ApiError ? String(err.detail) : errorName(err);
         if (i < max && isRetryable(err)) {
           this.#log.debug({ source: req.source, attempt: i, err: detail }, 'upstream network error, retrying');
           await sleep(this.#backoff(i));
@@ -131,11 +145,10 @@ export class UpstreamClient {
         throw new UpstreamFailed(detail);
       }
 
-      const body = decodeBody(hop.raw, hop.headers['content-encoding'], MAX_BODY_BYTES);
       const verdict = detectBlock({ status: hop.status, url: hop.url, headers: hop.headers, body, expect: req.expect ?? 'html' });
       if (verdict) {
         this.#log.warn({ source: req.source, status: hop.status, ...verdict }, 'upstream blocked or unusable reply');
-        await this.#keep(req.source, body, { url: hop.url, status: hop.status, reason: 'blocked', ...verdict });
+        await this.#keep(state.session, req.source, body, { url: hop.url, status: hop.status, reason: 'blocked', ...verdict });
         throw new UpstreamBlocked(verdict.detail, verdict.marker);
       }
       if (hop.status === 429 || hop.status >= 500) {
@@ -156,29 +169,32 @@ export class UpstreamClient {
         egressMode,
         attempts: state.attempts,
         source: req.source,
-        dataDir: this.dataDir,
+        framing: hop.framing,
+        dataDir: state.session.keep ? this.dataDir : null,
+        owner: state.session.keep,
       });
     }
   }
 
   /** One attempt: follows redirects by hand so every hop feeds the cookie jar and /sorry/ or consent hops are caught. */
-  async #exchange(req: UpstreamRequest, start: URL, dispatcher: Dispatcher, timeoutMs: number): Promise<Hop> {
+  async #exchange(req: UpstreamRequest, start: URL, dispatcher: Dispatcher, timeoutMs: number, cookies: CookieJar): Promise<Hop> {
     const signal = req.signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), req.signal]) : AbortSignal.timeout(timeoutMs);
     let method: 'GET' | 'POST' = req.method ?? 'GET';
     let body = encodeBody(req.body);
     let url = start;
     let consentTried = false;
+    if (this.#consentHosts.has(start.hostname)) this.#acceptConsent(cookies, start);
     for (let hop = 0; ; hop++) {
       const res = await request(url, {
         method,
-        headers: this.#headers(req, url, body),
+        headers: this.#headers(req, url, body, cookies),
         body: body?.data,
         dispatcher,
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      this.cookies.storeFromHeaders(url, res.headers['set-cookie']);
+      cookies.storeFromHeaders(url, res.headers['set-cookie']);
       const location = res.headers.location;
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
         await res.body.dump();
@@ -187,7 +203,8 @@ export class UpstreamClient {
         if (isConsentUrl(next.href)) {
           if (consentTried) throw new UpstreamBlocked('ConsentWall', 'redirect:consent.');
           consentTried = true;
-          this.#acceptConsent(start);
+          this.#consentHosts.add(start.hostname);
+          this.#acceptConsent(cookies, start);
           url = start;
           method = req.method ?? 'GET';
           body = encodeBody(req.body);
@@ -202,7 +219,8 @@ export class UpstreamClient {
         continue;
       }
       const raw = await readCapped(res.body, MAX_BODY_BYTES, res.headers['content-length']);
-      return { status: res.statusCode, headers: flattenHeaders(res.headers), raw, url: url.href };
+      const headers = flattenHeaders(res.headers);
+      return { status: res.statusCode, headers, raw, url: url.href, framing: framingOf(headers) };
     }
   }
 
@@ -213,20 +231,20 @@ export class UpstreamClient {
     return url;
   }
 
-  #headers(req: UpstreamRequest, url: URL, body: EncodedBody | undefined): Record<string, string> {
+  #headers(req: UpstreamRequest, url: URL, body: EncodedBody | undefined, cookies: CookieJar): Record<string, string> {
     const headers = deviceHeaders(req.device ?? 'desktop', req.market, req.expect ?? 'html');
     if (body) headers['content-type'] = body.contentType;
     for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
-    const jar = this.cookies.header(url);
+    const jar = cookies.header(url);
     if (jar) headers.cookie = headers.cookie ? `${headers.cookie}; ${jar}` : jar;
     return headers;
   }
 
-  #acceptConsent(url: URL): void {
+  #acceptConsent(cookies: CookieJar, url: URL): void {
     const host = url.hostname;
     const isIp = /^[\d.]+$/.test(host) || host.includes(':') || host.startsWith('[');
     const domain = isIp ? undefined : `.${host.replace(/^www\./, '')}`;
-    for (const c of CONSENT_COOKIES) this.cookies.set(url, { ...c, domain, maxAgeSeconds: 400 * 24 * 3600 });
+    for (const c of CONSENT_COOKIES) cookies.set(url, { ...c, domain, maxAgeSeconds: 400 * 24 * 3600 });
   }
 
   #backoff(attempt: number, retryAfter?: string): number {
@@ -254,10 +272,10 @@ export class UpstreamClient {
     };
   }
 
-  async #keep(source: Alias, body: Buffer, meta: Record<string, unknown>): Promise<void> {
-    if (!this.dataDir) return;
+  async #keep(session: UpstreamSession, source: Alias, body: Buffer, meta: Record<string, unknown>): Promise<void> {
+    if (!this.dataDir || !session.keep) return;
     try {
-      await keepRawReply(this.dataDir, source, body, meta);
+      await keepRawReply(this.dataDir, source, body, { ...meta, ...session.keep });
     } catch (err) {
       this.#log.warn({ source, err: (err as Error).message }, 'could not keep raw reply');
     }
@@ -284,6 +302,16 @@ export function errorName(err: unknown): string {
   if (e.code) return e.code;
   if (e.cause) return errorName(e.cause);
   return 'NetworkError';
+}
+
+/** How the reply's end was marked: only a length or a chunked terminator proves it arrived whole. */
+function framingOf(headers: Record<string, string>): Framing {
+  if (/chunked/i.test(headers['transfer-encoding'] ?? '')) return 'chunked';
+  return headers['content-length'] !== undefined ? 'length' : 'close';
+}
+
+function isTruncation(err: ApiError): boolean {
+  return err instanceof UpstreamFailed && err.detail === TRUNCATED;
 }
 
 function isRetryable(err: unknown): boolean {

@@ -3,6 +3,9 @@ import zlib from 'node:zlib';
 import { decompress as zstdDecompress } from 'fzstd';
 import { UpstreamFailed } from '../platform/errors.js';
 
+/** Detail of a reply whose transfer or compressed stream ended early: an upstream failure (retryable), never a contract change. */
+export const TRUNCATED = 'TruncatedReply';
+
 /** What we advertise; every coding listed here is decoded below (Node 20 has no zstd, fzstd does it). */
 export const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
@@ -45,6 +48,8 @@ function decodeOne(body: Buffer, coding: string, maxBytes: number): Buffer {
     if (err instanceof UpstreamFailed) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'ERR_BUFFER_TOO_LARGE') throw new UpstreamFailed('ReplyTooLarge');
+    // zlib's "unexpected end of file", fzstd's "unexpected EOF": the stream stopped before its end marker
+    if (code === 'Z_BUF_ERROR' || /unexpected (end of file|EOF)/i.test((err as Error).message ?? '')) throw new UpstreamFailed(TRUNCATED);
     throw new UpstreamFailed('ContentDecodingError');
   }
 }

@@ -3,8 +3,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { UpstreamContractChanged } from '../platform/errors.js';
-import type { UpstreamResponse } from './response.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../platform/errors.js';
+import { TRUNCATED } from './decode.js';
+import { looksTruncated, type UpstreamResponse } from './response.js';
 
 const gzip = promisify(zlib.gzip);
 
@@ -51,7 +52,8 @@ async function prune(dir: string): Promise<void> {
 
 /**
  * Runs a parser over a reply; when it throws UpstreamContractChanged the raw reply is kept
- * under the response's dataDir (if any) and the error rethrown unchanged.
+ * under the response's dataDir (if any, with its owner) and the error rethrown unchanged. Only a
+ * complete reply of the wrong shape is a contract change: a reply that was cut is UpstreamFailed.
  */
 export async function withContractGuard<T>(
   source: string,
@@ -61,12 +63,15 @@ export async function withContractGuard<T>(
   try {
     return await fn(response);
   } catch (err) {
-    if (err instanceof UpstreamContractChanged && response.dataDir) {
+    if (!(err instanceof UpstreamContractChanged)) throw err;
+    if (looksTruncated(response)) throw new UpstreamFailed(TRUNCATED);
+    if (response.dataDir) {
       await keepRawReply(response.dataDir, source, response.body, {
         url: response.url,
         status: response.status,
         reason: 'contract_changed',
         detail: err.message,
+        ...response.owner,
       }).catch(() => undefined);
     }
     throw err;

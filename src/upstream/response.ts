@@ -1,8 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { UpstreamContractChanged } from '../platform/errors.js';
-import { bodyText } from './decode.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../platform/errors.js';
+import { bodyText, TRUNCATED } from './decode.js';
 import type { EgressMode } from './egress.js';
 import type { Alias } from './hosts.js';
+import type { ReplyOwner } from './session.js';
+
+/** How the reply's end was marked: by Content-Length, by the chunked terminator, or only by the connection closing. */
+export type Framing = 'length' | 'chunked' | 'close';
 
 export interface UpstreamResponse {
   status: number;
@@ -22,8 +26,12 @@ export interface UpstreamResponse {
   /** Attempts made, over retries and the proxy fallback. */
   attempts: number;
   source: Alias;
-  /** Where contract-failure diagnostics go (withContractGuard); null keeps none. */
+  /** A close-delimited reply may have been cut without any error; the others arrived whole. */
+  framing: Framing;
+  /** Where contract-failure diagnostics go (withContractGuard); null keeps none (zero_retention, tests). */
   dataDir: string | null;
+  /** Written beside a kept raw reply. */
+  owner?: ReplyOwner | null;
 }
 
 export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
@@ -44,11 +52,40 @@ export function makeResponse(fields: Omit<UpstreamResponse, 'text' | 'json'>): U
     ...fields,
     text: getText,
     json<T>(): T {
+      const text = getText().replace(XSSI_PREFIX, '');
       try {
-        return JSON.parse(getText().replace(XSSI_PREFIX, '')) as T;
-      } catch {
+        return JSON.parse(text) as T;
+      } catch (err) {
+        if (jsonEndsEarly(text, err)) throw new UpstreamFailed(TRUNCATED);
         throw new UpstreamContractChanged(fields.source, 'reply is not JSON');
       }
     },
   };
+}
+
+/** JSON that stops mid-document: the reply was cut, its shape is not what changed. */
+function jsonEndsEarly(text: string, err: unknown): boolean {
+  const trimmed = text.trimEnd();
+  if (!/^\s*[[{]/.test(trimmed)) return false;
+  const message = (err as Error).message ?? '';
+  if (/Unexpected end of JSON input|Unterminated string/.test(message)) return true;
+  const at = /at position (\d+)/.exec(message);
+  return at !== null && Number(at[1]) >= trimmed.length;
+}
+
+/**
+ * Whether a reply its parser rejected was most likely cut rather than changed: JSON that stops
+ * mid-document, or an HTML page without its end whose transfer was only ended by the connection closing.
+ */
+export function looksTruncated(response: UpstreamResponse): boolean {
+  const text = response.text().replace(XSSI_PREFIX, '');
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      JSON.parse(text);
+      return false;
+    } catch (err) {
+      return jsonEndsEarly(text, err);
+    }
+  }
+  return response.framing === 'close' && /<html[\s>]/i.test(text) && !/<\/html\s*>/i.test(text.slice(-4096));
 }

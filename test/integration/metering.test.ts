@@ -142,7 +142,7 @@ describe('shadow mode (default)', () => {
     const k = await svc.key();
     await svc.deps.sql`CREATE TABLE IF NOT EXISTS idem_effects (id text PRIMARY KEY)`;
     const submit = (body: unknown) =>
-      once(svc.deps.sql, { keyId: k.id, scope: 'test', idempotencyKey: 'abc', body }, async (tx) => {
+      once(svc.deps.sql, { keyId: k.id, accountId: k.account_id, scope: 'test', idempotencyKey: 'abc', body }, async (tx) => {
         const id = newId('effect');
         await tx`INSERT INTO idem_effects (id) VALUES (${id})`;
         return id;

@@ -44,7 +44,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     await replay?.close();
   });
 
-  it('warms up once, takes the widget token from explore, strips the anti-JSON prefix, charged 1 credit', async () => {
+  it('warms up in every call, takes the widget token from explore, strips the anti-JSON prefix, charged 1 credit', async () => {
     const res = await svc.call('/v1/trends/interest', { key, body: { keyword: 'pizza', time_range: '2021-01-01 2021-01-05' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('1');
@@ -67,8 +67,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const data = replay.requests.find((r) => r.path === '/trends/api/widgetdata/multiline')!;
     expect(data.query.token).toBe('APP6_UEAAAAAZCFPLHz6xkRipufcZZNE92hnrJrQM4XT');
 
+    // the session cookie belongs to that call: the next call warms up again and sends only its own
+    const before = replay.requests.length;
     await svc.call('/v1/trends/interest', { key, body: { keyword: 'pizza' } });
-    expect(replay.requests.filter((r) => r.path === '/trends/explore')).toHaveLength(1);
+    const second = replay.requests.slice(before);
+    expect(second.map((r) => r.path)).toEqual(['/trends/explore', '/trends/api/explore', '/trends/api/widgetdata/multiline']);
+    expect(second[0].headers.cookie).toBeUndefined();
+    expect(second[1].headers.cookie).toBe('NID=511=recorded-session');
   });
 
   it('flags the partial last week', async () => {

@@ -22,11 +22,9 @@ export async function fetchTrendsInterest(deps: AppDeps, q: TrendsQuery): Promis
     wire += res.wireBytes;
     return res;
   };
-  const base = new URL(deps.config.upstreamHosts.trends + WARMUP_PATH);
-  if (!/(?:^|; )NID=/.test(upstream.cookies.header(base) ?? '')) {
-    // Its status does not matter (the recorded warm-up answers 404); only its cookie does.
-    await send({ method: 'GET', path: `${WARMUP_PATH}?geo=${encodeURIComponent(q.geo ?? 'US')}` }, 'any');
-  }
+  // Every call warms up: the cookie lives in this call's upstream session only, never another caller's.
+  // Its status does not matter (the recorded warm-up answers 404); only its cookie does.
+  await send({ method: 'GET', path: `${WARMUP_PATH}?geo=${encodeURIComponent(q.geo ?? 'US')}` }, 'any');
   const explore = await send(trendsExploreRequest(q), 'json');
   if (explore.status >= 400) throw new UpstreamFailed(`UpstreamHttp${explore.status}`);
   const widget = await withContractGuard('trends', explore, (r) => timeseriesWidget(parseTrendsExplore(r.text())));

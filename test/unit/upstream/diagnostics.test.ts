@@ -22,6 +22,7 @@ function response(dataDir: string | null, body: string) {
     egressMode: 'direct',
     attempts: 1,
     source: 'otaone',
+    framing: 'length',
     dataDir,
   });
 }

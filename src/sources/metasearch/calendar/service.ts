@@ -67,9 +67,9 @@ function windowsCovering(dates: string[]): CalendarWindow[] {
  * re-asked at longer stays when `probe_min_stay` (the upstream answers minimum-stay nights
  * exactly like sold-out ones).
  */
-export function createCalendarService(deps: AppDeps): CalendarService {
+export function createCalendarService(service: AppDeps): CalendarService {
   return {
-    async run(r: NormalizedCalendarRequest): Promise<CalendarResult> {
+    async run(r: NormalizedCalendarRequest, deps = service): Promise<CalendarResult> {
       const upstream = need(deps, 'upstream');
       const started = performance.now();
       const dates = Array.from({ length: r.days }, (_, i) => addDays(r.start, i));
