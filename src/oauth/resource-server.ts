@@ -4,7 +4,7 @@ import type { Sql } from '../db/client.js';
 import { presentedKey, requireKey } from '../platform/auth.js';
 import { ApiError, Unauthorized } from '../platform/errors.js';
 import type { AuthedKey } from '../platform/keys.js';
-import { planOf } from '../platform/plans.js';
+import { billedPlan, planOf } from '../platform/plans.js';
 import { sendError } from '../registry/http-errors.js';
 import { ACCESS_TOKEN_PATTERN, findAccessToken } from './tokens.js';
 import { MCP_SCOPE, oauthUrls, sameResource } from './urls.js';
@@ -46,7 +46,7 @@ export async function callerForAccessToken(sql: Sql, token: string, resource: st
     role: 'user',
     rate_limit_per_min: planOf(t.plan).rate_limit_per_min,
     account_id: t.account_id,
-    plan: t.plan,
+    plan: billedPlan(t.plan),
     rateBucket: `oauth:${t.account_id}`,
     app: { grant_id: t.grant_id, client_id: t.client_id, client_name: t.client_name },
   };
