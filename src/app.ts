@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { dashboardRouter } from './dashboard/router.js';
 import { oauthRouter } from './oauth/router.js';
 import type { AppDeps } from './deps.js';
+import { metricsRoute } from './ops/metrics-route.js';
 import { InvalidInput } from './platform/errors.js';
 import { elapsedMs, requestId } from './platform/request-context.js';
 import { docsPage } from './registry/docs-page.js';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Ex
   app.get('/openapi.json', (_req, res) => void res.json(openapi));
   const docs = docsPage(deps.tools);
   app.get('/docs', (_req, res) => void res.type('html').send(docs));
+  app.get('/metrics', metricsRoute(deps));
 
   app.use(oauthRouter(deps));
   app.use(mcpRouter(deps));

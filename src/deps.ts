@@ -5,6 +5,7 @@ import type { Sql } from './db/client.js';
 import type { CalendarService } from './jobs/calendar-service.js';
 import type { Credits } from './platform/credits.js';
 import { DependencyDown } from './platform/errors.js';
+import type { Ops } from './ops/ops.js';
 import type { Tool } from './registry/define-tool.js';
 import type { UpstreamClient, UpstreamRequest } from './upstream/client.js';
 import type { SafeFetchInit, SafeFetcher } from './upstream/safe-fetch.js';
@@ -32,6 +33,8 @@ export interface AppDeps {
   services: Services;
   /** The logical operation these dependencies serve (set by scopeDeps); absent outside any call. */
   session?: UpstreamSession;
+  /** Metrics and upstream-outcome recording of this process. */
+  ops: Ops;
 }
 
 /** A service the handler needs; its absence is a dependency fault (503), never a 500. */
@@ -65,7 +68,7 @@ export function scopeDeps(deps: AppDeps, scope: { signal?: AbortSignal; session?
 }
 
 /** `target` with one method replaced; everything else (private state included) still answered by `target`. */
-function forwarding<T extends object, K extends keyof T>(target: T, key: K, wrap: (original: T[K]) => T[K]): T {
+export function forwarding<T extends object, K extends keyof T>(target: T, key: K, wrap: (original: T[K]) => T[K]): T {
   const original = (target[key] as (...args: unknown[]) => unknown).bind(target) as T[K];
   const replaced = wrap(original);
   return new Proxy(target, {

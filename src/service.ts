@@ -17,11 +17,15 @@ import { UpstreamClient } from './upstream/client.js';
 import { SafeFetcher } from './upstream/safe-fetch.js';
 import { Credits } from './platform/credits.js';
 import { ensureFirstKey, type CreatedKey } from './platform/keys.js';
+import { randomToken } from './platform/ids.js';
+import { createOps, observeUpstream, type Ops } from './ops/ops.js';
 import type { Tool } from './registry/define-tool.js';
 
 export interface Database {
   url: string;
   sql: Sql;
+  /** The pool's application_name, unique to this process (its connections in pg_stat_activity). */
+  applicationName: string;
   embedded: EmbeddedDatabase | null;
   close(): Promise<void>;
 }
@@ -32,11 +36,13 @@ export async function openDatabase(config: Config, log?: Logger): Promise<Databa
     ? null
     : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.EMBEDDED_PG_PORT, onLog: (l) => log?.debug({ pg: l.trim() }) });
   const url = config.DATABASE_URL ?? embedded!.url;
-  const sql = createSql(url, { max: config.DB_POOL_MAX });
+  const applicationName = `hotelrates-${process.pid}-${randomToken(6)}`;
+  const sql = createSql(url, { max: config.DB_POOL_MAX, applicationName });
   await migrate(sql);
   return {
     url,
     sql,
+    applicationName,
     embedded,
     async close() {
       await sql.end({ timeout: 5 });
@@ -65,16 +71,18 @@ export interface RuntimeOptions {
 /**
  * The one place the service's dependencies are built: the HTTP API, `npm run worker` and the
  * stdio MCP server all take their upstream client, website fetcher, calendar service and credits
- * from here, so a tool behaves the same whichever door it came through.
+ * from here, so a tool behaves the same whichever door it came through. `ops` (metrics and
+ * upstream-outcome recording) is this process's own; the upstream client reports every outcome to it.
  */
-export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], boss?: PgBoss): AppDeps {
+export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], boss?: PgBoss, ops: Ops = createOps({ sql, log })): AppDeps {
   const deps: AppDeps = {
     config,
     sql,
     log,
     credits: new Credits(sql),
     tools,
-    services: { boss, upstream: new UpstreamClient(config, log), safeFetch: SafeFetcher.fromConfig(config) },
+    services: { boss, upstream: observeUpstream(new UpstreamClient(config, log), ops), safeFetch: SafeFetcher.fromConfig(config) },
+    ops,
   };
   deps.services.calendar = createCalendarService(deps);
   return deps;
@@ -95,7 +103,8 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
       throw err;
     }
   }
-  const deps = buildDeps(config, db.sql, log, opts.tools ?? TOOLS, boss ?? undefined);
+  const ops = createOps({ sql: db.sql, log, pool: { max: config.DB_POOL_MAX, applicationName: db.applicationName } });
+  const deps = buildDeps(config, db.sql, log, opts.tools ?? TOOLS, boss ?? undefined, ops);
   const calendar = deps.services.calendar!;
   const worker = runWorker && boss ? await startCalendarWorker(deps, boss, calendar) : null;
   if (worker) deps.services.wakeWorkers = worker.wake;
@@ -110,6 +119,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
         await boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
         await closeJobsBrowser(deps);
         await deps.services.upstream?.close();
+        await ops.outcomes.close();
         await db.close();
       })();
       return closing;

@@ -11,6 +11,7 @@ import { RENTAL_ENGINES, RENTAL_TOOLS } from './rentals.js';
 import { WEBDATA_TOOLS } from './webdata.js';
 import { HOTEL_ENGINES, HOTEL_TOOLS } from './hotels.js';
 import { createJob, getJob } from './jobs.js';
+import { sourcesStatus } from './sources-status.js';
 
 /** Engines of GET /api/v1/search: each is the /v1/serp/<engine> operation of that name. */
 const ENGINES: Record<string, Tool> = { ...RENTAL_ENGINES, ...HOTEL_ENGINES, metasearch_hotels_calendar: serpCalendar, ...FLIGHT_ENGINES };
@@ -23,6 +24,7 @@ export const TOOLS: Tool[] = [
   markets,
   usage,
   requestRecord,
+  sourcesStatus,
   ...HOTEL_TOOLS,
   ...CALENDAR_TOOLS,
   createJob,

@@ -7,6 +7,7 @@ import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-sch
 import { GROUP_MARKET_CURRENCY, servedMarkets, type PosContexts } from '../src/sources/shared/group-graphql.js';
 import { digits, isoDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { fetchTravelreviewSearch } from '../src/sources/travelreview/fetch.js';
+import { sourcesStatus } from './sources-status.js';
 
 const stamp = { collection_id: z.string(), observed_at: z.string() };
 
@@ -263,7 +264,7 @@ const SOURCE_FACTS: SourceFact[] = [
 export const otaSources = defineTool({
   name: 'list_ota_sources',
   title: 'OTA and rental sources',
-  description: 'The OTA, metasearch and vacation-rental sources this service reads, their routes and credit cost, the markets served and known gaps. Free.',
+  description: 'The OTA, metasearch and vacation-rental sources this service reads, their routes and credit cost, the markets served and known gaps; status_url is the live health of every source (GET /v1/sources/status). Free.',
   method: 'GET',
   path: '/v1/ota/sources',
   tags: ['ota'],
@@ -279,6 +280,8 @@ export const otaSources = defineTool({
         routes: z.array(z.object({ method: z.string(), path: z.string(), credits: z.int() })),
       }),
     ),
+    /** Where each source's current state is (ok, degraded, failing, unknown). */
+    status_url: z.string(),
   }),
   credits: 0,
   async handler(_input, { deps }) {
@@ -286,7 +289,10 @@ export const otaSources = defineTool({
       deps.tools
         .filter((t) => t.path.startsWith(`/v1/ota/${alias}`) || t.path.startsWith(`/v1/serp/${alias}`) || t.path.startsWith(`/v1/${alias}/`))
         .map((t) => ({ method: t.method, path: t.path, credits: t.credits.base }));
-    return { sources: SOURCE_FACTS.map((f) => ({ ...withMarkets(f, deps.config.GROUP_POS_CONTEXTS), routes: routesOf(f.source) })) };
+    return {
+      sources: SOURCE_FACTS.map((f) => ({ ...withMarkets(f, deps.config.GROUP_POS_CONTEXTS), routes: routesOf(f.source) })),
+      status_url: `${deps.config.PUBLIC_BASE_URL ?? ''}${sourcesStatus.path}`,
+    };
   },
 });
 

@@ -4,7 +4,8 @@ export type Sql = postgres.Sql;
 
 const jsonParam = (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x));
 
-export function createSql(url: string, opts: { max?: number } = {}): Sql {
+/** `applicationName` tags this pool's backends (pg_stat_activity), so /metrics can tell its connections in use. */
+export function createSql(url: string, opts: { max?: number; applicationName?: string } = {}): Sql {
   return postgres(url, {
     max: opts.max ?? 20,
     onnotice: () => undefined,
@@ -14,7 +15,7 @@ export function createSql(url: string, opts: { max?: number } = {}): Sql {
     // Metering and history writes commit without waiting for the WAL flush: a crash of the
     // service loses nothing, a crash of PostgreSQL itself may lose the last ~200 ms of them.
     // Writes whose answer promises durability (keys, job submissions) turn it back on: see durable().
-    connection: { synchronous_commit: 'off' },
+    connection: { synchronous_commit: 'off', ...(opts.applicationName ? { application_name: opts.applicationName } : {}) },
     types: {
       // counts and sums come back as int8; every value this service stores fits a double
       int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) },

@@ -2,6 +2,8 @@ import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
 import { calendarCharge, calendarCost, type NormalizedCalendarRequest } from '../domain/calendar-request.js';
 import { scopeDeps, type AppDeps } from '../deps.js';
+import type { BatchItemOutcome } from '../ops/metrics.js';
+import { inSourceScope } from '../ops/outcomes.js';
 import { toApiError } from '../platform/errors.js';
 import { billedPlan } from '../platform/plans.js';
 import { SafeFetcher } from '../upstream/safe-fetch.js';
@@ -98,12 +100,14 @@ async function runItem(deps: AppDeps, boss: PgBoss, calendar: CalendarService, i
       }
     }
     // the item is one logical operation: its upstream cookies stay within it
-    result = await calendar.run(request, scopeDeps(deps, { session: newUpstreamSession({ account_id: account.id, request_id: itemId }) }));
+    const scoped = scopeDeps(deps, { session: newUpstreamSession({ account_id: account.id, request_id: itemId }) });
+    result = await inSourceScope(deps.ops.outcomes, () => calendar.run(request, scoped));
   } catch (err) {
     const api = toApiError(err);
     const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
     if (api.retryable && item.attempts < MAX_ITEM_ATTEMPTS) {
       await sql`UPDATE calendar_job_items SET status = 'queued', error = ${detail}, updated_at = now() WHERE id = ${itemId} AND status = 'running'`;
+      deps.ops.metrics.batchItems.inc({ outcome: 'retried' });
       throw err; // pg-boss retries with backoff
     }
     if (api.status === 500) log.error({ err, itemId }, 'calendar item failed with a server fault');
@@ -149,12 +153,14 @@ async function commitItem(
   account: Account,
   outcome: { error: string } | { result: CalendarResult; request: NormalizedCalendarRequest },
 ): Promise<void> {
+  let ended: BatchItemOutcome | null = null;
   await deps.sql.begin(async (tx) => {
     let counts;
     if ('error' in outcome) {
       const done = await tx`UPDATE calendar_job_items SET status = 'failed', error = ${outcome.error}, finished_at = now(), updated_at = now()
         WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
       if (!done.length) return;
+      ended = 'failed';
       [counts] = await tx`UPDATE calendar_jobs SET items_failed = items_failed + 1, updated_at = now() WHERE id = ${jobId}
         RETURNING items_succeeded + items_failed AS ended, items_total`;
     } else {
@@ -164,6 +170,7 @@ async function commitItem(
           credits = ${cost}, finished_at = now(), updated_at = now()
         WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
       if (!done.length) return;
+      ended = 'succeeded';
       await storeCalendarRates(tx, account.id, request, result, { runId: runIdForJob(jobId), collectionKey: itemId });
       if (account.plan && cost > 0) {
         const charge = { accountId: account.id, plan: account.plan, requestId: itemId, amount: cost, note: 'POST /v1/jobs item' };
@@ -175,6 +182,7 @@ async function commitItem(
     }
     if (counts.ended >= counts.items_total) await finishJob(deps, boss, tx, jobId);
   });
+  if (ended) deps.ops.metrics.batchItems.inc({ outcome: ended });
 }
 
 async function finishJob(deps: AppDeps, boss: PgBoss, tx: TransactionSql, jobId: string): Promise<void> {

@@ -68,7 +68,10 @@ export class UpstreamFailed extends ApiError {
 }
 /** 503: the upstream answered but its expected structure is gone. Not retryable until we adapt. */
 export class UpstreamContractChanged extends ApiError {
-  constructor(source: string, what: string) {
+  constructor(
+    readonly source: string,
+    what: string,
+  ) {
     super(503, `${source} upstream contract changed: ${what}`);
   }
 }

@@ -1,5 +1,6 @@
 import { scopeDeps, type AppDeps } from '../deps.js';
 import { Limited } from '../platform/errors.js';
+import { inSourceScope } from '../ops/outcomes.js';
 import { historyInsert, type HistoryRecord } from '../platform/history.js';
 import { takeRateLimit } from '../platform/rate-limit.js';
 import { newUpstreamSession } from '../upstream/session.js';
@@ -65,7 +66,7 @@ export async function invokeTool(
   if (enforced) await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
   let output: unknown;
   try {
-    output = await tool.handler(input, ctx);
+    output = await inSourceScope(deps.ops.outcomes, () => tool.handler(input, ctx));
   } catch (err) {
     if (enforced) await deps.credits.release(requestId).catch(() => undefined);
     throw err;

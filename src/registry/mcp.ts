@@ -4,6 +4,7 @@ import { withSignal, type AppDeps } from '../deps.js';
 import { toApiError } from '../platform/errors.js';
 import type { AuthedKey } from '../platform/keys.js';
 import type { Tool } from './define-tool.js';
+import { recordCall } from '../ops/ops.js';
 import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
 import { jsonSchema } from './json-schema.js';
 
@@ -68,6 +69,7 @@ export function createMcpServer(deps: AppDeps, key: AuthedKey, nextRequestId: ()
       }
     }
     if (!result.isError) result._meta = { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining };
+    recordCall(deps.ops, { operation: tool?.name ?? 'unknown', transport: 'mcp', status: result.isError ? Number(result._meta?.status ?? 404) : 200, ms: performance.now() - started, credits: meter.charged });
     return result;
   });
   return server;

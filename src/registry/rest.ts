@@ -5,6 +5,7 @@ import { InvalidInput, toApiError } from '../platform/errors.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { elapsedMs } from '../platform/request-context.js';
 import type { Tool } from './define-tool.js';
+import { recordCall } from '../ops/ops.js';
 import { logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
 import { coerceQuery } from './query.js';
@@ -99,6 +100,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps): P
     if (meter.remaining !== null) res.setHeader('x-credits-remaining', String(meter.remaining));
   }
   res.status(status).type('application/json').send(text);
+  recordCall(deps.ops, { operation: tool.name, transport: 'rest', status, ms: elapsedMs(req), credits: meter.charged });
 }
 
 /** Recorded when the client hung up before its answer (nginx's 499); nobody reads the body. */

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { noteContractChanged } from '../ops/outcomes.js';
 import { UpstreamContractChanged, UpstreamFailed } from '../platform/errors.js';
 import { TRUNCATED } from './decode.js';
 import { looksTruncated, type UpstreamResponse } from './response.js';
@@ -65,6 +66,7 @@ export async function withContractGuard<T>(
   } catch (err) {
     if (!(err instanceof UpstreamContractChanged)) throw err;
     if (looksTruncated(response)) throw new UpstreamFailed(TRUNCATED);
+    noteContractChanged(response);
     if (response.dataDir) {
       await keepRawReply(response.dataDir, source, response.body, {
         url: response.url,

@@ -1,5 +1,6 @@
 import { need, type AppDeps } from '../../deps.js';
 import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { observed } from '../../ops/outcomes.js';
 import type { SafeFetcher, SafeFetchResponse } from '../../upstream/safe-fetch.js';
 import { atsUrl, type AtsHostOverrides } from './hosts.js';
 import type { CareersRequest } from './requests.js';
@@ -23,7 +24,7 @@ export function careersIo(deps: AppDeps): CareersIo {
 
 async function counted(io: CareersIo, fetch: () => Promise<SafeFetchResponse>): Promise<SafeFetchResponse> {
   io.requests += 1;
-  const res = await fetch();
+  const res = await observed(null, 'careers', fetch);
   io.wire_bytes += res.wireBytes;
   return res;
 }

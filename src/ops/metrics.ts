@@ -1,0 +1,108 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Sql } from '../db/client.js';
+
+/** What one upstream request came to; also the labels of the upstream metrics. */
+export const OUTCOMES = ['ok', 'blocked', 'contract_changed', 'timeout', 'upstream_error', 'unreachable'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const BATCH_ITEM_OUTCOMES = ['succeeded', 'failed', 'retried'] as const;
+export type BatchItemOutcome = (typeof BATCH_ITEM_OUTCOMES)[number];
+
+/**
+ * The process's metrics, on a registry of its own (never prom-client's global one): every label is
+ * from a closed set (operation names, statuses, source aliases, outcomes), so no key, account or
+ * URL can reach one.
+ */
+export interface Metrics {
+  registry: Registry;
+  requests: Counter<'operation' | 'transport' | 'status'>;
+  requestSeconds: Histogram<'operation' | 'transport'>;
+  credits: Counter<'operation'>;
+  upstream: Counter<'source' | 'outcome'>;
+  upstreamSeconds: Histogram<'source' | 'outcome'>;
+  batchItems: Counter<'outcome'>;
+}
+
+const PREFIX = 'hotelrates_';
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  return {
+    registry,
+    requests: new Counter({
+      name: `${PREFIX}requests_total`,
+      help: 'Operation calls (REST and MCP) by operation, transport and HTTP status',
+      labelNames: ['operation', 'transport', 'status'],
+      registers,
+    }),
+    requestSeconds: new Histogram({
+      name: `${PREFIX}request_duration_seconds`,
+      help: 'Time from the request to its answer, by operation and transport',
+      labelNames: ['operation', 'transport'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registers,
+    }),
+    credits: new Counter({
+      name: `${PREFIX}credits_charged_total`,
+      help: 'Credits charged, by operation',
+      labelNames: ['operation'],
+      registers,
+    }),
+    upstream: new Counter({
+      name: `${PREFIX}upstream_requests_total`,
+      help: 'Upstream requests by source alias and outcome (retries within one request count once)',
+      labelNames: ['source', 'outcome'],
+      registers,
+    }),
+    upstreamSeconds: new Histogram({
+      name: `${PREFIX}upstream_request_duration_seconds`,
+      help: 'Upstream request time, retries included, by source alias and outcome',
+      labelNames: ['source', 'outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 45, 90],
+      registers,
+    }),
+    batchItems: new Counter({
+      name: `${PREFIX}batch_items_total`,
+      help: 'Calendar batch items processed by this process, by outcome (retried: back to the queue)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+  };
+}
+
+/**
+ * Gauges read from PostgreSQL at scrape time: the batch queue depth (the whole platform's) and this
+ * process's connection pool (its backends carry the pool's own application_name).
+ */
+export function addDatabaseGauges(metrics: Metrics, sql: Sql, pool: { max: number; applicationName: string }): void {
+  const registers = [metrics.registry];
+  new Gauge({
+    name: `${PREFIX}batch_queue_depth`,
+    help: 'Calendar batch items waiting (queued) or in progress (running), across all workers',
+    labelNames: ['status'],
+    registers,
+    async collect() {
+      const rows = await sql`
+        SELECT status, count(*)::int AS n FROM calendar_job_items WHERE status IN ('queued', 'running') GROUP BY status`.catch(() => null);
+      if (!rows) return;
+      for (const status of ['queued', 'running']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}db_pool_connections`,
+    help: "This process's PostgreSQL pool: connections in use (running a statement or a transaction) and idle; the scrape's own excluded",
+    labelNames: ['state'],
+    registers,
+    async collect() {
+      const rows = await sql`
+        SELECT count(*) FILTER (WHERE state <> 'idle')::int AS in_use, count(*) FILTER (WHERE state = 'idle')::int AS idle
+        FROM pg_stat_activity WHERE application_name = ${pool.applicationName} AND pid <> pg_backend_pid()`.catch(() => null);
+      if (!rows) return;
+      this.set({ state: 'in_use' }, rows[0].in_use);
+      this.set({ state: 'idle' }, rows[0].idle);
+    },
+  });
+  new Gauge({ name: `${PREFIX}db_pool_max`, help: 'Size of the PostgreSQL connection pool (DB_POOL_MAX)', registers }).set(pool.max);
+}

@@ -1,0 +1,119 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ApiError, UpstreamContractChanged, UpstreamFailed } from '../platform/errors.js';
+import { UpstreamBlocked } from '../upstream/blocked.js';
+import type { Outcome } from './metrics.js';
+
+/**
+ * Outcome of each upstream request, classified where both halves are visible: the HTTP client's
+ * failures (blocked, timeout, unreachable, upstream HTTP errors) when the request ends, and the
+ * parsers' contract changes when they reject a reply. A reply the client returned is only "ok"
+ * once the operation that asked for it has judged it, so its outcome waits in the operation's
+ * source scope until the operation ends.
+ */
+export interface OutcomeEvent {
+  source: string;
+  outcome: Outcome;
+  seconds: number;
+  at: Date;
+}
+
+export interface OutcomeSink {
+  record(events: OutcomeEvent[]): void;
+}
+
+interface PendingEvent extends OutcomeEvent {
+  /** The reply (ok events), to find the event again when a parser rejects it. */
+  reply?: object;
+}
+
+interface Scope {
+  sink: OutcomeSink;
+  events: PendingEvent[];
+  open: boolean;
+}
+
+const scopes = new AsyncLocalStorage<Scope>();
+
+/** Connection-level failures: the upstream could not be reached at all. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ConnectError']);
+
+/** The outcome an upstream failure stands for; null when it is not the upstream's (the caller hung up, our own bug). */
+export function classifyFailure(err: unknown): Outcome | null {
+  if (err instanceof UpstreamContractChanged) return 'contract_changed';
+  if (err instanceof UpstreamBlocked) return 'blocked';
+  if (!(err instanceof UpstreamFailed)) return null;
+  const detail = String(err.detail);
+  if (detail === 'Aborted') return null;
+  if (/blocked$/i.test(detail)) return 'blocked';
+  if (/timeout/i.test(detail)) return 'timeout';
+  if (UNREACHABLE.has(detail)) return 'unreachable';
+  return 'upstream_error';
+}
+
+/**
+ * Runs one operation (a route's handler, a batch item, a live check) in a source scope: the
+ * outcomes of its upstream requests are settled and handed to `sink` when it ends.
+ */
+export async function inSourceScope<T>(sink: OutcomeSink, fn: () => Promise<T>): Promise<T> {
+  const scope: Scope = { sink, events: [], open: true };
+  try {
+    const value = await scopes.run(scope, fn);
+    settle(scope, null);
+    return value;
+  } catch (err) {
+    settle(scope, err);
+    throw err;
+  }
+}
+
+/**
+ * One upstream request, observed: its failure is classified at once; a reply waits as "ok" in the
+ * current scope (without a scope, e.g. a background task, it is recorded at once when `sink` is given).
+ */
+export async function observed<R extends object>(sink: OutcomeSink | null, source: string, fetch: () => Promise<R>): Promise<R> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  let reply: R;
+  try {
+    reply = await fetch();
+  } catch (err) {
+    const outcome = classifyFailure(err);
+    if (outcome) add(sink, { source, outcome, seconds: seconds(), at: new Date() });
+    throw err;
+  }
+  add(sink, { source, outcome: 'ok', seconds: seconds(), at: new Date(), reply });
+  return reply;
+}
+
+function add(sink: OutcomeSink | null, event: PendingEvent): void {
+  const scope = scopes.getStore();
+  if (scope?.open) scope.events.push(event);
+  else (scope?.sink ?? sink)?.record([strip(event)]);
+}
+
+/** A parser rejected `reply` (withContractGuard): its request counts as a contract change. */
+export function noteContractChanged(reply: object): void {
+  const event = scopes.getStore()?.events.find((e) => e.reply === reply);
+  if (event) event.outcome = 'contract_changed';
+}
+
+/**
+ * When the operation failed on a reply the client had returned (a contract change thrown outside a
+ * guard, a block page or HTTP error status the source recognised itself), the last such reply takes
+ * the failure's outcome, unless a request of the scope already carries one.
+ */
+function settle(scope: Scope, err: unknown): void {
+  scope.open = false;
+  const outcome = err instanceof ApiError ? classifyFailure(err) : null;
+  if (outcome && !scope.events.some((e) => e.outcome !== 'ok')) {
+    const source = err instanceof UpstreamContractChanged ? err.source : null;
+    const replies = scope.events.filter((e) => e.reply);
+    const target = replies.findLast((e) => e.source === source) ?? replies.at(-1);
+    if (target) target.outcome = outcome;
+  }
+  scope.sink.record(scope.events.map(strip));
+}
+
+function strip({ source, outcome, seconds, at }: PendingEvent): OutcomeEvent {
+  return { source, outcome, seconds, at };
+}
