@@ -3,16 +3,12 @@ import pino from 'pino';
 import { TOOLS } from '../../tools/index.js';
 import { loadConfigOrExit } from '../config.js';
 import type { Sql } from '../db/client.js';
-import type { AppDeps } from '../deps.js';
 import { canonicalChecks } from '../ops/canonical-checks.js';
 import { MONITORED_SOURCES } from '../ops/outcome-store.js';
-import { createOps, observeUpstream } from '../ops/ops.js';
+import { createOps } from '../ops/ops.js';
 import { checkSources, formatTable } from '../ops/source-check.js';
-import { Credits } from '../platform/credits.js';
 import { DependencyDown } from '../platform/errors.js';
-import { openDatabase, type Database } from '../service.js';
-import { UpstreamClient } from '../upstream/client.js';
-import { SafeFetcher } from '../upstream/safe-fetch.js';
+import { buildDeps, openDatabase, type Database } from '../service.js';
 import { CommandLine } from './command-line.js';
 
 const USAGE = `usage: npm run check:sources [-- --json] [--only apps,video] [--timeout-s 60]
@@ -53,17 +49,9 @@ cli.run(async () => {
   const log = pino({ level: config.LOG_LEVEL === 'info' ? 'error' : config.LOG_LEVEL }, pino.destination(2));
   const db: Database | null = config.DATABASE_URL ? await openDatabase(config, log) : null;
   const sql = db?.sql ?? noDatabase();
+  // the service's own dependency builder: the same upstream client, website fetcher and outcome recording
   const ops = createOps({ sql: db?.sql ?? null, log });
-  const upstream = new UpstreamClient(config, log);
-  const deps: AppDeps = {
-    config,
-    sql,
-    log,
-    credits: new Credits(sql),
-    tools: TOOLS,
-    services: { upstream: observeUpstream(upstream, ops), safeFetch: SafeFetcher.fromConfig(config) },
-    ops,
-  };
+  const deps = buildDeps(config, sql, log, TOOLS, undefined, ops);
   try {
     const checks = canonicalChecks().filter((c) => !only || only.includes(c.source));
     const results = await checkSources(deps, checks, timeoutS * 1000);
@@ -71,7 +59,7 @@ cli.run(async () => {
     process.stdout.write(values.json ? `${JSON.stringify({ checked_at: new Date().toISOString(), ok, sources: results }, null, 2)}\n` : formatTable(results));
     process.exitCode = ok ? 0 : 1;
   } finally {
-    await upstream.close();
+    await deps.services.upstream?.close();
     await ops.outcomes.close();
     await db?.close();
   }
