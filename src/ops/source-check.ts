@@ -1,7 +1,8 @@
-import { withSignal, type AppDeps } from '../deps.js';
+import { scopeDeps, type AppDeps } from '../deps.js';
 import { ApiError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import type { AuthedKey } from '../platform/keys.js';
+import { newUpstreamSession } from '../upstream/session.js';
 import type { CanonicalCheck } from './canonical-checks.js';
 import type { Outcome } from './metrics.js';
 import { classifyFailure, inSourceScope, type OutcomeEvent } from './outcomes.js';
@@ -18,8 +19,11 @@ export interface CheckResult {
   detail: string | null;
 }
 
-/** The operator running the check: no account, nothing billed or rate limited (the registry's handler is called directly). */
-const OPERATOR: AuthedKey = { id: 'check-sources', name: 'check:sources', prefix: 'check', role: 'admin', rate_limit_per_min: 0, account_id: null, plan: null };
+/**
+ * The operator running the check: the registry's handler is called directly, so nothing is billed,
+ * rate limited or stored for an account (the canonical operations read nothing stored).
+ */
+const OPERATOR: AuthedKey = { id: 'check-sources', name: 'check:sources', prefix: 'check', role: 'admin', rate_limit_per_min: 0, account_id: '', plan: null };
 
 /**
  * Runs one canonical request through the operation's own handler in a source scope, so its
@@ -47,7 +51,10 @@ export async function checkSource(deps: AppDeps, check: CanonicalCheck, timeoutM
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
     const input = tool.input.parse(check.input);
-    const ctx = { deps: withSignal(deps, deadline), requestId: newId('chk'), key: OPERATOR, headers: {} };
+    const requestId = newId('chk');
+    // one session per check, like one API call: its own cookies; a changed reply is kept under diagnostics
+    const session = newUpstreamSession({ account_id: null, request_id: requestId });
+    const ctx = { deps: scopeDeps(deps, { signal: deadline, session }), requestId, key: OPERATOR, headers: {}, zeroRetention: false };
     const output = await inSourceScope(sink, () => tool.handler(input, ctx));
     return tool.credits.actual(input, output) > 0 ? done('ok', null) : done('empty', 'the answer had nothing in it');
   } catch (err) {
