@@ -3,7 +3,8 @@ import { dashboardRouter } from './dashboard/router.js';
 import { oauthRouter } from './oauth/router.js';
 import type { AppDeps } from './deps.js';
 import { metricsRoute } from './ops/metrics-route.js';
-import { InvalidInput } from './platform/errors.js';
+import { cutText } from './platform/error-echo.js';
+import { ApiError, InvalidInput, toApiError } from './platform/errors.js';
 import { elapsedMs, requestId } from './platform/request-context.js';
 import { docsPage } from './registry/docs-page.js';
 import { sendError } from './registry/http-errors.js';
@@ -32,17 +33,28 @@ function accessLog(deps: AppDeps) {
   };
 }
 
-/** Body-parser failures in the contract's shapes: malformed JSON is a 422, like any invalid body. */
-function bodyErrors(deps: AppDeps) {
-  return (err: unknown, req: Request, res: Response, next: NextFunction) => {
-    const e = err as { type?: string; status?: number; message?: string };
-    if (e?.type === 'entity.parse.failed') {
-      return sendError(deps, req, res, new InvalidInput([{ type: 'json_invalid', loc: ['body'], msg: `JSON decode error: ${e.message}`, input: null }]));
-    }
-    if (e?.type === 'entity.too.large') return res.status(413).json({ detail: 'request body too large' });
-    if (e?.status && e.status >= 400 && e.status < 500) return res.status(e.status).json({ detail: e.message ?? 'bad request' });
-    next(err);
-  };
+/** A body-parser failure as the contract's error: malformed JSON is a 422 like any invalid body. */
+function bodyParserError(err: unknown): ApiError | null {
+  const e = err as { type?: string; status?: number; message?: string } | null;
+  if (e?.type === 'entity.parse.failed') {
+    return new InvalidInput([{ type: 'json_invalid', loc: ['body'], msg: `JSON decode error: ${cutText(e.message ?? '', 200)}`, input: null }]);
+  }
+  if (e?.type === 'entity.too.large') return new ApiError(413, 'request body too large');
+  if (e?.status && e.status >= 400 && e.status < 500) return toApiError(err);
+  return null;
+}
+
+/**
+ * Body-parser failures are kept on the request rather than answered here: the route answers them
+ * after authenticating the caller, so that they are recorded in the request history like any
+ * other invalid input.
+ */
+function deferBodyErrors(err: unknown, req: Request, _res: Response, next: NextFunction): void {
+  const api = bodyParserError(err);
+  if (!api) return next(err);
+  req.bodyError = api;
+  req.body = undefined;
+  next();
 }
 
 export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Express {
@@ -53,7 +65,7 @@ export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Ex
   app.use(requestId);
   app.use(accessLog(deps));
   app.use(express.json({ limit: '2mb', type: ['application/json', 'application/*+json'] }));
-  app.use(bodyErrors(deps));
+  app.use(deferBodyErrors);
 
   app.get('/healthz', async (_req, res) => {
     const checks: Record<string, string> = {};
@@ -79,7 +91,7 @@ export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Ex
   app.use(dashboardRouter(deps));
   app.use(restRouter(deps));
   app.use((req: Request, res: Response) => {
-    res.status(404).json({ detail: `not found: ${req.method} ${req.path}` });
+    res.status(404).json({ detail: `not found: ${req.method} ${cutText(req.path, 200)}` });
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     sendError(deps, req, res, err);

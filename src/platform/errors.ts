@@ -2,6 +2,8 @@
  * Errors grouped by what the caller should do next. Each maps to one HTTP
  * status and one MCP `isError` result; anything else is a server fault.
  */
+import { cutText, DETAIL_CHARS, shortIssues } from './error-echo.js';
+
 export interface ValidationIssue {
   type: string;
   loc: (string | number)[];
@@ -10,13 +12,17 @@ export interface ValidationIssue {
 }
 
 export class ApiError extends Error {
+  readonly detail: string | ValidationIssue[];
+
+  /** The detail is what a client reads: inputs it quotes are cut short (see error-echo.ts). */
   constructor(
     readonly status: number,
-    readonly detail: string | ValidationIssue[],
+    detail: string | ValidationIssue[],
     readonly retryable = false,
   ) {
     super(typeof detail === 'string' ? detail : 'validation failed');
     this.name = new.target.name;
+    this.detail = typeof detail === 'string' ? cutText(detail, DETAIL_CHARS) : shortIssues(detail);
   }
 }
 
@@ -94,9 +100,25 @@ function isDatabaseDown(err: unknown): boolean {
   return DB_ERROR_CODES.has(code) || DB_ERROR_CODES.has(String(e.errno)) || DB_ERROR_CLASSES.some((c) => code.startsWith(c));
 }
 
+/**
+ * A client error of the HTTP layer: the body parser's (http-errors, `expose: true`) and the
+ * router's (a path segment that is not valid percent-encoding: a URIError with status 400). Their
+ * message may quote the request, so only its start is kept.
+ */
+function httpClientError(err: unknown): ApiError | null {
+  const e = err as { status?: unknown; statusCode?: unknown; expose?: unknown; message?: unknown } | null;
+  if (!(e?.expose === true || err instanceof URIError)) return null;
+  const status = Number(e?.status ?? e?.statusCode);
+  if (!Number.isInteger(status) || status < 400 || status > 499) return null;
+  const message = typeof e?.message === 'string' && e.message ? e.message : 'bad request';
+  return new ApiError(status, cutText(message, 200));
+}
+
 /** Maps any thrown value to an ApiError; unknown faults become 500 and are logged by the caller. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  const client = httpClientError(err);
+  if (client) return client;
   if (isDatabaseDown(err)) {
     const e = err as Error & { code?: string };
     const cls = e.constructor?.name && e.constructor.name !== 'Error' ? e.constructor.name : (e.code ?? 'Error');

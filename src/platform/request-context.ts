@@ -6,6 +6,8 @@ declare module 'express-serve-static-core' {
     id: string;
     startedAt: bigint;
     keyPrefix?: string;
+    /** A body that could not be read (malformed JSON, too large), answered by the route once the caller is known. */
+    bodyError?: import('./errors.js').ApiError;
   }
 }
 

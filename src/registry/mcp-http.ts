@@ -13,6 +13,7 @@ export function mcpRouter(deps: AppDeps): Router {
     try {
       const key = await requireKey(deps.sql, req);
       req.keyPrefix = key.prefix;
+      if (req.bodyError) throw req.bodyError;
       // The first tool call of a request takes the request's own id, so x-request-id finds its record.
       let first = true;
       const nextId = () => (first ? ((first = false), req.id) : newId('req'));

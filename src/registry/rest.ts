@@ -43,10 +43,28 @@ export function restRouter(deps: AppDeps): Router {
   for (const tool of deps.tools) {
     for (const path of [tool.path, ...tool.aliases]) {
       const method = tool.method.toLowerCase() as 'get' | 'post' | 'delete';
-      router[method](expressPath(path), (req, res) => handle(tool, req, res, deps));
+      router[method](expressPath(path), (req, res) => handle(tool, req, res, deps, req.bodyError));
     }
   }
+  // The router refuses a path whose parameter is not valid percent-encoding before any route
+  // runs: the operation it was meant for answers that 400, so that it is recorded like any other.
+  const routeOf = rawRouteMatcher(deps.tools);
+  router.use((err: unknown, req: Request, res: Response, next: express.NextFunction) => {
+    const tool = err instanceof URIError ? routeOf(req.method, req.path) : undefined;
+    if (!tool) return next(err);
+    void handle(tool, req, res, deps, err);
+  });
   return router;
+}
+
+/** The operation whose route template matches a path without decoding it. */
+function rawRouteMatcher(tools: Tool[]): (method: string, path: string) => Tool | undefined {
+  const split = (p: string) => p.replace(/\/+$/, '').toLowerCase().split('/');
+  const routes = tools.flatMap((tool) => [tool.path, ...tool.aliases].map((p) => ({ tool, parts: split(p) })));
+  return (method, path) => {
+    const parts = split(path);
+    return routes.find((r) => r.tool.method === method && r.parts.length === parts.length && r.parts.every((t, i) => (t.startsWith('{') ? parts[i] !== '' : t === parts[i])))?.tool;
+  };
 }
 
 /** Two descriptors for one name or route would silently shadow each other: refuse to start. */
@@ -60,7 +78,8 @@ function assertUnique(tools: Tool[]): void {
   }
 }
 
-async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps): Promise<void> {
+/** Runs one call; `refused` is an error found before the route (unreadable body or path), answered once the caller is known. */
+async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, refused?: unknown): Promise<void> {
   const meter = newMeter();
   let key: AuthedKey | undefined;
   let status = tool.status;
@@ -74,6 +93,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps): P
   try {
     key = await requireKey(deps.sql, req, { allowQuery: tool.queryKey, admit: true });
     req.keyPrefix = key.prefix;
+    if (refused) throw refused;
     const ctx = { deps: withSignal(deps, hangUp.signal), requestId: req.id, key, headers: req.headers as Record<string, string> };
     body = await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter);
   } catch (err) {

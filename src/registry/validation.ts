@@ -3,6 +3,9 @@ import { InvalidInput, type ValidationIssue } from '../platform/errors.js';
 
 export type Location = 'body' | 'query' | 'path';
 
+/** Deeper than any operation's input: refused before the schema (and any recursion) sees it. */
+export const MAX_INPUT_DEPTH = 16;
+
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
   let cur: unknown = data;
   for (const p of path) {
@@ -10,6 +13,10 @@ function valueAt(data: unknown, path: PropertyKey[]): unknown {
     cur = (cur as Record<PropertyKey, unknown>)[p as string];
   }
   return cur;
+}
+
+function issue(type: string, loc: (string | number)[], msg: string, input: unknown): ValidationIssue {
+  return { type, loc, msg, input };
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -41,38 +48,74 @@ export function toValidationIssues(
   locate: (topKey: string | undefined) => Location,
 ): ValidationIssue[] {
   const out: ValidationIssue[] = [];
-  for (const issue of issues) {
-    const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) as (string | number)[];
+  for (const zi of issues) {
+    const path = zi.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) as (string | number)[];
     const where = locate(typeof path[0] === 'string' ? path[0] : undefined);
     const input = valueAt(data, path);
-    switch (issue.code) {
+    switch (zi.code) {
       case 'unrecognized_keys':
-        for (const key of issue.keys) {
+        for (const key of zi.keys) {
           const keyWhere = path.length ? where : locate(key);
-          out.push({ type: 'extra_forbidden', loc: [keyWhere, ...path, key], msg: 'Extra inputs are not permitted', input: valueAt(data, [...path, key]) ?? null });
+          out.push(issue('extra_forbidden', [keyWhere, ...path, key], 'Extra inputs are not permitted', valueAt(data, [...path, key]) ?? null));
         }
         continue;
       case 'invalid_type':
-        if (input === undefined) {
-          out.push({ type: 'missing', loc: [where, ...path], msg: 'Field required', input: null });
-        } else {
-          out.push({ type: TYPE_NAMES[issue.expected] ?? `${issue.expected}_type`, loc: [where, ...path], msg: issue.message, input });
-        }
+        if (input === undefined) out.push(issue('missing', [where, ...path], 'Field required', null));
+        else out.push(issue(TYPE_NAMES[zi.expected] ?? `${zi.expected}_type`, [where, ...path], zi.message, input));
         continue;
       case 'too_small':
-        out.push({ type: boundType(issue, true), loc: [where, ...path], msg: issue.message, input: input ?? null });
+        out.push(issue(boundType(zi, true), [where, ...path], zi.message, input ?? null));
         continue;
       case 'too_big':
-        out.push({ type: boundType(issue, false), loc: [where, ...path], msg: issue.message, input: input ?? null });
+        out.push(issue(boundType(zi, false), [where, ...path], zi.message, input ?? null));
         continue;
       case 'invalid_value':
-        out.push({ type: 'enum', loc: [where, ...path], msg: issue.message, input: input ?? null });
+        out.push(issue('enum', [where, ...path], zi.message, input ?? null));
         continue;
       case 'invalid_format':
-        out.push({ type: 'string_pattern_mismatch', loc: [where, ...path], msg: issue.message, input: input ?? null });
+        out.push(issue('string_pattern_mismatch', [where, ...path], zi.message, input ?? null));
         continue;
       default:
-        out.push({ type: 'value_error', loc: [where, ...path], msg: issue.message, input: input ?? null });
+        out.push(issue('value_error', [where, ...path], zi.message, input ?? null));
+    }
+  }
+  return out;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Inputs no operation can take, found before the schema runs: nesting deeper than any input
+ * (schemas, error echoes and JSON.stringify recurse), NUL characters and lone surrogates (a
+ * PostgreSQL text or jsonb value cannot hold them, and no upstream identifier contains them).
+ * Iterative, so that the check itself cannot run out of stack.
+ */
+export function inputHazards(data: unknown, locate: (topKey: string | undefined) => Location): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: data, path: [] }];
+  const at = (path: (string | number)[]) => [locate(typeof path[0] === 'string' ? path[0] : undefined), ...path];
+  const badText = (s: string): string | null =>
+    s.includes('\u0000') ? 'Input should not contain NUL characters' : LONE_SURROGATE.test(s) ? 'Input should be a valid Unicode string (no lone surrogates)' : null;
+  while (stack.length && out.length < 20) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      const why = badText(value);
+      if (why) out.push(issue('string_unicode', at(path), why, value));
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= MAX_INPUT_DEPTH) {
+      out.push(issue('value_error', at(path), `Input should not be nested deeper than ${MAX_INPUT_DEPTH} levels`, null));
+      continue;
+    }
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i] });
+      continue;
+    }
+    for (const k of Object.keys(value).reverse()) {
+      const why = badText(k);
+      if (why) out.push(issue('string_unicode', at([...path, k]), `Field name: ${why}`, k));
+      else stack.push({ value: (value as Record<string, unknown>)[k], path: [...path, k] });
     }
   }
   return out;
@@ -83,6 +126,8 @@ export function parseInput<S extends z.ZodType>(
   data: unknown,
   locate: (topKey: string | undefined) => Location,
 ): z.output<S> {
+  const hazards = inputHazards(data, locate);
+  if (hazards.length) throw new InvalidInput(hazards);
   const result = schema.safeParse(data);
   if (result.success) return result.data;
   throw new InvalidInput(toValidationIssues(result.error.issues, data, locate));
