@@ -9,7 +9,7 @@ import { describeProblems, runFuzz } from './run-fuzz.js';
  * internal error text or echo a huge input, and every call that reached an operation is in the
  * request history. FUZZ_RUNS and FUZZ_SEED override the size and seed (the seed is printed).
  */
-const runs = Number(process.env.FUZZ_RUNS ?? 2500);
+const runs = Number(process.env.FUZZ_RUNS ?? 2000);
 const seed = Number(process.env.FUZZ_SEED ?? 20_240_613);
 
 describe('fuzz', () => {
