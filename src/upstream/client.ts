@@ -4,12 +4,12 @@ import type { Config } from '../config.js';
 import { ApiError, UpstreamFailed } from '../platform/errors.js';
 import { UpstreamBlocked, detectBlock, isConsentUrl, isSorryUrl } from './blocked.js';
 import type { CookieJar } from './cookie-jar.js';
-import { decodeBody, readCapped, TRUNCATED } from './decode.js';
+import { bodyText, decodeBody, readCapped, TRUNCATED } from './decode.js';
 import { deviceHeaders, type Device, type Expect } from './devices.js';
 import { keepRawReply } from './diagnostics.js';
 import { proxyForMarket, redactProxy, type EgressMode } from './egress.js';
 import type { Alias } from './hosts.js';
-import { flattenHeaders, makeResponse, type Framing, type UpstreamResponse } from './response.js';
+import { flattenHeaders, makeResponse, textLooksCut, type Framing, type UpstreamResponse } from './response.js';
 import { newUpstreamSession, type UpstreamSession } from './session.js';
 
 export type { UpstreamResponse } from './response.js';
@@ -131,6 +131,8 @@ export class UpstreamClient {
       try {
         hop = await this.#exchange(req, url, dispatcher, timeoutMs, state.session.cookies);
         body = decodeBody(hop.raw, hop.headers['content-encoding'], MAX_BODY_BYTES);
+        // a reply ended only by the connection closing may have been cut without any error
+        if (hop.framing === 'close' && textLooksCut(bodyText(body, hop.headers['content-type']), 'close')) throw new UpstreamFailed(TRUNCATED);
       } catch (err) {
         // a transfer cut mid-way (reset socket, short body, cut compressed stream) is retried like any network failure
         if (err instanceof ApiError && !isTruncation(err)) throw err;

@@ -74,11 +74,11 @@ function jsonEndsEarly(text: string, err: unknown): boolean {
 }
 
 /**
- * Whether a reply its parser rejected was most likely cut rather than changed: JSON that stops
- * mid-document, or an HTML page without its end whose transfer was only ended by the connection closing.
+ * Whether a reply looks cut rather than changed: JSON that stops mid-document, or an HTML page
+ * without its end whose transfer was only ended by the connection closing (nothing else proves it whole).
  */
-export function looksTruncated(response: UpstreamResponse): boolean {
-  const text = response.text().replace(XSSI_PREFIX, '');
+export function textLooksCut(body: string, framing: Framing): boolean {
+  const text = body.replace(XSSI_PREFIX, '');
   if (/^\s*[[{]/.test(text)) {
     try {
       JSON.parse(text);
@@ -87,5 +87,9 @@ export function looksTruncated(response: UpstreamResponse): boolean {
       return jsonEndsEarly(text, err);
     }
   }
-  return response.framing === 'close' && /<html[\s>]/i.test(text) && !/<\/html\s*>/i.test(text.slice(-4096));
+  return framing === 'close' && /<html[\s>]/i.test(text) && !/<\/html\s*>/i.test(text.slice(-4096));
+}
+
+export function looksTruncated(response: UpstreamResponse): boolean {
+  return textLooksCut(response.text(), response.framing);
 }

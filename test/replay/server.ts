@@ -12,7 +12,20 @@ import { zstdRawFrame } from './zstd-frame.js';
 export type ReplayFailure =
   | { status: number; body?: string; headers?: Record<string, string> }
   | { close: true }
-  | { delayMs: number };
+  | { delayMs: number }
+  | { cut: ReplayCut };
+
+/**
+ * A reply whose transfer stops after `at` bytes of its (encoded) body. `framing` is what the
+ * headers announce: the full Content-Length (default), chunked, or nothing (the body ends when
+ * the connection closes, so a cut looks complete on the wire). `end`: the connection is closed
+ * (default) or reset.
+ */
+export interface ReplayCut {
+  at: number;
+  framing?: 'length' | 'chunked' | 'close';
+  end?: 'close' | 'reset';
+}
 
 export interface RecordedRequest {
   method: string;
@@ -45,6 +58,8 @@ export interface ReplayRoute {
   failFirst?: ReplayFailure[];
   /** Delay before every normal reply. */
   delayMs?: number;
+  /** Every reply of this route is cut (see ReplayCut). */
+  cut?: ReplayCut;
 }
 
 export interface ReplayServer {
@@ -91,6 +106,8 @@ export async function startReplayServer(routes: ReplayRoute[]): Promise<ReplaySe
     const delay = (failure && 'delayMs' in failure ? failure.delayMs : 0) + (route.delayMs ?? 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (res.destroyed) return;
+    const cut = failure && 'cut' in failure ? failure.cut : route.cut;
+    if (cut) return sendCut(res, route.status ?? 200, headers, body, cut);
     res.writeHead(route.status ?? 200, { 'content-length': String(body.length), ...headers }).end(body);
   });
 
@@ -106,6 +123,21 @@ export async function startReplayServer(routes: ReplayRoute[]): Promise<ReplaySe
         server.close(() => resolve());
       }),
   };
+}
+
+function sendCut(res: http.ServerResponse, status: number, headers: Record<string, string>, body: Buffer, cut: ReplayCut): void {
+  const framing = cut.framing ?? 'length';
+  if (framing === 'length') headers['content-length'] = String(body.length);
+  if (framing === 'close') {
+    res.useChunkedEncodingByDefault = false;
+    headers.connection = 'close';
+  }
+  res.writeHead(status, headers);
+  res.write(body.subarray(0, cut.at), () => {
+    if (cut.end === 'reset') res.socket?.resetAndDestroy();
+    else if (framing === 'close') res.end();
+    else res.socket?.end();
+  });
 }
 
 function matches(route: ReplayRoute, req: RecordedRequest): boolean {
