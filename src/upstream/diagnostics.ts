@@ -7,6 +7,7 @@ import { noteContractChanged } from '../ops/outcomes.js';
 import { UpstreamContractChanged, UpstreamFailed } from '../platform/errors.js';
 import { TRUNCATED } from './decode.js';
 import { looksTruncated, type UpstreamResponse } from './response.js';
+import type { UpstreamSession } from './session.js';
 
 const gzip = promisify(zlib.gzip);
 
@@ -39,6 +40,15 @@ export async function keepRawReply(dataDir: string, source: string, body: Buffer
   await fs.writeFile(path.join(dir, `${base}.meta.json`), JSON.stringify({ source, kept_at: new Date().toISOString(), ...meta }, null, 2));
   await prune(dir);
   return file;
+}
+
+/**
+ * keepRawReply for a page fetched outside the upstream client (the rendered job search): kept
+ * with the operation's owner, and not at all when the operation keeps nothing (zero_retention).
+ */
+export async function keepSessionReply(dataDir: string, session: UpstreamSession | undefined, source: string, body: Buffer | string, meta: RawReplyMeta): Promise<void> {
+  if (session && !session.keep) return;
+  await keepRawReply(dataDir, source, body, { ...meta, ...session?.keep }).catch(() => undefined);
 }
 
 async function prune(dir: string): Promise<void> {

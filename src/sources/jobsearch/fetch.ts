@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { ApiError, DependencyDown, UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
 import { detectBlock } from '../../upstream/blocked.js';
 import { acceptLanguage, deviceHeaders } from '../../upstream/devices.js';
-import { keepRawReply } from '../../upstream/diagnostics.js';
+import { keepSessionReply } from '../../upstream/diagnostics.js';
 import { browserPath, jobsBrowser } from './browser.js';
 import { parseJobCards, type JobCard } from './parse-cards.js';
 
@@ -70,7 +70,7 @@ export async function fetchJobCards(deps: AppDeps, input: { q: string; gl: strin
       jobs = parseJobCards(html, { url: page.url() });
     } catch (err) {
       if (err instanceof UpstreamContractChanged) {
-        await keepRawReply(deps.config.dataDir, 'jobsearch', html, { url: page.url(), status, reason: 'contract_changed', detail: err.message }).catch(() => undefined);
+        await keepSessionReply(deps.config.dataDir, deps.session, 'jobsearch', html, { url: page.url(), status, reason: 'contract_changed', detail: err.message });
       }
       throw err;
     }
