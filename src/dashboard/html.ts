@@ -102,13 +102,14 @@ input:focus{outline:2px solid #9dbcf5;border-color:#1f5fd1}
 .legend i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;vertical-align:-1px}
 `;
 
-export type Section = 'api' | 'usage' | 'jobs' | 'apps';
+export type Section = 'api' | 'usage' | 'jobs' | 'apps' | 'sources';
 
 const NAV: [Section, string, string][] = [
   ['api', 'API access', '/dashboard/api'],
   ['usage', 'Usage', '/dashboard/usage'],
   ['jobs', 'Jobs', '/dashboard/jobs'],
   ['apps', 'Connected apps', '/dashboard/apps'],
+  ['sources', 'Sources', '/dashboard/sources'],
 ];
 
 function head(title: string): Safe {

@@ -4,6 +4,7 @@ import { accountForSignIn, changePassword, normalizeEmail, passwordHashOf, type 
 import { createAccountKey, liveKeys, rotateAccountKey, type KeyOutcome } from './api-key.js';
 import { mountConnectedApps, safeNext } from './connected-apps.js';
 import { recentJobs } from './jobs.js';
+import { mountSources } from './sources.js';
 import { LEDGER_ROWS, apiPage, jobsPage, messagePage, passwordPage, signInPage, usagePage } from './pages.js';
 import { newPasswordProblem, verifyPassword } from './password.js';
 import {
@@ -212,6 +213,7 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
   r.get('/jobs', signedIn(async (_req, res, { session, account }) => send(res, 200, jobsPage({ account, csrf: session.csrf, jobs: await recentJobs(sql, account.id) }))));
 
   mountConnectedApps(r, { deps, csrf, signedIn: (handler) => signedIn(handler), send, field });
+  mountSources(r, { deps, signedIn: (handler) => signedIn(handler), send });
 
   r.use((_req, res) => send(res, 404, messagePage('Page not found', 'There is no dashboard page at this address.', { href: '/dashboard', label: 'Go to the dashboard' })));
   r.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
