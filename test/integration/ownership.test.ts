@@ -110,6 +110,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(ledgerB.some((e: any) => aIds.has(e.request_id))).toBe(false);
     const [{ n }] = await svc.deps.sql`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = ${b.account_id} AND request_id = ANY(${[...aIds] as string[]})`;
     expect(n).toBe(0);
+    // over MCP the balance is the caller's account's: its own charges only
+    const client = await mcp(b);
+    const balance = (await client.callTool({ name: 'get_credit_balance', arguments: {} })).structuredContent as any;
+    await client.close();
+    expect(balance.account_id).toBe(b.account_id);
+    const [{ used }] = await svc.deps.sql`SELECT coalesce(-sum(amount), 0)::int AS used FROM credit_ledger WHERE account_id = ${b.account_id} AND kind = 'charge'`;
+    expect(balance.credits.used).toBe(used);
   });
 
   it('a key made without a plan still owns what it stores (an unmetered account of its own)', async () => {
