@@ -20,6 +20,7 @@ import {
 } from './sessions.js';
 import { attemptSucceeded, beginAttempt } from './sign-in-limit.js';
 import { DASHBOARD_PERIODS, accountUsage, type DashboardPeriod } from './usage.js';
+import { badText } from '../registry/validation.js';
 
 export interface DashboardOptions {
   /** Express `trust proxy` for the dashboard (hops, addresses, `loopback`, true): makes `req.secure` and `req.ip` follow X-Forwarded-*. */
@@ -42,9 +43,10 @@ interface Signed {
 }
 
 const sessionOf = (res: Response) => res.locals.session as Session | null;
+/** A form field as text; one PostgreSQL could not take (a NUL character) counts as not filled in. */
 const field = (req: Request, name: string) => {
   const v = (req.body as Record<string, unknown> | undefined)?.[name];
-  return typeof v === 'string' ? v : '';
+  return typeof v === 'string' && !badText(v) ? v : '';
 };
 const send = (res: Response, status: number, page: string) => void res.status(status).type('html').send(page);
 const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { need, type AppDeps } from '../deps.js';
 import type { Sql } from '../db/client.js';
 import { newId, randomToken } from '../platform/ids.js';
+import { badText, inputHazards } from '../registry/validation.js';
 import { OAuthProblem, invalidClient, invalidRequest } from './errors.js';
 import { redirectUriProblem } from './redirect-uris.js';
 
@@ -37,6 +38,9 @@ const ClientMetadata = z.object({
 
 function parseMetadata(body: unknown, what: string) {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthProblem('invalid_client_metadata', `${what} must be a JSON object`);
+  // kept as sent (jsonb): nothing PostgreSQL cannot store, nothing nested deeper than any real metadata
+  const hazard = inputHazards(body, () => 'body')[0];
+  if (hazard) throw new OAuthProblem('invalid_client_metadata', `${what}: ${hazard.loc.slice(1).join('.') || '(root)'}: ${hazard.msg}`.slice(0, 300));
   const parsed = ClientMetadata.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -86,7 +90,7 @@ const CACHE_S = { min: 300, default: 3600, max: 86_400 };
 
 /** The client named by `clientId`: a registered one, or a metadata document fetched (and cached) on demand. */
 export async function findClient(deps: AppDeps, clientId: string): Promise<OAuthClient> {
-  if (!clientId || clientId.length > 2000) throw invalidRequest('client_id is missing or too long');
+  if (!clientId || clientId.length > 2000 || badText(clientId)) throw invalidRequest('client_id is missing, too long or not valid text');
   const [row] = await deps.sql.unsafe(`SELECT ${CLIENT_COLUMNS}, refresh_after FROM oauth_clients WHERE client_id = $1`, [clientId]);
   if (!isMetadataDocumentId(clientId)) {
     if (!row) throw invalidClient('unknown client_id');

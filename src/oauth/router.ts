@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { takeRateLimit } from '../platform/rate-limit.js';
+import { badText } from '../registry/validation.js';
 import { CLIENT_AUTH_METHODS, authenticateClient, registerClient } from './clients.js';
 import { pruneExpired, redeemCode } from './codes.js';
 import { OAuthProblem, invalidRequest } from './errors.js';
@@ -60,6 +61,7 @@ function single(form: Record<string, unknown>, name: string, required = false): 
     return undefined;
   }
   if (typeof v !== 'string') throw invalidRequest(`${name} must be given once`);
+  if (badText(v)) throw invalidRequest(`${name} must not contain NUL characters or lone surrogates`);
   return v;
 }
 

@@ -84,6 +84,13 @@ export function toValidationIssues(
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Why a string cannot be stored or sent on (a NUL character, a lone surrogate), or null. */
+export function badText(s: string): string | null {
+  if (s.includes('\u0000')) return 'Input should not contain NUL characters';
+  if (LONE_SURROGATE.test(s)) return 'Input should be a valid Unicode string (no lone surrogates)';
+  return null;
+}
+
 /**
  * Inputs no operation can take, found before the schema runs: nesting deeper than any input
  * (schemas, error echoes and JSON.stringify recurse), NUL characters and lone surrogates (a
@@ -94,8 +101,6 @@ export function inputHazards(data: unknown, locate: (topKey: string | undefined)
   const out: ValidationIssue[] = [];
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value: data, path: [] }];
   const at = (path: (string | number)[]) => [locate(typeof path[0] === 'string' ? path[0] : undefined), ...path];
-  const badText = (s: string): string | null =>
-    s.includes('\u0000') ? 'Input should not contain NUL characters' : LONE_SURROGATE.test(s) ? 'Input should be a valid Unicode string (no lone surrogates)' : null;
   while (stack.length && out.length < 20) {
     const { value, path } = stack.pop()!;
     if (typeof value === 'string') {

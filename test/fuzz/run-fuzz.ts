@@ -20,6 +20,8 @@ export interface FuzzReply {
   bytes: number;
   text: string;
   ms: number;
+  /** Upstream requests made while this one ran (exact only when requests run one at a time). */
+  upstream: number;
 }
 
 export interface FuzzOutcome {
@@ -39,7 +41,7 @@ const MAX_ERROR_BYTES = 16 * 1024;
 
 const ATS_HOSTS = ['boards-api.greenhouse.io', 'boards.greenhouse.io', 'job-boards.greenhouse.io', 'api.lever.co', 'jobs.lever.co', 'apply.workable.com', 'api.smartrecruiters.com', 'jobs.smartrecruiters.com', 'careers.smartrecruiters.com', 'api.ashbyhq.com', 'jobs.ashbyhq.com'];
 
-function send(base: URL, agent: http.Agent, req: FuzzRequest): Promise<Omit<FuzzReply, 'req' | 'mcpStatus' | 'ms'>> {
+function send(base: URL, agent: http.Agent, req: FuzzRequest): Promise<Omit<FuzzReply, 'req' | 'mcpStatus' | 'ms' | 'upstream'>> {
   return new Promise((resolve) => {
     const headers: Record<string, string | number> = { ...req.headers };
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
@@ -99,8 +101,12 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzOutcome> {
       WEBHOOK_MAX_ATTEMPTS: '1',
       // the rendered job-card search launches a browser per call: it answers 503 here
       CHROMIUM_PATH: '/nonexistent/chromium',
+      // one request at a time measures the upstream calls of each: no background batch work then
+      RUN_WORKER: opts.concurrency === 1 ? 'false' : 'true',
+      // credits enforced: the reservation of every call's maximum cost runs too
+      CREDITS_MODE: 'enforce',
     });
-    const { key } = await svc.key({ rateLimit: 1_000_000 });
+    const { key } = await svc.key({ rateLimit: 1_000_000, plan: 'enterprise' });
     const doc = (await (await fetch(`${svc.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> };
     const requests = fc.sample(fuzzRequests(doc, { upstreamUrl: chaos.url }, key), { seed: opts.seed, numRuns: opts.runs });
     const base = new URL(svc.url);
@@ -112,8 +118,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzOutcome> {
         const i = next++;
         const req = requests[i];
         const started = performance.now();
+        const before = chaos.requests;
         const r = await send(base, agent, req);
-        replies[i] = { ...r, req, mcpStatus: req.path === '/mcp' ? mcpStatusOf(r.text) : null, ms: performance.now() - started };
+        replies[i] = { ...r, req, mcpStatus: req.path === '/mcp' ? mcpStatusOf(r.text) : null, ms: performance.now() - started, upstream: chaos.requests - before };
       }
     };
     await Promise.all(Array.from({ length: opts.concurrency ?? 6 }, worker));

@@ -146,3 +146,35 @@ describe('MCP: the same rules through the shared error mapping', () => {
     expect(replay.requests).toEqual([]);
   });
 });
+
+describe('the OAuth and dashboard forms refuse what PostgreSQL cannot store', () => {
+  const post = (path: string, type: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${svc.url}${path}`, { method: 'POST', headers: { 'content-type': type, ...headers }, body, redirect: 'manual' });
+
+  it('client registration with a NUL, a lone surrogate or deep nesting in its metadata', async () => {
+    for (const extra of ['"client_name":"a\\u0000b"', '"x":"\\ud800"', `"x":${nested(100_000)}`]) {
+      const res = await post('/oauth/register', 'application/json', `{"redirect_uris":["https://app.example/cb"],${extra}}`);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: 'invalid_client_metadata' });
+    }
+  });
+
+  it('token and revocation requests with a NUL in client_id or a parameter', async () => {
+    for (const [path, body] of [
+      ['/oauth/token', 'grant_type=authorization_code&code=abc&client_id=a%00b'],
+      ['/oauth/token', 'grant_type=refresh_token&refresh_token=%00&client_id=x'],
+      ['/oauth/revoke', 'token=%00&client_id=https%3A%2F%2Fapp.example%2F%00'],
+    ]) {
+      const res = await post(path, 'application/x-www-form-urlencoded', body);
+      expect([400, 401]).toContain(res.status);
+    }
+  });
+
+  it('dashboard sign-in with a NUL in the email', async () => {
+    const page = await fetch(`${svc.url}/dashboard/sign-in`);
+    const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
+    const res = await post('/dashboard/sign-in', 'application/x-www-form-urlencoded', `_csrf=${csrf}&email=a%00b%40x.example&password=x`, { cookie });
+    expect(res.status).toBe(400);
+  });
+});
