@@ -64,6 +64,8 @@ export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Ex
   app.set('etag', false);
   app.use(requestId);
   app.use(accessLog(deps));
+  // MCP reads its own body: a malformed one is a JSON-RPC parse error there, not the REST 422
+  app.use(mcpRouter(deps));
   app.use(express.json({ limit: '2mb', type: ['application/json', 'application/*+json'] }));
   app.use(deferBodyErrors);
 
@@ -87,7 +89,6 @@ export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Ex
   app.get('/metrics', metricsRoute(deps));
 
   app.use(oauthRouter(deps));
-  app.use(mcpRouter(deps));
   app.use(dashboardRouter(deps));
   app.use(restRouter(deps));
   app.use((req: Request, res: Response) => {

@@ -42,6 +42,8 @@ const ConfigSchema = z.object({
   CREDITS_MODE: z.enum(['off', 'shadow', 'enforce']).default('shadow'),
   DEFAULT_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  MCP_ALLOWED_HOSTS: z.string().optional(),
+  MCP_ALLOWED_ORIGINS: z.string().optional(),
   BOOTSTRAP_KEY: bool.default(true),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
@@ -82,6 +84,10 @@ export type RawConfig = z.infer<typeof ConfigSchema>;
 
 export interface Config extends RawConfig {
   dataDir: string;
+  /** Hostnames /mcp accepts in Host (DNS-rebinding protection); null: any. */
+  mcpAllowedHosts: string[] | null;
+  /** Origin hostnames /mcp accepts when a browser sends Origin; null: any. */
+  mcpAllowedOrigins: string[] | null;
   /** Base URL per upstream alias, after `UPSTREAM_<ALIAS>_URL` overrides. */
   upstreamHosts: Record<Alias, string>;
 }
@@ -103,7 +109,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (data.EGRESS_MODE !== 'direct' && !data.DEFAULT_PROXY_URL && Object.keys(data.MARKET_PROXIES).length === 0) {
     throw new ConfigError(`invalid configuration:\n  EGRESS_MODE: ${data.EGRESS_MODE} needs MARKET_PROXIES or DEFAULT_PROXY_URL`);
   }
-  return { ...data, dataDir: path.resolve(data.DATA_DIR), upstreamHosts: resolveHosts(data) };
+  const mcpHosts = allowList(data.MCP_ALLOWED_HOSTS, data.PUBLIC_BASE_URL);
+  return {
+    ...data,
+    dataDir: path.resolve(data.DATA_DIR),
+    upstreamHosts: resolveHosts(data),
+    mcpAllowedHosts: mcpHosts,
+    mcpAllowedOrigins: data.MCP_ALLOWED_ORIGINS === undefined ? mcpHosts : allowList(data.MCP_ALLOWED_ORIGINS, data.PUBLIC_BASE_URL),
+  };
+}
+
+const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/** A comma-separated hostname list; unset: the loopback names and PUBLIC_BASE_URL's host; `*`: no check. */
+function allowList(value: string | undefined, publicBaseUrl: string | undefined): string[] | null {
+  if (value?.trim() === '*') return null;
+  if (value !== undefined) return value.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  return publicBaseUrl ? [...LOCALHOST_NAMES, new URL(publicBaseUrl).hostname.toLowerCase()] : LOCALHOST_NAMES;
 }
 
 /** For entry points: the configuration, or the reason it is invalid on stderr and exit code 2. */
@@ -128,6 +150,8 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   CREDITS_MODE: 'off | shadow | enforce',
   DEFAULT_RATE_LIMIT_PER_MIN: 'rate limit of new keys',
   PUBLIC_BASE_URL: 'base URL printed at start and used in links; also the OAuth issuer and the /mcp resource identifier (set it in production: otherwise they follow the request\'s Host)',
+  MCP_ALLOWED_HOSTS: 'hostnames (comma-separated, any port) /mcp accepts in the Host header, against DNS rebinding; default localhost, 127.0.0.1, [::1] and the host of PUBLIC_BASE_URL; * turns the check off (e.g. behind a proxy that checks)',
+  MCP_ALLOWED_ORIGINS: 'hostnames /mcp accepts in a browser\'s Origin header (a request without Origin passes); default MCP_ALLOWED_HOSTS; * turns the check off',
   BOOTSTRAP_KEY: 'create and print a first key when none exists',
   DB_POOL_MAX: 'PostgreSQL connection pool size',
   UPSTREAM_TIMEOUT_MS: 'timeout of one upstream attempt, connect to last body byte',

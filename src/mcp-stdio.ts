@@ -1,33 +1,68 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import pino from 'pino';
-import { loadConfig } from './config.js';
-import { authenticate } from './platform/keys.js';
+import { TOOLS } from '../tools/index.js';
+import { loadConfigOrExit } from './config.js';
+import { ApiError, DependencyDown } from './platform/errors.js';
 import { newId } from './platform/ids.js';
-import { createMcpServer } from './registry/mcp.js';
-import { startRuntime } from './service.js';
+import { authenticate } from './platform/keys.js';
+import { buildToolTable, mcpServerFactory, type McpCallContext } from './registry/mcp.js';
+import { startRuntime, type Runtime } from './service.js';
+import { closeOnSignals } from './shutdown.js';
+
+/** A desktop client waits 2 s after closing our input before it signals, and 2 s more before SIGKILL. */
+const EXIT_DEADLINE_MS = 1_800;
 
 /**
- * MCP over stdio for desktop clients that launch a command. The key comes from the
- * environment (API_KEY); calls are metered and recorded exactly as over HTTP.
+ * MCP over stdio for desktop clients that launch a command; both eras (2026-07-28 and the 2025
+ * `initialize` handshake) on one connection. The key comes from the environment (API_KEY); calls
+ * are metered and recorded exactly as over HTTP, with the dependencies the HTTP service builds.
  * Logs go to stderr: stdout carries the protocol.
+ *
+ * The database (and the embedded PostgreSQL, when this process has to start it) comes up at the
+ * first tool call or listing, not at launch: a client's version probe, answered from the tool
+ * table alone, then never starts a cluster it would have to wait for. The process ends when its
+ * input closes or on SIGTERM/SIGINT/SIGHUP, stopping the embedded cluster only if it started it.
  */
-async function main(): Promise<void> {
-  const config = loadConfig();
+function main(): void {
+  const config = loadConfigOrExit();
   const log = pino({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }, pino.destination(2));
-  const runtime = await startRuntime(config, { log, queue: false, worker: config.STDIO_RUN_WORKER });
-  const key = await authenticate(runtime.deps.sql, process.env.API_KEY ?? process.env.HOTELRATES_API_KEY);
-  if (!key) {
-    process.stderr.write('missing or invalid API key: set API_KEY to a key created with `npm run keys -- create`\n');
-    await runtime.close();
-    process.exit(2);
-  }
-  const server = createMcpServer(runtime.deps, key, () => newId('req'));
-  const transport = new StdioServerTransport();
-  transport.onclose = () => void runtime.close().finally(() => process.exit(0));
-  await server.connect(transport);
+  let runtime: Promise<Runtime> | null = null;
+  const start = () =>
+    (runtime ??= startRuntime(config, { log, queue: false, worker: config.STDIO_RUN_WORKER, drainS: 1 }).catch((err: unknown) => {
+      runtime = null; // the next call tries again
+      log.error({ err }, 'database unavailable');
+      throw new DependencyDown(`database unavailable: ${err instanceof Error ? err.message : String(err)}`);
+    }));
+
+  let session: Promise<McpCallContext> | null = null;
+  const resolve = () =>
+    (session ??= start().then(async (rt): Promise<McpCallContext> => {
+      const key = await authenticate(rt.deps.sql, process.env.API_KEY);
+      if (!key) {
+        session = null; // a key created meanwhile works at the next call
+        log.error('missing or invalid API key: set API_KEY to a key created with `npm run keys -- create`');
+        throw new ApiError(401, "missing or invalid API key: set API_KEY in the MCP server's env to a key created with `npm run keys -- create`");
+      }
+      return { deps: rt.deps, caller: { key, nextRequestId: () => newId('req') } };
+    }));
+
+  const stop = closeOnSignals(
+    async () => {
+      // a start under way is finished first, so that what it started is also stopped
+      if (runtime) await (await runtime.catch(() => null))?.close();
+    },
+    log,
+    EXIT_DEADLINE_MS,
+  );
+  process.stdin.once('end', () => stop('stdin closed'));
+  process.stdin.once('close', () => stop('stdin closed'));
+  process.stdout.once('error', () => stop('stdout closed'));
+
+  const table = buildToolTable(TOOLS);
+  serveStdio(
+    mcpServerFactory(table, resolve, () => void start().catch(() => undefined)),
+    { onerror: (err) => log.debug({ err }, 'MCP message refused') },
+  );
 }
 
-main().catch((err) => {
-  process.stderr.write(`failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+main();

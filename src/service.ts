@@ -27,7 +27,8 @@ export interface Database {
   /** The pool's application_name, unique to this process (its connections in pg_stat_activity). */
   applicationName: string;
   embedded: EmbeddedDatabase | null;
-  close(): Promise<void>;
+  /** Waits up to `drainS` seconds for running queries, then stops the embedded cluster if this process started it. */
+  close(drainS?: number): Promise<void>;
 }
 
 /** The configured PostgreSQL: external by DATABASE_URL, else the embedded one under DATA_DIR; migrated. */
@@ -44,8 +45,8 @@ export async function openDatabase(config: Config, log?: Logger): Promise<Databa
     sql,
     applicationName,
     embedded,
-    async close() {
-      await sql.end({ timeout: 5 });
+    async close(drainS = 5) {
+      await sql.end({ timeout: drainS });
       await embedded?.stop();
     },
   };
@@ -66,6 +67,8 @@ export interface RuntimeOptions {
   worker?: boolean;
   /** Start the batch queue (pg-boss): batch submissions and the worker need it; default true. */
   queue?: boolean;
+  /** Seconds closing waits for running database queries (default 5). */
+  drainS?: number;
 }
 
 /**
@@ -120,7 +123,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
         await closeJobsBrowser(deps);
         await deps.services.upstream?.close();
         await ops.outcomes.close();
-        await db.close();
+        await db.close(opts.drainS);
       })();
       return closing;
     },

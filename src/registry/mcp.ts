@@ -1,76 +1,141 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpServerFactory, type ServerContext, type Tool as McpTool } from '@modelcontextprotocol/server';
 import { withSignal, type AppDeps } from '../deps.js';
 import { toApiError } from '../platform/errors.js';
 import type { AuthedKey } from '../platform/keys.js';
-import type { Tool } from './define-tool.js';
 import { recordCall } from '../ops/ops.js';
+import type { Tool } from './define-tool.js';
 import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
 import { jsonSchema } from './json-schema.js';
+import { leanSchema } from './mcp-schema.js';
 
 export const MCP_SERVER_INFO = { name: 'hotelrates', version: '1.0.0' };
 
-function exposed(tools: Tool[]): Tool[] {
-  return tools.filter((t) => t.mcp.expose);
+/** The one tool list a client sees, the same for every caller: clients and shared caches may keep it an hour. */
+const LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
+
+/** Who a tool call is made for, resolved once per HTTP request (or per stdio connection) in front of the server. */
+export interface McpCaller {
+  key: AuthedKey;
+  /** The id of the next call's history record (over HTTP the request's own x-request-id, so that id finds it). */
+  nextRequestId(): string;
 }
 
-function schemaCache(tools: Tool[]) {
-  return exposed(tools).map((t) => ({
-    name: t.name,
-    title: t.mcp.title,
-    description: t.description,
-    inputSchema: jsonSchema(t.input, 'input') as { type: 'object' },
-    outputSchema: jsonSchema(t.output, 'output') as { type: 'object' },
-    annotations: { title: t.mcp.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  }));
+/** The exposed tools with their listing, built once per process from the registry. */
+export interface McpToolTable {
+  listing: McpTool[];
+  byName: Map<string, Tool>;
 }
 
-const listings = new WeakMap<Tool[], ReturnType<typeof schemaCache>>();
+export function buildToolTable(tools: Tool[]): McpToolTable {
+  const exposed = tools.filter((t) => t.mcp.expose);
+  return {
+    byName: new Map(exposed.map((t) => [t.name, t])),
+    listing: exposed.map((t) => ({
+      name: t.name,
+      title: t.mcp.title,
+      description: t.description,
+      inputSchema: leanSchema(jsonSchema(t.input, 'input'), 'input') as McpTool['inputSchema'],
+      outputSchema: leanSchema(jsonSchema(t.output, 'output'), 'output') as McpTool['outputSchema'],
+      // read-only tools: the destructive and idempotent hints only mean something for tools that write
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    })),
+  };
+}
+
+/** Recorded when the client hung up before its answer, as REST records it (nginx's 499). */
+const CLIENT_CLOSED = 499;
 
 /**
- * A new MCP server for one authenticated caller (stateless: one per HTTP request).
- * Tools come from the registry and run through the same invoke path as REST.
+ * One tool call through the path every REST call takes (rate limit, validation, credits, history).
+ * A failure is an `isError` result carrying the REST error's detail; a call whose client hung up
+ * is recorded as 499 and charged nothing.
  */
-export function createMcpServer(deps: AppDeps, key: AuthedKey, nextRequestId: () => string): Server {
-  const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
-  let listing = listings.get(deps.tools);
-  if (!listing) listings.set(deps.tools, (listing = schemaCache(deps.tools)));
-  const tools = listing;
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const tool = exposed(deps.tools).find((t) => t.name === request.params.name);
-    const id = nextRequestId();
-    const started = performance.now();
-    const meter = newMeter();
-    let result: CallToolResult;
-    if (!tool) {
-      result = { isError: true, content: [{ type: 'text', text: `unknown tool: ${request.params.name}` }] };
-    } else {
+export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller: McpCaller, signal: AbortSignal): Promise<CallToolResult> {
+  const id = caller.nextRequestId();
+  const started = performance.now();
+  const meter = newMeter();
+  let result: CallToolResult;
+  let status = 200;
+  try {
+    const ctx = { deps: withSignal(deps, signal), requestId: id, key: caller.key, headers: {} };
+    const output = (await invokeTool(tool, args ?? {}, () => 'body', ctx, meter)) as Record<string, unknown>;
+    result = { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+  } catch (err) {
+    failed(meter);
+    const api = signal.aborted ? { status: CLIENT_CLOSED, detail: 'client closed the request' } : toApiError(err);
+    if (api.status === 500) deps.log.error({ err, requestId: id }, 'unhandled error in MCP tool');
+    status = api.status;
+    result = errorResult(api.detail, status, id);
+  }
+  const text = (result.content[0] as { text: string }).text; // the serialised result, measured once
+  try {
+    await finishCall(deps, meter, { id, key_id: caller.key.id, method: 'MCP', path: tool.name, status, duration_ms: performance.now() - started, response_bytes: Buffer.byteLength(text) });
+  } catch (err) {
+    if (result.isError) deps.log.warn({ err, requestId: id }, 'request history write failed');
+    else {
+      // a result whose charge could not be written is not handed out free
+      const api = toApiError(err);
+      failed(meter);
+      result = errorResult(api.detail, api.status, id);
+    }
+  }
+  if (!result.isError) result._meta = { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining };
+  recordCall(deps.ops, { operation: tool.name, transport: 'mcp', status, ms: performance.now() - started, credits: meter.charged });
+  return result;
+}
+
+function errorResult(detail: unknown, status: number, requestId: string | null): CallToolResult {
+  const text = typeof detail === 'string' ? detail : JSON.stringify(detail);
+  return { isError: true, content: [{ type: 'text', text }], _meta: requestId ? { status, request_id: requestId } : { status } };
+}
+
+/** A name that is not one of the tools is a protocol error (-32602), never a call, a charge or a history row. */
+function unknownTool(name: unknown): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${String(name).slice(0, 100)}`);
+}
+
+/** What a tool call runs with: the process's dependencies and the caller. */
+export interface McpCallContext {
+  deps: AppDeps;
+  caller: McpCaller;
+}
+
+/**
+ * The SDK's serving entries (HTTP: one per request; stdio: one per connection) each take a fresh
+ * protocol `Server` from this factory. What is expensive to build, the tool table and its schemas,
+ * is built once per process and shared; the per-request `Server` only holds the two handlers.
+ * `resolve` gives a call its dependencies and caller from the serving context (HTTP: the auth in
+ * front of the handler; stdio: the process's key, once the database is up). `onList` lets a
+ * lazily started server warm up when a client lists the tools.
+ */
+export function mcpServerFactory(
+  table: McpToolTable,
+  resolve: (ctx: ServerContext) => McpCallContext | Promise<McpCallContext>,
+  onList?: () => void,
+): McpServerFactory {
+  const listResult = { tools: table.listing };
+  return () => {
+    const server = new Server(MCP_SERVER_INFO, {
+      capabilities: { tools: {} },
+      cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
+    });
+    server.setRequestHandler('tools/list', () => {
+      onList?.();
+      return listResult;
+    });
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const tool = table.byName.get(request.params.name);
+      if (!tool) throw unknownTool(request.params.name);
+      let call: McpCallContext;
       try {
-        const output = (await invokeTool(tool, request.params.arguments ?? {}, () => 'body', { deps: withSignal(deps, extra.signal), requestId: id, key, headers: {} }, meter)) as Record<string, unknown>;
-        result = { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+        call = await resolve(ctx);
       } catch (err) {
+        // the caller could not be established (stdio: database down, key refused): nothing ran, nothing is recorded
         const api = toApiError(err);
-        if (api.status === 500) deps.log.error({ err, requestId: id }, 'unhandled error in MCP tool');
-        failed(meter);
-        const text = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
-        result = { isError: true, content: [{ type: 'text', text }], _meta: { status: api.status, request_id: id } };
+        return errorResult(api.detail, api.status, null);
       }
-    }
-    const status = result.isError ? Number(result._meta?.status ?? 404) : 200;
-    try {
-      await finishCall(deps, meter, { id, key_id: key.id, method: 'MCP', path: request.params.name, status, duration_ms: performance.now() - started, response_bytes: Buffer.byteLength((result.content[0] as { text: string }).text) }); // the text copy: the result serialised once
-    } catch (err) {
-      if (result.isError) deps.log.warn({ err, requestId: id }, 'request history write failed');
-      else {
-        const api = toApiError(err);
-        failed(meter);
-        result = { isError: true, content: [{ type: 'text', text: String(api.detail) }], _meta: { status: api.status, request_id: id } };
-      }
-    }
-    if (!result.isError) result._meta = { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining };
-    recordCall(deps.ops, { operation: tool?.name ?? 'unknown', transport: 'mcp', status: result.isError ? Number(result._meta?.status ?? 404) : 200, ms: performance.now() - started, credits: meter.charged });
-    return result;
-  });
-  return server;
+      return callTool(call.deps, tool, request.params.arguments, call.caller, ctx.mcpReq.signal);
+    });
+    return server;
+  };
 }

@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOTEL_ENGINES, serpHotels, serpHotelsProperty } from '../../tools/hotels.js';
 import { decodeTs } from '../../src/sources/metasearch/hotels/ts-param.js';

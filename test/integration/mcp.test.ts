@@ -1,33 +1,62 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../tools/index.js';
 import { PROBES } from '../helpers/probe-tools.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { waitFor } from '../helpers/wait.js';
+import { startReplayServer, type ReplayServer } from '../replay/server.js';
+import { LOCATION_LONDON } from '../unit/metasearch-flights/rpc-payloads.js';
 
+const LOCATIONS = '/_/FlightsFrontendUi/data/batchexecute';
 let svc: TestService;
+let replay: ReplayServer;
 let key: string;
 
 beforeAll(async () => {
-  svc = await startTestService({}, { tools: [...TOOLS, ...PROBES] });
+  // an upstream slow enough for a client to hang up while it is being asked
+  replay = await startReplayServer([{ method: 'POST', path: LOCATIONS, body: LOCATION_LONDON, delayMs: 5_000 }]);
+  svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '2' }, { tools: [...TOOLS, ...PROBES] });
   key = (await svc.key()).key;
 });
-afterAll(() => svc?.close());
+afterAll(async () => {
+  await svc?.close();
+  await replay?.close();
+});
 
-async function httpClient(apiKey: string, header: 'x-api-key' | 'bearer' = 'x-api-key'): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  const headers: Record<string, string> = header === 'x-api-key' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
+/** The three revisions one /mcp serves, each as the SDK client negotiates it. */
+const REVISIONS = {
+  '2026-07-28': { versionNegotiation: { mode: { pin: '2026-07-28' as const } } },
+  '2025-11-25': { supportedProtocolVersions: ['2025-11-25'] },
+  '2025-06-18': { supportedProtocolVersions: ['2025-06-18'] },
+};
+type Revision = keyof typeof REVISIONS;
+
+async function httpClient(revision: Revision, headers: Record<string, string> = { 'x-api-key': key }): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' }, REVISIONS[revision]);
   await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers } }));
   return client;
 }
 
-describe('MCP over Streamable HTTP', () => {
-  it('lists the exposed tools with read-only annotations and output schemas', async () => {
-    const client = await httpClient(key);
+function rpc(body: object, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${svc.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+async function history(path: string): Promise<{ status: number; credits: number }[]> {
+  return svc.deps.sql<{ status: number; credits: number }[]>`SELECT status, credits FROM request_history WHERE path = ${path} ORDER BY created_at`;
+}
+
+describe.each(Object.keys(REVISIONS) as Revision[])('MCP over Streamable HTTP, revision %s', (revision) => {
+  it('negotiates the revision and lists the tools with read-only annotations and output schemas', async () => {
+    const client = await httpClient(revision);
+    expect(client.getNegotiatedProtocolVersion()).toBe(revision);
+    expect(client.getProtocolEra()).toBe(revision === '2026-07-28' ? 'modern' : 'legacy');
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toContain('get_credit_balance');
@@ -41,24 +70,8 @@ describe('MCP over Streamable HTTP', () => {
     await client.close();
   });
 
-  it('exposes exactly the 18 read-only tools of the product (besides the test probes)', async () => {
-    const client = await httpClient(key);
-    const { tools } = await client.listTools();
-    const names = tools.map((t) => t.name).filter((n) => !n.startsWith('probe_')).sort();
-    expect(names).toEqual(
-      [
-        'get_credit_balance',
-        'resolve_hotel', 'search_hotels', 'get_hotel_details', 'get_hotel_calendar', 'get_hotel_offers', 'get_hotel_rooms', 'get_stay_price', 'get_official_rate', 'compare_hotel_prices',
-        'search_flights', 'get_return_flights', 'get_booking_options', 'search_flight_locations', 'get_flight_calendar',
-        'search_rentals', 'get_rental_calendar', 'get_rental_quote',
-      ].sort(),
-    );
-    for (const t of tools.filter((x) => !x.name.startsWith('probe_'))) expect(t.description!.length).toBeGreaterThan(150);
-    await client.close();
-  });
-
   it('tools/call returns structuredContent and a text copy, metered and recorded like REST', async () => {
-    const client = await httpClient(key, 'bearer');
+    const client = await httpClient(revision, { authorization: `Bearer ${key}` });
     const res = await client.callTool({ name: 'get_credit_balance', arguments: {} });
     expect(res.isError).toBeFalsy();
     const sc = res.structuredContent as { plan: { code: string }; credits: { granted: number } };
@@ -69,49 +82,99 @@ describe('MCP over Streamable HTTP', () => {
     expect(metered.structuredContent).toEqual({ items: [0, 1] });
     const meta = metered._meta as { request_id: string; credits_charged: number };
     expect(meta.credits_charged).toBe(5);
-    const record = await (await svc.call(`/v1/requests/${meta.request_id}`, { key })).json() as any;
+    const record = (await (await svc.call(`/v1/requests/${meta.request_id}`, { key })).json()) as Record<string, unknown>;
     expect(record).toMatchObject({ method: 'MCP', path: 'probe_metered', status: 200, credits: 5 });
     await client.close();
   });
 
   it('a failing tool is isError with the same detail text, charged 0', async () => {
-    const client = await httpClient(key);
+    const client = await httpClient(revision);
     const failed = await client.callTool({ name: 'probe_metered', arguments: { fail: true } });
     expect(failed.isError).toBe(true);
     expect((failed.content as { text: string }[])[0].text).toBe('ProbeFailure');
+    expect(failed._meta).toMatchObject({ status: 502 });
     const invalid = await client.callTool({ name: 'probe_metered', arguments: { items: 99 } });
     expect(invalid.isError).toBe(true);
     expect(JSON.parse((invalid.content as { text: string }[])[0].text)[0]).toMatchObject({ type: 'less_than_equal', loc: ['body', 'items'] });
     await client.close();
   });
 
-  it('refuses a missing or invalid key with 401', async () => {
-    const res = await fetch(`${svc.url}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
-    expect(res.status).toBe(401);
-    expect(await res.json() as any).toEqual({ detail: 'missing or invalid API key' });
-    await expect(httpClient(`sk_${'z'.repeat(32)}`)).rejects.toThrow();
+  it('an unknown tool is a JSON-RPC error and leaves no trace in usage or history', async () => {
+    const client = await httpClient(revision);
+    const name = `no_such_tool_${revision.replaceAll('-', '_')}`;
+    const err = await client.callTool({ name, arguments: {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect((err as ProtocolError).code).toBe(-32602);
+    expect(await history(name)).toEqual([]);
+    const usage = JSON.stringify(await (await svc.call('/v1/usage?period=7d', { key })).json());
+    expect(usage).not.toContain(name);
+    await client.close();
   });
 });
 
-describe('MCP over stdio', () => {
-  it('lists and calls tools through the stdio entry', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', 'src/mcp-stdio.ts'],
-      env: { ...process.env, API_KEY: key, DATABASE_URL: svc.deps.config.DATABASE_URL!, LOG_LEVEL: 'silent' } as Record<string, string>,
-      stderr: 'pipe',
+describe('MCP over Streamable HTTP, one endpoint', () => {
+  it('answers server/discover with the 2026-07-28 revision and cache hints, and initialize with the 2025 ones', async () => {
+    const discover = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } } } },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+    );
+    expect(discover.status).toBe(200);
+    const d = (await discover.json()) as { result: Record<string, unknown> };
+    expect(d.result).toMatchObject({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, cacheScope: 'public' });
+    expect(d.result.ttlMs).toBeGreaterThan(0);
+    for (const version of ['2025-11-25', '2025-06-18']) {
+      const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      expect(init.status).toBe(200);
+      expect(await init.text()).toContain(`"protocolVersion":"${version}"`);
+    }
+  });
+
+  it('refuses a missing or invalid key with 401 before the protocol layer', async () => {
+    const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'x-api-key': '' });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { detail: string }).detail).toBe('missing or invalid API key');
+    await expect(httpClient('2025-11-25', { 'x-api-key': `sk_${'z'.repeat(32)}` })).rejects.toThrow();
+    await expect(httpClient('2026-07-28', { 'x-api-key': `sk_${'z'.repeat(32)}` })).rejects.toThrow();
+  });
+
+  it('refuses a foreign Host or Origin with 403 (DNS rebinding) and accepts loopback ones', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    expect((await rpc(init, { origin: 'http://evil.example.com' })).status).toBe(403);
+    expect((await rpc(init, { origin: `http://localhost:${new URL(svc.url).port}` })).status).toBe(200);
+    // fetch sets Host itself: a raw request carries the rebinding one
+    const http = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${svc.url}/mcp`, { method: 'POST', headers: { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.once('error', reject);
+      req.end(JSON.stringify(init));
     });
-    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
-    await client.connect(transport);
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toContain('get_credit_balance');
-    const res = await client.callTool({ name: 'get_credit_balance', arguments: {} });
-    expect((res.structuredContent as { plan: { code: string } }).plan.code).toBe('free');
-    await client.close();
+    expect(status).toBe(403);
+  });
+
+  it('a malformed body is a JSON-RPC parse error, not a REST validation error', async () => {
+    const res = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key }, body: '{"jsonrpc":' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+
+  it('a client that hangs up ends the upstream work, is recorded as 499 and is not charged, as over REST', async () => {
+    const gone = new AbortController();
+    const call = fetch(`${svc.url}/mcp`, {
+      method: 'POST',
+      signal: gone.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_flight_locations', arguments: { q: 'london' } } }),
+    }).catch((err: Error) => err);
+    await waitFor(async () => replay.requests.some((r) => r.path === LOCATIONS), { what: 'the upstream request' });
+    gone.abort();
+    expect(await call).toBeInstanceOf(Error);
+    const row = await waitFor(async () => (await history('search_flight_locations'))[0], { what: 'the 499 record' });
+    expect(row).toEqual({ status: 499, credits: 0 });
+    // the upstream call was not retried after the hang-up
+    expect(replay.requests.filter((r) => r.path === LOCATIONS)).toHaveLength(1);
   });
 });
 

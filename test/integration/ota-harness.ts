@@ -1,6 +1,5 @@
 /** Shared set-up of the OTA, rental, official and compare integration tests. */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { TOOLS } from '../../tools/index.js';
 import { SafeFetcher, type SafeFetchInit, type SafeFetchResponse } from '../../src/upstream/safe-fetch.js';
