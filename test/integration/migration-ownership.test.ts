@@ -12,6 +12,7 @@ const MIGRATIONS = path.resolve('migrations');
 describe('migration 005: every existing record gets its owner', () => {
   let db: TestDatabase;
   let sql: Sql;
+  const accountOf = async (keyId: string) => (await sql`SELECT account_id FROM api_keys WHERE id = ${keyId}`)[0].account_id as string;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -65,29 +66,29 @@ describe('migration 005: every existing record gets its owner', () => {
   });
 
   it('history, idempotency records, jobs and items take their key account', async () => {
-    const [lone] = await sql`SELECT account_id FROM api_keys WHERE id = 'key_lone'`;
-    const [old] = await sql`SELECT account_id FROM api_keys WHERE id = 'key_old'`;
+    const lone = await accountOf('key_lone');
+    const old = await accountOf('key_old');
     expect((await sql`SELECT id, account_id FROM request_history ORDER BY id`).map((r) => [r.id, r.account_id])).toEqual([
       ['req_a', 'acct_a'],
-      ['req_old', old.account_id],
+      ['req_old', old],
     ]);
-    expect((await sql`SELECT account_id FROM idempotency_keys`)[0].account_id).toBe(lone.account_id);
-    expect((await sql`SELECT account_id FROM calendar_jobs`)[0].account_id).toBe(lone.account_id);
-    expect((await sql`SELECT account_id FROM calendar_job_items`)[0].account_id).toBe(lone.account_id);
+    expect((await sql`SELECT account_id FROM idempotency_keys`)[0].account_id).toBe(lone);
+    expect((await sql`SELECT account_id FROM calendar_jobs`)[0].account_id).toBe(lone);
+    expect((await sql`SELECT account_id FROM calendar_job_items`)[0].account_id).toBe(lone);
   });
 
   it('runs and stored rates belong to the call or job that wrote them; untraceable ones are dropped, not handed out', async () => {
-    const [lone] = await sql`SELECT account_id FROM api_keys WHERE id = 'key_lone'`;
-    const [old] = await sql`SELECT account_id FROM api_keys WHERE id = 'key_old'`;
+    const lone = await accountOf('key_lone');
+    const old = await accountOf('key_old');
     expect((await sql`SELECT run_id, account_id FROM scrape_runs ORDER BY run_id`).map((r) => [r.run_id, r.account_id])).toEqual([
       ['scraperun_a', 'acct_a'],
-      ['scraperun_l', lone.account_id],
-      ['scraperun_old', old.account_id],
+      ['scraperun_l', lone],
+      ['scraperun_old', old],
     ]);
     expect((await sql`SELECT token, account_id FROM stored_rates ORDER BY token`).map((r) => [r.token, r.account_id])).toEqual([
       ['tok-a', 'acct_a'],
-      ['tok-job', lone.account_id],
-      ['tok-shared', old.account_id],
+      ['tok-job', lone],
+      ['tok-shared', old],
     ]);
   });
 

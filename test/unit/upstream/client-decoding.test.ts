@@ -1,23 +1,14 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixturePath, fixtureSuite, readFixture } from '../../helpers/fixtures.js';
-import { startReplayServer, type ReplayRoute, type ReplayServer } from '../../replay/server.js';
-import { replayClient } from './harness.js';
+import type { ReplayRoute } from '../../replay/server.js';
+import { replayPerTest } from './harness.js';
 
-let server: ReplayServer | undefined;
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  await server?.close();
-  close = undefined;
-  server = undefined;
-});
+const replay = replayPerTest();
 
 async function fetchWith(route: ReplayRoute) {
-  server = await startReplayServer([route]);
-  const { client } = replayClient(server.url);
-  close = () => client.close();
+  const client = await replay.start([route]);
   return client.fetch({ source: 'otaone', path: route.path });
 }
 

@@ -1,24 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { UPSTREAM_HOSTS, resolveHosts } from '../../../src/upstream/hosts.js';
-import { startReplayServer, type ReplayServer } from '../../replay/server.js';
-import { replayClient } from './harness.js';
+import { replayClient, replayPerTest } from './harness.js';
 
-let server: ReplayServer | undefined;
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  await server?.close();
-  close = undefined;
-  server = undefined;
-});
+const replay = replayPerTest();
 
 async function lastRequest(req: Parameters<ReturnType<typeof replayClient>['client']['fetch']>[0], env: Record<string, string> = {}) {
-  server = await startReplayServer([{ path: '/p', body: 'ok' }, { path: '/prefix/p', body: 'ok' }]);
-  const { client } = replayClient(server.url, env);
-  close = () => client.close();
+  const client = await replay.start([{ path: '/p', body: 'ok' }, { path: '/prefix/p', body: 'ok' }], env);
   await client.fetch(req);
-  return server.requests[server.requests.length - 1];
+  return replay.server.requests[replay.server.requests.length - 1];
 }
 
 describe('device header profiles', () => {
@@ -65,11 +55,9 @@ describe('device header profiles', () => {
 
 describe('upstream host table', () => {
   it('uses the override of one alias, keeping its path prefix', async () => {
-    server = await startReplayServer([{ path: '/prefix/p', body: 'ok' }]);
-    const { client } = replayClient(server.url, { UPSTREAM_NETWORK_URL: `${server.url}/prefix/` });
-    close = () => client.close();
+    const client = await replay.start([{ path: '/prefix/p', body: 'ok' }], (url) => ({ UPSTREAM_NETWORK_URL: `${url}/prefix/` }));
     const res = await client.fetch({ source: 'network', path: '/p' });
-    expect(res.url).toBe(`${server.url}/prefix/p`);
+    expect(res.url).toBe(`${replay.server.url}/prefix/p`);
   });
 
   it('defaults every alias to its real site and overrides per alias', () => {

@@ -1,23 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UpstreamFailed } from '../../../src/platform/errors.js';
-import { startReplayServer, type ReplayServer } from '../../replay/server.js';
-import { rejection, replayClient } from './harness.js';
+import type { ReplayRoute } from '../../replay/server.js';
+import { rejection, replayPerTest } from './harness.js';
 
-let server: ReplayServer | undefined;
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  await server?.close();
-  server = undefined;
-  close = undefined;
-});
+const replay = replayPerTest();
 
-async function setup(routes: Parameters<typeof startReplayServer>[0], env: Record<string, string> = {}) {
-  server = await startReplayServer(routes);
-  const { client } = replayClient(server.url, env);
-  close = () => client.close();
-  return client;
-}
+const setup = (routes: ReplayRoute[], env: Record<string, string> = {}) => replay.start(routes, env);
 
 describe('UpstreamClient retries', () => {
   it('retries a 503 once and returns the 200 (attempts 2)', async () => {
@@ -27,7 +15,7 @@ describe('UpstreamClient retries', () => {
     expect(res.attempts).toBe(2);
     expect(res.text()).toBe('<html>ok</html>');
     expect(res.egressMode).toBe('direct');
-    expect(server!.requests).toHaveLength(2);
+    expect(replay.server.requests).toHaveLength(2);
   });
 
   it('retries a 429 without block markers', async () => {
@@ -55,7 +43,7 @@ describe('UpstreamClient retries', () => {
     const res = await client.fetch({ source: 'otaone', path: '/gone' });
     expect(res.status).toBe(404);
     expect(res.attempts).toBe(1);
-    expect(server!.requests).toHaveLength(1);
+    expect(replay.server.requests).toHaveLength(1);
   });
 
   it('does not retry other 4xx', async () => {
@@ -63,7 +51,7 @@ describe('UpstreamClient retries', () => {
     const res = await client.fetch({ source: 'otaone', path: '/bad', expect: 'json' });
     expect(res.status).toBe(400);
     expect(res.json()).toEqual({ error: 'bad' });
-    expect(server!.requests).toHaveLength(1);
+    expect(replay.server.requests).toHaveLength(1);
   });
 
   it('throws UpstreamFailed after exhausting retries on 5xx', async () => {
@@ -71,7 +59,7 @@ describe('UpstreamClient retries', () => {
     const err = await rejection(client.fetch({ source: 'otaone', path: '/down' }));
     expect(err).toBeInstanceOf(UpstreamFailed);
     expect(err.detail).toBe('UpstreamHttp502');
-    expect(server!.requests).toHaveLength(3);
+    expect(replay.server.requests).toHaveLength(3);
   });
 
   it('names the network error class when the host refuses connections', async () => {
@@ -89,7 +77,7 @@ describe('UpstreamClient retries', () => {
     ]);
     const res = await client.fetch({ source: 'otaone', path: '/old' });
     expect(res.text()).toBe('moved');
-    expect(res.url).toBe(`${server!.url}/new?x=1`);
+    expect(res.url).toBe(`${replay.server.url}/new?x=1`);
     expect(res.attempts).toBe(1);
   });
 
@@ -97,8 +85,8 @@ describe('UpstreamClient retries', () => {
     const client = await setup([{ method: 'POST', path: '/graphql', body: { data: { ok: true } } }]);
     const res = await client.fetch({ source: 'otatwo', method: 'POST', path: '/graphql', body: { query: 'q' }, expect: 'json' });
     expect(res.json<{ data: { ok: boolean } }>().data.ok).toBe(true);
-    expect(server!.requests[0].headers['content-type']).toBe('application/json');
-    expect(server!.requests[0].body).toBe('{"query":"q"}');
+    expect(replay.server.requests[0].headers['content-type']).toBe('application/json');
+    expect(replay.server.requests[0].body).toBe('{"query":"q"}');
   });
 
   it('strips the anti-JSON prefix in json()', async () => {

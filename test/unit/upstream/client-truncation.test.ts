@@ -1,28 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UpstreamContractChanged, UpstreamFailed } from '../../../src/platform/errors.js';
 import { withContractGuard } from '../../../src/upstream/diagnostics.js';
-import { startReplayServer, type ReplayCut, type ReplayRoute, type ReplayServer } from '../../replay/server.js';
-import { rejection, replayClient } from './harness.js';
+import type { ReplayCut, ReplayRoute } from '../../replay/server.js';
+import { rejection, replayPerTest } from './harness.js';
 
-let server: ReplayServer | undefined;
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  await server?.close();
-  close = undefined;
-  server = undefined;
-});
+const replay = replayPerTest();
 
 const JSON_BODY = { rooms: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `Room ${i}`, price: 100 + i })) };
 const JSON_LENGTH = Buffer.byteLength(JSON.stringify(JSON_BODY));
 const PAGE = `<html><body>${'<div class="room">Double room 129 €</div>'.repeat(400)}</body></html>`;
 
-async function client(routes: ReplayRoute[], retries = '0') {
-  server = await startReplayServer(routes);
-  const { client: c } = replayClient(server.url, { UPSTREAM_RETRIES: retries });
-  close = () => c.close();
-  return c;
-}
+const client = (routes: ReplayRoute[], retries = '0') => replay.start(routes, { UPSTREAM_RETRIES: retries });
 
 describe('a transfer cut mid-way is an upstream failure (502, retried), never a contract change', () => {
   const cuts: [string, Partial<ReplayRoute> & { cut: ReplayCut }][] = [
@@ -42,7 +30,7 @@ describe('a transfer cut mid-way is an upstream failure (502, retried), never a 
       expect(err).toBeInstanceOf(UpstreamFailed);
       expect(err.status).toBe(502);
       expect(err.retryable).toBe(true);
-      expect(server!.requests).toHaveLength(2); // retried like any network failure
+      expect(replay.server.requests).toHaveLength(2); // retried like any network failure
     });
   }
 
