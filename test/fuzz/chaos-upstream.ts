@@ -108,6 +108,27 @@ const GARBAGE = [
   nestedText(20_000, 'object'),
 ];
 
+const TOKEN = /"(?:[^"\\\n]|\\.){0,60}"|-?\b\d+(?:\.\d+)?\b|\btrue\b|\bfalse\b|\bnull\b/g;
+const SWAPS = ['null', '0', '-1', '""', '[]', '{}', '"x"', '1e308', '[null]', '{"a":null}', 'true', '"2001-02-30"', '"\\u0000"'];
+
+/**
+ * The page with a few of its JSON-ish tokens (strings, numbers, booleans, null) swapped for values
+ * of other types: the structure a parser walks stays recognisable, the leaves do not.
+ */
+function mutated(page: Page, h: number): Page {
+  const text = page.body.toString('utf8');
+  const spots: number[] = [];
+  for (const m of text.matchAll(TOKEN)) spots.push(m.index);
+  if (!spots.length) return page;
+  let rnd = h || 1;
+  const next = () => (rnd = Math.imul(rnd ^ (rnd >>> 15), 0x2c1b3c6d) >>> 0 || 1);
+  const picks = new Map<number, string>();
+  const count = 1 + (next() % 12);
+  for (let i = 0; i < count; i++) picks.set(spots[next() % spots.length], SWAPS[next() % SWAPS.length]);
+  const out = text.replace(TOKEN, (tok, offset: number) => picks.get(offset) ?? tok);
+  return { ...page, body: Buffer.from(out) };
+}
+
 export async function startChaosUpstream(seed: number): Promise<ChaosUpstream> {
   const files: Record<string, string[]> = Object.fromEntries(Object.entries(POOLS).map(([k, dirs]) => [k, dirs.flatMap(listFiles)]));
   const all = [...new Set(Object.values(files).flat())];
@@ -143,7 +164,7 @@ export async function startChaosUpstream(seed: number): Promise<ChaosUpstream> {
       res.writeHead(status, { 'content-type': page.type, 'content-length': String(page.body.length), ...headers }).end(page.body);
     };
     if (bucket < 45) {
-      const page = pageFor(pool, h);
+      const page = bucket < 22 ? pageFor(pool, h) : mutated(pageFor(pool, h), h);
       const gzip = (h >>> 12) % 4 === 0 && /gzip/.test(String(req.headers['accept-encoding'] ?? ''));
       return gzip ? send(200, { ...page, body: zlib.gzipSync(page.body) }, { 'content-encoding': 'gzip' }) : send(200, page);
     }

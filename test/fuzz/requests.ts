@@ -217,7 +217,8 @@ function restRequest(op: Operation, g: Generated, key: string): FuzzRequest {
   }
   let query = queryString(queryEntries);
   if (g.rawQuery !== undefined) query = query ? `${query}&${g.rawQuery}` : g.rawQuery;
-  const keyValid = g.auth === 'header' || g.auth === 'bearer' || (g.auth === 'query' && op.queryKey);
+  // a generated extra `api_key` field beside the query key makes that key ambiguous, hence invalid
+  const keyValid = g.auth === 'header' || g.auth === 'bearer' || (g.auth === 'query' && op.queryKey && !('api_key' in shape.queryValues));
   const urlTooLong = path.length + query.length > 8_000;
   return { op: `${op.method} ${op.template}`, kind: g.kind, method: op.method, path, query, headers, body, recorded: keyValid && g.rawSegment === undefined && !urlTooLong };
 }
