@@ -1,16 +1,13 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardAccount } from '../../src/dashboard/accounts.js';
 import { freePort } from '../helpers/free-port.js';
+import { CHROMIUM, CHROMIUM_ARGS as ARGS, SHOTS, hasChromium } from '../helpers/chromium.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SHOTS = path.resolve('test-artifacts/screenshots');
 const EMAIL = 'sources@example.com';
 const PASSWORD = 'a long passphrase of my own';
 
