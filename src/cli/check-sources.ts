@@ -1,14 +1,11 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { TOOLS } from '../../tools/index.js';
 import { loadConfigOrExit } from '../config.js';
 import type { Sql } from '../db/client.js';
 import { canonicalChecks } from '../ops/canonical-checks.js';
 import { MONITORED_SOURCES } from '../ops/outcome-store.js';
-import { createOps } from '../ops/ops.js';
-import { checkSources, formatTable } from '../ops/source-check.js';
 import { DependencyDown } from '../platform/errors.js';
-import { buildDeps, openDatabase, type Database } from '../service.js';
+import type { Database } from '../service.js';
 import { CommandLine } from './command-line.js';
 
 const USAGE = `usage: npm run check:sources [-- --json] [--only apps,video] [--timeout-s 60]
@@ -46,6 +43,13 @@ cli.run(async () => {
   if (!(timeoutS > 0)) cli.fail('--timeout-s must be a positive number');
 
   const config = loadConfigOrExit();
+  // loaded only now, so that a usage or configuration error answers at once
+  const [{ TOOLS }, { buildDeps, openDatabase }, { createOps }, { checkSources, formatTable }] = await Promise.all([
+    import('../../tools/index.js'),
+    import('../service.js'),
+    import('../ops/ops.js'),
+    import('../ops/source-check.js'),
+  ]);
   const log = pino({ level: config.LOG_LEVEL === 'info' ? 'error' : config.LOG_LEVEL }, pino.destination(2));
   const db: Database | null = config.DATABASE_URL ? await openDatabase(config, log) : null;
   const sql = db?.sql ?? noDatabase();
