@@ -46,7 +46,15 @@ export const RentalSearchInput = z.strictObject({
   zero_retention: queryBool.default(false),
 });
 
-const Breakdown = z.array(z.object({ description: z.string(), price: z.string(), extracted_price: z.number().nullable() }));
+const Breakdown = z.array(
+  z.object({
+    description: z.string(),
+    price: z.string(),
+    extracted_price: z.number().nullable(),
+    original_price: z.string().optional(),
+    extracted_original_price: z.number().optional(),
+  }),
+);
 
 const RentalPrice = z.object({
   total_price: z.string(),
@@ -60,6 +68,7 @@ const RentalPrice = z.object({
   discount: z.string().optional(),
   extracted_discount: z.number().optional(),
   breakdown: Breakdown,
+  notes: z.array(z.string()).optional(),
   total_with_taxes: z.string().optional(),
   extracted_total_with_taxes: z.number().optional(),
   provenance,
@@ -143,7 +152,7 @@ export const RentalCalendarInput = z.strictObject({
   zero_retention: queryBool.default(false),
 });
 
-/** One check-in's quote: the listing's price figures (no strike-through price or discount) with its dates. */
+/** One check-in's quote: the listing's price figures as the booking section states them, with its dates. */
 const DayPrice = z
   .object({
     check_in_date: z.string(),
@@ -152,7 +161,7 @@ const DayPrice = z
     price_per_night: z.string().optional(),
     extracted_price_per_night: z.number().optional(),
   })
-  .extend(RentalPrice.omit({ original_price: true, extracted_original_price: true, discount: true, extracted_discount: true }).shape);
+  .extend(RentalPrice.shape);
 
 export const RentalCalendarOutput = z.object({
   search_metadata: SearchMetadataSchema.extend({ upstream_requests: z.int() }),

@@ -59,7 +59,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(body.matches).toEqual([
       { token: CROWN, rank: 0, verified: true, name: 'The Crown, Battersea (PUBLOVE)', name_score: 0.8571 },
       { token: ROSE, rank: 2, verified: true, name: 'The Rose & Crown, London Bridge (PUBLOVE)', name_score: 0.4444 },
-      { token: EXMOUTH, rank: 1, verified: false, name: '', name_score: 0 },
+      { token: EXMOUTH, rank: 1, verified: false, name: null, name_score: 0 },
     ]);
 
     const [fr, us] = searches().slice(before.searches);

@@ -54,7 +54,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(sent.variables.searchCriteria.primary.dateRange).toEqual({ checkInDate: { day: 4, month: 6, year: 2023 }, checkOutDate: { day: 14, month: 6, year: 2023 } });
   });
 
-  it('otathree: unknown id 404, stale hash 503, upstream 5xx 502, CA context 503, bad input 422 — never charged', async () => {
+  it('otathree: unknown id 404, stale hash 503, upstream 5xx 502, other stay dates 502, CA context 503, bad input 422 — never charged', async () => {
     const stay = { check_in: '2023-06-04', nights: 2 };
     const cases = [
       [{ property_id: '404', ...stay }, 404],
@@ -63,6 +63,8 @@ describe.skipIf(suite.missing)(suite.title, () => {
       [{ property_id: '9209612', market: 'CA', ...stay }, 503],
       [{ property_id: 'abc', ...stay }, 422],
       [{ property_id: '9209612', check_in: '2023-06-04', check_out: '2023-06-01' }, 400],
+      // the recorded grid answers 10 nights: a 2-night stay is an upstream mismatch
+      [{ property_id: '9209612', ...stay }, 502],
     ] as const;
     for (const [body, status] of cases) {
       const r = await h.post('/v1/ota/otathree', body);
@@ -105,6 +107,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(head.body.cheapest).toMatchObject({ room_name: 'Superior Triple Room, Balcony', price: 32.48 });
     const au = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: '2023-06-04', market: 'AU' });
     expect(au.status).toBe(503);
+    // the recorded grid prices 2023-06-04..14: for another stay it is an upstream mismatch, never priced
+    for (const path of ['/v1/ota/otatwo/rooms', '/v1/ota/otatwo']) {
+      const other = await h.post(path, { property_id: '9209612', check_in: '2023-06-05', nights: 10 });
+      expect([other.status, other.charged, other.body.detail]).toEqual([502, '0', 'StayMismatch: the upstream answered for 2023-06-04..2023-06-14']);
+    }
     const search = await h.post('/v1/ota/otatwo/search', { query: 'golden' });
     expect(search.status).toBe(200);
     expect(search.charged).toBe('1');

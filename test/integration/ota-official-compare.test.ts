@@ -36,7 +36,15 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/site/sm-gone', body: hotelSite('https://direct-book.com/properties/nosuchdirect?locale=en') },
       { path: '/site/none', body: HOTEL_SITE_NO_ENGINE },
       { path: '/site/blocked', status: 403, body: '<html><head><title>Just a moment...</title></head></html>' },
-      { method: 'POST', path: '/engine-api/json/getAvailabilities', body: BEDS24_AVAILABILITY },
+      // the engine echoes the dates it was asked for beside the rooms
+      {
+        method: 'POST',
+        path: '/engine-api/json/getAvailabilities',
+        reply: (req) => {
+          const { checkIn, checkOut } = JSON.parse(req.body);
+          return { ...BEDS24_AVAILABILITY, checkIn, checkOut, lastNight: undefined };
+        },
+      },
       { method: 'POST', path: '/cloudbeds/booking/property_info', reply: (q) => cloudbedsReply(q.path, q.body) },
       { method: 'POST', path: '/cloudbeds/booking/rooms', reply: (q) => cloudbedsReply(q.path, q.body) },
       { method: 'POST', path: '/siteminder/api/graphql', reply: (q) => siteminderReply(q.body) },

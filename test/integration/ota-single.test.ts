@@ -21,12 +21,15 @@ describe.skipIf(suite.missing)(suite.title, () => {
     h = await startHarness([
       { path: '/otaone/hotel/rs/example-centre.en-gb.html', body: OTAONE_PROPERTY_PAGE },
       { path: '/otaone/hotel/rs/gone.en-gb.html', status: 404, body: 'not found' },
+      // the page states the stay it was priced for; these dates are not the asked ones
+      { path: '/otaone/hotel/rs/other-dates.en-gb.html', body: OTAONE_PROPERTY_PAGE.replace("b_hotel_id: '4242001',", "b_hotel_id: '4242001', b_checkin_date: '2026-12-02', b_checkout_date: '2026-12-04',") },
       { path: '/otaone/hotel/rs/captcha.en-gb.html', status: 403, body: '<html><div class="g-recaptcha"></div></html>' },
       { path: '/otaone/searchresults.en-gb.html', body: readFixture(CARDS) },
       { path: SECONDARY_DATA_PATH.replace(/^/, '/otafour'), query: { hotel_id: '2454174' }, body: OTAFOUR_SECONDARY_DATA },
       { path: SECONDARY_DATA_PATH.replace(/^/, '/otafour'), query: { hotel_id: '1' }, body: { hotelInfo: {} } },
       { path: SECONDARY_DATA_PATH.replace(/^/, '/otafour'), query: { hotel_id: '3' }, body: { ...OTAFOUR_SECONDARY_DATA, roomGridData: { ...OTAFOUR_SECONDARY_DATA.roomGridData, masterRooms: [{ id: 1, name: 'Deluxe Double', rooms: [{ uid: 'r-9', isFit: false, inclusivePrice: { display: 90 } }] }] } } },
       { path: SECONDARY_DATA_PATH.replace(/^/, '/otafour'), query: { hotel_id: '4' }, body: { ...OTAFOUR_SECONDARY_DATA, roomGridData: { currencyCode: 'EUR', masterRooms: [] } } },
+      { path: SECONDARY_DATA_PATH.replace(/^/, '/otafour'), query: { hotel_id: '5' }, body: { ...OTAFOUR_SECONDARY_DATA, roomGridData: { masterRooms: OTAFOUR_SECONDARY_DATA.roomGridData.masterRooms } } },
       { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'riverside' }, body: OTAFOUR_SUGGEST },
       { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'nowhere' }, body: { ViewModelList: [] } },
       { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'moved' }, body: { Message: 'moved' } },
@@ -57,6 +60,8 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const blocked = await h.post('/v1/ota/otaone/rooms', { pagename: 'captcha', country: 'rs', check_in: '2026-12-01' });
     expect(blocked.status).toBe(502);
     expect(blocked.body.detail).toBe('CaptchaChallenge');
+    const other = await h.post('/v1/ota/otaone/rooms', { pagename: 'other-dates', country: 'rs', check_in: '2026-12-01', nights: 2 });
+    expect([other.status, other.charged, other.body.detail]).toEqual([502, '0', 'StayMismatch: the upstream answered for 2026-12-02..2026-12-04']);
   });
 
   it('otaone search: recorded cards with page names and priced provenance, 1 credit', async () => {
@@ -90,10 +95,19 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect((await h.post('/v1/ota/otafour', { property_id: '1', check_in: '2026-12-01' })).status).toBe(503);
     const soldOut = await h.post('/v1/ota/otafour', { property_id: '3', check_in: '2026-12-01', currency: 'EUR' });
     expect([soldOut.status, soldOut.charged]).toEqual([200, '8']);
-    expect(soldOut.body.property).toMatchObject({ sold_out: true, price_per_night: null, rooms: [] });
+    // nothing fits or is priced, and the grid states no sold-out flag: not reported as sold out
+    expect(soldOut.body.property).toMatchObject({ sold_out: null, price_per_night: null, currency: null, rooms: [] });
     expect(soldOut.body.meta).toMatchObject({ room_types: 1, offers: 0 });
     const empty = await h.post('/v1/ota/otafour', { property_id: '4', check_in: '2026-12-01', currency: 'EUR' });
     expect([empty.status, empty.charged]).toEqual([200, '0']);
+    // a grid that states no currency: none is reported (the requested one is in search_parameters)
+    const unstated = await h.post('/v1/ota/otafour', { property_id: '5', check_in: '2026-12-01', nights: 2, currency: 'EUR' });
+    expect(unstated.body.property).toMatchObject({ currency: null, price_per_night: 95.5, sold_out: false });
+    expect(unstated.body.property.rooms.flatMap((x: any) => x.offers.map((o: any) => [o.currency, o.currency_code, o.price_text]))).toEqual([
+      [null, null, null],
+      [null, null, null],
+    ]);
+    expect(unstated.body.property.provenance).toMatchObject({ requested_currency: 'EUR', returned_currency: null });
   });
 
   it('otafour search: hotel suggestions with their property id, 1 credit; no match free; a changed reply 503', async () => {
@@ -115,7 +129,8 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('hostel: dorm and private rate plans with per-bed / per-room provenance; destination search', async () => {
-    const r = await h.post('/v1/ota/hostel', { property_id: '93919', check_in: '2026-06-15', nights: 3, guests: 1 });
+    // The recorded reply prices the nights of 2026-06-20..22 (its priceBreakdown dates).
+    const r = await h.post('/v1/ota/hostel', { property_id: '93919', check_in: '2026-06-20', nights: 3, guests: 1 });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('8');
     expect(r.body.rooms.map((x: any) => [x.room_id, x.kind, x.offers.map((o: any) => [o.rate_plan_id, o.total, o.refundable])])).toEqual([
@@ -124,7 +139,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     ]);
     expect(r.body.rooms[0].offers[0].provenance).toMatchObject({ source: 'hostel', price_basis: 'stay_total_per_bed', returned_currency: 'USD' });
     expect(r.body.rooms[1].offers[0].provenance.price_basis).toBe('stay_total_per_room');
-    expect(h.replay.requests.find((q) => q.path.includes('/93919/availability'))!.query).toMatchObject({ 'date-start': '2026-06-15', 'num-nights': '3', 'number-of-guests': '1', currency: 'USD' });
+    expect(h.replay.requests.find((q) => q.path.includes('/93919/availability'))!.query).toMatchObject({ 'date-start': '2026-06-20', 'num-nights': '3', 'number-of-guests': '1', currency: 'USD' });
+    // Asked for other dates, the same reply is an upstream mismatch, never priced under the asked stay.
+    const other = await h.post('/v1/ota/hostel', { property_id: '93919', check_in: '2026-06-15', nights: 3, guests: 1 });
+    expect([other.status, other.charged, other.body.detail]).toEqual([502, '0', 'StayMismatch: the upstream answered for 2026-06-20..2026-06-23']);
     const minNights = await h.post('/v1/ota/hostel', { property_id: '93920', check_in: '2026-06-15', nights: 1 });
     expect([minNights.status, minNights.charged]).toEqual([200, '8']);
     expect(minNights.body).toMatchObject({ rooms: [], stay_rule_violations: [{ type: 'MIN_NIGHTS', value: 3 }] });

@@ -13,7 +13,7 @@ export function parseGreenhouseBoard(payload: unknown): CareersBoardPage {
   if (!root || !Array.isArray(root.jobs)) throw new UpstreamContractChanged('careers', 'greenhouse jobs array');
   const jobs = root.jobs.map(greenhouseJob).filter((j): j is CareersJobRecord => j !== null);
   const companyName = str(arr(root.jobs).map((j) => obj(j)?.company_name).find((n) => str(n)));
-  return { company_name: companyName, total: num(obj(root.meta)?.total) ?? jobs.length, jobs };
+  return { company_name: companyName, total: num(obj(root.meta)?.total), jobs };
 }
 
 function greenhouseJob(raw: unknown): CareersJobRecord | null {

@@ -47,6 +47,10 @@ function workdayListJob(raw: unknown, board: CareersBoard): CareersJobRecord | n
   };
 }
 
+function missingId(): never {
+  throw new UpstreamContractChanged('careers', 'workday jobPostingInfo.jobReqId');
+}
+
 /** `GET <host>/wday/cxs/<tenant>/<site>/job/<...>`: one posting in full. */
 export function parseWorkdayJob(payload: unknown): CareersJobRecord & { company_name: string | null } {
   const root = obj(payload);
@@ -56,7 +60,7 @@ export function parseWorkdayJob(payload: unknown): CareersJobRecord & { company_
   const description = str(info.jobDescription);
   const remoteType = str(info.remoteType);
   return {
-    job_id: str(info.jobReqId) ?? str(info.jobPostingId) ?? str(info.id) ?? title,
+    job_id: str(info.jobReqId) ?? str(info.jobPostingId) ?? str(info.id) ?? missingId(),
     title,
     department: null,
     locations: uniq([str(info.location), ...arr(info.additionalLocations).map(str)]),

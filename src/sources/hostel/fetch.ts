@@ -7,7 +7,7 @@ import { need } from '../../deps.js';
 import { NotFound } from '../../platform/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { checkStatus, observe, priceProvenance, seconds } from '../shared/observation.js';
-import { stayWindow } from '../shared/stay.js';
+import { assertNightsAnswered, stayWindow } from '../shared/stay.js';
 import { parseHostelAvailability } from './availability.js';
 import { parseHostelAutocomplete, parseHostelCityProperties } from './search.js';
 
@@ -32,6 +32,8 @@ export async function fetchHostelAvailability(deps: AppDeps, input: HostelStayIn
   checkStatus('hostel', response, { notFound: `hostel property ${input.property_id} not found` });
   const obs = observe('hostel', response);
   const a = await withContractGuard('hostel', response, (r) => parseHostelAvailability(r.json()));
+  // The reply prices named nights (priceBreakdown dates): they must be nights of the asked stay.
+  assertNightsAnswered(stay, a.rooms.flatMap((room) => room.offers.flatMap((o) => o.nights.map((n) => n.date))));
   const key = { propertyId: a.property_id || input.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.guests };
   return {
     property_id: key.propertyId,

@@ -34,7 +34,8 @@ export interface HostelListing {
   /** Average over the stay, after promotions, with the pre-promotion figure when stated. */
   lowest_average_price_per_night: number | null;
   lowest_average_original_price_per_night: number | null;
-  free_cancellation: boolean;
+  /** As the listing states it; null when it does not say. */
+  free_cancellation: boolean | null;
   free_cancellation_until: string | null;
   address: string;
   district: string;
@@ -85,7 +86,7 @@ function listing(p: Json): HostelListing {
     lowest_private_price_per_night: num(p?.lowestPrivatePricePerNight?.value),
     lowest_average_price_per_night: num(avg.value),
     lowest_average_original_price_per_night: num(avg.original),
-    free_cancellation: p?.freeCancellationAvailable === true,
+    free_cancellation: typeof p?.freeCancellationAvailable === 'boolean' ? p.freeCancellationAvailable : null,
     free_cancellation_until: text(p?.freeCancellationAvailableUntil) || null,
     address: [text(p?.address1), text(p?.address2)].filter(Boolean).join(', '),
     district: text(p?.district?.name),

@@ -32,8 +32,8 @@ export interface EngineRoomOffer {
   nightly: number[] | null;
   taxes: number | null;
   currency: string | null;
-  /** Whether the engine offers this room for the stay (availability > 0, or a clean quote). */
-  bookable: boolean;
+  /** Whether the engine offers this room for the stay (availability > 0, or a clean quote); null when it does not say. */
+  bookable: boolean | null;
   upstream_rate_id: string | null;
   /** What `total` is and how it was obtained (the provenance fields). */
   price_basis: string;

@@ -60,8 +60,9 @@ export async function fetchOfficialRate(deps: AppDeps, input: OfficialInput) {
   const observedAt = new Date();
   const collection = collectionId('official', newFetchNonce());
   const requestedCurrency = engine.sendsCurrency ? engineStay.currency : null;
+  // Offered: rooms the engine says it sells, and priced rooms whose availability it does not state.
   const offers = rooms
-    .filter((r) => r.bookable)
+    .filter((r) => r.bookable === true || (r.bookable === null && r.total != null))
     .map(({ bookable: _bookable, price_basis, derivation, upstream_rate_id, ...r }) => ({
       ...r,
       provenance: buildProvenance({
@@ -95,7 +96,7 @@ export async function fetchOfficialRate(deps: AppDeps, input: OfficialInput) {
     adults: input.adults,
     available: offers.length > 0,
     listed: rooms.length,
-    sold_out: rooms.length > 0 && offers.length === 0,
+    sold_out: rooms.length > 0 && rooms.every((r) => r.bookable === false),
     cheapest_total: cheapest?.total ?? null,
     currency: cheapest?.currency ?? null,
     offers,

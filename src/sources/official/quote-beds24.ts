@@ -7,7 +7,8 @@
  */
 import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
-import { num } from '../shared/json-values.js';
+import { num, text } from '../shared/json-values.js';
+import { assertStayAnswered } from '../shared/stay.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';
 
 type Json = any;
@@ -30,8 +31,17 @@ export function beds24Request(stay: EngineStay): SafeFetchInit {
   };
 }
 
-/** The rooms of a `getAvailabilities` reply; an error naming the property is a 404. */
-export function parseBeds24Availability(body: string, stay: Pick<EngineStay, 'propertyCode'>): EngineRoomOffer[] {
+/** `20270310` → `2027-03-10`; null for anything else. */
+function isoDate(v: unknown): string | null {
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(text(v));
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+}
+
+/**
+ * The rooms of a `getAvailabilities` reply; an error naming the property is a 404, and a reply
+ * echoing other stay dates than asked is a 502 (StayMismatch).
+ */
+export function parseBeds24Availability(body: string, stay: Pick<EngineStay, 'propertyCode' | 'checkIn' | 'checkOut'>): EngineRoomOffer[] {
   let reply: Json;
   try {
     reply = JSON.parse(body);
@@ -43,6 +53,7 @@ export function parseBeds24Availability(body: string, stay: Pick<EngineStay, 'pr
     throw new UpstreamContractChanged('official', `beds24 error: ${reply.error.slice(0, 120)}`);
   }
   if (!reply || typeof reply !== 'object') throw new UpstreamContractChanged('official', 'beds24 availability object');
+  if (!Array.isArray(reply)) assertStayAnswered(stay, { checkIn: isoDate(reply.checkIn), checkOut: isoDate(reply.checkOut) });
   const rows: Json[] = Array.isArray(reply) ? reply : Object.values(reply);
   return rows
     .filter((r) => r && typeof r === 'object' && (r.roomId != null || r.roomsavail != null))
@@ -58,7 +69,7 @@ export function parseBeds24Availability(body: string, stay: Pick<EngineStay, 'pr
         nightly: null,
         taxes: null,
         currency: null,
-        bookable: (available ?? 0) > 0,
+        bookable: available != null ? available > 0 : null,
         upstream_rate_id: roomId || null,
         price_basis: 'stay_total_as_quoted',
         derivation: 'upstream',

@@ -120,8 +120,8 @@ export function parseCloudbedsRooms(body: string, stay: Pick<EngineStay, 'checkI
       nightly,
       taxes: null,
       currency: null,
-      bookable: available != null ? available > 0 : total != null,
-      upstream_rate_id: text(row[ROOM.rateId]) || roomId,
+      bookable: available != null ? available > 0 : null,
+      upstream_rate_id: text(row[ROOM.rateId]) || null,
       price_basis: 'stay_total_sum_of_nightly',
       derivation: 'sum_of_upstream_nightly_rates',
     });

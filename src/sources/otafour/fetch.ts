@@ -74,9 +74,11 @@ export async function fetchOtafour(deps: AppDeps, input: OtafourInput) {
       .filter((o) => o.price != null)
       .map((o) => ({
         price: o.price,
-        currency: o.currency ?? input.currency,
+        // Read back from the row or grid only; the requested currency is in search_parameters.
+        currency: o.currency,
         currency_code: o.currency,
-        price_text: '',
+        // The grid states numbers only; no displayed price text to report.
+        price_text: null,
         tax_inclusive: o.tax_inclusive,
         discount: o.discount,
         free_cancellation: o.free_cancellation,
@@ -99,10 +101,11 @@ export async function fetchOtafour(deps: AppDeps, input: OtafourInput) {
       property_id: grid.property_id,
       name: grid.name,
       price_per_night: cheapest?.price ?? null,
-      currency: cheapest?.currency ?? input.currency,
+      currency: cheapest?.currency ?? null,
       currency_display: grid.currency_display,
       tax_inclusive: cheapest?.tax_inclusive ?? null,
-      sold_out: cheapest == null,
+      // The grid states no sold-out flag: an unpriced grid is not known to be sold out.
+      sold_out: cheapest == null ? null : false,
       provenance: cheapest?.provenance ?? null,
       rooms: rooms.filter((r) => r.offers.length > 0),
     },

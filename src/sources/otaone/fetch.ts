@@ -8,7 +8,7 @@ import { NotFound } from '../../platform/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import type { Provenance } from '../../upstream/provenance.js';
 import { checkStatus, observe, priceProvenance } from '../shared/observation.js';
-import { stayWindow } from '../shared/stay.js';
+import { assertStayAnswered, stayWindow } from '../shared/stay.js';
 import { parseOtaoneHotelPage, type OtaoneRatePlan } from './hotel-page.js';
 import { otaonePropertyPath } from './page-url.js';
 import { parseOtaoneSearchCards, type OtaoneSearchCard } from './search-cards.js';
@@ -44,6 +44,7 @@ export async function fetchOtaoneRooms(deps: AppDeps, input: OtaoneRoomsInput) {
   if (!/\/hotel\/[a-z]{2}\//.test(new URL(response.url).pathname)) throw new NotFound(`otaone property ${input.country}/${input.pagename} not found`);
   const obs = observe('otaone', response);
   const page = await withContractGuard('otaone', response, (r) => parseOtaoneHotelPage(r.text()));
+  assertStayAnswered(stay, { checkIn: page.check_in, checkOut: page.check_out });
   const key = { propertyId: page.hotel_id || input.pagename, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
   const plan = (p: OtaoneRatePlan): OtaoneRatePlan & { provenance: Provenance } => ({
     ...p,
@@ -52,7 +53,7 @@ export async function fetchOtaoneRooms(deps: AppDeps, input: OtaoneRoomsInput) {
       collector: 'otaone.property_page',
       market: input.country.toUpperCase(),
       requestedCurrency: input.currency,
-      returnedCurrency: p.currency || null,
+      returnedCurrency: p.currency,
       priceBasis: 'stay_rate_plan',
       derivation: 'upstream',
       rateId: p.block_id || null,
@@ -65,8 +66,8 @@ export async function fetchOtaoneRooms(deps: AppDeps, input: OtaoneRoomsInput) {
     check_in: stay.checkIn,
     check_out: stay.checkOut,
     nights: stay.nights,
-    currency: page.currency ?? input.currency,
-    sold_out: page.rooms.length === 0 && !page.unavailable_reason ? null : page.sold_out,
+    currency: page.currency,
+    sold_out: page.sold_out,
     unavailable_reason: page.unavailable_reason,
     rendered: false,
     catalogue_from_graphql: false,

@@ -1,7 +1,9 @@
 /**
  * `POST /v1/ota/otaone/rooms`: the property page priced for a stay. The room table's data sits in
  * the page script as `b_rooms_available_and_soldout: [...]` (rooms with `b_blocks`), next to
- * `b_hotel_id` and `b_selected_currency`; the rendered rows carry `data-block-id`.
+ * `b_hotel_id`, `b_selected_currency` and the stay the page was priced for (`b_checkin_date`,
+ * `b_checkout_date`); the rendered rows carry `data-block-id`. A flag neither the block data nor
+ * its row states is null.
  */
 import * as cheerio from 'cheerio';
 import { UpstreamContractChanged } from '../../platform/errors.js';
@@ -10,6 +12,8 @@ import { num, text } from '../shared/json-values.js';
 const ROOMS_KEY = 'b_rooms_available_and_soldout';
 const HOTEL_ID = /\bb_hotel_id['"]?\s*:\s*['"]?(\d+)/;
 const CURRENCY = /\bb_selected_currency['"]?\s*:\s*['"]([A-Z]{3})['"]/;
+const CHECK_IN = /\bb_checkin_date['"]?\s*[=:]\s*['"](\d{4}-\d{2}-\d{2})['"]/;
+const CHECK_OUT = /\bb_checkout_date['"]?\s*[=:]\s*['"](\d{4}-\d{2}-\d{2})['"]/;
 const ROW = (blockId: string) => `tr[data-block-id="${blockId}"]`;
 
 /** The page's own sentences for a stay it will not sell (English pages). */
@@ -24,16 +28,18 @@ const UNAVAILABLE: RegExp[] = [
 export interface OtaoneRatePlan {
   block_id: string;
   price: number | null;
-  currency: string;
+  /** The page's selected currency; null when the page states none. */
+  currency: string | null;
   guests: number | null;
-  free_cancellation: boolean;
-  no_prepayment: boolean;
-  breakfast_included: boolean;
+  free_cancellation: boolean | null;
+  no_prepayment: boolean | null;
+  breakfast_included: boolean | null;
 }
 
 export interface OtaoneRoom {
   name: string;
-  room_id: string;
+  /** The page's room id (`b_id`); null when the room data carries none. */
+  room_id: string | null;
   /** Bed set-up as displayed in the room row; empty when not rendered. */
   beds: string;
   /** Not on this page; comes from the catalogue enrichment. */
@@ -44,10 +50,14 @@ export interface OtaoneRoom {
 }
 
 export interface OtaoneHotelPage {
-  hotel_id: string;
+  hotel_id: string | null;
   property_name: string;
   currency: string | null;
-  sold_out: boolean;
+  /** The stay the page was priced for, as its script states it; null when not stated. */
+  check_in: string | null;
+  check_out: string | null;
+  /** true when the page says the stay does not sell or lists only rooms without blocks; null when it does not say. */
+  sold_out: boolean | null;
   unavailable_reason: string | null;
   cheapest_rate: number | null;
   rooms: OtaoneRoom[];
@@ -125,20 +135,23 @@ export function parseOtaoneHotelPage(html: string): OtaoneHotelPage {
     const plans: OtaoneRatePlan[] = blocks.map((b: Json) => {
       const id = text(b?.b_block_id);
       const row = id ? $(ROW(id)) : null;
+      const rowText = row && row.length ? row.text() : null;
+      const stated = (key: string, test: (v: string) => boolean, words: RegExp): boolean | null =>
+        b && typeof b === 'object' && key in b ? test(text(b[key])) : rowText != null ? words.test(rowText) : null;
       return {
         block_id: id,
         price: num(b?.b_raw_price),
-        currency: currency ?? '',
+        currency,
         guests: num(b?.b_max_persons),
-        free_cancellation: text(b?.b_cancellation_type) === 'free_cancellation',
-        no_prepayment: row ? /no prepayment/i.test(row.text()) : false,
-        breakfast_included: /breakfast/i.test(text(b?.b_mealplan_included_name)),
+        free_cancellation: stated('b_cancellation_type', (v) => v === 'free_cancellation', /free cancellation/i),
+        no_prepayment: rowText != null ? /no prepayment/i.test(rowText) : null,
+        breakfast_included: stated('b_mealplan_included_name', (v) => /breakfast/i.test(v), /breakfast included/i),
       };
     });
     const firstId = plans[0]?.block_id ?? '';
     return {
       name: text(room?.b_name),
-      room_id: text(room?.b_id) || firstId.split('_')[0],
+      room_id: text(room?.b_id) || null,
       beds: firstId ? $(ROW(firstId)).find('.hprt-roomtype-bed').first().text().replace(/\s+/g, ' ').trim() : '',
       room_size: null,
       max_persons: highest(plans.map((p) => p.guests)),
@@ -147,11 +160,14 @@ export function parseOtaoneHotelPage(html: string): OtaoneHotelPage {
     };
   });
   const cheapest = lowest(rooms.map((r) => r.cheapest_rate));
+  const everyRoomWithoutBlocks = rooms.length > 0 && rooms.every((r) => r.rate_plans.length === 0);
   return {
-    hotel_id: HOTEL_ID.exec(scripts)?.[1] ?? '',
+    hotel_id: HOTEL_ID.exec(scripts)?.[1] ?? null,
     property_name: propertyName($),
     currency,
-    sold_out: cheapest == null,
+    check_in: CHECK_IN.exec(scripts)?.[1] ?? null,
+    check_out: CHECK_OUT.exec(scripts)?.[1] ?? null,
+    sold_out: cheapest != null ? false : reason || everyRoomWithoutBlocks ? true : null,
     unavailable_reason: cheapest == null ? reason : null,
     cheapest_rate: cheapest,
     rooms,

@@ -14,7 +14,7 @@ import {
 import { callGroupGraphql, callPropertyOffers } from '../shared/group-gateway.js';
 import { priceProvenance, seconds } from '../shared/observation.js';
 import { withHeadlineProvenance, withOfferProvenance, type OtaHeadlineOut, type OtaOfferOut } from '../shared/ota-schemas.js';
-import { stayWindow } from '../shared/stay.js';
+import { assertStayAnswered, stayWindow } from '../shared/stay.js';
 import { parseOtathreeReviews, type OtathreeReview } from './reviews.js';
 import { parseOtathreeStay } from './stay.js';
 
@@ -67,6 +67,7 @@ export async function fetchOtathreeStay(deps: AppDeps, input: OtathreeStayInput)
     { market: input.market, propertyId: input.property_id, window: stay, adults: input.adults },
     (data) => parseOtathreeStay(data, { propertyId: input.property_id, marketCurrency: currency, rooms: input.rooms, nights: stay.nights }),
   );
+  assertStayAnswered(stay, { checkIn: parsed.check_in, checkOut: parsed.check_out });
   const key = { propertyId: input.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
   const facts = { sourceKind: 'ota_rate_plan', collector: COLLECTOR, market: input.market, requestedCurrency: currency, priceBasis: 'stay_rate_plan' };
   const rooms = parsed.rooms.map((r) => ({ ...r, offers: r.offers.map((o) => withOfferProvenance(o, obs, key, facts)) }));

@@ -43,7 +43,7 @@ export interface OtathreeContext {
 export function buildHeadline(grid: OfferGrid, ctx: OtathreeContext): OtaHeadline {
   const bookable = bookableRows(grid);
   const cheapest = cheapestOffer(bookable);
-  const currency = grid.currency ?? ctx.marketCurrency;
+  const currency = grid.currency;
   const sticky = grid.sticky_bar_text ? parseDisplayedAmount(grid.sticky_bar_text) : null;
   const base = {
     property_id: grid.property_id || ctx.propertyId,

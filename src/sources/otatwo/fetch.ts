@@ -12,7 +12,7 @@ import {
 import { callPropertyOffers } from '../shared/group-gateway.js';
 import { priceProvenance, type Observation, type StayKey } from '../shared/observation.js';
 import { TAXES_AND_FEES_DERIVATION } from '../shared/offer.js';
-import { stayWindow } from '../shared/stay.js';
+import { assertStayAnswered, stayWindow } from '../shared/stay.js';
 import { parseOtatwoRooms, type OtatwoRatePlan, type OtatwoRooms } from './rooms.js';
 
 const COLLECTOR = 'otatwo.graphql';
@@ -48,6 +48,7 @@ export async function fetchOtatwoGrid(deps: AppDeps, input: OtatwoStayInput): Pr
     { market: input.market, propertyId: input.property_id, window: stay, adults: input.adults },
     (data) => parseOtatwoRooms(data, { requestedCurrency, nights: stay.nights }),
   );
+  assertStayAnswered(stay, { checkIn: parsed.check_in, checkOut: parsed.check_out });
   const key = { propertyId: input.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
   return { parsed, obs, key, market: input.market, checkIn: stay.checkIn, checkOut: stay.checkOut, nights: stay.nights, requestedCurrency };
 }

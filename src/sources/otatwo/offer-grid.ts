@@ -173,7 +173,7 @@ function rowFrom(rp: Json, pd: Json, unitId: string, fallbackNights: number | nu
     total,
     nightly: leadIsNightly ? leadAmount : null,
     taxes_and_fees: null,
-    currency: stringText(lead?.currencyInfo?.code),
+    currency: stringText(lead?.currencyInfo?.code) || null,
     total_text: totalMsg?.value ?? '',
     nightly_text: leadIsNightly ? leadText : '',
     taxes_and_fees_included: TAXES_INCLUDED.test(allText) ? true : null,

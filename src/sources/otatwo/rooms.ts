@@ -13,7 +13,7 @@ export interface OtatwoRatePlan {
   /** The card's lead price (the stay total with taxes and fees on the US and DE points of sale). */
   price: number | null;
   price_text: string;
-  currency: string;
+  currency: string | null;
   refundable: boolean | null;
   refundable_until: string;
   pay_now: boolean;
@@ -45,8 +45,8 @@ export interface OtatwoRooms {
   check_in: string | null;
   check_out: string | null;
   nights: number | null;
-  /** Currency read back from the reply; the requested one when nothing is priced. */
-  currency: string;
+  /** Currency read back from the reply; null when nothing is priced in a stated currency. */
+  currency: string | null;
   requested_currency: string;
   currency_verified: boolean;
   available: boolean;
@@ -99,7 +99,7 @@ export function parseOtatwoRooms(payload: Json, ctx: OtatwoRoomsContext): Otatwo
     return { name: u.name, unit_id: u.unit_id, cheapest_rate: lowest(plans.map((p) => p.price)), rate_plans: plans };
   });
   const cheapest = lowest(rooms.map((r) => r.cheapest_rate));
-  const currency = grid.currency ?? ctx.requestedCurrency;
+  const currency = grid.currency;
   return {
     property_id: grid.property_id,
     check_in: grid.check_in,

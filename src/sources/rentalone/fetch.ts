@@ -10,7 +10,7 @@ import { callPropertyOffers } from '../shared/group-gateway.js';
 import { OPERATIONS } from '../shared/group-graphql.js';
 import { checkStatus, priceProvenance, seconds } from '../shared/observation.js';
 import { withHeadlineProvenance, withOfferProvenance } from '../shared/ota-schemas.js';
-import { stayWindow } from '../shared/stay.js';
+import { assertStayAnswered, stayWindow } from '../shared/stay.js';
 import { parseRentaloneListingPage } from './listing-page.js';
 import { parseRentaloneQuote } from './quote.js';
 
@@ -54,6 +54,7 @@ export async function fetchRentaloneQuote(deps: AppDeps, input: RentaloneInput) 
         nights: stay.nights,
       }),
   );
+  assertStayAnswered(stay, { checkIn: quote.check_in, checkOut: quote.check_out });
   const key = { propertyId: id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
   const offers = quote.offers.map((o) =>
     withOfferProvenance(o, obs, key, {

@@ -36,7 +36,7 @@ export function parseRentaloneQuote(payload: Json, ctx: RentaloneContext): Renta
   const offers = rows.map((r) => asRentalOffer(toOffer(r)));
   const cheapest = cheapestOffer(offers);
   const available = cheapest != null && !grid.sold_out;
-  const currency = grid.currency ?? ctx.marketCurrency;
+  const currency = grid.currency;
   const property: OtaHeadline = {
     property_id: grid.property_id || ctx.propertyId,
     listing_id: ctx.listingId,

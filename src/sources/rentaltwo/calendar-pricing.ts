@@ -17,6 +17,8 @@ export const PRICE_STATUSES = [
   'stay_blocked',
   'stay_exceeds_max_nights',
   'quote_refused',
+  /** The quote answered for another stay length than asked; not reported under the asked dates. */
+  'stay_mismatch',
   'no_price',
   'quote_failed',
   'quote_skipped',

@@ -20,7 +20,7 @@ import { domainOrigin } from './domains.js';
 import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH, WEB_CLIENT_HEADERS } from './operations.js';
 import { parsePdpQuote } from './pdp-quote.js';
 import { rentaltwoCalendarPath, rentaltwoQuotePath, staysSearchBody, type StaysSearchRequest } from './requests.js';
-import { parseRentaltwoSearch, type RentaltwoPrice, type RentaltwoProperty } from './stays-search.js';
+import { parseRentaltwoSearch, statedNights, type RentaltwoPrice, type RentaltwoProperty } from './stays-search.js';
 
 type Json = any;
 
@@ -169,7 +169,7 @@ export async function fetchRentaltwoSearch(deps: AppDeps, input: RentaltwoSearch
               collector: 'rentaltwo.stays_search',
               market: input.rentaltwo_domain,
               requestedCurrency: input.currency ?? null,
-              returnedCurrency: input.currency ?? currencyFromText(p.price.total_price || p.price.price_per_qualifier),
+              returnedCurrency: currencyFromText(p.price.total_price || p.price.price_per_qualifier, input.currency),
               priceBasis: p.price.total_price ? 'stay_total_as_displayed' : 'nightly_as_displayed',
               derivation: 'normalized_upstream',
               rateId: null,
@@ -224,8 +224,8 @@ export interface RentaltwoCalendarInput {
   zero_retention: boolean;
 }
 
-/** One check-in's quote: the listing's price figures (no strike-through price or discount) with its dates. */
-export interface DayPrice extends Omit<RentaltwoPrice, 'original_price' | 'extracted_original_price' | 'discount' | 'extracted_discount'> {
+/** One check-in's quote: the listing's price figures as the booking section states them, with its dates. */
+export interface DayPrice extends RentaltwoPrice {
   check_in_date: string;
   check_out_date: string;
   currency: string | null;
@@ -247,19 +247,22 @@ interface QuoteOutcome {
 
 function dayPrice(p: RentaltwoPrice, c: QuoteCandidate, input: RentaltwoCalendarInput, obs: Observation): DayPrice {
   const perNight = p.extracted_qualifier === c.nights ? p.price_per_qualifier : undefined;
+  // The currency the quote displays; the requested one only to tell which dollar a "$" is.
+  const currency = currencyFromText(p.total_price || p.price_per_qualifier, input.currency);
+  const { total_price, extracted_total_price, breakdown, ...stated } = p;
   const out: DayPrice = {
     check_in_date: c.date,
     check_out_date: c.checkOut,
-    currency: input.currency ?? currencyFromText(p.total_price || p.price_per_qualifier),
-    total_price: p.total_price,
-    extracted_total_price: p.extracted_total_price,
-    breakdown: p.breakdown,
+    currency,
+    total_price,
+    extracted_total_price,
+    breakdown,
     provenance: priceProvenance(obs, { propertyId: input.property_id, checkIn: c.date, checkOut: c.checkOut, adults: input.adults }, {
       sourceKind: 'vacation_rental_stay_quote',
       collector: 'rentaltwo.pdp_sections',
       market: input.rentaltwo_domain,
       requestedCurrency: input.currency ?? null,
-      returnedCurrency: input.currency ?? currencyFromText(p.total_price || p.price_per_qualifier),
+      returnedCurrency: currency,
       priceBasis: 'stay_total_as_displayed',
       derivation: 'normalized_upstream',
       rateId: null,
@@ -269,10 +272,7 @@ function dayPrice(p: RentaltwoPrice, c: QuoteCandidate, input: RentaltwoCalendar
     out.price_per_night = perNight;
     if (p.extracted_price_per_qualifier != null) out.extracted_price_per_night = p.extracted_price_per_qualifier;
   }
-  for (const k of ['qualifier', 'extracted_qualifier', 'price_per_qualifier', 'extracted_price_per_qualifier', 'total_with_taxes', 'extracted_total_with_taxes'] as const) {
-    if (p[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = p[k];
-  }
-  return out;
+  return { ...out, ...stated };
 }
 
 export async function fetchRentaltwoCalendar(deps: AppDeps, input: RentaltwoCalendarInput, requestId: string) {
@@ -326,6 +326,8 @@ export async function fetchRentaltwoCalendar(deps: AppDeps, input: RentaltwoCale
         const q = timer.parse(() => parsePdpQuote(reply.json()));
         if (q.kind === 'refused') return { status: 'quote_refused', attempted: true, wire: reply.wireBytes };
         if (q.kind === 'no_price') return { status: 'no_price', attempted: true, wire: reply.wireBytes };
+        const stated = statedNights(q.price);
+        if (stated != null && stated !== c.nights) return { status: 'stay_mismatch', attempted: true, wire: reply.wireBytes };
         return { status: 'priced', price: dayPrice(q.price, c, input, quoteObs), attempted: true, wire: reply.wireBytes };
       } catch (err) {
         if (err instanceof ApiError) return { status: 'quote_failed', attempted: true, wire: reply.wireBytes };

@@ -14,6 +14,9 @@ export interface BreakdownLine {
   description: string;
   price: string;
   extracted_price: number | null;
+  /** The line's struck-through amount when it states one (a price drop on the nights line). */
+  original_price?: string;
+  extracted_original_price?: number;
 }
 
 export interface RentaltwoPrice {
@@ -25,10 +28,14 @@ export interface RentaltwoPrice {
   extracted_price_per_qualifier?: number;
   original_price?: string;
   extracted_original_price?: number;
+  /** The first line the page states as a deduction (a negative discounted line). */
   discount?: string;
   /** Amount taken off, as a positive number. */
   extracted_discount?: number;
+  /** Every price line of the explanation, in page order (highlighted ones too, unless reported as total_with_taxes). */
   breakdown: BreakdownLine[];
+  /** Notes the price explanation states beside its lines (subtitle, disclaimers). */
+  notes?: string[];
   total_with_taxes?: string;
   extracted_total_with_taxes?: number;
 }
@@ -76,6 +83,7 @@ export interface RentaltwoSearchContext {
 const DISTANCE = /^([\d.,]+)\s*(kilometers|kilometres|km|miles|mi)\b.*away/i;
 const NIGHTS_LINE = /^(\d+)\s+nights?\s*x\s*(.+)$/i;
 const TAX_LINE = /\btax/i;
+const PER_NIGHT_QUALIFIER = /^(per\s+)?night$/i;
 
 function listingId(r: Json): string {
   const direct = stringText(r?.listing?.id);
@@ -100,23 +108,43 @@ function primaryParts(line: Json): { shown: string; qualifier: string; original:
   return { shown, qualifier, original };
 }
 
-/** A `structuredDisplayPrice` (search cards and the listing's booking section share it). */
+function breakdownLine(it: Json): BreakdownLine {
+  const price = stringText(it?.priceString);
+  const line: BreakdownLine = { description: stringText(it?.description), price, extracted_price: parseDisplayedAmount(price) };
+  const original = stringText(it?.originalPriceString);
+  if (original) {
+    line.original_price = original;
+    const v = parseDisplayedAmount(original);
+    if (v != null) line.extracted_original_price = v;
+  }
+  return line;
+}
+
+/**
+ * A `structuredDisplayPrice` (search cards and the listing's booking section share it). A
+ * discounted line is a discount only when it states a deduction (a negative amount): the nights
+ * line itself comes as a discounted line after a price drop, with its original amount beside it.
+ * The last highlighted line is the stay total; every other line stays in the breakdown as stated.
+ */
 export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): RentaltwoPrice | null {
   if (!sdp?.primaryLine) return null;
   const { shown, qualifier, original } = primaryParts(sdp.primaryLine);
-  const items: Json[] = (sdp.explanationData?.priceDetails ?? []).flatMap((g: Json) => g?.items ?? []);
+  const groups: Json[] = Array.isArray(sdp.explanationData?.priceDetails) ? sdp.explanationData.priceDetails : [];
+  const items: Json[] = groups.flatMap((g: Json) => (Array.isArray(g?.items) ? g.items : []));
+  const notes = [stringText(sdp.explanationData?.subtitle), ...groups.map((g: Json) => stringText(g?.content))].filter(Boolean);
+  const totalLine: Json = items.filter((it) => it?.__typename === 'HighlightExplanationLineItem').pop() ?? null;
+  const hasTaxes = items.some((it) => it !== totalLine && TAX_LINE.test(stringText(it?.description)));
+  // The tax-inclusive total is reported as such when asked for, and left out when not.
+  const totalIsTaxInclusive = totalLine != null && hasTaxes;
   const breakdown: BreakdownLine[] = [];
-  let totalLine: Json = null;
-  let discountLine: Json = null;
+  let discountLine: BreakdownLine | null = null;
   for (const it of items) {
-    if (it?.__typename === 'HighlightExplanationLineItem') {
-      totalLine = it;
-      continue;
-    }
-    if (it?.__typename === 'DiscountedExplanationLineItem') discountLine ??= it;
-    breakdown.push({ description: stringText(it?.description), price: stringText(it?.priceString), extracted_price: parseDisplayedAmount(stringText(it?.priceString)) });
+    if (it === totalLine && totalIsTaxInclusive) continue;
+    const line = breakdownLine(it);
+    if (it?.__typename === 'DiscountedExplanationLineItem' && line.extracted_price != null && line.extracted_price < 0) discountLine ??= line;
+    breakdown.push(line);
   }
-  const perNight = /^(per\s+)?night$/i.test(qualifier);
+  const perNight = PER_NIGHT_QUALIFIER.test(qualifier);
   const out: RentaltwoPrice = {
     total_price: perNight ? '' : shown,
     extracted_total_price: perNight ? null : parseDisplayedAmount(shown),
@@ -147,16 +175,21 @@ export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): R
     if (v != null) out.extracted_original_price = v;
   }
   if (discountLine) {
-    out.discount = stringText(discountLine.priceString);
-    const v = parseDisplayedAmount(out.discount);
-    if (v != null) out.extracted_discount = Math.abs(v);
+    out.discount = discountLine.price;
+    out.extracted_discount = Math.abs(discountLine.extracted_price as number);
   }
-  if (includeTaxes && totalLine && breakdown.some((b) => TAX_LINE.test(b.description))) {
+  if (includeTaxes && totalIsTaxInclusive) {
     out.total_with_taxes = stringText(totalLine.priceString);
     const v = parseDisplayedAmount(out.total_with_taxes);
     if (v != null) out.extracted_total_with_taxes = v;
   }
+  if (notes.length) out.notes = notes;
   return out;
+}
+
+/** How many nights the price says it covers ("5 nights x $P", "5 nights"); null when it does not say. */
+export function statedNights(price: RentaltwoPrice): number | null {
+  return price.qualifier && PER_NIGHT_QUALIFIER.test(price.qualifier) ? null : (price.extracted_qualifier ?? null);
 }
 
 function rating(r: Json): { rating?: number; reviews?: number } {

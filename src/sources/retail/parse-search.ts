@@ -1,5 +1,6 @@
 import { UpstreamContractChanged } from '../../platform/errors.js';
 import { finiteNumber, nonEmptyText } from '../shared/json-values.js';
+import { parseDisplayedAmount } from '../shared/offer.js';
 
 type Json = Record<string, any>;
 
@@ -32,13 +33,16 @@ export function parseRetailSearchItems(items: unknown, context: { offset?: numbe
     if (!id) continue;
     const price = it.priceInfo && typeof it.priceInfo === 'object' ? (it.priceInfo as Json) : {};
     const url = nonEmptyText(it.canonicalUrl);
+    const shown = nonEmptyText(price.linePrice) ?? nonEmptyText(price.itemPrice);
+    // minPrice is 0 on items without a price range (recorded page): the shown price is the price.
+    const min = finiteNumber(price.minPrice);
     out.push({
       position: (context.offset ?? 0) + out.length + 1,
       item_id: id,
       title: nonEmptyText(it.name),
       link: url ? new URL(url, BASE).toString() : null,
-      price: finiteNumber(price.minPrice),
-      price_text: nonEmptyText(price.linePrice) ?? nonEmptyText(price.itemPrice),
+      price: parseDisplayedAmount(shown) ?? (min !== null && min > 0 ? min : null),
+      price_text: shown,
       was_price_text: nonEmptyText(price.wasPrice),
       rating: finiteNumber(it.averageRating),
       reviews: finiteNumber(it.numberOfReviews),

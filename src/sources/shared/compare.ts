@@ -134,7 +134,7 @@ function runners(input: CompareInput): [string, Runner][] {
       const p = r.property;
       return p.price_per_night != null
         ? { available: true, total: null, price_per_night: p.price_per_night, currency: p.currency, taxes_and_fees_included: p.tax_inclusive, description: 'cheapest room, per night', provenance: p.provenance }
-        : unpriced('sold out');
+        : unpriced(p.sold_out ? 'sold out' : 'nothing priced');
     }]);
   }
   if (s.rentalone) {

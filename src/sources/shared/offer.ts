@@ -19,7 +19,8 @@ export interface OtaOffer {
   nightly: number | null;
   /** Derived (total − nightly × nights), set only when taxes_and_fees_included is true. */
   taxes_and_fees: number | null;
-  currency: string;
+  /** ISO 4217 read back from the reply; null when the reply states none. */
+  currency: string | null;
   total_text: string;
   nightly_text: string;
   /** null means no label shown, not that taxes are excluded. */
@@ -51,7 +52,8 @@ export interface OtaHeadline {
   nightly_text: string;
   taxes_and_fees_included: boolean | null;
   fees_included: boolean | null;
-  currency: string;
+  /** Currency actually priced; null when nothing is priced in a stated currency. */
+  currency: string | null;
   currency_verified: boolean;
   available: boolean;
   unavailable_reason: string | null;
@@ -152,13 +154,25 @@ const UNAMBIGUOUS_SYMBOLS: [string, string][] = [
   ['US$', 'USD'],
 ];
 
-/** ISO code named in a displayed price, by code or by an unambiguous symbol; null otherwise. */
-export function currencyFromText(text: string | null | undefined): string | null {
+/** Symbols several currencies share, with the currencies that write them so. */
+const SHARED_SYMBOLS: [RegExp, readonly string[]][] = [
+  [/\$/, ['USD', 'CAD', 'AUD', 'NZD', 'MXN', 'SGD', 'HKD', 'TWD', 'ARS', 'CLP', 'COP', 'UYU']],
+  [/[¥￥]/, ['JPY', 'CNY']],
+  [/\bkr\.?/i, ['SEK', 'NOK', 'DKK']],
+];
+
+/**
+ * ISO code named in a displayed price, by code or by an unambiguous symbol. A shared symbol (`$`,
+ * `¥`, `kr`) names the requested currency only when that currency writes it so (a request in CAD
+ * displayed with `$`); otherwise, and without a symbol, null.
+ */
+export function currencyFromText(text: string | null | undefined, requested?: string | null): string | null {
   if (!text) return null;
   const code = /\b([A-Z]{3})\b/.exec(text);
   if (code && !/^(FOR|PER|AND|THE)$/.test(code[1])) return code[1];
   const sorted = [...UNAMBIGUOUS_SYMBOLS].sort((a, b) => b[0].length - a[0].length);
   for (const [symbol, iso] of sorted) if (text.includes(symbol)) return iso;
+  if (requested && SHARED_SYMBOLS.some(([symbol, isos]) => symbol.test(text) && isos.includes(requested))) return requested;
   return null;
 }
 

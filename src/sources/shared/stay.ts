@@ -3,7 +3,7 @@
  * nights), and the date parts the travel group's GraphQL requests need.
  */
 import { addDays, nightsBetween } from '../../domain/dates.js';
-import { BadRequest } from '../../platform/errors.js';
+import { BadRequest, UpstreamFailed } from '../../platform/errors.js';
 
 export interface StayWindow {
   checkIn: string;
@@ -26,4 +26,31 @@ export function stayWindow(input: { check_in: string; check_out?: string | null;
 export function dateParts(date: string): { day: number; month: number; year: number } {
   const [year, month, day] = date.split('-').map(Number);
   return { day, month, year };
+}
+
+/**
+ * 502: the upstream answered for another stay than the one asked (another check-in, check-out or
+ * length). Its prices are not an answer for the asked dates, so none of them is reported.
+ */
+export class UpstreamStayMismatch extends UpstreamFailed {
+  constructor(stated: { checkIn?: string | null; checkOut?: string | null }) {
+    super(`StayMismatch: the upstream answered for ${stated.checkIn ?? '?'}..${stated.checkOut ?? '?'}`);
+  }
+}
+
+/** Throws UpstreamStayMismatch when a date the reply states differs from the asked stay; unstated dates pass. */
+export function assertStayAnswered(asked: Pick<StayWindow, 'checkIn' | 'checkOut'>, stated: { checkIn?: string | null; checkOut?: string | null }): void {
+  if ((stated.checkIn && stated.checkIn !== asked.checkIn) || (stated.checkOut && stated.checkOut !== asked.checkOut)) {
+    throw new UpstreamStayMismatch(stated);
+  }
+}
+
+/** The same check for a reply that states the dates of its priced nights: each must be a night of the asked stay. */
+export function assertNightsAnswered(asked: Pick<StayWindow, 'checkIn' | 'checkOut'>, nights: readonly string[]): void {
+  const stated = nights.filter(Boolean);
+  if (!stated.length) return;
+  const sorted = [...stated].sort();
+  if (sorted[0] < asked.checkIn || sorted[sorted.length - 1] >= asked.checkOut) {
+    throw new UpstreamStayMismatch({ checkIn: sorted[0], checkOut: addDays(sorted[sorted.length - 1], 1) });
+  }
 }

@@ -4,7 +4,7 @@
  * gaiaId, coordinates {lat, long} }] }`. Hotel suggestions carry the numeric property id.
  */
 import { UpstreamContractChanged } from '../../platform/errors.js';
-import { text } from './json-values.js';
+import { num, text } from './json-values.js';
 import type { PointOfSale } from './group-graphql.js';
 
 type Json = any;
@@ -36,11 +36,6 @@ export function typeaheadPath(text: string, pos: PointOfSale, limit: number): { 
       siteid: String(pos.siteId),
     },
   };
-}
-
-function num(v: Json): number | null {
-  const n = typeof v === 'string' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : null;
 }
 
 /** Hotel suggestions only (regions and airports carry no property id). */

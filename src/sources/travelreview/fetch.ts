@@ -8,7 +8,7 @@ import { UpstreamContractChanged } from '../../platform/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { checkStatus, observe, priceProvenance } from '../shared/observation.js';
-import { stayWindow } from '../shared/stay.js';
+import { assertStayAnswered, stayWindow } from '../shared/stay.js';
 import { rpcMessage, toolAccommodations } from './mcp-reply.js';
 import { parseTravelreviewSearch } from './search.js';
 
@@ -69,6 +69,7 @@ export async function fetchTravelreviewSearch(deps: AppDeps, input: Travelreview
   const obs = observe('travelreview', response);
   const results = await withContractGuard('travelreview', response, (r) => parseTravelreviewSearch(toolAccommodations(rpcMessage(r.text(), 2))));
   if (results.some((r) => !r.accommodation_id)) throw new UpstreamContractChanged('travelreview', 'accommodations[].accommodation_id');
+  for (const r of results) assertStayAnswered(stay, { checkIn: r.check_in, checkOut: r.check_out });
   return {
     query: input.query,
     check_in: stay.checkIn,
@@ -83,12 +84,12 @@ export async function fetchTravelreviewSearch(deps: AppDeps, input: Travelreview
       provenance:
         r.price_per_stay == null && r.price_per_night == null
           ? null
-          : priceProvenance(obs, { propertyId: r.accommodation_id, checkIn: r.check_in || stay.checkIn, checkOut: r.check_out || stay.checkOut, adults: input.adults }, {
+          : priceProvenance(obs, { propertyId: r.accommodation_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults }, {
               sourceKind: 'metasearch_result',
               collector: 'travelreview.mcp_search',
               market: null,
               requestedCurrency: input.currency ?? null,
-              returnedCurrency: r.currency || null,
+              returnedCurrency: r.currency,
               priceBasis: 'stay_cheapest_advertiser',
               derivation: 'normalized_upstream',
               rateId: null,

@@ -13,9 +13,10 @@ export interface TravelreviewResult {
   position: number;
   accommodation_id: string;
   name: string;
-  check_in: string;
-  check_out: string;
-  currency: string;
+  /** The stay the result was priced for, as the reply states it; null when it does not. */
+  check_in: string | null;
+  check_out: string | null;
+  currency: string | null;
   price_per_night: number | null;
   price_per_night_text: string;
   price_per_stay: number | null;
@@ -46,9 +47,9 @@ export function parseTravelreviewSearch(payload: Json): TravelreviewResult[] {
       position: i + 1,
       accommodation_id: text(a?.accommodation_id),
       name: text(a?.accommodation_name),
-      check_in: text(a?.arrival),
-      check_out: text(a?.departure),
-      currency: text(a?.currency),
+      check_in: text(a?.arrival) || null,
+      check_out: text(a?.departure) || null,
+      currency: text(a?.currency) || null,
       price_per_night: parseDisplayedAmount(night),
       price_per_night_text: night,
       price_per_stay: parseDisplayedAmount(stay),

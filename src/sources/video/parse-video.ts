@@ -51,6 +51,13 @@ const CHAPTER_PANELS: [RegExp, VideoChapter['source']][] = [
 ];
 const MARKER_KEYS: Record<string, VideoChapter['source']> = { DESCRIPTION_CHAPTERS: 'creator-made', AUTO_CHAPTERS: 'auto-generated' };
 const VERIFIED = /VERIFIED|ARTIST/;
+/** A hashtag as the platform links it in a description: after a space or line start, at least one letter. */
+const HASHTAG = /(?<=^|[\s(])#(?=[\p{L}\p{M}\p{N}_]*\p{L})[\p{L}\p{M}\p{N}_]+/gu;
+
+/** The hashtags a description states, in order. */
+export function descriptionHashtags(description: string | null): string[] {
+  return description ? [...description.matchAll(HASHTAG)].map((m) => m[0]) : [];
+}
 
 function intOf(v: unknown): number | null {
   if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
@@ -140,15 +147,18 @@ export function parseVideo(input: { player?: unknown; data?: unknown }): VideoRe
   const viewText = text(at(primary, 'viewCount', 'videoViewCountRenderer', 'viewCount'));
   const like = likeButton(primary);
   const comments = panels(data).find((p) => p.panelIdentifier === 'engagement-panel-comments-section');
-  const hashtags = arr(at(primary, 'superTitleLink', 'runs'))
+  const description = (typeof details?.shortDescription === 'string' ? details.shortDescription : null) ?? text(micro?.description) ?? text(secondary?.attributedDescription);
+  const shownAboveTitle = arr(at(primary, 'superTitleLink', 'runs'))
     .map((r) => (typeof r?.text === 'string' ? r.text.trim() : ''))
     .filter((t) => t.startsWith('#'));
+  // The watch page shows up to three above the title; the description states all of them.
+  const hashtags = [...new Set([...shownAboveTitle, ...descriptionHashtags(description)])];
 
   return {
     video_id: videoId,
     title: (typeof details?.title === 'string' ? details.title : null) ?? text(primary?.title),
     link: `https://www.youtube.com/watch?v=${videoId}`,
-    description: (typeof details?.shortDescription === 'string' ? details.shortDescription : null) ?? text(micro?.description) ?? text(secondary?.attributedDescription),
+    description,
     channel: {
       name: (typeof details?.author === 'string' ? details.author : null) ?? text(owner?.title),
       id: channelId,

@@ -58,6 +58,15 @@ describe('displayed amounts', () => {
     expect(currencyFromText('¥4,500')).toBeNull();
   });
 
+  it('takes a shared symbol as the requested currency only when that currency writes it so', () => {
+    expect(currencyFromText('$45', 'CAD')).toBe('CAD');
+    expect(currencyFromText('¥4,500', 'JPY')).toBe('JPY');
+    expect(currencyFromText('$45', 'EUR')).toBeNull();
+    // what the text names wins over the request
+    expect(currencyFromText('€ 45', 'USD')).toBe('EUR');
+    expect(currencyFromText('45', 'USD')).toBeNull();
+  });
+
   it('counts nights between dates', () => {
     expect(nightsBetween('2023-06-04', '2023-06-14')).toBe(10);
     expect(nightsBetween('2023-06-04', '2023-06-04')).toBeNull();

@@ -16,6 +16,14 @@ describe('official beds24 quote (hand-written getAvailabilities reply)', () => {
     expect(offers[0]).toMatchObject({ room_name: null, rate_name: null, nightly: null, taxes: null, currency: null, price_basis: 'stay_total_as_quoted', derivation: 'upstream' });
   });
 
+  it('a reply echoing other stay dates is a 502; availability it does not state is bookable null', () => {
+    expect(() => parseBeds24Availability(JSON.stringify({ ...BEDS24_AVAILABILITY, checkIn: '20270311', checkOut: '20270313' }), STAY)).toThrow(
+      expect.objectContaining({ status: 502, detail: 'StayMismatch: the upstream answered for 2027-03-11..2027-03-13' }),
+    );
+    const [room] = parseBeds24Availability(JSON.stringify({ checkIn: '20270310', '500101': { roomId: '500101', price: 240 } }), STAY);
+    expect(room).toMatchObject({ rooms_available: null, total: 240, bookable: null });
+  });
+
   it('an error naming the property is 404, another error 503, non-JSON 503', () => {
     expect(() => parseBeds24Availability(JSON.stringify({ error: 'Property not found' }), STAY)).toThrow(expect.objectContaining({ status: 404 }));
     expect(() => parseBeds24Availability(JSON.stringify({ error: 'Too many requests today' }), STAY)).toThrow(expect.objectContaining({ status: 503 }));

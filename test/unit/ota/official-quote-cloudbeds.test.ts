@@ -51,9 +51,9 @@ describe('official cloudbeds quote (hand-written booking-engine replies)', () =>
     expect(nightlyRates(undefined, nights)).toBeNull();
   });
 
-  it('reads the older accomodation_types list; availability unknown, bookable on a full nightly total', () => {
+  it('reads the older accomodation_types list; availability unknown is bookable null, never guessed from the price', () => {
     const [cabin] = parseCloudbedsRooms(json(CLOUDBEDS_ROOMS_LEGACY), STAY);
-    expect(cabin).toMatchObject({ room_id: '77', room_name: 'Garden Cabin', rooms_available: null, total: 170.3, nightly: [85.1, 85.2], bookable: true });
+    expect(cabin).toMatchObject({ room_id: '77', room_name: 'Garden Cabin', rooms_available: null, total: 170.3, nightly: [85.1, 85.2], bookable: null });
   });
 
   it('a sold-out reply has no bookable room; no list but known keys is empty; another payload is 503', () => {

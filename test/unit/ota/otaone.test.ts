@@ -98,6 +98,23 @@ describe('otaone property page (synthetic page mirroring the real script keys, s
     expect(r.unavailable_reason).toBe("For your check-in date, there's a minimum length of stay of 3 nights");
   });
 
+  it('leaves what the page does not state null: room id, currency, row flags, sold out', () => {
+    const html = `<html><body><script>
+  b_checkin_date: '2026-11-14',
+  b_checkout_date: '2026-11-16',
+  b_rooms_available_and_soldout: [{"b_name":"Double Room","b_blocks":[{"b_block_id":"424200101_91000001_2_1_0","b_max_persons":2}]},{"b_id":424200102,"b_name":"Suite","b_blocks":[]}],
+</script></body></html>`;
+    const r = parseOtaoneHotelPage(html);
+    expect(r).toMatchObject({ hotel_id: null, currency: null, check_in: '2026-11-14', check_out: '2026-11-16', cheapest_rate: null, sold_out: null, unavailable_reason: null });
+    // the block id starts with a room number, but the page does not say it is this room's id
+    expect(r.rooms.map((x) => x.room_id)).toEqual([null, '424200102']);
+    expect(r.rooms[0].rate_plans).toEqual([
+      { block_id: '424200101_91000001_2_1_0', price: null, currency: null, guests: 2, free_cancellation: null, no_prepayment: null, breakfast_included: null },
+    ]);
+    const soldOut = html.replace('"b_blocks":[{"b_block_id":"424200101_91000001_2_1_0","b_max_persons":2}]', '"b_blocks":[]');
+    expect(parseOtaoneHotelPage(soldOut).sold_out).toBe(true);
+  });
+
   it('throws contract-changed when the room data is gone', () => {
     expect(() => parseOtaoneHotelPage('<html><body><h1>Hotel</h1></body></html>')).toThrow(UpstreamContractChanged);
   });

@@ -5,6 +5,7 @@ import { parseOtatwoRooms } from '../../../src/sources/otatwo/rooms.js';
 import { parseOtathreeStay } from '../../../src/sources/otathree/stay.js';
 import { parseOtathreeReviews } from '../../../src/sources/otathree/reviews.js';
 import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { parseTypeahead } from '../../../src/sources/shared/typeahead.js';
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 
@@ -160,6 +161,13 @@ describe.skipIf(offers.missing)(offers.title, () => {
 
   it('throws contract-changed without data.propertyOffers', () => {
     expect(() => parseOtathreeStay({ data: {} }, { propertyId: '1', marketCurrency: 'USD' })).toThrow(UpstreamContractChanged);
+  });
+});
+
+describe('group suggestions', () => {
+  it('reads coordinates only where the entry states them (an empty string is no coordinate)', () => {
+    const [hit] = parseTypeahead('otatwo', { sr: [{ type: 'HOTEL', hotelId: '9209612', regionNames: { shortName: 'Golden Time Hotel' }, coordinates: { lat: '', long: '' } }] });
+    expect(hit).toMatchObject({ property_id: '9209612', latitude: null, longitude: null, region_id: null });
   });
 });
 

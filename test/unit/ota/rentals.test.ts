@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { parseRentaloneQuote } from '../../../src/sources/rentalone/quote.js';
-import { parseRentaltwoSearch } from '../../../src/sources/rentaltwo/stays-search.js';
+import { parseRentaltwoSearch, parseStructuredDisplayPrice } from '../../../src/sources/rentaltwo/stays-search.js';
 import { parseRentaltwoCalendar } from '../../../src/sources/rentaltwo/calendar.js';
 import { rentaltwoCalendarPath, staysSearchBody, staysSearchRawParams } from '../../../src/sources/rentaltwo/requests.js';
 import { UpstreamContractChanged } from '../../../src/platform/errors.js';
@@ -105,6 +105,29 @@ describe.skipIf(lyon.missing)(lyon.title, () => {
     expect(third.price).toMatchObject({ total_price: '$810', extracted_total_price: 810, qualifier: '5 nights' });
     expect(third.price!.total_with_taxes).toBeUndefined();
     expect(third.price!.breakdown.map((b) => b.description)).toEqual(['5 nights x $147.24', 'Taxes and fees', 'Resort fee']);
+  });
+
+  it('keeps a price drop on the nights line as that line, not as a discount; keeps the other stated lines and notes', () => {
+    // The second card's structure with its nights line sold after a price drop (see test/fixtures/README.md).
+    const sdp = structuredClone(readFixtureJson<any>(LYON).data.presentation.staysSearch.results.searchResults[1].structuredDisplayPrice);
+    const [lines, total] = sdp.explanationData.priceDetails;
+    lines.items[0] = { __typename: 'DiscountedExplanationLineItem', description: '5 nights x $158.39', priceString: '$791.93', originalPriceString: '$880.00', explanationData: null };
+    lines.items.splice(2, 1); // no tax line: the highlighted line is the price after the discount
+    total.items[0] = { ...total.items[0], description: 'Price after discount', priceString: '$757.23' };
+    sdp.explanationData.priceDetails.push({ __typename: 'DisplayPriceExplanationDisclaimer', content: 'Price may vary by room type' });
+    const price = parseStructuredDisplayPrice(sdp, true)!;
+    expect(price.breakdown).toEqual([
+      { description: '5 nights x $158.39', price: '$791.93', extracted_price: 791.93, original_price: '$880.00', extracted_original_price: 880 },
+      { description: 'Long stay discount', price: '-$34.70', extracted_price: -34.7 },
+      { description: 'Price after discount', price: '$757.23', extracted_price: 757.23 },
+    ]);
+    expect(price).toMatchObject({ discount: '-$34.70', extracted_discount: 34.7, notes: ['Price may vary by room type'] });
+    expect(price.total_with_taxes).toBeUndefined();
+    // without the long-stay line the discounted nights line is no discount at all
+    lines.items.splice(1, 1);
+    const dropOnly = parseStructuredDisplayPrice(sdp, true)!;
+    expect(dropOnly.discount).toBeUndefined();
+    expect(dropOnly.extracted_discount).toBeUndefined();
   });
 
   it('leaves tax-inclusive totals out unless asked for', () => {

@@ -79,6 +79,9 @@ describe.skipIf(search.missing)(search.title, () => {
     });
     expect(items[0].link!.startsWith('https://www.walmart.com/ip/ASUS-CX15-Chromebook-Laptop')).toBe(true);
     expect(items[3]).toMatchObject({ item_id: '609040889', price_text: '$599.00', rating: 4.7, reviews: 6696 });
+    // minPrice is 0 on items without a price range: the shown price is the price, never 0
+    expect(items[2]).toMatchObject({ price: 449, price_text: '$449.00' });
+    expect(items.filter((i) => i.price === 0)).toEqual([]);
     expect(items[7]).toMatchObject({ item_id: '13567365941', price_text: '$1,399.00', reviews: 53 });
   });
 });

@@ -189,6 +189,8 @@ describe.skipIf(players.missing)(players.title, () => {
   it('reads a playable video without captions', () => {
     const v = parseVideo({ player: readFixtureJson(NO_CAPTIONS) });
     expect(v).toMatchObject({ video_id: 'dsMFmonKDD4', title: 'Angèle - Eels x Richard Cocciante | A Take Away Show', age_restricted: false, length_seconds: 288 });
+    // the player answer has no watch data (no hashtags above the title): the description states them
+    expect(v.hashtags).toEqual(['#Angèle', '#BrolLaSuite', '#Blogothèque']);
   });
 });
 

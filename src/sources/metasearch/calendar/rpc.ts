@@ -7,7 +7,7 @@
  * page's rate block (see hotels/parse-property.ts RATE_PATHS), so `parseRate` reads both.
  * Public clients ask one month per call; so do we.
  */
-import { addDays } from '../../../domain/dates.js';
+import { addDays, nightsBetween } from '../../../domain/dates.js';
 import { UpstreamContractChanged } from '../../../platform/errors.js';
 import { batchexecuteBody, rpcPayload } from '../batchexecute.js';
 import { parseRate, type RateRecord } from '../hotels/parse-property.js';
@@ -70,8 +70,17 @@ export function buildCalendarRpc(opts: {
   };
 }
 
-/** Every priced check-in of one reply, keyed by check-in date; unpriced entries are absent. */
-export function parseCalendarRpc(text: string): Map<string, RateRecord> {
+/** Whether an entry priced another length of stay than asked (by its stated nights or dates). */
+function otherStay(rate: RateRecord, los: number): boolean {
+  if (rate.nights !== null && rate.nights !== los) return true;
+  return rate.check_in !== null && rate.check_out !== null && nightsBetween(rate.check_in, rate.check_out) !== los;
+}
+
+/**
+ * Every priced check-in of one reply, keyed by check-in date; unpriced entries are absent, and so
+ * are entries priced for another length of stay than `los` (they are no answer for the asked stay).
+ */
+export function parseCalendarRpc(text: string, los?: number): Map<string, RateRecord> {
   const inner = rpcPayload(text, CALENDAR_RPC);
   if (!Array.isArray(inner)) throw new UpstreamContractChanged('metasearch', 'calendar reply is not a list');
   const entries = inner[1];
@@ -80,7 +89,9 @@ export function parseCalendarRpc(text: string): Map<string, RateRecord> {
   const out = new Map<string, RateRecord>();
   for (const entry of entries) {
     const rate = parseRate(entry);
-    if (rate?.check_in && (rate.total_exact !== null || rate.total !== null || rate.nightly !== null)) out.set(rate.check_in, rate);
+    if (!rate?.check_in || (rate.total_exact === null && rate.total === null && rate.nightly === null)) continue;
+    if (los !== undefined && otherStay(rate, los)) continue;
+    out.set(rate.check_in, rate);
   }
   return out;
 }

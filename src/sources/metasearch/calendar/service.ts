@@ -42,7 +42,7 @@ async function fetchWindow(upstream: UpstreamClient, r: NormalizedCalendarReques
     market: r.gl,
     expect: 'any',
   });
-  const rates = await withContractGuard('metasearch', res, () => parseCalendarRpc(res.text()));
+  const rates = await withContractGuard('metasearch', res, () => parseCalendarRpc(res.text(), los));
   return { rates, wireBytes: res.wireBytes, egressMode: res.egressMode };
 }
 

@@ -61,9 +61,9 @@ const LEG = {
   cabin: [16],
   airplane: [17],
   // [18][0] is set on red-eyes (00:10→06:18, 13:00→07:25+1) and not on late arrivals
-  // (18:50→00:58+1); [18][1] is the other flag the front end shows per flight.
+  // (18:50→00:58+1). [18][1] is set on a third of the recorded legs, but nothing on the pages
+  // says what it means, so it is not read (no "often delayed" flag is reported).
   overnight: [18, 0],
-  oftenDelayed: [18, 1],
   departureDate: [20],
   arrivalDate: [21],
   airlineCode: [22, 0],
@@ -115,7 +115,6 @@ export interface FlightLeg {
   /** Marketing carriers also selling this flight, with their flight numbers. */
   ticket_also_sold_by: { airline: string | null; flight_number: string | null }[];
   overnight: boolean;
-  often_delayed: boolean;
   /** Grams of CO2 for this flight. */
   carbon_emissions: number | null;
 }
@@ -188,7 +187,6 @@ function parseLeg(leg: unknown): FlightLeg {
       flight_number: str(c, [0]) && str(c, [1]) ? `${str(c, [0])} ${str(c, [1])}` : null,
     })),
     overnight: flag(leg, LEG.overnight),
-    often_delayed: flag(leg, LEG.oftenDelayed),
     carbon_emissions: num(leg, LEG.emissions),
   };
 }

@@ -98,7 +98,6 @@ function flight(f: FlightLeg, logos: Record<string, string>): CompatFlight {
   const soldBy = f.ticket_also_sold_by.map((c) => c.airline).filter((a): a is string => !!a);
   if (soldBy.length) out.ticket_also_sold_by = [...new Set(soldBy)];
   if (f.overnight) out.is_overnight = true;
-  if (f.often_delayed) out.is_often_delayed = true;
   const extensions: string[] = [];
   const detected: NonNullable<CompatFlight['detected_extensions']> = {};
   if (f.legroom_long) extensions.push(`Legroom ${f.legroom_long}`);

@@ -105,7 +105,7 @@ export async function runResolve(deps: AppDeps, input: ResolveInput, now: Date =
       } catch (err) {
         if (!(err instanceof ApiError) || err.status >= 500) errors.push(err);
         // checked but unreadable: the candidate stays, unverified, without a name
-        return { token: c.token, rank: c.rank, verified: false, name: '', name_score: nameScore(input.name, c.cardName) };
+        return { token: c.token, rank: c.rank, verified: false, name: null, name_score: nameScore(input.name, c.cardName) };
       }
     });
     // every check failing upstream is an upstream failure, not a verdict on the candidates
