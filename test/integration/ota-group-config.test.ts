@@ -36,7 +36,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(sent.variables.context).toMatchObject({ ...CA_THREE, currency: 'CAD' });
     expect(sent.extensions.persistedQuery.sha256Hash).toBe(ROTATED);
 
-    const au = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: '2023-06-04', market: 'AU' });
+    const au = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: '2023-06-04', nights: 10, market: 'AU' });
     expect(au.status).toBe(200);
     expect(au.body).toMatchObject({ market: 'AU', requested_currency: 'AUD' });
     // sent to the point of sale's own site, not the brand's host
