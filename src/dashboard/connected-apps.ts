@@ -47,9 +47,9 @@ export function mountConnectedApps(r: Router, kit: DashboardKit): void {
     const checked = await checkAuthorizationRequest(deps, urls, req.query as Record<string, unknown>);
     if (!checked.ok) return 'fatal' in checked ? refuse(res, checked.fatal) : res.redirect(303, checked.redirect);
     const session = res.locals.session as Session | null;
-    if (!session?.account || session.account.must_change_password) {
-      return res.redirect(303, `/dashboard/sign-in?next=${encodeURIComponent(req.originalUrl)}`);
-    }
+    if (!session?.account) return res.redirect(303, `/dashboard/sign-in?next=${encodeURIComponent(req.originalUrl)}`);
+    // A temporary password is replaced first; the app's connection is then started again.
+    if (session.account.must_change_password) return res.redirect(303, '/dashboard/password');
     const params: Record<string, string> = {};
     for (const name of AUTHORIZATION_PARAMS) if (typeof req.query[name] === 'string' && req.query[name] !== '') params[name] = req.query[name] as string;
     allowFormRedirect(res, checked.request);
