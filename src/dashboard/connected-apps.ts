@@ -2,10 +2,10 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, clientRedirect, type AuthorizationRequest } from '../oauth/authorization-request.js';
 import { issueCode } from '../oauth/codes.js';
-import { approveGrant, connectedApps, revokeGrant } from '../oauth/grants.js';
+import { approveGrant, connectedApps, recentAppCalls, revokeGrant } from '../oauth/grants.js';
 import { oauthUrls } from '../oauth/urls.js';
 import type { DashboardAccount } from './accounts.js';
-import { connectedAppsPage, consentPage } from './oauth-pages.js';
+import { APP_CALL_ROWS, connectedAppsPage, consentPage } from './oauth-pages.js';
 import { messagePage } from './pages.js';
 import type { Session } from './sessions.js';
 
@@ -85,7 +85,8 @@ export function mountConnectedApps(r: Router, kit: DashboardKit): void {
     '/apps',
     kit.signedIn(async (req, res, { session, account }) => {
       const notice = req.query.notice === 'revoked' ? 'The app was disconnected: its tokens no longer work.' : undefined;
-      send(res, 200, connectedAppsPage({ account, csrf: session.csrf, apps: await connectedApps(deps.sql, account.id), notice }));
+      const [apps, calls] = await Promise.all([connectedApps(deps.sql, account.id), recentAppCalls(deps.sql, account.id, APP_CALL_ROWS)]);
+      send(res, 200, connectedAppsPage({ account, csrf: session.csrf, apps, calls, notice }));
     }),
   );
 

@@ -1,5 +1,5 @@
 import type { AuthorizationRequest } from '../oauth/authorization-request.js';
-import { hostOf, type ConnectedApp } from '../oauth/grants.js';
+import { hostOf, type AppCall, type ConnectedApp } from '../oauth/grants.js';
 import { isLoopbackHost } from '../oauth/redirect-uris.js';
 import type { DashboardAccount } from './accounts.js';
 import { alert, appPage, authPage, csrfField, fmtDateTime, fmtInt, html, signOutForm } from './html.js';
@@ -41,7 +41,19 @@ ${local ? alert('error', 'That address is on your own computer: approve only if 
   });
 }
 
-export function connectedAppsPage(o: { account: DashboardAccount; csrf: string; apps: ConnectedApp[]; notice?: string }): string {
+/** Calls listed under the apps. */
+export const APP_CALL_ROWS = 20;
+
+function callsCard(calls: AppCall[]) {
+  if (!calls.length) return html``;
+  const rows = calls.map(
+    (c) => html`<tr><td>${fmtDateTime(c.created_at)}</td><td>${c.client_name}</td><td><code>${c.method} ${c.path}</code></td><td class="num">${c.status}</td><td class="num">${fmtInt(c.credits)}</td><td><code>${c.id}</code></td></tr>`,
+  );
+  return html`<div class="card"><h2>Recent calls by apps</h2><table><thead><tr><th>Time</th><th>App</th><th>Call</th><th class="num">Status</th><th class="num">Credits</th><th>Request</th></tr></thead><tbody>${rows}</tbody></table>
+<p class="hint">The latest ${APP_CALL_ROWS} at most; they also count in Usage, with the account's other requests.</p></div>`;
+}
+
+export function connectedAppsPage(o: { account: DashboardAccount; csrf: string; apps: ConnectedApp[]; calls: AppCall[]; notice?: string }): string {
   const rows = o.apps.map(
     (a) => html`<tr><td><strong>${a.client_name}</strong><div class="hint">${a.registration === 'metadata_document' ? `client document at ${hostOf(a.client_id)}` : 'self-registered'} · returns to ${a.redirect_hosts.join(', ')}</div></td>
 <td>${fmtDateTime(a.created_at)}</td><td>${a.last_used_at ? fmtDateTime(a.last_used_at) : 'never'}</td>
@@ -57,6 +69,6 @@ export function connectedAppsPage(o: { account: DashboardAccount; csrf: string; 
     account: o.account,
     csrf: o.csrf,
     body: html`<h1>Connected apps</h1><p class="lead">Apps you allowed to call <code>/mcp</code> as this account with OAuth. Disconnecting one stops its access at once.</p>
-${alert('ok', o.notice)}<div class="card"><h2>Apps</h2>${body}</div>`,
+${alert('ok', o.notice)}<div class="card"><h2>Apps</h2>${body}</div>${callsCard(o.calls)}`,
   });
 }

@@ -53,6 +53,26 @@ export async function connectedApps(sql: Sql, accountId: string): Promise<Connec
   }));
 }
 
+export interface AppCall {
+  id: string;
+  client_name: string;
+  method: string;
+  path: string;
+  status: number;
+  credits: number;
+  created_at: Date;
+}
+
+/** The latest calls the account's apps made (disconnected ones included), newest first. */
+export async function recentAppCalls(sql: Sql, accountId: string, limit: number): Promise<AppCall[]> {
+  const rows = await sql`
+    SELECT h.id, c.client_name, h.method, h.path, h.status, h.credits, h.created_at
+    FROM request_history h JOIN oauth_grants g ON g.key_id = h.key_id JOIN oauth_clients c ON c.client_id = g.client_id
+    WHERE h.account_id = ${accountId} AND g.account_id = ${accountId}
+    ORDER BY h.created_at DESC LIMIT ${limit}`;
+  return rows as unknown as AppCall[];
+}
+
 export function hostOf(uri: string): string {
   try {
     const u = new URL(uri);

@@ -81,11 +81,10 @@ async function connectWithOAuth(browser: Browser, mcpUrl: string, account: { ema
     expect(provider.authorizationUrl).toBeDefined();
     const page = await browser.newPage();
     await approveInBrowser(page, provider.authorizationUrl!.href, account, callback.redirectUrl, path.join(SHOTS, `oauth-consent-${clientMetadataUrl ? 'cimd' : 'dcr'}.png`));
-    await page.close();
     await first.finishAuth(await callback.received);
     const client = new Client({ name: 'connector', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }));
-    return { client, provider };
+    return { client, provider, page };
   } finally {
     callback.close();
   }
@@ -108,7 +107,7 @@ describe.skipIf(!hasChromium)(`MCP SDK client OAuth flow with the dashboard in h
     it('connects by URL alone, lists tools and calls one metered to the approving account', async () => {
       const other = await svc.key({ plan: 'starter' });
       const account = await signedInAccount(svc.deps.sql, svc.url, 'connector@example.com');
-      const { client, provider } = await connectWithOAuth(browser, `${svc.url}/mcp`, account);
+      const { client, provider, page } = await connectWithOAuth(browser, `${svc.url}/mcp`, account);
       expect(provider.clientId).toMatch(/^mcpc_/);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['get_credit_balance', 'search_hotels', 'probe_metered']));
@@ -118,6 +117,12 @@ describe.skipIf(!hasChromium)(`MCP SDK client OAuth flow with the dashboard in h
       const [charge] = await svc.deps.sql`SELECT account_id, amount FROM credit_ledger WHERE request_id = ${requestId} AND kind = 'charge'`;
       expect(charge).toEqual({ account_id: account.accountId, amount: -5 });
       expect(charge.account_id).not.toBe(other.account_id);
+
+      // The signed-in user sees the app and its call in the dashboard.
+      await page.goto(`${svc.url}/dashboard/apps`);
+      await expect(page.locator('table').first().textContent()).resolves.toContain('Loopback MCP client');
+      await expect(page.locator('table').nth(1).textContent()).resolves.toContain(requestId);
+      await page.screenshot({ path: path.join(SHOTS, 'oauth-connected-apps.png'), fullPage: true });
       await client.close();
     });
   });

@@ -123,6 +123,8 @@ describe('authorization code flow', () => {
     expect(charge).toEqual({ account_id: accountId, amount: -4 });
     const apps = await browser.request('/dashboard/apps');
     expect(apps.text).toContain('Test MCP client');
+    // The call is in the history under the app that made it.
+    expect(apps.text).toMatch(new RegExp(`<td>Test MCP client</td><td><code>MCP probe_metered</code></td><td class="num">200</td><td class="num">4</td><td><code>${requestId}</code>`));
   });
 
   it('refuses a reused authorization code and revokes what the first exchange obtained', async () => {
