@@ -1,44 +1,23 @@
+import { OAuthError, OAuthErrorCode, bearerAuthChallengeResponse, verifyBearerToken, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../deps.js';
-import type { Sql } from '../db/client.js';
 import { presentedKey, requireKey } from '../platform/auth.js';
-import { ApiError, Unauthorized } from '../platform/errors.js';
+import { Unauthorized } from '../platform/errors.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { billedPlan, planOf } from '../platform/plans.js';
 import { sendError } from '../registry/http-errors.js';
-import { ACCESS_TOKEN_PATTERN, findAccessToken } from './tokens.js';
-import { MCP_SCOPE, oauthUrls, sameResource } from './urls.js';
+import { ACCESS_TOKEN_PATTERN, findAccessToken, type LiveAccessToken } from './tokens.js';
+import { MCP_SCOPE, oauthUrls } from './urls.js';
 
-/** A refused /mcp call: 401 (or 403) with the Bearer challenge that points OAuth clients at the resource metadata. */
-export class BearerChallenge extends ApiError {
-  constructor(
-    readonly error: 'invalid_token' | undefined,
-    readonly description: string | undefined,
-  ) {
-    super(401, description ?? new Unauthorized().detail);
-  }
-}
-
-const quoted = (v: string) => `"${v.replace(/["\\]/g, '\\$&')}"`;
-
-/** `WWW-Authenticate` per RFC 6750 §3 and RFC 9728 §5.1. */
-export function bearerChallengeHeader(resourceMetadataUrl: string, c?: BearerChallenge): string {
-  const params = [`resource_metadata=${quoted(resourceMetadataUrl)}`, `scope=${quoted(MCP_SCOPE)}`];
-  if (c?.error) params.push(`error=${quoted(c.error)}`);
-  if (c?.description) params.push(`error_description=${quoted(c.description)}`);
-  return `Bearer ${params.join(', ')}`;
-}
+const REQUIRED_SCOPES = [MCP_SCOPE];
+const refused = (description: string) => new OAuthError(OAuthErrorCode.InvalidToken, description);
 
 /**
  * The caller of an access token, shaped like the key it acts through: the connected app's own key
  * row (history, idempotency), its account's plan (credits, concurrency) and one rate-limit window
- * shared by every app of the account, at the plan's rate. Null when the token is not live or was
- * issued for another resource.
+ * shared by every app of the account, at the plan's rate.
  */
-export async function callerForAccessToken(sql: Sql, token: string, resource: string): Promise<AuthedKey | null> {
-  const t = await findAccessToken(sql, token);
-  if (!t || !sameResource(t.resource, resource) || !t.scope.split(' ').includes(MCP_SCOPE)) return null;
-  await sql`UPDATE oauth_grants SET last_used_at = now() WHERE id = ${t.grant_id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+function callerOf(t: LiveAccessToken): AuthedKey {
   return {
     id: t.key_id,
     name: `oauth:${t.grant_id}`,
@@ -54,7 +33,8 @@ export async function callerForAccessToken(sql: Sql, token: string, resource: st
 
 /**
  * /mcp authentication: an API key exactly as everywhere else (`x-api-key`, or `Authorization:
- * Bearer sk_…`), or an OAuth access token bound to this /mcp. Refusals carry the Bearer challenge.
+ * Bearer sk_…`), or an OAuth access token. Tokens go through the MCP SDK's bearer check: audience
+ * (RFC 8707: this /mcp and nothing else), scope and expiry. Refusals are OAuthErrors.
  */
 export async function mcpCaller(deps: AppDeps, req: Request): Promise<AuthedKey> {
   const presented = presentedKey(req, false);
@@ -62,22 +42,42 @@ export async function mcpCaller(deps: AppDeps, req: Request): Promise<AuthedKey>
     try {
       return await requireKey(deps.sql, req);
     } catch (err) {
-      if (err instanceof Unauthorized) throw new BearerChallenge(presented === undefined ? undefined : 'invalid_token', undefined);
+      if (err instanceof Unauthorized) throw refused(err.message);
       throw err;
     }
   }
-  const caller = await callerForAccessToken(deps.sql, presented, oauthUrls(deps.config, req).resource);
-  if (!caller) throw new BearerChallenge('invalid_token', 'the access token is expired, revoked or not issued for this resource');
-  return caller;
+  const info: AuthInfo = await verifyBearerToken(req.get('authorization'), {
+    expectedResource: new URL(oauthUrls(deps.config, req).resource),
+    requiredScopes: REQUIRED_SCOPES,
+    verifier: {
+      async verifyAccessToken(token) {
+        const t = await findAccessToken(deps.sql, token);
+        if (!t) throw refused('the access token is unknown, expired or revoked');
+        return { token, clientId: t.client_id, scopes: t.scope.split(' '), expiresAt: Math.floor(t.expires_at.getTime() / 1000), resource: new URL(t.resource), extra: { token: t } };
+      },
+    },
+  });
+  const t = info.extra!.token as LiveAccessToken;
+  await deps.sql`UPDATE oauth_grants SET last_used_at = now() WHERE id = ${t.grant_id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+  return callerOf(t);
 }
 
-/** For the /mcp handler: the caller, or null once the refusal (with its challenge) has been sent. */
+/**
+ * For the /mcp handler: the caller, or null once the refusal has been sent: 401 (403 for a missing
+ * scope) with the SDK's Bearer challenge pointing at the resource metadata (RFC 9728 §5.1), and
+ * the usual `{detail}` body.
+ */
 export async function authenticateMcp(deps: AppDeps, req: Request, res: Response): Promise<AuthedKey | null> {
   try {
     return await mcpCaller(deps, req);
   } catch (err) {
-    if (err instanceof BearerChallenge) res.set('www-authenticate', bearerChallengeHeader(oauthUrls(deps.config, req).resourceMetadata, err));
-    sendError(deps, req, res, err);
+    if (!(err instanceof OAuthError) || err.code === OAuthErrorCode.ServerError) {
+      sendError(deps, req, res, err);
+      return null;
+    }
+    const answer = bearerAuthChallengeResponse(err, { requiredScopes: REQUIRED_SCOPES, resourceMetadataUrl: oauthUrls(deps.config, req).resourceMetadata });
+    res.set('www-authenticate', answer.headers.get('www-authenticate') ?? '');
+    res.status(answer.status).json({ detail: err.message });
     return null;
   }
 }

@@ -1,3 +1,4 @@
+import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/server';
 import type { Request } from 'express';
 import type { Config } from '../config.js';
 
@@ -27,7 +28,7 @@ export function oauthUrls(config: Pick<Config, 'PUBLIC_BASE_URL'>, req: Request)
   return {
     issuer: base,
     resource: `${base}/mcp`,
-    resourceMetadata: `${base}/.well-known/oauth-protected-resource/mcp`,
+    resourceMetadata: getOAuthProtectedResourceMetadataUrl(new URL(`${base}/mcp`)),
     authorization: `${base}/dashboard/oauth/authorize`,
     token: `${base}/oauth/token`,
     registration: `${base}/oauth/register`,

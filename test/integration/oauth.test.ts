@@ -48,7 +48,7 @@ describe('discovery', () => {
   it('a /mcp call without credentials gets 401 with the Bearer challenge; API keys work as before', async () => {
     const anonymous = await mcpRequest(base, undefined, 'tools/list');
     expect(anonymous.status).toBe(401);
-    expect(anonymous.challenge).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="mcp"`);
+    expect(anonymous.challenge).toBe(`Bearer error="invalid_token", error_description="missing or invalid API key", scope="mcp", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
     expect(anonymous.body).toEqual({ detail: 'missing or invalid API key' });
     const key = (await svc.key()).key;
     expect((await mcpRequest(base, key, 'tools/list')).status).toBe(200);
@@ -222,6 +222,7 @@ describe('token lifecycle', () => {
     const res = await callProbe(tokens.body.access_token, otherName);
     expect(res.status).toBe(401);
     expect(res.challenge).toContain(`resource_metadata="${otherName}/.well-known/oauth-protected-resource/mcp"`);
+    expect(res.body).toEqual({ detail: 'Token was not issued for this resource' });
     expect((await callProbe(tokens.body.access_token)).status).toBe(200);
   });
 
