@@ -82,5 +82,7 @@ export async function mcpRequest(base: string, bearer: string | undefined, metho
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   const res = await fetch(`${base}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   const text = await res.text();
-  return { status: res.status, challenge: res.headers.get('www-authenticate'), body: text ? JSON.parse(text) : null };
+  // The reply is JSON, or one server-sent event carrying it.
+  const json = res.headers.get('content-type')?.startsWith('text/event-stream') ? /^data: (.*)$/m.exec(text)?.[1] : text;
+  return { status: res.status, challenge: res.headers.get('www-authenticate'), body: json ? JSON.parse(json) : null };
 }
