@@ -6,10 +6,10 @@ import { metricsRoute } from './ops/metrics-route.js';
 import { cutText } from './platform/error-echo.js';
 import { ApiError, InvalidInput, toApiError } from './platform/errors.js';
 import { elapsedMs, requestId } from './platform/request-context.js';
-import { docsPage } from './registry/docs-page.js';
+import { docsRouter } from './registry/docs-page.js';
 import { sendError } from './registry/http-errors.js';
 import { mcpRouter } from './registry/mcp-http.js';
-import { openApiDocument } from './registry/openapi.js';
+import { openApiDocument, withServer } from './registry/openapi.js';
 import { restRouter } from './registry/rest.js';
 
 export interface HealthProbe {
@@ -82,10 +82,10 @@ export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Ex
     }
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', ...checks });
   });
-  const openapi = openApiDocument(deps.tools, deps.config.PUBLIC_BASE_URL);
-  app.get('/openapi.json', (_req, res) => void res.json(openapi));
-  const docs = docsPage(deps.tools);
-  app.get('/docs', (_req, res) => void res.type('html').send(docs));
+  const openapi = openApiDocument(deps.tools);
+  const publicUrl = deps.config.PUBLIC_BASE_URL?.replace(/\/$/, '');
+  app.get('/openapi.json', (req, res) => void res.json(withServer(openapi, publicUrl ?? `${req.protocol}://${req.get('host')}`)));
+  app.use(docsRouter());
   app.get('/metrics', metricsRoute(deps));
 
   app.use(oauthRouter(deps));

@@ -83,6 +83,7 @@ export const billing = defineTool({
     mode,
   }),
   credits: 0,
+  errors: { 404: 'The key is not linked to a billing account.' },
   mcp: { expose: true, title: 'Get credit balance' },
   async handler(_input, { deps, key }) {
     if (!key.plan) throw new NotFound('key not linked to a billing account');
@@ -133,6 +134,7 @@ export const ledger = defineTool({
     next_cursor: z.string().nullable(),
   }),
   credits: 0,
+  errors: { 400: 'The cursor is not one this ledger handed out.', 404: 'The key is not linked to a billing account.' },
   async handler({ limit, cursor: after }, { deps, key }) {
     if (!key.plan) throw new NotFound('key not linked to a billing account');
     const before = after === undefined ? undefined : cursor.decode(after);

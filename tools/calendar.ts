@@ -164,6 +164,7 @@ export const storedRates = defineTool({
     rates: z.array(z.looseObject({ date: z.string(), rate_total: num, observed_at: z.string(), run_id: z.string(), provenance: ProvenanceSchema })),
   }),
   credits: 0,
+  errors: { 400: '`to` is before `from`.' },
   async handler(input, { deps, key }) {
     const request = normalizeCalendarRequest({ token: input.token, market: input.market, currency: input.currency, adults: input.adults, los: input.los, days: 1, is_hostel: false, probe_min_stay: false, basis: 'cheapest', verify_sources: 0 });
     if (input.from && input.to && input.to < input.from) throw new BadRequest('to is before from');

@@ -45,6 +45,7 @@ export function compatSearch(engines: Record<string, Tool>, defaultEngine: strin
     tags: ['compatible search'],
     queryKey: true,
     compatErrors: true,
+    engines,
     input: z.looseObject({
       engine: z.enum(names).default(defaultEngine),
       zero_retention: z.enum(['true', 'false']).optional().describe('accepted for compatibility; raw pages and results are never persisted'),

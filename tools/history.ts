@@ -24,6 +24,7 @@ export const requestRecord = defineTool({
     created_at: z.string(),
   }),
   credits: 0,
+  errors: { 404: 'No request of this key has that id (another key’s record is a 404 too).' },
   async handler({ request_id }, { deps, key }) {
     const row = await findRequest(deps.sql, key.id, request_id);
     if (!row) throw new NotFound('request not found');

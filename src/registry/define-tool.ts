@@ -4,6 +4,16 @@ import type { AuthedKey } from '../platform/keys.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
+/** Error statuses an operation may add to the ones every operation can answer (registry/openapi-responses.ts). */
+export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
+
+/** A request header the handler reads, as documented in OpenAPI. */
+export interface HeaderSpec {
+  description: string;
+  required: boolean;
+  schema: Record<string, unknown>;
+}
+
 export interface ToolContext {
   deps: AppDeps;
   requestId: string;
@@ -54,6 +64,14 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   compatErrors?: boolean;
   /** Listed as one of the read-only MCP tools at POST /mcp. */
   mcp?: { expose: true; title?: string };
+  /** Statuses beyond the common ones (401, 422, 429, 503; 402 and 502 when metered), with when. */
+  errors?: Partial<Record<ErrorStatus, string>>;
+  /** Request headers the handler reads (e.g. Idempotency-Key). */
+  headers?: Record<string, HeaderSpec>;
+  /** A dispatching route (the compatible search): the operations it picks by `engine`, whose inputs are its query. */
+  engines?: Record<string, Tool>;
+  /** A request to show in the reference; it must validate against `input`. */
+  example?: z.input<S>;
   handler(input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
 }
 
@@ -73,6 +91,10 @@ export interface Tool<I = any, O = any> {
   queryKey: boolean;
   compatErrors: boolean;
   mcp: { expose: boolean; title: string };
+  errors: Partial<Record<ErrorStatus, string>>;
+  headers: Record<string, HeaderSpec>;
+  engines?: Record<string, Tool>;
+  example?: unknown;
   handler(input: I, ctx: ToolContext): Promise<O>;
 }
 
@@ -98,6 +120,10 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     // the compatible search family answers errors with both `detail` and that API's `error`
     compatErrors: spec.compatErrors ?? (spec.path.startsWith('/v1/serp/') || spec.path.startsWith('/api/')),
     mcp: { expose: spec.mcp?.expose ?? false, title: spec.mcp?.title ?? spec.title },
+    errors: spec.errors ?? {},
+    headers: spec.headers ?? {},
+    engines: spec.engines,
+    example: spec.example,
     handler: spec.handler,
   };
 }

@@ -24,7 +24,7 @@ export async function setup(project: TestProject): Promise<void> {
   if (!url) {
     // A cluster of this run's own: concurrent runs never share (or stop) each other's.
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hotelrates-test-'));
-    embedded = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+    embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), ownProcessGroup: false });
     url = embedded.url;
   }
   const sql = postgres(url, { max: 1, onnotice: () => undefined });

@@ -5,6 +5,7 @@ import type { Tool } from '../../src/registry/define-tool.js';
 import { createKey, type CreatedKey } from '../../src/platform/keys.js';
 import type { PlanCode } from '../../src/platform/plans.js';
 import { startService, type Service } from '../../src/service.js';
+import { documentedStatuses } from '../../src/registry/openapi-responses.js';
 import { createTestDatabase } from './test-db.js';
 
 
@@ -26,8 +27,10 @@ export async function startTestService(
   return {
     ...service,
     async close() {
+      const undocumented = await undocumentedStatuses(service, opts.tools ?? TOOLS).catch(() => []);
       await service.close();
       await db.drop();
+      if (undocumented.length) throw new Error(`statuses answered but not in /openapi.json (add them to the descriptor's errors): ${undocumented.join(', ')}`);
     },
     key: (opts = {}) =>
       createKey(service.deps.sql, {
@@ -47,4 +50,16 @@ export async function startTestService(
       });
     },
   };
+}
+
+/**
+ * Every status the suite's REST calls got must be documented for its operation: the request
+ * history of each test service is the record of what the routes really answered. Not checked:
+ * 499 (the client hung up, nobody reads it) and 500 (a fault of ours, never part of the contract).
+ */
+async function undocumentedStatuses(service: Service, tools: Tool[]): Promise<string[]> {
+  const byRoute = new Map(tools.map((t) => [`${t.method} ${t.path}`, documentedStatuses(t)]));
+  const rows = await service.deps.sql<{ method: string; path: string; status: number }[]>`
+    SELECT DISTINCT method, path, status FROM request_history WHERE method <> 'MCP' AND status NOT IN (499, 500)`;
+  return rows.filter((r) => !byRoute.get(`${r.method} ${r.path}`)?.includes(r.status)).map((r) => `${r.method} ${r.path} ${r.status}`);
 }

@@ -177,9 +177,14 @@ describe('OpenAPI and docs', () => {
     expect(doc.paths['/v1/requests/{request_id}'].get.parameters[0]).toMatchObject({ name: 'request_id', in: 'path', required: true });
   });
 
-  it('/docs lists the operations', async () => {
-    const html = await (await svc.call('/docs')).text();
-    expect(html).toContain('GET /v1/billing/plans');
-    expect(html).toContain('get_credit_balance');
+  it('/docs is the reference page, its renderer served from our own origin', async () => {
+    const res = await svc.call('/docs');
+    expect(res.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    const html = await res.text();
+    expect(html).toContain('src="/docs/assets/scalar.js"');
+    expect(await (await svc.call('/docs/assets/init.js')).text()).toContain('"url":"/openapi.json"');
+    const bundle = await svc.call('/docs/assets/scalar.js');
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toContain('javascript');
   });
 });

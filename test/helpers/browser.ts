@@ -1,0 +1,86 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+export const skippedNote = hasChromium ? '' : ' [SKIPPED: chromium not installed]';
+/** As the machine notes say: without the background-networking flags Chromium calls out at start. */
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SHOTS = path.resolve('test-artifacts/screenshots');
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 820 };
+
+export function launchChromium(): Promise<Browser> {
+  mkdirSync(SHOTS, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+export function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<Buffer> {
+  return page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: opts.fullPage ?? true });
+}
+
+/** How far the page is wider than its viewport (0 when nothing overflows sideways). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - window.innerWidth);
+}
+
+export interface LowContrast {
+  text: string;
+  ratio: number;
+  color: string;
+  background: string;
+}
+
+/**
+ * Every visible text of the page whose colour against its effective background (the first
+ * opaque background up the tree, blended through translucent ones; white at the root) is
+ * under `min`:1 by the WCAG formula.
+ */
+export function lowContrastText(page: Page, min = 4.5): Promise<LowContrast[]> {
+  return page.evaluate((min) => {
+    type Rgba = [number, number, number, number];
+    const parse = (c: string): Rgba => {
+      const m = /rgba?\(([^)]+)\)/.exec(c);
+      if (!m) throw new Error(`unparsed colour ${c}`);
+      const [r, g, b, a = 1] = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      return [r, g, b, a];
+    };
+    const over = (top: Rgba, below: Rgba): Rgba => {
+      const a = top[3];
+      return [0, 1, 2].map((i) => top[i] * a + below[i] * (1 - a)).concat(1) as Rgba;
+    };
+    const background = (el: Element | null): Rgba => {
+      const layers: Rgba[] = [];
+      for (let e = el; e; e = e.parentElement) {
+        const bg = parse(getComputedStyle(e).backgroundColor);
+        if (bg[3] > 0) layers.push(bg);
+        if (bg[3] >= 1) break;
+      }
+      return layers.reduceRight<Rgba>((acc, layer) => over(layer, acc), [255, 255, 255, 1]);
+    };
+    const luminance = ([r, g, b]: Rgba) => {
+      const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const out: { text: string; ratio: number; color: string; background: string }[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim();
+      const el = node.parentElement;
+      if (!text || !el) continue;
+      const style = getComputedStyle(el);
+      const box = el.getBoundingClientRect();
+      if (style.visibility === 'hidden' || style.display === 'none' || box.width === 0 || box.height === 0 || Number(style.opacity) === 0) continue;
+      const bg = background(el);
+      const fg = over(parse(style.color), bg);
+      const [hi, lo] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
+      const ratio = (hi + 0.05) / (lo + 0.05);
+      if (ratio < min) out.push({ text: text.slice(0, 60), ratio: Math.round(ratio * 100) / 100, color: style.color, background: `rgb(${bg.slice(0, 3).join(', ')})` });
+    }
+    return out;
+  }, min);
+}
