@@ -36,7 +36,7 @@ export const ERROR_SCHEMAS = {
   },
   CompatValidationError: {
     type: 'object',
-    description: 'A request of the compatible search family whose input does not validate (422).',
+    description: 'A request of the compatible search family whose input does not validate (400, as that API answers).',
     required: ['detail', 'error'],
     properties: { detail: DETAIL_OR_ISSUES, error: COMPAT_ERROR },
   },
@@ -58,6 +58,8 @@ export const RESPONSE_HEADERS = {
   },
 };
 
+const validationStatus = (tool: Tool) => (tool.compatErrors ? 400 : 422);
+
 /** What every operation can answer, and when; operations add their own (Tool.errors). */
 function statusesOf(tool: Tool): Map<number, string> {
   const out = new Map<number, string>();
@@ -65,7 +67,8 @@ function statusesOf(tool: Tool): Map<number, string> {
   if (tool.method === 'POST') add(413, 'The request body is larger than 2 MB.');
   add(401, 'Missing or invalid API key.');
   if (tool.metered) add(402, 'Credits are enforced and the call needs more credits than the period has left.');
-  add(422, 'The input does not validate: `detail` lists each problem with its location.');
+  // The compatible family answers invalid input with 400, as the API it is compatible with does.
+  add(validationStatus(tool), 'The input does not validate: `detail` lists each problem with its location.');
   add(429, tool.metered ? 'Rate limit of the key or the plan’s concurrency reached; retry later.' : 'Rate limit of the key reached; retry later.');
   if (tool.metered) {
     add(400, 'The request is well-formed but this source cannot use it (e.g. dates in the wrong order, an unsupported combination).');
@@ -100,13 +103,13 @@ export function responsesOf(tool: Tool, success: { description: string; schema: 
     },
   };
   for (const [status, why] of statusesOf(tool)) {
-    const validation = status === 422;
+    const validation = status === validationStatus(tool);
     const name = `${tool.compatErrors ? 'Compat' : ''}${validation ? 'ValidationError' : 'Error'}`;
     const failureHeaders = status === 401 ? { 'x-request-id': { $ref: '#/components/headers/RequestId' } } : headers(tool, true);
     out[String(status)] = {
       description: why,
       headers: failureHeaders,
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` }, example: errorExample(status, why, tool.compatErrors) } },
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` }, example: errorExample(status, validation, why, tool.compatErrors) } },
     };
   }
   return out;
@@ -120,8 +123,8 @@ const EXAMPLE_DETAIL: Partial<Record<number, string>> = {
   503: 'database unavailable: ConnectionError',
 };
 
-function errorExample(status: number, why: string, compat: boolean) {
-  if (status === 422) {
+function errorExample(status: number, validation: boolean, why: string, compat: boolean) {
+  if (validation) {
     const issue = { type: 'missing', loc: ['body', 'q'], msg: 'Field required', input: null };
     return compat ? { detail: [issue], error: 'q: Field required' } : { detail: [issue] };
   }

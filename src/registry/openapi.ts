@@ -22,6 +22,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   retail: 'Retail marketplace: product search and reviews.',
   trends: 'Search interest over time for a keyword.',
   'jobs-search': 'Job cards of the web search engine, rendered in a headless browser.',
+  sources: 'Health of the upstream sources: recent outcomes per source, as recorded by the service.',
 };
 
 const pathNamesOf = (path: string) => [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
@@ -149,7 +150,7 @@ export function openApiDocument(tools: Tool[], opts: OpenApiOptions = {}): Recor
       description: [
         'Live hotel rates and web data as JSON with per-price provenance. Every price carries where it came from; what an upstream does not state is null or absent, never filled in.',
         '',
-        'Send your key as `x-api-key: sk_…` (or `Authorization: Bearer sk_…`). Errors are `{"detail": …}`: a string, or for validation failures (422) an array of `{type, loc, msg, input}`; the compatible search family adds `error`. Every response carries `x-request-id`; metered responses carry `x-credits-charged` and `x-credits-remaining`.',
+        'Send your key as `x-api-key: sk_…` (or `Authorization: Bearer sk_…`). Errors are `{"detail": …}`: a string, or for validation failures (422) an array of `{type, loc, msg, input}`; the compatible search family (/api/v1/search, /v1/serp/*) answers invalid input with 400 instead of 422 and adds `error`, the message as one string. Every response carries `x-request-id`; metered responses carry `x-credits-charged` and `x-credits-remaining`.',
         '',
         'The operations marked with an MCP tool are also served to LLM agents at `POST /mcp` (Model Context Protocol, Streamable HTTP).',
       ].join('\n'),
