@@ -1,8 +1,8 @@
 import { html, type Safe } from './html.js';
-import type { DayUsage } from './usage.js';
+import type { BucketUsage } from './usage.js';
 
 const BOX = { width: 960, height: 230, left: 48, right: 10, top: 14, bottom: 28 };
-const COLORS = { ok: '#3b7be8', error: '#d64545', grid: '#e8ecf1', axis: '#6b7684' };
+const COLORS = { ok: '#3b7be8', error: '#d64545', grid: '#e8ecf1', axis: '#5b6776' };
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** A whole 1, 2 or 5 × 10^k step so that four steps cover `max`: the axis only shows whole counts. */
@@ -13,10 +13,11 @@ function axisStep(max: number): number {
   return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= raw)!;
 }
 
-const dayLabel = (date: string) => `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}`;
+const label = (b: BucketUsage) => (b.unit === 'hour' ? `${b.start.slice(11, 13)}:00` : `${MONTHS[Number(b.start.slice(5, 7)) - 1]} ${Number(b.start.slice(8, 10))}`);
+const when = (b: BucketUsage) => (b.unit === 'hour' ? `${b.start.slice(0, 10)} ${b.start.slice(11, 13)}:00 UTC` : b.start.slice(0, 10));
 
-/** Requests per day as stacked bars (successful below, errors above), inline SVG without scripts. */
-export function requestsChart(days: DayUsage[]): Safe {
+/** Requests per hour or day as stacked bars (successful below, errors above), inline SVG without scripts. */
+export function requestsChart(days: BucketUsage[]): Safe {
   const { width, height, left, right, top, bottom } = BOX;
   const plotW = width - left - right;
   const plotH = height - top - bottom;
@@ -34,19 +35,19 @@ export function requestsChart(days: DayUsage[]): Safe {
   const bars = days.map((d, i) => {
     const x = left + i * slot + (slot - barW) / 2;
     const ok = d.requests - d.errors;
-    const tip = `${d.date}: ${d.requests} requests, ${d.errors} errors`;
+    const tip = `${when(d)}: ${d.requests} requests, ${d.errors} errors`;
     const last = i === days.length - 1;
     // Every few days, and the last one unless it would touch the previous label.
-    const label = last || (i % every === 0 && days.length - 1 - i >= every * 0.6)
-      ? html`<text x="${(x + barW / 2).toFixed(1)}" y="${height - 9}" text-anchor="middle" font-size="11" fill="${COLORS.axis}">${dayLabel(d.date)}</text>`
+    const tick = last || (i % every === 0 && days.length - 1 - i >= every * 0.6)
+      ? html`<text x="${(x + barW / 2).toFixed(1)}" y="${height - 9}" text-anchor="middle" font-size="11" fill="${COLORS.axis}">${label(d)}</text>`
       : html``;
     return html`<g><title>${tip}</title>
 ${ok > 0 ? html`<rect x="${x.toFixed(1)}" y="${y(ok).toFixed(1)}" width="${barW.toFixed(1)}" height="${(plotH - (y(ok) - top)).toFixed(1)}" rx="2" fill="${COLORS.ok}"/>` : html``}
 ${d.errors > 0 ? html`<rect x="${x.toFixed(1)}" y="${y(d.requests).toFixed(1)}" width="${barW.toFixed(1)}" height="${(y(ok) - y(d.requests)).toFixed(1)}" rx="2" fill="${COLORS.error}"/>` : html``}
-${label}</g>`;
+${tick}</g>`;
   });
   const total = days.reduce((s, d) => s + d.requests, 0);
-  return html`<div class="chart"><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="Requests and errors per day: ${total} requests in ${days.length} days" xmlns="http://www.w3.org/2000/svg" font-family="system-ui,sans-serif">
+  return html`<div class="chart"><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="Requests and errors per ${days[0]?.unit ?? 'day'}: ${total} requests in ${days.length} ${days[0]?.unit ?? 'day'}s" xmlns="http://www.w3.org/2000/svg" font-family="system-ui,sans-serif">
 ${grid}<line x1="${left}" x2="${width - right}" y1="${top + plotH}" y2="${top + plotH}" stroke="#c9d1db"/>${bars}</svg>
 <div class="legend"><span><i style="background:${COLORS.ok}"></i>Successful requests</span><span><i style="background:${COLORS.error}"></i>Errors (status ≥ 400)</span></div></div>`;
 }

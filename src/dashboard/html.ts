@@ -53,13 +53,13 @@ h2{font-size:16px;margin:0 0 14px;font-weight:620}
 .lead{color:#5b6776;margin:0 0 22px}
 .card{background:#fff;border:1px solid #e2e6ec;border-radius:10px;padding:20px 24px;margin-bottom:20px}
 table{width:100%;border-collapse:collapse;font-size:14px}
-th{text-align:left;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#6b7684;padding:8px 10px;border-bottom:1px solid #e2e6ec}
+th{text-align:left;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#5b6776;padding:8px 10px;border-bottom:1px solid #e2e6ec}
 td{padding:9px 10px;border-bottom:1px solid #eef1f5;vertical-align:middle}
 tr:last-child td{border-bottom:0}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 code,.mono{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-.muted{color:#6b7684}
-.empty{color:#6b7684;padding:18px 0 6px}
+.muted{color:#5b6776}
+.empty{color:#5b6776;padding:18px 0 6px}
 button,.button{display:inline-block;border:1px solid transparent;border-radius:7px;padding:8px 16px;font:inherit;font-weight:550;cursor:pointer;background:#1f5fd1;color:#fff}
 button:hover{background:#1a52b8}
 button.secondary{background:#fff;color:#1d2733;border-color:#cfd6df}
@@ -69,16 +69,16 @@ form.inline{display:inline}
 label{display:block;font-weight:550;font-size:14px;margin:14px 0 6px}
 input[type=email],input[type=password]{width:100%;padding:9px 11px;border:1px solid #cfd6df;border-radius:7px;font:inherit;background:#fff}
 input:focus{outline:2px solid #9dbcf5;border-color:#1f5fd1}
-.hint{font-size:13px;color:#6b7684;margin-top:6px}
+.hint{font-size:13px;color:#5b6776;margin-top:6px}
 .alert{border-radius:8px;padding:12px 16px;margin-bottom:18px;font-size:14px}
 .alert.error{background:#fdecec;border:1px solid #f5c2c2;color:#8a1f1f}
 .alert.ok{background:#e9f7ef;border:1px solid #b7e2c6;color:#185c33}
 .secret{display:block;margin:10px 0 8px;padding:12px 14px;background:#0f1722;color:#e8f0ff;border-radius:7px;font-size:15px;word-break:break-all;user-select:all}
 .stats{display:grid;grid-template-columns:repeat(5,1fr);gap:14px;margin-bottom:20px}
 .stat{background:#fff;border:1px solid #e2e6ec;border-radius:10px;padding:14px 16px}
-.stat .k{font-size:12px;color:#6b7684;text-transform:uppercase;letter-spacing:.04em;font-weight:600}
+.stat .k{font-size:12px;color:#5b6776;text-transform:uppercase;letter-spacing:.04em;font-weight:600}
 .stat .v{font-size:22px;font-weight:650;margin-top:4px;font-variant-numeric:tabular-nums}
-.stat .s{font-size:12px;color:#6b7684}
+.stat .s{font-size:12px;color:#5b6776}
 .tabs{display:flex;gap:6px;margin-bottom:18px}
 .tabs a{padding:5px 12px;border:1px solid #d6dce4;border-radius:999px;font-size:13px;color:#4b5663;background:#fff}
 .tabs a.active{background:#1d2733;color:#fff;border-color:#1d2733}
@@ -95,11 +95,28 @@ input:focus{outline:2px solid #9dbcf5;border-color:#1f5fd1}
 .auth .card{padding:28px 30px}
 .auth .card button{width:100%;margin-top:22px;padding:10px}
 .card h2+.empty{padding-top:2px}
-.foot{text-align:center;font-size:13px;color:#6b7684;margin-top:16px}
+.foot{text-align:center;font-size:13px;color:#5b6776;margin-top:16px}
 .row{display:flex;justify-content:space-between;align-items:center;gap:16px;flex-wrap:wrap}
 .chart svg{display:block;width:100%;height:auto}
 .legend{display:flex;gap:16px;font-size:13px;color:#5b6776;margin-top:8px}
 .legend i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;vertical-align:-1px}
+a.button:hover{text-decoration:none}
+.button.secondary{background:#fff;color:#1d2733;border-color:#cfd6df}
+.actions{display:flex;gap:10px;flex-wrap:wrap;margin-top:16px}
+.card{overflow-x:auto}
+@media (max-width:760px){
+.bar{height:auto;flex-wrap:wrap;padding:10px 16px;gap:6px 14px}
+nav{order:3;flex:1 1 100%;flex-wrap:wrap}
+nav a{white-space:nowrap;padding:6px 10px}
+.who{flex-wrap:wrap;white-space:normal;gap:8px;min-width:0}
+.who>span:first-child{overflow-wrap:anywhere}
+main{padding:20px 16px 40px}
+.card{padding:16px}
+.stats{grid-template-columns:repeat(2,minmax(0,1fr))}
+.tabs{flex-wrap:wrap}
+.chart svg text{font-size:22px}
+.auth .card{padding:22px 18px}
+}
 `;
 
 export type Section = 'api' | 'usage' | 'jobs' | 'apps' | 'sources';

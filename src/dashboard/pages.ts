@@ -54,7 +54,7 @@ Copy it now: it is shown only this once and cannot be displayed again.
     : html``;
   const rows = o.keys.map(
     (k) => html`<tr><td><code>${k.name}</code></td><td><code>${k.prefix}…</code></td><td class="num">${fmtInt(k.rate_limit_per_min)} / min</td><td>${fmtDateTime(k.created_at)}</td>
-<td class="num"><form class="inline" method="post" action="/dashboard/api/rotate">${csrfField(o.csrf)}<input type="hidden" name="name" value="${k.name}"><button class="secondary" type="submit">Rotate key</button></form></td></tr>`,
+<td class="num"><a class="button secondary" href="/dashboard/api/rotate?name=${encodeURIComponent(k.name)}">Rotate key</a></td></tr>`,
   );
   const body = o.keys.length
     ? html`<table><thead><tr><th>Name</th><th>Prefix</th><th class="num">Rate limit</th><th>Created</th><th></th></tr></thead><tbody>${rows}</tbody></table>
@@ -73,6 +73,21 @@ The full interface is described at <a href="/docs">/docs</a> and <a href="/opena
   });
 }
 
+/** Rotation stops the current key at once, so it is asked for on a page of its own. */
+export function rotateConfirmPage(o: Signed & { key: KeySummary }): string {
+  return appPage({
+    title: 'Rotate key',
+    section: 'api',
+    account: o.account,
+    csrf: o.csrf,
+    body: html`<h1>Rotate key</h1><p class="lead">Replace <code>${o.key.name}</code> (<code>${o.key.prefix}…</code>) with a new key.</p>
+<div class="card"><h2>The current key stops working at once</h2>
+<p>Every server or app that sends <code>${o.key.prefix}…</code> is refused from the moment you confirm until it has the new key. The new key keeps the name and rate limit and is shown once, on the next page.</p>
+<form method="post" action="/dashboard/api/rotate">${csrfField(o.csrf)}<input type="hidden" name="name" value="${o.key.name}">
+<div class="actions"><button type="submit" id="confirm-rotate">Rotate key now</button><a class="button secondary" href="/dashboard/api">Cancel</a></div></form></div>`,
+  });
+}
+
 interface LedgerRow {
   id: number;
   kind: string;
@@ -86,9 +101,11 @@ export function usagePage(o: Signed & { usage: AccountUsage; balance: Balance; l
   const u = o.usage;
   const b = o.balance;
   const errorRate = u.totals.requests ? `${((u.totals.errors / u.totals.requests) * 100).toFixed(1)}% of requests` : 'no requests';
-  const tabs = Object.keys(DASHBOARD_PERIODS).map(
-    (p) => html`<a href="/dashboard/usage?period=${p}" class="${p === u.period ? 'active' : ''}">Last ${p.replace('d', ' days')}</a>`,
+  const tabs = Object.entries(DASHBOARD_PERIODS).map(
+    ([p, { label }]) => html`<a href="/dashboard/usage?period=${p}" class="${p === u.period ? 'active' : ''}" ${p === u.period ? html`aria-current="page"` : html``}>${label}</a>`,
   );
+  const span = DASHBOARD_PERIODS[u.period];
+  const hourly = span.unit === 'hour';
   const stat = (k: string, v: string, s: string) => html`<div class="stat"><div class="k">${k}</div><div class="v">${v}</div><div class="s">${s}</div></div>`;
   const endpoints = u.by_endpoint.length
     ? html`<table><thead><tr><th>Endpoint</th><th class="num">Requests</th><th class="num">Errors</th><th class="num">p95 latency</th></tr></thead><tbody>
@@ -106,11 +123,11 @@ ${o.ledger.map(
     section: 'usage',
     account: o.account,
     csrf: o.csrf,
-    body: html`<div class="row"><div><h1>Usage</h1><p class="lead">Requests of every key of this account since ${fmtDate(new Date(u.start))} (UTC days).</p></div><div class="tabs">${tabs}</div></div>
-<div class="stats">${stat('Requests', fmtInt(u.totals.requests), `last ${u.period.replace('d', ' days')}`)}${stat('Errors', fmtInt(u.totals.errors), errorRate)}
+    body: html`<div class="row"><div><h1>Usage</h1><p class="lead">Requests of every key of this account since ${hourly ? fmtDateTime(new Date(u.start)) : fmtDate(new Date(u.start))} (${hourly ? 'UTC hours' : 'UTC days'}).</p></div><div class="tabs">${tabs}</div></div>
+<div class="stats">${stat('Requests', fmtInt(u.totals.requests), span.label.toLowerCase())}${stat('Errors', fmtInt(u.totals.errors), errorRate)}
 ${stat('p95 latency', fmtMs(u.totals.p95_ms), `average ${fmtMs(u.totals.avg_ms)}`)}${stat('Credits used', fmtInt(b.used), `this month, of ${fmtInt(b.granted)}`)}
 ${stat('Credits remaining', fmtInt(b.remaining), `renews ${fmtDate(b.period.end)}`)}</div>
-<div class="card"><h2>Requests and errors per day</h2>${requestsChart(u.by_day)}</div>
+<div class="card"><h2>Requests and errors per ${span.unit}</h2>${requestsChart(u.by_bucket)}</div>
 <div class="card"><h2>By endpoint</h2>${endpoints}</div>
 <div class="card"><h2>Credit ledger</h2>${ledger}<p class="hint">Newest entries first (at most ${LEDGER_ROWS}); the full ledger is at <code>GET /v1/billing/ledger</code>.</p></div>`,
   });

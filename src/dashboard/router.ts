@@ -4,8 +4,9 @@ import { accountForSignIn, changePassword, normalizeEmail, passwordHashOf, type 
 import { createAccountKey, liveKeys, rotateAccountKey, type KeyOutcome } from './api-key.js';
 import { mountConnectedApps, safeNext } from './connected-apps.js';
 import { recentJobs } from './jobs.js';
+import { KeyFlashes, type KeyFlash } from './key-flash.js';
 import { mountSources } from './sources.js';
-import { LEDGER_ROWS, apiPage, jobsPage, messagePage, passwordPage, signInPage, usagePage } from './pages.js';
+import { LEDGER_ROWS, apiPage, jobsPage, messagePage, passwordPage, rotateConfirmPage, signInPage, usagePage } from './pages.js';
 import { newPasswordProblem, verifyPassword } from './password.js';
 import {
   SESSION_COOKIE,
@@ -19,7 +20,7 @@ import {
   type Session,
 } from './sessions.js';
 import { attemptSucceeded, beginAttempt } from './sign-in-limit.js';
-import { DASHBOARD_PERIODS, accountUsage, type DashboardPeriod } from './usage.js';
+import { DASHBOARD_PERIODS, accountUsage, isDashboardPeriod, type DashboardPeriod } from './usage.js';
 import { badText } from '../registry/validation.js';
 
 export interface DashboardOptions {
@@ -189,19 +190,38 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
       created: outcome?.ok ? { key: outcome.key, rotated } : undefined,
       error: outcome && !outcome.ok ? outcome.reason : undefined,
     });
-    send(res, outcome && !outcome.ok ? 409 : 200, page);
+    send(res, 200, page);
   };
 
-  r.get('/api', signedIn((req, res, s) => renderKeys(req, res, s)));
-  // The new key is in this response only (no-store), never in a redirect target or the database.
-  r.post('/api/key', csrf, signedIn(async (req, res, s) => renderKeys(req, res, s, await createAccountKey(sql, s.account))));
-  r.post('/api/rotate', csrf, signedIn(async (req, res, s) => renderKeys(req, res, s, await rotateAccountKey(sql, s.account.id, field(req, 'name')), true)));
+  // POST → 303 → GET: a reload shows the page again and never repeats a key action. The new key
+  // is in that one GET response only (no-store), never in a redirect target or the database.
+  const flashes = new KeyFlashes();
+  const afterKeyAction = (res: Response, s: Signed, flash: KeyFlash) => {
+    flashes.put(s.session.token, flash);
+    res.redirect(303, PAGES.home);
+  };
+  r.get('/api', signedIn((req, res, s) => {
+    const flash = flashes.take(s.session.token);
+    return renderKeys(req, res, s, flash?.outcome, flash?.rotated);
+  }));
+  r.post('/api/key', csrf, signedIn(async (_req, res, s) => afterKeyAction(res, s, { outcome: await createAccountKey(sql, s.account), rotated: false })));
+  // Rotation stops the current key at once: a page of its own asks first.
+  r.get('/api/rotate', signedIn(async (req, res, s) => {
+    const key = (await liveKeys(sql, s.account.id)).find((k) => k.name === req.query.name);
+    if (!key) return afterKeyAction(res, s, { outcome: { ok: false, reason: 'No such key on this account.' }, rotated: true });
+    send(res, 200, rotateConfirmPage({ account: s.account, csrf: s.session.csrf, key }));
+  }));
+  r.post('/api/rotate', csrf, signedIn(async (req, res, s) => afterKeyAction(res, s, { outcome: await rotateAccountKey(sql, s.account.id, field(req, 'name')), rotated: true })));
 
   r.get(
     '/usage',
     signedIn(async (req, res, { session, account }) => {
-      const q = String(req.query.period ?? '');
-      const period: DashboardPeriod = q in DASHBOARD_PERIODS ? (q as DashboardPeriod) : '30d';
+      const asked = req.query.period ?? '30d';
+      if (!isDashboardPeriod(asked)) {
+        const known = Object.keys(DASHBOARD_PERIODS).join(', ');
+        return send(res, 400, messagePage('Unknown period', `Usage is shown for ${known}.`, { href: '/dashboard/usage', label: 'Show the last 30 days' }));
+      }
+      const period: DashboardPeriod = asked;
       const [usage, balance, ledger] = await Promise.all([
         accountUsage(sql, account.id, period),
         deps.credits.balance(account.id, account.plan),

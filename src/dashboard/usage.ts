@@ -1,11 +1,21 @@
 import type { Sql } from '../db/client.js';
 
-/** Usage windows of the dashboard, in whole UTC days ending today. */
-export const DASHBOARD_PERIODS = { '7d': 7, '30d': 30, '90d': 90 } as const;
+/** Usage windows of the dashboard (the same names as GET /v1/usage): whole UTC hours or days ending now. */
+export const DASHBOARD_PERIODS = {
+  '24h': { unit: 'hour', count: 24, label: 'Last 24 hours' },
+  '7d': { unit: 'day', count: 7, label: 'Last 7 days' },
+  '30d': { unit: 'day', count: 30, label: 'Last 30 days' },
+  '90d': { unit: 'day', count: 90, label: 'Last 90 days' },
+} as const;
 export type DashboardPeriod = keyof typeof DASHBOARD_PERIODS;
 
-export interface DayUsage {
-  date: string;
+export const isDashboardPeriod = (p: unknown): p is DashboardPeriod => typeof p === 'string' && Object.hasOwn(DASHBOARD_PERIODS, p);
+
+/** One bar of the chart: an hour (24h) or a UTC day. */
+export interface BucketUsage {
+  /** ISO start of the hour or day, UTC. */
+  start: string;
+  unit: 'hour' | 'day';
   requests: number;
   errors: number;
 }
@@ -22,30 +32,28 @@ export interface AccountUsage {
   period: DashboardPeriod;
   start: string;
   totals: { requests: number; errors: number; p95_ms: number | null; avg_ms: number | null };
-  by_day: DayUsage[];
+  by_bucket: BucketUsage[];
   by_endpoint: EndpointUsage[];
 }
 
 const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
 
-/** The account's request history (every key it ever had, rotated ones included), per day and per endpoint. */
+/** The account's request history (every key it ever had, rotated ones included), per hour or day and per endpoint. */
 export async function accountUsage(sql: Sql, accountId: string, period: DashboardPeriod): Promise<AccountUsage> {
-  const days = DASHBOARD_PERIODS[period];
+  const { unit, count } = DASHBOARD_PERIODS[period];
+  const step = sql`make_interval(${sql.unsafe(unit === 'hour' ? 'hours' : 'days')} => 1)`;
   const [bounds] = await sql`
-    SELECT (date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => ${days - 1})) AT TIME ZONE 'UTC' AS start`;
+    SELECT (date_trunc(${unit}, now() AT TIME ZONE 'UTC') - ${count - 1} * ${step}) AT TIME ZONE 'UTC' AS start`;
   const scope = sql`h.key_id IN (SELECT id FROM api_keys WHERE account_id = ${accountId}) AND h.created_at >= ${bounds.start}`;
-  const [totals, byDay, byEndpoint] = await Promise.all([
+  const [totals, byBucket, byEndpoint] = await Promise.all([
     sql`SELECT count(*)::int AS requests, count(*) FILTER (WHERE h.status >= 400)::int AS errors,
           percentile_cont(0.95) WITHIN GROUP (ORDER BY h.duration_ms) AS p95_ms, avg(h.duration_ms) AS avg_ms
         FROM request_history h WHERE ${scope}`,
-    sql`WITH d AS (
-          SELECT generate_series(0, ${days - 1}::int) AS i)
-        SELECT to_char((${bounds.start}::timestamptz AT TIME ZONE 'UTC') + make_interval(days => d.i), 'YYYY-MM-DD') AS date,
-          count(h.id)::int AS requests, count(h.id) FILTER (WHERE h.status >= 400)::int AS errors
-        FROM d LEFT JOIN request_history h
-          ON ${scope} AND h.created_at >= ${bounds.start}::timestamptz + make_interval(days => d.i)
-          AND h.created_at < ${bounds.start}::timestamptz + make_interval(days => d.i + 1)
-        GROUP BY d.i ORDER BY d.i`,
+    sql`WITH b AS (
+          SELECT i, ${bounds.start}::timestamptz + i * ${step} AS start FROM generate_series(0, ${count - 1}::int) AS i)
+        SELECT b.start, count(h.id)::int AS requests, count(h.id) FILTER (WHERE h.status >= 400)::int AS errors
+        FROM b LEFT JOIN request_history h ON ${scope} AND h.created_at >= b.start AND h.created_at < b.start + ${step}
+        GROUP BY b.i, b.start ORDER BY b.i`,
     sql`SELECT h.method, h.path, count(*)::int AS requests, count(*) FILTER (WHERE h.status >= 400)::int AS errors,
           percentile_cont(0.95) WITHIN GROUP (ORDER BY h.duration_ms) AS p95_ms
         FROM request_history h WHERE ${scope}
@@ -56,7 +64,7 @@ export async function accountUsage(sql: Sql, accountId: string, period: Dashboar
     period,
     start: (bounds.start as Date).toISOString(),
     totals: { requests: t.requests, errors: t.errors, p95_ms: round1(t.p95_ms), avg_ms: round1(t.avg_ms) },
-    by_day: byDay.map((r) => ({ date: r.date as string, requests: r.requests as number, errors: r.errors as number })),
+    by_bucket: byBucket.map((r) => ({ start: (r.start as Date).toISOString(), unit, requests: r.requests as number, errors: r.errors as number })),
     by_endpoint: byEndpoint.map((r) => ({
       method: r.method as string,
       path: r.path as string,

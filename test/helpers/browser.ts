@@ -1,22 +1,19 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, SHOTS, hasChromium } from './chromium.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const hasChromium = existsSync(CHROMIUM);
+export { hasChromium };
 export const skippedNote = hasChromium ? '' : ' [SKIPPED: chromium not installed]';
-/** As the machine notes say: without the background-networking flags Chromium calls out at start. */
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SHOTS = path.resolve('test-artifacts/screenshots');
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 820 };
 
 export function launchChromium(): Promise<Browser> {
   mkdirSync(SHOTS, { recursive: true });
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 export function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<Buffer> {
@@ -76,7 +73,8 @@ export function lowContrastText(page: Page, min = 4.5): Promise<LowContrast[]> {
       const box = el.getBoundingClientRect();
       if (style.visibility === 'hidden' || style.display === 'none' || box.width === 0 || box.height === 0 || Number(style.opacity) === 0) continue;
       const bg = background(el);
-      const fg = over(parse(style.color), bg);
+      // SVG text is painted with fill, HTML text with color
+      const fg = over(parse(el instanceof SVGElement ? style.fill : style.color), bg);
       const [hi, lo] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
       const ratio = (hi + 0.05) / (lo + 0.05);
       if (ratio < min) out.push({ text: text.slice(0, 60), ratio: Math.round(ratio * 100) / 100, color: style.color, background: `rgb(${bg.slice(0, 3).join(', ')})` });
