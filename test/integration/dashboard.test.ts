@@ -12,6 +12,12 @@ import { FormBrowser as Browser } from '../helpers/form-browser.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 const NEW_KEY = /<code class="secret" id="new-key">(sk_[A-Za-z0-9_-]{32})<\/code>/;
+
+/** A key form as the browser submits it: 303 back to the API page, whose GET shows the outcome. */
+async function keyAction(b: Browser, path: string, form: Record<string, string>) {
+  expect(await b.request(path, { form })).toMatchObject({ status: 303, location: '/dashboard/api' });
+  return b.request('/dashboard/api');
+}
 const NEW_PASSWORD = 'correct horse battery staple';
 
 let svc: TestService;
@@ -189,10 +195,10 @@ describe('CSRF', () => {
 });
 
 describe('dashboard and API credentials stay apart', () => {
-  it('keys are created and rotated in the dashboard; the old key stops at once', async () => {
+  it('keys are created and rotated in the dashboard (POST, 303, GET); the old key stops at once', async () => {
     const { b, issued } = await readyAccount('keys@example.com', 'starter');
     const _csrf = await b.csrf('/dashboard/api');
-    const created = await b.request('/dashboard/api/key', { form: { _csrf } });
+    const created = await keyAction(b, '/dashboard/api/key', { _csrf });
     expect(created.status).toBe(200);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const key = NEW_KEY.exec(created.text)![1];
@@ -201,19 +207,29 @@ describe('dashboard and API credentials stay apart', () => {
     expect(created.text).toContain('300 / min');
     expect((await svc.call('/v1/billing', { key })).status).toBe(200);
 
-    const again = await b.request('/dashboard/api/key', { form: { _csrf } });
-    expect(again.status).toBe(409);
+    const again = await keyAction(b, '/dashboard/api/key', { _csrf });
     expect(again.text).toContain('already has a key');
     const later = await b.request('/dashboard/api');
     expect(later.text).not.toContain(key);
+    expect(later.text).not.toContain('already has a key');
     expect(later.text).toContain(`${key.slice(0, 9)}…`);
 
-    const foreign = await b.request('/dashboard/api/rotate', { form: { _csrf, name: 'acct-someone-else@example.com' } });
-    expect(foreign.status).toBe(409);
-    const rotated = await b.request('/dashboard/api/rotate', { form: { _csrf, name: 'acct-keys@example.com' } });
-    expect(rotated.status).toBe(200);
+    // the confirmation page rotates nothing
+    const confirm = await b.request('/dashboard/api/rotate?name=acct-keys%40example.com');
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain('The current key stops working at once');
+    expect((await svc.call('/v1/billing', { key })).status).toBe(200);
+    expect(await b.request('/dashboard/api/rotate?name=acct-someone-else%40example.com')).toMatchObject({ status: 303, location: '/dashboard/api' });
+
+    const foreign = await keyAction(b, '/dashboard/api/rotate', { _csrf, name: 'acct-someone-else@example.com' });
+    expect(foreign.text).toContain('No such key on this account.');
+    const rotated = await keyAction(b, '/dashboard/api/rotate', { _csrf, name: 'acct-keys@example.com' });
     const fresh = NEW_KEY.exec(rotated.text)![1];
     expect(fresh).not.toBe(key);
+    // a reload is a GET: it neither shows the key again nor rotates again
+    const reloaded = await b.request('/dashboard/api');
+    expect(reloaded.text).not.toContain(fresh);
+    expect(reloaded.text).toContain(`${fresh.slice(0, 9)}…`);
     expect((await svc.call('/v1/billing', { key })).status).toBe(401);
     const billing = await svc.call('/v1/billing', { key: fresh });
     expect(billing.status).toBe(200);
@@ -248,7 +264,7 @@ describe('usage and jobs pages', () => {
   it('usage shows the account’s calls by endpoint, its credits and ledger', async () => {
     const { b } = await readyAccount('usage@example.com', 'starter');
     const _csrf = await b.csrf('/dashboard/api');
-    const key = NEW_KEY.exec((await b.request('/dashboard/api/key', { form: { _csrf } })).text)![1];
+    const key = NEW_KEY.exec((await keyAction(b, '/dashboard/api/key', { _csrf })).text)![1];
     for (const path of ['/v1/billing', '/v1/markets', '/v1/markets', '/v1/no-such']) await svc.call(path, { key });
     const page = await b.request('/dashboard/usage?period=7d');
     expect(page.status).toBe(200);
@@ -258,6 +274,10 @@ describe('usage and jobs pages', () => {
     expect(page.text).toContain('3 requests in 7 days');
     expect(page.text).toContain('50,000');
     expect(page.text).toContain('starter plan monthly grant');
+    const day = await b.request('/dashboard/usage?period=24h');
+    expect(day.text).toContain('3 requests in 24 hours');
+    expect(day.text).toContain('<a href="/dashboard/usage?period=24h" class="active"');
+    expect((await b.request('/dashboard/usage?period=1y')).status).toBe(400);
   });
 
   it('jobs lists the account’s calendar batches and nobody else’s', async () => {
