@@ -25,6 +25,7 @@ const PAGES: [string, string][] = [
   ...Object.keys(DASHBOARD_PERIODS).map((p): [string, string] => [`usage-${p}`, `/dashboard/usage?period=${p}`]),
   ['jobs', '/dashboard/jobs'],
   ['apps', '/dashboard/apps'],
+  ['sources', '/dashboard/sources'],
   ['password', '/dashboard/password'],
   ['not-found', '/dashboard/nowhere'],
 ];
