@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -18,8 +18,9 @@ const LOOKUP = 'apps/itunes-lookup-macsoftware-slack-803453959.json';
 const GH = 'ats/greenhouse-board-jobs-content-amplitude.json';
 const payload = (name: string) => readFileSync(new URL(`../unit/webdata/payloads/${name}`, import.meta.url), 'utf8');
 
-/** Sources answered by the replay, sources behind a bot wall; every other source points at a closed port. */
+/** Sources answered by the replay, one whose reply changed shape, sources behind a bot wall; every other source points at a closed port. */
 const ANSWERING = ['apps', 'careers'];
+const CHANGED = ['hostel'];
 const BLOCKING = ['otaone', 'video', 'retail'];
 
 const suite = fixtureSuite('npm run check:sources (the real script, as a child process)', LOOKUP, GH);
@@ -36,6 +37,8 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/us/customer-reviews/id803453959', body: payload('apps-customer-reviews.json'), headers: { 'content-type': 'application/json' } },
       { path: '/gh/v1/boards/amplitude/jobs', fixture: GH },
       { path: '/gh/v1/boards/amplitude', body: { name: 'Amplitude', content: '' } },
+      // the autocomplete answers an object where its list of places was
+      { path: '/autocomplete-service/v1/autocomplete/web', body: { places: [] } },
     ]);
     // a bot wall in front of everything: DataDome's challenge page with 403
     wall = http.createServer((_req, res) => {
@@ -47,7 +50,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     db = await createTestDatabase();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'check-sources-'));
     env = {
-      ...Object.fromEntries(ALIASES.map((a) => [hostEnvName(a), a === 'apps' ? replay.url : BLOCKING.includes(a) ? wallUrl : closed])),
+      ...Object.fromEntries(ALIASES.map((a) => [hostEnvName(a), a === 'apps' || CHANGED.includes(a) ? replay.url : BLOCKING.includes(a) ? wallUrl : closed])),
       ATS_HOST_OVERRIDES: JSON.stringify({ 'boards-api.greenhouse.io': `${replay.url}/gh` }),
       SAFE_FETCH_ALLOW_PRIVATE: 'true',
       UPSTREAM_RETRIES: '0',
@@ -70,7 +73,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(report.ok).toBe(false);
     const states = Object.fromEntries(report.sources.map((s: any) => [s.source, s.state]));
     const expected = Object.fromEntries(
-      [...ALIASES, 'careers'].map((s) => [s, ANSWERING.includes(s) ? 'ok' : BLOCKING.includes(s) ? 'blocked' : 'unreachable']),
+      [...ALIASES, 'careers'].map((s) => [s, ANSWERING.includes(s) ? 'ok' : CHANGED.includes(s) ? 'contract_changed' : BLOCKING.includes(s) ? 'blocked' : 'unreachable']),
     );
     expect(states).toEqual(expected);
     for (const s of report.sources) {
@@ -79,6 +82,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
       expect(s.detail === null).toBe(s.state === 'ok');
     }
     expect(report.sources.find((s: any) => s.source === 'apps')).toMatchObject({ operation: 'get_app', checked: 'app 803453959 (Slack, us storefront)' });
+    expect(report.sources.find((s: any) => s.source === 'hostel').detail).toBe('hostel upstream contract changed: autocomplete array');
+    // the changed reply is kept for diagnosis, as every contract change is
+    expect(readdirSync(path.join(dataDir, 'diagnostics', 'hostel')).some((f) => f.endsWith('.html.gz'))).toBe(true);
 
     // the status every API process reads now reflects the check
     const sql = postgres(db.url, { max: 1, onnotice: () => undefined }) as unknown as Sql;
@@ -88,6 +94,8 @@ describe.skipIf(suite.missing)(suite.title, () => {
       expect(status.careers.state).toBe('ok');
       expect(status.otaone).toMatchObject({ state: 'failing', counts: { blocked: 1 } });
       expect(status.trends).toMatchObject({ state: 'failing', counts: { unreachable: 1 } });
+      expect(status.hostel).toMatchObject({ state: 'failing', counts: { contract_changed: 1 } });
+      expect(status.hostel.last_contract_change_at).not.toBeNull();
     } finally {
       await sql.end();
     }
