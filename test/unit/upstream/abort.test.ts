@@ -41,6 +41,17 @@ describe('withSignal', () => {
     expect(res.json()).toEqual({ ok: true });
   });
 
+  it('a scope inside a scope (a compared source inside a call) is ended by its own signal too', async () => {
+    const deps = await slowDeps();
+    const call = new AbortController();
+    const deadline = new AbortController();
+    const inner = withSignal(withSignal(deps, call.signal), deadline.signal);
+    const pending = inner.services.upstream!.fetch({ source: 'otaone', path: '/slow', expect: 'json' });
+    await waitFor(async () => server!.requests.length > 0, { what: 'the request to reach the upstream' });
+    deadline.abort();
+    expect((await rejection(pending)).detail).toBe('Aborted');
+  });
+
   it('ends a website fetch when the signal fires', async () => {
     const deps = await slowDeps();
     const abort = new AbortController();
