@@ -248,10 +248,13 @@ function mcpCall(tool: string, args: unknown, key: string, auth: Generated['auth
   return { op: `mcp ${tool}`, kind: 'mcp', method: 'POST', path: '/mcp', query: '', headers, body, recorded: false };
 }
 
-const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 const MCP_RAW = [
   '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"\\u0000","arguments":{}}}',
+  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_hotels","arguments":[]}}',
+  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_hotels","arguments":"x"}}',
+  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}',
+  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_hotels","arguments":{},"_meta":{"progressToken":{"a":[[[]]]}}}}',
+  '{"jsonrpc":"2.0","id":1,"method":"nope/\\u0000"}',
   '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"\\u0000"}}',
   '{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}',
   '{"jsonrpc":"2.0","method":"tools/call"}',
@@ -271,9 +274,7 @@ export function fuzzRequests(doc: { paths: Record<string, Record<string, any>> }
   const mcp = fc.constantFrom(...tools).chain((op) =>
     fc
       .tuple(generated(op, ctx), mcpAuth)
-      // arguments that are not an object: the v1 SDK answers them -32603 with its zod text before
-      // any tool runs (the v2 SDK, which the MCP layer is moving to, answers -32602)
-      .filter(([g]) => (g.kind === 'valid' || g.kind === 'mutated') && isObject(op.body ? g.shape.bodyValue : {}))
+      .filter(([g]) => g.kind === 'valid' || g.kind === 'mutated')
       .map(([g, auth]) => mcpCall(op.mcpTool!, op.body ? g.shape.bodyValue : { ...g.shape.queryValues, ...g.shape.pathValues }, key, auth)),
   );
   const mcpRaw = fc.tuple(fc.oneof(fc.constantFrom(...MCP_RAW), fc.constantFrom(5_000, 100_000).map((n) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":${nestedText(n, 'array')}}}}`)), mcpAuth).map(

@@ -126,7 +126,9 @@ describe('MCP: the same rules through the shared error mapping', () => {
       body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_hotels","arguments":${args}}}`,
     });
     const text = await res.text();
-    return { status: res.status, text, result: (JSON.parse(text) as any).result };
+    // a JSON response, or the one `data:` line of an SSE response
+    const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
+    return { status: res.status, text, result: (JSON.parse(json) as any).result };
   }
 
   it('deeply nested arguments: a 422 tool error, no internal error text', async () => {
