@@ -3,15 +3,10 @@ import { getRetailReviews, searchRetail } from '../../tools/retail.js';
 import { fixtureSuite, readFixtureJson } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
+import { nextDataPage } from './webdata-replay.js';
 
 const PRODUCTS = 'walmart/product-pages-nextdata-product-and-reviews.scrapfly.json';
 const SEARCH = 'walmart/search-nextdata-itemstacks-items.scrapfly.json';
-
-/** A page carrying `initialData` in its `__NEXT_DATA__` script, where the recorded subtrees come from. */
-function nextDataPage(initialData: unknown): string {
-  const data = JSON.stringify({ props: { pageProps: { initialData } } }).replace(/</g, '\\u003c');
-  return `<!doctype html><html><head><title>Walmart.com</title></head><body><div id="__next"></div><script id="__NEXT_DATA__" type="application/json">${data}</script></body></html>`;
-}
 
 const suite = fixtureSuite('retail routes', PRODUCTS, SEARCH);
 describe.skipIf(suite.missing)(suite.title, () => {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getVideo, getVideoChannel, getVideoTranscript, searchVideos } from '../../tools/video.js';
 import { fixtureSuite, readFixture } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
-import { startReplayServer, type RecordedRequest, type ReplayRoute, type ReplayServer } from '../replay/server.js';
-import { newpipeBody } from '../unit/webdata/recorded.js';
+import { startReplayServer, type ReplayServer } from '../replay/server.js';
+import { newpipeRoute as mock, watchPage } from './webdata-replay.js';
 
 const TAB = 'youtube/browse-channel-videos-tab-UCTwECeGqMZee77BjdoYtI2Q.newpipe-mock.json';
 const CONT = 'youtube/browse-channel-videos-continuation-UCTwECeGqMZee77BjdoYtI2Q.newpipe-mock.json';
@@ -23,16 +23,6 @@ const GRONKH_ID = 'UCYJ61XIK64sp6ZFFS8sctxw';
 const BAD_ID = `UC${'x'.repeat(22)}`;
 const json = { 'content-type': 'application/json' };
 
-/** The recorded innertube body of a NewPipe mock, served with its recorded status. */
-function mock(rel: string, path: string, match: (body: any) => boolean): ReplayRoute {
-  const { status, text } = newpipeBody(rel);
-  return { method: 'POST', path, status, body: text, headers: json, match: (r: RecordedRequest) => match(JSON.parse(r.body || '{}')) };
-}
-
-/** A watch page carrying only a recorded player answer (the form ytInitialPlayerResponse takes on the page). */
-function watchPage(playerRel: string): string {
-  return `<html><body><script>var ytInitialPlayerResponse = ${readFixture(playerRel)};</script></body></html>`;
-}
 
 const suite = fixtureSuite('video routes', TAB, CONT, INVALID, TERMINATED, RESOLVE, WATCH, PLAYER, AGE, UNAVAILABLE, NO_CAPTIONS, SEARCH);
 describe.skipIf(suite.missing)(suite.title, () => {
