@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourcesStatus } from '../../tools/sources-status.js';
 import { fixtureSuite } from '../helpers/fixtures.js';
@@ -84,6 +85,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect((await app('1000000002')).status).toBe(502);
     expect((await app('1000000003')).status).toBe(502);
     expect((await app('1000000004')).status).toBe(502);
+    // a tool called over MCP (the SDK client, as agents call it) counts under its transport
+    const mcp = new Client({ name: 'ops-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { 'x-api-key': user } } }));
+    expect((await mcp.callTool({ name: 'get_credit_balance', arguments: {} })).isError).toBeFalsy();
+    await mcp.close();
     // the other process: trends cannot be reached
     expect((await peer.call('/v1/trends/interest', { key: user, body: { keyword: 'coffee' } })).status).toBe(502);
 
@@ -99,6 +105,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(sample(metrics, 'hotelrates_requests_total', { operation: 'get_app', transport: 'rest', status: '502' })).toBe(3);
     expect(sample(metrics, 'hotelrates_request_duration_seconds_count', { operation: 'get_app', transport: 'rest' })).toBe(5);
     expect(sample(metrics, 'hotelrates_credits_charged_total', { operation: 'get_app' })).toBe(2);
+    expect(sample(metrics, 'hotelrates_requests_total', { operation: 'get_credit_balance', transport: 'mcp', status: '200' })).toBe(1);
     const peerMetrics = await (await peer.call('/metrics', { key: admin.key })).text();
     expect(sample(peerMetrics, 'hotelrates_upstream_requests_total', { source: 'trends', outcome: 'unreachable' })).toBe(1);
 
