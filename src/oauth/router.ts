@@ -96,6 +96,7 @@ export function oauthRouter(deps: AppDeps): Router {
         throw new OAuthProblem('slow_down', 'too many client registrations from this address; try again in a minute', 429);
       });
       res.status(201).json(await registerClient(deps.sql, req.body));
+      if (Math.random() < 0.05) void pruneExpired(deps.sql).catch(() => undefined);
     } catch (err) {
       sendProblem(deps, req, res, err);
     }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pruneExpired } from '../../src/oauth/codes.js';
 import { TOOLS } from '../../tools/index.js';
 import type { FormBrowser } from '../helpers/form-browser.js';
 import { authorizeUrl, codeFlow, consent, mcpRequest, pkcePair, registerClient, signedInAccount, tokenRequest } from '../helpers/oauth-flow.js';
@@ -78,6 +79,15 @@ describe('dynamic client registration', () => {
     expect(wrong.body.error).toBe('invalid_client');
     const right = await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: 'x' }, basic(reg.body.client_secret));
     expect(right.body.error).toBe('invalid_grant');
+  });
+
+  it('registrations no account approved within a week are pruned; approved ones stay', async () => {
+    const idle = await registerClient(base, { client_name: 'Never approved', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    await codeFlow(base, browser, client);
+    await svc.deps.sql`UPDATE oauth_clients SET created_at = now() - interval '8 days' WHERE client_id IN ${svc.deps.sql([idle.body.client_id, client.client_id])}`;
+    await pruneExpired(svc.deps.sql);
+    const left = await svc.deps.sql`SELECT client_id FROM oauth_clients WHERE client_id IN ${svc.deps.sql([idle.body.client_id, client.client_id])}`;
+    expect(left.map((r) => r.client_id)).toEqual([client.client_id]);
   });
 });
 
