@@ -120,7 +120,7 @@ const otatwoCommon = {
   requested_currency: z.string(),
   currency_verified: z.boolean(),
   available: z.boolean(),
-  sold_out: z.boolean(),
+  sold_out: z.boolean().nullable(),
   cheapest_rate: z.number().nullable(),
   wire_bytes: z.int(),
   egress_mode: z.string(),
@@ -269,7 +269,7 @@ const OtafourOffer = z.object({
   price_text: z.string().nullable(),
   tax_inclusive: z.boolean().nullable(),
   discount: z.string().nullable(),
-  free_cancellation: z.boolean(),
+  free_cancellation: z.boolean().nullable(),
   provenance,
 });
 

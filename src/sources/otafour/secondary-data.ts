@@ -17,7 +17,8 @@ export interface OtafourGridOffer {
   currency: string | null;
   tax_inclusive: boolean | null;
   discount: string | null;
-  free_cancellation: boolean;
+  /** As the row states it; null when it does not. */
+  free_cancellation: boolean | null;
   total: number | null;
 }
 
@@ -54,7 +55,7 @@ function offer(row: Json, grid: Json): OtafourGridOffer {
     currency: currencyOf(row, grid),
     tax_inclusive: inclusive != null ? true : exclusive != null ? false : null,
     discount: saving != null ? `${saving}%` : null,
-    free_cancellation: row?.isFreeCancellation === true,
+    free_cancellation: typeof row?.isFreeCancellation === 'boolean' ? row.isFreeCancellation : null,
     total: positive(row?.totalPrice?.display),
   };
 }

@@ -52,7 +52,8 @@ export interface OfferGridUnit {
 
 export interface OfferGrid {
   property_id: string;
-  sold_out: boolean;
+  /** The reply's own `soldOut`; null when it does not state one. */
+  sold_out: boolean | null;
   check_in: string | null;
   check_out: string | null;
   nights: number | null;
@@ -213,7 +214,7 @@ export function parseOfferGrid(alias: OfferGridAlias, payload: Json, ctx: OfferG
 
   const grid: OfferGrid = {
     property_id: stringText(root.id),
-    sold_out: root.soldOut === true,
+    sold_out: typeof root.soldOut === 'boolean' ? root.soldOut : null,
     check_in: null,
     check_out: null,
     nights: ctx.nights ?? null,

@@ -50,7 +50,7 @@ export interface OtatwoRooms {
   requested_currency: string;
   currency_verified: boolean;
   available: boolean;
-  sold_out: boolean;
+  sold_out: boolean | null;
   cheapest_rate: number | null;
   rooms: OtatwoRoom[];
 }

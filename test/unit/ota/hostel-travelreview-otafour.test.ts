@@ -4,6 +4,8 @@ import { parseHostelAutocomplete, parseHostelCityProperties } from '../../../src
 import { parseHostelAvailability } from '../../../src/sources/hostel/availability.js';
 import { parseTravelreviewSearch } from '../../../src/sources/travelreview/search.js';
 import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { parseOtafourSecondaryData } from '../../../src/sources/otafour/secondary-data.js';
+import { OTAFOUR_SECONDARY_DATA } from '../../integration/ota-payloads.js';
 
 const AUTO = 'hostelworld/autocomplete-amsterdam-2026-06.json';
 const CITY = 'hostelworld/city-properties-amsterdam-2026-06.json';
@@ -77,5 +79,17 @@ describe.skipIf(trivago.missing)(trivago.title, () => {
     expect(list[0]).toMatchObject({ accommodation_id: 'c6afb5d8ce3f', currency: 'EUR', price_per_stay_text: '€56', hotel_class: 4, review_score: 8.5, review_count: 1292, check_in: '2026-10-22', check_out: '2026-10-23' });
     expect(list[0].amenities).toEqual(['Pool', 'A/C', 'Restaurant', 'Hotel bar', 'Gym']);
     expect(list[3].hotel_class).toBeNull();
+  });
+});
+
+describe('otafour room grid (hand-written payload, see test/fixtures/README.md)', () => {
+  it('reads what each row states and leaves the rest null', () => {
+    const grid = parseOtafourSecondaryData(OTAFOUR_SECONDARY_DATA, '2454174');
+    expect(grid.rooms[0].offers[0]).toMatchObject({ price: 118.4, currency: 'EUR', tax_inclusive: true, discount: '15%', free_cancellation: true });
+    expect(grid.rooms[1].offers[0]).toMatchObject({ price: 95.5, tax_inclusive: false, free_cancellation: false });
+    const silent = structuredClone(OTAFOUR_SECONDARY_DATA);
+    delete (silent.roomGridData.masterRooms[1].rooms[0] as { isFreeCancellation?: boolean }).isFreeCancellation;
+    delete (silent.roomGridData as { currencyCode?: string }).currencyCode;
+    expect(parseOtafourSecondaryData(silent, '2454174').rooms[1].offers[0]).toMatchObject({ currency: null, free_cancellation: null });
   });
 });

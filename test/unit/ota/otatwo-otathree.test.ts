@@ -40,6 +40,11 @@ describe.skipIf(offers.missing)(offers.title, () => {
     expect(grid.sticky_bar_text).toBe('$32');
     expect(grid.units.map((u) => u.unit_id)).toEqual(['200801954', '200801951', '200801948', '201648574', '200801957']);
     expect(grid.units.slice(1).every((u) => u.rows.length === 0 && u.unavailable_text === 'We are sold out')).toBe(true);
+    expect(grid.sold_out).toBe(false);
+    // a reply without its soldOut flag is not read as "not sold out"
+    const unstated = readFixtureJson<any>(OFFERS);
+    delete unstated.data.propertyOffers.soldOut;
+    expect(parseOfferGrid('otathree', unstated).sold_out).toBeNull();
   });
 
   it('maps the rate plan to the spec offer object', () => {
