@@ -47,12 +47,13 @@ export function restRouter(deps: AppDeps): Router {
     }
   }
   // The router refuses a path whose parameter is not valid percent-encoding before any route
-  // runs: the operation it was meant for answers that 400, so that it is recorded like any other.
+  // runs: the operation it was meant for answers it as invalid input, recorded like any other.
   const routeOf = rawRouteMatcher(deps.tools);
   router.use((err: unknown, req: Request, res: Response, next: express.NextFunction) => {
     const tool = err instanceof URIError ? routeOf(req.method, req.path) : undefined;
     if (!tool) return next(err);
-    void handle(tool, req, res, deps, err);
+    const issue = { type: 'url_parsing', loc: ['path'], msg: 'A path parameter is not valid percent-encoded UTF-8', input: req.path };
+    void handle(tool, req, res, deps, new InvalidInput([issue]));
   });
   return router;
 }

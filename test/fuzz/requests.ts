@@ -190,7 +190,11 @@ export interface Generated {
   rawSegment?: string;
   rawQuery?: string;
   auth: 'header' | 'bearer' | 'query' | 'none' | 'bad';
+  /** An Idempotency-Key, reused across requests (same key, other body: a conflict) or malformed. */
+  idempotencyKey?: string;
 }
+
+const IDEMPOTENCY_KEYS = ['fuzz-1', 'fuzz-1', 'fuzz-2', 'x'.repeat(200), 'x'.repeat(201), ' ', '\u00e9t\u00e9', 'a\tb'];
 
 function restRequest(op: Operation, g: Generated, key: string): FuzzRequest {
   const { shape } = g;
@@ -203,6 +207,7 @@ function restRequest(op: Operation, g: Generated, key: string): FuzzRequest {
   }
   const headers: Record<string, string> = {};
   const queryEntries: [string, unknown][] = [];
+  if (g.idempotencyKey !== undefined) headers['idempotency-key'] = g.idempotencyKey;
   if (g.auth === 'header') headers['x-api-key'] = key;
   else if (g.auth === 'bearer') headers.authorization = `Bearer ${key}`;
   else if (g.auth === 'query') queryEntries.push(['api_key', key]);
@@ -268,7 +273,10 @@ const MCP_RAW = [
 /** A REST request for some operation, or an MCP call of an exposed tool. */
 export function fuzzRequests(doc: { paths: Record<string, Record<string, any>> }, ctx: ValueContext, key: string): fc.Arbitrary<FuzzRequest> {
   const ops = operations(doc);
-  const rest = fc.constantFrom(...ops).chain((op) => generated(op, ctx).map((g) => restRequest(op, g, key)));
+  const idempotency = fc.option(fc.constantFrom(...IDEMPOTENCY_KEYS), { freq: 2 });
+  const rest = fc.constantFrom(...ops).chain((op) =>
+    fc.tuple(generated(op, ctx), op.method === 'POST' ? idempotency : fc.constant(null)).map(([g, idem]) => restRequest(op, { ...g, idempotencyKey: idem ?? undefined }, key)),
+  );
   const tools = ops.filter((o) => o.mcpTool);
   const mcpAuth = fc.constantFrom<Generated['auth']>('header', 'header', 'header', 'header', 'header', 'none', 'bad');
   const mcp = fc.constantFrom(...tools).chain((op) =>

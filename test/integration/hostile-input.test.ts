@@ -106,11 +106,11 @@ describe('hostile input is a 4xx, recorded, and spends no upstream call', () => 
     await expectRecorded(big.id, 413, '/v1/hotels/search');
   });
 
-  it('a path parameter that is not valid percent-encoding is a 400 of that operation', async () => {
-    const res = await send('/v1/requests/%E0%A4%A');
-    expect(res.status).toBe(400);
-    expect(res.text.length).toBeLessThan(1_000);
-    await expectRecorded(res.id, 400, '/v1/requests/{request_id}');
+  it('a path parameter that is not valid percent-encoding is invalid input of that operation', async () => {
+    const res = await send(`/v1/requests/%E0%A4%A${'x'.repeat(5_000)}`);
+    expect(res.status).toBe(422);
+    expect(res.json.detail).toEqual([{ type: 'url_parsing', loc: ['path'], msg: expect.any(String), input: `/v1/requests/%E0%A4%A${'x'.repeat(79)}…` }]);
+    await expectRecorded(res.id, 422, '/v1/requests/{request_id}');
   });
 
   it('none of the above reached an upstream', () => {
