@@ -20,7 +20,7 @@ export function sourcesPage(o: { account: DashboardAccount; csrf: string; source
     account: o.account,
     csrf: o.csrf,
     body: html`<h1>Sources</h1><p class="lead">How each upstream source answered in the last hour, all requests of the platform together.</p>
-<div class="card"><div style="overflow-x:auto"><table><thead><tr><th>Source</th><th>State</th><th class="num">Last success</th><th class="num">Last contract change</th></tr></thead><tbody>${rows}</tbody></table></div>
+<div class="card"><table><thead><tr><th>Source</th><th>State</th><th class="num">Last success</th><th class="num">Last contract change</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="hint">ok: at least ${OK_SHARE * 100}% of requests answered and read; degraded: fewer, or a reply whose structure changed; failing: none answered; unknown: no request.
 The same as <code>GET /v1/sources/status</code>.</p></div>`,
   });

@@ -1,24 +1,21 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardAccount } from '../../src/dashboard/accounts.js';
 import { freePort } from '../helpers/free-port.js';
-import { CHROMIUM, CHROMIUM_ARGS as ARGS, SHOTS, hasChromium } from '../helpers/chromium.js';
+import { DESKTOP, PHONE, hasChromium, horizontalOverflow, launchChromium, lowContrastText, screenshot, skippedNote } from '../helpers/browser.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
 
 const EMAIL = 'sources@example.com';
 const PASSWORD = 'a long passphrase of my own';
 
-describe.skipIf(!hasChromium)(`dashboard source view in headless Chromium${hasChromium ? '' : ' [SKIPPED: chromium not installed]'}`, () => {
+describe.skipIf(!hasChromium)(`dashboard source view in headless Chromium${skippedNote}`, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     // apps answers (hand-built lookup replies, see test/fixtures/README.md), then changes its reply; trends cannot be reached
     replay = await startReplayServer([
       { path: '/search', query: { term: 'notes' }, body: { resultCount: 0, results: [] } },
@@ -32,8 +29,8 @@ describe.skipIf(!hasChromium)(`dashboard source view in headless Chromium${hasCh
     expect((await call('/v1/trends/interest', { keyword: 'coffee' })).status).toBe(502);
 
     const issued = await createDashboardAccount(svc.deps.sql, { email: EMAIL, plan: 'starter', name: 'Sources' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: DESKTOP });
     await page.goto(svc.url + '/dashboard/sign-in');
     await page.fill('#email', EMAIL);
     await page.fill('#password', issued.temporaryPassword);
@@ -61,13 +58,16 @@ describe.skipIf(!hasChromium)(`dashboard source view in headless Chromium${hasCh
     await expect(row('video')).resolves.toEqual(['video', 'unknown', '—', '—']);
     expect(await page.locator('tbody tr').count()).toBe(15);
     await expect(page.locator('nav a.active').textContent()).resolves.toBe('Sources');
-    await page.screenshot({ path: path.join(SHOTS, 'sources.png'), fullPage: true });
+    expect(await lowContrastText(page)).toEqual([]);
+    await screenshot(page, 'dashboard-sources-states-1280');
   });
 
   it('fits a phone screen', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setViewportSize(PHONE);
     await page.reload();
     await expect(page.locator('h1').textContent()).resolves.toBe('Sources');
-    await page.screenshot({ path: path.join(SHOTS, 'sources-phone.png'), fullPage: true });
+    // the table scrolls inside its card; the page itself does not
+    expect(await horizontalOverflow(page)).toBe(0);
+    await screenshot(page, 'dashboard-sources-states-390');
   });
 });
