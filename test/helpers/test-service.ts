@@ -6,6 +6,7 @@ import { createKey, type CreatedKey } from '../../src/platform/keys.js';
 import type { PlanCode } from '../../src/platform/plans.js';
 import { startService, type Service } from '../../src/service.js';
 import { documentedStatuses } from '../../src/registry/openapi-responses.js';
+import { recordingExamples } from './example-recorder.js';
 import { createTestDatabase } from './test-db.js';
 
 
@@ -23,7 +24,7 @@ export async function startTestService(
 ): Promise<TestService> {
   const db = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => undefined } : await createTestDatabase();
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', BOOTSTRAP_KEY: 'false', ...env, DATABASE_URL: db.url });
-  const service = await startService(config, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), tools: opts.tools ?? TOOLS });
+  const service = await startService(config, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), tools: recordingExamples(opts.tools ?? TOOLS) });
   return {
     ...service,
     async close() {
