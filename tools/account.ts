@@ -116,8 +116,8 @@ export const ledger = defineTool({
   path: '/v1/billing/ledger',
   tags: ['account'],
   input: z.strictObject({
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    cursor: z.string().min(1).max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50).describe('Entries per page.'),
+    cursor: z.string().min(1).max(200).optional().describe('next_cursor of the previous page.'),
   }),
   output: z.object({
     entries: z.array(

@@ -9,7 +9,7 @@ import { elapsedSince, WebMeta } from './webdata-schemas.js';
 const ns = z.string().nullable();
 const nn = z.number().nullable();
 const appIdField = z.string().regex(/^(?:id)?\d{1,12}$/i, 'Input should be a numeric app id, optionally prefixed with id');
-const countryField = countryLower.default('us');
+const countryField = countryLower.default('us').describe('Two-letter storefront country, lower case (the store differs per country).');
 const Stars = z.object({ '1': z.number(), '2': z.number(), '3': z.number(), '4': z.number(), '5': z.number() });
 
 const App = z.object({
@@ -52,12 +52,13 @@ export const getApp = defineTool({
   path: '/v1/apps/app',
   tags: ['apps'],
   input: z.strictObject({
-    app_id: appIdField.optional(),
+    app_id: appIdField.optional().describe('Numeric store id of the app (from its store URL …/id<digits>). Give app_id or bundle_id.'),
     bundle_id: z
       .string()
       .max(255)
       .regex(/^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+$/, 'Input should be a dot-separated bundle identifier')
-      .optional(),
+      .optional()
+      .describe('Bundle identifier of the app, e.g. com.example.notes. Give app_id or bundle_id.'),
     country: countryField,
   }),
   output: z.object({
@@ -97,10 +98,10 @@ export const getAppReviews = defineTool({
   path: '/v1/apps/reviews',
   tags: ['apps'],
   input: z.strictObject({
-    app_id: appIdField,
+    app_id: appIdField.describe('Numeric store id of the app (from its store URL …/id<digits>).'),
     country: countryField,
-    sort: z.enum(['most_helpful', 'most_recent', 'most_favorable', 'most_critical']).default('most_helpful'),
-    offset: z.int().min(0).max(50_000).default(0),
+    sort: z.enum(['most_helpful', 'most_recent', 'most_favorable', 'most_critical']).default('most_helpful').describe('Order of the reviews.'),
+    offset: z.int().min(0).max(50_000).default(0).describe('Reviews to skip, for paging.'),
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('apps_reviews'), app_id: z.string(), country: z.string(), sort: z.string(), offset: z.int() }),
@@ -145,9 +146,9 @@ export const searchApps = defineTool({
   path: '/v1/apps/search',
   tags: ['apps'],
   input: z.strictObject({
-    term: z.string().min(1).max(200),
+    term: z.string().min(1).max(200).describe('Search words, as typed in the store.'),
     country: countryField,
-    limit: z.int().min(1).max(200).default(50),
+    limit: z.int().min(1).max(200).default(50).describe('Most apps returned.'),
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('apps_search'), term: z.string(), country: z.string(), limit: z.int() }),

@@ -96,12 +96,12 @@ export const calendar = defineTool({
 
 const SerpCalendarInput = z.strictObject({
   ...CalendarRequest.shape,
-  engine: z.literal('metasearch_hotels_calendar').optional(),
-  property_token: z.string().min(8).max(400).optional(),
-  days: queryInt.pipe(z.int().min(1).max(330)).default(90),
-  adults: queryInt.pipe(z.int().min(1).max(8)).default(2),
-  los: queryInt.pipe(z.int().min(1).max(30)).default(1),
-  token: z.string().min(8).max(400).optional(),
+  engine: z.literal('metasearch_hotels_calendar').optional().describe('This engine’s name (the compatible API sends it).'),
+  property_token: z.string().min(8).max(400).optional().describe('Property token from resolve_hotel; the same as token.'),
+  days: queryInt.pipe(z.int().min(1).max(330)).default(90).describe('Nights from start.'),
+  adults: queryInt.pipe(z.int().min(1).max(8)).default(2).describe('Adults per stay.'),
+  los: queryInt.pipe(z.int().min(1).max(30)).default(1).describe('Length of stay per quote, in nights.'),
+  token: z.string().min(8).max(400).optional().describe('Property token from resolve_hotel (POST /v1/search); give token or property_token.'),
   zero_retention: zeroRetention,
 });
 
@@ -146,13 +146,13 @@ export const storedRates = defineTool({
   path: '/v1/rates',
   tags: ['hotels'],
   input: z.strictObject({
-    token: z.string().min(8).max(400),
-    market: z.enum(PRICING_MARKET_CODES).default('US'),
-    currency: currency.optional(),
-    adults: queryInt.pipe(z.int().min(1).max(8)).default(2),
-    los: queryInt.pipe(z.int().min(1).max(30)).default(1),
-    from: isoDate.optional(),
-    to: isoDate.optional(),
+    token: z.string().min(8).max(400).describe('Property token, as for POST /v1/calendar.'),
+    market: z.enum(PRICING_MARKET_CODES).default('US').describe('Pricing market the rates were collected in.'),
+    currency: currency.optional().describe('Currency of the stored rates; default the market’s.'),
+    adults: queryInt.pipe(z.int().min(1).max(8)).default(2).describe('Adults the rates were collected for.'),
+    los: queryInt.pipe(z.int().min(1).max(30)).default(1).describe('Length of stay of the rates, in nights.'),
+    from: isoDate.optional().describe('First stay date, YYYY-MM-DD.'),
+    to: isoDate.optional().describe('Last stay date, YYYY-MM-DD.'),
   }),
   output: z.object({
     token: z.string(),

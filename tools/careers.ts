@@ -40,13 +40,13 @@ export const getCareersJobs = defineTool({
   path: '/v1/careers/jobs',
   tags: ['careers'],
   input: z.strictObject({
-    url: z.string().min(4).max(2048),
-    q: z.string().max(200).optional(),
-    location: z.string().max(200).optional(),
-    department: z.string().max(200).optional(),
-    remote_only: z.boolean().default(false),
-    include_description: z.boolean().default(false),
-    limit: z.int().min(1).max(1000).default(100),
+    url: z.string().min(4).max(2048).describe('Careers page of the company, or the board URL on its applicant-tracking system.'),
+    q: z.string().max(200).optional().describe('Only jobs whose title contains these words (case-insensitive).'),
+    location: z.string().max(200).optional().describe('Only jobs whose location contains this text.'),
+    department: z.string().max(200).optional().describe('Only jobs whose department or team contains this text.'),
+    remote_only: z.boolean().default(false).describe('Only jobs the board marks as remote.'),
+    include_description: z.boolean().default(false).describe('Add each job’s full description (one more request per job on some systems).'),
+    limit: z.int().min(1).max(1000).default(100).describe('Most jobs returned.'),
   }),
   output: z.object({
     search_parameters: z.object({
@@ -120,7 +120,7 @@ export const detectCareersBoard = defineTool({
   method: 'POST',
   path: '/v1/careers/detect',
   tags: ['careers'],
-  input: z.strictObject({ url: z.string().min(4).max(2048) }),
+  input: z.strictObject({ url: z.string().min(4).max(2048).describe('Careers page of the company (or any page of its site that links to the board).') }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('careers_detect'), url: z.string() }),
     company: BoardRef,

@@ -47,7 +47,7 @@ export function compatSearch(engines: Record<string, Tool>, defaultEngine: strin
     compatErrors: true,
     engines,
     input: z.looseObject({
-      engine: z.enum(names).default(defaultEngine),
+      engine: z.enum(names).default(defaultEngine).describe('Which engine answers; each is the POST /v1/serp/<engine> operation of that name.'),
       zero_retention: z.enum(['true', 'false']).optional().describe('accepted for compatibility; raw pages and results are never persisted'),
     }),
     output: z.looseObject({ search_metadata: z.looseObject({ id: z.string() }) }),

@@ -11,7 +11,7 @@ export const requestRecord = defineTool({
   method: 'GET',
   path: '/v1/requests/{request_id}',
   tags: ['account'],
-  input: z.strictObject({ request_id: z.string().min(1).max(100) }),
+  input: z.strictObject({ request_id: z.string().min(1).max(100).describe('The x-request-id the request answered with (req_…).') }),
   output: z.object({
     id: z.string(),
     method: z.string(),
@@ -51,7 +51,7 @@ export const usage = defineTool({
   method: 'GET',
   path: '/v1/usage',
   tags: ['account'],
-  input: z.strictObject({ period: z.enum(Object.keys(USAGE_PERIODS) as [UsagePeriod, ...UsagePeriod[]]).default('30d') }),
+  input: z.strictObject({ period: z.enum(Object.keys(USAGE_PERIODS) as [UsagePeriod, ...UsagePeriod[]]).default('30d').describe('Window ending now: 24 hours, 7, 30 or 90 days.') }),
   output: z.object({
     key: z.object({ name: z.string(), prefix: z.string(), rate_limit_per_min: z.int(), role: z.string() }),
     period: z.object({ name: z.string(), start: z.string(), end: z.string() }),

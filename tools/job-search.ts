@@ -13,9 +13,9 @@ export const searchJobCards = defineTool({
   path: '/v1/jobs/search',
   tags: ['jobs-search'],
   input: z.strictObject({
-    q: z.string().min(1).max(300),
-    gl: countryLower.default('us'),
-    hl: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,4})?$/, 'Input should be a language code such as en').default('en'),
+    q: z.string().min(1).max(300).describe('What to search for, e.g. data engineer jobs in berlin.'),
+    gl: countryLower.default('us').describe('Two-letter country of the search, lower case.'),
+    hl: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,4})?$/, 'Input should be a language code such as en').default('en').describe('Language of the search, e.g. en.'),
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('jobs_search'), q: z.string(), gl: z.string(), hl: z.string() }),

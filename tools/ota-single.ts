@@ -22,10 +22,10 @@ export const rentalone = defineTool({
   path: '/v1/ota/rentalone',
   tags: ['rentals'],
   input: z.strictObject({
-    property_id: digits().nullable().optional(),
-    listing_id: z.string().regex(/^\d+(ha)?$/, 'digits, optionally followed by ha').max(30).nullable().optional(),
+    property_id: digits().nullable().optional().describe('The rental’s numeric property id. Give property_id or listing_id.'),
+    listing_id: z.string().regex(/^\d+(ha)?$/, 'digits, optionally followed by ha').max(30).nullable().optional().describe('The listing id of the rental’s public URL (digits, optionally followed by ha). Give property_id or listing_id.'),
     ...stayFields(28, 16),
-    market: z.enum(['US']).default('US'),
+    market: z.enum(['US']).default('US').describe('Point of sale (only US is known).'),
   }),
   output: z.object({
     search_parameters: z.object({
@@ -67,11 +67,11 @@ export const travelreviewSearch = defineTool({
   path: '/v1/ota/travelreview/search',
   tags: ['ota'],
   input: z.strictObject({
-    query: z.string().min(1).max(200),
+    query: z.string().min(1).max(200).describe('Place to search, as typed on the site.'),
     ...stayFields(30, 8),
-    rooms: z.int().min(1).max(8).default(1),
-    currency: z.enum(CURRENCIES).nullable().optional(),
-    limit: z.int().min(1).max(50).default(20),
+    rooms: z.int().min(1).max(8).default(1).describe('Rooms wanted.'),
+    currency: z.enum(CURRENCIES).nullable().optional().describe('Currency of the prices asked for; the site’s default when absent.'),
+    limit: z.int().min(1).max(50).default(20).describe('Most results returned.'),
   }),
   output: z.object({
     query: z.string(),
@@ -140,11 +140,11 @@ export const hostelRates = defineTool({
   path: '/v1/ota/hostel',
   tags: ['ota'],
   input: z.strictObject({
-    property_id: digits(),
-    check_in: isoDate,
+    property_id: digits().describe('The site’s numeric property id (from its property URL, or its search route).'),
+    check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'),
     nights: nightsField(30),
-    guests: z.int().min(1).max(8).default(1),
-    currency: z.enum(CURRENCIES).default('USD'),
+    guests: z.int().min(1).max(8).default(1).describe('Guests staying.'),
+    currency: z.enum(CURRENCIES).default('USD').describe('Currency of the prices asked for.'),
   }),
   output: z.object({
     property_id: z.string(),
@@ -185,7 +185,7 @@ export const hostelSearch = defineTool({
   method: 'POST',
   path: '/v1/ota/hostel/search',
   tags: ['ota'],
-  input: z.strictObject({ query: z.string().min(1).max(200), check_in: isoDate, nights: nightsField(30), limit: z.int().min(1).max(100).default(30) }),
+  input: z.strictObject({ query: z.string().min(1).max(200).describe('City or place to search hostels in.'), check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'), nights: nightsField(30), limit: z.int().min(1).max(100).default(30).describe('Most results returned.') }),
   output: z.object({
     query: z.string(),
     matched_place: z.string(),

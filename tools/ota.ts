@@ -35,11 +35,11 @@ export const otaoneRooms = defineTool({
   path: '/v1/ota/otaone/rooms',
   tags: ['ota'],
   input: z.strictObject({
-    pagename: z.string().min(2).max(200),
-    country: countryLower.default('us'),
+    pagename: z.string().min(2).max(200).describe('The property’s page name on the site: the part of its hotel URL before .html, e.g. adlon-kempinski-berlin.'),
+    country: countryLower.default('us').describe('Two-letter country code of the property’s URL path, lower case (e.g. de for /hotel/de/…).'),
     ...stayFields(30, 8),
-    rooms: z.int().min(1).max(8).default(1),
-    currency: z.enum(CURRENCIES).default('USD'),
+    rooms: z.int().min(1).max(8).default(1).describe('Rooms wanted.'),
+    currency: z.enum(CURRENCIES).default('USD').describe('Currency of the prices asked for.'),
   }),
   output: z.object({
     pagename: z.string(),
@@ -77,11 +77,11 @@ export const otaoneRooms = defineTool({
 // ------------------------------------------------------------------ otatwo
 
 const otatwoStay = {
-  property_id: digits(),
-  check_in: isoDate,
+  property_id: digits().describe('The site’s numeric property id (from its property URL, or its search route).'),
+  check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'),
   nights: nightsField(30),
   adults: adultsField(8),
-  market: z.enum(OTATWO_MARKETS).default('US'),
+  market: z.enum(OTATWO_MARKETS).default('US').describe('Point of sale: the country site asked; its currency follows.'),
 };
 
 const OtatwoRatePlan = z.object({
@@ -176,10 +176,10 @@ export const otathreeStay = defineTool({
   path: '/v1/ota/otathree',
   tags: ['ota'],
   input: z.strictObject({
-    property_id: digits(),
+    property_id: digits().describe('The site’s numeric property id (from its property URL, or its search route).'),
     ...stayFields(28, 8),
-    market: z.enum(['US', 'CA']).default('US'),
-    rooms: z.boolean().default(true),
+    market: z.enum(['US', 'CA']).default('US').describe('Point of sale: the country site asked.'),
+    rooms: z.boolean().default(true).describe('Also list every room and rate plan, not only the cheapest.'),
   }),
   output: z.object({
     search_parameters: z.object({
@@ -234,10 +234,10 @@ export const otathreeReviews = defineTool({
   path: '/v1/ota/otathree/reviews',
   tags: ['ota'],
   input: z.strictObject({
-    property_id: digits(),
-    size: z.int().min(1).max(25).default(10),
-    start_index: z.int().min(0).default(0),
-    market: z.enum(['US', 'CA']).default('US'),
+    property_id: digits().describe('The site’s numeric property id (from its property URL, or its search route).'),
+    size: z.int().min(1).max(25).default(10).describe('Reviews per page.'),
+    start_index: z.int().min(0).default(0).describe('Reviews to skip, for paging.'),
+    market: z.enum(['US', 'CA']).default('US').describe('Point of sale: the country site asked.'),
   }),
   output: z.object({
     source: z.string(),
@@ -282,10 +282,10 @@ export const otafour = defineTool({
   path: '/v1/ota/otafour',
   tags: ['ota'],
   input: z.strictObject({
-    property_id: digits(),
+    property_id: digits().describe('The site’s numeric property id (from its property URL, or its search route).'),
     ...stayFields(30, 8),
-    rooms: z.int().min(1).max(8).default(1),
-    currency: z.enum(OTAFOUR_CURRENCIES).default('USD'),
+    rooms: z.int().min(1).max(8).default(1).describe('Rooms wanted.'),
+    currency: z.enum(OTAFOUR_CURRENCIES).default('USD').describe('Currency of the prices asked for.'),
   }),
   output: z.object({
     search_parameters: z.object({

@@ -18,9 +18,9 @@ export const getRetailReviews = defineTool({
   path: '/v1/retail/reviews',
   tags: ['retail'],
   input: z.strictObject({
-    item_id: z.string().regex(/^\d{1,20}$/, 'Input should be digits only'),
-    page: z.int().min(1).max(100).default(1),
-    sort: z.enum(SORTS).default('relevancy'),
+    item_id: z.string().regex(/^\d{1,20}$/, 'Input should be digits only').describe('Numeric item id of the product (from its product URL).'),
+    page: z.int().min(1).max(100).default(1).describe('Page of results, from 1.'),
+    sort: z.enum(SORTS).default('relevancy').describe('Order of the reviews.'),
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('retail_reviews'), item_id: z.string(), page: z.int(), sort: z.string() }),
@@ -57,9 +57,9 @@ export const searchRetail = defineTool({
   path: '/v1/retail/search',
   tags: ['retail'],
   input: z.strictObject({
-    q: z.string().min(1).max(200),
-    page: z.int().min(1).max(100).default(1),
-    sort: z.enum(['best_match', 'price_low', 'price_high', 'best_seller', 'rating_high', 'new']).optional(),
+    q: z.string().min(1).max(200).describe('Search words, as typed on the site.'),
+    page: z.int().min(1).max(100).default(1).describe('Page of results, from 1.'),
+    sort: z.enum(['best_match', 'price_low', 'price_high', 'best_seller', 'rating_high', 'new']).optional().describe('Order of the results; the site’s default when absent.'),
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('retail_search'), q: z.string(), page: z.int(), sort: ns }),

@@ -39,7 +39,7 @@ const VideoChannel = z.object({
   more_links_text: ns,
 });
 
-const videoIdField = z.string().min(11).max(300);
+const videoIdField = z.string().min(11).max(300).describe('The video: its 11-character id or its URL.');
 
 export const getVideoChannel = defineTool({
   name: 'get_video_channel',
@@ -50,8 +50,8 @@ export const getVideoChannel = defineTool({
   path: '/v1/video/channel',
   tags: ['video'],
   input: z.strictObject({
-    channel: z.string().min(3).max(300).optional(),
-    page_token: z.string().max(4000).optional(),
+    channel: z.string().min(3).max(300).optional().describe('The channel: its @handle, its UC… id or its URL.'),
+    page_token: z.string().max(4000).optional().describe('next_page_token of the previous page, for the next page.'),
     hl: hlField,
     gl: glField,
   }),
@@ -146,7 +146,7 @@ export const getVideoTranscript = defineTool({
   tags: ['video'],
   input: z.strictObject({
     video_id: videoIdField,
-    lang: z.string().min(2).max(20).regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/, 'Input should be a language code such as en or pt-BR').optional(),
+    lang: z.string().min(2).max(20).regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/, 'Input should be a language code such as en or pt-BR').optional().describe('Language of the transcript track, e.g. en or pt-BR; the default track when absent.'),
     hl: hlField,
     gl: glField,
   }),
@@ -186,8 +186,8 @@ export const searchVideos = defineTool({
   path: '/v1/video/search',
   tags: ['video'],
   input: z.strictObject({
-    q: z.string().min(1).max(200),
-    page_token: z.string().max(4000).optional(),
+    q: z.string().min(1).max(200).describe('Search words, as typed on the site.'),
+    page_token: z.string().max(4000).optional().describe('next_page_token of the previous page, for the next page.'),
     hl: hlField,
     gl: glField,
   }),

@@ -6,12 +6,14 @@ import { z } from 'zod';
 export const hlField = z
   .string()
   .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,4})?$/, 'Input should be a language code such as en or pt-BR')
-  .default('en');
+  .default('en')
+  .describe('Language of the page, e.g. en or pt-BR.');
 /** Country of the video-style routes: exactly two letters. */
 export const glField = z
   .string()
   .regex(/^[A-Za-z]{2}$/, 'Input should be a two-letter country code')
-  .default('US');
+  .default('US')
+  .describe('Two-letter country the page is requested from.');
 
 export const WebMeta = z.object({
   source: z.string(),

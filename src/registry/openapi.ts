@@ -1,5 +1,6 @@
 import type { Tool } from './define-tool.js';
 import { jsonSchema } from './json-schema.js';
+import { exampleOf } from './openapi-examples.js';
 import { ERROR_SCHEMAS, RESPONSE_HEADERS, responsesOf } from './openapi-responses.js';
 import { openApiSchema } from './openapi-schema.js';
 
@@ -93,12 +94,14 @@ function describe(tool: Tool): { description: string; badges: { name: string }[]
   return { description: lines.join('\n'), badges };
 }
 
-function operation(tool: Tool, path: string, examples: Record<string, unknown>) {
+function operation(tool: Tool, path: string) {
   const { description, badges } = describe(tool);
+  const output = openApiSchema(jsonSchema(tool.output, 'output'));
+  const example = exampleOf(tool, { input: inputSchema(tool), output });
   const op: Record<string, unknown> = {
     operationId: path === tool.path ? tool.name : `${tool.name}_${tool.aliases.indexOf(path) + 1}`,
     summary: tool.title,
-    description,
+    description: example.source === 'recorded' ? description : `${description}\n\nThe example answer is schematic: no recorded call of this operation, so it states nothing (null, empty).`,
     tags: tool.tags,
     'x-credits': tool.credits.base,
     ...(tool.credits.note ? { 'x-credits-note': tool.credits.note } : {}),
@@ -107,37 +110,36 @@ function operation(tool: Tool, path: string, examples: Record<string, unknown>) 
     security: tool.queryKey ? [{ ApiKeyHeader: [] }, { Bearer: [] }, { ApiKeyQuery: [] }] : [{ ApiKeyHeader: [] }, { Bearer: [] }],
     responses: responsesOf(tool, {
       description: tool.status === 202 ? 'Accepted: the work continues in the background.' : 'The result.',
-      schema: openApiSchema(jsonSchema(tool.output, 'output')),
-      example: examples[tool.name],
+      schema: output,
+      example: example.output,
     }),
   };
   const params = parameters(tool, path);
   if (params.length) op.parameters = params;
+  const input = (example.input ?? {}) as Record<string, unknown>;
+  // a dispatching route's example is the raw query of one engine: only its own fields are typed as documented
+  const own = inputSchema(tool).properties ?? {};
+  for (const p of params as { name: string; in: string; example?: unknown }[]) {
+    if (p.in !== 'header' && p.name in own && input[p.name] !== undefined) p.example = input[p.name];
+  }
   if (tool.method === 'POST') {
     const body = bodySchema(tool, path);
     const media: Record<string, unknown> = { schema: body };
-    if (tool.example !== undefined) media.example = tool.example;
-    op.requestBody = { required: true, content: { 'application/json': media } };
-  } else if (tool.example !== undefined) {
-    for (const p of params as { name: string; example?: unknown }[]) {
-      const value = (tool.example as Record<string, unknown>)[p.name];
-      if (value !== undefined) p.example = value;
+    if (example.input !== undefined) {
+      const pathNames = pathNamesOf(path);
+      media.example = Object.fromEntries(Object.entries(input).filter(([k]) => !pathNames.includes(k)));
     }
+    op.requestBody = { required: true, content: { 'application/json': media } };
   }
   return op;
 }
 
-export interface OpenApiOptions {
-  /** Response examples by operation name (parser output on recordings, or schematic). */
-  examples?: Record<string, unknown>;
-}
-
 /** OpenAPI 3.1, generated from the same descriptors that mount the routes; `withServer` adds where it is served. */
-export function openApiDocument(tools: Tool[], opts: OpenApiOptions = {}): Record<string, unknown> {
+export function openApiDocument(tools: Tool[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const tool of tools) {
     for (const path of [tool.path, ...tool.aliases]) {
-      paths[path] = { ...(paths[path] ?? {}), [tool.method.toLowerCase()]: operation(tool, path, opts.examples ?? {}) };
+      paths[path] = { ...(paths[path] ?? {}), [tool.method.toLowerCase()]: operation(tool, path) };
     }
   }
   const tags = [...new Set(tools.flatMap((t) => t.tags))].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) }));

@@ -7,13 +7,13 @@ import { ProvenanceSchema } from '../../upstream/provenance.js';
 
 export const isoDate = z.iso.date();
 export const digits = (max = 25) => z.string().regex(/^\d+$/, 'digits only').min(1).max(max);
-export const nightsField = (max: number) => z.int().min(1).max(max).default(1);
-export const adultsField = (max: number) => z.int().min(1).max(max).default(2);
+export const nightsField = (max: number) => z.int().min(1).max(max).default(1).describe('Nights of the stay, when check_out is not given.');
+export const adultsField = (max: number) => z.int().min(1).max(max).default(2).describe('Adults staying.');
 
 /** One stay as the stay routes take it (see `stayWindow`: check_out wins over nights), with its adults. */
 export const stayFields = (maxNights: number, maxAdults: number) => ({
-  check_in: isoDate,
-  check_out: isoDate.nullable().optional(),
+  check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'),
+  check_out: isoDate.nullable().optional().describe('Day of departure, YYYY-MM-DD; wins over nights when both are given.'),
   nights: nightsField(maxNights),
   adults: adultsField(maxAdults),
 });
