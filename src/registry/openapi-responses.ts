@@ -65,7 +65,6 @@ function statusesOf(tool: Tool): Map<number, string> {
   const out = new Map<number, string>();
   const add = (status: number, why: string) => out.set(status, out.has(status) ? `${out.get(status)}; ${why}` : why);
   if (tool.method === 'POST') add(413, 'The request body is larger than 2 MB.');
-  if (tool.path.includes('{')) add(400, 'A path parameter is not valid percent-encoding.');
   add(401, 'Missing or invalid API key.');
   if (tool.metered) add(402, 'Credits are enforced and the call needs more credits than the period has left.');
   // The compatible family answers invalid input with 400, as the API it is compatible with does.
