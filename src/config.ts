@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EGRESS_MODES, assertProxyUrl, parseMarketProxies } from './upstream/egress.js';
 import { HOST_OVERRIDE_DOC, HOST_OVERRIDE_FIELDS, resolveHosts, type Alias } from './upstream/hosts.js';
 import { parsePosContexts, parseQueryHashes } from './sources/shared/group-graphql.js';
+import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE, webhookSigningKey } from './jobs/webhook-signing.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -73,8 +74,18 @@ const ConfigSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOB_MIN_EXPIRY_S: z.coerce.number().int().min(1).max(3600).default(60),
   QUEUE_MAINTENANCE_S: z.coerce.number().int().min(1).max(3600).default(30),
-  WEBHOOK_SIGNING_SECRET: z.string().min(16).optional(),
-  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  WEBHOOK_SIGNING_SECRET: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return;
+      try {
+        webhookSigningKey(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
+  WEBHOOK_RETRY_SCHEDULE_S: parsedSetting(parseRetrySchedule, STANDARD_RETRY_SCHEDULE, 'must be delays in seconds, comma-separated, or none'),
   OAUTH_ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86_400).default(900),
   OAUTH_REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(3600).max(31_536_000).default(2_592_000),
   ...HOST_OVERRIDE_FIELDS,
@@ -171,8 +182,8 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   WORKER_CONCURRENCY: 'calendar items run at once per worker process',
   JOB_MIN_EXPIRY_S: 'lower bound of a batch item\'s queue expiry (after a crash it is handed out again once expired)',
   QUEUE_MAINTENANCE_S: 'pg-boss maintenance interval (expiry of abandoned items); also run at start-up',
-  WEBHOOK_SIGNING_SECRET: 'enables job.completed webhooks and signs them (HMAC-SHA256); unset: callback_url is refused with 503',
-  WEBHOOK_MAX_ATTEMPTS: 'delivery attempts of a webhook before callback_status is failed',
+  WEBHOOK_SIGNING_SECRET: 'Standard Webhooks secret `whsec_<base64 of 24-64 random bytes>`: enables job.completed webhooks and signs them; unset: callback_url is refused with 503',
+  WEBHOOK_RETRY_SCHEDULE_S: 'seconds before each retry of a failed webhook delivery, comma-separated (`none`: one attempt); default the Standard Webhooks schedule 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h',
   OAUTH_ACCESS_TOKEN_TTL_S: 'lifetime of an OAuth access token for /mcp (connected apps refresh it)',
   OAUTH_REFRESH_TOKEN_TTL_S: 'lifetime of an OAuth refresh token; each refresh rotates it and starts a new lifetime',
   ...HOST_OVERRIDE_DOC,

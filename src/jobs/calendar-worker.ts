@@ -6,13 +6,12 @@ import type { BatchItemOutcome } from '../ops/metrics.js';
 import { inSourceScope } from '../ops/outcomes.js';
 import { toApiError } from '../platform/errors.js';
 import { billedPlan } from '../platform/plans.js';
-import { SafeFetcher } from '../upstream/safe-fetch.js';
 import { newUpstreamSession } from '../upstream/session.js';
 import { writeJobArtifact } from './artifacts.js';
-import { bossDb, CALENDAR_QUEUE, MAX_ITEM_ATTEMPTS, readCalendarJob, WEBHOOK_QUEUE } from './calendar-jobs.js';
+import { CALENDAR_QUEUE, MAX_ITEM_ATTEMPTS, WEBHOOK_QUEUE } from './calendar-jobs.js';
 import type { CalendarResult, CalendarService } from './calendar-service.js';
 import { runIdForJob, runTotals, storeCalendarRates } from './stored-rates.js';
-import { deliverWebhook } from './webhooks.js';
+import { queueJobWebhook, sendJobWebhook, webhookFetcher } from './webhooks.js';
 
 /*
  * Transitions (the spec leaves them to us):
@@ -20,7 +19,7 @@ import { deliverWebhook } from './webhooks.js';
  *   item: queued → running → succeeded | failed; running → queued on a retryable failure
  *         (attempts < 3, error kept); a crash leaves it running until its queue entry expires,
  *         then it runs again with attempts + 1.
- *   callback: pending → delivered | failed (after WEBHOOK_MAX_ATTEMPTS); not_configured stays.
+ *   callback: pending → delivered | failed (schedule spent, or 410 Gone); not_configured stays (webhooks.ts).
  * An item's result, stored rates, charge and the job counters commit in one transaction,
  * guarded by the item's status, so a replay after a crash changes nothing twice.
  */
@@ -45,7 +44,7 @@ export interface CalendarWorker {
 }
 
 export async function startCalendarWorker(deps: AppDeps, boss: PgBoss, calendar: CalendarService): Promise<CalendarWorker> {
-  const fetcher = SafeFetcher.fromConfig(deps.config);
+  const fetcher = webhookFetcher(deps.config);
   const ids: string[] = [];
   const worker: CalendarWorker = {
     runItem: (id: string) => runItem(deps, boss, calendar, id),
@@ -65,8 +64,8 @@ export async function startCalendarWorker(deps: AppDeps, boss: PgBoss, calendar:
     });
     ids.push(id);
   }
-  await boss.work<{ job_id: string }>(WEBHOOK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
-    await sendJobWebhook(deps, fetcher, job.data.job_id);
+  await boss.work<{ job_id: string; attempt: number }>(WEBHOOK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+    await sendJobWebhook(deps, boss, fetcher, job.data);
   });
   return worker;
 }
@@ -202,25 +201,5 @@ async function finishJob(deps: AppDeps, boss: PgBoss, tx: TransactionSql, jobId:
   await tx`UPDATE calendar_jobs SET status = ${status}, error = ${error}, result_summary = ${tx.json(summary)},
       artifact_uri = ${artifact.uri}, artifact_sha256 = ${artifact.sha256}, finished_at = now(), updated_at = now()
     WHERE id = ${jobId}`;
-  if (job.callback_url) {
-    await boss.insert(
-      [{ name: WEBHOOK_QUEUE, data: { job_id: jobId }, retryLimit: deps.config.WEBHOOK_MAX_ATTEMPTS - 1, retryDelay: 5, retryBackoff: true }],
-      { db: bossDb(tx) },
-    );
-  }
-}
-
-async function sendJobWebhook(deps: AppDeps, fetcher: SafeFetcher, jobId: string): Promise<void> {
-  const [job] = await deps.sql`SELECT account_id, callback_url, callback_status FROM calendar_jobs WHERE id = ${jobId}`;
-  if (!job?.callback_url || job.callback_status !== 'pending') return;
-  const resource = await readCalendarJob(deps.sql, job.account_id, jobId, false);
-  const event = { id: `evt_${jobId.slice(jobId.indexOf('_') + 1)}`, type: 'job.completed', created_at: resource.finished_at, data: { job: resource } };
-  const outcome = await deliverWebhook(deps, fetcher, job.callback_url, event);
-  const [row] = await deps.sql`UPDATE calendar_jobs SET callback_attempts = callback_attempts + 1,
-      callback_last_error = ${outcome.error},
-      callback_status = CASE WHEN ${outcome.delivered} THEN 'delivered'
-                             WHEN callback_attempts + 1 >= ${deps.config.WEBHOOK_MAX_ATTEMPTS} THEN 'failed' ELSE 'pending' END,
-      updated_at = now()
-    WHERE id = ${jobId} RETURNING callback_status`;
-  if (row.callback_status === 'pending') throw new Error(`webhook delivery failed: ${outcome.error}`);
+  if (job.callback_url) await queueJobWebhook(boss, tx, jobId);
 }

@@ -97,8 +97,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzOutcome> {
       UPSTREAM_BACKOFF_MS: '1',
       SAFE_FETCH_ALLOW_PRIVATE: 'true',
       ATS_HOST_OVERRIDES: JSON.stringify(Object.fromEntries(ATS_HOSTS.map((h) => [h, `${chaos.url}/ats/${h}`]))),
-      WEBHOOK_SIGNING_SECRET: 'fuzz-signing-secret-0123456789',
-      WEBHOOK_MAX_ATTEMPTS: '1',
+      WEBHOOK_SIGNING_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+      WEBHOOK_RETRY_SCHEDULE_S: 'none',
       // the rendered job-card search launches a browser per call: it answers 503 here
       CHROMIUM_PATH: '/nonexistent/chromium',
       // one request at a time measures the upstream calls of each: no background batch work then
