@@ -125,7 +125,7 @@ const NAV: [Section, string, string][] = [
   ['api', 'API access', '/dashboard/api'],
   ['usage', 'Usage', '/dashboard/usage'],
   ['jobs', 'Jobs', '/dashboard/jobs'],
-  ['apps', 'Connected apps', '/dashboard/apps'],
+  ['apps', 'Apps', '/dashboard/apps'],
   ['sources', 'Sources', '/dashboard/sources'],
 ];
 
