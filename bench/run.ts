@@ -11,6 +11,7 @@ const BENCHES: [string, Record<string, string>][] = [
   ['bench/compare.ts', {}],
   ['bench/metasearch-hotels-parse.ts', {}],
   ['bench/flights-parse.ts', {}],
+  ['bench/mcp-payloads.ts', {}],
 ];
 
 let failed = false;

@@ -70,7 +70,7 @@ export const billing = defineTool({
   name: 'get_credit_balance',
   title: 'Credit balance',
   description:
-    "The calling key's plan, current billing period, and credits granted, used and remaining. Free. Use it before an expensive batch to check the balance; costs per operation are in GET /v1/billing/plans.",
+    "The caller's plan, billing period and credits granted, used and remaining: check it before costly calls (each tool's description gives its cost). Free.",
   method: 'GET',
   path: '/v1/billing',
   tags: ['account'],

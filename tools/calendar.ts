@@ -10,6 +10,7 @@ import { defineTool, type ToolContext } from '../src/registry/define-tool.js';
 import { queryBool, queryInt } from '../src/registry/query.js';
 import { echoParameters, SearchMetadataSchema, SearchTimer } from '../src/sources/shared/search-metadata.js';
 import { ProvenanceSchema } from '../src/upstream/provenance.js';
+import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/property-token.js';
 
 const num = z.number().nullable();
 const RateRow = z.looseObject({
@@ -58,7 +59,7 @@ type CalendarResultOut = z.infer<typeof CalendarResultSchema>;
 const zeroRetention = queryBool.default(false).describe('true: nothing of this call is stored (no stored rates, no collection run, no raw page); the answer is the same');
 
 /** POST /v1/calendar: one calendar request, plus zero_retention (batch items are stored by design and do not take it). */
-const CalendarCallRequest = z.strictObject({ ...calendarRequestShape, zero_retention: zeroRetention });
+const CalendarCallRequest = z.strictObject({ ...calendarRequestShape, ...propertyTokenFields(calendarRequestShape.token), zero_retention: zeroRetention }).transform(asToken);
 
 /** Collects, stores in the caller's account (latest rate per night; nothing under zero_retention) and returns one calendar. */
 async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext): Promise<CalendarResultOut> {
@@ -83,7 +84,7 @@ export const calendar = defineTool({
   name: 'get_hotel_calendar',
   title: 'Hotel price calendar',
   description:
-    'Nightly prices of one hotel over up to 330 check-in dates (default 90 from tomorrow) at a fixed length of stay, with the base/taxes/fees split and per-price provenance; nights that only sell as longer stays are probed and marked with min_length_of_stay. basis mainstream also annotates each night with the cheapest of six major OTAs (rate_mainstream_total, mainstream_source, aggregator_discount = mainstream total minus rate_total; slow: one offers page per night); verify_sources spot-checks that many nights against the offers page. Get the property token with resolve_hotel first. Costs 5 credits, plus 3 per night checked for mainstream and 3 per spot-check; an empty calendar is free. For a whole portfolio use the batch POST /v1/jobs.',
+    'Nightly prices of one hotel for up to 330 check-in dates (default 90 from tomorrow) at one length of stay, with base/taxes/fees and provenance; nights that only sell longer are probed (min_length_of_stay). basis mainstream adds the cheapest of six major OTAs per night (slow); verify_sources spot-checks nights against the offers page. Needs a property_token (resolve_hotel, search_hotels). 5 credits, +3 per mainstream night and per spot-check; empty is free.',
   method: 'POST',
   path: '/v1/calendar',
   tags: ['hotels'],

@@ -15,31 +15,57 @@ const Offer = z.object({
   provenance: nullableProvenance,
 });
 
+/** Sources named without their id, which `hotel` (a name) stands in for. */
+const idOf = {
+  otaone: (s: { pagename?: string | null }) => s.pagename,
+  otatwo: (s: { property_id?: string | null }) => s.property_id,
+  otathree: (s: { property_id?: string | null }) => s.property_id,
+  otafour: (s: { property_id?: string | null }) => s.property_id,
+  rentalone: (s: { property_id?: string | null; listing_id?: string | null }) => s.property_id ?? s.listing_id,
+} as const;
+
+const byName = 'omit to look it up by hotel';
+const pos = 'point of sale (currency follows)';
+
 export const compareHotelPrices = defineTool({
   name: 'compare_hotel_prices',
   title: 'Compare one stay across the official site and OTAs',
   description:
-    'One stay priced in parallel on the hotel’s official site and on every OTA you identify (otaone page name, otatwo/otathree/otafour property ids, rentalone id), reduced to each source’s cheapest offer with provenance, side by side with the cheapest total marked (within one comparison currency). A source that fails is reported with its status and detail, and one still running after timeout_s (default 45) as 504; the others are still returned. Costs 20 credits; nothing priced anywhere is free. Get the ids from the per-OTA search routes.',
+    "One stay priced at once on the hotel's own site and on the OTAs you list, each reduced to its cheapest offer (with provenance), cheapest total marked. List a source with {} and give hotel (name and city) to have each OTA's own search find the property (sources[].matched says which); ids work too. website: the hotel's site, e.g. get_hotel_details link. A failing source is reported, one past timeout_s as 504; the others still return. 20 credits; nothing priced is free.",
   method: 'POST',
   path: '/v1/ota/compare',
   tags: ['hotels'],
   input: z
     .strictObject({
       ...stayFields(28, 8),
-      currency: z.enum(CURRENCIES).nullable().optional(),
-      timeout_s: z.number().min(1).max(120).default(45),
-      sources: z.strictObject({
-        official: z.strictObject({ website: z.url({ protocol: /^https?$/ }).max(2048) }).optional(),
-        otaone: z.strictObject({ pagename: z.string().min(2).max(200), country: countryLower.default('us') }).optional(),
-        otatwo: z.strictObject({ property_id: digits(), market: z.enum(OTATWO_MARKETS).default('US') }).optional(),
-        otathree: z.strictObject({ property_id: digits(), market: z.enum(['US', 'CA']).default('US') }).optional(),
-        otafour: z.strictObject({ property_id: digits() }).optional(),
-        rentalone: z
-          .strictObject({ property_id: digits().nullable().optional(), listing_id: z.string().regex(/^\d+(ha)?$/).max(30).nullable().optional() })
-          .optional(),
-      }),
+      currency: z.enum(CURRENCIES).nullable().optional().describe('ISO 4217; default each source\'s own'),
+      timeout_s: z.number().min(1).max(120).default(45).describe('seconds each source may take'),
+      hotel: z.string().trim().min(2).max(200).nullable().optional().describe('hotel name and city, looked up on each OTA listed without its id'),
+      sources: z
+        .strictObject({
+          official: z.strictObject({ website: z.url({ protocol: /^https?$/ }).max(2048).describe("the hotel's own website") }).optional().describe('official site'),
+          otaone: z.strictObject({ pagename: z.string().min(2).max(200).nullable().optional().describe(`page name from the first OTA's hotel URL; ${byName}`), country: countryLower.default('us').describe('country segment of that URL') }).optional().describe('first OTA'),
+          otatwo: z.strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(OTATWO_MARKETS).default('US').describe(pos) }).optional().describe('second OTA'),
+          otathree: z.strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(['US', 'CA']).default('US').describe(pos) }).optional().describe('third OTA'),
+          otafour: z.strictObject({ property_id: digits().nullable().optional().describe(byName) }).optional().describe('fourth OTA'),
+          rentalone: z
+            .strictObject({
+              property_id: digits().nullable().optional().describe(byName),
+              listing_id: z.string().regex(/^\d+(ha)?$/).max(30).nullable().optional().describe('number in the listing URL, e.g. 321456ha'),
+            })
+            .optional()
+            .describe('rental platform'),
+        })
+        .describe('the sources to price, at least one'),
     })
-    .refine((v) => Object.values(v.sources).some(Boolean), { message: 'name at least one source', path: ['sources'] }),
+    .refine((v) => Object.values(v.sources).some(Boolean), { message: 'name at least one source', path: ['sources'] })
+    .superRefine((v, ctx) => {
+      if (v.hotel) return;
+      for (const [source, id] of Object.entries(idOf)) {
+        const given = v.sources[source as keyof typeof idOf];
+        if (given && !id(given as never)) ctx.addIssue({ code: 'custom', path: ['sources', source], message: `give its id or the hotel name in hotel` });
+      }
+    }),
   output: z.object({
     check_in: z.string(),
     check_out: z.string(),
@@ -68,6 +94,7 @@ export const compareHotelPrices = defineTool({
         elapsed_s: z.number(),
         error: z.object({ status: z.int(), detail: z.string() }).nullable(),
         offer: Offer.nullable(),
+        matched: z.object({ name: z.string(), id: z.string() }).nullable(),
       }),
     ),
     sources_ok: z.int(),

@@ -25,16 +25,27 @@ import type { TfsSelectedFlight } from '../src/sources/metasearch/flights/tfs.js
 
 const TAGS = ['flights'];
 const token = z.string().min(1).max(8192);
+const maxFlights = z.int().min(1).max(500).optional().describe('most itineraries returned, best first; all when absent');
+/** An agent's default: a long result page is mostly other_flights it would not read. */
+const MCP_FLIGHTS = { max_flights: 20 };
+
+/** best_flights, then other_flights, cut at `max`; the count left out is reported. */
+function capFlights<T extends { best_flights: unknown[]; other_flights: unknown[] }>(body: T, max: number | undefined): T & { omitted_flights?: number } {
+  const total = body.best_flights.length + body.other_flights.length;
+  if (max === undefined || total <= max) return body;
+  const best = body.best_flights.slice(0, max);
+  return { ...body, best_flights: best, other_flights: body.other_flights.slice(0, max - best.length), omitted_flights: total - max };
+}
 
 function metadata(timer: SearchTimer, ctx: ToolContext, meta: FetchMeta) {
   return timer.metadata(ctx.requestId, meta.requestUrl, { collection_id: meta.collectionId, observed_at: meta.observedAt, wire_bytes: meta.wireBytes });
 }
 
 /** Results page for the next leg, in the compatible shape, with the effective search echoed. */
-async function flightsPage(engine: string, search: FlightSearch, selected: TfsSelectedFlight[][], echo: Record<string, string>, ctx: ToolContext) {
+async function flightsPage(engine: string, search: FlightSearch, selected: TfsSelectedFlight[][], echo: Record<string, string>, ctx: ToolContext, maxFlights?: number) {
   const timer = new SearchTimer();
   const { data: page, meta } = await fetchFlightResults(need(ctx.deps, 'upstream'), timer, search, selected);
-  const body = timer.parse(() => toCompatFlights(page, { search, selected }));
+  const body = capFlights(timer.parse(() => toCompatFlights(page, { search, selected })), maxFlights);
   return {
     search_metadata: metadata(timer, ctx, meta),
     search_parameters: { engine, ...searchEcho(search), ...echo },
@@ -49,20 +60,18 @@ export const searchFlights = defineTool({
   name: 'search_flights',
   title: 'Search flights',
   description:
-    'Live flight search on the flight metasearch engine (parameters and response of the compatible google_flights API): best_flights, other_flights, price_insights, airports. ' +
-    'One-way and last-leg itineraries carry a booking_token for get_booking_options; the outbound of a round trip (and each multi-city leg) carries a departure_token for get_return_flights. ' +
-    'Airport codes or /m/ ids come from search_flight_locations. pricing.currency says which currency was actually priced. Costs 3 credits; an empty result is free.',
+    "Live flight search (the compatible google_flights parameters and shape): best_flights, other_flights, price_insights, airports. A round trip's outbound (or a multi-city leg) carries a departure_token for get_return_flights; a one-way or last leg a booking_token for get_booking_options. Airport codes or /m/ ids: search_flight_locations. max_flights caps the list (omitted_flights counts the rest). 3 credits; empty is free.",
   method: 'POST',
   path: '/v1/serp/metasearch_flights',
   tags: TAGS,
-  input: z.strictObject({ ...searchFields, ...localeFields }).superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
+  input: z.strictObject({ ...searchFields, ...localeFields, max_flights: maxFlights }).superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
   output: FlightsOutput,
   credits: 3,
   isEmpty: noItineraries,
-  mcp: { expose: true, title: 'Search flights' },
-  async handler(input, ctx) {
+  mcp: { expose: true, title: 'Search flights', defaults: MCP_FLIGHTS },
+  async handler({ max_flights, ...input }, ctx) {
     const search = normalizeFlightSearch(input);
-    return flightsPage('metasearch_flights', search, [], {}, ctx);
+    return flightsPage('metasearch_flights', search, [], {}, ctx, max_flights);
   },
 });
 
@@ -70,21 +79,19 @@ export const getReturnFlights = defineTool({
   name: 'get_return_flights',
   title: 'Return flights for a chosen outbound',
   description:
-    'The flights of the next leg once an outbound is chosen: pass the departure_token of an itinerary from search_flights (round trip or multi-city). ' +
-    'Each returned itinerary carries a booking_token for get_booking_options (or a departure_token while multi-city legs remain). Prices are for the whole trip. ' +
-    'currency, hl and gl override the ones of the original search. Costs 3 credits; an empty result is free.',
+    'Flights of the next leg once an outbound is chosen: pass a departure_token from search_flights. Each itinerary carries a booking_token for get_booking_options (a departure_token while legs remain); prices are for the whole trip. max_flights as in search_flights. 3 credits; empty is free.',
   method: 'POST',
   path: '/v1/serp/metasearch_flights_return',
   tags: TAGS,
-  input: z.strictObject({ departure_token: token, ...localeFields }),
+  input: z.strictObject({ departure_token: token.describe('from search_flights'), ...localeFields, max_flights: maxFlights }),
   output: FlightsOutput,
   credits: 3,
   isEmpty: noItineraries,
-  mcp: { expose: true, title: 'Get return flights' },
+  mcp: { expose: true, title: 'Get return flights', defaults: MCP_FLIGHTS },
   async handler(input, ctx) {
     const t = decodeDepartureToken(input.departure_token);
     const search = withLocale(t.search, input);
-    return flightsPage('metasearch_flights_return', search, t.selected, { departure_token: input.departure_token }, ctx);
+    return flightsPage('metasearch_flights_return', search, t.selected, { departure_token: input.departure_token }, ctx, input.max_flights);
   },
 });
 
@@ -92,12 +99,11 @@ export const getBookingOptions = defineTool({
   name: 'get_booking_options',
   title: 'Booking options of a chosen itinerary',
   description:
-    'Who sells a fully chosen itinerary and at what price (airline or agency, fare name, click-out booking_request): pass a booking_token from search_flights (one way) or get_return_flights. ' +
-    'Answers 503 when the upstream booking page carries no booking options in its data. Costs 3 credits; an empty result is free.',
+    'Who sells a chosen itinerary and at what price (airline or agency, fare, click-out booking_request): pass a booking_token from search_flights (one way) or get_return_flights. 3 credits; empty is free.',
   method: 'POST',
   path: '/v1/serp/metasearch_flights_booking',
   tags: TAGS,
-  input: z.strictObject({ booking_token: token, ...localeFields }),
+  input: z.strictObject({ booking_token: token.describe('from search_flights or get_return_flights'), ...localeFields }),
   output: BookingOutput,
   credits: 3,
   isEmpty: (o) => o.booking_options.length === 0,
@@ -120,12 +126,11 @@ export const searchFlightLocations = defineTool({
   name: 'search_flight_locations',
   title: 'Airport and city lookup for flights',
   description:
-    'Autocomplete of the flight metasearch engine: cities, regions, airports and stations matching a text, with codes (LHR) and /m/ ids usable as departure_id / arrival_id in search_flights. ' +
-    'Cities list their nearby airports with distances. Costs 1 credit; no match is free.',
+    'Cities, regions and airports matching a text, with airport codes (LHR) and /m/ ids for departure_id/arrival_id of search_flights and get_flight_calendar; cities list nearby airports. 1 credit; no match is free.',
   method: 'POST',
   path: '/v1/serp/metasearch_flights_location_search',
   tags: TAGS,
-  input: z.strictObject({ q: z.string().trim().min(1).max(100), hl: localeFields.hl, gl: localeFields.gl }),
+  input: z.strictObject({ q: z.string().trim().min(1).max(100).describe('place or airport name'), hl: localeFields.hl, gl: localeFields.gl }),
   output: LocationsOutput,
   credits: 1,
   isEmpty: (o) => o.locations.length === 0,
@@ -145,8 +150,7 @@ export const getFlightCalendar = defineTool({
   name: 'get_flight_calendar',
   title: 'Flight price calendar',
   description:
-    `Cheapest price per departure date (and return date, for a round trip of the same length of stay) over up to ${CALENDAR_MAX_DAYS} outbound dates, from the flight metasearch engine's date grid. ` +
-    'Airport codes only. outbound_date_start / outbound_date_end default to outbound_date and 60 days after it. Use it to pick dates before search_flights. Costs 5 credits; an empty calendar is free.',
+    `Cheapest price per departure date (and return date, for a round trip of the same length) over up to ${CALENDAR_MAX_DAYS} outbound dates: pick dates before search_flights. Airport codes only, from search_flight_locations (or known IATA codes). 5 credits; empty is free.`,
   method: 'POST',
   path: '/v1/serp/metasearch_flights_calendar',
   tags: TAGS,
@@ -156,11 +160,11 @@ export const getFlightCalendar = defineTool({
       arrival_id: searchFields.arrival_id,
       outbound_date: searchFields.outbound_date,
       return_date: searchFields.return_date,
-      flight_type: z.enum(['round_trip', 'one_way']).default('round_trip'),
-      outbound_date_start: searchFields.outbound_date,
-      outbound_date_end: searchFields.outbound_date,
-      travel_class: z.enum(TRAVEL_CLASSES).default('economy'),
-      stops: z.enum(STOPS).default('any'),
+      flight_type: z.enum(['round_trip', 'one_way']).default('round_trip').describe('trip type'),
+      outbound_date_start: searchFields.outbound_date.describe('first departure date; default outbound_date'),
+      outbound_date_end: searchFields.outbound_date.describe(`last departure date; default start + ${CALENDAR_MAX_DAYS - 1} days`),
+      travel_class: searchFields.travel_class,
+      stops: searchFields.stops,
       adults: searchFields.adults,
       children: searchFields.children,
       infants_in_seat: searchFields.infants_in_seat,

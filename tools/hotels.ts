@@ -5,6 +5,7 @@ import type { Tool } from '../src/registry/define-tool.js';
 import { defineTool } from '../src/registry/define-tool.js';
 import { queryInt } from '../src/registry/query.js';
 import { SearchMetadataSchema, SearchTimer, echoParameters } from '../src/sources/shared/search-metadata.js';
+import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/property-token.js';
 import { OffersOutput, RoomsOutput, runOffers, runRooms, runStay, StayOutput } from '../src/sources/metasearch/hotels/offers-run.js';
 import { loadProperty, priceContext, propertyDetails, PropertyDetailsSchema, toCompatPropertyDetail } from '../src/sources/metasearch/hotels/property.js';
 import { ResolveOutput, runResolve } from '../src/sources/metasearch/hotels/resolve.js';
@@ -13,13 +14,14 @@ import { stayDates, transportStay } from '../src/sources/metasearch/hotels/stay.
 import { toCompatSearch } from '../src/sources/metasearch/hotels/to-compat.js';
 import { AMENITY_FILTER_CODES, type AmenityFilter } from '../src/sources/metasearch/hotels/ts-param.js';
 
-const hl = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/, 'Input should be a language code such as en or en-GB');
+const hl = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/, 'Input should be a language code such as en or en-GB').describe('language, e.g. en');
 const token = z.string().min(8).max(200).regex(/^[A-Za-z0-9_-]+$/, 'Input should be a property token');
+const gl = countryLower.describe('market country, lowercase, e.g. us');
 const sortBy = z.enum(['relevance', 'lowest_price', 'highest_rating', 'most_reviewed']);
 const propertyType = z.enum(['hotel', 'vacation_rental']);
 const amenityNames = Object.keys(AMENITY_FILTER_CODES) as [AmenityFilter, ...AmenityFilter[]];
-const device = z.enum(['android', 'desktop', 'iphone']);
-const adults = z.int().min(1).max(8).default(2);
+const device = z.enum(['android', 'desktop', 'iphone']).describe('device profile of the page');
+const adults = z.int().min(1).max(8).default(2).describe('adult guests');
 const Compat = z.record(z.string(), z.unknown());
 const BrandChild = z.object({ id: z.int(), title: z.string().nullable() });
 const Brand = BrandChild.extend({ children: z.array(BrandChild).optional() });
@@ -38,20 +40,18 @@ export const resolveHotel = defineTool({
   name: 'resolve_hotel',
   title: 'Resolve a hotel name to property tokens',
   description:
-    'Turns a hotel name (plus city, strongly recommended) into metasearch property tokens, best match first. Use it first: every other hotel tool (get_hotel_details, get_hotel_offers, get_hotel_rooms, get_stay_price, get_hotel_calendar) takes the token it returns. ' +
-    'The market is searched first; fallback_markets (default [US]) are tried in order only when a market returns no candidate. With verify (default on, no extra credits) each candidate is opened to confirm its token prices and to read back its real name; matches are ordered verified first, then by name_score (word overlap with the requested name), then upstream rank. ' +
-    'search_status is not_found and external_fallback_recommended true when nothing matches. Tokens are stable: resolve once and store. Costs 1 credit; a result without candidates is free.',
+    "Finds a hotel's property token from its name (add the city), best match first: start here, the other hotel tools take each match's token as property_token. market, then fallback_markets, are searched until one has candidates; verify (free) opens each candidate to confirm it prices and read its real name. search_status not_found when nothing matches. Tokens are stable: store them. 1 credit; no match is free.",
   method: 'POST',
   path: '/v1/search',
   tags: ['hotels'],
   input: z.strictObject({
-    name: z.string().trim().min(1).max(200),
-    city: z.string().max(200).default(''),
-    market: countryUpper.nullable().optional(),
-    fallback_markets: z.array(countryUpper).max(5).default(['US']),
+    name: z.string().trim().min(1).max(200).describe('hotel name'),
+    city: z.string().max(200).default('').describe('city; strongly recommended'),
+    market: countryUpper.nullable().optional().describe('country searched first, uppercase, e.g. GB'),
+    fallback_markets: z.array(countryUpper).max(5).default(['US']).describe('countries tried next, in order'),
     currency: currency.nullable().optional(),
-    limit: z.int().min(1).max(10).default(5),
-    verify: z.boolean().default(true),
+    limit: z.int().min(1).max(10).default(5).describe('most matches returned'),
+    verify: z.boolean().default(true).describe('open each candidate to confirm it'),
   }),
   output: ResolveOutput,
   credits: 1,
@@ -63,38 +63,37 @@ export const resolveHotel = defineTool({
 // ------------------------------------------------------------------ search
 
 const searchFilters = {
-  sort_by: sortBy.default('relevance'),
-  min_price: z.int().min(0).optional(),
-  max_price: z.int().min(1).optional(),
-  rating: z.union([z.literal(3.5), z.literal(4), z.literal(4.5)]).optional(),
-  hotel_class: z.array(z.int().min(1).max(5)).max(5).optional(),
-  amenities: z.array(z.enum(amenityNames)).max(7).optional(),
-  property_type: propertyType.optional(),
+  sort_by: sortBy.default('relevance').describe('result order'),
+  min_price: z.int().min(0).optional().describe('lowest nightly price'),
+  max_price: z.int().min(1).optional().describe('highest nightly price'),
+  rating: z.union([z.literal(3.5), z.literal(4), z.literal(4.5)]).optional().describe('lowest guest rating'),
+  hotel_class: z.array(z.int().min(1).max(5)).max(5).optional().describe('star classes, e.g. [4, 5]'),
+  amenities: z.array(z.enum(amenityNames)).max(7).optional().describe('amenities every result has'),
+  property_type: propertyType.optional().describe('only hotels or only vacation rentals'),
 };
 
 export const searchHotels = defineTool({
   name: 'search_hotels',
   title: 'Search hotels in a destination',
   description:
-    'Hotels and vacation rentals of a destination for one stay, as the metasearch engine ranks them: property token, name, rating, class, GPS, amenities and the headline price (nightly, stay total, before-taxes amount, taxes and fees when the engine gives them, each with provenance). ' +
-    'Fetches `pages` result pages (about 18 properties each) in a row, or continues from next_page_token. Pass a property_token to get_hotel_details, get_hotel_offers or get_stay_price; for a known hotel name use resolve_hotel instead. ' +
-    'Costs 3 credits per page fetched; an empty page is free.',
+    'Hotels and rentals of a destination for one stay as the metasearch engine ranks them: property_token, name, rating, class, GPS, amenities, headline prices with provenance. About 18 per page: more with pages or next_page_token. Pass a property_token to get_hotel_details, get_hotel_offers, get_stay_price or get_hotel_calendar; for a known name use resolve_hotel. Photos on request (images_per_property). 3 credits per page; an empty page is free.',
   method: 'POST',
   path: '/v1/hotels/search',
   tags: ['hotels'],
   input: z.strictObject({
-    q: z.string().trim().min(1).max(300),
-    check_in: isoDate,
-    check_out: isoDate.nullable().optional(),
-    nights: z.int().min(1).max(30).default(1),
+    q: z.string().trim().min(1).max(300).describe('destination, e.g. Lisbon'),
+    check_in: isoDate.describe('arrival date'),
+    check_out: isoDate.nullable().optional().describe('departure date; wins over nights'),
+    nights: z.int().min(1).max(30).default(1).describe('nights of the stay'),
     adults,
-    children_ages: z.array(z.int().min(0).max(17)).max(6).default([]),
+    children_ages: z.array(z.int().min(0).max(17)).max(6).default([]).describe('age of each child'),
     currency: currency.default('USD'),
-    gl: countryLower.default('us'),
+    gl: gl.default('us'),
     hl: hl.default('en'),
     ...searchFilters,
-    pages: z.int().min(1).max(5).default(1),
-    next_page_token: z.string().min(1).max(100).optional(),
+    pages: z.int().min(1).max(5).default(1).describe('result pages fetched in a row'),
+    next_page_token: z.string().min(1).max(100).optional().describe('pagination.next_page_token of a previous answer'),
+    images_per_property: z.int().min(0).max(100).optional().describe('photo URLs kept per property; all when absent'),
   }),
   output: SearchOutput,
   credits: {
@@ -103,7 +102,8 @@ export const searchHotels = defineTool({
     max: (i) => 3 * i.pages,
     actual: (_i, o) => 3 * o.pages.filter((p) => p.properties > 0).length,
   },
-  mcp: { expose: true, title: 'Search hotels' },
+  // an agent gets the thumbnail and no photo list unless it asks: photos are most of a page's size
+  mcp: { expose: true, title: 'Search hotels', defaults: { images_per_property: 0 } },
   async handler(i, { deps }) {
     const stay = stayDates(i.check_in, i.check_out, i.nights);
     const request = {
@@ -125,7 +125,9 @@ export const searchHotels = defineTool({
       nextPageToken: i.next_page_token,
       propertyType: i.property_type,
     };
-    return searchResult(await runSearch(deps, request), request, stay.nights);
+    const result = searchResult(await runSearch(deps, request), request, stay.nights);
+    const keep = i.images_per_property;
+    return keep === undefined ? result : { ...result, properties: result.properties.map((p) => ({ ...p, images: p.images.slice(0, keep) })) };
   },
 });
 
@@ -201,15 +203,14 @@ export const getHotelDetails = defineTool({
   name: 'get_hotel_details',
   title: 'Hotel details',
   description:
-    "One property's address-bearing details from its own metasearch page: name, address, phone, GPS, class, rating and review histogram, amenities (names and [available, code] pairs), images, nearby places, check-in/out times and the headline price of a one-night stay 14 days ahead (the dates only carry the request; use get_stay_price for a real stay). " +
-    'Use it to confirm a property before targeting it. Needs a property_token from resolve_hotel or search_hotels. Costs 3 credits; unknown token → 404.',
+    "One property's details from its metasearch page: name, address, phone, GPS, class, ratings and reviews, amenities, images, nearby places, check-in/out times, link (often the hotel's own site, for get_official_rate) and a one-night price 14 days ahead (get_stay_price prices a real stay). Needs a property_token from resolve_hotel or search_hotels. 3 credits; unknown token 404.",
   method: 'POST',
   path: '/v1/hotels/property',
   tags: ['hotels'],
   input: z.strictObject({
-    property_token: z.string().min(10).max(200),
+    property_token: z.string().min(10).max(200).describe('from resolve_hotel or search_hotels'),
     currency: currency.default('USD'),
-    gl: countryLower.default('us'),
+    gl: gl.default('us'),
     hl: hl.default('en'),
   }),
   output: PropertyDetailsSchema,
@@ -258,11 +259,11 @@ export const serpHotelsProperty = defineTool({
 // ------------------------------------------------------- offers, rooms, stay
 
 const stayInput = {
-  token,
-  check_in: isoDate,
-  check_out: isoDate.nullable().optional(),
-  nights: z.int().min(1).max(30).default(1),
-  market: z.enum(PRICING_MARKET_CODES).nullable().optional(),
+  ...propertyTokenFields(token),
+  check_in: isoDate.describe('arrival date'),
+  check_out: isoDate.nullable().optional().describe('departure date; wins over nights'),
+  nights: z.int().min(1).max(30).default(1).describe('nights of the stay'),
+  market: z.enum(PRICING_MARKET_CODES).nullable().optional().describe('pricing market: country, currency and tax display'),
   currency: currency.nullable().optional(),
   adults,
   device: device.default('iphone'),
@@ -272,20 +273,19 @@ export const getHotelOffers = defineTool({
   name: 'get_hotel_offers',
   title: 'Offers per seller for a stay',
   description:
-    "Every seller's price for one stay of one property (official site, OTAs, optionally metasearch sites), from the property's own metasearch page: per-seller nightly and total price on the page's display basis, free-cancellation deadline, rooms where the seller names them, provenance per offer, plus the headline, price insights and which required sources are missing. " +
-    'Heavy: use for dates that matter (get_hotel_calendar for many dates). Needs a token from resolve_hotel. coverage fetches 1-3 device profiles and merges them; a render missing a required source is retried once. has_deal, has_member_rate and discount_remarks are not read from this source and are null. Costs 3 credits; no offer is free.',
+    "Every seller's price for one stay of one property (official site, OTAs, optionally metasearch sites): nightly and total per seller, free-cancellation deadline, rooms where named, provenance, price insights, required sources missing. Heavy: for many dates use get_hotel_calendar. Needs a property_token (resolve_hotel, search_hotels). 3 credits; no offer is free.",
   method: 'POST',
   path: '/v1/offers',
   tags: ['hotels'],
   input: z.strictObject({
     ...stayInput,
-    rates_include_tax: z.boolean().nullable().optional(),
-    property_name: z.string().max(300).default(''),
-    include_metasearch: z.boolean().default(false),
-    free_cancellation_only: z.boolean().default(false),
-    coverage: z.int().min(1).max(3).default(1),
-    require_sources: z.array(z.string().min(1).max(60)).max(10).nullable().optional(),
-  }),
+    rates_include_tax: z.boolean().nullable().optional().describe('prices with taxes; default per market'),
+    property_name: z.string().max(300).default('').describe("hotel's name, to recognise its official site"),
+    include_metasearch: z.boolean().default(false).describe('also list metasearch sites'),
+    free_cancellation_only: z.boolean().default(false).describe('only freely cancellable offers'),
+    coverage: z.int().min(1).max(3).default(1).describe('device profiles fetched and merged'),
+    require_sources: z.array(z.string().min(1).max(60)).max(10).nullable().optional().describe('sellers expected; a page missing one is fetched again once'),
+  }).transform(asToken),
   output: OffersOutput,
   credits: 3,
   isEmpty: (o) => o.offers.length === 0,
@@ -297,12 +297,11 @@ export const getHotelRooms = defineTool({
   name: 'get_hotel_rooms',
   title: 'Rooms per seller for a stay',
   description:
-    "The rooms each seller lists for one stay of one property, read from the property's own metasearch page. Design: one entry per seller that names rooms; each room rate is a Room (name, link, price_total when the page shows prices with taxes or price_before_taxes when without, price_text as displayed, suite flag from the name, free-cancellation deadline, provenance). Sellers that show a price without naming a room are left out (see get_hotel_offers). " +
-    'Needs a token from resolve_hotel. Costs 3 credits; no room listed is free.',
+    'The rooms each seller lists for one stay of one property: per seller, each room with name, link, total (or before-tax) price as shown, free-cancellation deadline and provenance; sellers naming no room are left out (see get_hotel_offers). Needs a property_token (resolve_hotel, search_hotels). 3 credits; no room is free.',
   method: 'POST',
   path: '/v1/rooms',
   tags: ['hotels'],
-  input: z.strictObject(stayInput),
+  input: z.strictObject(stayInput).transform(asToken),
   output: RoomsOutput,
   credits: 3,
   isEmpty: (o) => o.rooms_total === 0,
@@ -314,12 +313,11 @@ export const getStayPrice = defineTool({
   name: 'get_stay_price',
   title: 'Headline price of a stay',
   description:
-    "The metasearch engine's headline price for one stay of one property and its split, each figure with provenance: total with taxes and fees, amount before taxes, taxes, fees (as the engine breaks them down), the nightly price as displayed and which basis the page displays; plus the cheapest seller (name, total, link). Design: read from the property's own page; available is false and price null when nothing is bookable. " +
-    'Lighter to read than get_hotel_offers. Needs a token from resolve_hotel. Costs 3 credits; an unpriced stay is free.',
+    "The metasearch engine's headline price of one stay and its split (total, before taxes, taxes, fees, nightly as shown, display basis), each with provenance, and the cheapest seller; available false and price null when nothing sells. Lighter than get_hotel_offers. Needs a property_token (resolve_hotel, search_hotels). 3 credits; an unpriced stay is free.",
   method: 'POST',
   path: '/v1/stay',
   tags: ['hotels'],
-  input: z.strictObject(stayInput),
+  input: z.strictObject(stayInput).transform(asToken),
   output: StayOutput,
   credits: 3,
   isEmpty: (o) => !o.available,

@@ -41,7 +41,7 @@ export const OfficialRateOutput = z.object({
 });
 
 export const OfficialRateInput = z.strictObject({
-  website: z.url({ protocol: /^https?$/ }).max(2048),
+  website: z.url({ protocol: /^https?$/ }).max(2048).describe("the hotel's own website, e.g. the link of get_hotel_details"),
   ...stayFields(30, 8),
   currency: currency.nullable().optional(),
 });
@@ -49,7 +49,7 @@ export const OfficialRateInput = z.strictObject({
 export const officialRate = defineTool({
   name: 'get_official_rate',
   title: 'Official site rate',
-  description: `Price of one stay on the hotel's own website: detects the booking engine from the website (public addresses only) and quotes the stay from that engine's public availability endpoints. Engines priced: ${Object.keys(PRICED_ENGINES).join(', ')}; another detected engine, or none, answers 422 with the reason (list in GET /v1/official/engines). Each offer is one bookable room (or room rate) with its stay total when the engine gives one: cloudbeds totals are the sum of its nightly rates (null unless there is one per night; rooms too small for the adults are left out), siteminder totals are the gross of a quote per rate (at most ${SITEMINDER_QUOTE_CAP} rates quoted, taxes given; rooms left unknown). Engines do not state their currency (currency null); the optional currency is sent only to cloudbeds and recorded as requested. Costs 4 credits, also when every room the engine lists is sold out (sold_out); an engine that lists no room for the stay is free. Use compare_hotel_prices to set it beside the OTAs.`,
+  description: `Price of one stay on the hotel's own website: detects its booking engine and quotes the stay from the engine's public availability (engines priced: ${Object.keys(PRICED_ENGINES).join(', ')}; another engine, or none, is a 422 saying which). One offer per bookable room or rate, with its stay total when the engine gives one (siteminder: at most ${SITEMINDER_QUOTE_CAP} rates); engines state no currency. website: e.g. the link of get_hotel_details. 4 credits, also when all is sold out; an engine listing no room is free. compare_hotel_prices sets it beside the OTAs.`,
   method: 'POST',
   path: '/v1/official',
   tags: ['hotels'],

@@ -7,6 +7,7 @@ import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-sch
 import { GROUP_MARKET_CURRENCY, servedMarkets, type PosContexts } from '../src/sources/shared/group-graphql.js';
 import { digits, isoDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { fetchTravelreviewSearch } from '../src/sources/travelreview/fetch.js';
+import { listingFromUrl } from '../src/sources/rentalone/listing-url.js';
 import { sourcesStatus } from './sources-status.js';
 
 const stamp = { collection_id: z.string(), observed_at: z.string() };
@@ -17,16 +18,17 @@ export const rentalone = defineTool({
   name: 'get_rental_quote',
   title: 'Vacation rental: stay quote',
   description:
-    'Quote for one vacation-rental stay on the first rental platform: the platform’s own total (cleaning and service fees and taxes not itemised), nightly price and every payment model offered (pay now, pay later, deposit). Costs 8 credits; a stay the platform will not sell as asked is billed with its reason, only an empty reply is free. Send property_id (from POST /v1/ota/rentalone/search) or the listing_id of the public URL (resolved with one page load).',
+    "Quote for one vacation-rental stay on the first rental platform: its own total (fees and taxes not itemised), nightly price and the payment models offered. Identify the listing by its public URL (url) or the number in it (listing_id); property_id (the platform's internal id) also works. 8 credits, also for a stay it will not sell as asked (with the reason); an empty reply is free.",
   method: 'POST',
   path: '/v1/ota/rentalone',
   tags: ['rentals'],
   input: z.strictObject({
-    property_id: digits().nullable().optional().describe('The rental’s numeric property id. Give property_id or listing_id.'),
-    listing_id: z.string().regex(/^\d+(ha)?$/, 'digits, optionally followed by ha').max(30).nullable().optional().describe('The listing id of the rental’s public URL (digits, optionally followed by ha). Give property_id or listing_id.'),
+    property_id: digits().nullable().optional().describe('internal property id (its search route)'),
+    listing_id: z.string().regex(/^\d+(ha)?$/, 'digits, optionally followed by ha').max(30).nullable().optional().describe('number in the public listing URL, e.g. 321456ha'),
+    url: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional().describe('public listing URL, e.g. https://www.vrbo.com/321456ha'),
     ...stayFields(28, 16),
-    market: z.enum(['US']).default('US').describe('Point of sale (only US is known).'),
-  }),
+    market: z.enum(['US']).default('US').describe('point of sale'),
+  }).transform(listingFromUrl),
   output: z.object({
     search_parameters: z.object({
       engine: z.string(),

@@ -16,34 +16,36 @@ export const RENTAL_CURRENCIES = [
 
 /** An integer in bounds that may arrive as query-string digits. */
 const qInt = (min: number, max: number) => queryInt.pipe(z.int().min(min).max(max));
-const domain = z.string().refine(isRentaltwoDomain, { message: 'Input should be one of the rental platform’s regional hosts' }).default(DEFAULT_DOMAIN);
+const domain = z.string().refine(isRentaltwoDomain, { message: 'Input should be one of the rental platform’s regional hosts' }).default(DEFAULT_DOMAIN).describe('regional site of the platform');
+const currencyCode = z.enum(RENTAL_CURRENCIES).optional().describe('ISO 4217 code, e.g. EUR');
+const zeroRetention = queryBool.default(false).describe('true: nothing of this call is stored');
 
 // ------------------------------------------------------------------ destination search
 
 export const RentalSearchInput = z.strictObject({
   engine: z.literal('rentaltwo').default('rentaltwo'),
-  q: z.string().min(1).max(500).optional(),
-  bounding_box: z.string().min(5).max(200).optional(),
+  q: z.string().min(1).max(500).optional().describe('destination'),
+  bounding_box: z.string().min(5).max(200).optional().describe('instead of q: [[ne_lat,ne_lng],[sw_lat,sw_lng]]'),
   rentaltwo_domain: domain,
-  currency: z.enum(RENTAL_CURRENCIES).optional(),
-  include_taxes: queryBool.default(false),
-  check_in_date: isoDate.optional(),
-  check_out_date: isoDate.optional(),
-  time_period: z.enum(['weekend_trip', 'one_week', 'one_month']).optional(),
-  adults: qInt(0, 16).optional(),
-  children: qInt(0, 15).optional(),
-  infants: qInt(0, 5).optional(),
-  pets: qInt(0, 5).optional(),
-  price_min: qInt(0, 10_000_000).optional(),
-  price_max: qInt(0, 10_000_000).optional(),
-  type_of_place: z.enum(['any', 'room', 'entire_home']).default('any'),
-  property_types: z.string().max(200).optional(),
-  bedrooms: qInt(0, 8).optional(),
-  beds: qInt(0, 8).optional(),
-  bathrooms: qInt(0, 8).optional(),
-  amenities: z.string().max(500).optional(),
-  next_page_token: z.string().min(1).max(2000).optional(),
-  zero_retention: queryBool.default(false),
+  currency: currencyCode,
+  include_taxes: queryBool.default(false).describe('prices with taxes'),
+  check_in_date: isoDate.optional().describe('arrival date'),
+  check_out_date: isoDate.optional().describe('departure date'),
+  time_period: z.enum(['weekend_trip', 'one_week', 'one_month']).optional().describe('flexible stay instead of dates'),
+  adults: qInt(0, 16).optional().describe('adult guests'),
+  children: qInt(0, 15).optional().describe('children'),
+  infants: qInt(0, 5).optional().describe('infants'),
+  pets: qInt(0, 5).optional().describe('pets'),
+  price_min: qInt(0, 10_000_000).optional().describe('lowest price'),
+  price_max: qInt(0, 10_000_000).optional().describe('highest price'),
+  type_of_place: z.enum(['any', 'room', 'entire_home']).default('any').describe('room or entire home'),
+  property_types: z.string().max(200).optional().describe('comma list: house, guesthouse, apartment, hotel'),
+  bedrooms: qInt(0, 8).optional().describe('fewest bedrooms'),
+  beds: qInt(0, 8).optional().describe('fewest beds'),
+  bathrooms: qInt(0, 8).optional().describe('fewest bathrooms'),
+  amenities: z.string().max(500).optional().describe('comma list, e.g. wifi,pool,kitchen'),
+  next_page_token: z.string().min(1).max(2000).optional().describe('pagination.next_page_token of a previous answer'),
+  zero_retention: zeroRetention,
 });
 
 const Breakdown = z.array(
@@ -120,7 +122,7 @@ export const searchRentals = defineTool({
   name: 'search_rentals',
   title: 'Search vacation rentals',
   description:
-    'Vacation rentals of a destination (q, or a bounding_box) on the second rental platform, with stay prices and their breakdown, ratings, photos and coordinates; exact dates or a flexible time_period, guests and filters. Costs 8 credits per page; an empty page is free. Page with pagination.next_page_token. Feeds get_rental_calendar (property id).',
+    'Vacation rentals of a destination (q, or a bounding_box) on the second rental platform: stay price and breakdown with provenance, rating, photos, coordinates; exact dates or a flexible time_period, guests, filters. properties[].id is the property_id of get_rental_calendar. More with next_page_token. 8 credits per page; an empty page is free.',
   method: 'POST',
   path: '/v1/serp/rentaltwo',
   tags: ['rentals'],
@@ -135,21 +137,21 @@ export const searchRentals = defineTool({
 // ------------------------------------------------------------------ availability calendar
 
 export const RentalCalendarInput = z.strictObject({
-  property_id: z.string().regex(/^\d+$/, 'digits only').min(1).max(25),
-  currency: z.enum(RENTAL_CURRENCIES).optional(),
-  adults: qInt(1, 16).default(1),
-  children: qInt(0, 15).default(0),
-  infants: qInt(0, 5).default(0),
-  pets: qInt(0, 5).default(0),
-  max_price_quotes: qInt(1, 92).optional(),
-  stay_nights: qInt(1, 28).optional(),
+  property_id: z.string().regex(/^\d+$/, 'digits only').min(1).max(25).describe("a listing's id: search_rentals properties[].id, or the number in its /rooms/ URL"),
+  currency: currencyCode,
+  adults: qInt(1, 16).default(1).describe('adult guests'),
+  children: qInt(0, 15).default(0).describe('children'),
+  infants: qInt(0, 5).default(0).describe('infants'),
+  pets: qInt(0, 5).default(0).describe('pets'),
+  max_price_quotes: qInt(1, 92).optional().describe('most check-in dates priced'),
+  stay_nights: qInt(1, 28).optional().describe("nights of each priced stay; default the date's minimum"),
   engine: z.literal('rentaltwo_property_availability_calendar').default('rentaltwo_property_availability_calendar'),
-  start_month: qInt(1, 12).optional(),
-  start_year: qInt(2020, 2100).optional(),
-  months: qInt(1, 12).default(12),
+  start_month: qInt(1, 12).optional().describe('first month; default this one'),
+  start_year: qInt(2020, 2100).optional().describe('year of start_month'),
+  months: qInt(1, 12).default(12).describe('months covered'),
   rentaltwo_domain: domain,
-  price_nights: z.enum(['none', 'sample', 'all']).default('none'),
-  zero_retention: queryBool.default(false),
+  price_nights: z.enum(['none', 'sample', 'all']).default('none').describe('price no, some or all check-in dates'),
+  zero_retention: zeroRetention,
 });
 
 /** One check-in's quote: the listing's price figures as the booking section states them, with its dates. */
@@ -212,7 +214,7 @@ export const calendarCredits: CreditRule<CalIn, CalOut> = {
 };
 
 const CALENDAR_DESCRIPTION =
-  'Availability of one vacation rental on the second rental platform for up to 12 months (available, check-in/check-out allowed, bookable, minimum and maximum nights), and with price_nights=sample|all a priced quote for chosen check-in dates (stay_nights, else each date’s minimum stay) with a price_status for every day and a price_summary. Costs 8 credits plus 1 per night priced (max_price_quotes caps it, at most 92). Get the property id from search_rentals.';
+  'Availability of one vacation rental on the second rental platform for up to 12 months (check-in/out allowed, bookable, min and max nights); with price_nights sample or all, a quote for chosen check-in dates, a price_status per day and a price_summary. property_id from search_rentals. 8 credits + 1 per night priced (max_price_quotes caps it).';
 
 export const rentalCalendarSerp = defineTool({
   name: 'rentaltwo_property_availability_calendar',

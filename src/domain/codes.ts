@@ -24,5 +24,5 @@ export const countryLower = z.string().refine((v) => COUNTRY_SET.has(v), { messa
 export const countryUpper = z.string().refine((v) => COUNTRY_SET.has(v.toLowerCase()) && v === v.toUpperCase(), {
   message: 'Input should be an uppercase two-letter country code of the supported set',
 });
-export const currency = z.enum(CURRENCIES);
+export const currency = z.enum(CURRENCIES).describe('ISO 4217 code, e.g. USD');
 export const isoDate = z.iso.date();

@@ -62,8 +62,12 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   queryKey?: boolean;
   /** Error bodies also carry `error` (the compatible search API's field) beside `detail`. */
   compatErrors?: boolean;
-  /** Listed as one of the read-only MCP tools at POST /mcp. */
-  mcp?: { expose: true; title?: string };
+  /**
+   * Listed as one of the read-only MCP tools at POST /mcp. `defaults` are argument defaults of the
+   * MCP tool where they differ from the REST route's, to keep an agent's default result small
+   * (e.g. fewer items); the listing shows them as the fields' defaults.
+   */
+  mcp?: { expose: true; title?: string; defaults?: Record<string, unknown> };
   /** Statuses beyond the common ones (401, 422, 429, 503; 402 and 502 when metered), with when. */
   errors?: Partial<Record<ErrorStatus, string>>;
   /** Request headers the handler reads (e.g. Idempotency-Key). */
@@ -90,7 +94,7 @@ export interface Tool<I = any, O = any> {
   status: number;
   queryKey: boolean;
   compatErrors: boolean;
-  mcp: { expose: boolean; title: string };
+  mcp: { expose: boolean; title: string; defaults: Record<string, unknown> };
   errors: Partial<Record<ErrorStatus, string>>;
   headers: Record<string, HeaderSpec>;
   engines?: Record<string, Tool>;
@@ -119,7 +123,7 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     queryKey: spec.queryKey ?? false,
     // the compatible search family answers errors with both `detail` and that API's `error`
     compatErrors: spec.compatErrors ?? (spec.path.startsWith('/v1/serp/') || spec.path.startsWith('/api/')),
-    mcp: { expose: spec.mcp?.expose ?? false, title: spec.mcp?.title ?? spec.title },
+    mcp: { expose: spec.mcp?.expose ?? false, title: spec.mcp?.title ?? spec.title, defaults: spec.mcp?.defaults ?? {} },
     errors: spec.errors ?? {},
     headers: spec.headers ?? {},
     engines: spec.engines,

@@ -1,16 +1,22 @@
 /**
  * JSON Schemas as the MCP tool list carries them. An agent pays for every byte of `tools/list` in
  * every conversation, so the listing keeps what tells it what to send and what comes back (field
- * names, types, enums, bounds it can break, descriptions) and drops what only a validator needs:
- * JavaScript's safe-integer bounds, regular expressions behind a format, `additionalProperties:
- * false` and `required` on outputs (every output field is always present, null when unknown),
- * tuple arities. Sub-schemas repeated inside one tool (a price with its provenance, a flight leg)
- * become one `$defs` entry each. The full schemas stay in /openapi.json.
+ * names, types, short enums, bounds it can break, descriptions) and drops what only a validator
+ * needs: JavaScript's safe-integer bounds, regular expressions behind a format, enums longer than
+ * MAX_ENUM (currency lists: the field's description names the code system; the server still
+ * checks and its 422 lists the values), fields with nothing to choose (a constant, such as the
+ * compatible routes' `engine`) or kept only for older callers (deprecated aliases), and on outputs
+ * `additionalProperties`, `required` and tuple arities. An output schema keeps the nesting depth
+ * that fits OUTPUT_SCHEMA_BYTES (deeper objects are listed as objects); sub-schemas repeated inside
+ * one tool become one `$defs` entry each. The full schemas stay in /openapi.json.
  */
 
 type Schema = Record<string, unknown>;
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER;
+const MAX_ENUM = 24;
+/** Byte budget of one tool's output schema in the listing (18 tools share the ≤ 48 KB of tools/list). */
+export const OUTPUT_SCHEMA_BYTES = 1_300;
 /** Keys an output schema does not need: outputs are produced by us, not checked against the agent. */
 const OUTPUT_ONLY_DROPS = new Set(['required', 'additionalProperties', 'minLength', 'maxLength', 'pattern', 'format', 'const', 'minItems', 'maxItems', 'minimum', 'maximum', 'default']);
 
@@ -20,13 +26,13 @@ function isSchema(v: unknown): v is Schema {
 
 /** `anyOf: [X, {type: null}]` → X with "null" added to its type, when X has a plain type. */
 function foldNullable(s: Schema): Schema {
-  const any = s.anyOf;
-  if (!Array.isArray(any) || any.length !== 2 || Object.keys(s).length !== 1) return s;
-  const nullIndex = any.findIndex((x) => isSchema(x) && x.type === 'null' && Object.keys(x).length === 1);
+  const { anyOf, ...rest } = s;
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return s;
+  const nullIndex = anyOf.findIndex((x) => isSchema(x) && x.type === 'null' && Object.keys(x).length === 1);
   if (nullIndex < 0) return s;
-  const other = any[1 - nullIndex] as Schema;
+  const other = anyOf[1 - nullIndex] as Schema;
   if (typeof other.type !== 'string' || other.type === 'null') return s;
-  const folded: Schema = { ...other, type: [other.type, 'null'] };
+  const folded: Schema = { ...other, ...rest, type: [other.type, 'null'] };
   // an enum must list the null it now admits
   if (Array.isArray(other.enum)) folded.enum = [...other.enum, null];
   return folded;
@@ -39,6 +45,8 @@ function trim(s: unknown, io: 'input' | 'output'): unknown {
   const out: Schema = {};
   for (const [k, v] of Object.entries(src)) {
     if ((k === 'minimum' && v === -SAFE_INT) || (k === 'maximum' && v === SAFE_INT)) continue;
+    if (k === 'enum' && Array.isArray(v) && v.length > MAX_ENUM) continue;
+    if (k === 'minLength' && v === 1) continue; // any non-empty text: nothing an agent needs told
     if (k === 'pattern' && src.format) continue;
     if (io === 'output' && OUTPUT_ONLY_DROPS.has(k)) continue;
     if (io === 'output' && k === 'prefixItems' && Array.isArray(v)) {
@@ -49,7 +57,11 @@ function trim(s: unknown, io: 'input' | 'output'): unknown {
     }
     if (io === 'output' && k === 'items' && v === false) continue;
     if (k === 'properties' && isSchema(v)) {
-      out.properties = Object.fromEntries(Object.entries(v).map(([name, p]) => [name, trim(p, io)]));
+      const kept = Object.entries(v).filter(([, p]) => !(isSchema(p) && (p.deprecated === true || 'const' in p)));
+      out.properties = Object.fromEntries(kept.map(([name, p]) => [name, trim(p, io)]));
+    } else if (k === 'required' && Array.isArray(v) && isSchema(src.properties)) {
+      const props = src.properties;
+      out.required = v.filter((name) => isSchema(props[name]) && !(props[name].deprecated === true || 'const' in props[name]));
     } else out[k] = trim(v, io);
   }
   return out;
@@ -114,7 +126,24 @@ function shareDefinitions(schema: Schema): Schema {
   return Object.keys(defs).length ? { ...root, $defs: defs } : root;
 }
 
+/** `schema` with objects nested deeper than `depth` property levels reduced to their type. */
+function cutBelow(s: unknown, depth: number): unknown {
+  if (Array.isArray(s)) return s.map((x) => cutBelow(x, depth));
+  if (!isSchema(s)) return s;
+  if (depth < 0 && isSchema(s.properties)) return { type: s.type ?? 'object' };
+  return Object.fromEntries(
+    Object.entries(s).map(([k, v]) => [k, k === 'properties' && isSchema(v) ? Object.fromEntries(Object.entries(v).map(([n, p]) => [n, cutBelow(p, depth - 1)])) : cutBelow(v, depth)]),
+  );
+}
+
 /** The listing form of a tool's input or output JSON Schema. */
 export function leanSchema(schema: Schema, io: 'input' | 'output'): Schema {
-  return shareDefinitions(trim(schema, io) as Schema);
+  const lean = (s: Schema) => shareDefinitions(trim(s, io) as Schema);
+  if (io === 'input') return lean(schema);
+  // the deepest form within the budget; the top level alone when even one level more does not fit
+  for (const depth of [Infinity, 3, 2, 1]) {
+    const candidate = lean(cutBelow(schema, depth) as Schema);
+    if (JSON.stringify(candidate).length <= OUTPUT_SCHEMA_BYTES) return candidate;
+  }
+  return lean(cutBelow(schema, 0) as Schema);
 }

@@ -34,12 +34,19 @@ export function buildToolTable(tools: Tool[]): McpToolTable {
       name: t.name,
       title: t.mcp.title,
       description: t.description,
-      inputSchema: leanSchema(jsonSchema(t.input, 'input'), 'input') as McpTool['inputSchema'],
+      inputSchema: leanSchema(withDefaults(jsonSchema(t.input, 'input'), t.mcp.defaults), 'input') as McpTool['inputSchema'],
       outputSchema: leanSchema(jsonSchema(t.output, 'output'), 'output') as McpTool['outputSchema'],
-      // read-only tools: the destructive and idempotent hints only mean something for tools that write
-      annotations: { readOnlyHint: true, openWorldHint: true },
+      // read-only tools (the destructive and idempotent hints only mean something for tools that write); openWorldHint defaults to true
+      annotations: { readOnlyHint: true },
     })),
   };
+}
+
+/** The input schema with the MCP tool's own argument defaults shown as its fields' defaults. */
+function withDefaults(schema: Record<string, unknown>, defaults: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (!properties || !Object.keys(defaults).length) return schema;
+  return { ...schema, properties: Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, k in defaults ? { ...p, default: defaults[k] } : p])) };
 }
 
 /** Recorded when the client hung up before its answer, as REST records it (nginx's 499). */
@@ -58,7 +65,8 @@ export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller:
   let status = 200;
   try {
     const ctx = { deps: withSignal(deps, signal), requestId: id, key: caller.key, headers: {} };
-    const output = (await invokeTool(tool, args ?? {}, () => 'body', ctx, meter)) as Record<string, unknown>;
+    const given = args && typeof args === 'object' && !Array.isArray(args) ? args : {};
+    const output = (await invokeTool(tool, { ...tool.mcp.defaults, ...given }, () => 'body', ctx, meter)) as Record<string, unknown>;
     result = { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
   } catch (err) {
     failed(meter);

@@ -14,7 +14,7 @@ import { asRental, futureCalendar, HOTEL_SITE_OTHER_ENGINE, pdpQuote } from '../
 import { startReplayServer, type RecordedRequest, type ReplayServer } from '../replay/server.js';
 import { CALENDAR_GRAPH_RETURN, LOCATION_LONDON } from '../unit/metasearch-flights/rpc-payloads.js';
 import { calendarRoute } from './calendar-replay.js';
-import { readFixtureJson } from './fixtures.js';
+import { readFixture, readFixtureJson } from './fixtures.js';
 
 export const TOOL_CALL_FIXTURES = [
   PAGES.london,
@@ -34,7 +34,7 @@ export interface ToolCall {
 }
 
 const CROWN = LONDON_TOKENS[0];
-const STAY = { token: CROWN, check_in: '2026-04-15', nights: 7, market: 'GB' };
+const STAY = { property_token: CROWN, check_in: '2026-04-15', nights: 7, market: 'GB' };
 const ROUND_TRIP = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', return_date: '2026-08-15', currency: 'USD', hl: 'en', gl: 'us' };
 
 export const TOOL_CALLS: ToolCall[] = [
@@ -45,7 +45,7 @@ export const TOOL_CALLS: ToolCall[] = [
   { name: 'get_hotel_offers', args: () => ({ ...STAY, require_sources: [] }) },
   { name: 'get_hotel_rooms', args: () => STAY },
   { name: 'get_stay_price', args: () => STAY },
-  { name: 'get_hotel_calendar', args: () => ({ token: 'ChkIq9DtnN2Sx7kBGg0vZy8xMWJ3cGh0c2JtEAE', start: '2027-03-01', days: 3, market: 'GB' }) },
+  { name: 'get_hotel_calendar', args: () => ({ property_token: 'ChkIq9DtnN2Sx7kBGg0vZy8xMWJ3cGh0c2JtEAE', start: '2027-03-01', market: 'GB' }) },
   // the site links a booking engine this service detects but does not quote: its 422 is the tool's real answer
   { name: 'get_official_rate', args: () => ({ website: '{{replay}}/site/other', check_in: '2027-03-10', nights: 2 }) },
   { name: 'compare_hotel_prices', args: () => ({ check_in: '2023-06-04', nights: 10, sources: { otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' } } }) },
@@ -62,17 +62,27 @@ export const TOOL_CALLS: ToolCall[] = [
 const pinsOutbound = (r: RecordedRequest) => !!r.query.tfs && !!decodeTfs(r.query.tfs).legs[0]?.selectedFlights?.length;
 const quoteFor = (checkIn: string) => (r: RecordedRequest) => JSON.parse(r.query.variables ?? '{}').checkIn === checkIn;
 
-/** The replay server answering every call of TOOL_CALLS (metasearch at its root, other aliases under `/<alias>`). */
-export function startToolCallReplay(): Promise<ReplayServer> {
+/** Which recorded page answers: the hotel result page, and the flight result page (null: the nonstop one, then the layover one for the return leg). */
+export interface PagesInPlay {
+  hotels: string;
+  flights: string | null;
+}
+
+/**
+ * The replay server answering every call of TOOL_CALLS (metasearch at its root, other aliases under
+ * `/<alias>`). `pages` is read at each request, so a caller may switch recorded pages between calls.
+ */
+export function startToolCallReplay(pages: PagesInPlay = { hotels: PAGES.london, flights: null }): Promise<ReplayServer> {
   const london = page(PAGES.london);
   const offers = readFixtureJson(OFFERS);
   const today = todayUtc();
   return startReplayServer([
     // metasearch hotels: property pages by qs, result pages otherwise, the calendar RPC
     { path: '/travel/search', query: { qs: encodePropertyQs(CROWN) }, body: withData(london, crownDetail()) },
-    { path: '/travel/search', body: london },
+    { path: '/travel/search', reply: () => page(pages.hotels) },
     calendarRoute((date, los) => (100 + Math.round((Date.parse(date) - Date.parse('2027-03-01')) / 86_400_000)) * los),
     // metasearch flights
+    { path: '/travel/flights/search', match: () => pages.flights !== null, reply: () => readFixture(pages.flights!) },
     { path: '/travel/flights/search', match: pinsOutbound, fixture: LAYOVER, encoding: 'zstd' },
     { path: '/travel/flights/search', fixture: NONSTOP, encoding: 'zstd' },
     { path: '/travel/flights/booking', body: BOOKING_PAGE },

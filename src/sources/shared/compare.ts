@@ -9,12 +9,13 @@ import { withSignal, type AppDeps } from '../../deps.js';
 import { ApiError, toApiError } from '../../platform/errors.js';
 import type { Provenance } from '../../upstream/provenance.js';
 import { fetchOfficialRate } from '../official/fetch.js';
-import { OTAFOUR_CURRENCIES, fetchOtafour } from '../otafour/fetch.js';
-import { fetchOtaoneRooms } from '../otaone/fetch.js';
+import { OTAFOUR_CURRENCIES, fetchOtafour, searchOtafour } from '../otafour/fetch.js';
+import { fetchOtaoneRooms, fetchOtaoneSearch } from '../otaone/fetch.js';
 import { fetchOtathreeStay } from '../otathree/fetch.js';
 import { fetchOtatwoHeadline } from '../otatwo/fetch.js';
 import { fetchRentaloneQuote } from '../rentalone/fetch.js';
 import type { OtathreeMarket, OtatwoMarket } from './group-graphql.js';
+import { searchGroupTypeahead } from './group-search.js';
 import { seconds } from './observation.js';
 import { stayWindow } from './stay.js';
 
@@ -26,14 +27,22 @@ export interface CompareInput {
   currency?: string | null;
   /** Seconds each source may take; a source still running then is reported as timed out (504). */
   timeout_s: number;
+  /** The hotel's name (and city): an OTA named without its id is looked up by it on that OTA's own search. */
+  hotel?: string | null;
   sources: {
     official?: { website: string };
-    otaone?: { pagename: string; country: string };
-    otatwo?: { property_id: string; market: OtatwoMarket };
-    otathree?: { property_id: string; market: OtathreeMarket };
-    otafour?: { property_id: string };
+    otaone?: { pagename?: string | null; country: string };
+    otatwo?: { property_id?: string | null; market: OtatwoMarket };
+    otathree?: { property_id?: string | null; market: OtathreeMarket };
+    otafour?: { property_id?: string | null };
     rentalone?: { property_id?: string | null; listing_id?: string | null };
   };
+}
+
+/** The property a source's search matched to the hotel name, when the caller did not give its id. */
+export interface SourceMatch {
+  name: string;
+  id: string;
 }
 
 export interface SourceOffer {
@@ -52,10 +61,20 @@ export interface SourceResult {
   elapsed_s: number;
   error: { status: number; detail: string } | null;
   offer: SourceOffer | null;
+  matched: SourceMatch | null;
 }
 
-/** One source's cheapest offer, fetched with `deps` (scoped to the source's deadline). */
-type Runner = (deps: AppDeps) => Promise<SourceOffer>;
+/** One source's cheapest offer, fetched with `deps` (scoped to the source's deadline); `match` records a name lookup. */
+type Runner = (deps: AppDeps, match: (m: SourceMatch) => void) => Promise<SourceOffer>;
+
+/** The first property the source's own search finds for the hotel name (the lookup its REST search route does). */
+async function lookUp(deps: AppDeps, source: 'otatwo' | 'otathree' | 'otafour' | 'rentalone', hotel: string | null | undefined, market: string, match: (m: SourceMatch) => void): Promise<string> {
+  if (!hotel) throw new ApiError(422, `${source}: give its property id or the hotel name`);
+  const { results } = source === 'otafour' ? await searchOtafour(deps, hotel, 1) : await searchGroupTypeahead(deps, source, market, hotel, 1);
+  if (!results[0]) throw new ApiError(404, `${source}: no property matches ${JSON.stringify(hotel.slice(0, 100))}`);
+  match({ name: results[0].full_name || results[0].name, id: results[0].property_id });
+  return results[0].property_id;
+}
 
 function lowest<T>(items: T[], value: (t: T) => number | null): T | null {
   let best: T | null = null;
@@ -91,8 +110,17 @@ function runners(input: CompareInput): [string, Runner][] {
     }]);
   }
   if (s.otaone) {
-    const ref = s.otaone;
-    out.push(['otaone', async (deps) => {
+    const given = s.otaone;
+    out.push(['otaone', async (deps, match) => {
+      let ref = { pagename: given.pagename ?? '', country: given.country };
+      if (!given.pagename) {
+        if (!input.hotel) throw new ApiError(422, 'otaone: give its pagename or the hotel name');
+        const found = await fetchOtaoneSearch(deps, { query: input.hotel, nights: 1, adults: stay.adults, rooms: 1, currency: input.currency ?? 'USD', limit: 1 });
+        const hit = found.results[0];
+        if (!hit) throw new ApiError(404, `otaone: no property matches ${JSON.stringify(input.hotel.slice(0, 100))}`);
+        match({ name: hit.name, id: `${hit.country}/${hit.pagename}` });
+        ref = { pagename: hit.pagename, country: hit.country };
+      }
       const r = await fetchOtaoneRooms(deps, { ...ref, ...stay, rooms: 1, currency: input.currency ?? 'USD' });
       const plans = r.rooms.flatMap((room) => room.rate_plans.map((p) => ({ room: room.name, p })));
       const o = lowest(plans, (x) => x.p.price);
@@ -102,8 +130,9 @@ function runners(input: CompareInput): [string, Runner][] {
     }]);
   }
   if (s.otatwo) {
-    const ref = s.otatwo;
-    out.push(['otatwo', async (deps) => {
+    const given = s.otatwo;
+    out.push(['otatwo', async (deps, match) => {
+      const ref = { market: given.market, property_id: given.property_id || (await lookUp(deps, 'otatwo', input.hotel, given.market, match)) };
       const r = await fetchOtatwoHeadline(deps, { ...ref, check_in: stay.check_in, nights: stayWindow(stay, 28).nights, adults: stay.adults });
       const c = r.cheapest;
       return c
@@ -112,8 +141,9 @@ function runners(input: CompareInput): [string, Runner][] {
     }]);
   }
   if (s.otathree) {
-    const ref = s.otathree;
-    out.push(['otathree', async (deps) => {
+    const given = s.otathree;
+    out.push(['otathree', async (deps, match) => {
+      const ref = { market: given.market, property_id: given.property_id || (await lookUp(deps, 'otathree', input.hotel, given.market, match)) };
       const r = await fetchOtathreeStay(deps, { ...ref, ...stay, rooms: true });
       const o = lowest(r.rooms.flatMap((room) => room.offers.map((offer) => ({ room: room.name, offer }))), (x) => x.offer.total);
       if (o) {
@@ -127,9 +157,10 @@ function runners(input: CompareInput): [string, Runner][] {
     }]);
   }
   if (s.otafour) {
-    const ref = s.otafour;
+    const given = s.otafour;
     const currency = (OTAFOUR_CURRENCIES as readonly string[]).includes(input.currency ?? '') ? (input.currency as (typeof OTAFOUR_CURRENCIES)[number]) : 'USD';
-    out.push(['otafour', async (deps) => {
+    out.push(['otafour', async (deps, match) => {
+      const ref = { property_id: given.property_id || (await lookUp(deps, 'otafour', input.hotel, 'US', match)) };
       const r = await fetchOtafour(deps, { ...ref, ...stay, rooms: 1, currency });
       const p = r.property;
       return p.price_per_night != null
@@ -138,8 +169,9 @@ function runners(input: CompareInput): [string, Runner][] {
     }]);
   }
   if (s.rentalone) {
-    const ref = s.rentalone;
-    out.push(['rentalone', async (deps) => {
+    const given = s.rentalone;
+    out.push(['rentalone', async (deps, match) => {
+      const ref = given.property_id || given.listing_id ? given : { property_id: await lookUp(deps, 'rentalone', input.hotel, 'US', match) };
       const r = await fetchRentaloneQuote(deps, { ...ref, ...stay, market: 'US' });
       const p = r.property;
       return p.total != null
@@ -151,9 +183,9 @@ function runners(input: CompareInput): [string, Runner][] {
 }
 
 /** The runner's offer, or a 504 once `seconds` have passed; then its upstream requests are aborted. */
-function withDeadline(deps: AppDeps, source: string, run: Runner, seconds: number): Promise<SourceOffer> {
+function withDeadline(deps: AppDeps, source: string, run: Runner, seconds: number, match: (m: SourceMatch) => void): Promise<SourceOffer> {
   const abort = new AbortController();
-  const work = run(withSignal(deps, abort.signal));
+  const work = run(withSignal(deps, abort.signal), match);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -167,14 +199,15 @@ function withDeadline(deps: AppDeps, source: string, run: Runner, seconds: numbe
 
 async function runOne(deps: AppDeps, source: string, run: Runner, timeoutS: number): Promise<SourceResult> {
   const started = performance.now();
+  let matched: SourceMatch | null = null;
   try {
-    const offer = await withDeadline(deps, source, run, timeoutS);
-    return { source, status: 'ok', elapsed_s: seconds(performance.now() - started), error: null, offer };
+    const offer = await withDeadline(deps, source, run, timeoutS, (m) => (matched = m));
+    return { source, status: 'ok', elapsed_s: seconds(performance.now() - started), error: null, offer, matched };
   } catch (err) {
     const api = toApiError(err);
     if (api.status === 500) deps.log.error({ err, source }, 'compare: source failed with an unexpected error');
     const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
-    return { source, status: 'error', elapsed_s: seconds(performance.now() - started), error: { status: api.status, detail }, offer: null };
+    return { source, status: 'error', elapsed_s: seconds(performance.now() - started), error: { status: api.status, detail }, offer: null, matched };
   }
 }
 

@@ -12,10 +12,10 @@ export const adultsField = (max: number) => z.int().min(1).max(max).default(2).d
 
 /** One stay as the stay routes take it (see `stayWindow`: check_out wins over nights), with its adults. */
 export const stayFields = (maxNights: number, maxAdults: number) => ({
-  check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'),
-  check_out: isoDate.nullable().optional().describe('Day of departure, YYYY-MM-DD; wins over nights when both are given.'),
-  nights: nightsField(maxNights),
-  adults: adultsField(maxAdults),
+  check_in: isoDate.describe('arrival date'),
+  check_out: isoDate.nullable().optional().describe('departure date; wins over nights'),
+  nights: nightsField(maxNights).describe('nights of the stay'),
+  adults: adultsField(maxAdults).describe('adult guests'),
 });
 
 export const provenance = ProvenanceSchema;

@@ -21,7 +21,7 @@ export const localeFields = {
     .regex(/^[A-Za-z]{3}$/, 'expected a 3-letter currency code')
     .transform((c) => c.toUpperCase())
     .optional()
-    .describe('price currency to ask for (e.g. USD); the reply says which one was priced'),
+    .describe('currency asked for, e.g. USD (pricing.currency: the one priced)'),
   hl: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'expected a language code').optional().describe('interface language, e.g. en'),
   gl: z
     .string()
@@ -34,9 +34,9 @@ export const localeFields = {
 export const searchFields = {
   departure_id: locations.optional().describe('airport codes or /m/ ids, comma-separated (e.g. JFK or JFK,EWR)'),
   arrival_id: locations.optional().describe('airport codes or /m/ ids, comma-separated'),
-  outbound_date: day.optional(),
+  outbound_date: day.optional().describe('departure date, YYYY-MM-DD'),
   return_date: day.optional().describe('required for round_trip'),
-  flight_type: z.enum(FLIGHT_TYPES).default('round_trip'),
+  flight_type: z.enum(FLIGHT_TYPES).default('round_trip').describe('trip type'),
   multi_city_json: z
     .union([
       z.string().max(4000),
@@ -44,8 +44,8 @@ export const searchFields = {
     ])
     .optional()
     .describe('multi_city legs: [{departure_id, arrival_id, date}, …] (or that JSON as text)'),
-  travel_class: z.enum(TRAVEL_CLASSES).default('economy'),
-  stops: z.enum(STOPS).default('any'),
+  travel_class: z.enum(TRAVEL_CLASSES).default('economy').describe('cabin'),
+  stops: z.enum(STOPS).default('any').describe('most stops'),
   adults: count(1, 1),
   children: count(0, 0),
   infants_in_seat: count(0, 0),
@@ -140,7 +140,11 @@ export const FlightsBodyFields = {
   passenger_assistance_links: z.array(AirlineLink).optional(),
 };
 
-export const FlightsOutput = z.object({ ...Head, ...FlightsBodyFields });
+export const FlightsOutput = z.object({
+  ...Head,
+  ...FlightsBodyFields,
+  omitted_flights: z.int().optional().describe('itineraries left out by max_flights'),
+});
 
 const BookingSide = z.object({
   book_with: z.string(),
