@@ -61,7 +61,7 @@ const LEG = {
   cabin: [16],
   airplane: [17],
   // [18][0] is set on red-eyes (00:10→06:18, 13:00→07:25+1) and not on late arrivals
-  // (18:50→00:58+1). [18][1] is set on a third of the recorded legs, but nothing on the pages
+  // (18:50→00:58+1). [18][1] is set on 98 of the 690 recorded legs, but nothing on the pages
   // says what it means, so it is not read (no "often delayed" flag is reported).
   overnight: [18, 0],
   departureDate: [20],
