@@ -109,7 +109,7 @@ const GARBAGE = [
 ];
 
 const TOKEN = /"(?:[^"\\\n]|\\.){0,60}"|-?\b\d+(?:\.\d+)?\b|\btrue\b|\bfalse\b|\bnull\b/g;
-const SWAPS = ['null', '0', '-1', '""', '[]', '{}', '"x"', '1e308', '[null]', '{"a":null}', 'true', '"2001-02-30"', '"\\u0000"'];
+const SWAPS = ['null', '0', '-1', '""', '[]', '{}', '"x"', '1e308', '[null]', '{"a":null}', 'true', '"2001-02-30"', '"\\u0000"', '"http://["', '"/@%E0%A4%A"', '"%zz"'];
 
 /**
  * The page with a few of its JSON-ish tokens (strings, numbers, booleans, null) swapped for values
@@ -195,7 +195,7 @@ export async function startChaosUpstream(seed: number): Promise<ChaosUpstream> {
       return;
     }
     if (bucket < 97) {
-      const to = [`/${pool}/moved`, 'http://169.254.169.254/latest/meta-data/', url, 'ftp://example.com/'][(h >>> 8) % 4];
+      const to = [`/${pool}/moved`, 'http://169.254.169.254/latest/meta-data/', url, 'ftp://example.com/', 'http://[', 'https://exa mple.com/'][(h >>> 8) % 6];
       res.writeHead(302, { location: to, 'content-length': '0' }).end();
       return;
     }

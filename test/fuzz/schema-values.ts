@@ -73,7 +73,7 @@ const HINTS: [RegExp, string[]][] = [
   [/^(q|query|term|keyword|keywords|name|property_name|city)$/, ['paris', 'London hotel', 'slack', 'Hotel Lutetia', 'New York', 'software engineer']],
   [/^(departure_id|arrival_id)$/, ['JFK', 'LHR', 'CDG', '/m/04jpl']],
   [/^(video_id)$/, ['dQw4w9WgXcQ', 'jNQXAC9IVRw']],
-  [/^(channel)$/, ['@YouTube', 'UCBR8-60-B28hp2BmDPdntcQ']],
+  [/^(channel)$/, ['@YouTube', 'UCBR8-60-B28hp2BmDPdntcQ', 'https://www.youtube.com/@%E0%A4%A']],
   [/^(property_id|item_id|app_id)$/, ['9209612', '618783545', '321456', '12345']],
   [/^listing_id$/, ['321456ha', '9209612']],
 ];
@@ -86,7 +86,7 @@ function stringArb(s: Schema, ctx: ValueContext, name: string): fc.Arbitrary<str
   if (s.format === 'uri' || /url|link|website/i.test(name)) {
     return fc.oneof(
       fc.webPath().map((p) => `${ctx.upstreamUrl}/site${p.startsWith('/') ? p : `/${p}`}`),
-      fc.constantFrom('https://boards.greenhouse.io/acme', 'https://jobs.lever.co/acme', 'https://www.linkedin.com/jobs/view/3912345678', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://apps.apple.com/us/app/slack/id618783545'),
+      fc.constantFrom('https://boards.greenhouse.io/acme', 'https://jobs.lever.co/acme', 'https://www.linkedin.com/jobs/view/3912345678', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://apps.apple.com/us/app/slack/id618783545', 'https://boards.greenhouse.io/%E0%A4%A'),
       fc.webUrl(),
     );
   }
@@ -174,7 +174,7 @@ export function hostileValue(s: Schema): fc.Arbitrary<unknown> {
     if (s.maxLength !== undefined) out.push(fc.constant('x'.repeat(s.maxLength + 1)));
     if (s.minLength) out.push(fc.constant('x'.repeat(s.minLength - 1)));
     if (s.format === 'date') out.push(fc.constantFrom('2025-02-30', '2025-13-01', '0000-00-00', '9999-12-31', '2025-1-1', '20250101', '1970-01-01'));
-    if (s.format === 'uri') out.push(fc.constantFrom('http://', 'file:///etc/passwd', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:22/', 'javascript:alert(1)', 'http://a b', 'http://%zz'));
+    if (s.format === 'uri') out.push(fc.constantFrom('https://boards.greenhouse.io/%E0%A4%A', 'https://www.youtube.com/@%zz', 'http://', 'file:///etc/passwd', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:22/', 'javascript:alert(1)', 'http://a b', 'http://%zz'));
   }
   if (ts.includes('integer') || ts.includes('number')) {
     if (s.minimum !== undefined) out.push(fc.constantFrom(s.minimum - 1, s.minimum - 0.5));

@@ -1,5 +1,6 @@
 import * as cheerio from 'cheerio';
 import type { CareersAts, CareersBoard } from './types.js';
+import { decodeUrlPart } from '../shared/url-text.js';
 
 /** Path segments that are never a company token on the shared hosts. */
 const RESERVED = new Set(['embed', 'api', 'v0', 'v1', 'j', 'jobs', 'job', 'static', 'assets', 'favicon.ico', 'robots.txt', 'careers', 'search', 'wday', 'cxs', 'o', 'oauth', 'login', 'en', 'fr', 'de', 'es']);
@@ -9,7 +10,7 @@ const LOCALE_SEGMENT = /^[a-z]{2}(?:-[A-Za-z]{2})?$/;
 const TOKEN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 function seg(url: URL): string[] {
-  return url.pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  return url.pathname.split('/').filter(Boolean).map(decodeUrlPart);
 }
 
 function token(v: string | null | undefined): string | null {

@@ -1,5 +1,6 @@
 import { NotFound, UpstreamContractChanged } from '../../platform/errors.js';
 import { arr, at, bestThumb, clockSeconds, type Json, obj, text } from './yt-json.js';
+import { decodeUrlPart } from '../shared/url-text.js';
 
 const WATCH = 'https://www.youtube.com/watch?v=';
 const DURATION = /^\d+(?::\d{2}){1,2}$/;
@@ -79,7 +80,7 @@ export function parseVideoResolveUrl(body: unknown): string | null {
 function handleFromUrl(u: unknown): string | null {
   if (typeof u !== 'string') return null;
   const m = /\/(@[^/?#]+)/.exec(u);
-  return m ? decodeURIComponent(m[1]) : null;
+  return m ? decodeUrlPart(m[1]) : null;
 }
 
 /** The target of a platform redirect link (`/redirect?...&q=<url>`). */

@@ -1,19 +1,12 @@
 import { UpstreamContractChanged } from '../../platform/errors.js';
 import type { VideoCard } from './parse-channel.js';
 import { arr, at, bestThumb, clockSeconds, type Json, obj, text } from './yt-json.js';
+import { decodeUrlPart } from '../shared/url-text.js';
 
 export interface VideoSearchPage {
   estimated_results: number | null;
   videos: VideoCard[];
   next_page_token: string | null;
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 function searchCard(v: Json, position: number): VideoCard | null {
@@ -33,7 +26,7 @@ function searchCard(v: Json, position: number): VideoCard | null {
     channel: {
       name: typeof ownerRun?.text === 'string' ? ownerRun.text : null,
       id,
-      handle: base?.startsWith('/@') ? safeDecode(base.slice(1)) : null,
+      handle: base?.startsWith('/@') ? decodeUrlPart(base.slice(1)) : null,
       link: id ? `https://www.youtube.com/channel/${id}` : null,
       thumbnail: bestThumb(at(v, 'channelThumbnailSupportedRenderers', 'channelThumbnailWithLinkRenderer', 'thumbnail')),
     },

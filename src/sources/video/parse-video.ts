@@ -1,6 +1,7 @@
 import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
 import { assertVideoAvailable } from './playability.js';
 import { arr, at, bestThumb, exactCount, extractAssignedJson, type Json, obj, text, thumbs, type Thumb } from './yt-json.js';
+import { decodeUrlPart } from '../shared/url-text.js';
 
 export interface VideoChapter {
   title: string;
@@ -143,7 +144,7 @@ export function parseVideo(input: { player?: unknown; data?: unknown }): VideoRe
   const channelId = (typeof details?.channelId === 'string' ? details.channelId : null) ?? (typeof ownerEndpoint?.browseId === 'string' ? ownerEndpoint.browseId : null);
   const handleUrl = (typeof ownerEndpoint?.canonicalBaseUrl === 'string' ? ownerEndpoint.canonicalBaseUrl : null) ?? (typeof micro?.ownerProfileUrl === 'string' ? micro.ownerProfileUrl : null);
   const rawHandle = handleUrl ? (/\/(@[^/?#]+)/.exec(handleUrl)?.[1] ?? null) : null;
-  const handle = rawHandle ? decodeURIComponent(rawHandle) : null;
+  const handle = rawHandle ? decodeUrlPart(rawHandle) : null;
   const viewText = text(at(primary, 'viewCount', 'videoViewCountRenderer', 'viewCount'));
   const like = likeButton(primary);
   const comments = panels(data).find((p) => p.panelIdentifier === 'engagement-panel-comments-section');

@@ -1,4 +1,5 @@
 import { BadRequest, InvalidInput } from '../../platform/errors.js';
+import { decodeUrlPart } from '../shared/url-text.js';
 
 /** A request relative to the video base URL. */
 export interface VideoRequest {
@@ -56,7 +57,7 @@ export function parseChannelInput(raw: string): ChannelRef {
     throw new InvalidInput('channel must be an @handle, a channel id beginning UC, or a channel URL');
   }
   if (!/(^|\.)youtube\.com$/i.test(url.hostname)) throw new InvalidInput('channel URL must be on the video platform');
-  const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = url.pathname.split('/').filter(Boolean).map(decodeUrlPart);
   if (parts[0] === 'channel' && parts[1] && CHANNEL_ID.test(parts[1])) return { kind: 'id', id: parts[1] };
   if (parts[0]?.startsWith('@') && HANDLE.test(parts[0])) return { kind: 'handle', handle: parts[0] };
   if ((parts[0] === 'c' || parts[0] === 'user') && parts[1]) return { kind: 'path', path: `/${parts[0]}/${encodeURIComponent(parts[1])}` };

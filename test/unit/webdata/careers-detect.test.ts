@@ -30,6 +30,10 @@ describe('careers board URLs (no request)', () => {
     expect(b?.board ?? null).toBe(boardId);
   });
 
+  it('a path that is not valid percent-encoding names no board (and never throws)', () => {
+    expect(detectBoardFromUrl('https://boards.greenhouse.io/%E0%A4%A')).toBeNull();
+  });
+
   it('keeps what the API needs', () => {
     expect(detectBoardFromUrl('https://saputo.wd5.myworkdayjobs.com/en-US/Saputo_External_Careers')).toEqual({
       ats: 'workday',

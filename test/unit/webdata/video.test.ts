@@ -226,6 +226,8 @@ describe('video inputs and requests', () => {
     expect(parseChannelInput('@creativecommons')).toEqual({ kind: 'handle', handle: '@creativecommons' });
     expect(parseChannelInput('UCTwECeGqMZee77BjdoYtI2Q')).toEqual({ kind: 'id', id: 'UCTwECeGqMZee77BjdoYtI2Q' });
     expect(parseChannelInput('https://www.youtube.com/channel/UCTwECeGqMZee77BjdoYtI2Q/videos')).toEqual({ kind: 'id', id: 'UCTwECeGqMZee77BjdoYtI2Q' });
+    // a channel URL whose path is not valid percent-encoding is invalid input, not a fault
+    expect(() => parseChannelInput('https://www.youtube.com/@%E0%A4%A')).toThrow(/channel must be/);
     const browse = JSON.parse(videoBrowseRequest('UCTwECeGqMZee77BjdoYtI2Q', 'en', 'gb').body!);
     expect(browse).toMatchObject({ browseId: 'UCTwECeGqMZee77BjdoYtI2Q', params: 'EgZ2aWRlb3PyBgQKAjoA', context: { client: { clientName: 'WEB', hl: 'en', gl: 'GB' } } });
   });
