@@ -61,10 +61,15 @@ async function prune(dir: string): Promise<void> {
   }
 }
 
+/** What a parser throws when a reply is not what it was written for (a field of another type, a broken link or escape). */
+const PARSER_FAULTS = [TypeError, RangeError, SyntaxError, URIError];
+
 /**
  * Runs a parser over a reply; when it throws UpstreamContractChanged the raw reply is kept
  * under the response's dataDir (if any, with its owner) and the error rethrown unchanged. Only a
  * complete reply of the wrong shape is a contract change: a reply that was cut is UpstreamFailed.
+ * A parser that trips over the reply (reads a property of null, builds a URL from a broken link)
+ * met a shape it does not know: that is a contract change too, never a 500.
  */
 export async function withContractGuard<T>(
   source: string,
@@ -73,7 +78,8 @@ export async function withContractGuard<T>(
 ): Promise<T> {
   try {
     return await fn(response);
-  } catch (err) {
+  } catch (thrown) {
+    const err = PARSER_FAULTS.some((c) => thrown instanceof c) ? new UpstreamContractChanged(source, `unreadable reply (${(thrown as Error).name})`) : thrown;
     if (!(err instanceof UpstreamContractChanged)) throw err;
     if (looksTruncated(response)) throw new UpstreamFailed(TRUNCATED);
     noteContractChanged(response);

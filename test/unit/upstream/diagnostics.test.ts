@@ -60,7 +60,17 @@ describe('diagnostics', () => {
   it('withContractGuard returns the parse and keeps nothing for other errors', async () => {
     const dir = tmp();
     expect(await withContractGuard('otaone', response(dir, '<b>7</b>'), (r) => r.text().length)).toBe(8);
-    await expect(withContractGuard('otaone', response(dir, 'x'), () => Promise.reject(new TypeError('bug')))).rejects.toThrow('bug');
+    await expect(withContractGuard('otaone', response(dir, 'x'), () => Promise.reject(new Error('database gone')))).rejects.toThrow('database gone');
     expect(fs.existsSync(path.join(dir, 'diagnostics'))).toBe(false);
+  });
+
+  it('a parser tripping over a reply (TypeError, a broken URL) is a contract change, kept like one', async () => {
+    const dir = tmp();
+    const trip = await withContractGuard('otaone', response(dir, '{"rooms":null}'), (r) => (JSON.parse(r.text()).rooms as string[]).length).catch((e: unknown) => e);
+    expect(trip).toBeInstanceOf(UpstreamContractChanged);
+    expect((trip as Error).message).toBe('otaone upstream contract changed: unreadable reply (TypeError)');
+    const link = await withContractGuard('otaone', response(dir, 'http://['), (r) => new URL(r.text(), 'https://www.booking.com').href).catch((e: unknown) => e);
+    expect(link).toBeInstanceOf(UpstreamContractChanged);
+    expect(fs.readdirSync(path.join(dir, 'diagnostics', 'otaone')).filter((n) => n.endsWith('.gz'))).toHaveLength(2);
   });
 });
