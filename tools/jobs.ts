@@ -98,8 +98,10 @@ export const createJob = defineTool({
       callbackUrl,
       minExpirySeconds: deps.config.JOB_MIN_EXPIRY_S,
     });
+    // Read before waking this process's workers, so that the answer shows the job as committed (queued).
+    const job = await readCalendarJob(deps.sql, key.account_id, id, false);
     deps.services.wakeWorkers?.();
-    return readCalendarJob(deps.sql, key.account_id, id, false);
+    return job;
   },
 });
 
