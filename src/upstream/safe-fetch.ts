@@ -113,6 +113,8 @@ export class SafeFetcher {
         await res.body.dump();
         if (hop >= this.#opts.maxRedirects) throw new UpstreamFailed('TooManyRedirects');
         redirects.push(url.href);
+        // a Location that is no URL at all (`http://[`) is a broken reply, like any other
+        if (!URL.canParse(location, url)) throw new UpstreamFailed('BadRedirect');
         url = this.#check(new URL(location, url).href, hop + 1);
         if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
           method = 'GET';

@@ -92,6 +92,14 @@ describe('SafeFetcher with the replay server (allowPrivate, test only)', () => {
     expect(server.requests[1].headers.cookie).toBe('sid=1');
   });
 
+  it('a Location that is no URL is a failed upstream (502), not a fault', async () => {
+    server = await startReplayServer([{ path: '/moved', status: 302, headers: { location: 'http://[' } }]);
+    fetcher = new SafeFetcher({ allowPrivate: true });
+    const err = await rejection(fetcher.fetch(`${server.url}/moved`));
+    expect(err).toBeInstanceOf(UpstreamFailed);
+    expect(err.detail).toBe('BadRedirect');
+  });
+
   it('stops after 5 redirects', async () => {
     server = await startReplayServer(Array.from({ length: 7 }, (_, i) => ({ path: `/r${i}`, status: 302, headers: { location: `/r${i + 1}` } })));
     fetcher = new SafeFetcher({ allowPrivate: true });
