@@ -92,12 +92,18 @@ describe('migration 005: every existing record gets its owner', () => {
     ]);
   });
 
-  it('the reads by account use the new keys', async () => {
-    const rows = await sql.begin(async (tx) => {
-      await tx`SET LOCAL enable_seqscan = off`; // a four-row table would be scanned whatever its indexes
-      return tx`EXPLAIN SELECT stay_date FROM stored_rates WHERE account_id = 'acct_a' AND token = 'tok-a' AND market = 'US' AND currency = 'USD' AND adults = 2 AND los = 1 ORDER BY stay_date`;
-    });
-    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-    expect(plan).toMatch(/stored_rates_pkey/);
+  it('the reads by account have an index that leads with the account', async () => {
+    // The index definitions, not a plan: on a four-row table the planner's choice says little and
+    // varied between PostgreSQL versions and runs.
+    const defs = (await sql`SELECT indexdef FROM pg_indexes WHERE tablename IN ('stored_rates', 'scrape_runs', 'request_history', 'calendar_jobs')`).map((r) => r.indexdef as string);
+    expect(defs).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/stored_rates_pkey .*\(account_id, token, market, currency, adults, los, stay_date\)/),
+        expect.stringMatching(/stored_rates_account_observed .*\(account_id, observed_at\)/),
+        expect.stringMatching(/scrape_runs_account_run .*\(account_id, run_id\)/),
+        expect.stringMatching(/request_history_account_time .*\(account_id, created_at\)/),
+        expect.stringMatching(/calendar_jobs_account .*\(account_id, created_at DESC\)/),
+      ]),
+    );
   });
 });
