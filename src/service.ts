@@ -10,7 +10,9 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import type { AppDeps } from './deps.js';
 import { startQueue } from './jobs/queue.js';
-import { ensureJobQueues, startCalendarWorker, type CalendarWorker } from './jobs/calendar-worker.js';
+import { ensureJobQueues, ensureQueue, startCalendarWorker, type CalendarWorker } from './jobs/calendar-worker.js';
+import { MCP_TASK_QUEUE } from './jobs/mcp-task-store.js';
+import { startMcpTaskWorker } from './jobs/mcp-task-worker.js';
 import { createCalendarService } from './sources/metasearch/calendar/service.js';
 import { closeJobsBrowser } from './sources/jobsearch/browser.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -101,6 +103,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     try {
       boss = await startQueue(db.url, config, log);
       await ensureJobQueues(boss);
+      await ensureQueue(boss, MCP_TASK_QUEUE);
     } catch (err) {
       await db.close();
       throw err;
@@ -110,7 +113,13 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
   const deps = buildDeps(config, db.sql, log, opts.tools ?? TOOLS, boss ?? undefined, ops);
   const calendar = deps.services.calendar!;
   const worker = runWorker && boss ? await startCalendarWorker(deps, boss, calendar) : null;
-  if (worker) deps.services.wakeWorkers = worker.wake;
+  const taskWorker = runWorker && boss ? await startMcpTaskWorker(deps, boss) : null;
+  if (worker && taskWorker) {
+    deps.services.wakeWorkers = () => {
+      worker.wake();
+      taskWorker.wake();
+    };
+  }
   let closing: Promise<void> | null = null;
   return {
     db,
@@ -119,6 +128,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     worker,
     close() {
       closing ??= (async () => {
+        await taskWorker?.stop();
         await boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
         await closeJobsBrowser(deps);
         await deps.services.upstream?.close();

@@ -3,6 +3,7 @@ import { calendarCharge, calendarCost, CalendarRequest, calendarRequestShape, no
 import { need } from '../src/deps.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { currency, isoDate } from '../src/domain/codes.js';
+import { expectedCalendarSeconds } from '../src/jobs/calendar-jobs.js';
 import { readStoredRates, storageStatus as readStorageStatus, storeCalendarRates } from '../src/jobs/stored-rates.js';
 import { BadRequest, InvalidInput } from '../src/platform/errors.js';
 import { newId } from '../src/platform/ids.js';
@@ -91,7 +92,15 @@ export const calendar = defineTool({
   input: CalendarCallRequest,
   output: CalendarResultSchema,
   credits: calendarCredits,
-  mcp: { expose: true, title: 'Get hotel price calendar' },
+  mcp: {
+    expose: true,
+    title: 'Get hotel price calendar',
+    // mainstream basis (an offers page per night), spot-checks and horizons past six months run for tens of seconds
+    task: {
+      when: (i) => i.basis === 'mainstream' || i.verify_sources > 0 || i.days > 180,
+      seconds: (i) => expectedCalendarSeconds(normalizeCalendarRequest(i)),
+    },
+  },
   handler: ({ zero_retention: _zr, ...input }, ctx) => collect(input, ctx),
 });
 

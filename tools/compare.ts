@@ -103,7 +103,8 @@ export const compareHotelPrices = defineTool({
   }),
   credits: 20,
   isEmpty: (o) => o.offers.length === 0,
-  mcp: { expose: true, title: 'Compare hotel prices' },
+  // the sources run in parallel, each up to timeout_s
+  mcp: { expose: true, title: 'Compare hotel prices', task: { when: (i) => i.timeout_s > 10, seconds: (i) => i.timeout_s } },
   handler: (input, { deps }) => compareStay(deps, input),
 });
 

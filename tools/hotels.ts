@@ -289,7 +289,8 @@ export const getHotelOffers = defineTool({
   output: OffersOutput,
   credits: 3,
   isEmpty: (o) => o.offers.length === 0,
-  mcp: { expose: true, title: 'Get hotel offers' },
+  // several device profiles: a ~3 MB page each, and a retry when a required source is missing
+  mcp: { expose: true, title: 'Get hotel offers', task: { when: (i) => i.coverage > 1, seconds: (i) => 10 * i.coverage } },
   handler: (i, { deps }) => runOffers(deps, { ...i, hl: 'en' }),
 });
 

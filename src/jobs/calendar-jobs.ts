@@ -22,9 +22,12 @@ export function bossDb(tx: TransactionSql): PgBoss.Db {
  * pg-boss hands it out again once it expired and maintenance ran.
  */
 export function itemExpirySeconds(r: NormalizedCalendarRequest, minSeconds: number): number {
-  // one RPC per 31 nights, four at a time, plus the minimum-stay probe levels
-  const expected = 5 + r.days * 0.1 + r.verify_sources * 15 + (r.basis === 'mainstream' ? r.days * 1.5 : 0) + (r.probe_min_stay ? 5 : 0);
-  return Math.max(minSeconds, Math.min(3600, Math.ceil(expected * 2)));
+  return Math.max(minSeconds, Math.min(3600, Math.ceil(expectedCalendarSeconds(r) * 2)));
+}
+
+/** A generous estimate of one calendar's run time: one RPC per 31 nights, four at a time, plus the minimum-stay probe levels. */
+export function expectedCalendarSeconds(r: NormalizedCalendarRequest): number {
+  return 5 + r.days * 0.1 + r.verify_sources * 15 + (r.basis === 'mainstream' ? r.days * 1.5 : 0) + (r.probe_min_stay ? 5 : 0);
 }
 
 export interface NewJob {

@@ -24,7 +24,7 @@ import { queueJobWebhook, sendJobWebhook, webhookFetcher } from './webhooks.js';
  * guarded by the item's status, so a replay after a crash changes nothing twice.
  */
 
-async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
+export async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
   if (await boss.getQueue(name)) return;
   await boss.createQueue(name).catch(async (err) => {
     if (!(await boss.getQueue(name))) throw err;

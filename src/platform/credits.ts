@@ -72,10 +72,11 @@ export class Credits {
   /**
    * Writes a call's outcome in one statement: its charge (if any) with the period total,
    * the release of its reservation (when enforced) and its history row. Returns the
-   * credits left in the period.
+   * credits left in the period. `sql`: the caller's transaction, when the outcome commits with more
+   * (an MCP task's result).
    */
-  async settleCall(c: Charge, history: HistoryRecord): Promise<number> {
-    return (await this.#charge(this.sql, c, history)) as number;
+  async settleCall(c: Charge, history: HistoryRecord, sql: Sql | TransactionSql = this.sql): Promise<number> {
+    return (await this.#charge(sql as Sql, c, history)) as number;
   }
 
   /**

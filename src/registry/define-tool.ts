@@ -39,6 +39,16 @@ export interface CreditRule<I, O> {
   actual(input: I, output: O): number;
 }
 
+/**
+ * A tool that can run past ~10 s: for a client that declares the MCP tasks extension, the server
+ * runs the calls `when` picks as tasks (durable, polled, cancellable) instead of holding the call open.
+ */
+export interface TaskRule<I> {
+  when(input: I): boolean;
+  /** Expected run time in seconds (poll interval; a crashed run is retried after twice this). */
+  seconds(input: I): number;
+}
+
 export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   /** snake_case operation id; also the MCP tool name when exposed. */
   name: string;
@@ -65,9 +75,10 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   /**
    * Listed as one of the read-only MCP tools at POST /mcp. `defaults` are argument defaults of the
    * MCP tool where they differ from the REST route's, to keep an agent's default result small
-   * (e.g. fewer items); the listing shows them as the fields' defaults.
+   * (e.g. fewer items); the listing shows them as the fields' defaults. `task`: when a call runs as
+   * an MCP task.
    */
-  mcp?: { expose: true; title?: string; defaults?: Record<string, unknown> };
+  mcp?: { expose: true; title?: string; defaults?: Record<string, unknown>; task?: TaskRule<z.output<S>> };
   /** Statuses beyond the common ones (401, 422, 429, 503; 402 and 502 when metered), with when. */
   errors?: Partial<Record<ErrorStatus, string>>;
   /** Request headers the handler reads (e.g. Idempotency-Key). */
@@ -94,7 +105,7 @@ export interface Tool<I = any, O = any> {
   status: number;
   queryKey: boolean;
   compatErrors: boolean;
-  mcp: { expose: boolean; title: string; defaults: Record<string, unknown> };
+  mcp: { expose: boolean; title: string; defaults: Record<string, unknown>; task?: TaskRule<I> };
   errors: Partial<Record<ErrorStatus, string>>;
   headers: Record<string, HeaderSpec>;
   engines?: Record<string, Tool>;
@@ -123,7 +134,7 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     queryKey: spec.queryKey ?? false,
     // the compatible search family answers errors with both `detail` and that API's `error`
     compatErrors: spec.compatErrors ?? (spec.path.startsWith('/v1/serp/') || spec.path.startsWith('/api/')),
-    mcp: { expose: spec.mcp?.expose ?? false, title: spec.mcp?.title ?? spec.title, defaults: spec.mcp?.defaults ?? {} },
+    mcp: { expose: spec.mcp?.expose ?? false, title: spec.mcp?.title ?? spec.title, defaults: spec.mcp?.defaults ?? {}, task: spec.mcp?.task },
     errors: spec.errors ?? {},
     headers: spec.headers ?? {},
     engines: spec.engines,

@@ -1,3 +1,5 @@
+import type { TransactionSql } from 'postgres';
+import type { Sql } from '../db/client.js';
 import { scopeDeps, type AppDeps } from '../deps.js';
 import { Limited } from '../platform/errors.js';
 import { inSourceScope } from '../ops/outcomes.js';
@@ -84,13 +86,17 @@ export function failed(meter: Meter): void {
 
 /**
  * Records the call: with a charge pending, the charge, the reservation release and the
- * history row go in one statement; otherwise the history row alone.
+ * history row go in one statement; otherwise the history row alone. `sql`: the caller's transaction
+ * when the outcome commits with more (an MCP task's result).
  */
-export async function finishCall(deps: AppDeps, meter: Meter, record: Omit<HistoryRecord, 'credits' | 'rate_limited'>): Promise<void> {
+export async function finishCall(deps: AppDeps, meter: Meter, record: CallRecord, sql: Sql | TransactionSql = deps.sql): Promise<void> {
   const history: HistoryRecord = { ...record, credits: meter.charged, rate_limited: meter.rateLimited };
   if (!meter.pending) {
-    await historyInsert(deps.sql, history);
+    await historyInsert(sql as Sql, history);
     return;
   }
-  meter.remaining = await deps.credits.settleCall({ ...meter.pending, requestId: record.id, amount: meter.charged }, history);
+  meter.remaining = await deps.credits.settleCall({ ...meter.pending, requestId: record.id, amount: meter.charged }, history, sql);
 }
+
+/** What a call's history row says, before its charge is known. */
+export type CallRecord = Omit<HistoryRecord, 'credits' | 'rate_limited'>;

@@ -4,9 +4,10 @@ import { toApiError } from '../platform/errors.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { recordCall } from '../ops/ops.js';
 import type { Tool } from './define-tool.js';
-import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
+import { failed, finishCall, invokeTool, newMeter, type CallRecord, type Meter } from './invoke.js';
 import { jsonSchema } from './json-schema.js';
 import { leanSchema } from './mcp-schema.js';
+import { serveTaskMethods, startTask, TASKS_CAPABILITY } from './mcp-tasks.js';
 
 export const MCP_SERVER_INFO = { name: 'hotelrates', version: '1.0.0' };
 
@@ -57,7 +58,13 @@ const CLIENT_CLOSED = 499;
  * A failure is an `isError` result carrying the REST error's detail; a call whose client hung up
  * is recorded as 499 and charged nothing.
  */
-export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller: McpCaller, signal: AbortSignal): Promise<CallToolResult> {
+/**
+ * Writes a finished call's charge and history row; an MCP task's worker passes its own, which commits
+ * them with the task's result (`final()`, the result as answered).
+ */
+export type SettleCall = (meter: Meter, record: CallRecord, final: () => CallToolResult) => Promise<void>;
+
+export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller: McpCaller, signal: AbortSignal, settle?: SettleCall): Promise<CallToolResult> {
   const id = caller.nextRequestId();
   const started = performance.now();
   const meter = newMeter();
@@ -76,8 +83,10 @@ export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller:
     result = errorResult(api.detail, status, id);
   }
   const text = (result.content[0] as { text: string }).text; // the serialised result, measured once
+  const record: CallRecord = { id, key_id: caller.key.id, method: 'MCP', path: tool.name, status, duration_ms: performance.now() - started, response_bytes: Buffer.byteLength(text) };
   try {
-    await finishCall(deps, meter, { id, key_id: caller.key.id, method: 'MCP', path: tool.name, status, duration_ms: performance.now() - started, response_bytes: Buffer.byteLength(text) });
+    if (settle) await settle(meter, record, () => withCallMeta(result, id, meter));
+    else await finishCall(deps, meter, record);
   } catch (err) {
     if (result.isError) deps.log.warn({ err, requestId: id }, 'request history write failed');
     else {
@@ -87,9 +96,14 @@ export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller:
       result = errorResult(api.detail, api.status, id);
     }
   }
-  if (!result.isError) result._meta = { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining };
+  result = withCallMeta(result, id, meter);
   recordCall(deps.ops, { operation: tool.name, transport: 'mcp', status, ms: performance.now() - started, credits: meter.charged });
   return result;
+}
+
+/** A successful result carries its request id and credits in `_meta`. */
+function withCallMeta(result: CallToolResult, id: string, meter: Meter): CallToolResult {
+  return result.isError ? result : { ...result, _meta: { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining } };
 }
 
 function errorResult(detail: unknown, status: number, requestId: string | null): CallToolResult {
@@ -111,7 +125,8 @@ export interface McpCallContext {
 /**
  * The SDK's serving entries (HTTP: one per request; stdio: one per connection) each take a fresh
  * protocol `Server` from this factory. What is expensive to build, the tool table and its schemas,
- * is built once per process and shared; the per-request `Server` only holds the two handlers.
+ * is built once per process and shared; the per-request `Server` only holds the handlers (on the
+ * 2026-07-28 era also those of the tasks extension, mcp-tasks.ts).
  * `resolve` gives a call its dependencies and caller from the serving context (HTTP: the auth in
  * front of the handler; stdio: the process's key, once the database is up). `onList` lets a
  * lazily started server warm up when a client lists the tools.
@@ -122,9 +137,10 @@ export function mcpServerFactory(
   onList?: () => void,
 ): McpServerFactory {
   const listResult = { tools: table.listing };
-  return () => {
+  return ({ era }) => {
+    const modern = era === 'modern';
     const server = new Server(MCP_SERVER_INFO, {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, ...(modern ? TASKS_CAPABILITY : {}) },
       cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
     });
     server.setRequestHandler('tools/list', () => {
@@ -142,8 +158,12 @@ export function mcpServerFactory(
         const api = toApiError(err);
         return errorResult(api.detail, api.status, null);
       }
-      return callTool(call.deps, tool, request.params.arguments, call.caller, ctx.mcpReq.signal);
+      // the tasks extension (2026-07-28 only): a long call may be answered with a task instead
+      const decided = modern ? await startTask(call, tool, request.params.arguments, ctx) : { caller: call.caller };
+      if ('task' in decided) return decided.task as never;
+      return callTool(call.deps, tool, request.params.arguments, decided.caller, ctx.mcpReq.signal);
     });
+    if (modern) serveTaskMethods(server, resolve);
     return server;
   };
 }

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import type PgBoss from 'pg-boss';
+import type { TransactionSql } from 'postgres';
+import type { Sql } from '../db/client.js';
+import { historyInsert } from '../platform/history.js';
+import { newId } from '../platform/ids.js';
+import type { AuthedKey } from '../platform/keys.js';
+import { bossDb } from './calendar-jobs.js';
+
+/*
+ * The one module that writes and reads MCP task records (src/registry/mcp-tasks.ts answers the
+ * protocol, src/jobs/mcp-task-worker.ts runs them). Every read is of one key inside its account.
+ *
+ * Transitions:
+ *   working → completed  the worker committed the tool's result with its charge and history row
+ *   working → cancelled  tasks/cancel (the queue entry is cancelled, a running worker aborted)
+ *   working → failed     the worker died MAX_TASK_ATTEMPTS times on it, or the tool is gone
+ * A terminal task never changes again; every transition is guarded by `status = 'working'`.
+ */
+
+export const MCP_TASK_QUEUE = 'mcp-task';
+/** Tasks are kept this long after creation, then forgotten (tasks/get answers not found). */
+export const TASK_TTL_MS = 24 * 3600 * 1000;
+/** A task whose worker died this many times fails instead of running again. */
+export const MAX_TASK_ATTEMPTS = 3;
+
+export type TaskStatus = 'working' | 'completed' | 'failed' | 'cancelled';
+
+export interface TaskRecord {
+  id: string;
+  account_id: string;
+  key_id: string;
+  request_id: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  caller: AuthedKey;
+  queue_job_id: string;
+  status: TaskStatus;
+  status_message: string | null;
+  result: Record<string, unknown> | null;
+  error: { code: number; message: string } | null;
+  attempts: number;
+  poll_interval_ms: number;
+  ttl_ms: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewTask {
+  key: AuthedKey;
+  requestId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** Expected run time: the queue entry expires (and a crashed run is retried) after twice this. */
+  expectedSeconds: number;
+  minExpirySeconds: number;
+}
+
+/** How often a client should ask: a tenth of the expected time, within 0.5-5 s. */
+export function pollIntervalMs(expectedSeconds: number): number {
+  return Math.round(Math.min(5000, Math.max(500, expectedSeconds * 100)));
+}
+
+/** Writes the task and its queue entry in one transaction: when this returns, tasks/get finds it. */
+export async function createTask(sql: Sql, boss: PgBoss, t: NewTask): Promise<TaskRecord> {
+  const queueJobId = randomUUID();
+  const { admitted: _admitted, ...caller } = t.key;
+  return sql.begin(async (tx) => {
+    const [row] = await tx`INSERT INTO mcp_tasks (id, account_id, key_id, request_id, tool, arguments, caller, queue_job_id, poll_interval_ms, ttl_ms)
+      VALUES (${newId('task', 32)}, ${t.key.account_id}, ${t.key.id}, ${t.requestId}, ${t.tool}, ${tx.json(t.arguments as never)},
+              ${tx.json(caller as never)}, ${queueJobId}, ${pollIntervalMs(t.expectedSeconds)}, ${TASK_TTL_MS})
+      RETURNING *`;
+    await boss.insert(
+      [
+        {
+          id: queueJobId,
+          name: MCP_TASK_QUEUE,
+          data: { task_id: row.id },
+          retryLimit: MAX_TASK_ATTEMPTS + 2,
+          retryDelay: 1,
+          expireInSeconds: Math.max(t.minExpirySeconds, Math.min(3600, Math.ceil(t.expectedSeconds * 2))),
+        },
+      ],
+      { db: bossDb(tx) },
+    );
+    return row as TaskRecord;
+  });
+}
+
+/** The caller's own live task, or null (unknown, another key's, or past its TTL). */
+export async function findTask(sql: Sql | TransactionSql, key: AuthedKey, taskId: string, lock = false): Promise<TaskRecord | null> {
+  if (typeof taskId !== 'string' || taskId.length > 100) return null;
+  const [row] = await sql`SELECT * FROM mcp_tasks
+    WHERE id = ${taskId} AND account_id = ${key.account_id} AND key_id = ${key.id}
+      AND created_at + make_interval(secs => ttl_ms / 1000.0) > now()
+    ${lock ? sql`FOR UPDATE` : sql``}`;
+  return (row as TaskRecord | undefined) ?? null;
+}
+
+/**
+ * Cancels a working task: it turns cancelled, its queue entry is cancelled and a worker running it
+ * is told (NOTIFY) to abort. The call is recorded as a client-ended call (499, nothing charged),
+ * as REST records a client that hung up. A terminal task is left as it is.
+ */
+export async function cancelTask(sql: Sql, boss: PgBoss | undefined, key: AuthedKey, taskId: string): Promise<TaskRecord | null> {
+  const found = await sql.begin(async (tx) => {
+    const task = await findTask(tx, key, taskId, true);
+    if (!task || task.status !== 'working') return { task, cancelled: false };
+    const [row] = await tx`UPDATE mcp_tasks SET status = 'cancelled', status_message = 'cancelled by the client', updated_at = now()
+      WHERE id = ${task.id} RETURNING *`;
+    await historyInsert(tx as unknown as Sql, {
+      id: task.request_id, key_id: task.key_id, method: 'MCP', path: task.tool, status: 499,
+      duration_ms: Date.now() - task.created_at.getTime(), response_bytes: 0, credits: 0, rate_limited: false,
+    });
+    await tx`SELECT pg_notify(${TASK_CANCEL_CHANNEL}, ${task.id})`;
+    return { task: row as TaskRecord, cancelled: true };
+  });
+  if (found.cancelled && boss) await boss.cancel(MCP_TASK_QUEUE, found.task!.queue_job_id).catch(() => undefined);
+  return found.task;
+}
+
+export const TASK_CANCEL_CHANNEL = 'mcp_task_cancel';
+
+/** Moves a working task to running once more (attempts + 1); null when it is no longer working. */
+export async function claimTask(sql: Sql, taskId: string): Promise<TaskRecord | null> {
+  const [row] = await sql`UPDATE mcp_tasks SET attempts = attempts + 1, updated_at = now()
+    WHERE id = ${taskId} AND status = 'working' RETURNING *`;
+  return (row as TaskRecord | undefined) ?? null;
+}
+
+/** The worker's commit of a finished call, inside the transaction that charges and records it; false when the task ended meanwhile. */
+export async function completeTask(tx: TransactionSql, taskId: string, result: Record<string, unknown>): Promise<boolean> {
+  const done = await tx`UPDATE mcp_tasks SET status = 'completed', result = ${tx.json(result as never)}, updated_at = now()
+    WHERE id = ${taskId} AND status = 'working' RETURNING id`;
+  return done.length > 0;
+}
+
+/** Locks a task for the worker's commit and tells whether it is still working. */
+export async function stillWorking(tx: TransactionSql, taskId: string): Promise<boolean> {
+  const [row] = await tx`SELECT status FROM mcp_tasks WHERE id = ${taskId} FOR UPDATE`;
+  return row?.status === 'working';
+}
+
+export async function failTask(sql: Sql, task: TaskRecord, message: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    const done = await tx`UPDATE mcp_tasks SET status = 'failed', status_message = ${message},
+        error = ${tx.json({ code: -32603, message })}, updated_at = now()
+      WHERE id = ${task.id} AND status = 'working' RETURNING id`;
+    if (!done.length) return;
+    await historyInsert(tx as unknown as Sql, {
+      id: task.request_id, key_id: task.key_id, method: 'MCP', path: task.tool, status: 500,
+      duration_ms: Date.now() - task.created_at.getTime(), response_bytes: 0, credits: 0, rate_limited: false,
+    });
+  });
+}
+
+/** Forgets tasks past their TTL. */
+export async function pruneTasks(sql: Sql): Promise<number> {
+  const gone = await sql`DELETE FROM mcp_tasks WHERE created_at + make_interval(secs => ttl_ms / 1000.0) <= now() RETURNING 1`;
+  return gone.length;
+}
