@@ -12,7 +12,12 @@ const PROTOCOL = '2026-07-28';
 const CLIENT_INFO = { name: 'tasks-test', version: '1.0.0' };
 
 /** One JSON-RPC request to /mcp as a 2026-07-28 client sends it (routing headers included). */
-export async function rawRequest(url: string, key: string, request: { method: string; params?: Record<string, unknown>; id?: number }): Promise<{ status: number; body: any }> {
+export async function rawRequest(
+  url: string,
+  key: string,
+  request: { method: string; params?: Record<string, unknown>; id?: number },
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const params = request.params ?? {};
   const name = (params.name ?? params.taskId) as string | undefined;
   const res = await fetch(url, {
@@ -24,6 +29,7 @@ export async function rawRequest(url: string, key: string, request: { method: st
       'mcp-method': request.method,
       ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
       'x-api-key': key,
+      ...headers,
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: request.id ?? 1, ...request, params }),
   });

@@ -24,6 +24,8 @@ beforeAll(async () => {
   replay = await startReplayServer([
     // `slow…` tokens keep their task running until it is cancelled
     calendarRoute(pricer, { match: (r) => askedWindow(r.body).token.startsWith('slow'), delayMs: 60_000 }),
+    // `broken…` tokens fail upstream: the call ends in a tool error
+    { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r) => askedWindow(r.body).token.startsWith('broken'), status: 500, body: 'down' },
     calendarRoute(pricer),
   ]);
   svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', UPSTREAM_TIMEOUT_MS: '90000' });
@@ -83,6 +85,38 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
       expect(charges.map((c) => c.amount)).toEqual([-5]);
       const [history] = await svc.deps.sql`SELECT method, path, status, credits FROM request_history WHERE id = ${requestId}`;
       expect(history).toMatchObject({ method: 'MCP', path: 'get_hotel_calendar', status: 200, credits: 5 });
+    } finally {
+      await requester.close();
+    }
+  });
+
+  it('wire shapes: a flat CreateTaskResult with integer ttlMs and pollIntervalMs; tasks/get while working; routing header checked', async () => {
+    const created = await rawRequest(url, key, { method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: { ...LONG, token: 'slow-hotel-wire' }, _meta: envelope(true) } });
+    const task = created.body.result;
+    expect(task).toMatchObject({ resultType: 'task', status: 'working' });
+    expect(task.taskId).toMatch(/^task_[A-Za-z0-9]{32}$/);
+    for (const field of ['createdAt', 'lastUpdatedAt']) expect(new Date(task[field]).toISOString()).toBe(task[field]);
+    for (const field of ['ttlMs', 'pollIntervalMs']) expect(Number.isInteger(task[field]) && task[field] > 0, field).toBe(true);
+    for (const field of ['task', 'ttl', 'pollInterval', 'requestState', 'result', 'error', 'inputRequests']) expect(task, field).not.toHaveProperty(field);
+    const working = await rawRequest(url, key, { method: 'tasks/get', params: { taskId: task.taskId, _meta: envelope(true) } });
+    expect(working.body.result).toMatchObject({ resultType: 'complete', taskId: task.taskId, status: 'working' });
+    for (const field of ['requestState', 'result', 'error']) expect(working.body.result, field).not.toHaveProperty(field);
+    const mismatched = await rawRequest(url, key, { method: 'tasks/get', params: { taskId: task.taskId, _meta: envelope(true) } }, { 'mcp-name': 'another-task' });
+    expect(mismatched.status).toBe(400);
+    expect(mismatched.body.error).toMatchObject({ code: -32020 });
+    const ack = await rawRequest(url, key, { method: 'tasks/cancel', params: { taskId: task.taskId, _meta: envelope(true) } });
+    expect(Object.keys(ack.body.result).filter((k) => k !== '_meta')).toEqual(['resultType']);
+  });
+
+  it('a tool error ends the task completed with the isError result the blocking call gives, not failed', async () => {
+    const requester = await tasksRequester(url, key);
+    try {
+      const execution = await requester.session.callTool('get_hotel_calendar', { ...LONG, token: 'broken-hotel-aaaa' });
+      expect(execution.kind).toBe('task');
+      const { outcome } = await execution.settle();
+      expect(outcome.status).toBe('completed');
+      const result = resultFromTaskOutcome(outcome) as unknown as { isError: boolean; _meta: { status: number } };
+      expect(result).toMatchObject({ isError: true, _meta: { status: 502 } });
     } finally {
       await requester.close();
     }

@@ -1,0 +1,101 @@
+import type { ChildProcess } from 'node:child_process';
+import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSql, type Sql } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createKey } from '../../src/platform/keys.js';
+import { calendarRoute } from '../helpers/calendar-replay.js';
+import { envelope, rawRequest, tasksRequester } from '../helpers/mcp-tasks-client.js';
+import { spawnEntry, spawnServer } from '../helpers/spawn-service.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
+import { waitFor } from '../helpers/wait.js';
+import { startReplayServer, type ReplayServer } from '../replay/server.js';
+
+/**
+ * An MCP task outlives its processes like a batch item: the API that created it and the worker
+ * running it are both killed with SIGKILL mid-task; after a restart it completes once, charged once.
+ */
+let replay: ReplayServer;
+let db: TestDatabase;
+let sql: Sql;
+
+beforeAll(async () => {
+  // each calendar window answers after 2 s, so the task is surely mid-run when its worker dies
+  replay = await startReplayServer([calendarRoute((date, los) => (100 + Number(date.slice(8))) * los, { delayMs: 2000 })]);
+  db = await createTestDatabase();
+  sql = createSql(db.url, { max: 4 });
+  await migrate(sql);
+});
+afterAll(async () => {
+  await sql?.end();
+  await db?.drop();
+  await replay?.close();
+});
+
+const env = () => ({
+  DATABASE_URL: db.url,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  BOOTSTRAP_KEY: 'false',
+  UPSTREAM_METASEARCH_URL: replay.url,
+  UPSTREAM_RETRIES: '0',
+  QUEUE_MAINTENANCE_S: '1',
+  JOB_MIN_EXPIRY_S: '1',
+});
+
+/** Resolves when the process has exited (at once if it already has). */
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+describe('an MCP task across process deaths', () => {
+  it('API and worker killed with SIGKILL mid-task: after the restart the task completes once, charged once', async () => {
+    const { key, account_id } = await createKey(sql, { name: 'task-durable', plan: 'starter', rateLimit: 1000 });
+    const children: ChildProcess[] = [];
+    try {
+      const api = await spawnServer({ ...env(), RUN_WORKER: 'false' });
+      children.push(api.child);
+      const firstWorker = spawnEntry('src/worker.ts', [], env());
+      children.push(firstWorker);
+      const args = { token: 'durable-task-hotel', start: '2027-05-01', days: 181, probe_min_stay: false };
+      const created = await rawRequest(`${api.url}/mcp`, key, { method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: args, _meta: envelope(true) } });
+      expect(created.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+      const taskId: string = created.body.result.taskId;
+      await waitFor(async () => (await sql`SELECT 1 FROM mcp_tasks WHERE id = ${taskId} AND attempts = 1`).length > 0, { timeoutMs: 60_000, what: 'the worker to take the task' });
+
+      firstWorker.kill('SIGKILL');
+      api.child.kill('SIGKILL');
+      await Promise.all([exited(firstWorker), exited(api.child)]);
+      const [mid] = await sql`SELECT status FROM mcp_tasks WHERE id = ${taskId}`;
+      expect(mid.status).toBe('working');
+
+      const restarted = await spawnServer({ ...env(), RUN_WORKER: 'false' });
+      children.push(restarted.child);
+      children.push(spawnEntry('src/worker.ts', [], env()));
+      // the requester resumes polling the task through the new API process
+      const requester = await tasksRequester(`${restarted.url}/mcp`, key);
+      try {
+        const outcome = await requester.session.task(taskId as never).result();
+        const result = resultFromTaskOutcome(outcome) as unknown as { structuredContent: { rates: unknown[] }; _meta: { request_id: string } };
+        expect(result.structuredContent.rates).toHaveLength(181);
+        const requestId = result._meta.request_id;
+        const [task] = await sql`SELECT status, attempts, request_id FROM mcp_tasks WHERE id = ${taskId}`;
+        expect(task).toMatchObject({ status: 'completed', request_id: requestId });
+        expect(task.attempts).toBeGreaterThanOrEqual(2);
+        const charges = await sql`SELECT amount FROM credit_ledger WHERE account_id = ${account_id} AND kind = 'charge'`;
+        expect(charges.map((c) => c.amount)).toEqual([-5]);
+        const history = await sql`SELECT status, credits FROM request_history WHERE id = ${requestId}`;
+        expect(history).toEqual([{ status: 200, credits: 5 }]);
+        const [{ runs }] = await sql`SELECT count(*)::int AS runs FROM scrape_runs WHERE collection_key = ${requestId}`;
+        expect(runs).toBe(1);
+        const got = await rawRequest(`${restarted.url}/mcp`, key, { method: 'tasks/get', params: { taskId, _meta: envelope(true) } });
+        expect(got.body.result).toMatchObject({ status: 'completed', result: { structuredContent: result.structuredContent } });
+      } finally {
+        await requester.close();
+      }
+    } finally {
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      await Promise.all(children.map(exited));
+    }
+  }, 240_000);
+});
