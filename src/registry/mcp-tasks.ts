@@ -72,7 +72,7 @@ export async function startTask(call: McpCallContext, tool: Tool, args: unknown,
   if (!args || typeof args !== 'object' || Array.isArray(args)) return { caller };
   let input: unknown;
   try {
-    input = parseInput(tool.input, args, () => 'body');
+    input = parseInput(tool.input, { ...tool.mcp.defaults, ...args }, () => 'body');
   } catch {
     return { caller };
   }
