@@ -25,21 +25,40 @@ export async function conformanceToolchain(): Promise<Toolchain | { unavailable:
   if (process.platform !== 'linux' || process.arch !== 'x64') return { unavailable: `${NODE_PACKAGE} runs on linux-x64 only, this is ${process.platform}-${process.arch}` };
   try {
     const node = path.join(CACHE, 'node/package/bin/node');
-    if (!fs.existsSync(node)) {
-      const dir = path.dirname(path.dirname(path.dirname(node)));
-      fs.mkdirSync(dir, { recursive: true });
+    await installOnce(path.join(CACHE, 'node'), node, async (dir) => {
       const { stdout } = await run('npm', ['pack', NODE_PACKAGE, '--pack-destination', dir, '--silent'], { timeout: 300_000 });
       await run('tar', ['xzf', path.join(dir, stdout.trim().split('\n').at(-1)!), '-C', dir]);
-    }
+    });
     const cli = path.join(CACHE, 'suite/node_modules/@modelcontextprotocol/conformance/dist/index.js');
-    if (!fs.existsSync(cli)) {
-      await run('npm', ['install', '--prefix', path.join(CACHE, 'suite'), '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', SUITE_PACKAGE], { timeout: 300_000 });
-    }
+    await installOnce(path.join(CACHE, 'suite'), cli, async (dir) => {
+      await run('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', SUITE_PACKAGE], { timeout: 300_000 });
+    });
     const { stdout: version } = await run(node, ['-v']);
     if (!version.startsWith('v22.')) return { unavailable: `${NODE_PACKAGE} reports ${version.trim()}` };
     return { node, cli };
   } catch (err) {
     return { unavailable: `could not fetch ${NODE_PACKAGE} / ${SUITE_PACKAGE} from the npm registry: ${(err as Error).message.split('\n')[0]}` };
+  }
+}
+
+/**
+ * Installs into `final` once, whatever the number of test files asking at the same time: each
+ * installs into a directory of its own and renames it into place, so nobody ever sees half an
+ * install (a concurrent `npm install` into one prefix leaves a broken tree).
+ */
+async function installOnce(final: string, marker: string, install: (dir: string) => Promise<void>): Promise<void> {
+  if (fs.existsSync(marker)) return;
+  const tmp = `${final}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  fs.mkdirSync(tmp, { recursive: true });
+  try {
+    await install(tmp);
+    if (fs.existsSync(marker)) return; // another file finished first
+    fs.rmSync(final, { recursive: true, force: true }); // a broken earlier install
+    fs.renameSync(tmp, final);
+  } catch (err) {
+    if (!fs.existsSync(marker)) throw err;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 
