@@ -54,6 +54,7 @@ export async function startMcpTaskWorker(deps: AppDeps, boss: PgBoss): Promise<M
     wake: () => ids.forEach((id) => boss.notifyWorker(id)),
     async stop() {
       clearInterval(timer);
+      // running tasks stop at once and stay working: their queue entries run them again elsewhere
       for (const c of running.values()) c.abort();
       await listener.unlisten().catch(() => undefined);
     },
@@ -75,14 +76,17 @@ async function runTask(deps: AppDeps, taskId: string, running: Map<string, Abort
   // the call was admitted (rate limit) when the task was created
   const caller: McpCaller = { key: { ...task.caller, admitted: true }, nextRequestId: () => task.request_id };
   try {
-    await callTool(deps, tool, task.arguments, caller, controller.signal, (meter, record, final) =>
-      deps.sql.begin(async (tx) => {
+    await callTool(deps, tool, task.arguments, caller, controller.signal, async (meter, record, final) => {
+      // stopped by tasks/cancel (which recorded the call) or by this process shutting down (the task
+      // stays working and runs again): either way this run's outcome is not the task's
+      if (controller.signal.aborted) return;
+      await deps.sql.begin(async (tx) => {
         if (!(await stillWorking(tx, task.id))) return; // cancelled while it ran: nothing is charged
         await finishCall(deps, meter, record, tx);
         // the result as the 2026-07-28 wire carries a tool call's answer
         await completeTask(tx, task.id, { ...final(), resultType: 'complete' });
-      }),
-    );
+      });
+    });
   } finally {
     running.delete(task.id);
   }

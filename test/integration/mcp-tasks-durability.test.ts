@@ -98,4 +98,38 @@ describe('an MCP task across process deaths', () => {
       await Promise.all(children.map(exited));
     }
   }, 240_000);
+
+  it('an API (with its worker) stopped with SIGTERM mid-task leaves the task working; restarted, it completes once', async () => {
+    const { key, account_id } = await createKey(sql, { name: 'task-graceful', plan: 'starter', rateLimit: 1000 });
+    const children: ChildProcess[] = [];
+    try {
+      const api = await spawnServer(env());
+      children.push(api.child);
+      const args = { token: 'graceful-task-hotel', start: '2027-05-01', days: 181, probe_min_stay: false };
+      const created = await rawRequest(`${api.url}/mcp`, key, { method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: args, _meta: envelope(true) } });
+      const taskId: string = created.body.result.taskId;
+      await waitFor(async () => (await sql`SELECT 1 FROM mcp_tasks WHERE id = ${taskId} AND attempts = 1`).length > 0, { timeoutMs: 60_000, what: 'the worker to take the task' });
+      api.child.kill('SIGTERM');
+      await exited(api.child);
+      const [mid] = await sql`SELECT status, result FROM mcp_tasks WHERE id = ${taskId}`;
+      expect(mid).toMatchObject({ status: 'working', result: null });
+
+      const restarted = await spawnServer(env());
+      children.push(restarted.child);
+      const requester = await tasksRequester(`${restarted.url}/mcp`, key);
+      try {
+        const outcome = await requester.session.task(taskId as never).result();
+        const result = resultFromTaskOutcome(outcome) as unknown as { isError?: boolean; structuredContent: { rates: unknown[] } };
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent.rates).toHaveLength(181);
+        const charges = await sql`SELECT amount FROM credit_ledger WHERE account_id = ${account_id} AND kind = 'charge'`;
+        expect(charges.map((c) => c.amount)).toEqual([-5]);
+      } finally {
+        await requester.close();
+      }
+    } finally {
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      await Promise.all(children.map(exited));
+    }
+  }, 240_000);
 });

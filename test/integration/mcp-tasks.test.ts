@@ -28,7 +28,8 @@ beforeAll(async () => {
     { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r) => askedWindow(r.body).token.startsWith('broken'), status: 500, body: 'down' },
     calendarRoute(pricer),
   ]);
-  svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', UPSTREAM_TIMEOUT_MS: '90000' });
+  // otafour is not served by the replay: a comparison of it ends with that source failed
+  svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_OTAFOUR_URL: replay.url, UPSTREAM_RETRIES: '0', UPSTREAM_TIMEOUT_MS: '90000' });
   const k = await svc.key({ plan: 'starter' });
   key = k.key;
   accountId = k.account_id!;
@@ -191,6 +192,47 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
     expect(res.body.result).toMatchObject({ resultType: 'complete' });
     expect(res.body.result.taskId).toBeUndefined();
     expect(res.body.result.structuredContent.rates).toHaveLength(200);
+  });
+
+  it('compare_hotel_prices runs as a task when its timeout_s allows more than 10 s, and answers what the blocking call answers', async () => {
+    const args = { check_in: '2027-06-04', nights: 2, timeout_s: 20, sources: { otafour: { property_id: '7777' } } };
+    const requester = await tasksRequester(url, key);
+    try {
+      const execution = await requester.session.callTool('compare_hotel_prices', args);
+      expect(execution.kind).toBe('task');
+      const result = resultFromTaskOutcome((await execution.settle()).outcome) as unknown as { structuredContent: { sources_failed: number } };
+      expect(result.structuredContent.sources_failed).toBe(1);
+      const plain = await sdkClient(url, key);
+      const sync = await plain.callTool({ name: 'compare_hotel_prices', arguments: args });
+      await plain.close();
+      expect(stable(result.structuredContent)).toEqual(stable(sync.structuredContent));
+      const quick = await requester.session.callTool('compare_hotel_prices', { ...args, timeout_s: 5 });
+      expect(quick.kind).toBe('immediate');
+      await quick.settle();
+    } finally {
+      await requester.close();
+    }
+  });
+
+  it('under credit enforcement a task reserves and settles like the blocking call: charged once, nothing left reserved', async () => {
+    const enforced = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', CREDITS_MODE: 'enforce' });
+    try {
+      const k = await enforced.key({ plan: 'starter' });
+      const requester = await tasksRequester(`${enforced.url}/mcp`, k.key);
+      try {
+        const execution = await requester.session.callTool('get_hotel_calendar', { ...LONG, token: 'task-hotel-enforced' });
+        expect(execution.kind).toBe('task');
+        const result = resultFromTaskOutcome((await execution.settle()).outcome) as unknown as { _meta: { request_id: string; credits_charged: number; credits_remaining: number } };
+        expect(result._meta.credits_charged).toBe(5);
+        const charges = await enforced.deps.sql`SELECT amount FROM credit_ledger WHERE account_id = ${k.account_id!} AND kind = 'charge'`;
+        expect(charges.map((c) => c.amount)).toEqual([-5]);
+        expect(await enforced.deps.sql`SELECT 1 FROM credit_reservations WHERE account_id = ${k.account_id!}`).toHaveLength(0);
+      } finally {
+        await requester.close();
+      }
+    } finally {
+      await enforced.close();
+    }
   });
 
   it('the tools stay read-only', async () => {
