@@ -48,6 +48,12 @@ const env = () => ({
 const exited = (child: ChildProcess) =>
   child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
+/** Every process a test started is gone before the next test (none is left behind). */
+async function killAll(children: ChildProcess[]): Promise<void> {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await Promise.all(children.map(exited));
+}
+
 describe('an MCP task across process deaths', () => {
   it('API and worker killed with SIGKILL mid-task: after the restart the task completes once, charged once', async () => {
     const { key, account_id } = await createKey(sql, { name: 'task-durable', plan: 'starter', rateLimit: 1000 });
@@ -94,8 +100,7 @@ describe('an MCP task across process deaths', () => {
         await requester.close();
       }
     } finally {
-      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-      await Promise.all(children.map(exited));
+      await killAll(children);
     }
   }, 240_000);
 
@@ -128,8 +133,7 @@ describe('an MCP task across process deaths', () => {
         await requester.close();
       }
     } finally {
-      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-      await Promise.all(children.map(exited));
+      await killAll(children);
     }
   }, 240_000);
 });
