@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askedWindow } from '../helpers/calendar-payload.js';
@@ -52,7 +53,7 @@ function stable(value: unknown): unknown {
 }
 
 describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
-  it('server/discover advertises the extension; 2025-era clients see no tasks capability', async () => {
+  it('server/discover advertises the extension', async () => {
     const client = await sdkClient(url, key);
     expect(client.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
     await client.close();
@@ -233,6 +234,25 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
     } finally {
       await enforced.close();
     }
+  });
+
+  it('2025-era clients get no tasks: no tasks capability, and a task-augmented call (2025-11-25 `task` parameter) is answered blocking', async () => {
+    const legacy = new Client({ name: 'legacy', version: '1.0.0' }, { supportedProtocolVersions: ['2025-11-25'] });
+    await legacy.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'x-api-key': key } } }));
+    expect(legacy.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    const caps = legacy.getServerCapabilities() as Record<string, unknown>;
+    expect(caps.tasks).toBeUndefined();
+    expect(caps.extensions).toBeUndefined();
+    await legacy.close();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'x-api-key': key },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: { ...LONG, token: 'task-hotel-legacy' }, task: { ttl: 60_000 } } }),
+    });
+    const text = await res.text();
+    const body = JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]);
+    expect(body.result.task).toBeUndefined();
+    expect(body.result.structuredContent.rates).toHaveLength(200);
   });
 
   it('the tools stay read-only', async () => {
