@@ -88,6 +88,7 @@ const ConfigSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE_S: parsedSetting(parseRetrySchedule, STANDARD_RETRY_SCHEDULE, 'must be delays in seconds, comma-separated, or none'),
   OAUTH_ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86_400).default(900),
   OAUTH_REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(3600).max(31_536_000).default(2_592_000),
+  SEARCH_ARCHIVE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ...HOST_OVERRIDE_FIELDS,
 });
 
@@ -186,5 +187,6 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   WEBHOOK_RETRY_SCHEDULE_S: 'seconds before each retry of a failed webhook delivery, comma-separated (`none`: one attempt); default the Standard Webhooks schedule 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h',
   OAUTH_ACCESS_TOKEN_TTL_S: 'lifetime of an OAuth access token for /mcp (connected apps refresh it)',
   OAUTH_REFRESH_TOKEN_TTL_S: 'lifetime of an OAuth refresh token; each refresh rotates it and starts a new lifetime',
+  SEARCH_ARCHIVE_DAYS: 'days a compatible search stays readable at its json_url / html_url (GET /api/v1/searches/{id}); an hourly job deletes older ones',
   ...HOST_OVERRIDE_DOC,
 };

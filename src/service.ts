@@ -10,6 +10,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import type { AppDeps } from './deps.js';
 import { startQueue } from './jobs/queue.js';
+import { startArchivePurge } from './jobs/archive-purge.js';
 import { ensureJobQueues, ensureQueue, startCalendarWorker, type CalendarWorker } from './jobs/calendar-worker.js';
 import { MCP_TASK_QUEUE } from './jobs/mcp-task-store.js';
 import { startMcpTaskWorker } from './jobs/mcp-task-worker.js';
@@ -119,6 +120,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
       worker.wake();
       taskWorker.wake();
     };
+    await startArchivePurge(deps, boss!);
   }
   let closing: Promise<void> | null = null;
   return {

@@ -9,6 +9,7 @@ import { BadRequest, InvalidInput } from '../src/platform/errors.js';
 import { newId } from '../src/platform/ids.js';
 import { defineTool, type ToolContext } from '../src/registry/define-tool.js';
 import { queryBool, queryInt } from '../src/registry/query.js';
+import { COMPAT_COMMON_FIELDS } from '../src/compat/engine.js';
 import { echoParameters, SearchMetadataSchema, SearchTimer } from '../src/sources/shared/search-metadata.js';
 import { ProvenanceSchema } from '../src/upstream/provenance.js';
 import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/property-token.js';
@@ -112,6 +113,7 @@ const SerpCalendarInput = z.strictObject({
   adults: queryInt.pipe(z.int().min(1).max(8)).default(2).describe('Adults per stay.'),
   los: queryInt.pipe(z.int().min(1).max(30)).default(1).describe('Length of stay per quote, in nights.'),
   token: z.string().min(8).max(400).optional().describe('Property token from resolve_hotel (POST /v1/search); give token or property_token.'),
+  ...COMPAT_COMMON_FIELDS,
   zero_retention: zeroRetention,
 });
 
@@ -132,7 +134,7 @@ export const serpCalendar = defineTool({
   },
   async handler(input, ctx) {
     const { requestId } = ctx;
-    const { engine: _engine, zero_retention: _zr, property_token, token, ...rest } = input;
+    const { engine: _engine, zero_retention: _zr, no_cache: _nc, async: _as, property_token, token, ...rest } = input;
     const chosen = token ?? property_token;
     if (!chosen) {
       throw new InvalidInput([{ type: 'missing', loc: ['body', 'property_token'], msg: 'Field required', input: null }]);

@@ -1,60 +1,191 @@
 import { z } from 'zod';
-import type { CreditRule, Tool } from '../src/registry/define-tool.js';
+import { readArchivedPage, readArchivedSearch } from '../src/compat/archive.js';
+import { COMMON_PARAMS, resolveSearch, runSearch, type CompatEngine, type ResolvedSearch } from '../src/compat/engine.js';
+import { NotFound } from '../src/platform/errors.js';
+import type { CreditRule, HttpMethod, Tool } from '../src/registry/define-tool.js';
 import { defineTool } from '../src/registry/define-tool.js';
-import { parseInput } from '../src/registry/validation.js';
+import { jsonSchema } from '../src/registry/json-schema.js';
+import { RawBody } from '../src/registry/raw-body.js';
+import { COMPAT_ENGINES } from './compat-engines.js';
 
-/**
- * `GET /api/v1/search?engine=…`: the compatible search API's single entry point. Each engine
- * is the `/v1/serp/<engine>` operation of the same name; this route only picks it by `engine`
- * and validates the rest of the query against that operation's own input schema, so both
- * routes behave and cost exactly alike.
+/*
+ * The compatible search API's routes: GET /api/v1/search?engine=…, GET and POST /v1/serp/<engine>
+ * for every engine of the translation table (our own POST /v1/serp/<alias> routes are the
+ * operations themselves, finished the same way), and its search archive at json_url / html_url.
  */
-export function compatSearch(engines: Record<string, Tool>, defaultEngine: string) {
-  const names = Object.keys(engines) as [string, ...string[]];
-  const parsed = new WeakMap<object, { tool: Tool; input: unknown }>();
+
+const ENGINES = new Map(COMPAT_ENGINES.map((e) => [e.name, e]));
+const NAMES = [...ENGINES.keys()] as [string, ...string[]];
+const DEFAULT_ENGINE = 'rentaltwo';
+
+function targetTools(e: CompatEngine): Tool[] {
+  if (typeof e.tool !== 'function') return [e.tool];
+  return [...new Set(['booking_token', 'departure_token', ''].map((k) => (e.tool as (p: Record<string, unknown>) => Tool)(k ? { [k]: 'x' } : {})))];
+}
+
+function fieldType(e: CompatEngine, name: string): string | undefined {
+  const ours = e.params[name]?.to ?? name;
+  for (const tool of targetTools(e)) {
+    const prop = (jsonSchema(tool.input, 'input') as { properties?: Record<string, { type?: unknown }> }).properties?.[ours];
+    if (prop && typeof prop.type === 'string') return prop.type;
+  }
+  return undefined;
+}
+
+/** Every parameter of every engine, documented once: which engines take it and how. */
+function parameterFields(): Record<string, z.ZodType> {
+  const byName = new Map<string, { engines: string[]; types: Set<string | undefined>; notes: Set<string> }>();
+  for (const e of COMPAT_ENGINES) {
+    for (const [name, rule] of Object.entries(e.params)) {
+      const entry = byName.get(name) ?? { engines: [], types: new Set(), notes: new Set() };
+      entry.engines.push(e.name);
+      entry.types.add(fieldType(e, name));
+      if (rule.doc) entry.notes.add(rule.doc);
+      if (rule.to) entry.notes.add(`${e.name}: our ${rule.to}`);
+      if (rule.noEffect) entry.notes.add(`${e.name}: accepted, no effect (${rule.noEffect}); named in warnings`);
+      if (rule.unsupported) entry.notes.add(`${e.name}: only its neutral value${rule.neutral ? ` (${rule.neutral.join(', ')})` : ''}, else 400: ${rule.unsupported}`);
+      byName.set(name, entry);
+    }
+  }
+  const fields: Record<string, z.ZodType> = {};
+  for (const [name, rule] of Object.entries(COMMON_PARAMS)) {
+    if (name === 'engine') continue;
+    fields[name] = z.unknown().optional().meta({ type: 'boolean', description: `every engine: ${rule.doc ?? `accepted, no effect (${rule.noEffect}); named in warnings`}` });
+  }
+  for (const [name, { engines, types, notes }] of [...byName].sort(([a], [b]) => a.localeCompare(b))) {
+    const type = types.size === 1 ? [...types][0] : undefined;
+    const description = [`engines: ${engines.join(', ')}`, ...notes].join('. ');
+    fields[name] = z.unknown().optional().meta(type ? { type, description } : { description });
+  }
+  return fields;
+}
+
+const PARAMETERS = parameterFields();
+const ENGINE_DOC = `the engine: that API's names (${COMPAT_ENGINES.filter((e) => !e.ownEcho).map((e) => e.name).join(', ')}) or our aliases (${COMPAT_ENGINES.filter((e) => e.ownEcho).map((e) => e.name).join(', ')})`;
+
+const SearchOutput = z.looseObject({
+  search_metadata: z.looseObject({ id: z.string(), status: z.literal('Success'), json_url: z.string().optional(), html_url: z.string().optional() }),
+  search_parameters: z.record(z.string(), z.unknown()),
+  warnings: z.array(z.string()).optional(),
+});
+
+/** One generic route of the family: the engine picks the operation, whose credits it takes. */
+function compatRoute(spec: { name: string; title: string; method: HttpMethod; path: string; engineIn: 'query' | 'path'; description: string }): Tool {
+  const location = spec.method === 'POST' ? 'body' : 'query';
+  const resolved = new WeakMap<object, { r: ResolvedSearch; output?: unknown }>();
   const resolve = (outer: Record<string, unknown>) => {
-    let hit = parsed.get(outer);
+    let hit = resolved.get(outer);
     if (!hit) {
-      const { engine, zero_retention: _zr, ...rest } = outer as { engine: string; zero_retention?: unknown };
-      const tool = engines[engine];
-      const shape = (tool.input as unknown as { shape?: Record<string, unknown> }).shape ?? {};
-      const raw = 'engine' in shape ? { ...rest, engine } : rest;
-      hit = { tool, input: parseInput(tool.input, raw, () => 'query') };
-      parsed.set(outer, hit);
+      const engine = ENGINES.get(outer.engine as string)!;
+      hit = { r: resolveSearch(engine, outer, (key) => (key === 'engine' && spec.engineIn === 'path' ? 'path' : location)) };
+      resolved.set(outer, hit);
     }
     return hit;
   };
   const credits: CreditRule<Record<string, unknown>, unknown> = {
-    base: Math.max(...Object.values(engines).map((t) => t.credits.base)),
-    note: `as the chosen engine: ${Object.entries(engines).map(([n, t]) => `${n} ${t.credits.base}`).join(', ')}`,
+    base: Math.max(...COMPAT_ENGINES.flatMap((e) => targetTools(e).map((t) => t.credits.base))),
+    note: 'as the engine’s operation: ' + COMPAT_ENGINES.map((e) => `${e.name} ${targetTools(e)[0].credits.base}`).join(', '),
     max: (input) => {
-      const { tool, input: inner } = resolve(input);
-      return tool.credits.max(inner);
+      const { r } = resolve(input);
+      return r.tool.credits.max(r.input);
     },
-    actual: (input, output) => {
-      const { tool, input: inner } = resolve(input);
-      return tool.credits.actual(inner, output);
+    actual: (input) => {
+      const { r, output } = resolve(input);
+      return r.tool.credits.actual(r.input, output);
     },
   };
+  const engine = spec.engineIn === 'query' ? z.enum(NAMES).default(DEFAULT_ENGINE).describe(`${ENGINE_DOC}; default ${DEFAULT_ENGINE}`) : z.enum(NAMES).describe(ENGINE_DOC);
   return defineTool({
-    name: 'compatible_search',
-    title: 'Compatible search endpoint',
-    description: `Drop-in for the third-party search-results API: keep its query parameters and pick the engine with engine= (${names.join(', ')}; default ${defaultEngine}). The key may be sent as api_key in the query or as a Bearer token. Each engine answers and costs exactly as its POST /v1/serp/<engine> route.`,
-    method: 'GET',
-    path: '/api/v1/search',
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    method: spec.method,
+    path: spec.path,
     tags: ['compatible search'],
-    queryKey: true,
-    compatErrors: true,
-    engines,
-    input: z.looseObject({
-      engine: z.enum(names).default(defaultEngine).describe('Which engine answers; each is the POST /v1/serp/<engine> operation of that name.'),
-      zero_retention: z.enum(['true', 'false']).optional().describe('accepted for compatibility; raw pages and results are never persisted'),
-    }),
-    output: z.looseObject({ search_metadata: z.looseObject({ id: z.string() }) }),
+    queryKey: spec.method === 'GET',
+    // every operation an engine picks: its own fields are documented beside that API's parameters
+    engines: Object.fromEntries(COMPAT_ENGINES.map((e) => [e.name, targetTools(e).at(-1)!])),
+    input: z.looseObject({ engine, ...PARAMETERS }),
+    output: SearchOutput,
     credits,
     async handler(input, ctx) {
-      const { tool, input: inner } = resolve(input);
-      return (await tool.handler(inner, ctx)) as { search_metadata: { id: string } };
+      const hit = resolve(input);
+      const { output, body } = await runSearch(hit.r, ctx);
+      hit.output = output;
+      return body as z.output<typeof SearchOutput>;
     },
   });
 }
+
+const FAMILY =
+  'Answers as the compatible search API (SearchApi.io) does: its engine and parameter names, its envelope (search_metadata with json_url and html_url, search_parameters in its value types), 400 with {"error"} for invalid or missing parameters, 401 for a bad key. A parameter it documents that cannot change our answer is accepted and named in warnings. Each engine is one of our operations and costs what that operation costs.';
+
+export const compatibleSearch = compatRoute({
+  name: 'compatible_search',
+  title: 'Compatible search endpoint',
+  method: 'GET',
+  path: '/api/v1/search',
+  engineIn: 'query',
+  description: `Drop-in for the third-party search-results API: keep its query parameters and pick the engine with engine= (default ${DEFAULT_ENGINE}). The key may be sent as api_key in the query or as a Bearer token. ${FAMILY}`,
+});
+
+export const compatibleSerpGet = compatRoute({
+  name: 'compatible_serp_get',
+  title: 'Compatible search by engine (query string)',
+  method: 'GET',
+  path: '/v1/serp/{engine}',
+  engineIn: 'path',
+  description: `GET /api/v1/search with the engine in the path. ${FAMILY}`,
+});
+
+export const compatibleSerpPost = compatRoute({
+  name: 'compatible_serp_post',
+  title: 'Compatible search by engine (JSON body)',
+  method: 'POST',
+  path: '/v1/serp/{engine}',
+  engineIn: 'path',
+  description: `The same search with its parameters as a JSON body (numbers and booleans as JSON values or text). Our own aliases (metasearch_*, rentaltwo*) have their own POST routes. ${FAMILY}`,
+});
+
+const searchId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Input should be a search id (search_metadata.id)');
+const ARCHIVE =
+  'Free. Only searches made with the calling key are found; a search made with zero_retention, an unknown id, another key’s search or one older than the retention period (SEARCH_ARCHIVE_DAYS, default 30 days) is 404.';
+
+export const getArchivedSearchPage = defineTool({
+  name: 'get_archived_search_page',
+  title: 'Raw upstream page of an archived search (html_url)',
+  description: `The first upstream reply of one of your compatible searches, as received (HTML, or JSON for sources that answer JSON): search_metadata.html_url. Present only when the search kept one. ${ARCHIVE}`,
+  method: 'GET',
+  path: '/api/v1/searches/{search_id}.html',
+  tags: ['compatible search'],
+  queryKey: true,
+  input: z.strictObject({ search_id: searchId }),
+  output: z.string().describe('the raw page, with its own content type'),
+  credits: 0,
+  async handler(input, { deps, key }) {
+    const page = await readArchivedPage(deps.sql, input.search_id, key);
+    if (!page) throw new NotFound('search not found');
+    return new RawBody(page.contentType ?? 'text/html; charset=utf-8', page.body) as unknown as string;
+  },
+});
+
+export const getArchivedSearch = defineTool({
+  name: 'get_archived_search',
+  title: 'Archived search (json_url)',
+  description: `The stored answer of one of your compatible searches, exactly as it was sent: search_metadata.json_url. ${ARCHIVE}`,
+  method: 'GET',
+  path: '/api/v1/searches/{search_id}',
+  tags: ['compatible search'],
+  queryKey: true,
+  input: z.strictObject({ search_id: searchId }),
+  output: SearchOutput,
+  credits: 0,
+  async handler(input, { deps, key }) {
+    const stored = await readArchivedSearch(deps.sql, input.search_id, key);
+    if (!stored) throw new NotFound('search not found');
+    return stored as z.output<typeof SearchOutput>;
+  },
+});
+
+/** Routes of the family; mounted after every operation so that /v1/serp/<alias> stays the operation's own. */
+export const COMPAT_TOOLS: Tool[] = [compatibleSearch, compatibleSerpGet, compatibleSerpPost, getArchivedSearchPage, getArchivedSearch];

@@ -3,6 +3,7 @@ import { need } from '../src/deps.js';
 import { addDays } from '../src/domain/dates.js';
 import { BadRequest } from '../src/platform/errors.js';
 import { defineTool, type Tool, type ToolContext } from '../src/registry/define-tool.js';
+import { COMPAT_COMMON_FIELDS } from '../src/compat/engine.js';
 import { SearchTimer } from '../src/sources/shared/search-metadata.js';
 import { CALENDAR_MAX_DAYS } from '../src/sources/metasearch/flights/calendar.js';
 import { pageCurrency, pricing, searchEcho, withLocale } from '../src/sources/metasearch/flights/echo.js';
@@ -64,7 +65,7 @@ export const searchFlights = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights',
   tags: TAGS,
-  input: z.strictObject({ ...searchFields, ...localeFields, max_flights: maxFlights }).superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
+  input: z.strictObject({ ...searchFields, ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS }).superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
   output: FlightsOutput,
   credits: 3,
   isEmpty: noItineraries,
@@ -83,7 +84,7 @@ export const getReturnFlights = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_return',
   tags: TAGS,
-  input: z.strictObject({ departure_token: token.describe('from search_flights'), ...localeFields, max_flights: maxFlights }),
+  input: z.strictObject({ departure_token: token.describe('from search_flights'), ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS }),
   output: FlightsOutput,
   credits: 3,
   isEmpty: noItineraries,
@@ -103,7 +104,7 @@ export const getBookingOptions = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_booking',
   tags: TAGS,
-  input: z.strictObject({ booking_token: token.describe('from search_flights or get_return_flights'), ...localeFields }),
+  input: z.strictObject({ booking_token: token.describe('from search_flights or get_return_flights'), ...localeFields, ...COMPAT_COMMON_FIELDS }),
   output: BookingOutput,
   credits: 3,
   isEmpty: (o) => o.booking_options.length === 0,
@@ -130,7 +131,7 @@ export const searchFlightLocations = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_location_search',
   tags: TAGS,
-  input: z.strictObject({ q: z.string().trim().min(1).max(100).describe('place or airport name'), hl: localeFields.hl, gl: localeFields.gl }),
+  input: z.strictObject({ q: z.string().trim().min(1).max(100).describe('place or airport name'), hl: localeFields.hl, gl: localeFields.gl, ...COMPAT_COMMON_FIELDS }),
   output: LocationsOutput,
   credits: 1,
   isEmpty: (o) => o.locations.length === 0,
@@ -170,6 +171,7 @@ export const getFlightCalendar = defineTool({
       infants_in_seat: searchFields.infants_in_seat,
       infants_on_lap: searchFields.infants_on_lap,
       ...localeFields,
+      ...COMPAT_COMMON_FIELDS,
     })
     .superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
   output: CalendarOutput,
@@ -195,12 +197,3 @@ export const getFlightCalendar = defineTool({
 });
 
 export const FLIGHT_TOOLS: Tool[] = [searchFlights, getReturnFlights, getBookingOptions, searchFlightLocations, getFlightCalendar];
-
-/** Engine names of `GET /api/v1/search?engine=…` served by these tools (same input schemas and handlers). */
-export const FLIGHT_ENGINES: Record<string, Tool> = {
-  metasearch_flights: searchFlights,
-  metasearch_flights_return: getReturnFlights,
-  metasearch_flights_booking: getBookingOptions,
-  metasearch_flights_location_search: searchFlightLocations,
-  metasearch_flights_calendar: getFlightCalendar,
-};

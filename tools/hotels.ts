@@ -4,6 +4,8 @@ import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import type { Tool } from '../src/registry/define-tool.js';
 import { defineTool } from '../src/registry/define-tool.js';
 import { queryInt } from '../src/registry/query.js';
+import { COMPAT_COMMON_FIELDS } from '../src/compat/engine.js';
+import { BadRequest } from '../src/platform/errors.js';
 import { SearchMetadataSchema, SearchTimer, echoParameters } from '../src/sources/shared/search-metadata.js';
 import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/property-token.js';
 import { OffersOutput, RoomsOutput, runOffers, runRooms, runStay, StayOutput } from '../src/sources/metasearch/hotels/offers-run.js';
@@ -30,6 +32,14 @@ const RATING_BY_CODE: Record<string, 3.5 | 4 | 4.5> = { '3.5': 3.5, '4': 4, '4.5
 const queryRating = z.preprocess((v) => (v === undefined ? v : (RATING_BY_CODE[String(v)] ?? v)), z.union([z.literal(3.5), z.literal(4), z.literal(4.5)]));
 const csvInts = (max: number) => z.string().regex(new RegExp(`^\\d{1,2}(,\\d{1,2}){0,${max - 1}}$`), 'Input should be comma-separated integers');
 const csvList = (s: string | undefined) => (s ? s.split(',').map(Number) : undefined);
+const AMENITY_BY_CODE = new Map(Object.entries(AMENITY_FILTER_CODES).map(([name, code]) => [code as number, name as AmenityFilter]));
+/** The compatible API's amenity filter codes (the engine's own numbers) to our names; unknown codes are refused. */
+function amenitiesByCode(codes: number[] | undefined): AmenityFilter[] | undefined {
+  if (!codes) return undefined;
+  const unknown = codes.filter((c) => !AMENITY_BY_CODE.has(c));
+  if (unknown.length) throw new BadRequest(`amenities: code(s) ${unknown.join(',')} cannot be applied; supported: ${[...AMENITY_BY_CODE.keys()].join(',')}`);
+  return codes.map((c) => AMENITY_BY_CODE.get(c)!);
+}
 /** The compatible API takes gl and currency in either case. */
 const anyCaseGl = z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), countryLower);
 const anyCaseCurrency = z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), currency);
@@ -154,8 +164,10 @@ export const serpHotels = defineTool({
     max_price: queryInt.pipe(z.int().min(1)).optional().describe('Highest nightly price, in currency.'),
     rating: queryRating.optional().describe('Lowest guest rating: 3.5, 4 or 4.5 (the compatible API’s codes 7, 8 and 9 are accepted).'),
     hotel_class: csvInts(5).optional().describe('Hotel classes (stars) to keep, comma-separated (e.g. 4,5).'),
+    amenities: csvInts(7).optional().describe(`Amenity codes of the engine, comma-separated: ${Object.entries(AMENITY_FILTER_CODES).map(([n, c]) => `${c} ${n}`).join(', ')}.`),
     property_type: propertyType.optional().describe('Kind of property to keep.'),
     next_page_token: z.string().min(1).max(100).optional().describe('next_page_token of the previous page, for the next page.'),
+    ...COMPAT_COMMON_FIELDS,
   }),
   output: z.object({
     search_metadata: SearchMetadataSchema,
@@ -184,6 +196,7 @@ export const serpHotels = defineTool({
       maxPrice: i.max_price,
       minGuestRating: i.rating,
       hotelClass: csvList(i.hotel_class),
+      amenities: amenitiesByCode(csvList(i.amenities)),
       pages: 1,
       nextPageToken: i.next_page_token,
       propertyType: i.property_type,
@@ -241,6 +254,7 @@ export const serpHotelsProperty = defineTool({
     currency: anyCaseCurrency.default('USD').describe('Currency of the prices (ISO 4217).'),
     gl: anyCaseGl.default('us').describe('Two-letter country the search is made from.'),
     hl: hl.default('en').describe('Language of the texts, e.g. en.'),
+    ...COMPAT_COMMON_FIELDS,
   }),
   output: z.object({ search_metadata: SearchMetadataSchema, search_parameters: z.record(z.string(), z.string()), property: Compat }),
   credits: 3,
@@ -327,9 +341,3 @@ export const getStayPrice = defineTool({
 });
 
 export const HOTEL_TOOLS: Tool[] = [resolveHotel, searchHotels, serpHotels, getHotelDetails, serpHotelsProperty, getHotelOffers, getHotelRooms, getStayPrice];
-
-/** Engines of GET /api/v1/search served by these tools (their inputs accept query-string values). */
-export const HOTEL_ENGINES: Record<string, Tool> = {
-  metasearch_hotels: serpHotels,
-  metasearch_hotels_property: serpHotelsProperty,
-};

@@ -1,20 +1,25 @@
 import type { Tool } from '../src/registry/define-tool.js';
+import { asCompatRoute } from '../src/compat/engine.js';
 import { billing, billingPlans, ledger, markets } from './account.js';
 import { requestRecord, usage } from './history.js';
-import { CALENDAR_TOOLS, serpCalendar } from './calendar.js';
-import { compatSearch } from './compat-search.js';
-import { FLIGHT_ENGINES, FLIGHT_TOOLS } from './flights.js';
+import { CALENDAR_TOOLS } from './calendar.js';
+import { ALIAS_ENGINES } from './compat-engines.js';
+import { COMPAT_TOOLS } from './compat-search.js';
+import { FLIGHT_TOOLS } from './flights.js';
 import { COMPARE_TOOLS } from './compare.js';
 import { OFFICIAL_TOOLS } from './official.js';
 import { OTA_TOOLS } from './ota.js';
-import { RENTAL_ENGINES, RENTAL_TOOLS } from './rentals.js';
+import { RENTAL_TOOLS } from './rentals.js';
 import { WEBDATA_TOOLS } from './webdata.js';
-import { HOTEL_ENGINES, HOTEL_TOOLS } from './hotels.js';
+import { HOTEL_TOOLS } from './hotels.js';
 import { createJob, getJob } from './jobs.js';
 import { sourcesStatus } from './sources-status.js';
 
-/** Engines of GET /api/v1/search: each is the /v1/serp/<engine> operation of that name. */
-const ENGINES: Record<string, Tool> = { ...RENTAL_ENGINES, ...HOTEL_ENGINES, metasearch_hotels_calendar: serpCalendar, ...FLIGHT_ENGINES };
+/** An operation at POST /v1/serp/<alias> answers as every compatible search does (envelope links, archive). */
+function inCompatFamily(tool: Tool): Tool {
+  const engine = ALIAS_ENGINES.find((e) => e.tool === tool && tool.path === `/v1/serp/${e.name}`);
+  return engine ? asCompatRoute(tool, engine) : tool;
+}
 
 /** The registry: every operation of the service, and nothing else defines one. */
 export const TOOLS: Tool[] = [
@@ -35,5 +40,5 @@ export const TOOLS: Tool[] = [
   ...OFFICIAL_TOOLS,
   ...COMPARE_TOOLS,
   ...WEBDATA_TOOLS,
-  compatSearch(ENGINES, 'rentaltwo'),
-];
+  ...COMPAT_TOOLS,
+].map(inCompatFamily);

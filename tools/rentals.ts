@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type CreditRule, type Tool } from '../src/registry/define-tool.js';
 import { queryBool, queryInt } from '../src/registry/query.js';
+import { COMPAT_COMMON_FIELDS } from '../src/compat/engine.js';
 import { PRICE_STATUSES } from '../src/sources/rentaltwo/calendar-pricing.js';
 import { DEFAULT_DOMAIN, isRentaltwoDomain } from '../src/sources/rentaltwo/domains.js';
 import { fetchRentaltwoCalendar, fetchRentaltwoSearch } from '../src/sources/rentaltwo/fetch.js';
@@ -45,6 +46,7 @@ export const RentalSearchInput = z.strictObject({
   bathrooms: qInt(0, 8).optional().describe('fewest bathrooms'),
   amenities: z.string().max(500).optional().describe('comma list, e.g. wifi,pool,kitchen'),
   next_page_token: z.string().min(1).max(2000).optional().describe('pagination.next_page_token of a previous answer'),
+  ...COMPAT_COMMON_FIELDS,
   zero_retention: zeroRetention,
 });
 
@@ -151,6 +153,7 @@ export const RentalCalendarInput = z.strictObject({
   months: qInt(1, 12).default(12).describe('months covered'),
   rentaltwo_domain: domain,
   price_nights: z.enum(['none', 'sample', 'all']).default('none').describe('price no, some or all check-in dates'),
+  ...COMPAT_COMMON_FIELDS,
   zero_retention: zeroRetention,
 });
 
@@ -244,9 +247,3 @@ export const getRentalCalendar = defineTool({
 });
 
 export const RENTAL_TOOLS: Tool[] = [searchRentals, rentalCalendarSerp, getRentalCalendar];
-
-/** `GET /api/v1/search?engine=…` engines served by these tools' input schemas and handlers. */
-export const RENTAL_ENGINES: Record<string, Tool> = {
-  rentaltwo: searchRentals,
-  rentaltwo_property_availability_calendar: rentalCalendarSerp,
-};

@@ -9,6 +9,7 @@ import { recordCall } from '../ops/ops.js';
 import { logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
 import { coerceQuery } from './query.js';
+import { RawBody } from './raw-body.js';
 import type { Location } from './validation.js';
 
 export function expressPath(openapiPath: string): string {
@@ -102,11 +103,12 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, re
     failed(meter);
   }
   res.off('close', onClose);
-  let text = JSON.stringify(body);
+  const raw = body instanceof RawBody ? body : null;
+  let text = raw ? '' : JSON.stringify(body);
   if (key) {
     // Written before the answer so that a client can read its own record at once.
     try {
-      await finishCall(deps, meter, { id: req.id, key_id: key.id, method: req.method, path: tool.path, status, duration_ms: elapsedMs(req), response_bytes: Buffer.byteLength(text) });
+      await finishCall(deps, meter, { id: req.id, key_id: key.id, method: req.method, path: tool.path, status, duration_ms: elapsedMs(req), response_bytes: raw ? raw.bytes.length : Buffer.byteLength(text) });
     } catch (err) {
       // A result whose charge could not be written is not handed out free.
       if (status < 400) {
@@ -120,7 +122,8 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, re
     res.setHeader('x-credits-charged', String(meter.charged));
     if (meter.remaining !== null) res.setHeader('x-credits-remaining', String(meter.remaining));
   }
-  res.status(status).type('application/json').send(text);
+  if (raw && status < 400) res.status(status).type(raw.contentType).send(raw.bytes);
+  else res.status(status).type('application/json').send(text);
   recordCall(deps.ops, { operation: tool.name, transport: 'rest', status, ms: elapsedMs(req), credits: meter.charged });
 }
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLIGHT_ENGINES, FLIGHT_TOOLS, searchFlights } from '../../tools/flights.js';
+import { FLIGHT_TOOLS, searchFlights } from '../../tools/flights.js';
 import { UpstreamContractChanged } from '../../src/platform/errors.js';
 import { findBookingOptions, parseFlightBookingPage, toCompatBookingOptions } from '../../src/sources/metasearch/flights/parse-booking.js';
 import { decodeTfs } from '../../src/sources/metasearch/flights/tfs.js';
@@ -60,13 +60,6 @@ describe('flight input schemas', () => {
   it('accept the query-string forms the compatible GET route passes', () => {
     const parsed = searchFlights.input.parse({ departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', flight_type: 'one_way', adults: '2', infants_on_lap: '1', currency: 'eur', gl: 'DE' });
     expect(parsed).toMatchObject({ adults: 2, children: 0, infants_on_lap: 1, currency: 'EUR', gl: 'de', stops: 'any', travel_class: 'economy' });
-    expect(Object.keys(FLIGHT_ENGINES)).toEqual([
-      'metasearch_flights',
-      'metasearch_flights_return',
-      'metasearch_flights_booking',
-      'metasearch_flights_location_search',
-      'metasearch_flights_calendar',
-    ]);
     expect(FLIGHT_TOOLS.map((t) => [t.path, t.credits.base, t.mcp.expose])).toEqual([
       ['/v1/serp/metasearch_flights', 3, true],
       ['/v1/serp/metasearch_flights_return', 3, true],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RENTAL_ENGINES } from '../../tools/rentals.js';
+import { rentalCalendarSerp, searchRentals } from '../../tools/rentals.js';
 import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH } from '../../src/sources/rentaltwo/operations.js';
 import { addDays, todayUtc } from '../../src/domain/dates.js';
 import { fixtureSuite, readFixtureJson } from '../helpers/fixtures.js';
@@ -59,9 +59,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('search: the engine schema accepts query-string forms; bad input is 400 with error and detail, a stale hash 503', async () => {
-    const parsed = RENTAL_ENGINES.rentaltwo.input.parse({ q: 'Lyon', adults: '2', include_taxes: 'true', bedrooms: '1' });
+    const parsed = searchRentals.input.parse({ q: 'Lyon', adults: '2', include_taxes: 'true', bedrooms: '1' });
     expect(parsed).toMatchObject({ adults: 2, include_taxes: true, bedrooms: 1, rentaltwo_domain: 'airbnb.com' });
-    expect(RENTAL_ENGINES.rentaltwo_property_availability_calendar.input.parse({ property_id: '1', months: '3', price_nights: 'sample' })).toMatchObject({ months: 3 });
+    expect(rentalCalendarSerp.input.parse({ property_id: '1', months: '3', price_nights: 'sample' })).toMatchObject({ months: 3 });
     const bad = await h.post('/v1/serp/rentaltwo', { q: 'Lyon', adults: 40, nope: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('adults:');

@@ -12,6 +12,10 @@ export const SearchMetadataSchema = z.object({
   parsing_time_taken: z.number(),
   total_time_taken: z.number(),
   request_url: z.string(),
+  /** The raw upstream page of this search (GET /api/v1/searches/{id}.html), when archived. */
+  html_url: z.string().optional(),
+  /** This answer as stored (GET /api/v1/searches/{id}); absent with zero_retention. */
+  json_url: z.string().optional(),
   collection_id: z.string().optional(),
   observed_at: z.string().optional(),
   wire_bytes: z.int().optional(),

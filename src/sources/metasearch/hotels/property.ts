@@ -202,7 +202,8 @@ export function toCompatPropertyDetail(d: DetailRecord): Record<string, unknown>
   const out: Record<string, unknown> = { ...toCompatProperty(d.property) };
   const ordered: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(out)) {
-    ordered[k] = v;
+    // the property reply names a topic's mention count total_mentions (the search reply: total)
+    ordered[k] = k === 'reviews_breakdown' ? (v as Record<string, unknown>[]).map(({ total, ...row }) => ({ name: row.name, description: row.description, total_mentions: total, ...row })) : v;
     if (k === 'description') {
       if (d.address) ordered.address = d.address;
       if (d.phone) ordered.phone = d.phone;
