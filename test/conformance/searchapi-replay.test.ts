@@ -81,7 +81,9 @@ const legs = (group: string): Known[] => [
   [`${group}[].extensions`, 'missing', 'itinerary fare-condition texts (free change, refund, bags) are not read by our flight parser'],
   ...['has_in_seat_usb_outlet', 'has_on_demand_video', 'has_power_and_usb_outlets', 'seat_type', 'wifi'].map((k): Known => [`${group}[].flights[].detected_extensions.${k}`, 'missing', AMENITY_FLAGS]),
 ];
+const OFTEN_DELAYED = 'not read: the leg slot the front end shows it by is not proven to mean it (source audit)';
 const FLIGHTS: Known[] = [
+  ['other_flights[].flights[].is_often_delayed', 'missing', OFTEN_DELAYED],
   ...PROVENANCE,
   ['pricing', 'extra', 'our addition: the currency asked for and the one priced, with the egress (provenance of the prices)'],
   ['airlines.hubs[]', 'missing', 'the replayed results page (SFO→LHR) lists no hubs in its filters; the list is empty'],
@@ -127,6 +129,7 @@ const ALLOWED: Record<string, Known[]> = {
   'google_flights-ham-bkk-roundtrip-business-outbound-2026-09-19.json': [
     ...FLIGHTS,
     ['best_flights[].flights[].detected_extensions.has_stream_video_to_own_device', 'missing', AMENITY_FLAGS],
+    ['best_flights[].flights[].is_often_delayed', 'missing', OFTEN_DELAYED],
     ['best_flights[].layovers', 'missing', 'the replayed page’s best flights are nonstop; its connecting itineraries carry layovers (other_flights[].layovers)'],
     ['cheaper_alternatives', 'missing', 'the alternative-dates box is not read by our flight parser'],
   ],
