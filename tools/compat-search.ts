@@ -162,6 +162,7 @@ export const getArchivedSearchPage = defineTool({
   input: z.strictObject({ search_id: searchId }),
   output: z.string().describe('the raw page, with its own content type'),
   credits: 0,
+  errors: { 404: 'Not a search of this key, made with zero_retention, past the retention period, or kept without a raw page.' },
   async handler(input, { deps, key }) {
     const page = await readArchivedPage(deps.sql, input.search_id, key);
     if (!page) throw new NotFound('search not found');
@@ -180,6 +181,7 @@ export const getArchivedSearch = defineTool({
   input: z.strictObject({ search_id: searchId }),
   output: SearchOutput,
   credits: 0,
+  errors: { 404: 'Not a search of this key, made with zero_retention, or past the retention period.' },
   async handler(input, { deps, key }) {
     const stored = await readArchivedSearch(deps.sql, input.search_id, key);
     if (!stored) throw new NotFound('search not found');
