@@ -43,7 +43,10 @@ import { OTAFOUR_SUGGEST } from './otafour-payloads.js';
 import { nextDataPage, newpipeRoute, watchPage } from './webdata-replay.js';
 
 /** Tools this test cannot run here, and why (shown in the skipped test's title). */
-const SKIPPED: Record<string, string> = existsSync('/usr/bin/chromium') ? {} : { search_job_cards: 'needs Debian chromium at /usr/bin/chromium' };
+const SKIPPED: Record<string, string> = {
+  get_archived_search_page: 'answers the archived raw upstream page with its own content type (HTML), not JSON; test/integration/compat-engines.test.ts checks it byte for byte',
+  ...(existsSync('/usr/bin/chromium') ? {} : { search_job_cards: 'needs Debian chromium at /usr/bin/chromium' }),
+};
 
 const F = {
   london: PAGES.london,
@@ -270,6 +273,15 @@ const CASES: Record<string, Case> = {
   get_trends_interest: { run: post('/v1/trends/interest', { keyword: 'pizza', time_range: '2021-01-01 2021-01-05' }) },
   search_job_cards: { run: post('/v1/jobs/search', { q: 'barista' }) },
   compatible_search: { run: get('/api/v1/search?engine=metasearch_hotels&q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb') },
+  compatible_serp_get: { run: get('/v1/serp/google_hotels?q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb&adults=2&no_cache=true') },
+  compatible_serp_post: {
+    async run(h, state) {
+      const res = await h.post('/v1/serp/google_flights', { ...roundTrip, adults: 1 });
+      state.searchId = res.body?.search_metadata?.id;
+      return res;
+    },
+  },
+  get_archived_search: { run: (h, state) => h.get(`/api/v1/searches/${state.searchId}`) },
   // account and status reads last: they then show the metered calls above
   get_sources_status: { run: get('/v1/sources/status') },
   get_credit_balance: { run: get('/v1/billing') },
