@@ -147,7 +147,12 @@ export const compatibleSerpPost = compatRoute({
   description: `The same search with its parameters as a JSON body (numbers and booleans as JSON values or text). Our own aliases (metasearch_*, rentaltwo*) have their own POST routes. ${FAMILY}`,
 });
 
-const searchId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Input should be a search id (search_metadata.id)');
+const searchId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Input should be a search id (search_metadata.id)')
+  .describe('search_metadata.id of one of your compatible searches (the request id it answered with).');
 const ARCHIVE =
   'Free. Only searches made with the calling key are found; a search made with zero_retention, an unknown id, another key’s search or one older than the retention period (SEARCH_ARCHIVE_DAYS, default 30 days) is 404.';
 
