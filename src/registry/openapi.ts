@@ -119,8 +119,8 @@ function operation(tool: Tool, path: string) {
   const input = (example.input ?? {}) as Record<string, unknown>;
   // a dispatching route's example is the raw query of one engine: only its own fields are typed as documented
   const own = inputSchema(tool).properties ?? {};
-  for (const p of params as { name: string; in: string; example?: unknown }[]) {
-    if (p.in !== 'header' && p.name in own && input[p.name] !== undefined) p.example = input[p.name];
+  for (const p of params as { name: string; in: string; schema?: { type?: unknown }; example?: unknown }[]) {
+    if (p.in !== 'header' && p.name in own && input[p.name] !== undefined) p.example = asDocumentedType(input[p.name], p.schema?.type);
   }
   if (tool.method === 'POST') {
     const body = bodySchema(tool, path);
@@ -132,6 +132,14 @@ function operation(tool: Tool, path: string) {
     op.requestBody = { required: true, content: { 'application/json': media } };
   }
   return op;
+}
+
+/** A raw query value ("true", "3") as the type its parameter documents, as a client would write it. */
+function asDocumentedType(value: unknown, type: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  if ((type === 'integer' || type === 'number') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return value;
 }
 
 /** OpenAPI 3.1, generated from the same descriptors that mount the routes; `withServer` adds where it is served. */
