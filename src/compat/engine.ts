@@ -179,7 +179,8 @@ async function finishSearch(
   const { search_metadata: ourMeta, search_parameters: ourEcho, ...rest } = shaped as { search_metadata?: Record<string, unknown>; search_parameters?: Record<string, unknown> };
   const { tap } = timing;
   const page = tap.replies[0] ?? null;
-  const store = !r.zeroRetention && !ctx.zeroRetention && Boolean(ctx.key.account_id);
+  // the archive serves that API's json_url / html_url: an MCP call (no such links in that protocol) keeps nothing there
+  const store = ctx.transport === 'rest' && !r.zeroRetention && !ctx.zeroRetention && Boolean(ctx.key.account_id);
   const link = `${baseUrl(ctx)}/api/v1/searches/${ctx.requestId}`;
   const { id: _id, status: _s, created_at, request_time_taken, parsing_time_taken, total_time_taken, request_url, ...extra } = ourMeta ?? {};
   const requestMs = tap.requestMs;

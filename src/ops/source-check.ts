@@ -54,7 +54,7 @@ export async function checkSource(deps: AppDeps, check: CanonicalCheck, timeoutM
     const requestId = newId('chk');
     // one session per check, like one API call: its own cookies; a changed reply is kept under diagnostics
     const session = newUpstreamSession({ account_id: null, request_id: requestId });
-    const ctx = { deps: scopeDeps(deps, { signal: deadline, session }), requestId, key: OPERATOR, headers: {}, zeroRetention: false };
+    const ctx = { deps: scopeDeps(deps, { signal: deadline, session }), requestId, key: OPERATOR, transport: 'operator' as const, headers: {}, zeroRetention: false };
     const output = await inSourceScope(sink, () => tool.handler(input, ctx));
     return tool.credits.actual(input, output) > 0 ? done('ok', null) : done('empty', 'the answer had nothing in it');
   } catch (err) {

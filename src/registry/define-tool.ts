@@ -18,6 +18,8 @@ export interface ToolContext {
   deps: AppDeps;
   requestId: string;
   key: AuthedKey;
+  /** Which door the call came through; the operator's own checks are `operator`. */
+  transport: 'rest' | 'mcp' | 'operator';
   /** Request headers, lower-cased (REST); MCP calls carry none. */
   headers: Record<string, string | undefined>;
   /**

@@ -71,7 +71,7 @@ export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller:
   let result: CallToolResult;
   let status = 200;
   try {
-    const ctx = { deps: withSignal(deps, signal), requestId: id, key: caller.key, headers: {} };
+    const ctx = { deps: withSignal(deps, signal), requestId: id, key: caller.key, transport: 'mcp' as const, headers: {} };
     const given = args && typeof args === 'object' && !Array.isArray(args) ? args : {};
     const output = (await invokeTool(tool, { ...tool.mcp.defaults, ...given }, () => 'body', ctx, meter)) as Record<string, unknown>;
     result = { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };

@@ -96,7 +96,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, re
     key = await requireKey(deps.sql, req, { allowQuery: tool.queryKey, admit: true });
     req.keyPrefix = key.prefix;
     if (refused) throw refused;
-    const ctx = { deps: withSignal(deps, hangUp.signal), requestId: req.id, key, headers: req.headers as Record<string, string> };
+    const ctx = { deps: withSignal(deps, hangUp.signal), requestId: req.id, key, transport: 'rest' as const, headers: req.headers as Record<string, string> };
     body = await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter);
   } catch (err) {
     ({ status, body } = hangUp.signal.aborted ? CLIENT_CLOSED : errorReply(deps, req, err, tool.compatErrors));

@@ -184,6 +184,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const found = search.structuredContent as any;
     expect(found.best_flights[0].price).toBe(110);
     expect(decodeTfs(lastRequest(SEARCH).query.tfs).passengers).toEqual([1, 1]);
+    // the compatible API's archive (json_url / html_url) is for its REST clients: an MCP call keeps nothing there
+    expect(found.search_metadata).not.toHaveProperty('json_url');
+    expect(found.search_metadata).not.toHaveProperty('html_url');
+    expect(await svc.deps.sql`SELECT 1 FROM search_archive WHERE id = ${found.search_metadata.id}`).toHaveLength(0);
 
     const ret = await client.callTool({ name: 'get_return_flights', arguments: { departure_token: found.best_flights[0].departure_token, currency: 'EUR' } });
     expect(ret.isError).toBeFalsy();
