@@ -1,27 +1,36 @@
 /**
- * The load generator of `overhead.ts`, in its own process so that it does not share the measured
- * service's event loop. Args: url, comma-separated keys ('' for none), handler delay ms.
- * Prints one JSON line: mean, p50, p99 (ms), rps, errors.
+ * The load generator of the benchmarks, in its own process so that it does not share the measured
+ * service's event loop. Arg: one JSON object (LoadSpec). Prints one JSON line: mean, p50, p99 (ms),
+ * rps, errors (transport errors and non-2xx answers), requests.
  */
 import autocannon from 'autocannon';
 
-const [url, keyList = '', delay = '0'] = process.argv.slice(2);
-const keys = keyList ? keyList.split(',') : [];
-const body = JSON.stringify({ items: 1, delay_ms: Number(delay) });
+export interface LoadSpec {
+  url: string;
+  method: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  /** Each request takes the next of these keys as `x-api-key` (none: no key header). */
+  keys?: string[];
+}
+
+const spec = JSON.parse(process.argv[2]) as LoadSpec;
+const keys = spec.keys ?? [];
 let n = 0;
 const result = await autocannon({
-  url,
-  method: 'POST',
+  url: spec.url,
+  method: spec.method,
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   duration: Number(process.env.BENCH_DURATION_S ?? 10),
   requests: [
     {
       setupRequest: (req: Record<string, unknown>) => ({
         ...req,
-        headers: { 'content-type': 'application/json', ...(keys.length ? { 'x-api-key': keys[n++ % keys.length] } : {}) },
-        body,
+        headers: { ...spec.headers, ...(keys.length ? { 'x-api-key': keys[n++ % keys.length] } : {}) },
+        ...(spec.body !== undefined ? { body: spec.body } : {}),
       }),
     },
   ],
 });
-process.stdout.write(`${JSON.stringify({ mean: result.latency.average, p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx })}\n`);
+const out = { mean: result.latency.average, p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx, requests: result.requests.total };
+process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -1,3 +1,4 @@
+import type { PlatformPath } from './platform/fast-path.js';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -29,6 +30,8 @@ export interface AppDeps {
   sql: Sql;
   log: Logger;
   credits: Credits;
+  /** Key cache, rate-limit slots and call outcomes: the per-call platform work, group-committed. */
+  platform: PlatformPath;
   tools: Tool[];
   services: Services;
   /** The logical operation these dependencies serve (set by scopeDeps); absent outside any call. */

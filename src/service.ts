@@ -19,6 +19,7 @@ import { closeJobsBrowser } from './sources/jobsearch/browser.js';
 import { UpstreamClient } from './upstream/client.js';
 import { SafeFetcher } from './upstream/safe-fetch.js';
 import { Credits } from './platform/credits.js';
+import { PlatformPath } from './platform/fast-path.js';
 import { ensureFirstKey, type CreatedKey } from './platform/keys.js';
 import { randomToken } from './platform/ids.js';
 import { createOps, observeUpstream, type Ops } from './ops/ops.js';
@@ -81,11 +82,16 @@ export interface RuntimeOptions {
  * upstream-outcome recording) is this process's own; the upstream client reports every outcome to it.
  */
 export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], boss?: PgBoss, ops: Ops = createOps({ sql, log })): AppDeps {
+  const credits = new Credits(sql);
+  const platform = new PlatformPath(sql, credits);
+  // until it listens, the key cache stays off (every call looks its key up)
+  void platform.start();
   const deps: AppDeps = {
     config,
     sql,
     log,
-    credits: new Credits(sql),
+    credits,
+    platform,
     tools,
     services: { boss, upstream: observeUpstream(new UpstreamClient(config, log), ops), safeFetch: SafeFetcher.fromConfig(config) },
     ops,
@@ -135,6 +141,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
         await closeJobsBrowser(deps);
         await deps.services.upstream?.close();
         await ops.outcomes.close();
+        await deps.platform.close();
         await db.close(opts.drainS);
       })();
       return closing;

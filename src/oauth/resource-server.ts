@@ -40,7 +40,7 @@ export async function mcpCaller(deps: AppDeps, req: Request): Promise<AuthedKey>
   const presented = presentedKey(req, false);
   if (presented === undefined || !ACCESS_TOKEN_PATTERN.test(presented) || req.get('x-api-key')) {
     try {
-      return await requireKey(deps.sql, req);
+      return await requireKey(deps, req);
     } catch (err) {
       if (err instanceof Unauthorized) throw refused(err.message);
       throw err;

@@ -10,7 +10,7 @@ import { sendError } from '../registry/http-errors.js';
 export function metricsRoute(deps: AppDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     try {
-      const key = await requireKey(deps.sql, req);
+      const key = await requireKey(deps, req);
       req.keyPrefix = key.prefix;
       if (key.role !== 'admin') {
         res.status(403).json({ detail: 'metrics need an admin key' });

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
-import type { Sql } from '../db/client.js';
 import { Unauthorized } from './errors.js';
-import { authenticate, type AuthedKey } from './keys.js';
+import type { PlatformPath } from './fast-path.js';
+import type { AuthedKey } from './keys.js';
 
 /**
  * The key travels as `x-api-key` or `Authorization: Bearer`; `api_key` in the query only
@@ -22,8 +22,8 @@ export function presentedKey(req: Request, allowQuery: boolean): string | undefi
   return undefined;
 }
 
-export async function requireKey(sql: Sql, req: Request, opts: { allowQuery?: boolean; admit?: boolean } = {}): Promise<AuthedKey> {
-  const key = await authenticate(sql, presentedKey(req, opts.allowQuery ?? false), opts.admit ?? false);
+export async function requireKey(deps: { platform: PlatformPath }, req: Request, opts: { allowQuery?: boolean; admit?: boolean } = {}): Promise<AuthedKey> {
+  const key = await deps.platform.authenticate(presentedKey(req, opts.allowQuery ?? false), opts.admit ?? false);
   if (!key) throw new Unauthorized();
   return key;
 }

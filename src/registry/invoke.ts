@@ -4,7 +4,6 @@ import { scopeDeps, type AppDeps } from '../deps.js';
 import { Limited } from '../platform/errors.js';
 import { inSourceScope } from '../ops/outcomes.js';
 import { historyInsert, type HistoryRecord } from '../platform/history.js';
-import { takeRateLimit } from '../platform/rate-limit.js';
 import { newUpstreamSession } from '../upstream/session.js';
 import type { Tool, ToolContext } from './define-tool.js';
 import { parseInput, type Location } from './validation.js';
@@ -54,10 +53,10 @@ export async function invokeTool(
     throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
   }
   if (key.admitted === undefined) {
-    await takeRateLimit(deps.sql, key.rateBucket ?? key.id, key.rate_limit_per_min).catch((err) => {
-      meter.rateLimited = err instanceof Limited;
-      throw err;
-    });
+    if (!(await deps.platform.limiter.take(key.rateBucket ?? key.id, key.rate_limit_per_min))) {
+      meter.rateLimited = true;
+      throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
+    }
   }
   const input = parseInput(tool.input, raw, locate);
   const zeroRetention = asksZeroRetention(input);
@@ -91,11 +90,17 @@ export function failed(meter: Meter): void {
  */
 export async function finishCall(deps: AppDeps, meter: Meter, record: CallRecord, sql: Sql | TransactionSql = deps.sql): Promise<void> {
   const history: HistoryRecord = { ...record, credits: meter.charged, rate_limited: meter.rateLimited };
-  if (!meter.pending) {
+  const charge = meter.pending ? { ...meter.pending, requestId: record.id, amount: meter.charged } : null;
+  if (sql === deps.sql) {
+    const remaining = await deps.platform.calls.write({ history, charge });
+    if (charge) meter.remaining = remaining;
+    return;
+  }
+  if (!charge) {
     await historyInsert(sql as Sql, history);
     return;
   }
-  meter.remaining = await deps.credits.settleCall({ ...meter.pending, requestId: record.id, amount: meter.charged }, history, sql);
+  meter.remaining = await deps.credits.settleCall(charge, history, sql);
 }
 
 /** What a call's history row says, before its charge is known. */

@@ -1,6 +1,7 @@
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
+import { Readable } from 'node:stream';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { authenticateMcp } from '../oauth/resource-server.js';
@@ -32,6 +33,48 @@ function callerOf(ctx: ServerContext): McpCaller {
   return caller;
 }
 
+/** Deeper than this, a body goes to the SDK as a stream (its own parse and errors): re-serialising it could overflow the stack. */
+const PREPARSE_MAX_DEPTH = 64;
+
+function shallowerThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return false;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return true;
+}
+
+/**
+ * A POST body of a stated size is read and parsed here, once: handed to the SDK as `parsedBody`, it
+ * spares the SDK a web-stream copy, a clone and a second read of every request (most of an MCP
+ * call's cost over REST). Anything else (no length, too large, not JSON, too deep) reaches the SDK
+ * as the stream it was, so its answers (413, parse error …) stay its own.
+ */
+async function readParsedBody(req: Request): Promise<{ parsed?: unknown; replay?: Buffer }> {
+  const length = Number(req.headers['content-length']);
+  if (req.method !== 'POST' || !Number.isInteger(length) || length <= 0 || length > MAX_BODY_BYTES) return {};
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks);
+  const text = raw.toString('utf8');
+  if (shallowerThan(text, PREPARSE_MAX_DEPTH)) {
+    try {
+      return { parsed: JSON.parse(text) };
+    } catch {
+      // not JSON: the SDK answers it
+    }
+  }
+  return { replay: raw };
+}
+
 /** Host and Origin checks against DNS rebinding (port-agnostic hostnames; a request without Origin passes). */
 function rebindingGuards(deps: AppDeps): RequestHandler[] {
   const { mcpAllowedHosts, mcpAllowedOrigins } = deps.config;
@@ -55,7 +98,12 @@ export function mcpRouter(deps: AppDeps): Router {
     const caller = await resolveCaller(deps, req, res);
     if (!caller) return;
     const auth: AuthInfo = { token: '', clientId: caller.key.id, scopes: [], extra: { [CALLER]: caller } };
-    await serve(Object.assign(req, { auth }), res);
+    const body = await readParsedBody(req);
+    if (body.replay) {
+      // the stream was read: the SDK reads the same bytes from a copy carrying the request's line and headers
+      const copy = Object.assign(Readable.from([body.replay]), { method: req.method, url: req.url, headers: req.headers, auth });
+      await serve(copy as unknown as Request, res);
+    } else await serve(Object.assign(req, { auth }), res, body.parsed);
   });
   return router;
 }

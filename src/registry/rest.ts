@@ -93,7 +93,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, re
   };
   res.on('close', onClose);
   try {
-    key = await requireKey(deps.sql, req, { allowQuery: tool.queryKey, admit: true });
+    key = await requireKey(deps, req, { allowQuery: tool.queryKey, admit: true });
     req.keyPrefix = key.prefix;
     if (refused) throw refused;
     const ctx = { deps: withSignal(deps, hangUp.signal), requestId: req.id, key, transport: 'rest' as const, headers: req.headers as Record<string, string> };
