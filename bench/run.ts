@@ -12,6 +12,7 @@ const BENCHES: [string, Record<string, string>][] = [
   ['bench/metasearch-hotels-parse.ts', {}],
   ['bench/flights-parse.ts', {}],
   ['bench/mcp-payloads.ts', {}],
+  ['bench/rss.ts', {}],
 ];
 
 let failed = false;

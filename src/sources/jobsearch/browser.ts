@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { AppDeps } from '../../deps.js';
 import { DependencyDown } from '../../platform/errors.js';
 
@@ -54,6 +54,8 @@ async function launch(executablePath: string, timeoutMs: number): Promise<Browse
     throw new DependencyDown(`headless browser not installed (no executable at ${executablePath})`);
   }
   try {
+    // loaded on first use: the browser driver is ~80 MB of resident memory a process without job searches never needs
+    const { chromium } = await import('playwright-core');
     return await chromium.launch({ executablePath, headless: true, args: BROWSER_FLAGS, timeout: timeoutMs });
   } catch (err) {
     throw new DependencyDown(`headless browser failed to start: ${(err as Error).name ?? 'Error'}`);

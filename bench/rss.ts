@@ -1,0 +1,81 @@
+/**
+ * Memory under load: the service in its own process (as `npm start` runs it), 50 concurrent hotel
+ * searches whose upstream page is a recorded 2.7 MB results page padded to 3 MiB, several rounds;
+ * the service's peak resident set (VmHWM from /proc) against the 250 MB budget.
+ *
+ *   npx tsx bench/rss.ts            (DATABASE_URL or an embedded PostgreSQL)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createSql } from '../src/db/client.js';
+import { createKey } from '../src/platform/keys.js';
+import { addDays, todayUtc } from '../src/domain/dates.js';
+import { readFixture } from '../test/helpers/fixtures.js';
+import { spawnServer } from '../test/helpers/spawn-service.js';
+import { startReplayServer } from '../test/replay/server.js';
+
+const CONCURRENCY = Number(process.env.BENCH_RSS_CONCURRENCY ?? 50);
+const ROUNDS = Number(process.env.BENCH_RSS_ROUNDS ?? 4);
+const PAGE_BYTES = 3 * 1024 * 1024;
+const BUDGET_MB = 250;
+
+function statusField(pid: number, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function main() {
+  const recorded = readFixture('google-hotels/travel-search-tokyo-standard.html');
+  const padding = PAGE_BYTES - Buffer.byteLength(recorded);
+  const page = padding > 0 ? `${recorded}<!--${'x'.repeat(padding - 7)}-->` : recorded;
+  const replay = await startReplayServer([{ path: '/travel/search', body: page }]);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-rss-'));
+  const server = await spawnServer({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', RUN_WORKER: 'false' }, 120_000);
+  const pid = server.child.pid!;
+  let key = server.firstKey;
+  if (!key) {
+    const sql = createSql(process.env.DATABASE_URL!, { max: 1 });
+    key = (await createKey(sql, { name: `bench-rss-${Date.now()}`, rateLimit: 1_000_000, plan: 'enterprise' })).key;
+    await sql.end();
+  }
+  const body = JSON.stringify({ q: 'Tokyo', check_in: addDays(todayUtc(), 30), nights: 1 });
+  const search = async () => {
+    const res = await fetch(`${server.url}/v1/hotels/search`, { method: 'POST', headers: { 'x-api-key': key!, 'content-type': 'application/json' }, body });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  if ((await search()) !== 200) throw new Error('the search does not answer 200');
+  const idle = statusField(pid, 'VmRSS');
+  let peakSampled = 0;
+  const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, statusField(pid, 'VmRSS'))), 25);
+  const statuses: Record<number, number> = {};
+  const started = performance.now();
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const s of await Promise.all(Array.from({ length: CONCURRENCY }, search))) statuses[s] = (statuses[s] ?? 0) + 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  const hwm = statusField(pid, 'VmHWM');
+  server.child.kill('SIGTERM');
+  await server.exited;
+  await replay.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  console.log(
+    [
+      `## Memory under load (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${process.env.DATABASE_URL ? 'external' : 'embedded'} PostgreSQL)`,
+      '',
+      `${ROUNDS} rounds of ${CONCURRENCY} concurrent hotel searches, each parsing a ${(PAGE_BYTES / 1024 / 1024).toFixed(0)} MiB results page (answers: ${JSON.stringify(statuses)}; ${seconds.toFixed(1)} s):`,
+      '',
+      '| measure | MB |',
+      '|---|---|',
+      `| service RSS idle, after one search | ${idle.toFixed(0)} |`,
+      `| service RSS peak under load (VmHWM) | ${hwm.toFixed(0)} |`,
+      `| service RSS peak, sampled every 25 ms | ${peakSampled.toFixed(0)} |`,
+      '',
+      `Peak RSS ${hwm.toFixed(0)} MB: ${hwm <= BUDGET_MB ? 'within' : 'over'} the ${BUDGET_MB} MB budget.`,
+    ].join('\n'),
+  );
+}
+
+await main();
