@@ -12,12 +12,12 @@ import { createSql, type Sql } from '../../src/db/client.js';
 import { TOOLS } from '../../tools/index.js';
 import { approveInBrowser, hasChromium, launchChromium } from '../helpers/oauth-browser.js';
 import { signedInAccount } from '../helpers/oauth-flow.js';
+import { SHOTS } from '../helpers/chromium.js';
 import { PROBES } from '../helpers/probe-tools.js';
 import { spawnServer, type Spawned } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
-const SHOTS = path.resolve('test-artifacts/screenshots');
 
 type ProviderState = Parameters<NonNullable<OAuthClientProvider['saveDiscoveryState']>>[0];
 type Stored = Parameters<OAuthClientProvider['saveTokens']>[0];
