@@ -1,6 +1,7 @@
 /**
  * Memory under load: the service in its own process (as `npm start` runs it), 50 concurrent hotel
- * searches whose upstream page is a recorded 2.7 MB results page padded to 3 MiB, several rounds;
+ * searches whose upstream page is a recorded 2.7 MB results page padded to 3 MiB (gzip on the wire,
+ * as the real site sends it), several rounds;
  * the service's peak resident set (VmHWM from /proc) against the 250 MB budget.
  *
  *   npx tsx bench/rss.ts            (DATABASE_URL or an embedded PostgreSQL)
@@ -29,7 +30,8 @@ async function main() {
   const recorded = readFixture('google-hotels/travel-search-tokyo-standard.html');
   const padding = PAGE_BYTES - Buffer.byteLength(recorded);
   const page = padding > 0 ? `${recorded}<!--${'x'.repeat(padding - 7)}-->` : recorded;
-  const replay = await startReplayServer([{ path: '/travel/search', body: page }]);
+  // gzip on the wire, as the real site sends its pages
+  const replay = await startReplayServer([{ path: '/travel/search', body: page, encoding: 'gzip' }]);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-rss-'));
   const server = await spawnServer({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', RUN_WORKER: 'false' }, 120_000);
   const pid = server.child.pid!;
@@ -41,9 +43,13 @@ async function main() {
   }
   const body = JSON.stringify({ q: 'Tokyo', check_in: addDays(todayUtc(), 30), nights: 1 });
   const search = async () => {
-    const res = await fetch(`${server.url}/v1/hotels/search`, { method: 'POST', headers: { 'x-api-key': key!, 'content-type': 'application/json' }, body });
-    await res.arrayBuffer();
-    return res.status;
+    try {
+      const res = await fetch(`${server.url}/v1/hotels/search`, { method: 'POST', headers: { 'x-api-key': key!, 'content-type': 'application/json' }, body });
+      await res.arrayBuffer();
+      return res.status;
+    } catch (err) {
+      throw new Error(`the service failed: ${server.output().slice(-2000)}`, { cause: err });
+    }
   };
   if ((await search()) !== 200) throw new Error('the search does not answer 200');
   const idle = statusField(pid, 'VmRSS');
