@@ -10,7 +10,7 @@ import { docsRouter } from './registry/docs-page.js';
 import { sendError } from './registry/http-errors.js';
 import { mcpRouter } from './registry/mcp-http.js';
 import { openApiDocument, withServer } from './registry/openapi.js';
-import { restRouter } from './registry/rest.js';
+import { restDispatch, restRouter } from './registry/rest.js';
 
 export interface HealthProbe {
   name: string;
@@ -68,6 +68,7 @@ export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Ex
   app.use(mcpRouter(deps));
   app.use(express.json({ limit: '2mb', type: ['application/json', 'application/*+json'] }));
   app.use(deferBodyErrors);
+  app.use(restDispatch(deps));
 
   app.get('/healthz', async (_req, res) => {
     const checks: Record<string, string> = {};

@@ -1,7 +1,7 @@
 import type { Sql } from '../db/client.js';
 import type { Charge, Credits } from './credits.js';
 import { GroupCommit } from './group-commit.js';
-import { historyInsert, type HistoryRecord } from './history.js';
+import type { HistoryRecord } from './history.js';
 
 export interface CallOutcome {
   history: HistoryRecord;
@@ -25,10 +25,7 @@ export class CallWriter {
     private readonly sql: Sql,
     private readonly credits: Credits,
   ) {
-    this.group = new GroupCommit(
-      (items) => this.writeMany(items),
-      (item) => this.writeOne(item),
-    );
+    this.group = new GroupCommit((items) => this.writeMany(items));
   }
 
   async write(outcome: CallOutcome): Promise<number | null> {
@@ -36,31 +33,24 @@ export class CallWriter {
     return this.group.submit({ ...outcome, periodStart });
   }
 
-  private async writeOne(item: Pending): Promise<number | null> {
-    if (!item.charge) {
-      await historyInsert(this.sql, item.history);
-      return null;
-    }
-    return this.credits.settleCall(item.charge, item.history);
-  }
-
+  /** One statement for the whole batch; its rows travel as one JSON array (one serialisation, not one array per column). */
   private async writeMany(items: Pending[]): Promise<(number | null)[]> {
-    const sql = this.sql;
-    const col = <T>(f: (i: Pending) => T) => sql.array(items.map(f) as never[]);
-    const h = (i: Pending) => i.history;
-    const rows = await sql<{ account_id: string; period_start: Date; remaining: number }[]>`
+    const rows = items.map(({ history: h, charge: c, periodStart }) => ({
+      ...h,
+      account_id: c?.accountId ?? null,
+      period_start: periodStart,
+      amount: c?.amount ?? 0,
+      note: c?.note ?? null,
+    }));
+    const left = await this.sql<{ account_id: string; period_start: Date; remaining: number }[]>`
       WITH c AS (
-        SELECT * FROM unnest(
-          ${col((i) => h(i).id)}::text[], ${col((i) => h(i).key_id)}::text[], ${col((i) => h(i).method)}::text[], ${col((i) => h(i).path)}::text[],
-          ${col((i) => h(i).status)}::int[], ${col((i) => h(i).duration_ms)}::float8[], ${col((i) => h(i).response_bytes)}::int[],
-          ${col((i) => h(i).credits)}::int[], ${col((i) => h(i).rate_limited)}::bool[],
-          ${col((i) => i.charge?.accountId ?? '')}::text[], ${col((i) => (i.periodStart ?? new Date(0)).toISOString())}::timestamptz[],
-          ${col((i) => i.charge?.amount ?? 0)}::int[], ${col((i) => i.charge?.note ?? '')}::text[]
-        ) AS c(id, key_id, method, path, status, duration_ms, response_bytes, credits, rate_limited, account_id, period_start, amount, note)),
-      r AS (DELETE FROM credit_reservations WHERE request_id IN (SELECT id FROM c WHERE account_id <> '')),
+        SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c(
+          id text, key_id text, method text, path text, status int, duration_ms float8, response_bytes int, credits int,
+          rate_limited bool, account_id text, period_start timestamptz, amount int, note text)),
+      r AS (DELETE FROM credit_reservations WHERE request_id IN (SELECT id FROM c WHERE account_id IS NOT NULL)),
       p AS (
         UPDATE credit_periods cp SET used = cp.used + s.total
-        FROM (SELECT account_id, period_start, sum(amount)::int AS total FROM c WHERE account_id <> '' GROUP BY 1, 2) s
+        FROM (SELECT account_id, period_start, sum(amount)::int AS total FROM c WHERE account_id IS NOT NULL GROUP BY 1, 2) s
         WHERE cp.account_id = s.account_id AND cp.period_start = s.period_start
         RETURNING cp.account_id, cp.period_start, cp.granted - cp.used AS remaining),
       l AS (
@@ -73,7 +63,7 @@ export class CallWriter {
         FROM c JOIN api_keys k ON k.id = c.key_id
         ON CONFLICT (id) DO NOTHING)
       SELECT account_id, period_start, remaining FROM p`;
-    const left = new Map(rows.map((r) => [`${r.account_id} ${new Date(r.period_start).getTime()}`, r.remaining]));
-    return items.map((i) => (i.charge ? (left.get(`${i.charge.accountId} ${i.periodStart!.getTime()}`) ?? null) : null));
+    const remaining = new Map(left.map((r) => [`${r.account_id} ${new Date(r.period_start).getTime()}`, r.remaining]));
+    return items.map((i) => (i.charge ? (remaining.get(`${i.charge.accountId} ${i.periodStart!.getTime()}`) ?? null) : null));
   }
 }

@@ -32,18 +32,19 @@ export class PlatformPath {
   async authenticate(presented: string | undefined, admit: boolean): Promise<AuthedKey | null> {
     if (!presented) return null;
     const cacheKey = hashKey(presented).toString('base64');
-    const hit = this.keys.get(cacheKey);
-    if (hit) return admit ? { ...hit, admitted: await this.limiter.take(hit.rateBucket ?? hit.id, hit.rate_limit_per_min) } : hit;
-    const lookedUpAt = performance.now();
-    const key = await authenticate(this.sql, presented, admit);
-    if (key) {
-      const { admitted: _taken, ...plain } = key;
-      this.keys.set(cacheKey, plain, lookedUpAt);
+    let key = this.keys.get(cacheKey);
+    if (!key) {
+      const lookedUpAt = performance.now();
+      const found = await authenticate(this.sql, presented);
+      if (!found) return null;
+      this.keys.set(cacheKey, found, lookedUpAt);
+      key = found;
     }
-    return key;
+    return admit ? { ...key, admitted: await this.limiter.take(key.rateBucket ?? key.id, key.rate_limit_per_min) } : key;
   }
 
-  close(): Promise<void> {
-    return this.keys.close();
+  async close(): Promise<void> {
+    await this.limiter.close();
+    await this.keys.close();
   }
 }

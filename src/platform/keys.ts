@@ -13,7 +13,7 @@ export interface AuthedKey {
   account_id: string;
   /** The plan billed; null when the account is not metered. */
   plan: PlanCode | null;
-  /** Set when authentication also took a rate-limit slot (one round trip instead of two). */
+  /** Set when authentication also took a rate-limit slot. */
   admitted?: boolean;
   /** The rate-limit window when it is not the key's own (all apps connected to one account share one). */
   rateBucket?: string;
@@ -35,16 +35,12 @@ export function keyPrefix(key: string): string {
   return key.slice(0, 9);
 }
 
-/**
- * Finds the live key; the lookup is by hash and the final comparison constant-time.
- * With `admit`, the same statement also takes a slot of the key's rate limit.
- */
-export async function authenticate(sql: Sql, presented: string | undefined, admit = false): Promise<AuthedKey | null> {
+/** Finds the live key; the lookup is by hash and the final comparison constant-time. */
+export async function authenticate(sql: Sql, presented: string | undefined): Promise<AuthedKey | null> {
   if (!presented || !KEY_PATTERN.test(presented)) return null;
   const hash = hashKey(presented);
   const rows = await sql`
     SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, k.key_hash, a.plan
-      ${admit ? sql`, rate_limit_take(k.id, k.rate_limit_per_min) AS admitted` : sql``}
     FROM api_keys k JOIN accounts a ON a.id = k.account_id
     WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`;
   const row = rows[0];
@@ -57,7 +53,6 @@ export async function authenticate(sql: Sql, presented: string | undefined, admi
     rate_limit_per_min: row.rate_limit_per_min,
     account_id: row.account_id,
     plan: billedPlan(row.plan),
-    ...(admit ? { admitted: row.admitted as boolean } : {}),
   };
 }
 

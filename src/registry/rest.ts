@@ -10,6 +10,7 @@ import { logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
 import { coerceQuery } from './query.js';
 import { RawBody } from './raw-body.js';
+import { routeTable } from './route-table.js';
 import type { Location } from './validation.js';
 
 export function expressPath(openapiPath: string): string {
@@ -49,24 +50,32 @@ export function restRouter(deps: AppDeps): Router {
   }
   // The router refuses a path whose parameter is not valid percent-encoding before any route
   // runs: the operation it was meant for answers it as invalid input, recorded like any other.
-  const routeOf = rawRouteMatcher(deps.tools);
+  const find = routeTable(deps.tools);
   router.use((err: unknown, req: Request, res: Response, next: express.NextFunction) => {
-    const tool = err instanceof URIError ? routeOf(req.method, req.path) : undefined;
+    const tool = err instanceof URIError ? find(req.method, req.path)?.tool : undefined;
     if (!tool) return next(err);
-    const issue = { type: 'url_parsing', loc: ['path'], msg: 'A path parameter is not valid percent-encoded UTF-8', input: req.path };
-    void handle(tool, req, res, deps, new InvalidInput([issue]));
+    void handle(tool, req, res, deps, undecodablePath(req));
   });
   return router;
 }
 
-/** The operation whose route template matches a path without decoding it. */
-function rawRouteMatcher(tools: Tool[]): (method: string, path: string) => Tool | undefined {
-  const split = (p: string) => p.replace(/\/+$/, '').toLowerCase().split('/');
-  const routes = tools.flatMap((tool) => [tool.path, ...tool.aliases].map((p) => ({ tool, parts: split(p) })));
-  return (method, path) => {
-    const parts = split(path);
-    return routes.find((r) => r.tool.method === method && r.parts.length === parts.length && r.parts.every((t, i) => (t.startsWith('{') ? parts[i] !== '' : t === parts[i])))?.tool;
+/**
+ * The operations' routes found in one lookup, in front of the routers: a call does not walk every
+ * route mounted before its own. What the table does not find goes on to them (restRouter behind).
+ */
+export function restDispatch(deps: AppDeps): express.RequestHandler {
+  const find = routeTable(deps.tools);
+  return (req, res, next) => {
+    const hit = find(req.method, req.path);
+    if (!hit) return next();
+    if (hit.params === null) return void handle(hit.tool, req, res, deps, undecodablePath(req));
+    req.params = hit.params;
+    void handle(hit.tool, req, res, deps, req.bodyError);
   };
+}
+
+function undecodablePath(req: Request): InvalidInput {
+  return new InvalidInput([{ type: 'url_parsing', loc: ['path'], msg: 'A path parameter is not valid percent-encoded UTF-8', input: req.path }]);
 }
 
 /** Two descriptors for one name or route would silently shadow each other: refuse to start. */
