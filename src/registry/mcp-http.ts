@@ -7,6 +7,7 @@ import type { AppDeps } from '../deps.js';
 import { authenticateMcp } from '../oauth/resource-server.js';
 import { newId } from '../platform/ids.js';
 import { buildToolTable, mcpServerFactory, type McpCaller } from './mcp.js';
+import { serveParsedBody } from './mcp-node.js';
 
 /**
  * Who calls, from the request: an API key or an OAuth access token for this /mcp. The one place an
@@ -103,7 +104,8 @@ export function mcpRouter(deps: AppDeps): Router {
       // the stream was read: the SDK reads the same bytes from a copy carrying the request's line and headers
       const copy = Object.assign(Readable.from([body.replay]), { method: req.method, url: req.url, headers: req.headers, auth });
       await serve(copy as unknown as Request, res);
-    } else await serve(Object.assign(req, { auth }), res, body.parsed);
+    } else if (body.parsed !== undefined) await serveParsedBody(handler, req, res, auth, body.parsed);
+    else await serve(Object.assign(req, { auth }), res);
   });
   return router;
 }
