@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { buildCalendarRpc, calendarWindows } from '../src/sources/metasearch/calendar/rpc.js';
 
 const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 200);
-const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 
 /** The replayed upstream runs in its own process: its work is not the service's overhead. */
@@ -31,38 +31,35 @@ async function main() {
   const { service, config, key } = bench;
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };
 
-  // The upstream's own time for a 90-night calendar: its three monthly RPCs, in parallel, asked directly.
+  // The upstream's own time for a 90-night calendar (its three monthly RPCs, in parallel, asked
+  // directly) and the same calendar through the API, taken in turns so that both see the same
+  // machine: the overhead is the difference of their medians.
   const windows = calendarWindows('2027-03-01', 90).map((w) => buildCalendarRpc({ token: 'bench-direct', window: w, los: 1, adults: 2, currency: 'USD', gl: 'us', hl: 'en' }));
+  const direct = (w: (typeof windows)[number]) => fetch(`${replay.url}${w.path}?${new URLSearchParams(w.query)}`, { method: 'POST', headers: w.headers, body: w.body }).then((r) => r.arrayBuffer());
   const upstreamTimes: number[] = [];
-  for (let i = 0; i < RUNS + 1; i++) {
-    const t = performance.now();
-    await Promise.all(
-      windows.map(async (w) => {
-        const res = await fetch(`${replay.url}${w.path}?${new URLSearchParams(w.query)}`, { method: 'POST', headers: w.headers, body: w.body });
-        await res.arrayBuffer();
-      }),
-    );
-    if (i > 0) upstreamTimes.push(performance.now() - t);
-  }
-  const upstreamTime = median(upstreamTimes);
   const windowTimes: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    const res = await fetch(`${replay.url}${windows[0].path}?${new URLSearchParams(windows[0].query)}`, { method: 'POST', headers: windows[0].headers, body: windows[0].body });
-    await res.arrayBuffer();
-    windowTimes.push(performance.now() - t);
-  }
-  const windowTime = median(windowTimes);
-
-  // 90-night calendar
-  const overheads: number[] = [];
-  for (let i = 0; i < RUNS + 1; i++) {
-    const t = performance.now();
+  const apiTimes: number[] = [];
+  for (let i = 0; i < RUNS + 2; i++) {
+    let t = performance.now();
+    await Promise.all(windows.map(direct));
+    const upstream = performance.now() - t;
+    t = performance.now();
+    await direct(windows[0]);
+    const oneWindow = performance.now() - t;
+    t = performance.now();
     const res = await fetch(`${service.url}/v1/calendar`, { method: 'POST', headers, body: JSON.stringify({ token: `bench-hotel-${i}`, start: '2027-03-01', days: 90, probe_min_stay: false }) });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`calendar answered ${res.status}`);
-    if (i > 0) overheads.push(performance.now() - t - upstreamTime); // first run warms up
+    // the first two rounds warm both paths up
+    if (i > 1) {
+      upstreamTimes.push(upstream);
+      windowTimes.push(oneWindow);
+      apiTimes.push(performance.now() - t);
+    }
   }
+  const upstreamTime = median(upstreamTimes);
+  const windowTime = median(windowTimes);
+  const overheads = apiTimes.map((a) => a - upstreamTime);
 
   // 50-item batch: each item is one 31-night window (one upstream reply)
   const items = Array.from({ length: 50 }, (_, i) => ({ token: `bench-batch-${i}`, start: '2027-03-01', days: 31, probe_min_stay: false }));

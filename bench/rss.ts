@@ -10,6 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createSql } from '../src/db/client.js';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { migrate } from '../src/db/migrate.js';
+import { freePort } from '../test/helpers/free-port.js';
 import { createKey } from '../src/platform/keys.js';
 import { addDays, todayUtc } from '../src/domain/dates.js';
 import { readFixture } from '../test/helpers/fixtures.js';
@@ -33,25 +36,33 @@ async function main() {
   // gzip on the wire, as the real site sends its pages
   const replay = await startReplayServer([{ path: '/travel/search', body: page, encoding: 'gzip' }]);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-rss-'));
-  const server = await spawnServer({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', RUN_WORKER: 'false' }, 120_000);
+  // the database the service will use, started here so that the key made for the load has no rate limit in its way
+  const embedded = process.env.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir, port: await freePort() });
+  const databaseUrl = process.env.DATABASE_URL ?? embedded!.url;
+  const sql = createSql(databaseUrl, { max: 1 });
+  await migrate(sql);
+  const key = (await createKey(sql, { name: `bench-rss-${Date.now()}`, rateLimit: 1_000_000, plan: 'enterprise' })).key;
+  await sql.end();
+  // node's own flags as `npm start` passes them (package.json), so the process is the one users run
+  const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string).split(/\s+/).filter((t) => t.startsWith('--max-'));
+  const server = await spawnServer(
+    { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, BOOTSTRAP_KEY: 'false', UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', RUN_WORKER: 'false', ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}) },
+    120_000,
+    { nodeFlags: startFlags },
+  );
   const pid = server.child.pid!;
-  let key = server.firstKey;
-  if (!key) {
-    const sql = createSql(process.env.DATABASE_URL!, { max: 1 });
-    key = (await createKey(sql, { name: `bench-rss-${Date.now()}`, rateLimit: 1_000_000, plan: 'enterprise' })).key;
-    await sql.end();
-  }
   const body = JSON.stringify({ q: 'Tokyo', check_in: addDays(todayUtc(), 30), nights: 1 });
   const search = async () => {
     try {
-      const res = await fetch(`${server.url}/v1/hotels/search`, { method: 'POST', headers: { 'x-api-key': key!, 'content-type': 'application/json' }, body });
+      const res = await fetch(`${server.url}/v1/hotels/search`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body });
       await res.arrayBuffer();
       return res.status;
     } catch (err) {
       throw new Error(`the service failed: ${server.output().slice(-2000)}`, { cause: err });
     }
   };
-  if ((await search()) !== 200) throw new Error('the search does not answer 200');
+  const first = await search();
+  if (first !== 200) throw new Error(`the search answered ${first}, not 200`);
   const idle = statusField(pid, 'VmRSS');
   let peakSampled = 0;
   const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, statusField(pid, 'VmRSS'))), 25);
@@ -63,9 +74,11 @@ async function main() {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const hwm = statusField(pid, 'VmHWM');
-  server.child.kill('SIGTERM');
+  server.child.kill("SIGTERM");
   await server.exited;
+  if (process.env.SHOW_OUTPUT) console.log(server.output().split('\n').filter((l) => l.includes('MEMMAX')).join('\n'));
   await replay.close();
+  await embedded?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
   console.log(
     [

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import type PgBoss from 'pg-boss';
 import { TOOLS } from '../tools/index.js';
+import { limitHeapGrowth } from './memory.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { createSql, type Sql } from './db/client.js';
@@ -103,6 +104,7 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
 /** Database, dependencies and, as asked, the queue and the batch worker: what every entry point runs on. */
 export async function startRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const log = opts.log ?? pino({ level: config.LOG_LEVEL });
+  limitHeapGrowth(config.HEAP_GROWING_PERCENT);
   const runWorker = opts.worker ?? config.RUN_WORKER;
   const db = await openDatabase(config, log);
   let boss: PgBoss | null = null;

@@ -22,13 +22,18 @@ export interface OutcomeSink {
 }
 
 interface PendingEvent extends OutcomeEvent {
-  /** The reply (ok events), to find the event again when a parser rejects it. */
-  reply?: object;
+  /** Whether the client returned a reply (ok events). */
+  replied?: boolean;
 }
 
 interface Scope {
   sink: OutcomeSink;
   events: PendingEvent[];
+  /**
+   * Each reply's event, to find it again when a parser rejects the reply. Weak: a page the
+   * operation has parsed and dropped (a 3 MB body, its text) is not kept alive until the operation ends.
+   */
+  byReply: WeakMap<object, PendingEvent>;
   open: boolean;
 }
 
@@ -55,7 +60,7 @@ export function classifyFailure(err: unknown): Outcome | null {
  * outcomes of its upstream requests are settled and handed to `sink` when it ends.
  */
 export async function inSourceScope<T>(sink: OutcomeSink, fn: () => Promise<T>): Promise<T> {
-  const scope: Scope = { sink, events: [], open: true };
+  const scope: Scope = { sink, events: [], byReply: new WeakMap(), open: true };
   try {
     const value = await scopes.run(scope, fn);
     settle(scope, null);
@@ -81,19 +86,21 @@ export async function observed<R extends object>(sink: OutcomeSink | null, sourc
     if (outcome) add(sink, { source, outcome, seconds: seconds(), at: new Date() });
     throw err;
   }
-  add(sink, { source, outcome: 'ok', seconds: seconds(), at: new Date(), reply });
+  add(sink, { source, outcome: 'ok', seconds: seconds(), at: new Date(), replied: true }, reply);
   return reply;
 }
 
-function add(sink: OutcomeSink | null, event: PendingEvent): void {
+function add(sink: OutcomeSink | null, event: PendingEvent, reply?: object): void {
   const scope = scopes.getStore();
-  if (scope?.open) scope.events.push(event);
-  else (scope?.sink ?? sink)?.record([strip(event)]);
+  if (scope?.open) {
+    scope.events.push(event);
+    if (reply) scope.byReply.set(reply, event);
+  } else (scope?.sink ?? sink)?.record([strip(event)]);
 }
 
 /** A parser rejected `reply` (withContractGuard): its request counts as a contract change. */
 export function noteContractChanged(reply: object): void {
-  const event = scopes.getStore()?.events.find((e) => e.reply === reply);
+  const event = scopes.getStore()?.byReply.get(reply);
   if (event) event.outcome = 'contract_changed';
 }
 
@@ -107,7 +114,7 @@ function settle(scope: Scope, err: unknown): void {
   const outcome = err instanceof ApiError ? classifyFailure(err) : null;
   if (outcome && !scope.events.some((e) => e.outcome !== 'ok')) {
     const source = err instanceof UpstreamContractChanged ? err.source : null;
-    const replies = scope.events.filter((e) => e.reply);
+    const replies = scope.events.filter((e) => e.replied);
     const target = replies.findLast((e) => e.source === source) ?? replies.at(-1);
     if (target) target.outcome = outcome;
   }

@@ -1,3 +1,4 @@
+import { inLargeReplySlot, LARGE_REPLY_BYTES } from './parse-slots.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -77,7 +78,7 @@ export async function withContractGuard<T>(
   fn: (response: UpstreamResponse) => T | Promise<T>,
 ): Promise<T> {
   try {
-    return await fn(response);
+    return response.body.length >= LARGE_REPLY_BYTES ? await inLargeReplySlot(() => fn(response)) : await fn(response);
   } catch (thrown) {
     const err = PARSER_FAULTS.some((c) => thrown instanceof c) ? new UpstreamContractChanged(source, `unreadable reply (${(thrown as Error).name})`) : thrown;
     if (!(err instanceof UpstreamContractChanged)) throw err;

@@ -10,11 +10,11 @@ export interface Spawned {
 
 
 /** Runs an npm entry point (`src/main.ts`, `src/cli/keys.ts` …) as its own process, as `npm start` does. */
-export function spawnEntry(entry: string, args: string[], env: Record<string, string | undefined>): ChildProcess {
+export function spawnEntry(entry: string, args: string[], env: Record<string, string | undefined>, nodeFlags: string[] = []): ChildProcess {
   const childEnv = { ...process.env, ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
   // One process, as `npm start` runs it, so that a signal reaches the server itself.
-  return spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /**
@@ -28,8 +28,8 @@ function spawnNpmStart(env: Record<string, string | undefined>): ChildProcess {
 }
 
 /** Starts the server and waits for the line that prints its URL (and the first key, when one is made). */
-export async function spawnServer(env: Record<string, string | undefined>, timeoutMs = 60_000, opts: { npmStart?: boolean } = {}): Promise<Spawned> {
-  const child = opts.npmStart ? spawnNpmStart(env) : spawnEntry('src/main.ts', [], env);
+export async function spawnServer(env: Record<string, string | undefined>, timeoutMs = 60_000, opts: { npmStart?: boolean; nodeFlags?: string[] } = {}): Promise<Spawned> {
+  const child = opts.npmStart ? spawnNpmStart(env) : spawnEntry('src/main.ts', [], env, opts.nodeFlags);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

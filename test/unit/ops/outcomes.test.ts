@@ -1,7 +1,9 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { OUTCOMES, type Outcome } from '../../../src/ops/metrics.js';
 import { stateOf } from '../../../src/ops/outcome-store.js';
-import { classifyFailure } from '../../../src/ops/outcomes.js';
+import { classifyFailure, inSourceScope, noteContractChanged, observed, type OutcomeEvent } from '../../../src/ops/outcomes.js';
 import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../../src/platform/errors.js';
 import { UpstreamBlocked } from '../../../src/upstream/blocked.js';
 
@@ -31,5 +33,26 @@ describe('source state of the last hour', () => {
     expect(stateOf(counts({ ok: 9, blocked: 1 }))).toBe('ok');
     expect(stateOf(counts({ ok: 8, unreachable: 2 }))).toBe('degraded');
     expect(stateOf(counts({ ok: 100, contract_changed: 1 }))).toBe('degraded');
+  });
+});
+
+describe('source scope', () => {
+  it('does not keep a reply the operation has dropped alive until the operation ends, and still finds one a parser rejects', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const recorded: OutcomeEvent[] = [];
+    const sink = { record: (events: OutcomeEvent[]) => void recorded.push(...events) };
+    await inSourceScope(sink, async () => {
+      const dropped = await (async () => new WeakRef(await observed(null, 'metasearch', async () => ({ body: Buffer.alloc(3_000_000) }))))();
+      const rejected = await observed(null, 'apps', async () => ({ body: 'not json' }));
+      await new Promise((r) => setImmediate(r));
+      gc();
+      expect(dropped.deref()).toBeUndefined();
+      noteContractChanged(rejected);
+    });
+    expect(recorded.map((e) => [e.source, e.outcome])).toEqual([
+      ['metasearch', 'ok'],
+      ['apps', 'contract_changed'],
+    ]);
   });
 });
