@@ -32,9 +32,6 @@ export async function storeCalendarRates(
   result: CalendarResult,
   ids: { runId: string; collectionKey: string },
 ): Promise<RunSummary> {
-  const [prior] = await tx`SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs
-    WHERE collection_key = ${ids.collectionKey} AND account_id = ${accountId}`;
-  if (prior) return { run_id: prior.run_id, rows_written: prior.rows_written, rows_changed: prior.rows_changed, rows_removed: prior.rows_removed };
   const incoming = result.rates.map((rate) => ({
     stay_date: rate.date,
     rate_total: typeof rate.rate_total === 'number' ? rate.rate_total : null,
@@ -44,11 +41,16 @@ export async function storeCalendarRates(
   const scope = tx`s.account_id = ${accountId} AND s.token = ${r.token} AND s.market = ${r.market} AND s.currency = ${r.currency} AND s.adults = ${r.adults} AND s.los = ${r.los}
     AND s.stay_date >= ${r.start}::date AND s.stay_date < ${r.start}::date + ${r.days}::int`;
   // One statement: unchanged nights are left alone (their observation keeps its id), changed
-  // ones replaced, new ones written, nights no longer priced removed, and the run recorded.
+  // ones replaced, new ones written, nights no longer priced removed, and the run recorded; when
+  // the run is already there (an item replayed after a crash) nothing is written and it is returned.
   const [run] = await tx`
-    WITH incoming AS (
+    WITH done AS (
+      SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs
+      WHERE collection_key = ${ids.collectionKey} AND account_id = ${accountId}),
+    incoming AS (
       SELECT * FROM jsonb_to_recordset(${tx.json(incoming as never)}::jsonb)
-        AS x(stay_date date, rate_total numeric, rate jsonb, observation_id text)),
+        AS x(stay_date date, rate_total numeric, rate jsonb, observation_id text)
+      WHERE NOT EXISTS (SELECT 1 FROM done)),
     prior AS (SELECT s.stay_date, s.rate_total FROM stored_rates s WHERE ${scope}),
     upserted AS (
       INSERT INTO stored_rates AS t (account_id, token, market, currency, adults, los, stay_date, rate_total, rate, observation_id, collection_id, run_id, observed_at)
@@ -61,12 +63,16 @@ export async function storeCalendarRates(
         collection_id = excluded.collection_id, run_id = excluded.run_id, observed_at = excluded.observed_at
       RETURNING (xmax = 0) AS inserted),
     removed AS (
-      DELETE FROM stored_rates s WHERE ${scope} AND NOT EXISTS (SELECT 1 FROM incoming i WHERE i.stay_date = s.stay_date)
-      RETURNING 1)
-    INSERT INTO scrape_runs (collection_key, account_id, run_id, token, collection_id, rows_written, rows_changed, rows_removed)
-    VALUES (${ids.collectionKey}, ${accountId}, ${ids.runId}, ${r.token}, ${result.collection_id},
-      (SELECT count(*) FROM upserted WHERE inserted), (SELECT count(*) FROM upserted WHERE NOT inserted), (SELECT count(*) FROM removed))
-    RETURNING run_id, rows_written, rows_changed, rows_removed`;
+      DELETE FROM stored_rates s WHERE ${scope} AND NOT EXISTS (SELECT 1 FROM done)
+        AND NOT EXISTS (SELECT 1 FROM incoming i WHERE i.stay_date = s.stay_date)
+      RETURNING 1),
+    recorded AS (
+      INSERT INTO scrape_runs (collection_key, account_id, run_id, token, collection_id, rows_written, rows_changed, rows_removed)
+      SELECT ${ids.collectionKey}, ${accountId}, ${ids.runId}, ${r.token}, ${result.collection_id},
+        (SELECT count(*) FROM upserted WHERE inserted), (SELECT count(*) FROM upserted WHERE NOT inserted), (SELECT count(*) FROM removed)
+      WHERE NOT EXISTS (SELECT 1 FROM done)
+      RETURNING run_id, rows_written, rows_changed, rows_removed)
+    SELECT * FROM done UNION ALL SELECT * FROM recorded`;
   return { run_id: run.run_id, rows_written: run.rows_written, rows_changed: run.rows_changed, rows_removed: run.rows_removed };
 }
 
