@@ -10,6 +10,7 @@
  *
  *   npx tsx bench/overhead.ts            (DATABASE_URL or an embedded PostgreSQL)
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import { spawn } from 'node:child_process';
 import express from 'express';
@@ -53,11 +54,42 @@ function countStatements(sql: Sql): () => number {
   return () => n;
 }
 
-/** A load run with the statements the service sent per answered request. */
-async function measured(statements: () => number, spec: LoadSpec): Promise<LoadResult & { perCall: number }> {
-  const before = statements();
+/** CPU time (µs) used so far by this machine's PostgreSQL processes, from /proc (clock ticks of 10 ms). */
+function postgresCpuUs(): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) continue;
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks * 10_000;
+}
+
+interface Measured extends LoadResult {
+  perCall?: number;
+  /** CPU per answered call (µs): the service's process (bare handler or platform), and PostgreSQL's. */
+  serviceUs: number;
+  postgresUs: number;
+}
+
+/** A load run with the CPU each side spent and the statements the service sent per answered request. */
+async function measured(statements: (() => number) | null, spec: LoadSpec): Promise<Measured> {
+  const before = statements?.() ?? 0;
+  const cpu = process.cpuUsage();
+  const pg = postgresCpuUs();
   const r = await load(spec);
-  return { ...r, perCall: (statements() - before) / Math.max(1, r.requests) };
+  const used = process.cpuUsage(cpu);
+  const n = Math.max(1, r.requests);
+  return {
+    ...r,
+    ...(statements ? { perCall: (statements() - before) / n } : {}),
+    serviceUs: (used.user + used.system) / n,
+    postgresUs: (postgresCpuUs() - pg) / n,
+  };
 }
 
 /** The tools/call request the MCP SDK client sends for `name`, captured from a real client. */
@@ -83,8 +115,8 @@ async function capturedToolCall(mcpUrl: string, key: string, name: string): Prom
   return captured;
 }
 
-const row = (label: string, path: string, r: LoadResult & { perCall?: number }) =>
-  `| ${label} | ${path} | ${r.mean.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.rps.toFixed(0)} | ${r.perCall === undefined ? '' : r.perCall.toFixed(2)} | ${r.errors} |`;
+const row = (label: string, path: string, r: Measured) =>
+  `| ${label} | ${path} | ${r.mean.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.rps.toFixed(0)} | ${r.perCall === undefined ? '' : r.perCall.toFixed(2)} | ${r.serviceUs.toFixed(0)} | ${r.postgresUs.toFixed(0)} | ${r.errors} |`;
 
 async function main() {
   const bench = await startBenchService({ RUN_WORKER: 'false' }, [...TOOLS, probeMetered]);
@@ -118,13 +150,13 @@ async function main() {
   const lines = [
     `## Platform overhead (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at the start, ${CONNECTIONS} connections, ${DURATION_S}s each, ${config.DATABASE_URL ? 'external' : 'embedded'} PostgreSQL, mode ${config.CREDITS_MODE})`,
     '',
-    '| handler | path | mean ms | p50 ms | p99 ms | req/s | PostgreSQL statements per call | errors |',
-    '|---|---|---|---|---|---|---|---|',
+    '| handler | path | mean ms | p50 ms | p99 ms | req/s | PostgreSQL statements per call | service CPU µs per call | PostgreSQL CPU µs per call | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   const summary: string[] = [];
   // An instant handler shows the platform's own cost; a 50 ms one is closer to a real upstream call.
   for (const delay of [0, 50]) {
-    const bareRes = await load(metered(bareUrl, [], delay));
+    const bareRes = await measured(null, metered(bareUrl, [], delay));
     const fullRes = await measured(statements, metered(`${service.url}/v1/test/metered`, [key], delay));
     const spread = await measured(statements, metered(`${service.url}/v1/test/metered`, tenKeys, delay));
     lines.push(
