@@ -20,7 +20,7 @@ DECLARE
   used  bigint;
   g     integer;
 BEGIN
-  -- one global lock order, as rate_limit_take_many: two processes' batches never wait in a cycle
+  -- the keys' locks in one global order: two processes' batches never wait on each other in a cycle
   PERFORM pg_advisory_xact_lock(h)
     FROM (SELECT DISTINCT hashtext('rate:' || (e ->> 'key')) AS h FROM json_array_elements(p_requests) e) s ORDER BY h;
   FOR r IN SELECT * FROM json_to_recordset(p_requests) AS x(key text, "limit" integer, want integer, return_sec bigint, return_n integer) LOOP

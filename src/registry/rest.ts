@@ -38,7 +38,11 @@ function locator(tool: Tool, req: Request): (key: string | undefined) => Locatio
   return (key) => (key !== undefined && pathKeys.has(key) ? 'path' : rest);
 }
 
-/** Mounts every tool of the registry as a REST route; nothing else defines an operation. */
+/**
+ * Mounts every tool of the registry as a REST route; nothing else defines an operation. Calls
+ * reach their operation through restDispatch in front; what it leaves (OPTIONS, another method
+ * on an operation's path) is answered here as Express answers it.
+ */
 export function restRouter(deps: AppDeps): Router {
   assertUnique(deps.tools);
   const router = express.Router();
@@ -48,20 +52,14 @@ export function restRouter(deps: AppDeps): Router {
       router[method](expressPath(path), (req, res) => handle(tool, req, res, deps, req.bodyError));
     }
   }
-  // The router refuses a path whose parameter is not valid percent-encoding before any route
-  // runs: the operation it was meant for answers it as invalid input, recorded like any other.
-  const find = routeTable(deps.tools);
-  router.use((err: unknown, req: Request, res: Response, next: express.NextFunction) => {
-    const tool = err instanceof URIError ? find(req.method, req.path)?.tool : undefined;
-    if (!tool) return next(err);
-    void handle(tool, req, res, deps, undecodablePath(req));
-  });
   return router;
 }
 
 /**
  * The operations' routes found in one lookup, in front of the routers: a call does not walk every
- * route mounted before its own. What the table does not find goes on to them (restRouter behind).
+ * route mounted before its own. A path whose parameter is not valid percent-encoding is answered by
+ * the operation it was meant for as invalid input, recorded like any other. What the table does not
+ * find goes on to the routers (restRouter behind).
  */
 export function restDispatch(deps: AppDeps): express.RequestHandler {
   const find = routeTable(deps.tools);

@@ -1,4 +1,3 @@
-import { inLargeReplySlot, LARGE_REPLY_BYTES } from './parse-slots.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import zlib from 'node:zlib';
 import { noteContractChanged } from '../ops/outcomes.js';
 import { UpstreamContractChanged, UpstreamFailed } from '../platform/errors.js';
 import { TRUNCATED } from './decode.js';
+import { inLargeReplySlot, LARGE_REPLY_BYTES } from './parse-slots.js';
 import { looksTruncated, type UpstreamResponse } from './response.js';
 import type { UpstreamSession } from './session.js';
 
