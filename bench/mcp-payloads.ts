@@ -1,24 +1,27 @@
 /**
  * What an agent pays in tokens for the MCP surface: the size of `tools/list` (per tool: description,
- * input schema, output schema) and, per tool, the largest default result over the recorded payloads
- * (every recorded hotel result page, every recorded flight result page), counted as JSON characters
- * of the structured result ÷ 4. Budgets: tools/list ≤ 48 KB, a default result < 25,000 tokens.
+ * input schema, output schema) and, per tool, the largest result over the recorded payloads (every
+ * recorded hotel result page, every recorded flight result page) with the default arguments and at
+ * the tool's maximum settings (TOOL_CALLS `max`), counted in o200k tokens with a real tokenizer
+ * (js-tiktoken): the structured result, and the text block a client may forward beside it.
+ * Budgets: tools/list ≤ 48 KB, a default result ≤ 8,000 tokens, a maximum one ≤ 25,000.
  *
  *   npx tsx bench/mcp-payloads.ts      (DATABASE_URL or an embedded PostgreSQL)
  */
 import fs from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { fixturePath } from '../test/helpers/fixtures.js';
+import { countTokens } from '../test/helpers/tokens.js';
 import { callArguments, replayEnv, startToolCallReplay, TOOL_CALL_FIXTURES, TOOL_CALLS, type PagesInPlay } from '../test/helpers/mcp-tool-calls.js';
 import { startBenchService } from './harness.js';
 
 const LIST_BUDGET = 48 * 1024;
-const RESULT_BUDGET = 25_000;
+const DEFAULT_BUDGET = 8_000;
+const MAX_BUDGET = 25_000;
 const HOTEL_PAGES = ['london-long-stay', 'paris-budget', 'tokyo-5star', 'tokyo-standard'].map((n) => `google-hotels/travel-search-${n}.html`);
 const FLIGHT_PAGES = ['nonstop-sfo_jfk_economy', 'layover-mad_nrt', 'domestic_business-lax_ord', 'overnight_1day-sfo_lhr_economy'].map((n) => `google-flights/results-${n}.html.zst`);
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-const tokens = (v: unknown) => Math.ceil(JSON.stringify(v).length / 4);
 
 async function main() {
   const missing = TOOL_CALL_FIXTURES.filter((f) => !fs.existsSync(fixturePath(f)));
@@ -39,8 +42,9 @@ async function main() {
     return `| ${t.name} | ${d} | ${i} | ${o} | ${Buffer.byteLength(JSON.stringify(t))} |`;
   });
 
-  // per tool, the largest default result over the recorded pages it can be answered from
-  const largest = new Map<string, { tokens: number; payload: string }>();
+  // per tool and setting, the largest result over the recorded pages it can be answered from
+  type Largest = { tokens: number; text: number; payload: string };
+  const largest = { default: new Map<string, Largest>(), max: new Map<string, Largest>() };
   const variants: { label: string; set: () => void }[] = [
     { label: 'default pages', set: () => Object.assign(pages, { hotels: HOTEL_PAGES[0], flights: null }) },
     ...HOTEL_PAGES.filter((p) => fs.existsSync(fixturePath(p))).map((p) => ({ label: p, set: () => Object.assign(pages, { hotels: p, flights: null }) })),
@@ -48,24 +52,29 @@ async function main() {
   ];
   for (const variant of variants) {
     variant.set();
-    const earlier: Record<string, unknown> = {};
-    for (const call of TOOL_CALLS) {
-      let args: Record<string, unknown>;
-      try {
-        args = callArguments(call, earlier, replay);
-      } catch {
-        continue; // an earlier call of this variant gave no token to follow
+    for (const setting of ['default', 'max'] as const) {
+      const earlier: Record<string, unknown> = {};
+      for (const call of TOOL_CALLS) {
+        let args: Record<string, unknown>;
+        try {
+          args = callArguments(call, earlier, replay, setting === 'max');
+        } catch {
+          continue; // an earlier call of this variant gave no token to follow
+        }
+        const res = await client.callTool({ name: call.name, arguments: args });
+        if (res.isError) continue;
+        earlier[call.name] = res.structuredContent;
+        const n = countTokens(res.structuredContent);
+        const text = (res.content as { type: string; text?: string }[]).reduce((t, c) => t + (c.type === 'text' ? countTokens(c.text ?? '') : 0), 0);
+        if (n > (largest[setting].get(call.name)?.tokens ?? -1)) largest[setting].set(call.name, { tokens: n, text, payload: variant.label });
       }
-      const res = await client.callTool({ name: call.name, arguments: args });
-      if (res.isError) continue;
-      earlier[call.name] = res.structuredContent;
-      const n = tokens(res.structuredContent);
-      if (n > (largest.get(call.name)?.tokens ?? -1)) largest.set(call.name, { tokens: n, payload: variant.label });
     }
   }
   const resultRows = TOOL_CALLS.map((c) => {
-    const l = largest.get(c.name);
-    return l ? `| ${c.name} | ${l.tokens} | ${l.payload} | ${l.tokens < RESULT_BUDGET ? 'yes' : '**no**'} |` : `| ${c.name} | — | no successful call | |`;
+    const d = largest.default.get(c.name);
+    const m = largest.max.get(c.name);
+    const cell = (l: Largest | undefined, budget: number) => (l ? `${l.tokens}${l.tokens <= budget ? '' : ' **over**'} | ${l.text}` : '— | —');
+    return `| ${c.name} | ${cell(d, DEFAULT_BUDGET)} | ${cell(m, MAX_BUDGET)} | ${d?.payload ?? 'no successful call'} |`;
   });
 
   console.log(
@@ -78,10 +87,10 @@ async function main() {
       '|---|---|---|---|---|',
       ...listRows,
       '',
-      `Largest default result per tool (structured result, JSON characters ÷ 4; budget < ${RESULT_BUDGET} tokens):`,
+      `Largest result per tool, o200k tokens (js-tiktoken) of the structured result and of the text block; budgets: default ≤ ${DEFAULT_BUDGET}, maximum settings ≤ ${MAX_BUDGET}:`,
       '',
-      '| tool | tokens | recorded payload | under budget |',
-      '|---|---|---|---|',
+      '| tool | default | default text | maximum | maximum text | recorded payload (largest default) |',
+      '|---|---|---|---|---|---|',
       ...resultRows,
     ].join('\n'),
   );

@@ -41,6 +41,27 @@ export async function conformanceToolchain(): Promise<Toolchain | { unavailable:
   }
 }
 
+export const INSPECTOR_PACKAGE = '@modelcontextprotocol/inspector@2.12.0';
+
+/**
+ * The MCP Inspector's CLI (v2, the `@modelcontextprotocol/inspector` package: the separate
+ * `inspector-cli` package stops at 1.0.3, before the schema-portability check) on the suite's
+ * Node 22; or why it cannot be had here.
+ */
+export async function inspectorToolchain(): Promise<Toolchain | { unavailable: string }> {
+  const base = await conformanceToolchain();
+  if ('unavailable' in base) return base;
+  try {
+    const cli = path.join(CACHE, 'inspector/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js');
+    await installOnce(path.join(CACHE, 'inspector'), cli, async (dir) => {
+      await run('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', INSPECTOR_PACKAGE], { timeout: 300_000 });
+    });
+    return { node: base.node, cli };
+  } catch (err) {
+    return { unavailable: `could not fetch ${INSPECTOR_PACKAGE} from the npm registry: ${(err as Error).message.split('\n')[0]}` };
+  }
+}
+
 /**
  * Installs into `final` once, whatever the number of test files asking at the same time: each
  * installs into a directory of its own and renames it into place, so nobody ever sees half an

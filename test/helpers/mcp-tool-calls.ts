@@ -31,6 +31,8 @@ const [NONSTOP, LAYOVER, OFFERS, LYON, RENTAL_CALENDAR] = TOOL_CALL_FIXTURES.sli
 export interface ToolCall {
   name: string;
   args: (earlier: Record<string, any>) => Record<string, unknown>;
+  /** Arguments added for the tool's largest answer (its maximum settings), where it has any. */
+  max?: Record<string, unknown>;
 }
 
 const CROWN = LONDON_TOKENS[0];
@@ -39,23 +41,23 @@ const ROUND_TRIP = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '202
 
 export const TOOL_CALLS: ToolCall[] = [
   { name: 'get_credit_balance', args: () => ({}) },
-  { name: 'resolve_hotel', args: () => ({ name: 'The Crown Battersea', city: 'London', limit: 3, verify: false }) },
-  { name: 'search_hotels', args: () => ({ q: 'London', check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb' }) },
+  { name: 'resolve_hotel', args: () => ({ name: 'The Crown Battersea', city: 'London', limit: 3, verify: false }), max: { limit: 10 } },
+  { name: 'search_hotels', args: () => ({ q: 'London', check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb' }), max: { images_per_property: 100 } },
   { name: 'get_hotel_details', args: () => ({ property_token: CROWN, currency: 'GBP', gl: 'gb' }) },
-  { name: 'get_hotel_offers', args: () => ({ ...STAY, require_sources: [] }) },
+  { name: 'get_hotel_offers', args: () => ({ ...STAY, require_sources: [] }), max: { include_metasearch: true } },
   { name: 'get_hotel_rooms', args: () => STAY },
   { name: 'get_stay_price', args: () => STAY },
-  { name: 'get_hotel_calendar', args: () => ({ property_token: 'ChkIq9DtnN2Sx7kBGg0vZy8xMWJ3cGh0c2JtEAE', start: '2027-03-01', market: 'GB' }) },
+  { name: 'get_hotel_calendar', args: () => ({ property_token: 'ChkIq9DtnN2Sx7kBGg0vZy8xMWJ3cGh0c2JtEAE', start: '2027-03-01', market: 'GB' }), max: { days: 330 } },
   // the site links a booking engine this service detects but does not quote: its 422 is the tool's real answer
   { name: 'get_official_rate', args: () => ({ website: '{{replay}}/site/other', check_in: '2027-03-10', nights: 2 }) },
   { name: 'compare_hotel_prices', args: () => ({ check_in: '2023-06-04', nights: 10, sources: { otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' } } }) },
-  { name: 'search_flights', args: () => ({ ...ROUND_TRIP, adults: 2 }) },
-  { name: 'get_return_flights', args: (e) => ({ departure_token: e.search_flights.best_flights[0].departure_token }) },
+  { name: 'search_flights', args: () => ({ ...ROUND_TRIP, adults: 2 }), max: { max_flights: 500 } },
+  { name: 'get_return_flights', args: (e) => ({ departure_token: e.search_flights.best_flights[0].departure_token }), max: { max_flights: 500 } },
   { name: 'get_booking_options', args: (e) => ({ booking_token: e.get_return_flights.best_flights[1].booking_token }) },
   { name: 'search_flight_locations', args: () => ({ q: 'london' }) },
   { name: 'get_flight_calendar', args: () => ({ ...ROUND_TRIP, flight_type: 'one_way', return_date: undefined }) },
   { name: 'search_rentals', args: () => ({ q: 'Lyon' }) },
-  { name: 'get_rental_calendar', args: () => ({ property_id: '38817969', price_nights: 'sample', max_price_quotes: 4, stay_nights: 1 }) },
+  { name: 'get_rental_calendar', args: () => ({ property_id: '38817969', price_nights: 'sample', max_price_quotes: 4, stay_nights: 1 }), max: { price_nights: 'all', max_price_quotes: 92 } },
   { name: 'get_rental_quote', args: () => ({ property_id: '9209612', check_in: '2023-06-04', nights: 10 }) },
 ];
 
@@ -109,9 +111,10 @@ export function replayEnv(replay: ReplayServer): Record<string, string> {
   return env;
 }
 
-/** The call's arguments with the replay server's address filled in. */
-export function callArguments(call: ToolCall, earlier: Record<string, any>, replay: ReplayServer): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(call.args(earlier)).replaceAll('{{replay}}', replay.url));
+/** The call's arguments with the replay server's address filled in (at its maximum settings with `max`). */
+export function callArguments(call: ToolCall, earlier: Record<string, any>, replay: ReplayServer, max = false): Record<string, unknown> {
+  const args = { ...call.args(earlier), ...(max ? call.max : {}) };
+  return JSON.parse(JSON.stringify(args).replaceAll('{{replay}}', replay.url));
 }
 
 const VOLATILE_KEYS = new Set(['request_time_taken', 'parsing_time_taken', 'total_time_taken', 'elapsed_s', 'calendar_elapsed_s', 'created_at', 'observed_at']);
