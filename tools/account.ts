@@ -3,6 +3,7 @@ import { PRICING_MARKETS } from '../src/domain/markets.js';
 import { BadRequest, NotFound } from '../src/platform/errors.js';
 import { PLAN_CODES, PLANS, planOf } from '../src/platform/plans.js';
 import { defineTool } from '../src/registry/define-tool.js';
+import { SUMMARIES } from './views/summaries.js';
 
 const empty = z.strictObject({});
 const mode = z.enum(['off', 'shadow', 'enforce']);
@@ -84,7 +85,7 @@ export const billing = defineTool({
   }),
   credits: 0,
   errors: { 404: 'The key is not linked to a billing account.' },
-  mcp: { expose: true, title: 'Get credit balance' },
+  mcp: { expose: true, title: 'Get credit balance', summary: SUMMARIES.get_credit_balance },
   async handler(_input, { deps, key }) {
     if (!key.plan) throw new NotFound('key not linked to a billing account');
     const plan = planOf(key.plan);

@@ -13,6 +13,7 @@ import { COMPAT_COMMON_FIELDS } from '../src/compat/engine.js';
 import { echoParameters, SearchMetadataSchema, SearchTimer } from '../src/sources/shared/search-metadata.js';
 import { ProvenanceSchema } from '../src/upstream/provenance.js';
 import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/property-token.js';
+import { hotelCalendarSummary, hotelCalendarView } from './views/hotel-calendar.js';
 
 const num = z.number().nullable();
 const RateRow = z.looseObject({
@@ -86,7 +87,7 @@ export const calendar = defineTool({
   name: 'get_hotel_calendar',
   title: 'Hotel price calendar',
   description:
-    'Nightly prices of one hotel for up to 330 check-in dates (default 90 from tomorrow) at one length of stay, with base/taxes/fees and provenance; nights that only sell longer are probed (min_length_of_stay). basis mainstream adds the cheapest of six major OTAs per night (slow); verify_sources spot-checks nights against the offers page. Needs a property_token (resolve_hotel, search_hotels). 5 credits, +3 per mainstream night and per spot-check; empty is free.',
+    'Nightly prices of one hotel for up to 330 check-in dates (default 90 from tomorrow) at one length of stay, with base/taxes/fees and provenance; nights that only sell longer are probed (min_length_of_stay). basis mainstream adds the cheapest of six major OTAs per night (slow); verify_sources spot-checks nights against the offers page. Answers a summary (cheapest nights, weekly or monthly min/median/max, unavailable nights); nights "list" adds a line per night. Needs a property_token (resolve_hotel, search_hotels). 5 credits, +3 per mainstream night and per spot-check; empty is free.',
   method: 'POST',
   path: '/v1/calendar',
   tags: ['hotels'],
@@ -96,6 +97,9 @@ export const calendar = defineTool({
   mcp: {
     expose: true,
     title: 'Get hotel price calendar',
+    requires: { required: ['property_token'] },
+    view: hotelCalendarView,
+    summary: hotelCalendarSummary,
     // mainstream basis (an offers page per night), spot-checks and horizons past six months run for tens of seconds
     task: {
       when: (i) => i.basis === 'mainstream' || i.verify_sources > 0 || i.days > 180,
@@ -157,15 +161,17 @@ export const storedRates = defineTool({
   method: 'GET',
   path: '/v1/rates',
   tags: ['hotels'],
-  input: z.strictObject({
-    token: z.string().min(8).max(400).describe('Property token, as for POST /v1/calendar.'),
-    market: z.enum(PRICING_MARKET_CODES).default('US').describe('Pricing market the rates were collected in.'),
-    currency: currency.optional().describe('Currency of the stored rates; default the market’s.'),
-    adults: queryInt.pipe(z.int().min(1).max(8)).default(2).describe('Adults the rates were collected for.'),
-    los: queryInt.pipe(z.int().min(1).max(30)).default(1).describe('Length of stay of the rates, in nights.'),
-    from: isoDate.optional().describe('First stay date, YYYY-MM-DD.'),
-    to: isoDate.optional().describe('Last stay date, YYYY-MM-DD.'),
-  }),
+  input: z
+    .strictObject({
+      ...propertyTokenFields(z.string().min(8).max(400)),
+      market: z.enum(PRICING_MARKET_CODES).default('US').describe('Pricing market the rates were collected in.'),
+      currency: currency.optional().describe('Currency of the stored rates; default the market’s.'),
+      adults: queryInt.pipe(z.int().min(1).max(8)).default(2).describe('Adults the rates were collected for.'),
+      los: queryInt.pipe(z.int().min(1).max(30)).default(1).describe('Length of stay of the rates, in nights.'),
+      from: isoDate.optional().describe('First stay date, YYYY-MM-DD.'),
+      to: isoDate.optional().describe('Last stay date, YYYY-MM-DD.'),
+    })
+    .transform(asToken),
   output: z.object({
     token: z.string(),
     market: z.string(),

@@ -4,6 +4,7 @@ import { defineTool, type Tool } from '../src/registry/define-tool.js';
 import { compareStay } from '../src/sources/shared/compare.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
 import { digits, nullableProvenance, stayFields } from '../src/sources/shared/tool-fields.js';
+import { SUMMARIES } from './views/summaries.js';
 
 const Offer = z.object({
   available: z.boolean(),
@@ -104,7 +105,7 @@ export const compareHotelPrices = defineTool({
   credits: 20,
   isEmpty: (o) => o.offers.length === 0,
   // the sources run in parallel, each up to timeout_s
-  mcp: { expose: true, title: 'Compare hotel prices', task: { when: (i) => i.timeout_s > 10, seconds: (i) => i.timeout_s } },
+  mcp: { expose: true, title: 'Compare hotel prices', task: { when: (i) => i.timeout_s > 10, seconds: (i) => i.timeout_s }, summary: SUMMARIES.compare_hotel_prices },
   handler: (input, { deps }) => compareStay(deps, input),
 });
 

@@ -23,12 +23,17 @@ import {
 import { toCompatFlights } from '../src/sources/metasearch/flights/to-compat.js';
 import { decodeBookingToken, decodeDepartureToken } from '../src/sources/metasearch/flights/tokens.js';
 import type { TfsSelectedFlight } from '../src/sources/metasearch/flights/tfs.js';
+import { SUMMARIES } from './views/summaries.js';
+import { flightsSummary, flightsView } from './views/flights.js';
 
 const TAGS = ['flights'];
 const token = z.string().min(1).max(8192);
 const maxFlights = z.int().min(1).max(500).optional().describe('most itineraries returned, best first; all when absent');
-/** An agent's default: a long result page is mostly other_flights it would not read. */
-const MCP_FLIGHTS = { max_flights: 20 };
+/** Over MCP the view picks the cheapest itineraries (its own max_flights): a long page is mostly other_flights an agent would not read. */
+const MCP_FLIGHTS = { view: flightsView, summary: flightsSummary };
+/** What a search is refused without (a multi-city trip has its legs in multi_city_json; a round trip, the default, needs return_date). */
+const ONE_WAY = { properties: { flight_type: { enum: ['one_way'] } }, required: ['flight_type'] };
+const RETURN_UNLESS_ONE_WAY = { if: ONE_WAY, else: { required: ['return_date'] } };
 
 /** best_flights, then other_flights, cut at `max`; the count left out is reported. */
 function capFlights<T extends { best_flights: unknown[]; other_flights: unknown[] }>(body: T, max: number | undefined): T & { omitted_flights?: number } {
@@ -61,7 +66,7 @@ export const searchFlights = defineTool({
   name: 'search_flights',
   title: 'Search flights',
   description:
-    "Live flight search (the compatible google_flights parameters and shape): best_flights, other_flights, price_insights, airports. A round trip's outbound (or a multi-city leg) carries a departure_token for get_return_flights; a one-way or last leg a booking_token for get_booking_options. Airport codes or /m/ ids: search_flight_locations. max_flights caps the list (omitted_flights counts the rest). 3 credits; empty is free.",
+    "Live flight search (the compatible google_flights parameters and shape): best_flights, other_flights, price_insights, airports. A round trip's outbound (or a multi-city leg) carries a departure_token for get_return_flights; a one-way or last leg a booking_token for get_booking_options. Airport codes or /m/ ids: search_flight_locations. max_flights caps the list (omitted_flights counts the rest); over MCP, itineraries come cheapest first, one line per leg. 3 credits; empty is free.",
   method: 'POST',
   path: '/v1/serp/metasearch_flights',
   tags: TAGS,
@@ -69,7 +74,18 @@ export const searchFlights = defineTool({
   output: FlightsOutput,
   credits: 3,
   isEmpty: noItineraries,
-  mcp: { expose: true, title: 'Search flights', defaults: MCP_FLIGHTS },
+  mcp: {
+    expose: true,
+    title: 'Search flights',
+    ...MCP_FLIGHTS,
+    requires: {
+      when: {
+        if: { properties: { flight_type: { enum: ['multi_city'] } }, required: ['flight_type'] },
+        then: { required: ['multi_city_json'] },
+        else: { required: ['departure_id', 'arrival_id', 'outbound_date'], ...RETURN_UNLESS_ONE_WAY },
+      },
+    },
+  },
   async handler({ max_flights, ...input }, ctx) {
     const search = normalizeFlightSearch(input);
     return flightsPage('metasearch_flights', search, [], {}, ctx, max_flights);
@@ -88,7 +104,7 @@ export const getReturnFlights = defineTool({
   output: FlightsOutput,
   credits: 3,
   isEmpty: noItineraries,
-  mcp: { expose: true, title: 'Get return flights', defaults: MCP_FLIGHTS },
+  mcp: { expose: true, title: 'Get return flights', ...MCP_FLIGHTS },
   async handler(input, ctx) {
     const t = decodeDepartureToken(input.departure_token);
     const search = withLocale(t.search, input);
@@ -108,7 +124,7 @@ export const getBookingOptions = defineTool({
   output: BookingOutput,
   credits: 3,
   isEmpty: (o) => o.booking_options.length === 0,
-  mcp: { expose: true, title: 'Get booking options' },
+  mcp: { expose: true, title: 'Get booking options', summary: SUMMARIES.get_booking_options },
   async handler(input, ctx) {
     const t = decodeBookingToken(input.booking_token);
     const search = withLocale(t.search, input);
@@ -135,7 +151,7 @@ export const searchFlightLocations = defineTool({
   output: LocationsOutput,
   credits: 1,
   isEmpty: (o) => o.locations.length === 0,
-  mcp: { expose: true, title: 'Search flight locations' },
+  mcp: { expose: true, title: 'Search flight locations', summary: SUMMARIES.search_flight_locations },
   async handler(input, ctx) {
     const timer = new SearchTimer();
     const { data, meta } = await fetchFlightLocations(need(ctx.deps, 'upstream'), timer, input);
@@ -177,7 +193,12 @@ export const getFlightCalendar = defineTool({
   output: CalendarOutput,
   credits: 5,
   isEmpty: (o) => o.calendar.length === 0,
-  mcp: { expose: true, title: 'Get flight price calendar' },
+  mcp: {
+    expose: true,
+    title: 'Get flight price calendar',
+    requires: { required: ['departure_id', 'arrival_id', 'outbound_date'], when: RETURN_UNLESS_ONE_WAY },
+    summary: SUMMARIES.get_flight_calendar,
+  },
   async handler(input, ctx) {
     const { outbound_date_start, outbound_date_end, ...params } = input;
     const search = normalizeFlightSearch(params);

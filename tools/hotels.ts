@@ -15,6 +15,8 @@ import { runSearch, SearchOutput, searchResult } from '../src/sources/metasearch
 import { stayDates, transportStay } from '../src/sources/metasearch/hotels/stay.js';
 import { toCompatSearch } from '../src/sources/metasearch/hotels/to-compat.js';
 import { AMENITY_FILTER_CODES, type AmenityFilter } from '../src/sources/metasearch/hotels/ts-param.js';
+import { hotelSearchSummary, hotelSearchView } from './views/hotel-search.js';
+import { SUMMARIES } from './views/summaries.js';
 
 const hl = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/, 'Input should be a language code such as en or en-GB').describe('language, e.g. en');
 const token = z.string().min(8).max(200).regex(/^[A-Za-z0-9_-]+$/, 'Input should be a property token');
@@ -66,7 +68,7 @@ export const resolveHotel = defineTool({
   output: ResolveOutput,
   credits: 1,
   isEmpty: (o) => o.matches.length === 0,
-  mcp: { expose: true, title: 'Resolve hotel' },
+  mcp: { expose: true, title: 'Resolve hotel', summary: SUMMARIES.resolve_hotel },
   handler: (input, { deps }) => runResolve(deps, input),
 });
 
@@ -86,7 +88,7 @@ export const searchHotels = defineTool({
   name: 'search_hotels',
   title: 'Search hotels in a destination',
   description:
-    'Hotels and rentals of a destination for one stay as the metasearch engine ranks them: property_token, name, rating, class, GPS, amenities, headline prices with provenance. About 18 per page: more with pages or next_page_token. Pass a property_token to get_hotel_details, get_hotel_offers, get_stay_price or get_hotel_calendar; for a known name use resolve_hotel. Photos on request (images_per_property). 3 credits per page; an empty page is free.',
+    'Hotels and rentals of a destination for one stay as the metasearch engine ranks them: property_token, name, rating, class, GPS, amenities, headline prices with provenance. About 18 per page: more with pages or next_page_token. Pass a property_token to get_hotel_details (the full record), get_hotel_offers, get_stay_price or get_hotel_calendar; for a known name use resolve_hotel. Photos on request (images_per_property). 3 credits per page; an empty page is free.',
   method: 'POST',
   path: '/v1/hotels/search',
   tags: ['hotels'],
@@ -113,7 +115,14 @@ export const searchHotels = defineTool({
     actual: (_i, o) => 3 * o.pages.filter((p) => p.properties > 0).length,
   },
   // an agent gets the thumbnail and no photo list unless it asks: photos are most of a page's size
-  mcp: { expose: true, title: 'Search hotels', defaults: { images_per_property: 0 } },
+  mcp: {
+    expose: true,
+    title: 'Search hotels',
+    defaults: { images_per_property: 0 },
+    maximums: { pages: 2, images_per_property: 3 },
+    view: hotelSearchView,
+    summary: hotelSearchSummary,
+  },
   async handler(i, { deps }) {
     const stay = stayDates(i.check_in, i.check_out, i.nights);
     const request = {
@@ -228,7 +237,7 @@ export const getHotelDetails = defineTool({
   }),
   output: PropertyDetailsSchema,
   credits: 3,
-  mcp: { expose: true, title: 'Get hotel details' },
+  mcp: { expose: true, title: 'Get hotel details', summary: SUMMARIES.get_hotel_details },
   async handler(i, { deps }) {
     const stay = transportStay();
     const f = await loadProperty(deps, { token: i.property_token, stay, adults: 2, currency: i.currency, gl: i.gl, hl: i.hl });
@@ -304,7 +313,7 @@ export const getHotelOffers = defineTool({
   credits: 3,
   isEmpty: (o) => o.offers.length === 0,
   // several device profiles: a ~3 MB page each, and a retry when a required source is missing
-  mcp: { expose: true, title: 'Get hotel offers', task: { when: (i) => i.coverage > 1, seconds: (i) => 10 * i.coverage } },
+  mcp: { expose: true, title: 'Get hotel offers', task: { when: (i) => i.coverage > 1, seconds: (i) => 10 * i.coverage }, requires: { required: ['property_token'] }, summary: SUMMARIES.get_hotel_offers },
   handler: (i, { deps }) => runOffers(deps, { ...i, hl: 'en' }),
 });
 
@@ -320,7 +329,7 @@ export const getHotelRooms = defineTool({
   output: RoomsOutput,
   credits: 3,
   isEmpty: (o) => o.rooms_total === 0,
-  mcp: { expose: true, title: 'Get hotel rooms' },
+  mcp: { expose: true, title: 'Get hotel rooms', requires: { required: ['property_token'] }, summary: SUMMARIES.get_hotel_rooms },
   handler: (i, { deps }) => runRooms(deps, { ...i, hl: 'en' }),
 });
 
@@ -336,7 +345,7 @@ export const getStayPrice = defineTool({
   output: StayOutput,
   credits: 3,
   isEmpty: (o) => !o.available,
-  mcp: { expose: true, title: 'Get stay price' },
+  mcp: { expose: true, title: 'Get stay price', requires: { required: ['property_token'] }, summary: SUMMARIES.get_stay_price },
   handler: (i, { deps }) => runStay(deps, { ...i, hl: 'en' }),
 });
 

@@ -6,6 +6,7 @@ import { PRICED_ENGINES } from '../src/sources/official/engine-quotes.js';
 import { SITEMINDER_QUOTE_CAP } from '../src/sources/official/quote-siteminder.js';
 import { fetchOfficialRate } from '../src/sources/official/fetch.js';
 import { provenance, stayFields } from '../src/sources/shared/tool-fields.js';
+import { SUMMARIES } from './views/summaries.js';
 
 export const OfficialRateOutput = z.object({
   website: z.string(),
@@ -57,7 +58,7 @@ export const officialRate = defineTool({
   output: OfficialRateOutput,
   credits: 4,
   isEmpty: (o) => o.listed === 0,
-  mcp: { expose: true, title: 'Get the official-site rate' },
+  mcp: { expose: true, title: 'Get the official-site rate', summary: SUMMARIES.get_official_rate },
   handler: (input, { deps }) => fetchOfficialRate(deps, input),
 });
 

@@ -9,6 +9,7 @@ import { digits, isoDate, nightsField, nullableProvenance, provenance, stayField
 import { fetchTravelreviewSearch } from '../src/sources/travelreview/fetch.js';
 import { listingFromUrl } from '../src/sources/rentalone/listing-url.js';
 import { sourcesStatus } from './sources-status.js';
+import { SUMMARIES } from './views/summaries.js';
 
 const stamp = { collection_id: z.string(), observed_at: z.string() };
 
@@ -54,7 +55,13 @@ export const rentalone = defineTool({
   }),
   credits: 8,
   isEmpty: (o) => !o.property.available && o.property.unavailable_reason == null && o.offers.length === 0,
-  mcp: { expose: true, title: 'Get a vacation-rental stay quote' },
+  mcp: {
+    expose: true,
+    title: 'Get a vacation-rental stay quote',
+    // the listing by any of its three names
+    requires: { when: { if: { not: { anyOf: [{ required: ['listing_id'] }, { required: ['url'] }] } }, then: { required: ['property_id'] } } },
+    summary: SUMMARIES.get_rental_quote,
+  },
   handler: (input, { deps }) => fetchRentaloneQuote(deps, input),
 });
 

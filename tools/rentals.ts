@@ -7,6 +7,7 @@ import { DEFAULT_DOMAIN, isRentaltwoDomain } from '../src/sources/rentaltwo/doma
 import { fetchRentaltwoCalendar, fetchRentaltwoSearch } from '../src/sources/rentaltwo/fetch.js';
 import { SearchMetadataSchema } from '../src/sources/shared/search-metadata.js';
 import { isoDate, provenance } from '../src/sources/shared/tool-fields.js';
+import { SUMMARIES } from './views/summaries.js';
 
 /** The 51 currencies of the rental destination search. */
 export const RENTAL_CURRENCIES = [
@@ -132,7 +133,7 @@ export const searchRentals = defineTool({
   output: RentalSearchOutput,
   credits: 8,
   isEmpty: (o) => o.properties.length === 0,
-  mcp: { expose: true, title: 'Search vacation rentals' },
+  mcp: { expose: true, title: 'Search vacation rentals', requires: { when: { if: { not: { required: ['bounding_box'] } }, then: { required: ['q'] } } }, summary: SUMMARIES.search_rentals },
   handler: (input, { deps, requestId }) => fetchRentaltwoSearch(deps, input, requestId),
 });
 
@@ -242,7 +243,7 @@ export const getRentalCalendar = defineTool({
   input: RentalCalendarInput,
   output: RentalCalendarOutput,
   credits: calendarCredits,
-  mcp: { expose: true, title: 'Get a vacation-rental availability calendar' },
+  mcp: { expose: true, title: 'Get a vacation-rental availability calendar', summary: SUMMARIES.get_rental_calendar },
   handler: (input, { deps, requestId }) => fetchRentaltwoCalendar(deps, input, requestId),
 });
 

@@ -51,6 +51,47 @@ export interface TaskRule<I> {
   seconds(input: I): number;
 }
 
+/**
+ * How the MCP door answers an agent, from the operation's own (REST) answer: an agent pays for
+ * every token, so the default is compact and the rest is asked for (a detail level, a row count).
+ */
+export interface McpView<I, O> {
+  /**
+   * Arguments of the MCP tool alone (detail level, rows wanted), listed beside the operation's
+   * fields and taken off before its input is validated; each with its default.
+   */
+  args?: Record<string, z.ZodType>;
+  /** Schema of the answer an agent gets (the listing's outputSchema); absent: the operation's own. */
+  output?: z.ZodType;
+  /** The answer an agent gets. */
+  shape(output: O, args: Record<string, any>, input: I): Record<string, unknown>;
+}
+
+/**
+ * Fields the MCP tool is refused without, beyond what its zod schema states (a check in a refinement
+ * or a transform, a required alternative): `required` always, `when` as a JSON Schema `if`/`then`/`else`
+ * at the top level (never `anyOf` there: Anthropic's API refuses a tool whose input schema starts with
+ * `anyOf`, `oneOf` or `allOf`).
+ */
+export interface McpRequirements {
+  required?: string[];
+  when?: { if: Record<string, unknown>; then?: Record<string, unknown>; else?: Record<string, unknown> };
+}
+
+export interface McpSpec<I, O> {
+  expose: true;
+  title?: string;
+  /** Argument defaults of the MCP tool where they differ from the REST route's (listed as the fields' defaults). */
+  defaults?: Record<string, unknown>;
+  /** Upper bounds of the MCP tool where lower than the route's, so that its largest answer fits an agent's budget (listed as the fields' maximum). */
+  maximums?: Record<string, number>;
+  task?: TaskRule<I>;
+  view?: McpView<I, O>;
+  requires?: McpRequirements;
+  /** The first line of the result's text block: what was found, for a person or a model reading text only. */
+  summary?: (answer: Record<string, unknown>) => string;
+}
+
 export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   /** snake_case operation id; also the MCP tool name when exposed. */
   name: string;
@@ -75,12 +116,11 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   /** Error bodies also carry `error` (the compatible search API's field) beside `detail`. */
   compatErrors?: boolean;
   /**
-   * Listed as one of the read-only MCP tools at POST /mcp. `defaults` are argument defaults of the
-   * MCP tool where they differ from the REST route's, to keep an agent's default result small
-   * (e.g. fewer items); the listing shows them as the fields' defaults. `task`: when a call runs as
-   * an MCP task.
+   * Listed as one of the read-only MCP tools at POST /mcp, shaped for agents from this one
+   * descriptor (McpSpec): defaults and maximums of its own, its answer's view, what it requires,
+   * its text summary; `task`: when a call runs as an MCP task.
    */
-  mcp?: { expose: true; title?: string; defaults?: Record<string, unknown>; task?: TaskRule<z.output<S>> };
+  mcp?: McpSpec<z.output<S>, z.output<O>>;
   /** Statuses beyond the common ones (401, 422, 429, 503; 402 and 502 when metered), with when. */
   errors?: Partial<Record<ErrorStatus, string>>;
   /** Request headers the handler reads (e.g. Idempotency-Key). */
@@ -107,7 +147,16 @@ export interface Tool<I = any, O = any> {
   status: number;
   queryKey: boolean;
   compatErrors: boolean;
-  mcp: { expose: boolean; title: string; defaults: Record<string, unknown>; task?: TaskRule<I> };
+  mcp: {
+    expose: boolean;
+    title: string;
+    defaults: Record<string, unknown>;
+    maximums: Record<string, number>;
+    task?: TaskRule<I>;
+    view?: McpView<I, O>;
+    requires: McpRequirements;
+    summary?: (answer: Record<string, unknown>) => string;
+  };
   errors: Partial<Record<ErrorStatus, string>>;
   headers: Record<string, HeaderSpec>;
   engines?: Record<string, Tool>;
@@ -136,7 +185,16 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     queryKey: spec.queryKey ?? false,
     // the compatible search family answers errors with both `detail` and that API's `error`
     compatErrors: spec.compatErrors ?? (spec.path.startsWith('/v1/serp/') || spec.path.startsWith('/api/')),
-    mcp: { expose: spec.mcp?.expose ?? false, title: spec.mcp?.title ?? spec.title, defaults: spec.mcp?.defaults ?? {}, task: spec.mcp?.task },
+    mcp: {
+      expose: spec.mcp?.expose ?? false,
+      title: spec.mcp?.title ?? spec.title,
+      defaults: spec.mcp?.defaults ?? {},
+      maximums: spec.mcp?.maximums ?? {},
+      task: spec.mcp?.task,
+      view: spec.mcp?.view,
+      requires: spec.mcp?.requires ?? {},
+      summary: spec.mcp?.summary,
+    },
     errors: spec.errors ?? {},
     headers: spec.headers ?? {},
     engines: spec.engines,

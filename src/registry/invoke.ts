@@ -35,6 +35,7 @@ export function asksZeroRetention(input: unknown): boolean {
  * enforced), run, and work out the actual cost of a non-empty success. Failures
  * charge 0 and release what was reserved. `finishCall` then writes the outcome.
  * The handler runs in a session of its own: its upstream cookies stay within this call.
+ * `checkInput` sees the valid input before anything is reserved or run (a door's own bounds).
  */
 export async function invokeTool(
   tool: Tool,
@@ -42,6 +43,7 @@ export async function invokeTool(
   locate: (key: string | undefined) => Location,
   caller: Omit<ToolContext, 'zeroRetention'>,
   meter: Meter,
+  checkInput?: (input: unknown) => void,
 ): Promise<unknown> {
   const { key, requestId } = caller;
   const deps = caller.deps;
@@ -59,6 +61,7 @@ export async function invokeTool(
     }
   }
   const input = parseInput(tool.input, raw, locate);
+  checkInput?.(input);
   const zeroRetention = asksZeroRetention(input);
   const session = newUpstreamSession(zeroRetention ? null : { account_id: key.account_id, request_id: requestId });
   const ctx: ToolContext = { ...caller, zeroRetention, deps: scopeDeps(deps, { session }) };

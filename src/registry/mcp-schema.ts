@@ -7,16 +7,24 @@
  * checks and its 422 lists the values), fields with nothing to choose (a constant, such as the
  * compatible routes' `engine`) or kept only for older callers (deprecated aliases), and on outputs
  * `additionalProperties`, `required` and tuple arities. An output schema keeps the nesting depth
- * that fits OUTPUT_SCHEMA_BYTES (deeper objects are listed as objects); sub-schemas repeated inside
- * one tool become one `$defs` entry each. The full schemas stay in /openapi.json.
+ * that fits OUTPUT_SCHEMA_BYTES (deeper objects are listed as objects). The full schemas stay in
+ * /openapi.json.
+ *
+ * Portable to the clients' schema converters (OpenAI strict mode, Gemini's OpenAPI subset, Mastra,
+ * LangChain; the MCP Inspector's schema-portability check): no `$ref` (every sub-schema inline),
+ * a nullable field as `anyOf` of single-`type` branches (never a `type` array), every sub-schema
+ * typed (a value of any kind lists its kinds).
  */
 
 type Schema = Record<string, unknown>;
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER;
+const ISO_DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 const MAX_ENUM = 24;
+/** Text bounds at or past this are left out of the listing (the server still checks them). */
+const LONG_TEXT = 200;
 /** Byte budget of one tool's output schema in the listing (18 tools share the ≤ 48 KB of tools/list). */
-export const OUTPUT_SCHEMA_BYTES = 1_300;
+export const OUTPUT_SCHEMA_BYTES = 1_200;
 /** Keys an output schema does not need: outputs are produced by us, not checked against the agent. */
 const OUTPUT_ONLY_DROPS = new Set(['required', 'additionalProperties', 'minLength', 'maxLength', 'pattern', 'format', 'const', 'minItems', 'maxItems', 'minimum', 'maximum', 'default']);
 
@@ -24,30 +32,50 @@ function isSchema(v: unknown): v is Schema {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** `anyOf: [X, {type: null}]` → X with "null" added to its type, when X has a plain type. */
-function foldNullable(s: Schema): Schema {
-  const { anyOf, ...rest } = s;
-  if (!Array.isArray(anyOf) || anyOf.length !== 2) return s;
-  const nullIndex = anyOf.findIndex((x) => isSchema(x) && x.type === 'null' && Object.keys(x).length === 1);
-  if (nullIndex < 0) return s;
-  const other = anyOf[1 - nullIndex] as Schema;
-  if (typeof other.type !== 'string' || other.type === 'null') return s;
-  const folded: Schema = { ...other, ...rest, type: [other.type, 'null'] };
-  // an enum must list the null it now admits
-  if (Array.isArray(other.enum)) folded.enum = [...other.enum, null];
-  return folded;
+/** `type: [A, B]` → `anyOf` of one branch per type (Gemini's converter takes a single `type`). */
+function splitTypeUnion(s: Schema): Schema {
+  if (!Array.isArray(s.type)) return s;
+  const { type, description, default: dflt, ...constraints } = s;
+  const branches = (type as string[]).map((t) => (t === 'null' ? { type: 'null' } : { type: t, ...constraints }));
+  return { ...(description === undefined ? {} : { description }), ...(dflt === undefined ? {} : { default: dflt }), anyOf: branches };
 }
 
-function trim(s: unknown, io: 'input' | 'output'): unknown {
-  if (Array.isArray(s)) return s.map((x) => trim(x, io));
-  if (!isSchema(s)) return s;
-  const src = foldNullable(s);
+/** `{anyOf: [X, {type: null}]}` → X (with the outer description and default). */
+function withoutNull(p: unknown): unknown {
+  if (!isSchema(p)) return p;
+  const s = splitTypeUnion(p);
+  if (!Array.isArray(s.anyOf)) return s;
+  const others = s.anyOf.filter((b) => !(isSchema(b) && b.type === 'null' && Object.keys(b).length === 1));
+  if (others.length !== 1 || others.length === s.anyOf.length || !isSchema(others[0])) return s;
+  const { anyOf: _anyOf, ...outer } = s;
+  return { ...outer, ...others[0] };
+}
+
+/** Keywords that constrain a value (as the Inspector counts them); a sub-schema with none accepts anything (its "untyped-schema"). */
+const CONSTRAINING = new Set(['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', '$ref', 'properties', 'items', 'prefixItems', 'required', 'additionalProperties', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf']);
+/** Any JSON value, spelled as its kinds. */
+const ANY_VALUE = ['string', 'number', 'boolean', 'object', 'array', 'null'].map((type) => ({ type }));
+const constrains = (s: Schema) => Object.keys(s).some((k) => CONSTRAINING.has(k)) || ('if' in s && ('then' in s || 'else' in s));
+/** Keywords whose value is one sub-schema, or a list of them. */
+const SUBSCHEMA = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames']);
+const SUBSCHEMA_LIST = new Set(['anyOf', 'oneOf', 'allOf']);
+
+/** One sub-schema in its listing form. */
+function trim(schema: unknown, io: 'input' | 'output'): unknown {
+  if (!isSchema(schema)) return schema;
+  const src = splitTypeUnion(schema);
   const out: Schema = {};
   for (const [k, v] of Object.entries(src)) {
     if ((k === 'minimum' && v === -SAFE_INT) || (k === 'maximum' && v === SAFE_INT)) continue;
     if (k === 'enum' && Array.isArray(v) && v.length > MAX_ENUM) continue;
     if (k === 'minLength' && v === 1) continue; // any non-empty text: nothing an agent needs told
+    if (k === 'maxLength' && typeof v === 'number' && v >= LONG_TEXT) continue; // a bound no name, place or URL an agent sends comes near
     if (k === 'pattern' && src.format) continue;
+    // a date's pattern says less than its format, in more bytes
+    if (k === 'pattern' && v === ISO_DATE_PATTERN) {
+      out.format = 'date';
+      continue;
+    }
     if (io === 'output' && OUTPUT_ONLY_DROPS.has(k)) continue;
     if (io === 'output' && k === 'prefixItems' && Array.isArray(v)) {
       // a fixed-length tuple of one type reads as a list of that type
@@ -56,74 +84,42 @@ function trim(s: unknown, io: 'input' | 'output'): unknown {
       continue;
     }
     if (io === 'output' && k === 'items' && v === false) continue;
+    // object keys are text in JSON: saying so tells nothing
+    if (k === 'propertyNames' && isSchema(v) && v.type === 'string' && Object.keys(v).length === 1) continue;
+    // "anything else" is what an object allows by default: said as a schema, it is an untyped one
+    if (k === 'additionalProperties' && isSchema(v) && !constrains(v)) continue;
     if (k === 'properties' && isSchema(v)) {
       const kept = Object.entries(v).filter(([, p]) => !(isSchema(p) && (p.deprecated === true || 'const' in p)));
-      out.properties = Object.fromEntries(kept.map(([name, p]) => [name, trim(p, io)]));
+      const required = new Set(Array.isArray(src.required) ? src.required : []);
+      // an optional input that may be null is simply left out: the listing admits less than the server, never more
+      out.properties = Object.fromEntries(kept.map(([name, p]) => [name, trim(io === 'input' && !required.has(name) ? withoutNull(p) : p, io)]));
     } else if (k === 'required' && Array.isArray(v) && isSchema(src.properties)) {
       const props = src.properties;
       out.required = v.filter((name) => isSchema(props[name]) && !(props[name].deprecated === true || 'const' in props[name]));
-    } else out[k] = trim(v, io);
+    } else if (SUBSCHEMA.has(k)) out[k] = trim(v, io);
+    else if (SUBSCHEMA_LIST.has(k) && Array.isArray(v)) out[k] = v.map((x) => trim(x, io));
+    else out[k] = v; // a value, not a schema (default, enum, description …)
   }
-  return out;
+  // a field of any kind (an unknown, a free-form value) lists its kinds
+  return constrains(out) ? out : { ...out, anyOf: ANY_VALUE };
 }
 
-interface Occurrence {
-  text: string;
-  name: string;
-  count: number;
-}
-
-/** Every sub-schema (root excluded) by canonical text, with the property name it first appeared under. */
-function occurrences(root: Schema, defs: Record<string, Schema>): Map<string, Occurrence> {
-  const seen = new Map<string, Occurrence>();
-  const visit = (v: unknown, name: string, isRoot: boolean) => {
-    if (Array.isArray(v)) return v.forEach((x) => visit(x, name, false));
-    if (!isSchema(v) || '$ref' in v) return;
-    if (!isRoot) {
-      const text = JSON.stringify(v);
-      const o = seen.get(text);
-      if (o) o.count++;
-      else seen.set(text, { text, name, count: 1 });
+/** `$ref`s into the schema's own `$defs` replaced by their targets (the converters of several clients drop a `$ref`). */
+function inlineRefs(root: Schema): Schema {
+  const defs = isSchema(root.$defs) ? root.$defs : {};
+  const resolve = (v: unknown, depth: number): unknown => {
+    if (Array.isArray(v)) return v.map((x) => resolve(x, depth));
+    if (!isSchema(v)) return v;
+    if (typeof v.$ref === 'string' && v.$ref.startsWith('#/$defs/')) {
+      const { $ref, ...rest } = v;
+      const target = defs[$ref.slice('#/$defs/'.length)];
+      // a recursive definition is listed as an object past a few levels
+      if (!isSchema(target) || depth > 4) return { type: 'object', ...rest };
+      return { ...(resolve(target, depth + 1) as Schema), ...rest };
     }
-    for (const [k, child] of Object.entries(v)) {
-      if (k === 'properties' && isSchema(child)) for (const [p, sub] of Object.entries(child)) visit(sub, p, false);
-      else if (k !== '$defs') visit(child, k === 'items' ? `${name}_item` : name, false);
-    }
+    return Object.fromEntries(Object.entries(v).filter(([k]) => k !== '$defs').map(([k, child]) => [k, resolve(child, depth)]));
   };
-  visit(root, 'root', true);
-  for (const [n, d] of Object.entries(defs)) visit(d, n, true);
-  return seen;
-}
-
-function replaceAll(v: unknown, text: string, ref: Schema): unknown {
-  if (Array.isArray(v)) return v.map((x) => replaceAll(x, text, ref));
-  if (!isSchema(v)) return v;
-  if (JSON.stringify(v) === text) return ref;
-  return Object.fromEntries(Object.entries(v).map(([k, child]) => [k, replaceAll(child, text, ref)]));
-}
-
-/** Moves sub-schemas repeated within one schema into `$defs`, largest saving first. */
-function shareDefinitions(schema: Schema): Schema {
-  let root = schema;
-  const defs: Record<string, Schema> = {};
-  for (;;) {
-    let best: Occurrence | null = null;
-    let bestSaving = 0;
-    for (const o of occurrences(root, defs).values()) {
-      if (o.count < 2) continue;
-      const refLength = `{"$ref":"#/$defs/${o.name}"}`.length;
-      const saving = (o.count - 1) * o.text.length - o.count * refLength - o.name.length;
-      if (saving > bestSaving) [best, bestSaving] = [o, saving];
-    }
-    if (!best) break;
-    let name = best.name;
-    for (let i = 2; defs[name]; i++) name = `${best.name}${i}`;
-    const ref = { $ref: `#/$defs/${name}` };
-    root = replaceAll(root, best.text, ref) as Schema;
-    for (const [n, d] of Object.entries(defs)) defs[n] = Object.fromEntries(Object.entries(d).map(([k, child]) => [k, replaceAll(child, best.text, ref)]));
-    defs[name] = JSON.parse(best.text) as Schema;
-  }
-  return Object.keys(defs).length ? { ...root, $defs: defs } : root;
+  return resolve(root, 0) as Schema;
 }
 
 /** `schema` with objects nested deeper than `depth` property levels reduced to their type. */
@@ -138,7 +134,7 @@ function cutBelow(s: unknown, depth: number): unknown {
 
 /** The listing form of a tool's input or output JSON Schema. */
 export function leanSchema(schema: Schema, io: 'input' | 'output'): Schema {
-  const lean = (s: Schema) => shareDefinitions(trim(s, io) as Schema);
+  const lean = (s: Schema) => trim(inlineRefs(s), io) as Schema;
   if (io === 'input') return lean(schema);
   // the deepest form within the budget; the top level alone when even one level more does not fit
   for (const depth of [Infinity, 3, 2, 1]) {

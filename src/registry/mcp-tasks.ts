@@ -5,6 +5,7 @@ import { Limited } from '../platform/errors.js';
 import { takeRateLimit } from '../platform/rate-limit.js';
 import type { Tool } from './define-tool.js';
 import { asksZeroRetention } from './invoke.js';
+import { checkMaximums, splitArguments } from './mcp-answer.js';
 import type { McpCallContext, McpCaller } from './mcp.js';
 import { parseInput } from './validation.js';
 
@@ -72,7 +73,9 @@ export async function startTask(call: McpCallContext, tool: Tool, args: unknown,
   if (!args || typeof args !== 'object' || Array.isArray(args)) return { caller };
   let input: unknown;
   try {
-    input = parseInput(tool.input, { ...tool.mcp.defaults, ...args }, () => 'body');
+    // the MCP tool's own arguments (its view's) are not the operation's: the task keeps them for the worker's call
+    input = parseInput(tool.input, { ...tool.mcp.defaults, ...splitArguments(tool, args as Record<string, unknown>).rest }, () => 'body');
+    checkMaximums(tool, input);
   } catch {
     return { caller };
   }

@@ -5,8 +5,8 @@ import type { AuthedKey } from '../platform/keys.js';
 import { recordCall } from '../ops/ops.js';
 import type { Tool } from './define-tool.js';
 import { failed, finishCall, invokeTool, newMeter, type CallRecord, type Meter } from './invoke.js';
-import { jsonSchema } from './json-schema.js';
-import { leanSchema } from './mcp-schema.js';
+import { agentAnswer, checkMaximums, splitArguments, textBlock } from './mcp-answer.js';
+import { mcpInputSchema, mcpOutputSchema } from './mcp-listing.js';
 import { serveTaskMethods, startTask, TASKS_CAPABILITY } from './mcp-tasks.js';
 
 export const MCP_SERVER_INFO = { name: 'hotelrates', version: '1.0.0' };
@@ -35,19 +35,18 @@ export function buildToolTable(tools: Tool[]): McpToolTable {
       name: t.name,
       title: t.mcp.title,
       description: t.description,
-      inputSchema: leanSchema(withDefaults(jsonSchema(t.input, 'input'), t.mcp.defaults), 'input') as McpTool['inputSchema'],
-      outputSchema: leanSchema(jsonSchema(t.output, 'output'), 'output') as McpTool['outputSchema'],
-      // read-only tools (the destructive and idempotent hints only mean something for tools that write); openWorldHint defaults to true
-      annotations: { readOnlyHint: true },
+      inputSchema: mcpInputSchema(t) as McpTool['inputSchema'],
+      outputSchema: mcpOutputSchema(t) as McpTool['outputSchema'],
+      annotations: {
+        title: t.mcp.title,
+        readOnlyHint: true,
+        // every tool reads third-party sites (the balance: the account's ledger, which calls elsewhere change)
+        openWorldHint: true,
+        // a metered call charges again when repeated: only a free call changes nothing the second time
+        idempotentHint: !t.metered,
+      },
     })),
   };
-}
-
-/** The input schema with the MCP tool's own argument defaults shown as its fields' defaults. */
-function withDefaults(schema: Record<string, unknown>, defaults: Record<string, unknown>): Record<string, unknown> {
-  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
-  if (!properties || !Object.keys(defaults).length) return schema;
-  return { ...schema, properties: Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, k in defaults ? { ...p, default: defaults[k] } : p])) };
 }
 
 /** Recorded when the client hung up before its answer, as REST records it (nginx's 499). */
@@ -72,9 +71,16 @@ export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller:
   let status = 200;
   try {
     const ctx = { deps: withSignal(deps, signal), requestId: id, key: caller.key, transport: 'mcp' as const, headers: {} };
-    const given = args && typeof args === 'object' && !Array.isArray(args) ? args : {};
-    const output = (await invokeTool(tool, { ...tool.mcp.defaults, ...given }, () => 'body', ctx, meter)) as Record<string, unknown>;
-    result = { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+    const given = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
+    const { view, rest } = splitArguments(tool, given);
+    let input: unknown;
+    const check = (valid: unknown) => {
+      checkMaximums(tool, valid);
+      input = valid;
+    };
+    const output = await invokeTool(tool, { ...tool.mcp.defaults, ...rest }, () => 'body', ctx, meter, check);
+    const answer = agentAnswer(tool, output, view, input);
+    result = { content: [{ type: 'text', text: textBlock(tool, answer) }], structuredContent: answer };
   } catch (err) {
     failed(meter);
     const api = signal.aborted ? { status: CLIENT_CLOSED, detail: 'client closed the request' } : toApiError(err);
@@ -82,8 +88,9 @@ export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller:
     status = api.status;
     result = errorResult(api.detail, status, id);
   }
-  const text = (result.content[0] as { text: string }).text; // the serialised result, measured once
-  const record: CallRecord = { id, key_id: caller.key.id, method: 'MCP', path: tool.name, status, duration_ms: performance.now() - started, response_bytes: Buffer.byteLength(text) };
+  // what goes out: the text block and the structured result beside it
+  const bytes = Buffer.byteLength((result.content[0] as { text: string }).text) + (result.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0);
+  const record: CallRecord = { id, key_id: caller.key.id, method: 'MCP', path: tool.name, status, duration_ms: performance.now() - started, response_bytes: bytes };
   try {
     if (settle) await settle(meter, record, () => withCallMeta(result, id, meter));
     else await finishCall(deps, meter, record);

@@ -117,6 +117,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const body = (await stored.json()) as any;
     expect(body.rates.map((r: any) => [r.date, r.rate_total])).toEqual([[START, 100], ['2027-03-02', 101]]);
     expect(stored.headers.get('x-credits-charged')).toBeNull();
+    // property_token, the name every other route takes, reads the same rows
+    const byName = await svc.call(`/v1/rates?property_token=${TOKEN}&from=${START}&to=2027-03-02`, { key });
+    expect(byName.status).toBe(200);
+    expect(((await byName.json()) as any).rates).toEqual(body.rates);
+    const none = await svc.call(`/v1/rates?from=${START}`, { key });
+    expect(none.status).toBe(422);
+    expect(((await none.json()) as any).detail[0]).toMatchObject({ type: 'missing', msg: 'Field required' });
     const bad = await svc.call(`/v1/rates?token=${TOKEN}&from=2027-03-05&to=2027-03-01`, { key });
     expect(bad.status).toBe(400);
   });

@@ -63,20 +63,21 @@ describe.each(Object.keys(REVISIONS) as Revision[])('MCP over Streamable HTTP, r
     expect(names).toContain('probe_metered');
     expect(names).not.toContain('get_billing_plans');
     for (const t of tools) {
-      expect(t.annotations?.readOnlyHint).toBe(true);
+      expect(t.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
       expect(t.outputSchema?.type).toBe('object');
       expect(t.inputSchema.type).toBe('object');
     }
     await client.close();
   });
 
-  it('tools/call returns structuredContent and a text copy, metered and recorded like REST', async () => {
+  it('tools/call returns structuredContent and a text summary with its JSON, metered and recorded like REST', async () => {
     const client = await httpClient(revision, { authorization: `Bearer ${key}` });
     const res = await client.callTool({ name: 'get_credit_balance', arguments: {} });
     expect(res.isError).toBeFalsy();
-    const sc = res.structuredContent as { plan: { code: string }; credits: { granted: number } };
+    const sc = res.structuredContent as { plan: { code: string }; credits: { granted: number; remaining: number } };
     expect(sc.plan.code).toBe('free');
-    expect(JSON.parse((res.content as { text: string }[])[0].text)).toEqual(sc);
+    // a small answer with nothing to leave out is said by its summary alone
+    expect((res.content as { text: string }[])[0].text).toBe(`${sc.credits.remaining} of ${sc.credits.granted} credits left on the Free plan until ${(sc as any).period.renews_on}.`);
 
     const metered = await client.callTool({ name: 'probe_metered', arguments: { items: 2 } });
     expect(metered.structuredContent).toEqual({ items: [0, 1] });
