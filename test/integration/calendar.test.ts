@@ -175,13 +175,16 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(((await unknownParam.json()) as any).detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['query', 'bogus'] });
   });
 
-  it('MCP get_hotel_calendar returns the calendar as structured content', async () => {
+  it('MCP get_hotel_calendar answers a summary, and one line per night on request', async () => {
     const client = new Client({ name: 't', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
     const res = await client.callTool({ name: 'get_hotel_calendar', arguments: { token: TOKEN, start: START, days: 3, market: 'GB' } });
     expect(res.isError).toBeFalsy();
     const sc = res.structuredContent as any;
-    expect(sc.rates.map((r: any) => r.rate_total)).toEqual([100, 101, 102]);
+    expect(sc).toMatchObject({ priced: 3, min: 100, median: 101, max: 102, cheapest: [{ date: START, rate_total: 100 }, { rate_total: 101 }, { rate_total: 102 }], unavailable: [] });
+    expect(sc.nights).toBeUndefined();
+    const list = await client.callTool({ name: 'get_hotel_calendar', arguments: { token: TOKEN, start: START, days: 3, market: 'GB', nights: 'list' } });
+    expect((list.structuredContent as any).nights.map((r: any) => r.rate_total)).toEqual([100, 101, 102]);
     expect((res._meta as any).credits_charged).toBe(5);
     await client.close();
   });

@@ -181,28 +181,29 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const search = await client.callTool({ name: 'search_flights', arguments: { ...roundTrip, adults: 2 } });
     expect(search.isError).toBeFalsy();
     expect((search._meta as any).credits_charged).toBe(3);
+    // over MCP an agent gets the compact view: itineraries cheapest first, the engine's best flagged
     const found = search.structuredContent as any;
-    expect(found.best_flights[0].price).toBe(110);
+    const best = found.flights.filter((f: any) => f.best);
+    expect(best[0].price).toBe(110);
     expect(decodeTfs(lastRequest(SEARCH).query.tfs).passengers).toEqual([1, 1]);
     // the compatible API's archive (json_url / html_url) is for its REST clients: an MCP call keeps nothing there
-    expect(found.search_metadata).not.toHaveProperty('json_url');
-    expect(found.search_metadata).not.toHaveProperty('html_url');
-    expect(await svc.deps.sql`SELECT 1 FROM search_archive WHERE id = ${found.search_metadata.id}`).toHaveLength(0);
+    expect(found).not.toHaveProperty('search_metadata');
+    expect(await svc.deps.sql`SELECT 1 FROM search_archive WHERE id = ${(search._meta as any).request_id}`).toHaveLength(0);
 
-    const ret = await client.callTool({ name: 'get_return_flights', arguments: { departure_token: found.best_flights[0].departure_token, currency: 'EUR' } });
+    const ret = await client.callTool({ name: 'get_return_flights', arguments: { departure_token: best[0].departure_token, currency: 'EUR' } });
     expect(ret.isError).toBeFalsy();
     const back = ret.structuredContent as any;
     // asked for EUR, the page priced in USD: both are reported
-    expect(back.pricing).toMatchObject({ requested_currency: 'EUR', currency: 'USD' });
+    expect(back).toMatchObject({ search: { currency: 'EUR' }, currency: 'USD' });
     expect(lastRequest(SEARCH).query.curr).toBe('EUR');
 
-    const book = await client.callTool({ name: 'get_booking_options', arguments: { booking_token: back.best_flights[1].booking_token } });
+    const book = await client.callTool({ name: 'get_booking_options', arguments: { booking_token: back.flights.filter((f: any) => f.best)[1].booking_token } });
     expect(book.isError).toBeFalsy();
     expect((book._meta as any).credits_charged).toBe(3);
     expect((book.structuredContent as any).booking_options[1].together.book_with).toBe('Other Agency');
     expect(lastRequest(BOOKING).query.curr).toBe('EUR');
 
-    const bad = await client.callTool({ name: 'get_booking_options', arguments: { booking_token: found.best_flights[0].departure_token } });
+    const bad = await client.callTool({ name: 'get_booking_options', arguments: { booking_token: best[0].departure_token } });
     expect(bad.isError).toBe(true);
     expect((bad.content as { text: string }[])[0].text).toBe('invalid booking_token');
 

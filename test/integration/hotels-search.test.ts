@@ -114,14 +114,16 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(last().query.start).toBe('18');
   });
 
-  it('search_hotels over MCP returns the same structured result', async () => {
+  it('search_hotels over MCP returns the compact view of the same result', async () => {
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
     const res = await client.callTool({ name: 'search_hotels', arguments: { q: 'London', check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb' } });
     expect(res.isError).toBeFalsy();
     const sc = res.structuredContent as any;
     expect(sc.properties).toHaveLength(18);
-    expect(sc.properties[1]).toMatchObject({ name: 'Exmouth Arms', prices: { nightly: { text: '£31' } } });
+    expect(sc.properties[1]).toMatchObject({ name: 'Exmouth Arms', price: { currency: 'GBP' } });
+    expect(sc.properties[1].price.nightly).toBeCloseTo(31, 0);
+    expect(sc.properties[1]).not.toHaveProperty('amenity_codes');
     expect((res._meta as any).credits_charged).toBe(3);
     await client.close();
   });

@@ -82,8 +82,8 @@ describe('an MCP task across process deaths', () => {
       const requester = await tasksRequester(`${restarted.url}/mcp`, key);
       try {
         const outcome = await requester.session.task(taskId as never).result();
-        const result = resultFromTaskOutcome(outcome) as unknown as { structuredContent: { rates: unknown[] }; _meta: { request_id: string } };
-        expect(result.structuredContent.rates).toHaveLength(181);
+        const result = resultFromTaskOutcome(outcome) as unknown as { structuredContent: { priced: number }; _meta: { request_id: string } };
+        expect(result.structuredContent.priced).toBe(181); // the calendar's summary (mcp view): every night priced
         const requestId = result._meta.request_id;
         const [task] = await sql`SELECT status, attempts, request_id FROM mcp_tasks WHERE id = ${taskId}`;
         expect(task).toMatchObject({ status: 'completed', request_id: requestId });
@@ -124,9 +124,9 @@ describe('an MCP task across process deaths', () => {
       const requester = await tasksRequester(`${restarted.url}/mcp`, key);
       try {
         const outcome = await requester.session.task(taskId as never).result();
-        const result = resultFromTaskOutcome(outcome) as unknown as { isError?: boolean; structuredContent: { rates: unknown[] } };
+        const result = resultFromTaskOutcome(outcome) as unknown as { isError?: boolean; structuredContent: { priced: number } };
         expect(result.isError).toBeFalsy();
-        expect(result.structuredContent.rates).toHaveLength(181);
+        expect(result.structuredContent.priced).toBe(181); // the calendar's summary (mcp view): every night priced
         const charges = await sql`SELECT amount FROM credit_ledger WHERE account_id = ${account_id} AND kind = 'charge'`;
         expect(charges.map((c) => c.amount)).toEqual([-5]);
       } finally {

@@ -66,8 +66,8 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
       expect(execution.kind).toBe('task');
       const taskId = execution.handle!.taskId;
       const { outcome } = await execution.settle();
-      const result = resultFromTaskOutcome(outcome) as unknown as { structuredContent: { rates: unknown[] }; _meta: { request_id: string; credits_charged: number } };
-      expect(result.structuredContent.rates).toHaveLength(200);
+      const result = resultFromTaskOutcome(outcome) as unknown as { structuredContent: { priced: number }; _meta: { request_id: string; credits_charged: number } };
+      expect(result.structuredContent.priced).toBe(200); // the calendar's summary (mcp view): every night priced
       expect(result._meta.credits_charged).toBe(5);
 
       // the same call without the extension blocks and answers the same calendar
@@ -130,7 +130,7 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
       const execution = await requester.session.callTool('get_hotel_calendar', { ...LONG, token: 'task-hotel-short', days: 14 });
       expect(execution.kind).toBe('immediate');
       const { outcome } = await execution.settle();
-      expect((resultFromTaskOutcome(outcome) as unknown as { structuredContent: { rates: unknown[] } }).structuredContent.rates).toHaveLength(14);
+      expect((resultFromTaskOutcome(outcome) as unknown as { structuredContent: { priced: number } }).structuredContent.priced).toBe(14);
     } finally {
       await requester.close();
     }
@@ -192,7 +192,7 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
     const res = await rawRequest(url, key, { method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: { ...LONG, token: 'task-hotel-noext' }, _meta: envelope(false) } });
     expect(res.body.result).toMatchObject({ resultType: 'complete' });
     expect(res.body.result.taskId).toBeUndefined();
-    expect(res.body.result.structuredContent.rates).toHaveLength(200);
+    expect(res.body.result.structuredContent.priced).toBe(200);
   });
 
   it('compare_hotel_prices runs as a task when its timeout_s allows more than 10 s, and answers what the blocking call answers', async () => {
@@ -252,7 +252,7 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
     const text = await res.text();
     const body = JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]);
     expect(body.result.task).toBeUndefined();
-    expect(body.result.structuredContent.rates).toHaveLength(200);
+    expect(body.result.structuredContent.priced).toBe(200);
   });
 
   it('the tools stay read-only', async () => {
