@@ -9,8 +9,12 @@ import { buildToolTable, mcpServerFactory, type McpCallContext } from './registr
 import { startRuntime, type Runtime } from './service.js';
 import { closeOnSignals } from './shutdown.js';
 
-/** A desktop client waits 2 s after closing our input before it signals, and 2 s more before SIGKILL. */
-const EXIT_DEADLINE_MS = 1_800;
+/**
+ * A desktop client waits 2 s after closing our input before it signals, and 2 s more before
+ * SIGKILL. By this deadline the process exits however far closing got; an embedded cluster it
+ * started and could not stop in time gets an immediate shutdown as it exits (db/embedded-server.ts).
+ */
+const EXIT_DEADLINE_MS = 1_500;
 
 /**
  * MCP over stdio for desktop clients that launch a command; both eras (2026-07-28 and the 2025
@@ -46,8 +50,17 @@ function main(): void {
       return { deps: rt.deps, caller: { key, nextRequestId: () => newId('req') } };
     }));
 
+  const table = buildToolTable(TOOLS);
+  const connection = serveStdio(
+    mcpServerFactory(table, resolve, () => void start().catch(() => undefined)),
+    { onerror: (err) => log.debug({ err }, 'MCP message refused') },
+  );
+
   const stop = closeOnSignals(
     async () => {
+      // Closing the connection first aborts the calls in flight (their upstream requests end
+      // and each is recorded as closed by the client), so nothing below waits on an upstream.
+      await connection.close().catch((err: unknown) => log.debug({ err }, 'closing the connection failed'));
       // a start under way is finished first, so that what it started is also stopped
       if (runtime) await (await runtime.catch(() => null))?.close();
     },
@@ -57,12 +70,6 @@ function main(): void {
   process.stdin.once('end', () => stop('stdin closed'));
   process.stdin.once('close', () => stop('stdin closed'));
   process.stdout.once('error', () => stop('stdout closed'));
-
-  const table = buildToolTable(TOOLS);
-  serveStdio(
-    mcpServerFactory(table, resolve, () => void start().catch(() => undefined)),
-    { onerror: (err) => log.debug({ err }, 'MCP message refused') },
-  );
 }
 
 main();
