@@ -7,8 +7,9 @@
  * warms what a desktop machine has warm after its first use (the cluster's data directory, the
  * OS file cache); the launches after it are the ones measured.
  *
- *   npx tsx bench/stdio-start.ts        (BENCH_STDIO_LAUNCHES=5)
+ *   npx tsx bench/stdio-start.ts        (BENCH_STDIO_LAUNCHES=5; BENCH_STDIO_STDERR=1 shows the server's log)
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,7 +85,7 @@ async function launch(env: Record<string, string>): Promise<Launch> {
   // e.g. BENCH_STDIO_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to see where the CPU goes
   const args = [...(process.env.BENCH_STDIO_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), ...readmeArgs];
   const started = performance.now();
-  const transport = new StdioClientTransport({ command, args, cwd: os.tmpdir(), env: { PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, ...env }, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command, args, cwd: os.tmpdir(), env: { PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, ...env }, stderr: process.env.BENCH_STDIO_STDERR ? 'inherit' : 'ignore' });
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(transport);
   await client.listTools();
@@ -109,6 +110,8 @@ async function launch(env: Record<string, string>): Promise<Launch> {
 }
 
 async function main() {
+  // the build the launch runs, up to date with the sources
+  execFileSync(process.execPath, [path.join(REPO, 'scripts/build.mjs')], { stdio: 'inherit' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-stdio-'));
   const port = String(await freePort());
   // the cluster is made and a key created here, then stopped: each launch starts it itself, as a desktop client's does
