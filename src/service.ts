@@ -105,13 +105,13 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
   let boss: PgBoss | null = null;
   // the queue, the workers and the HTTP app are loaded by the processes that run them (the stdio
   // server runs none of them by default, and its start is what a desktop client waits for)
-  const jobs = runWorker || opts.queue !== false ? await loadJobs() : null;
-  if (jobs) {
-    const { startQueue, ensureJobQueues, ensureQueue, MCP_TASK_QUEUE } = jobs;
+  let jobs: Jobs | null = null;
+  if (runWorker || opts.queue !== false) {
     try {
-      boss = await startQueue(db.url, config, log);
-      await ensureJobQueues(boss);
-      await ensureQueue(boss, MCP_TASK_QUEUE);
+      jobs = await loadJobs();
+      boss = await jobs.startQueue(db.url, config, log);
+      await jobs.ensureJobQueues(boss);
+      await jobs.ensureQueue(boss, jobs.MCP_TASK_QUEUE);
     } catch (err) {
       await db.close();
       throw err;
@@ -149,6 +149,8 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     },
   };
 }
+
+type Jobs = Awaited<ReturnType<typeof loadJobs>>;
 
 /** pg-boss and the workers, for the processes that run a queue. */
 async function loadJobs() {
