@@ -1,4 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { compatErrorText } from '../compat/errors.js';
 import { withSignal, type AppDeps } from '../deps.js';
 import { requireKey } from '../platform/auth.js';
 import { InvalidInput, toApiError } from '../platform/errors.js';
@@ -142,6 +143,5 @@ function errorReply(deps: AppDeps, req: Request, err: unknown, compat = false): 
   logFault(deps, req, api, err);
   if (!compat) return { status: api.status, body: { detail: api.detail } };
   // The compatible search API answers invalid or missing parameters with 400 and {"error": …}.
-  const error = typeof api.detail === 'string' ? api.detail : api.detail.map((d) => `${d.loc.slice(1).join('.')}: ${d.msg}`).join('; ');
-  return { status: api.status === 422 ? 400 : api.status, body: { error, detail: api.detail } };
+  return { status: api.status === 422 ? 400 : api.status, body: { error: compatErrorText(api.detail), detail: api.detail } };
 }
