@@ -68,8 +68,14 @@ const PROVENANCE: Known[] = [
   ['search_metadata.wire_bytes', 'extra', 'our addition: bytes received from the upstream'],
 ];
 const BEFORE_TAX_TEXT = 'the page states the before-taxes amount as a number only (extracted_price_before_taxes); its display text is not on the page';
+const UNLABELLED = 'removed: the page gives a bare code and shows no label for it on any recorded page (test/fixtures/README.md, inferred meanings)';
 const HOTELS: Known[] = [
   ...PROVENANCE,
+  ...['airport_access_rating', 'proximity_to_things_to_do_rating', 'proximity_to_transit_rating'].map((k): Known => [`properties[].${k}`, 'missing', UNLABELLED]),
+  ['properties[].nearby_places[].transportations[].type', 'missing', UNLABELLED],
+  // the replay serves the recorded Tokyo page for any destination: its request echo says it answered Tokyo, and the answer says so
+  ['search_information.corrected_query', 'extra', 'the replayed page answered Tokyo (its request echo), not the query asked: said as corrected_query'],
+  ['search_information.original_query', 'extra', 'the query asked, beside corrected_query'],
   ['properties[].price_per_night.price_before_taxes', 'missing', BEFORE_TAX_TEXT],
   ['properties[].total_price.price_before_taxes', 'missing', BEFORE_TAX_TEXT],
 ];
@@ -104,6 +110,8 @@ const ALLOWED: Record<string, Known[]> = {
   'google_hotels-buenos-aires-highest-rating-p1-2026-07-21.json': [...HOTELS, ...DEALS],
   'google_hotels_property-four-seasons-buenos-aires-2026-07-21.json': [
     ...PROVENANCE,
+    ...['airport_access_rating', 'proximity_to_things_to_do_rating', 'proximity_to_transit_rating'].map((k): Known => [`property.${k}`, 'missing', UNLABELLED]),
+    ['property.nearby_places[].transportations[].type', 'missing', UNLABELLED],
     ['people_also_viewed', 'missing', NOT_IN_BUILT_PAGE],
     ['vacation_rentals_nearby', 'missing', NOT_IN_BUILT_PAGE],
     ['property.review_results', 'missing', NOT_IN_BUILT_PAGE],

@@ -20,8 +20,12 @@ const PLACE = { kind: [0], title: [1], name: [2], description: [3], id: [4], cod
 const RESULT = { place: [0], airports: [1] } as const;
 const NEARBY = { place: [0], distance: [1] } as const;
 
-/** Kinds seen in replies: airports (1), cities (3), wider regions (4), rail/bus stations (5). */
-const KINDS: Record<number, string> = { 1: 'airport', 3: 'city', 4: 'region', 5: 'station' };
+/**
+ * Place kinds are bare codes (1, 3, 4, 5 in the one recorded reply); no recorded reply labels them,
+ * so they are given as `kind` and named nowhere (`type` stays null; test/fixtures/README.md,
+ * inferred meanings). A reading as airport / city / region / station was a guess from the names.
+ */
+const KINDS: Record<number, string> = {};
 
 export interface FlightLocation {
   type: string | null;

@@ -13,6 +13,7 @@ import type { PropertyRecord } from './parse-property.js';
 import type { SearchPageRecord } from './parse-search.js';
 import { stayPrices, StayPricesSchema, type PriceContext } from './prices.js';
 import { pageTokenOffset, type HotelSearchUrlInput } from './requests.js';
+import { correctedQuery } from './to-compat.js';
 
 export interface SearchRequest extends Omit<HotelSearchUrlInput, 'start'> {
   pages: number;
@@ -80,6 +81,7 @@ export const SearchPropertySchema = z.object({
 
 export const SearchOutput = z.object({
   query: z.string(),
+  query_used: z.string().nullable().describe('the query the page says it answered when it is not the one asked (a corrected spelling, a renamed place); null when it answered query'),
   check_in: z.string(),
   check_out: z.string(),
   nights: z.int(),
@@ -150,6 +152,7 @@ export function searchResult(pages: SearchPageFetch[], r: SearchRequest, nights:
   const last = pages[pages.length - 1];
   return {
     query: r.q,
+    query_used: pages[0] ? correctedQuery(pages[0].data, r.q) : null,
     check_in: r.checkIn,
     check_out: r.checkOut,
     nights,
