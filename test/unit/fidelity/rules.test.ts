@@ -75,7 +75,7 @@ describe.skipIf(periods.missing)(periods.title, () => {
     expect([rental.total_price, rental.qualifier, rental.price_per_qualifier]).toEqual(['$2,245', '5 nights', '$446.94']);
     // metasearch: per night and for the whole stay, as the card prints both
     const hotel = toCompatSearch(parseSearchPage(readFixture(TOKYO)), 'Tokyo').properties.find((p) => p.name === 'Almont Hotel Nippori')!;
-    expect([hotel.price_per_night?.price, hotel.total_price?.price]).toEqual(['US$127', 'US$255']);
+    expect([(hotel.price_per_night as { price?: string }).price, (hotel.total_price as { price?: string }).price]).toEqual(['US$127', 'US$255']);
   });
 });
 
