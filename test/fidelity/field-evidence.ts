@@ -393,6 +393,8 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'apps[].rating': { absent: 'ratings and advisories come from the per-app lookup, not the search reply; the recorded search reply states none' },
   },
   search_flight_locations: {
+    'locations[].airports[].type': { absent: 'always null: place kinds are bare codes no recorded reply labels (test/fixtures/README.md, inferred meanings)' },
+    'locations[].type': { absent: 'always null: place kinds are bare codes no recorded reply labels (test/fixtures/README.md, inferred meanings)' },
     'locations[].airports[].airports': { absent: 'null for the kinds of the recorded reply that state none' },
     'locations[].airports[].description': { absent: 'null for the kinds of the recorded reply that state none' },
     'locations[].airports[].score': { absent: 'null for the kinds of the recorded reply that state none' },
