@@ -82,6 +82,16 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(new Set([...business.best_flights, ...business.other_flights].flatMap((i) => i.flights.map((l) => l.travel_class)))).toEqual(new Set(['Economy', null]));
   });
 
+  it('flight leg overnight (slot [18][0]): every recorded page with flagged legs prints "Overnight"; on the domestic page one label per flagged leg', () => {
+    const counts = FLIGHT_PAGES.map((rel) => {
+      const html = flightHtml(rel);
+      const p = parseFlightResults(html);
+      return [[...p.best_flights, ...p.other_flights].flatMap((i) => i.flights).filter((l) => l.overnight).length, (text(html).match(/\bOvernight\b/g) ?? []).length];
+    });
+    expect(counts.filter(([legs, labels]) => legs > 0 && labels > 0).length).toBeGreaterThanOrEqual(2);
+    expect(counts[0]).toEqual([40, 40]);
+  });
+
   it('hotel result kind 1 is a hotel: its records print an N-star hotel class on at least two recorded pages', () => {
     const pages = HOTEL_PAGES.filter((rel) => parseSearchPage(readFixture(rel)).properties.some((p) => p.kind === 'hotel' && /^\d-star hotel$/.test(p.hotel_class_text ?? '')));
     expect(pages.length).toBeGreaterThanOrEqual(2);
