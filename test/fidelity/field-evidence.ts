@@ -393,8 +393,6 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'apps[].rating': { absent: 'ratings and advisories come from the per-app lookup, not the search reply; the recorded search reply states none' },
   },
   search_flight_locations: {
-    'locations[].airports[].type': { absent: 'always null: place kinds are bare codes no recorded reply labels (test/fixtures/README.md, inferred meanings)' },
-    'locations[].type': { absent: 'always null: place kinds are bare codes no recorded reply labels (test/fixtures/README.md, inferred meanings)' },
     'locations[].airports[].airports': { absent: 'null for the kinds of the recorded reply that state none' },
     'locations[].airports[].description': { absent: 'null for the kinds of the recorded reply that state none' },
     'locations[].airports[].score': { absent: 'null for the kinds of the recorded reply that state none' },
@@ -449,7 +447,7 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'properties[].sellers': { absent: 'vacation rentals only (the seller of the shown price)' },
     'properties[].sellers[].name': { absent: 'vacation rentals only (the seller of the shown price)' },
     'properties[].sellers[].price_text': { absent: 'vacation rentals only (the seller of the shown price)' },
-    query_used: { page: 'google-hotels/travel-search-tokyo-standard.html', shows: 'request:["Tokyo"' },
+    query_used: { page: 'google-hotels/travel-search-tokyo-standard.html', shows: 'request:["Tokyo"' }, // only when the echo differs from the query asked
   },
   search_network_jobs: {
     'jobs[].benefits': { absent: 'the recorded pages state no salary (text kept as stated, period included, when a page states one)' },

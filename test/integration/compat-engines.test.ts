@@ -136,6 +136,18 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(badDomain.body.detail[0].loc).toEqual(['query', 'airbnb_domain']);
   });
 
+  it('an answer for another query says so: the page's request echo names Tokyo where Tokio was asked', async () => {
+    const compat = await get('/api/v1/search?engine=google_hotels&q=Tokio&check_in_date=2026-08-11&check_out_date=2026-08-13');
+    expect(compat.body.search_information).toMatchObject({ corrected_query: 'Tokyo', original_query: 'Tokio' });
+    const same = await get(`/api/v1/search?${HOTELS}`);
+    expect(same.body.search_information).not.toHaveProperty('corrected_query');
+    const ours = await svc.call('/v1/hotels/search', { key, body: { q: 'Tokio', check_in: '2026-08-11', nights: 2 } });
+    const body = (await ours.json()) as Json;
+    expect([body.query, body.query_used]).toEqual(['Tokio', 'Tokyo']);
+    const asked = (await (await svc.call('/v1/hotels/search', { key, body: { q: 'Tokyo', check_in: '2026-08-11', nights: 2 } })).json()) as Json;
+    expect(asked).not.toHaveProperty('query_used');
+  });
+
   it('query strings carry every type: booleans, integers and comma lists reach the operation typed', async () => {
     const cal = await get('/api/v1/search?engine=metasearch_hotels_calendar&property_token=ChkJunk-hotel&rates_include_tax=true&days=2&probe_min_stay=false');
     // the calendar collector is not replayed here: what matters is that the booleans passed validation

@@ -81,7 +81,8 @@ export const SearchPropertySchema = z.object({
 
 export const SearchOutput = z.object({
   query: z.string(),
-  query_used: z.string().nullable().describe('the query the page says it answered when it is not the one asked (a corrected spelling, a renamed place); null when it answered query'),
+  // present only when the page answered another query than `query` (its request echo); the MCP listing is at its byte budget, hence no description
+  query_used: z.string().optional(),
   check_in: z.string(),
   check_out: z.string(),
   nights: z.int(),
@@ -147,12 +148,18 @@ function searchProperty(p: PropertyRecord, page: number, position: number, f: Fe
   };
 }
 
+/** `query_used` when the first page says it answered another query than asked; nothing otherwise. */
+function answeredFor(page: SearchPageFetch | undefined, asked: string): { query_used?: string } {
+  const used = page ? correctedQuery(page.data, asked) : null;
+  return used ? { query_used: used } : {};
+}
+
 export function searchResult(pages: SearchPageFetch[], r: SearchRequest, nights: number): SearchResult {
   let position = 0;
   const last = pages[pages.length - 1];
   return {
     query: r.q,
-    query_used: pages[0] ? correctedQuery(pages[0].data, r.q) : null,
+    ...answeredFor(pages[0], r.q),
     check_in: r.checkIn,
     check_out: r.checkOut,
     nights,
