@@ -136,7 +136,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(badDomain.body.detail[0].loc).toEqual(['query', 'airbnb_domain']);
   });
 
-  it('an answer for another query says so: the page's request echo names Tokyo where Tokio was asked', async () => {
+  it('an answer for another query says so: the page’s request echo names Tokyo where Tokio was asked', async () => {
     const compat = await get('/api/v1/search?engine=google_hotels&q=Tokio&check_in_date=2026-08-11&check_out_date=2026-08-13');
     expect(compat.body.search_information).toMatchObject({ corrected_query: 'Tokyo', original_query: 'Tokio' });
     const same = await get(`/api/v1/search?${HOTELS}`);
