@@ -57,6 +57,17 @@ const hotelFilters: Record<string, ParamRule> = Object.fromEntries(
   ['free_cancellation', 'special_offers', 'eco_certified', 'for_displaced_individuals', 'brands', 'property_types', 'bedrooms', 'bathrooms'].map((p) => [p, notApplied(HOTEL_FILTER_NOT_APPLIED)]),
 );
 
+/** The stay of that API's Booking.com engines, as the first OTA's operations take it. */
+const bookingStay: Record<string, ParamRule> = {
+  check_in_date: { to: 'check_in' },
+  check_out_date: { via: 'nights', doc: 'with check_in_date: the number of nights' },
+  adults: same,
+  rooms: same,
+  currency: same,
+  children: unsupported('prices are asked for adults only; children change the price'),
+  children_ages: unsupported('prices are asked for adults only; children change the price'),
+};
+
 /** Nights between that API's check_in_date and check_out_date, for operations that take a number of nights. */
 function nightsBetween(p: Record<string, unknown>): Record<string, unknown> {
   const from = Date.parse(`${String(p.check_in_date)}T00:00:00Z`);
@@ -255,16 +266,10 @@ export const SEARCHAPI_ENGINES: CompatEngine[] = [
     tool: otaoneSearch,
     params: {
       q: { to: 'query' },
-      check_in_date: { to: 'check_in' },
-      check_out_date: { via: 'nights', doc: 'with check_in_date: the number of nights' },
-      adults: same,
-      rooms: same,
-      currency: same,
+      ...bookingStay,
       language: { noEffect: 'the results page is read in English' },
       sort_by: notApplied('results come in the site’s own order; sort on extracted_price or rating'),
       free_cancellation: notApplied('every property is listed; filter on has_free_cancellation'),
-      children: unsupported('prices are asked for adults only; children change the price'),
-      children_ages: unsupported('prices are asked for adults only; children change the price'),
     },
     derive: nightsBetween,
     reshape: bookingProperties,
@@ -275,14 +280,8 @@ export const SEARCHAPI_ENGINES: CompatEngine[] = [
     tool: otaoneRooms,
     params: {
       url: { via: 'pagename', doc: 'the property’s page URL on the first OTA (/hotel/<cc>/<page name>.html)' },
-      check_in_date: { to: 'check_in' },
-      check_out_date: { via: 'nights', doc: 'with check_in_date: the number of nights' },
-      adults: same,
-      rooms: same,
-      currency: same,
+      ...bookingStay,
       language: { noEffect: 'the property page is read in English' },
-      children: unsupported('prices are asked for adults only; children change the price'),
-      children_ages: unsupported('prices are asked for adults only; children change the price'),
     },
     derive: (p) => ({ ...nightsBetween(p), ...otaonePage(p.url) }),
   },
