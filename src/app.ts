@@ -95,7 +95,9 @@ export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Ex
   app.use(dashboardRouter(deps));
   app.use(restRouter(deps));
   app.use((req: Request, res: Response) => {
-    res.status(404).json({ detail: `not found: ${req.method} ${cutText(req.path, 200)}` });
+    const detail = `not found: ${req.method} ${cutText(req.path, 200)}`;
+    // the compatible search API's paths answer with its {"error"} as well
+    res.status(404).json(req.path.startsWith('/api/') ? { error: detail, detail } : { detail });
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     sendError(deps, req, res, err);

@@ -53,3 +53,9 @@ export async function usageFor(sql: Sql, keyId: string, period: UsagePeriod) {
     by_day: byDay.map((r) => ({ date: r.date as string, requests: r.requests as number, errors: r.errors as number, response_bytes: r.response_bytes as number })),
   };
 }
+
+/** Charged calls of the key in the last hour (the compatible API's `searches_this_hour`). */
+export async function chargedCallsLastHour(sql: Sql, keyId: string): Promise<number> {
+  const [row] = await sql`SELECT count(*)::int AS n FROM request_history WHERE key_id = ${keyId} AND credits > 0 AND created_at > now() - interval '1 hour'`;
+  return row.n as number;
+}

@@ -37,7 +37,8 @@ describe('shadow mode (default)', () => {
     const k = await svc.key();
     const failed = await svc.call('/v1/test/metered', { key: k.key, body: { fail: true } });
     expect(failed.status).toBe(502);
-    expect(await failed.json() as any).toEqual({ detail: 'ProbeFailure' });
+    // a 502 names where it came from (no upstream request was made: the operation's family) and whether to retry
+    expect(await failed.json() as any).toEqual({ detail: 'ProbeFailure', source: 'test', retryable: true, retry: 'retry with exponential backoff; nothing was charged' });
     expect(failed.headers.get('x-credits-charged')).toBe('0');
     const empty = await svc.call('/v1/test/metered', { key: k.key, body: { items: 0 } });
     expect(empty.status).toBe(200);
