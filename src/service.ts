@@ -4,7 +4,7 @@ import pino, { type Logger } from 'pino';
 import type PgBoss from 'pg-boss';
 import { TOOLS } from '../tools/index.js';
 import { createApp } from './app.js';
-import type { Config } from './config.js';
+import { assertPublicBaseUrl, type Config } from './config.js';
 import { createSql, type Sql } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
@@ -12,6 +12,7 @@ import { limitHeapGrowth } from './memory.js';
 import type { AppDeps } from './deps.js';
 import { startQueue } from './jobs/queue.js';
 import { startArchivePurge } from './jobs/archive-purge.js';
+import { startOAuthPrune } from './jobs/oauth-prune.js';
 import { ensureJobQueues, ensureQueue, startCalendarWorker, type CalendarWorker } from './jobs/calendar-worker.js';
 import { MCP_TASK_QUEUE } from './jobs/mcp-task-store.js';
 import { startMcpTaskWorker } from './jobs/mcp-task-worker.js';
@@ -129,6 +130,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
       taskWorker.wake();
     };
     await startArchivePurge(deps, boss!);
+    await startOAuthPrune(deps, boss!);
   }
   let closing: Promise<void> | null = null;
   return {
@@ -160,6 +162,7 @@ export interface Service {
 }
 
 export async function startService(config: Config, opts: RuntimeOptions = {}): Promise<Service> {
+  assertPublicBaseUrl(config);
   const runtime = await startRuntime(config, opts);
   const { deps, boss } = runtime;
   const firstKey = config.BOOTSTRAP_KEY ? await ensureFirstKey(deps.sql) : null;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pruneExpired } from '../../src/oauth/codes.js';
+import { prunePendingClients } from '../../src/oauth/clients.js';
 import { TOOLS } from '../../tools/index.js';
 import type { FormBrowser } from '../helpers/form-browser.js';
 import { authorizeUrl, codeFlow, consent, mcpRequest, pkcePair, registerClient, signedInAccount, tokenRequest } from '../helpers/oauth-flow.js';
@@ -85,7 +85,7 @@ describe('dynamic client registration', () => {
     const idle = await registerClient(base, { client_name: 'Never approved', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
     await codeFlow(base, browser, client);
     await svc.deps.sql`UPDATE oauth_clients SET created_at = now() - interval '8 days' WHERE client_id IN ${svc.deps.sql([idle.body.client_id, client.client_id])}`;
-    await pruneExpired(svc.deps.sql);
+    await prunePendingClients(svc.deps.sql, 1000);
     const left = await svc.deps.sql`SELECT client_id FROM oauth_clients WHERE client_id IN ${svc.deps.sql([idle.body.client_id, client.client_id])}`;
     expect(left.map((r) => r.client_id)).toEqual([client.client_id]);
   });
