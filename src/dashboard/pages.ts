@@ -107,7 +107,25 @@ interface LedgerRow {
   created_at: Date;
 }
 
-export function usagePage(o: Signed & { usage: AccountUsage; balance: Balance; ledger: LedgerRow[] }): string {
+/** Who made the calls: the account's API keys together, and each connected app by name. */
+export interface CallerUsage {
+  label: string;
+  app: boolean;
+  requests: number;
+  errors: number;
+  credits: number;
+}
+
+function callersCard(callers: CallerUsage[]) {
+  if (!callers.some((c) => c.app)) return html``;
+  const rows = callers.map(
+    (c) => html`<tr><td>${c.app ? html`<span class="badge">app</span> ${c.label}` : c.label}</td><td class="num">${fmtInt(c.requests)}</td><td class="num">${fmtInt(c.errors)}</td><td class="num">${fmtInt(c.credits)}</td></tr>`,
+  );
+  return html`<div class="card"><h2>By caller</h2><table><thead><tr><th>Caller</th><th class="num">Requests</th><th class="num">Errors</th><th class="num">Credits</th></tr></thead><tbody>${rows}</tbody></table>
+<p class="hint">Apps connected under Connected apps call <code>/mcp</code> as this account: their calls count here and in <code>GET /v1/usage</code>.</p></div>`;
+}
+
+export function usagePage(o: Signed & { usage: AccountUsage; callers: CallerUsage[]; balance: Balance; ledger: LedgerRow[] }): string {
   const u = o.usage;
   const b = o.balance;
   const errorRate = u.totals.requests ? `${((u.totals.errors / u.totals.requests) * 100).toFixed(1)}% of requests` : 'no requests';
@@ -133,12 +151,13 @@ ${o.ledger.map(
     section: 'usage',
     account: o.account,
     csrf: o.csrf,
-    body: html`<div class="row"><div><h1>Usage</h1><p class="lead">Requests of every key of this account since ${hourly ? fmtDateTime(new Date(u.start)) : fmtDate(new Date(u.start))} (${hourly ? 'UTC hours' : 'UTC days'}).</p></div><div class="tabs">${tabs}</div></div>
+    body: html`<div class="row"><div><h1>Usage</h1><p class="lead">Requests of every key of this account and of its connected apps since ${hourly ? fmtDateTime(new Date(u.start)) : fmtDate(new Date(u.start))} (${hourly ? 'UTC hours' : 'UTC days'}).</p></div><div class="tabs">${tabs}</div></div>
 <div class="stats">${stat('Requests', fmtInt(u.totals.requests), span.label.toLowerCase())}${stat('Errors', fmtInt(u.totals.errors), errorRate)}
 ${stat('p95 latency', fmtMs(u.totals.p95_ms), `average ${fmtMs(u.totals.avg_ms)}`)}${stat('Credits used', fmtInt(b.used), `this month, of ${fmtInt(b.granted)}`)}
 ${stat('Credits remaining', fmtInt(b.remaining), `renews ${fmtDate(b.period.end)}`)}</div>
 <div class="card"><h2>Requests and errors per ${span.unit}</h2>${requestsChart(u.by_bucket)}</div>
 <div class="card"><h2>By endpoint</h2>${endpoints}</div>
+${callersCard(o.callers)}
 <div class="card"><h2>Credit ledger</h2>${ledger}<p class="hint">Newest entries first (at most ${LEDGER_ROWS}); the full ledger is at <code>GET /v1/billing/ledger</code>.</p></div>`,
   });
 }

@@ -21,7 +21,8 @@ import {
   type Session,
 } from './sessions.js';
 import { attemptSucceeded, beginAttempt } from './sign-in-limit.js';
-import { DASHBOARD_PERIODS, accountUsage, isDashboardPeriod, type DashboardPeriod } from './usage.js';
+import { DASHBOARD_PERIODS, accountUsage, callerUsage, isDashboardPeriod, type DashboardPeriod } from './usage.js';
+import { appsByKey } from '../oauth/grants.js';
 import { badText } from '../registry/validation.js';
 import { baseUrl } from '../oauth/urls.js';
 
@@ -233,13 +234,14 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
         return send(res, 400, messagePage('Unknown period', `Usage is shown for ${known}.`, { href: '/dashboard/usage', label: 'Show the last 30 days' }));
       }
       const period: DashboardPeriod = asked;
-      const [usage, balance, ledger] = await Promise.all([
+      const [usage, apps, balance, ledger] = await Promise.all([
         accountUsage(sql, account.id, period),
+        appsByKey(sql, account.id),
         deps.credits.balance(account.id, account.plan),
         deps.credits.ledger(account.id, { limit: LEDGER_ROWS }).then((rows) => rows ?? []),
       ]);
       const rows = ledger.map((l) => ({ id: l.id, kind: l.kind, amount: l.amount, request_id: l.request_id, note: l.note, created_at: l.created_at }));
-      send(res, 200, usagePage({ account, csrf: session.csrf, usage, balance, ledger: rows }));
+      send(res, 200, usagePage({ account, csrf: session.csrf, usage, callers: callerUsage(usage, apps), balance, ledger: rows }));
     }),
   );
 
