@@ -61,7 +61,9 @@ export function passwordRuleProblem(password: string, email: string): string | n
   const address = email.trim().toLowerCase();
   const flat = lower.replace(/[^\p{L}\p{N}]/gu, '');
   const name = (address.split('@')[0] ?? '').replace(/[^\p{L}\p{N}]/gu, '');
-  if ((address && lower.includes(address)) || (name.length >= 4 && flat.includes(name) && flat.length - name.length < 8)) {
+  // the name part of the address with little else: maria.lopez12, lopezmaria → no; maria + a real passphrase → yes
+  const rest = name.length >= 4 ? flat.replaceAll(name, '') : flat;
+  if ((address && lower.includes(address)) || (rest !== flat && (rest.length < 8 || isTrivial(rest)))) {
     return 'The password must not be your email address or be built on it.';
   }
   if (isTrivial(lower)) return 'The password is a repeated or consecutive run of characters (like aaaa…, 1234… or qwerty…); choose something less predictable.';

@@ -23,6 +23,8 @@ describe('password rules', () => {
     [EMAIL, /email address/],
     ['maria.lopez12', /email address/],
     ['MariaLopez2024!', /email address/],
+    ['maria.lopez.maria.lopez', /email address/],
+    ['marialopez12345678', /email address/],
     ['short', /at least 12/],
     ['x'.repeat(201), /at most 200/],
   ])('refuses %s', (password, why) => {
