@@ -172,9 +172,10 @@ export class Credits {
       if (!row) return null;
       beforeSeq = String(row.id);
     }
+    // ordered by the internal sequence (l.id), shown by the public id
     return this.sql`
-      SELECT public_id AS id, kind, amount, request_id, note, period_start, created_at FROM credit_ledger
-      WHERE account_id = ${accountId} ${beforeSeq ? this.sql`AND id < ${beforeSeq}` : this.sql``}
-      ORDER BY id DESC LIMIT ${opts.limit}`;
+      SELECT l.public_id AS id, l.kind, l.amount, l.request_id, l.note, l.period_start, l.created_at FROM credit_ledger l
+      WHERE l.account_id = ${accountId} ${beforeSeq ? this.sql`AND l.id < ${beforeSeq}` : this.sql``}
+      ORDER BY l.id DESC LIMIT ${opts.limit}`;
   }
 }

@@ -145,6 +145,12 @@ describe('shadow mode (default)', () => {
     expect(la.filter((e) => e.kind === 'charge')).toHaveLength(4);
     expect(lb.filter((e) => e.kind === 'charge')).toHaveLength(4);
     for (const e of [...la, ...lb]) expect(e.id).toMatch(/^led_[0-9a-f]{32}$/);
+    // newest first by time (the internal order), whatever the random ids would sort to
+    for (const l of [la, lb]) {
+      const times = (l as unknown as { created_at: string }[]).map((e) => e.created_at);
+      expect([...times].sort().reverse()).toEqual(times);
+      expect(l.at(-1)!.kind).toBe('grant');
+    }
     // random and unique; the page cursor names an entry by that id, not by the internal sequence
     const ids = [...la, ...lb].map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
