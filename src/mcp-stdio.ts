@@ -6,6 +6,7 @@ import { ApiError, DependencyDown } from './platform/errors.js';
 import { newId } from './platform/ids.js';
 import { authenticate } from './platform/keys.js';
 import { buildToolTable, mcpServerFactory, type McpCallContext } from './registry/mcp.js';
+import { withShortProtocolErrors } from './registry/mcp-protocol-errors.js';
 import { startRuntime, type Runtime } from './service.js';
 import { closeOnSignals } from './shutdown.js';
 
@@ -60,7 +61,7 @@ function main(): void {
 
   const table = buildToolTable(TOOLS);
   serveStdio(
-    mcpServerFactory(table, resolve, () => void start().catch(() => undefined)),
+    withShortProtocolErrors(mcpServerFactory(table, resolve, () => void start().catch(() => undefined))),
     { onerror: (err) => log.debug({ err }, 'MCP message refused') },
   );
 }

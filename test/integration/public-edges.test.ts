@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createDashboardAccount } from '../../src/dashboard/accounts.js';
@@ -34,6 +37,7 @@ function rawGet(base: string, path: string, headers: Record<string, string>): Pr
 }
 
 const REDIRECT = 'http://127.0.0.1:7777/callback';
+const REPO = path.resolve(import.meta.dirname, '../..');
 
 describe('open client registration', () => {
   let svc: TestService;
@@ -260,6 +264,32 @@ describe('MCP protocol errors', () => {
       const reply = await rpc(svc, key, body);
       expect(reply.body.error.code).toBe(-32602);
       expect(reply.body.error.message.length).toBeLessThan(200);
+    }
+  });
+});
+
+describe('MCP protocol errors over stdio', () => {
+  it('the desktop server answers invalid initialize params with -32602 and a short message too', async () => {
+    const child = spawn(process.execPath, [path.join(REPO, 'bin/mcp-stdio.mjs')], {
+      cwd: os.tmpdir(),
+      env: { PATH: process.env.PATH, API_KEY: `sk_${'a'.repeat(32)}`, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'silent' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    try {
+      const line = new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) resolve(out.split('\n')[0]);
+        });
+      });
+      child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: 5, capabilities: 'x' } })}\n`);
+      const reply = JSON.parse(await line);
+      expect(reply).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: expect.stringMatching(/^Invalid params: params\.protocolVersion: /) } });
+      expect(reply.error.message.length).toBeLessThan(200);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
     }
   });
 });
