@@ -99,10 +99,10 @@ describe.skipIf(!hasChromium)(`mcp-remote connects a new account with a temporar
     const account = (await accountForSignIn(svc.deps.sql, email))!;
     const key = await createAccountKey(svc.deps.sql, account);
     if (!key.ok) throw new Error(key.reason);
-    const usage = (await (await svc.call('/v1/usage?period=24h', { key: key.key.key })).json()) as any;
+    const usage = (await (await svc.call('/v1/usage?period=24h', { key: key.key.key })).json()) as { by_endpoint: unknown[]; by_app: unknown[] };
     expect(usage.by_endpoint).toContainEqual(expect.objectContaining({ method: 'MCP', path: 'get_credit_balance', requests: 1 }));
     expect(usage.by_app).toEqual([{ app: { client_id: expect.stringMatching(/^mcpc_/), name: 'MCP CLI Proxy' }, requests: expect.any(Number), errors: 0, credits: 0 }]);
-    const record = (await (await svc.call(`/v1/requests/${requestId}`, { key: key.key.key })).json()) as any;
+    const record = (await (await svc.call(`/v1/requests/${requestId}`, { key: key.key.key })).json()) as Record<string, unknown>;
     expect(record).toMatchObject({ id: requestId, method: 'MCP', path: 'get_credit_balance', status: 200, app: { name: 'MCP CLI Proxy' } });
 
     // and in the dashboard, with the password the browser chose

@@ -18,9 +18,23 @@ const REGISTRATION_KEYS = new Set([
 ]);
 export const MAX_PROTOCOL_MESSAGE = 200;
 
-function json(text: string): any {
+/** The members of a reply the rules read (whichever of them it has). */
+interface ReplyBody {
+  error?: { message?: unknown } | string;
+  error_description?: unknown;
+  issuer?: unknown;
+  token_endpoint?: unknown;
+  resource?: unknown;
+  authorization_servers?: unknown[];
+  servers?: { url?: unknown }[];
+  entries?: { id: unknown }[];
+}
+
+/** A JSON reply, or the JSON-RPC message of a one-event stream; null when it is neither. */
+function json(text: string): ReplyBody | null {
   try {
-    return JSON.parse(text.startsWith('event:') ? (text.split('\ndata: ')[1] ?? '').split('\n')[0] : text);
+    const parsed = JSON.parse(text.startsWith('event:') ? (text.split('\ndata: ')[1] ?? '').split('\n')[0] : text) as unknown;
+    return parsed && typeof parsed === 'object' ? (parsed as ReplyBody) : null;
   } catch {
     return null;
   }
@@ -57,11 +71,12 @@ export function edgeProblems(r: EdgeReply, port: string): string[] {
     if (!urls.every((u) => ownOrigin(u, port))) out.push(`issuer followed the Host header: ${urls.join(' ')}`.slice(0, 200));
   }
   if (req.path === '/mcp') {
-    const message = json(text)?.error?.message;
+    const error = json(text)?.error;
+    const message = typeof error === 'object' ? error.message : undefined;
     if (typeof message === 'string' && message.length >= MAX_PROTOCOL_MESSAGE) out.push(`JSON-RPC error message of ${message.length} characters`);
   }
   if (req.op === 'GET /v1/billing/ledger' && status === 200) {
-    const ids = ((json(text)?.entries ?? []) as { id: unknown }[]).map((e) => e.id);
+    const ids = (json(text)?.entries ?? []).map((e) => e.id);
     if (ids.some((id) => typeof id !== 'string' || !/^led_[0-9a-f]{32}$/.test(id))) out.push('ledger id not random');
   }
   if (req.path.startsWith('/api/v1/searches/') && req.path.endsWith('.html') && status === 200) {

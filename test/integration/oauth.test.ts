@@ -182,7 +182,8 @@ describe('authorization code flow', () => {
     const record = await svc.call(`/v1/requests/${requestId}`, { key: own.key });
     expect(record.status).toBe(200);
     expect(await record.json()).toMatchObject({ id: requestId, path: 'probe_metered', credits: 4, app: { client_id: client.client_id, name: 'Test MCP client' } });
-    const usage = (await (await svc.call('/v1/usage?period=24h', { key: own.key })).json()) as any;
+    type Usage = { totals: { requests: number }; by_endpoint: unknown[]; by_app: { requests: number }[] };
+    const usage = (await (await svc.call('/v1/usage?period=24h', { key: own.key })).json()) as Usage;
     expect(usage.by_app).toEqual([expect.objectContaining({ app: { client_id: client.client_id, name: 'Test MCP client' }, credits: expect.any(Number) })]);
     expect(usage.by_app[0].requests).toBeGreaterThanOrEqual(1);
     expect(usage.totals.requests).toBeGreaterThanOrEqual(usage.by_app[0].requests);
@@ -190,7 +191,7 @@ describe('authorization code flow', () => {
     // another account's key sees none of it
     const stranger = await svc.key();
     expect((await svc.call(`/v1/requests/${requestId}`, { key: stranger.key })).status).toBe(404);
-    expect(((await (await svc.call('/v1/usage?period=24h', { key: stranger.key })).json()) as any).by_app).toEqual([]);
+    expect(((await (await svc.call('/v1/usage?period=24h', { key: stranger.key })).json()) as Usage).by_app).toEqual([]);
     const dashboard = await browser.request('/dashboard/usage?period=24h');
     expect(dashboard.text).toContain('By caller');
     expect(dashboard.text).toMatch(/<span class="badge">app<\/span> Test MCP client<\/td><td class="num">\d+<\/td>/);
