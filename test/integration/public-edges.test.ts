@@ -233,7 +233,7 @@ async function rpc(svc: TestService, key: string, body: unknown) {
   return { status: res.status, body: JSON.parse(json!) };
 }
 
-describe('MCP protocol errors', () => {
+describe('MCP protocol errors and Connection: close', () => {
   let svc: TestService;
   let key: string;
   beforeAll(async () => {
@@ -266,42 +266,6 @@ describe('MCP protocol errors', () => {
       expect(reply.body.error.message.length).toBeLessThan(200);
     }
   });
-});
-
-describe('MCP protocol errors over stdio', () => {
-  it('the desktop server answers invalid initialize params with -32602 and a short message too', async () => {
-    const child = spawn(process.execPath, [path.join(REPO, 'bin/mcp-stdio.mjs')], {
-      cwd: os.tmpdir(),
-      env: { PATH: process.env.PATH, API_KEY: `sk_${'a'.repeat(32)}`, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'silent' },
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    try {
-      const line = new Promise<string>((resolve) => {
-        let out = '';
-        child.stdout!.on('data', (d: Buffer) => {
-          out += d.toString();
-          if (out.includes('\n')) resolve(out.split('\n')[0]);
-        });
-      });
-      child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: 5, capabilities: 'x' } })}\n`);
-      const reply = JSON.parse(await line);
-      expect(reply).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: expect.stringMatching(/^Invalid params: params\.protocolVersion: /) } });
-      expect(reply.error.message.length).toBeLessThan(200);
-    } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
-  });
-});
-
-describe('Connection: close', () => {
-  let svc: TestService;
-  let key: string;
-  beforeAll(async () => {
-    svc = await startTestService();
-    key = (await svc.key()).key;
-  });
-  afterAll(() => svc?.close());
 
   /** Sends one raw request and resolves when the server has answered and closed the socket (the guard fails the test if it never does). */
   function closedAfterReply(head: string, body = ''): Promise<string> {
@@ -341,6 +305,32 @@ describe('Connection: close', () => {
       expect(reply).toMatch(expected);
       expect(reply).toMatch(/\r\nconnection: close\r\n/i);
       expect(reply).not.toMatch(/\r\nconnection: keep-alive\r\n/i);
+    }
+  });
+});
+
+describe('MCP protocol errors over stdio', () => {
+  it('the desktop server answers invalid initialize params with -32602 and a short message too', async () => {
+    const child = spawn(process.execPath, [path.join(REPO, 'bin/mcp-stdio.mjs')], {
+      cwd: os.tmpdir(),
+      env: { PATH: process.env.PATH, API_KEY: `sk_${'a'.repeat(32)}`, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'silent' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    try {
+      const line = new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) resolve(out.split('\n')[0]);
+        });
+      });
+      child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: 5, capabilities: 'x' } })}\n`);
+      const reply = JSON.parse(await line);
+      expect(reply).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: expect.stringMatching(/^Invalid params: params\.protocolVersion: /) } });
+      expect(reply.error.message.length).toBeLessThan(200);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
     }
   });
 });
