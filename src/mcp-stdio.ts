@@ -9,6 +9,7 @@ import { newId } from './platform/ids.js';
 import { authenticate } from './platform/keys.js';
 import type { Tool } from './registry/define-tool.js';
 import { buildToolTable, mcpServerFactory, type McpCallContext, type McpToolTable } from './registry/mcp.js';
+import { withShortProtocolErrors } from './registry/mcp-protocol-errors.js';
 import { startRuntime, type Runtime } from './service.js';
 import { closeOnSignals } from './shutdown.js';
 
@@ -76,7 +77,7 @@ function main(): void {
 
   const table = toolTable(TOOLS);
   const connection = serveStdio(
-    mcpServerFactory(table, resolve, () => void start().catch(() => undefined)),
+    withShortProtocolErrors(mcpServerFactory(table, resolve, () => void start().catch(() => undefined))),
     { onerror: (err) => log.debug({ err }, 'MCP message refused') },
   );
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import type PgBoss from 'pg-boss';
 import { TOOLS } from '../tools/index.js';
-import type { Config } from './config.js';
+import { assertPublicBaseUrl, type Config } from './config.js';
 import { createSql, type Sql } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
@@ -128,6 +128,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
       taskWorker.wake();
     };
     await jobs!.startArchivePurge(deps, boss!);
+    await jobs!.startOAuthPrune(deps, boss!);
   }
   let closing: Promise<void> | null = null;
   return {
@@ -154,12 +155,13 @@ type Jobs = Awaited<ReturnType<typeof loadJobs>>;
 
 /** pg-boss and the workers, for the processes that run a queue. */
 async function loadJobs() {
-  const [queue, calendarWorker, taskStore, taskWorker, purge] = await Promise.all([
+  const [queue, calendarWorker, taskStore, taskWorker, purge, oauthPrune] = await Promise.all([
     import('./jobs/queue.js'),
     import('./jobs/calendar-worker.js'),
     import('./jobs/mcp-task-store.js'),
     import('./jobs/mcp-task-worker.js'),
     import('./jobs/archive-purge.js'),
+    import('./jobs/oauth-prune.js'),
   ]);
   return {
     startQueue: queue.startQueue,
@@ -169,6 +171,7 @@ async function loadJobs() {
     MCP_TASK_QUEUE: taskStore.MCP_TASK_QUEUE,
     startMcpTaskWorker: taskWorker.startMcpTaskWorker,
     startArchivePurge: purge.startArchivePurge,
+    startOAuthPrune: oauthPrune.startOAuthPrune,
   };
 }
 
@@ -181,6 +184,7 @@ export interface Service {
 }
 
 export async function startService(config: Config, opts: RuntimeOptions = {}): Promise<Service> {
+  assertPublicBaseUrl(config);
   const runtime = await startRuntime(config, opts);
   const { deps, boss } = runtime;
   const firstKey = config.BOOTSTRAP_KEY ? await ensureFirstKey(deps.sql) : null;

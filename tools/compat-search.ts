@@ -184,7 +184,7 @@ const ARCHIVE =
 export const getArchivedSearchPage = defineTool({
   name: 'get_archived_search_page',
   title: 'Raw upstream page of an archived search (html_url)',
-  description: `The first upstream reply of one of your compatible searches, as received (HTML, or JSON for sources that answer JSON): search_metadata.html_url. Present only when the search kept one. ${ARCHIVE}`,
+  description: `The first upstream reply of one of your compatible searches, as received (HTML, or JSON for sources that answer JSON): search_metadata.html_url. Present only when the search kept one. Served inert, as a download (Content-Disposition: attachment) under \`Content-Security-Policy: sandbox; default-src 'none'\` and \`X-Content-Type-Options: nosniff\`: the upstream's scripts never run. ${ARCHIVE}`,
   method: 'GET',
   path: '/api/v1/searches/{search_id}.html',
   tags: ['compatible search'],
@@ -196,7 +196,8 @@ export const getArchivedSearchPage = defineTool({
   async handler(input, { deps, key }) {
     const page = await readArchivedPage(deps.sql, input.search_id, key);
     if (!page) throw new NotFound('search not found');
-    return new RawBody(page.contentType ?? 'text/html; charset=utf-8', page.body) as unknown as string;
+    // served as a download under a sandbox policy, never as a page of this origin (inertHeaders)
+    return new RawBody(page.contentType ?? 'text/html; charset=utf-8', page.body, `${input.search_id}.html`) as unknown as string;
   },
 });
 

@@ -11,7 +11,7 @@ import { recordCall } from '../ops/ops.js';
 import { failureFields, logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
 import { coerceQuery } from './query.js';
-import { RawBody } from './raw-body.js';
+import { RawBody, inertHeaders } from './raw-body.js';
 import { routeTable } from './route-table.js';
 import type { Location } from './validation.js';
 
@@ -151,7 +151,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, re
     res.setHeader('x-credits-charged', String(meter.charged));
     if (meter.remaining !== null) res.setHeader('x-credits-remaining', String(meter.remaining));
   }
-  if (raw && status < 400) res.status(status).type(raw.contentType).send(raw.bytes);
+  if (raw && status < 400) res.status(status).set(inertHeaders(raw)).type(raw.contentType).send(raw.bytes);
   else res.status(status).type('application/json').send(text);
   recordCall(deps.ops, { operation: tool.name, transport: 'rest', status, ms: elapsedMs(req), credits: meter.charged });
 }

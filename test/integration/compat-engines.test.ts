@@ -51,7 +51,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
   const get = async (path: string, k = key) => {
     const res = await fetch(`${svc.url}${path}${path.includes('?') ? '&' : '?'}api_key=${k}`);
     const text = await res.text();
-    return { status: res.status, type: res.headers.get('content-type'), charged: res.headers.get('x-credits-charged'), text, body: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null) as Json };
+    return { status: res.status, type: res.headers.get('content-type'), charged: res.headers.get('x-credits-charged'), headers: Object.fromEntries(res.headers), text, body: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null) as Json };
   };
 
   beforeAll(async () => {
@@ -202,6 +202,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(html.status).toBe(200);
     expect(html.type).toMatch(/^text\/html/);
     expect(html.text).toBe(page(PAGES.tokyo));
+    // the upstream's page (its scripts included) is served inert: a sandboxed download, never a page of this origin
+    expect(html.headers).toMatchObject({
+      'content-security-policy': expect.stringMatching(/^sandbox; default-src 'none'(;|$)/),
+      'x-content-type-options': 'nosniff',
+      'content-disposition': `attachment; filename="${id}.html"`,
+    });
 
     for (const path of [`/api/v1/searches/${id}`, `/api/v1/searches/${id}.html`]) {
       const foreign = await get(path, other);
