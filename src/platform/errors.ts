@@ -91,6 +91,13 @@ export class UnsupportedMediaType extends ApiError {
     super(415, `request body must be JSON (Content-Type: application/json), not ${cutText(contentType, 80)}`);
   }
 }
+/** 503: a feature the operator has not enabled (a setting is missing): retrying does not help. */
+export class NotConfigured extends ApiError {
+  constructor(detail: string) {
+    super(503, detail, false);
+  }
+}
+
 /** 503: one of our own dependencies (database, queue, browser) is down. */
 export class DependencyDown extends ApiError {
   constructor(detail: string) {

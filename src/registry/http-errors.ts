@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../deps.js';
-import { DependencyDown, toApiError, UpstreamContractChanged, type ApiError } from '../platform/errors.js';
+import { DependencyDown, NotConfigured, toApiError, UpstreamContractChanged, type ApiError } from '../platform/errors.js';
 
 /** Server faults are logged with their stack; the client only ever sees the detail. */
 export function logFault(deps: Pick<AppDeps, 'log'>, req: Request, api: ApiError, err: unknown): void {
@@ -22,6 +22,7 @@ export function sendError(deps: Pick<AppDeps, 'log'>, req: Request, res: Respons
  */
 export function failureFields(api: ApiError, fallbackSource: string): { source: string; retryable: boolean; retry: string } | null {
   if (api.status < 502) return null;
+  if (api instanceof NotConfigured) return { source: 'service', retryable: false, retry: 'do not retry: the operator of this service has not enabled this feature' };
   if (api instanceof DependencyDown) return { source: 'service', retryable: true, retry: 'retry with exponential backoff: a dependency of this service is down' };
   const source = api.source ?? fallbackSource;
   if (api instanceof UpstreamContractChanged) {

@@ -13,6 +13,20 @@
 export type Evidence = { page: string; shows: string } | { request: string } | { ours: string } | { absent: string };
 
 export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
+  get_usage: {
+    by_app: { ours: "the account's request history, grouped by the connected app (OAuth client) that made each call" },
+    'by_app[].app': { ours: "the account's request history, grouped by the connected app (OAuth client) that made each call" },
+    'by_app[].app.client_id': { ours: "the account's request history, grouped by the connected app (OAuth client) that made each call" },
+    'by_app[].app.name': { ours: "the account's request history, grouped by the connected app (OAuth client) that made each call" },
+    'by_app[].requests': { ours: "the account's request history, grouped by the connected app (OAuth client) that made each call" },
+    'by_app[].errors': { ours: "the account's request history, grouped by the connected app (OAuth client) that made each call" },
+    'by_app[].credits': { ours: "the account's request history, grouped by the connected app (OAuth client) that made each call" },
+  },
+  get_request: {
+    app: { ours: 'the request history row: the connected app (OAuth client) that made the call, absent for API-key calls' },
+    'app.client_id': { ours: 'the request history row: the connected app (OAuth client) that made the call, absent for API-key calls' },
+    'app.name': { ours: 'the request history row: the connected app (OAuth client) that made the call, absent for API-key calls' },
+  },
   compare_hotel_prices: {
     'sources[].error': { absent: 'only for a source that failed; every recorded compare replay answers' },
     'sources[].error.detail': { absent: 'only for a source that failed; every recorded compare replay answers' },
