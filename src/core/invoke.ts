@@ -1,9 +1,8 @@
-import type { TransactionSql } from 'postgres';
-import type { Sql } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import { scopeDeps, type AppDeps } from '../app/deps.js';
 import { Limited } from '../domain/errors.js';
 import { inSourceScope } from '../ops/outcomes.js';
-import { historyInsert, type HistoryRecord } from '../platform/history.js';
+import type { CallHistory } from '../platform/history.js';
 import { newUpstreamSession } from '../upstream/session.js';
 import type { Tool, ToolContext } from './define-tool.js';
 import { parseInput, type Location } from './validation.js';
@@ -87,24 +86,18 @@ export function failed(meter: Meter): void {
 }
 
 /**
- * Records the call: with a charge pending, the charge, the reservation release and the
- * history row go in one statement; otherwise the history row alone. `sql`: the caller's transaction
- * when the outcome commits with more (an MCP task's result).
+ * Records the call through the money path: its history row and, with a charge pending, the charge,
+ * its ledger row and the reservation release, in one statement, before the answer leaves. `tx`: the
+ * caller's transaction when the outcome commits with more (an MCP task's result); the call is then
+ * a batch of one in it.
  */
-export async function finishCall(deps: AppDeps, meter: Meter, record: CallRecord, sql: Sql | TransactionSql = deps.sql): Promise<void> {
-  const history: HistoryRecord = { ...record, credits: meter.charged, rate_limited: meter.rateLimited };
-  const charge = meter.pending ? { ...meter.pending, requestId: record.id, amount: meter.charged } : null;
-  if (sql === deps.sql) {
-    const remaining = await deps.platform.calls.write({ history, charge });
-    if (charge) meter.remaining = remaining;
-    return;
-  }
-  if (!charge) {
-    await historyInsert(sql as Sql, history);
-    return;
-  }
-  meter.remaining = await deps.credits.settleCall(charge, history, sql);
+export async function finishCall(deps: AppDeps, meter: Meter, record: CallRecord, tx?: Db): Promise<void> {
+  const { id, account_id, ...call } = record;
+  const history: CallHistory = { ...call, credits: meter.charged, rate_limited: meter.rateLimited };
+  const charge = meter.pending ? { plan: meter.pending.plan, amount: meter.charged, note: meter.pending.note } : null;
+  const remaining = await deps.platform.calls.write({ id, accountId: account_id, history, charge }, tx);
+  if (charge) meter.remaining = remaining;
 }
 
-/** What a call's history row says, before its charge is known. */
-export type CallRecord = Omit<HistoryRecord, 'credits' | 'rate_limited'>;
+/** What a call's history row says, before its charge is known: the request id, the key and its account. */
+export type CallRecord = Omit<CallHistory, 'credits' | 'rate_limited'> & { id: string; account_id: string };

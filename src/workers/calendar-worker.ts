@@ -172,8 +172,10 @@ async function commitItem(
       ended = 'succeeded';
       await storeCalendarRates(tx, account.id, request, result, { runId: runIdForJob(jobId), collectionKey: itemId });
       if (account.plan && cost > 0) {
-        const charge = { accountId: account.id, plan: account.plan, requestId: itemId, amount: cost, note: 'POST /v1/jobs item' };
-        if ((await deps.credits.chargeIn(tx, charge, deps.config.CREDITS_MODE === 'enforce')) === null) throw new OutOfCredits(cost);
+        // the item's charge is a batch of one in this transaction; under enforcement it needs the balance to cover it
+        const requireFunds = deps.config.CREDITS_MODE === 'enforce';
+        const charge = { plan: account.plan, amount: cost, note: 'POST /v1/jobs item', requireFunds };
+        if ((await deps.platform.calls.write({ id: itemId, accountId: account.id, history: null, charge }, tx)) === null) throw new OutOfCredits(cost);
       }
       // the job row lock taken here orders the items' commits, so the last one sees every count
       [counts] = await tx`UPDATE calendar_jobs SET items_succeeded = items_succeeded + 1, updated_at = now() WHERE id = ${jobId}
