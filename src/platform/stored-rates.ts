@@ -1,10 +1,10 @@
 /*
- * The one module that writes and reads stored rates and collection runs (the calendar tools and
- * the batch worker both call it). Every row belongs to an account; every read is of one account.
+ * The owner of stored_rates and scrape_runs: the one module that writes and reads stored rates and
+ * collection runs (the calendar tools and the batch worker both call it). Every row belongs to an
+ * account; every read is of one account.
  */
 
-import type { TransactionSql } from 'postgres';
-import type { Sql } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
 import type { CalendarResult } from '../domain/calendar-service.js';
 
@@ -26,7 +26,7 @@ export function runIdForJob(jobId: string): string {
  * transaction; an item replayed after a crash finds its run already there and writes nothing.
  */
 export async function storeCalendarRates(
-  tx: TransactionSql | Sql,
+  tx: Db,
   accountId: string,
   r: NormalizedCalendarRequest,
   result: CalendarResult,
@@ -43,7 +43,7 @@ export async function storeCalendarRates(
   // One statement: unchanged nights are left alone (their observation keeps its id), changed
   // ones replaced, new ones written, nights no longer priced removed, and the run recorded; when
   // the run is already there (an item replayed after a crash) nothing is written and it is returned.
-  const [run] = await tx`
+  const [run] = await tx<RunSummary[]>`
     WITH done AS (
       SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs
       WHERE collection_key = ${ids.collectionKey} AND account_id = ${accountId}),
@@ -77,8 +77,8 @@ export async function storeCalendarRates(
 }
 
 /** Rows written, changed and removed by one run (a job's items share its run) of the account. */
-export async function runTotals(tx: TransactionSql | Sql, accountId: string, runId: string): Promise<Omit<RunSummary, 'run_id'>> {
-  const [t] = await tx`SELECT coalesce(sum(rows_written), 0)::int AS w, coalesce(sum(rows_changed), 0)::int AS c, coalesce(sum(rows_removed), 0)::int AS r
+export async function runTotals(tx: Db, accountId: string, runId: string): Promise<Omit<RunSummary, 'run_id'>> {
+  const [t] = await tx<{ w: number; c: number; r: number }[]>`SELECT coalesce(sum(rows_written), 0)::int AS w, coalesce(sum(rows_changed), 0)::int AS c, coalesce(sum(rows_removed), 0)::int AS r
     FROM scrape_runs WHERE account_id = ${accountId} AND run_id = ${runId}`;
   return { rows_written: t.w, rows_changed: t.c, rows_removed: t.r };
 }
@@ -101,15 +101,14 @@ export interface StoredRate {
 }
 
 /** The account's latest stored rate per stay date of one property, stay length and occupancy (at most 1000 nights). */
-export async function readStoredRates(sql: Sql, accountId: string, q: StoredRatesQuery): Promise<StoredRate[]> {
-  const rows = await sql`
+export async function readStoredRates(sql: Db, accountId: string, q: StoredRatesQuery): Promise<StoredRate[]> {
+  return sql<StoredRate[]>`
     SELECT stay_date::text AS date, rate, observed_at, run_id FROM stored_rates
     WHERE account_id = ${accountId} AND token = ${q.token} AND market = ${q.market} AND currency = ${q.currency}
       AND adults = ${q.adults} AND los = ${q.los}
       ${q.from ? sql`AND stay_date >= ${q.from}::date` : sql``}
       ${q.to ? sql`AND stay_date <= ${q.to}::date` : sql``}
     ORDER BY stay_date LIMIT 1000`;
-  return rows as unknown as StoredRate[];
 }
 
 export interface StorageStatus {
@@ -120,11 +119,11 @@ export interface StorageStatus {
 }
 
 /** What the account has stored: rate rows, distinct properties, collection runs, newest observation. */
-export async function storageStatus(sql: Sql, accountId: string): Promise<StorageStatus> {
-  const [s] = await sql`SELECT
+export async function storageStatus(sql: Db, accountId: string): Promise<StorageStatus> {
+  const [s] = await sql<StorageStatus[]>`SELECT
       (SELECT count(*)::int FROM stored_rates WHERE account_id = ${accountId}) AS stored_rates,
       (SELECT count(DISTINCT token)::int FROM stored_rates WHERE account_id = ${accountId}) AS properties,
       (SELECT count(DISTINCT run_id)::int FROM scrape_runs WHERE account_id = ${accountId}) AS runs,
       (SELECT max(observed_at) FROM stored_rates WHERE account_id = ${accountId}) AS newest_observation`;
-  return s as unknown as StorageStatus;
+  return s;
 }

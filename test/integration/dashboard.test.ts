@@ -7,7 +7,7 @@ import { createApp } from '../../src/app/http-app.js';
 import type { Config } from '../../src/config/config.js';
 import { createDashboardAccount } from '../../src/doors/dashboard/accounts.js';
 import { recentJobs } from '../../src/doors/dashboard/jobs.js';
-import { SIGN_IN_LIMITS } from '../../src/doors/dashboard/sign-in-limit.js';
+import { SIGN_IN_LIMITS } from '../../src/platform/sign-in-attempts.js';
 import { FormBrowser as Browser } from '../helpers/form-browser.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../../app/deps.js';
-import { accountForSignIn, changePassword, normalizeEmail, passwordHashOf, requirePasswordChange, type DashboardAccount } from './accounts.js';
+import { accountForSignIn, changePassword, normalizeEmail, type DashboardAccount } from './accounts.js';
+import { passwordHashOf, requirePasswordChange } from '../../platform/accounts.js';
 import { createAccountKey, liveKeys, rotateAccountKey, type KeyOutcome } from './api-key.js';
 import { mountConnectedApps, passwordStep, safeNext } from './connected-apps.js';
 import { recentJobs } from './jobs.js';
@@ -20,7 +21,7 @@ import {
   sessionCookie,
   type Session,
 } from './sessions.js';
-import { attemptSucceeded, beginAttempt } from './sign-in-limit.js';
+import { attemptSucceeded, beginAttempt } from '../../platform/sign-in-attempts.js';
 import { DASHBOARD_PERIODS, accountUsage, callerUsage, isDashboardPeriod, type DashboardPeriod } from './usage.js';
 import { appsByKey } from '../oauth/grants.js';
 import { badText } from '../../core/validation.js';
