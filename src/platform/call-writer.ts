@@ -39,7 +39,6 @@ export class CallWriter {
   private async settlement({ id, accountId, history, charge }: CallOutcome): Promise<Settlement> {
     if (!charge) return { id, accountId, history, charge: null };
     const period = await this.credits.ensurePeriod(accountId, charge.plan);
-    const { plan: _plan, ...rest } = charge;
-    return { id, accountId, history, charge: { ...rest, periodStart: period.start } };
+    return { id, accountId, history, charge: { periodStart: period.start, amount: charge.amount, note: charge.note, requireFunds: charge.requireFunds } };
   }
 }

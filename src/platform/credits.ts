@@ -53,14 +53,35 @@ export interface SettledCharge {
   requireFunds?: boolean;
 }
 
-/** One row of the settlement's recordset: what json_to_recordset reads. */
+/** One row of the settlement's recordset, as json_to_recordset reads it: absent fields are null. */
 interface SettlementRow extends Partial<CallHistory> {
   id: string;
   account_id: string;
-  period_start: Date | null;
-  amount: number | null;
-  note: string | null;
-  require_funds: boolean;
+  period_start?: Date;
+  amount?: number;
+  note?: string;
+  require_funds?: true;
+}
+
+function settlementRow({ id, accountId, history: h, charge: c }: Settlement): SettlementRow {
+  const row: SettlementRow = { id, account_id: accountId };
+  if (h) {
+    row.key_id = h.key_id;
+    row.method = h.method;
+    row.path = h.path;
+    row.status = h.status;
+    row.duration_ms = h.duration_ms;
+    row.response_bytes = h.response_bytes;
+    row.credits = h.credits;
+    row.rate_limited = h.rate_limited;
+  }
+  if (c) {
+    row.period_start = c.periodStart;
+    row.amount = c.amount;
+    row.note = c.note;
+    if (c.requireFunds) row.require_funds = true;
+  }
+  return row;
 }
 
 /**
@@ -72,15 +93,7 @@ interface SettlementRow extends Partial<CallHistory> {
  * charge; null when it has no charge, or when `requireFunds` refused it.
  */
 export async function settle(db: Db, items: Settlement[]): Promise<(number | null)[]> {
-  const rows: SettlementRow[] = items.map(({ id, accountId, history, charge }) => ({
-    id,
-    account_id: accountId,
-    ...history,
-    period_start: charge?.periodStart ?? null,
-    amount: charge?.amount ?? null,
-    note: charge?.note ?? null,
-    require_funds: charge?.requireFunds ?? false,
-  }));
+  const rows = items.map(settlementRow);
   const left = await db<{ account_id: string; period_start: Date; remaining: number }[]>`
     WITH c AS (
       SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c(
@@ -89,7 +102,7 @@ export async function settle(db: Db, items: Settlement[]): Promise<(number | nul
     r AS (DELETE FROM credit_reservations WHERE request_id IN (SELECT id FROM c)),
     p AS (
       UPDATE credit_periods cp SET used = cp.used + s.total
-      FROM (SELECT account_id, period_start, sum(amount)::int AS total, bool_or(require_funds) AS require_funds
+      FROM (SELECT account_id, period_start, sum(amount)::int AS total, coalesce(bool_or(require_funds), false) AS require_funds
             FROM c WHERE period_start IS NOT NULL GROUP BY 1, 2) s
       WHERE cp.account_id = s.account_id AND cp.period_start = s.period_start
         AND (NOT s.require_funds OR cp.granted - cp.used >= s.total)
@@ -119,20 +132,26 @@ export interface LedgerEntry {
 
 /** Ledger and balances. Every write goes through the append-only ledger; the period row is its running total. */
 export class Credits {
-  /** Periods known open, by account and start; concurrent first calls of an account wait on one statement. */
-  private readonly opened = new Map<string, Promise<void>>();
+  /** Periods known open, by account and start: the common case answers without waiting on anything. */
+  private readonly open = new Set<string>();
+  /** Periods being opened: concurrent first calls of an account wait on one statement. */
+  private readonly opening = new Map<string, Promise<void>>();
 
   constructor(private readonly sql: Sql) {}
 
   /** Opens the current period with its plan grant (once, whatever the concurrency). */
   async ensurePeriod(accountId: string, plan: string, now = new Date()): Promise<Period> {
     const period = periodAt(now);
-    const cacheKey = `${accountId}:${period.start.toISOString()}`;
-    let opening = this.opened.get(cacheKey);
+    const cacheKey = `${accountId}:${period.start.getTime()}`;
+    if (this.open.has(cacheKey)) return period;
+    let opening = this.opening.get(cacheKey);
     if (!opening) {
-      opening = this.openPeriod(accountId, plan, period);
-      this.opened.set(cacheKey, opening);
-      opening.catch(() => this.opened.delete(cacheKey));
+      opening = this.openPeriod(accountId, plan, period).then(() => void this.open.add(cacheKey));
+      this.opening.set(cacheKey, opening);
+      void opening.then(
+        () => this.opening.delete(cacheKey),
+        () => this.opening.delete(cacheKey),
+      );
     }
     await opening;
     return period;
