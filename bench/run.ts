@@ -6,6 +6,7 @@ import fs from 'node:fs';
 const BENCHES: [string, Record<string, string>][] = [
   ['bench/overhead.ts', { BENCH_CONNECTIONS: '1' }],
   ['bench/overhead.ts', { BENCH_CONNECTIONS: '10' }],
+  ['bench/money-path.ts', {}],
   ['bench/calendar-jobs.ts', {}],
   ['bench/calendar-jobs.ts', { WORKER_CONCURRENCY: '1' }],
   ['bench/compare.ts', {}],

@@ -134,6 +134,15 @@ describe('one call', () => {
   });
 });
 
+describe('the ledger', () => {
+  it('is append-only: an entry is never changed or removed', async () => {
+    const key = await createKey(sql, { name: `append-${newId('t')}`, plan: 'free' });
+    await calls.write({ id: newId('req'), accountId: key.account_id, history: null, charge: { plan: 'free', amount: 1, note: 'n' } });
+    await expect(sql`UPDATE credit_ledger SET amount = 0`).rejects.toThrow(/append-only/);
+    await expect(sql`DELETE FROM credit_ledger`).rejects.toThrow(/append-only/);
+  });
+});
+
 describe('calls settled together', () => {
   it('200 concurrent calls of three accounts share statements; per account the ledger sums to the period total and every call has its row', async () => {
     const keys = await Promise.all(['free', 'starter', 'free'].map((plan, i) => createKey(sql, { name: `many-${i}-${newId('t')}`, plan: plan as 'free' | 'starter' })));
