@@ -1,7 +1,6 @@
 import type PgBoss from 'pg-boss';
 import type { Db, Sql, Tx } from '../db/client.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
-import type { CalendarResult } from '../domain/calendar-service.js';
 import { NotFound } from '../domain/errors.js';
 import { accountOf } from '../platform/accounts.js';
 import { once } from '../platform/idempotency.js';
@@ -249,8 +248,11 @@ export async function failItem(tx: Db, jobId: string, itemId: string, error: str
   return counts;
 }
 
-/** The item ends succeeded with its result and charge; false when it had already ended. The job counts it in countSucceeded. */
-export async function succeedItem(tx: Db, itemId: string, result: CalendarResult, credits: number): Promise<boolean> {
+/**
+ * The item ends succeeded with its result (the calendar service's answer, stored as it is) and its
+ * charge; false when it had already ended. The job counts it in countSucceeded.
+ */
+export async function succeedItem(tx: Db, itemId: string, result: object, credits: number): Promise<boolean> {
   const done = await tx<{ id: string }[]>`UPDATE calendar_job_items SET status = 'succeeded', result = ${tx.json(result as never)}, error = NULL,
       credits = ${credits}, finished_at = now(), updated_at = now()
     WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
@@ -270,18 +272,19 @@ export async function lockJob(tx: Db, jobId: string): Promise<JobRow> {
   return job;
 }
 
-export interface FinishedItem {
+/** An item as the job's artifact records it; `R` is the stored result's type (the calendar service's answer). */
+export interface FinishedItem<R> {
   item_index: number;
   token: string;
   label: string | null;
   status: ItemStatus;
   error: string | null;
-  result: CalendarResult | null;
+  result: R | null;
 }
 
-/** Every item of the job in order, as the job's artifact records them. */
-export async function itemsOfJob(tx: Db, jobId: string): Promise<FinishedItem[]> {
-  return tx<FinishedItem[]>`SELECT item_index, token, label, status, error, result FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;
+/** Every item of the job in order. */
+export async function itemsOfJob<R>(tx: Db, jobId: string): Promise<FinishedItem<R>[]> {
+  return tx<FinishedItem<R>[]>`SELECT item_index, token, label, status, error, result FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;
 }
 
 export async function completeJob(

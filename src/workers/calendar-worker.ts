@@ -183,7 +183,7 @@ async function commitItem(
 async function finishJob(deps: AppDeps, boss: PgBoss, tx: Tx, jobId: string): Promise<void> {
   const job = await lockJob(tx, jobId);
   if (job.finished_at) return;
-  const items = await itemsOfJob(tx, jobId);
+  const items = await itemsOfJob<CalendarResult>(tx, jobId);
   const results = items.flatMap((i) => (i.result ? [i.result] : []));
   const db = await runTotals(tx, job.account_id, runIdForJob(jobId));
   const status = job.items_failed === 0 ? 'succeeded' : job.items_succeeded === 0 ? 'failed' : 'partial';
