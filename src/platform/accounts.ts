@@ -81,6 +81,10 @@ export async function setChosenPassword(db: Db, accountId: string, hash: string)
     WHERE id = ${accountId}`;
 }
 
+/**
+ * A password chosen before today's rules that breaks one: the account must replace it before any
+ * other page opens (found at sign-in, the only moment the password itself is at hand).
+ */
 export async function requirePasswordChange(db: Db, accountId: string, problem: string): Promise<void> {
   await db`UPDATE accounts SET must_change_password = true, password_rule_problem = ${problem} WHERE id = ${accountId}`;
 }
