@@ -12,7 +12,7 @@ import { findBookingOptions, type FlightBookingOption } from './parse-booking.js
 const SOURCE = 'metasearch';
 
 /** The booking page's request that carries the options. */
-export const BOOKING_RPC = /\/FlightsFrontendService\/GetBookingResults(\?|$)/;
+export const BOOKING_RPC = /\.FlightsFrontendService\/GetBookingResults(\?|$)/;
 
 function payloadOf(text: string): unknown {
   try {

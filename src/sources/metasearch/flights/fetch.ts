@@ -23,7 +23,7 @@ const SOURCE = 'metasearch';
 /** The front end's own RPC calls carry this; the RPC endpoints expect it. */
 const RPC_HEADERS = { 'x-same-domain': '1' };
 /** The results page's request for the date-price graph. */
-const CALENDAR_RPC = /\/FlightsFrontendService\/GetCalendarGraph(\?|$)/;
+const CALENDAR_RPC = /\.FlightsFrontendService\/GetCalendarGraph(\?|$)/;
 
 export interface FetchMeta {
   /** The upstream URL that answered (after redirects). */
