@@ -83,10 +83,10 @@ export class EgressRules {
    * The address to connect to: the host's own (an IP literal) or its resolution, refused when any
    * address is non-public (unless the host may be private).
    */
-  async resolve(host: string, port: string): Promise<{ address: string } | { blocked: BlockReason }> {
+  async resolve(host: string, port: string): Promise<{ address: string } | { blocked: BlockReason } | { unresolved: true }> {
     const h = bare(host);
     const addresses = net.isIP(h) ? [h] : await dns.lookup(h, { all: true }).then((as) => as.map((a) => a.address), () => []);
-    if (addresses.length === 0) return { blocked: 'host' };
+    if (addresses.length === 0) return { unresolved: true };
     if (!this.mayBePrivate(h, port) && addresses.some((a) => !isPublicAddress(a))) return { blocked: 'private_address' };
     return { address: addresses[0] };
   }
@@ -139,8 +139,8 @@ export async function startEgressGuard(rules: EgressRules, onBlocked: (b: Blocke
     const port = effectivePort(url);
     const reason = url.protocol === 'http:' ? rules.checkHost(url.hostname, port) : 'scheme';
     const target = reason ? { blocked: reason } : await rules.resolve(url.hostname, port);
-    if ('blocked' in target) {
-      refuse(origin, target.blocked);
+    if (!('address' in target)) {
+      if ('blocked' in target) refuse(origin, target.blocked);
       // a network error for the page, not a response it could read as the site's
       res.destroy();
       return;
@@ -170,9 +170,9 @@ export async function startEgressGuard(rules: EgressRules, onBlocked: (b: Blocke
     const origin = `${port === '443' ? 'https' : 'tunnel'}://${host}:${port}`;
     const reason = rules.checkHost(host, port);
     const target = reason ? { blocked: reason } : await rules.resolve(host, port);
-    if ('blocked' in target) {
-      refuse(origin, target.blocked);
-      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    if (!('address' in target)) {
+      if ('blocked' in target) refuse(origin, target.blocked);
+      socket.end(`HTTP/1.1 ${'blocked' in target ? '403 Forbidden' : '502 Bad Gateway'}\r\n\r\n`);
       return;
     }
     const upstream = net.connect(Number(port), target.address, () => {

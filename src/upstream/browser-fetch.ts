@@ -197,8 +197,8 @@ export class BrowserFetcher {
       state.awaited = call.page ?? call.target;
       const captured = page.waitForResponse((r) => pattern.test(r.url()), { timeout: 0 });
       captured.catch(() => undefined);
-      // the page may first be a script challenge; the capture waits through its reload
-      const doc = await this.#settle(page, state.awaited, call.expect, documents, state, deadline);
+      // the page may first be a script challenge; the capture waits through its reload (the page is a page, whatever the capture is)
+      const doc = await this.#settle(page, state.awaited, 'html', documents, state, deadline);
       // a page that is not there makes no request worth waiting for
       if (doc.status >= 400) throw new UpstreamFailed(`UpstreamHttp${doc.status}`);
       return read(await captured, call.captureExpect);

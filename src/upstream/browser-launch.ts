@@ -33,6 +33,8 @@ export function upstreamBrowserFlags(memoryMb: number): string[] {
     '--blink-settings=imagesEnabled=false',
     '--mute-audio',
     '--disable-extensions',
+    // the browser's own calls (form autofill, hints, translation) would leave through the page's proxy
+    '--disable-features=AutofillServerCommunication,OptimizationHints,Translate,MediaRouter,InterestFeedContentSuggestions',
     `--js-flags=--max-old-space-size=${memoryMb}`,
   ];
 }

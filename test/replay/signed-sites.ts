@@ -73,7 +73,8 @@ const PAGE_SCRIPT = `(async () => {
 /** What the page head carries: the front end's global data (session id, build label, the signing nonce). */
 function wizData(nonce: string): string {
   const data = { FdrFJe: `-${randomBytes(8).readBigInt64BE()}`, cfb2h: 'boq_travel-frontend-flights-ui_20260921.02_p0', SNlM0e: `AKlEn5${randomBytes(9).toString('base64url')}`, Yllh3e: nonce };
-  return `<script nonce="n">window.WIZ_global_data = ${JSON.stringify(data)}; function AF_initDataCallback(c) { (window.AF_data ||= {})[c.key] = c.data; }</script>`;
+  // merged into the page's own global data where it has some (the recorded results pages do)
+  return `<script nonce="n">window.WIZ_global_data = Object.assign(window.WIZ_global_data || {}, ${JSON.stringify(data)});</script>`;
 }
 
 const MEDIA = `<style>@font-face{font-family:"Google Sans";src:url(${MEDIA_PATHS[1]}) format("woff2")}body{font-family:"Google Sans"}</style>`;
@@ -97,10 +98,12 @@ export class Signer {
 /** A page whose script makes the signed `rpc` call; `extra` is more of its markup. */
 function signedPage(base: string, rpc: 'GetBookingResults' | 'GetCalendarGraph', nonce: string, extra = ''): string {
   return base
+    // the recorded pages name their site as base URL; the replay stands in for that site
+    .replace(/<base href="https:\/\/www\.google\.com\/">/, '<base href="/">')
     .replace('<html lang="en" dir="ltr">', `<html lang="en" dir="ltr" data-rpc="${rpc}">`)
     .replace(/<html([^>]*)>/, (m, attrs: string) => (attrs.includes('data-rpc') ? m : `<html${attrs} data-rpc="${rpc}">`))
-    .replace('</head>', `${wizData(nonce)}${MEDIA}</head>`)
-    .replace(/<\/body>(?![\s\S]*<\/body>)/, `<img src="${MEDIA_PATHS[0]}" alt="JetBlue">${extra}<script src="${PAGE_SCRIPT_PATH}" nonce="n"></script></body>`);
+    .replace('</head>', `<script nonce="n">window.AF_initDataCallback ||= function () {};</script>${MEDIA}</head>`)
+    .replace(/<\/body>(?![\s\S]*<\/body>)/, `<img src="${MEDIA_PATHS[0]}" alt="JetBlue">${extra}${wizData(nonce)}<script src="${PAGE_SCRIPT_PATH}" nonce="n"></script></body>`);
 }
 
 /** Attempts a hostile page makes: a cloud metadata address, another loopback port, the same port by another name, a redirect into private space. */
