@@ -39,6 +39,20 @@ export interface BrowserSettings {
   dataDir: string | null;
 }
 
+/**
+ * The browser path's way to this reply. Absent: the request's own URL opened as a page (its
+ * document is the reply), or for an API request (POST, JSON) the site's root page first and the
+ * request then made from it.
+ */
+export interface BrowserPlan {
+  /** The page whose own script makes the request (relative to the base URL, like `path`). */
+  page?: { path: string; query?: Record<string, string | number | boolean | undefined> };
+  /** Which of the page's requests carries the reply, by URL; absent: the page's document. */
+  capture?: RegExp;
+  /** What a usable captured reply is (default: the request's `expect`). */
+  expect?: Expect;
+}
+
 /** One request as the browser path makes it (URLs already resolved against the source's base). */
 export interface BrowserCall {
   source: Alias;

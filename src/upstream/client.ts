@@ -3,7 +3,7 @@ import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import { ApiError, DependencyDown, UpstreamFailed } from '../platform/errors.js';
 import { UpstreamBlocked, detectBlock, isConsentUrl, isScriptChallenge, isSorryUrl } from './blocked.js';
-import type { BrowserFetcher } from './browser-fetch.js';
+import type { BrowserFetcher, BrowserPlan } from './browser-fetch.js';
 import type { CookieJar } from './cookie-jar.js';
 import { bodyText, decodeBody, readCapped, TRUNCATED } from './decode.js';
 import { deviceHeaders, type Device, type Expect } from './devices.js';
@@ -41,20 +41,6 @@ export interface UpstreamRequest {
   browser?: BrowserPlan;
   /** 'browser': through headless Chromium now (the source found the plain reply refused); absent: as the source's mode says. */
   via?: 'browser';
-}
-
-/**
- * The browser path's way to this reply. Absent: the request's own URL opened as a page (its
- * document is the reply), or for an API request (POST, JSON) the site's root page first and the
- * request then made from it.
- */
-export interface BrowserPlan {
-  /** The page whose own script makes the request (relative to the base URL, like `path`). */
-  page?: { path: string; query?: Record<string, string | number | boolean | undefined> };
-  /** Which of the page's requests carries the reply, by URL; absent: the page's document. */
-  capture?: RegExp;
-  /** What a usable captured reply is (default: the request's `expect`). */
-  expect?: Expect;
 }
 
 export type UpstreamClientConfig = Pick<
