@@ -120,14 +120,12 @@ export class UpstreamClient {
   async fetch(req: UpstreamRequest): Promise<UpstreamResponse> {
     const scoped = { ...req, session: req.session ?? newUpstreamSession() };
     if (req.via === 'browser' || this.modeOf(req.source) === 'browser') return this.#viaBrowser(scoped);
+    scoped.session.paths.add('http');
     try {
-      const res = await this.#plain(scoped);
-      scoped.session.paths.add('http');
-      return res;
+      return await this.#plain(scoped);
     } catch (err) {
       if (!isScriptChallenge(err) || !(await this.browserFallback(req))) throw err;
       this.#log.warn({ source: req.source, detail: (err as UpstreamBlocked).detail }, 'script challenge, retrying once through the browser');
-      scoped.session.paths.add('http');
       return this.#viaBrowser(scoped);
     }
   }
