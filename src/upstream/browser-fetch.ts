@@ -119,14 +119,16 @@ export class BrowserFetcher {
    * `auto` source keeps its plain answer instead of a browser attempt bound to be refused.
    */
   reachable(base: string): Promise<boolean> {
-    let known = this.#reachable.get(base);
-    if (!known) {
-      const url = new URL(base);
-      const rules = new EgressRules(base, [], this.settings.allowPrivate);
-      known = rules.resolve(url.hostname, url.port || (url.protocol === 'https:' ? '443' : '80')).then((r) => 'address' in r);
-      this.#reachable.set(base, known);
-    }
-    return known;
+    const known = this.#reachable.get(base);
+    if (known) return known;
+    const url = new URL(base);
+    const rules = new EgressRules(base, [], this.settings.allowPrivate);
+    const verdict = rules.resolve(url.hostname, url.port || (url.protocol === 'https:' ? '443' : '80'));
+    // a name that did not resolve this time is asked again next time
+    const answer = verdict.then((r) => ('unresolved' in r ? null : 'address' in r));
+    this.#reachable.set(base, answer.then((r) => r ?? false));
+    void answer.then((r) => r === null && this.#reachable.delete(base));
+    return answer.then((r) => r ?? false);
   }
 
   async fetch(call: BrowserCall): Promise<UpstreamResponse> {
