@@ -51,6 +51,8 @@ export function bookingResultsReply(rows: unknown[] = BOOKING_ROWS): string {
 
 /** The page's own script: signs the RPC body with the page's nonce and posts it, as the front end does. */
 const PAGE_SCRIPT = `(async () => {
+  // the front end's script runs once the page (and its frames) loaded
+  if (document.readyState !== 'complete') await new Promise((resolve) => addEventListener('load', resolve, { once: true }));
   const g = window.WIZ_global_data;
   const rpc = document.documentElement.dataset.rpc;
   const here = new URL(location.href);
@@ -106,7 +108,7 @@ function signedPage(base: string, rpc: 'GetBookingResults' | 'GetCalendarGraph',
     .replace(/<\/body>(?![\s\S]*<\/body>)/, `<img src="${MEDIA_PATHS[0]}" alt="JetBlue">${extra}${wizData(nonce)}<script src="${PAGE_SCRIPT_PATH}" nonce="n"></script></body>`);
 }
 
-/** Attempts a hostile page makes: a cloud metadata address, another loopback port, the same port by another name, a redirect into private space. */
+/** Attempts a hostile page makes: a cloud metadata address, another loopback port (fetch, WebSocket), the same port by another name, a beacon, a redirect into private space. */
 export function privateReaches(canaryPort: number, replayPort: number): string {
   return (
     `<script nonce="n">` +
@@ -114,6 +116,7 @@ export function privateReaches(canaryPort: number, replayPort: number): string {
     `fetch('http://127.0.0.1:${canaryPort}/steal?via=fetch').catch(() => {});` +
     `fetch('http://localhost:${replayPort}/steal?via=name').catch(() => {});` +
     `navigator.sendBeacon('http://10.0.0.1/beacon', 'x');` +
+    `try { new WebSocket('ws://127.0.0.1:${canaryPort}/ws'); } catch {}` +
     `</script><iframe src="/go-private"></iframe>`
   );
 }
