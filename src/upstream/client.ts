@@ -119,7 +119,9 @@ export class UpstreamClient {
    */
   async fetch(req: UpstreamRequest): Promise<UpstreamResponse> {
     const scoped = { ...req, session: req.session ?? newUpstreamSession() };
-    if (req.via === 'browser' || this.modeOf(req.source) === 'browser') return this.#viaBrowser(scoped);
+    const mode = this.modeOf(req.source);
+    // a source asks for the browser only after browserFallback said yes; an `http` source never goes there
+    if (mode === 'browser' || (req.via === 'browser' && mode === 'auto')) return this.#viaBrowser(scoped);
     scoped.session.paths.add('http');
     try {
       return await this.#plain(scoped);

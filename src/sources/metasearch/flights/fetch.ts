@@ -51,12 +51,15 @@ function fetched<T>(data: T, res: UpstreamResponse, observedAt: string): Fetched
 }
 
 async function fetchParsed<T>(upstream: UpstreamClient, timer: SearchTimer, req: UpstreamRequest, read: Read<T>): Promise<Fetched<T>> {
-  const res: UpstreamResponse = await timer.upstream(() => upstream.fetch(req));
+  return guarded(await timer.upstream(() => upstream.fetch(req)), timer, read);
+}
+
+/** A reply read under the contract guard. */
+async function guarded<T>(res: UpstreamResponse, timer: SearchTimer, read: Read<T>): Promise<Fetched<T>> {
   const observedAt = new Date().toISOString();
   // 5xx and 429 were already retried and raised by the client; what is left is unusable too
   if (res.status < 200 || res.status >= 300) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
-  const data = await withContractGuard(SOURCE, res, (r) => timer.parse(() => read(r)));
-  return fetched(data, res, observedAt);
+  return fetched(await withContractGuard(SOURCE, res, (r) => timer.parse(() => read(r))), res, observedAt);
 }
 
 function request(call: Call, gl: string | undefined): UpstreamRequest {
@@ -96,12 +99,6 @@ async function fetchWithBrowser<T>(upstream: UpstreamClient, timer: SearchTimer,
     if (!refusal.refused(err)) throw err;
   }
   return fetchParsed(upstream, timer, { ...req, via: 'browser' }, read);
-}
-
-async function guarded<T>(res: UpstreamResponse, timer: SearchTimer, read: Read<T>): Promise<Fetched<T>> {
-  const observedAt = new Date().toISOString();
-  if (res.status < 200 || res.status >= 300) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
-  return fetched(await withContractGuard(SOURCE, res, (r) => timer.parse(() => read(r))), res, observedAt);
 }
 
 const text = <T>(parse: (text: string) => T): Read<T> => (res) => parse(res.text());
