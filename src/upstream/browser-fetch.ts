@@ -13,6 +13,7 @@ import { UpstreamBlocked, detectBlock, isScriptChallenge, type BlockVerdict } fr
 import { startEgressGuard, EgressRules, type BlockReason, type BlockedRequest } from './browser-egress.js';
 import { upstreamBrowserFlags } from './browser-launch.js';
 import { BrowserBusy, BrowserPool, type PoolStats } from './browser-pool.js';
+import { CONSENT_COOKIES } from './client.js';
 import { acceptLanguage, type Expect } from './devices.js';
 import { BROWSER_HOSTS, CHALLENGE_HOSTS, type Alias } from './hosts.js';
 import { makeResponse, type UpstreamResponse } from './response.js';
@@ -177,6 +178,9 @@ export class BrowserFetcher {
         // '<-loopback>': loopback goes through the guard too (Chromium would bypass the proxy for it)
         proxy: { server: guard.proxyUrl, bypass: '<-loopback>' },
       });
+      // the search engine's sites ask for a consent choice in some markets: our constant "reject all", as the plain client sends it
+      const host = new URL(call.base).hostname;
+      if (/(^|\.)google\.com$/.test(host)) await context.addCookies(CONSENT_COOKIES.map((c) => ({ ...c, domain: '.google.com', path: '/', secure: true })));
       await context.route('**/*', (route) => gate(route, rules, refuse));
       // no source needs a WebSocket: each one the page opens is closed without reaching the network
       await context.routeWebSocket(() => true, (ws) => ws.close());

@@ -60,7 +60,7 @@ const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const BACKOFF_CAP_MS = 8_000;
 /** Consent choice "reject all" as the search engine's consent page stores it; it stops the consent redirect. */
-const CONSENT_COOKIES = [
+export const CONSENT_COOKIES = [
   { name: 'SOCS', value: 'CAESEwgDEgk0ODE3Nzk3MjQaAmVuIAEaBgiA_LyaBg' },
   { name: 'CONSENT', value: 'PENDING+987' },
 ];
