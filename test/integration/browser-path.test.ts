@@ -147,7 +147,7 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
       [false, false],
       [true, true],
     ]);
-  });
+  }, 120_000);
 
   it('a script challenge: http mode reports it (502); auto passes it once in the browser, with its own cookies each call', async () => {
     const plain = await post('http', '/v1/ota/otaone/rooms', ROOMS);
@@ -201,7 +201,8 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
     const seen = replay.requests.slice(before);
     expect(seen.filter((r) => !fromBrowser(r))).toEqual([]);
     expect(seen.filter((r) => r.path === BOOKING_RPC_PATH)).toHaveLength(1);
-  });
+    // two recorded 4 MB results pages run their scripts in the browser: give a loaded machine time
+  }, 120_000);
 
   it('npm run check:sources reports the path each source needed', async () => {
     const run = await runEntry('src/cli/check-sources.ts', ['--json', '--only', 'otaone'], { ...env, LOG_LEVEL: 'silent' });
