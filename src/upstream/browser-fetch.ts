@@ -8,14 +8,14 @@
  */
 import type { Logger } from 'pino';
 import type { Browser, BrowserContext, Page, Response, Route } from 'playwright-core';
-import { ApiError, DependencyDown, UpstreamFailed } from '../platform/errors.js';
+import { ApiError, DependencyDown, UpstreamFailed } from '../domain/errors.js';
 import { UpstreamBlocked, detectBlock, isScriptChallenge, type BlockVerdict } from './blocked.js';
 import { startEgressGuard, EgressRules, type BlockReason, type BlockedRequest } from './browser-egress.js';
 import { upstreamBrowserFlags } from './browser-launch.js';
 import { BrowserBusy, BrowserPool, type PoolStats } from './browser-pool.js';
 import { CONSENT_COOKIES } from './client.js';
 import { acceptLanguage, type Expect } from './devices.js';
-import { BROWSER_HOSTS, CHALLENGE_HOSTS, type Alias } from './hosts.js';
+import { BROWSER_HOSTS, CHALLENGE_HOSTS, type Alias } from '../config/hosts.js';
 import { makeResponse, type UpstreamResponse } from './response.js';
 import type { UpstreamSession } from './session.js';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
-import { DependencyDown } from '../platform/errors.js';
+import { DependencyDown } from '../domain/errors.js';
 
 /** Debian's chromium package; CHROMIUM_PATH overrides it. */
 export const DEFAULT_BROWSER_PATH = '/usr/bin/chromium';

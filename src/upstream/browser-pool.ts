@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { DependencyDown, UpstreamFailed } from '../platform/errors.js';
+import { DependencyDown, UpstreamFailed } from '../domain/errors.js';
 import { launchBrowser } from './browser-launch.js';
 
 /** 503 when every context is in use and the queue is full (or the wait outlasted the call): retryable, free like every error. */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import type { Config } from '../config.js';
-import { ApiError, DependencyDown, UpstreamFailed } from '../platform/errors.js';
+import type { Config } from '../config/config.js';
+import { ApiError, DependencyDown, UpstreamFailed } from '../domain/errors.js';
 import { UpstreamBlocked, detectBlock, isConsentUrl, isScriptChallenge, isSorryUrl } from './blocked.js';
 import type { BrowserFetcher, BrowserPlan } from './browser-fetch.js';
 import type { CookieJar } from './cookie-jar.js';
@@ -9,7 +9,7 @@ import { bodyText, decodeBody, readCapped, TRUNCATED } from './decode.js';
 import { deviceHeaders, type Device, type Expect } from './devices.js';
 import { keepRawReply } from './diagnostics.js';
 import { proxyForMarket, redactProxy, type EgressMode } from './egress.js';
-import type { Alias } from './hosts.js';
+import type { Alias } from '../config/hosts.js';
 import type { UpstreamMode } from './modes.js';
 import { flattenHeaders, makeResponse, textLooksCut, type Framing, type UpstreamResponse } from './response.js';
 import { newUpstreamSession, type UpstreamSession } from './session.js';

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
-import type { AppDeps } from '../../deps.js';
-import { DependencyDown } from '../../platform/errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { DependencyDown } from '../../domain/errors.js';
 import { BROWSER_FLAGS, launchBrowser } from '../../upstream/browser-launch.js';
 
 export { BROWSER_FLAGS, DEFAULT_BROWSER_PATH } from '../../upstream/browser-launch.js';

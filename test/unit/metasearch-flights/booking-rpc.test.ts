@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamContractChanged, UpstreamFailed } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../../src/domain/errors.js';
 import { BOOKING_RPC, parseBookingResults } from '../../../src/sources/metasearch/flights/booking-rpc.js';
 import { toCompatBookingOptions } from '../../../src/sources/metasearch/flights/parse-booking.js';
 import { bookingResultsReply } from '../../replay/signed-sites.js';

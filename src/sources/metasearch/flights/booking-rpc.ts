@@ -5,7 +5,7 @@
  * frames; this one sends several, and a payload without an option list is normal (a Go client's
  * `docs/wire/booking-results.md`). Rows are read by the row parser of parse-booking.ts.
  */
-import { UpstreamContractChanged, UpstreamFailed } from '../../../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.js';
 import { rpcFrames } from '../batchexecute.js';
 import { findBookingOptions, type FlightBookingOption } from './parse-booking.js';
 

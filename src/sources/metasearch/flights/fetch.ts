@@ -5,12 +5,12 @@
  * refused (or empty, or a page without the options), an `auto` source asks the browser path, which
  * opens the page and captures that request's reply.
  */
-import { UpstreamContractChanged, UpstreamFailed } from '../../../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../../../upstream/client.js';
 import { asContractChange, withContractGuard } from '../../../upstream/diagnostics.js';
 import type { EgressMode } from '../../../upstream/egress.js';
-import { collectionId, newFetchNonce } from '../../../upstream/provenance.js';
+import { collectionId, newFetchNonce } from '../../../domain/provenance.js';
 import { buildCalendarRequest, parseCalendarGraph, type CalendarRange, type FlightCalendarDay } from './calendar.js';
 import { buildLocationSearchRequest, parseLocationSearch, type FlightLocation } from './location-search.js';
 import type { FlightSearch } from './params.js';
