@@ -13,6 +13,9 @@ import type { CalendarWorker } from '../workers/calendar-worker.js';
 import { createCalendarService } from '../sources/metasearch/calendar/service.js';
 import { closeJobsBrowser } from '../sources/jobsearch/browser.js';
 import { UpstreamClient } from '../upstream/client.js';
+import { BrowserFetcher } from '../upstream/browser-fetch.js';
+import { addBrowserGauges, browserObserver } from '../ops/browser-metrics.js';
+import { PREFIX } from '../ops/metrics.js';
 import { SafeFetcher } from '../upstream/safe-fetch.js';
 import { Credits } from '../platform/credits.js';
 import { PlatformPath } from '../platform/fast-path.js';
@@ -89,11 +92,31 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
     credits,
     platform,
     tools,
-    services: { boss, upstream: observeUpstream(new UpstreamClient(config, log), ops), safeFetch: SafeFetcher.fromConfig(config) },
+    services: { boss, upstream: observeUpstream(new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops)), ops), safeFetch: SafeFetcher.fromConfig(config) },
     ops,
   };
   deps.services.calendar = createCalendarService(deps);
   return deps;
+}
+
+/** The upstream browser path (Chromium launched on first use), reporting to this process's metrics. */
+function upstreamBrowser(config: Config, log: Logger, ops: Ops): BrowserFetcher {
+  const browser = new BrowserFetcher(
+    {
+      executablePath: config.CHROMIUM_PATH,
+      contexts: config.UPSTREAM_BROWSER_CONTEXTS,
+      queue: config.UPSTREAM_BROWSER_QUEUE,
+      timeoutMs: config.UPSTREAM_BROWSER_TIMEOUT_MS,
+      memoryMb: config.UPSTREAM_BROWSER_MEMORY_MB,
+      recyclePages: config.UPSTREAM_BROWSER_RECYCLE_PAGES,
+      allowPrivate: config.UPSTREAM_BROWSER_ALLOW_PRIVATE,
+      dataDir: config.dataDir,
+    },
+    log.child({ component: 'browser' }),
+    browserObserver(ops.metrics.browser),
+  );
+  addBrowserGauges(ops.metrics.registry, PREFIX, browser);
+  return browser;
 }
 
 /** Database, dependencies and, as asked, the queue and the batch worker: what every entry point runs on. */

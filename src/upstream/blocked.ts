@@ -16,6 +16,17 @@ export class UpstreamBlocked extends UpstreamFailed {
   }
 }
 
+/**
+ * Interstitials a real browser clears by running them (a script sets a clearance cookie and reloads):
+ * the browser path retries these once. Captchas and hard blocks are not among them.
+ */
+const SCRIPT_CHALLENGES = new Set(['CloudflareChallenge', 'AwsWafChallenge', 'ImpervaBlock']);
+
+/** Whether a failure is a script challenge page (UpstreamBlocked with one of those verdicts). */
+export function isScriptChallenge(err: unknown): boolean {
+  return err instanceof UpstreamBlocked && SCRIPT_CHALLENGES.has(String(err.detail));
+}
+
 export interface BlockVerdict {
   detail: string;
   marker: string;

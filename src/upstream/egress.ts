@@ -1,6 +1,9 @@
-/** How a request reaches its upstream. */
+/** How plain requests reach their upstream (the EGRESS_MODE setting). */
 export const EGRESS_MODES = ['direct', 'market_proxy', 'proxy_fallback'] as const;
-export type EgressMode = (typeof EGRESS_MODES)[number];
+export type EgressSetting = (typeof EGRESS_MODES)[number];
+/** How a reply was obtained: one of the settings, or `browser` (the page's own script fetched it in headless Chromium). */
+export const REPLY_EGRESS_MODES = [...EGRESS_MODES, 'browser'] as const;
+export type EgressMode = (typeof REPLY_EGRESS_MODES)[number];
 
 /**
  * Parses `US=http://user:pass@host:port,GB=socks5://host:1080` into `{ US: '…', GB: '…' }`.

@@ -81,7 +81,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       expect(s.checked.length).toBeGreaterThan(0);
       expect(s.detail === null).toBe(s.state === 'ok');
     }
-    expect(report.sources.find((s: any) => s.source === 'apps')).toMatchObject({ operation: 'get_app', checked: 'app 803453959 (Slack, us storefront)' });
+    expect(report.sources.find((s: any) => s.source === 'apps')).toMatchObject({ operation: 'get_app', checked: 'app 803453959 (Slack, us storefront)', path: 'http' });
     expect(report.sources.find((s: any) => s.source === 'hostel').detail).toBe('hostel upstream contract changed: autocomplete array');
     // the changed reply is kept for diagnosis, as every contract change is
     expect(readdirSync(path.join(dataDir, 'diagnostics', 'hostel')).some((f) => f.endsWith('.html.gz'))).toBe(true);
@@ -105,10 +105,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const run = await runEntry('src/cli/check-sources.ts', ['--only', 'apps,careers'], env);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^source\s+state\s+latency\s+checked\s+detail$/);
+    expect(lines[0]).toMatch(/^source\s+state\s+path\s+latency\s+checked\s+detail$/);
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(/^apps\s+ok\s+\d+ ms\s+get_app: app 803453959/);
-    expect(lines[2]).toMatch(/^careers\s+ok\s+\d+ ms\s+get_careers_jobs: board greenhouse\/amplitude$/);
+    expect(lines[1]).toMatch(/^apps\s+ok\s+http\s+\d+ ms\s+get_app: app 803453959/);
+    // the careers boards go through the website fetcher, not the upstream client: no path to report
+    expect(lines[2]).toMatch(/^careers\s+ok\s+-\s+\d+ ms\s+get_careers_jobs: board greenhouse\/amplitude$/);
   }, 180_000);
 
   it('refuses an unknown source with the usage, exit 2', async () => {

@@ -24,7 +24,9 @@ describe('job-card search without a browser', () => {
     const res = await svc.call('/v1/jobs/search', { key, body: { q: 'barista' } });
     expect(res.status).toBe(503);
     expect(res.headers.get('x-credits-charged')).toBe('0');
-    expect(((await res.json()) as any).detail).toBe('headless browser not installed (no executable at /nonexistent/chromium)');
+    expect(((await res.json()) as any).detail).toBe(
+      'headless browser not installed: no chromium executable at /nonexistent/chromium (CHROMIUM_PATH); install it with `apt-get install chromium` (README, "Browser path")',
+    );
   });
 });
 
