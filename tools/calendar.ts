@@ -8,7 +8,7 @@ import { readStoredRates, storageStatus as readStorageStatus, storeCalendarRates
 import { BadRequest, InvalidInput } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
 import { defineTool, type ToolContext } from '../src/core/define-tool.js';
-import { queryBool, queryInt } from '../src/core/query.js';
+import { queryBool, queryInt } from '../src/domain/query-params.js';
 import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
 import { echoParameters, SearchMetadataSchema, SearchTimer } from '../src/sources/shared/search-metadata.js';
 import { ProvenanceSchema } from '../src/domain/provenance.js';

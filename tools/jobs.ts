@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { CalendarRequest, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
 import { need } from '../src/app/deps.js';
 import { createCalendarJob, readCalendarJob } from '../src/jobs/calendar-jobs.js';
-import { checkCallbackUrl } from '../src/workers/webhooks.js';
+import { checkCallbackUrl } from '../src/upstream/callback-url.js';
 import { InvalidInput, NotConfigured } from '../src/domain/errors.js';
 import { defineTool } from '../src/core/define-tool.js';
-import { queryBool } from '../src/core/query.js';
+import { queryBool } from '../src/domain/query-params.js';
 
 const ts = z.string();
 const JobItem = z.object({

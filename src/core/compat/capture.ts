@@ -1,12 +1,6 @@
 import { forwarding, type AppDeps } from '../../app/deps.js';
+import type { CapturedReply } from '../../platform/search-archive.js';
 import type { UpstreamRequest, UpstreamResponse } from '../../upstream/client.js';
-
-/** One upstream reply of a compatible search, as received (decoded body). */
-export interface CapturedReply {
-  url: string;
-  contentType: string | null;
-  body: Buffer;
-}
 
 /**
  * Watches the upstream requests of one compatible search: their summed time is the envelope's

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { InvalidInput, type ValidationIssue } from '../../domain/errors.js';
 import type { Tool, ToolContext } from '../define-tool.js';
-import { coerceQuery, queryBool } from '../query.js';
+import { queryBool } from '../../domain/query-params.js';
+import { coerceQuery } from '../query.js';
 import { parseInput, type Location } from '../validation.js';
 import { archiveSearch } from '../../platform/search-archive.js';
 import { UpstreamTap } from './capture.js';

@@ -22,7 +22,7 @@ import {
 } from './sessions.js';
 import { attemptSucceeded, beginAttempt } from './sign-in-limit.js';
 import { DASHBOARD_PERIODS, accountUsage, callerUsage, isDashboardPeriod, type DashboardPeriod } from './usage.js';
-import { appsByKey } from '../oauth/grants.js';
+import { appsByKey } from '../../platform/oauth-grants.js';
 import { badText } from '../../core/validation.js';
 import { baseUrl } from '../oauth/urls.js';
 

@@ -6,7 +6,7 @@ import { takeRateLimit } from '../../platform/rate-limit.js';
 import type { Tool } from '../../core/define-tool.js';
 import { asksZeroRetention } from '../../core/invoke.js';
 import { checkMaximums, splitArguments } from './mcp-answer.js';
-import type { McpCallContext, McpCaller } from './mcp.js';
+import type { McpCallContext, McpCaller } from './mcp-caller.js';
 import { parseInput } from '../../core/validation.js';
 
 /*

@@ -7,19 +7,15 @@ import type { Tool } from '../../core/define-tool.js';
 import { failed, finishCall, invokeTool, newMeter, type CallRecord, type Meter } from '../../core/invoke.js';
 import { agentAnswer, checkMaximums, splitArguments, textBlock } from './mcp-answer.js';
 import { mcpInputSchema, mcpOutputSchema } from './mcp-listing.js';
+import type { McpCallContext, McpCaller } from './mcp-caller.js';
 import { serveTaskMethods, startTask, TASKS_CAPABILITY } from './mcp-tasks.js';
+
+export type { McpCallContext, McpCaller } from './mcp-caller.js';
 
 export const MCP_SERVER_INFO = { name: 'hotelrates', version: '1.0.0' };
 
 /** The one tool list a client sees, the same for every caller: clients and shared caches may keep it an hour. */
 const LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
-
-/** Who a tool call is made for, resolved once per HTTP request (or per stdio connection) in front of the server. */
-export interface McpCaller {
-  key: AuthedKey;
-  /** The id of the next call's history record (over HTTP the request's own x-request-id, so that id finds it). */
-  nextRequestId(): string;
-}
 
 /** The exposed tools with their listing, built once per process from the registry. */
 export interface McpToolTable {
@@ -124,11 +120,6 @@ function unknownTool(name: unknown): ProtocolError {
 }
 
 /** What a tool call runs with: the process's dependencies and the caller. */
-export interface McpCallContext {
-  deps: AppDeps;
-  caller: McpCaller;
-}
-
 /**
  * The SDK's serving entries (HTTP: one per request; stdio: one per connection) each take a fresh
  * protocol `Server` from this factory. What is expensive to build, the tool table and its schemas,

@@ -11,7 +11,7 @@ import { recordCall } from '../../ops/ops.js';
 import { failureFields, logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from '../../core/invoke.js';
 import { coerceQuery } from '../../core/query.js';
-import { RawBody, inertHeaders } from './raw-body.js';
+import { RawBody, inertHeaders } from '../../core/raw-body.js';
 import { routeTable } from './route-table.js';
 import type { Location } from '../../core/validation.js';
 

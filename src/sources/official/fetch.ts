@@ -11,7 +11,8 @@ import { buildProvenance, collectionId, newFetchNonce } from '../../domain/prove
 import { seconds } from '../shared/observation.js';
 import { stayWindow } from '../shared/stay.js';
 import { detectOfficialEngines, type OfficialEngineMatch } from './detect.js';
-import { PRICED_ENGINES, type EngineCall, type EngineStay } from './engine-quotes.js';
+import { PRICED_ENGINES } from './engine-quotes.js';
+import type { EngineCall, EngineStay } from './engine-types.js';
 
 export interface OfficialInput {
   website: string;
