@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
 import type { Config } from '../config/config.js';
-import type { AppDeps } from '../app/deps.js';
+import type { ServiceDeps } from '../core/service-deps.js';
 import { SafeFetcher } from '../upstream/safe-fetch.js';
 import { bossDb, readCalendarJob, WEBHOOK_QUEUE } from '../jobs/calendar-jobs.js';
 import { webhookSigningKey } from '../config/webhook-settings.js';
@@ -101,7 +101,7 @@ export async function queueJobWebhook(boss: PgBoss, tx: TransactionSql, jobId: s
  * One attempt. Its outcome and the next attempt's queue entry commit together, and only if no
  * other run of the same attempt got there first (a replay after a crash changes nothing twice).
  */
-export async function sendJobWebhook(deps: AppDeps, boss: PgBoss, fetcher: SafeFetcher, entry: WebhookJob): Promise<void> {
+export async function sendJobWebhook(deps: Pick<ServiceDeps, 'sql' | 'config' | 'log'>, boss: PgBoss, fetcher: SafeFetcher, entry: WebhookJob): Promise<void> {
   const attempt = entry.attempt ?? 1;
   const [job] = await deps.sql`SELECT account_id, callback_url, callback_status, callback_attempts FROM calendar_jobs WHERE id = ${entry.job_id}`;
   if (!job?.callback_url || job.callback_status !== 'pending' || job.callback_attempts !== attempt - 1) return;

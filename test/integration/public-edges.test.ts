@@ -104,7 +104,7 @@ describe('open client registration', () => {
     const left = (await svc.deps.sql`SELECT client_id FROM oauth_clients`).map((r) => r.client_id as string);
     expect(left).toContain(approved.body.client_id);
     expect(left.filter((id) => id !== approved.body.client_id).sort()).toEqual(ids.slice(-10).sort());
-    const schedules = await svc.deps.services.boss!.getSchedules();
+    const schedules = await svc.deps.queue.boss().getSchedules();
     expect(schedules.map((s) => s.name)).toContain(OAUTH_PRUNE_QUEUE);
   });
 });

@@ -195,7 +195,7 @@ export async function runSearch(r: ResolvedSearch, ctx: ToolContext, handler: To
   const tap = new UpstreamTap();
   const started = new Date();
   const t0 = performance.now();
-  const output = await handler(r.input, { ...ctx, deps: tap.scope(ctx.deps) });
+  const output = await handler(r.input, { ...ctx, deps: { ...ctx.deps, upstream: tap.around(ctx.deps.upstream) } });
   const body = await finishSearch(r, output as Record<string, unknown>, ctx, { tap, started, totalMs: performance.now() - t0 });
   return { output, body };
 }

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { AuthedKey } from '../../platform/keys.js';
 
 /** Who a tool call is made for, resolved once per HTTP request (or per stdio connection) in front of the server. */
@@ -10,6 +10,6 @@ export interface McpCaller {
 
 /** What a tool call runs with: the process's dependencies and the caller. */
 export interface McpCallContext {
-  deps: AppDeps;
+  deps: ServiceDeps;
   caller: McpCaller;
 }

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpServerFactory, type ServerContext, type Tool as McpTool } from '@modelcontextprotocol/server';
-import { withSignal, type AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { toApiError } from '../../domain/errors.js';
 import type { AuthedKey } from '../../platform/keys.js';
 import { recordCall } from '../../ops/ops.js';
@@ -59,14 +59,14 @@ const CLIENT_CLOSED = 499;
  */
 export type SettleCall = (meter: Meter, record: CallRecord, final: () => CallToolResult) => Promise<void>;
 
-export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller: McpCaller, signal: AbortSignal, settle?: SettleCall): Promise<CallToolResult> {
+export async function callTool(deps: ServiceDeps, tool: Tool, args: unknown, caller: McpCaller, signal: AbortSignal, settle?: SettleCall): Promise<CallToolResult> {
   const id = caller.nextRequestId();
   const started = performance.now();
   const meter = newMeter();
   let result: CallToolResult;
   let status = 200;
   try {
-    const ctx = { deps: withSignal(deps, signal), requestId: id, key: caller.key, transport: 'mcp' as const, headers: {} };
+    const ctx = { deps, signal, requestId: id, key: caller.key, transport: 'mcp' as const, headers: {} };
     const given = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
     const { view, rest } = splitArguments(tool, given);
     let input: unknown;

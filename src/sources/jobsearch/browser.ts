@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
-import type { AppDeps } from '../../app/deps.js';
 import { DependencyDown } from '../../domain/errors.js';
 
 /** Debian's chromium package; CHROMIUM_PATH overrides it. */
@@ -17,7 +16,7 @@ export const BROWSER_FLAGS = [
   '--disable-sync',
 ];
 
-/** One headless browser per service, launched on first use and reused; relaunched if it died. */
+/** One headless browser per process (built by the dependency builder, closed with it), launched on first use and reused; relaunched if it died. */
 export class JobsBrowser {
   #browser: Promise<Browser> | null = null;
   #closed = false;
@@ -60,18 +59,4 @@ async function launch(executablePath: string, timeoutMs: number): Promise<Browse
   } catch (err) {
     throw new DependencyDown(`headless browser failed to start: ${(err as Error).name ?? 'Error'}`);
   }
-}
-
-export function browserPath(deps: AppDeps): string {
-  return deps.config.CHROMIUM_PATH;
-}
-
-/** The service's browser holder, created on first use (no browser is launched until a page is needed). */
-export function jobsBrowser(deps: AppDeps): JobsBrowser {
-  return (deps.services.jobsBrowser ??= new JobsBrowser());
-}
-
-/** For shutdown: closes the browser if one was launched. */
-export async function closeJobsBrowser(deps: AppDeps): Promise<void> {
-  await deps.services.jobsBrowser?.close();
 }

@@ -4,7 +4,8 @@
  */
 import { UpstreamFailed } from '../../../domain/errors.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
-import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../../../upstream/client.js';
+import type { UpstreamRequest, UpstreamResponse } from '../../../upstream/client.js';
+import type { Upstream } from '../../../upstream/scope.js';
 import { withContractGuard } from '../../../upstream/diagnostics.js';
 import type { EgressMode } from '../../../upstream/egress.js';
 import { collectionId, newFetchNonce } from '../../../domain/provenance.js';
@@ -36,7 +37,7 @@ export interface Fetched<T> {
 type Call = Omit<UpstreamRequest, 'source' | 'market'>;
 
 async function fetchParsed<T>(
-  upstream: UpstreamClient,
+  upstream: Upstream,
   timer: SearchTimer,
   call: Call,
   gl: string | undefined,
@@ -55,7 +56,7 @@ async function fetchParsed<T>(
 
 /** The results page of the first leg not yet chosen (`selected` holds the earlier legs' flights). */
 export function fetchFlightResults(
-  upstream: UpstreamClient,
+  upstream: Upstream,
   timer: SearchTimer,
   search: FlightSearch,
   selected: TfsSelectedFlight[][] = [],
@@ -66,7 +67,7 @@ export function fetchFlightResults(
 
 /** The booking page of a fully chosen itinerary. */
 export function fetchFlightBooking(
-  upstream: UpstreamClient,
+  upstream: Upstream,
   timer: SearchTimer,
   search: FlightSearch,
   selected: TfsSelectedFlight[][],
@@ -76,7 +77,7 @@ export function fetchFlightBooking(
 }
 
 export function fetchFlightLocations(
-  upstream: UpstreamClient,
+  upstream: Upstream,
   timer: SearchTimer,
   params: { q: string; hl?: string; gl?: string },
 ): Promise<Fetched<FlightLocation[]>> {
@@ -86,7 +87,7 @@ export function fetchFlightLocations(
 }
 
 export function fetchFlightCalendar(
-  upstream: UpstreamClient,
+  upstream: Upstream,
   timer: SearchTimer,
   search: FlightSearch,
   range: CalendarRange,
