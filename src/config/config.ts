@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { EGRESS_MODES, assertProxyUrl, parseMarketProxies } from '../upstream/egress.js';
+import { EGRESS_MODES } from '../domain/egress-modes.js';
+import { parsePosContexts, parseQueryHashes } from './group-settings.js';
 import { HOST_OVERRIDE_DOC, HOST_OVERRIDE_FIELDS, resolveHosts, type Alias } from './hosts.js';
-import { MODE_DOC, MODE_FIELDS, resolveModes, type UpstreamMode } from '../upstream/modes.js';
-import { parsePosContexts, parseQueryHashes } from '../sources/shared/group-graphql.js';
-import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE, webhookSigningKey } from '../jobs/webhook-signing.js';
+import { assertProxyUrl, parseMarketProxies } from './proxies.js';
+import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE, webhookSigningKey } from './webhook-settings.js';
+import { MODE_DOC, MODE_FIELDS, resolveModes, type UpstreamMode } from './upstream-modes.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { REPLY_EGRESS_MODES, type EgressMode } from '../upstream/egress.js';
+import { REPLY_EGRESS_MODES, type EgressMode } from './egress-modes.js';
 
 /** The spec's Provenance object (attached to every normalized price). */
 export const PROVENANCE_SCHEMA_VERSION = 1;

@@ -1,5 +1,15 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { BrowserFetcher, BrowserObserver } from '../upstream/browser-fetch.js';
+
+/** What the browser path reports (upstream/browser-fetch.ts takes any object of this shape). */
+export interface BrowserObserver {
+  call(source: string, outcome: string, seconds: number): void;
+  blocked(source: string, reason: string): void;
+}
+
+/** Contexts in use and calls waiting, as the browser path's pool counts them. */
+export interface BrowserPoolGauge {
+  stats(): { busy: number; waiting: number };
+}
 
 /** The upstream browser path on /metrics: calls, their time and failures per source, refused page requests. */
 export interface BrowserMetrics {
@@ -46,7 +56,7 @@ export function browserObserver(metrics: BrowserMetrics): BrowserObserver {
 }
 
 /** Contexts in use and calls waiting, read from the pool at scrape time. */
-export function addBrowserGauges(registry: Registry, prefix: string, browser: BrowserFetcher): void {
+export function addBrowserGauges(registry: Registry, prefix: string, browser: BrowserPoolGauge): void {
   new Gauge({
     name: `${prefix}browser_contexts`,
     help: 'Browser-path contexts in use (busy) and calls waiting for one (waiting)',

@@ -3,18 +3,10 @@
  * bot walls in front of the upstreams (Google /sorry, DataDome, PerimeterX/HUMAN, Akamai,
  * Cloudflare, AWS WAF); each verdict's `detail` is the short name UpstreamFailed carries.
  */
-import { UpstreamFailed } from '../domain/errors.js';
+import { UpstreamBlocked } from '../domain/errors.js';
 import type { Expect } from './devices.js';
 
-/** A block page, captcha, consent wall or unusable reply (502). The proxy fallback keys on this class. */
-export class UpstreamBlocked extends UpstreamFailed {
-  constructor(
-    detail: string,
-    readonly marker: string,
-  ) {
-    super(detail);
-  }
-}
+export { UpstreamBlocked };
 
 /**
  * Interstitials a real browser clears by running them (a script sets a clearance cookie and reloads):

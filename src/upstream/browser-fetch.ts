@@ -13,7 +13,7 @@ import { UpstreamBlocked, detectBlock, isScriptChallenge, type BlockVerdict } fr
 import { startEgressGuard, EgressRules, type BlockReason, type BlockedRequest } from './browser-egress.js';
 import { upstreamBrowserFlags } from './browser-launch.js';
 import { BrowserBusy, BrowserPool, type PoolStats } from './browser-pool.js';
-import { CONSENT_COOKIES } from './client.js';
+import { CONSENT_COOKIES } from './consent-cookies.js';
 import { acceptLanguage, type Expect } from './devices.js';
 import { BROWSER_HOSTS, CHALLENGE_HOSTS, type Alias } from '../config/hosts.js';
 import { makeResponse, type UpstreamResponse } from './response.js';

@@ -4,13 +4,15 @@ import type { Config } from '../config/config.js';
 import { ApiError, DependencyDown, UpstreamFailed } from '../domain/errors.js';
 import { UpstreamBlocked, detectBlock, isConsentUrl, isScriptChallenge, isSorryUrl } from './blocked.js';
 import type { BrowserFetcher, BrowserPlan } from './browser-fetch.js';
+import { CONSENT_COOKIES } from './consent-cookies.js';
 import type { CookieJar } from './cookie-jar.js';
 import { bodyText, decodeBody, readCapped, TRUNCATED } from './decode.js';
 import { deviceHeaders, type Device, type Expect } from './devices.js';
 import { keepRawReply } from './diagnostics.js';
-import { proxyForMarket, redactProxy, type EgressMode } from './egress.js';
+import { redactProxy } from '../config/proxies.js';
+import { proxyForMarket, type EgressMode } from './egress.js';
 import type { Alias } from '../config/hosts.js';
-import type { UpstreamMode } from './modes.js';
+import type { UpstreamMode } from '../config/upstream-modes.js';
 import { flattenHeaders, makeResponse, textLooksCut, type Framing, type UpstreamResponse } from './response.js';
 import { newUpstreamSession, type UpstreamSession } from './session.js';
 
@@ -59,11 +61,6 @@ export type UpstreamClientConfig = Pick<
 const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const BACKOFF_CAP_MS = 8_000;
-/** Consent choice "reject all" as the search engine's consent page stores it; it stops the consent redirect. */
-export const CONSENT_COOKIES = [
-  { name: 'SOCS', value: 'CAESEwgDEgk0ODE3Nzk3MjQaAmVuIAEaBgiA_LyaBg' },
-  { name: 'CONSENT', value: 'PENDING+987' },
-];
 const NOT_RETRYABLE_CODES = new Set(['ENOTFOUND', 'UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_URL']);
 
 interface Hop {

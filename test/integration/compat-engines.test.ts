@@ -229,7 +229,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     await svc.deps.sql`UPDATE search_archive SET expires_at = now() - interval '1 second' WHERE id = ${id}`;
     expect((await get(`/api/v1/searches/${id}`)).status).toBe(404);
     expect(await purgeExpiredSearches(svc.deps.sql)).toBe(1);
-    const schedules = await svc.deps.services.boss!.getSchedules();
+    const schedules = await svc.deps.queue.boss().getSchedules();
     expect(schedules.map((s) => s.name)).toContain(ARCHIVE_PURGE_QUEUE);
   });
 });

@@ -11,6 +11,7 @@ import {
   hotelSite,
 } from './ota-payloads.js';
 import { CLOUDBEDS_PROPERTY_INFO, CLOUDBEDS_ROOMS, SITEMINDER_QUOTES, SITEMINDER_ROOM_TYPES, cloudbedsReply, siteminderReply } from '../unit/ota/official-engine-payloads.js';
+import { websiteFetch } from '../../src/upstream/scope.js';
 import { EngineHostRewrite, startHarness, type Harness } from './ota-harness.js';
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
@@ -55,11 +56,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/otafour/api/cronos/property/BelowFoldParams/GetSecondaryData', status: 500, body: 'down' },
     ]);
     site = `${h.replay.url}/site`;
-    h.svc.deps.services.safeFetch = new EngineHostRewrite({
+    h.svc.deps.safeFetch = websiteFetch(new EngineHostRewrite({
       'api.beds24.com': `${h.replay.url}/engine-api`,
       'hotels.cloudbeds.com': `${h.replay.url}/cloudbeds`,
       'direct-book.com': `${h.replay.url}/siteminder`,
-    });
+    }));
   });
   afterAll(() => h?.close());
 

@@ -9,7 +9,7 @@ import { createDashboardAccount } from '../../src/doors/dashboard/accounts.js';
 import { hashPassword } from '../../src/doors/dashboard/password.js';
 import { OAUTH_PRUNE_QUEUE } from '../../src/workers/oauth-prune.js';
 import { METADATA_MAX_BYTES } from '../../src/doors/oauth/client-metadata.js';
-import { approveGrant } from '../../src/doors/oauth/grants.js';
+import { approveGrant } from '../../src/platform/oauth-grants.js';
 import { startService } from '../../src/app/service.js';
 import { FormBrowser } from '../helpers/form-browser.js';
 import { registerClient } from '../helpers/oauth-flow.js';
@@ -104,7 +104,7 @@ describe('open client registration', () => {
     const left = (await svc.deps.sql`SELECT client_id FROM oauth_clients`).map((r) => r.client_id as string);
     expect(left).toContain(approved.body.client_id);
     expect(left.filter((id) => id !== approved.body.client_id).sort()).toEqual(ids.slice(-10).sort());
-    const schedules = await svc.deps.services.boss!.getSchedules();
+    const schedules = await svc.deps.queue.boss().getSchedules();
     expect(schedules.map((s) => s.name)).toContain(OAUTH_PRUNE_QUEUE);
   });
 });

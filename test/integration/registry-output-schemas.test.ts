@@ -24,6 +24,7 @@ import { CALENDAR_GRAPH_RETURN, LOCATION_LONDON } from '../unit/metasearch-fligh
 import { cassette } from '../unit/webdata/recorded.js';
 import { BOOKING_PAGE } from './flights-payloads.js';
 import { crownDetail, LONDON_TOKENS, page, PAGES, withData } from './hotels-payloads.js';
+import { websiteFetch } from '../../src/upstream/scope.js';
 import { EngineHostRewrite, REPLAY_URL, startHarness, type Harness } from './ota-harness.js';
 import {
   asRental,
@@ -321,7 +322,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       UPSTREAM_TRENDS_URL: `${REPLAY_URL}/trends`,
       ATS_HOST_OVERRIDES: JSON.stringify(ats),
     });
-    h.svc.deps.services.safeFetch = new EngineHostRewrite({ 'api.beds24.com': `${h.replay.url}/engine-api` });
+    h.svc.deps.safeFetch = websiteFetch(new EngineHostRewrite({ 'api.beds24.com': `${h.replay.url}/engine-api` }));
   });
   afterAll(() => h?.close());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SafeFetcher } from '../../src/upstream/safe-fetch.js';
+import { websiteFetch } from '../../src/upstream/scope.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
 
@@ -52,7 +53,7 @@ describe('SSRF refusal on routes that fetch caller-named URLs', () => {
 
   it('a redirect into private space or the metadata address is refused at the hop', async () => {
     // Only the replay server's own address is let through, to reach the first hop.
-    svc.deps.services.safeFetch = new SafeFetcher({ allowAddresses: ['127.0.0.1'], timeoutMs: 5000 });
+    svc.deps.safeFetch = websiteFetch(new SafeFetcher({ allowAddresses: ['127.0.0.1'], timeoutMs: 5000 }));
     const careers = await svc.call('/v1/careers/detect', { key, body: { url: `${replay.url}/jobs` } });
     expect(careers.status).toBe(502);
     expect(((await careers.json()) as any).detail).toMatch(/UnsafeRedirect/);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchJobCards } from '../../tools/job-search.js';
-import { closeJobsBrowser, DEFAULT_BROWSER_PATH } from '../../src/sources/jobsearch/browser.js';
+import { DEFAULT_BROWSER_PATH } from '../../src/sources/jobsearch/browser.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
 
@@ -15,7 +15,6 @@ describe('job-card search without a browser', () => {
     svc = await startTestService({ CHROMIUM_PATH: '/nonexistent/chromium' });
   });
   afterAll(async () => {
-    await closeJobsBrowser(svc.deps);
     await svc?.close();
   });
 
@@ -46,7 +45,6 @@ describe.skipIf(!hasBrowser)(`job-card search in the headless browser${hasBrowse
     key = (await svc.key()).key;
   });
   afterAll(async () => {
-    if (svc) await closeJobsBrowser(svc.deps);
     await svc?.close();
     await replay?.close();
   });

@@ -1,7 +1,8 @@
-import { scopeDeps, type AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { ApiError } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
 import type { AuthedKey } from '../../platform/keys.js';
+import { scopeSources } from '../../sources/context.js';
 import { newUpstreamSession } from '../../upstream/session.js';
 import type { CanonicalCheck } from './canonical-checks.js';
 import type { Outcome } from '../../ops/metrics.js';
@@ -33,7 +34,7 @@ const OPERATOR: AuthedKey = { id: 'check-sources', name: 'check:sources', prefix
  * Runs one canonical request through the operation's own handler in a source scope, so its
  * outcomes are classified (and recorded) exactly as a route's would be.
  */
-export async function checkSource(deps: AppDeps, check: CanonicalCheck, timeoutMs: number): Promise<CheckResult> {
+export async function checkSource(deps: ServiceDeps, check: CanonicalCheck, timeoutMs: number): Promise<CheckResult> {
   const started = performance.now();
   // one session per check, like one API call: its own cookies; a changed reply is kept under diagnostics
   const requestId = newId('chk');
@@ -59,7 +60,7 @@ export async function checkSource(deps: AppDeps, check: CanonicalCheck, timeoutM
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
     const input = tool.input.parse(check.input);
-    const ctx = { deps: scopeDeps(deps, { signal: deadline, session }), requestId, key: OPERATOR, transport: 'operator' as const, headers: {}, zeroRetention: false };
+    const ctx = { deps: scopeSources(deps, { signal: deadline, session }), requestId, key: OPERATOR, transport: 'operator' as const, headers: {}, zeroRetention: false };
     const output = await inSourceScope(sink, () => tool.handler(input, ctx));
     return tool.credits.actual(input, output) > 0 ? done('ok', null) : done('empty', 'the answer had nothing in it');
   } catch (err) {
@@ -70,7 +71,7 @@ export async function checkSource(deps: AppDeps, check: CanonicalCheck, timeoutM
   }
 }
 
-export function checkSources(deps: AppDeps, checks: CanonicalCheck[], timeoutMs: number): Promise<CheckResult[]> {
+export function checkSources(deps: ServiceDeps, checks: CanonicalCheck[], timeoutMs: number): Promise<CheckResult[]> {
   return Promise.all(checks.map((c) => checkSource(deps, c, timeoutMs)));
 }
 

@@ -1,11 +1,10 @@
 import type { Browser } from 'playwright-core';
-import type { AppDeps } from '../../app/deps.js';
 import { DependencyDown } from '../../domain/errors.js';
 import { BROWSER_FLAGS, launchBrowser } from '../../upstream/browser-launch.js';
 
 export { BROWSER_FLAGS, DEFAULT_BROWSER_PATH } from '../../upstream/browser-launch.js';
 
-/** One headless browser per service, launched on first use and reused; relaunched if it died. */
+/** One headless browser per process (built by the dependency builder, closed with it), launched on first use and reused; relaunched if it died. */
 export class JobsBrowser {
   #browser: Promise<Browser> | null = null;
   #closed = false;
@@ -37,18 +36,4 @@ export class JobsBrowser {
 
 function launch(executablePath: string, timeoutMs: number): Promise<Browser> {
   return launchBrowser(executablePath, BROWSER_FLAGS, timeoutMs);
-}
-
-export function browserPath(deps: AppDeps): string {
-  return deps.config.CHROMIUM_PATH;
-}
-
-/** The service's browser holder, created on first use (no browser is launched until a page is needed). */
-export function jobsBrowser(deps: AppDeps): JobsBrowser {
-  return (deps.services.jobsBrowser ??= new JobsBrowser());
-}
-
-/** For shutdown: closes the browser if one was launched. */
-export async function closeJobsBrowser(deps: AppDeps): Promise<void> {
-  await deps.services.jobsBrowser?.close();
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { coerceQuery, queryBool, queryInt } from '../../../src/core/query.js';
+import { coerceQuery } from '../../../src/core/query.js';
+import { queryBool, queryInt } from '../../../src/domain/query-params.js';
 
 describe('query strings carry every type of a route’s schema', () => {
   const schema = z.strictObject({

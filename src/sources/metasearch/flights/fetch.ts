@@ -7,7 +7,8 @@
  */
 import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
-import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../../../upstream/client.js';
+import type { UpstreamRequest, UpstreamResponse } from '../../../upstream/client.js';
+import type { Upstream } from '../../../upstream/scope.js';
 import { asContractChange, withContractGuard } from '../../../upstream/diagnostics.js';
 import type { EgressMode } from '../../../upstream/egress.js';
 import { collectionId, newFetchNonce } from '../../../domain/provenance.js';
@@ -50,7 +51,7 @@ function fetched<T>(data: T, res: UpstreamResponse, observedAt: string): Fetched
   };
 }
 
-async function fetchParsed<T>(upstream: UpstreamClient, timer: SearchTimer, req: UpstreamRequest, read: Read<T>): Promise<Fetched<T>> {
+async function fetchParsed<T>(upstream: Upstream, timer: SearchTimer, req: UpstreamRequest, read: Read<T>): Promise<Fetched<T>> {
   return guarded(await timer.upstream(() => upstream.fetch(req)), timer, read);
 }
 
@@ -78,7 +79,7 @@ interface Refusal<T> {
  * the browser, whose answer or failure is the one reported. The plain reply is read without the
  * contract guard: its lack of data is expected, not a change to record.
  */
-async function fetchWithBrowser<T>(upstream: UpstreamClient, timer: SearchTimer, req: UpstreamRequest, read: Read<T>, refusal: Refusal<T>): Promise<Fetched<T>> {
+async function fetchWithBrowser<T>(upstream: Upstream, timer: SearchTimer, req: UpstreamRequest, read: Read<T>, refusal: Refusal<T>): Promise<Fetched<T>> {
   if (!(await upstream.browserFallback(req))) return fetchParsed(upstream, timer, req, read);
   let res: UpstreamResponse;
   try {
@@ -105,7 +106,7 @@ const text = <T>(parse: (text: string) => T): Read<T> => (res) => parse(res.text
 
 /** The results page of the first leg not yet chosen (`selected` holds the earlier legs' flights). */
 export function fetchFlightResults(
-  upstream: UpstreamClient,
+  upstream: Upstream,
   timer: SearchTimer,
   search: FlightSearch,
   selected: TfsSelectedFlight[][] = [],
@@ -119,7 +120,7 @@ export function fetchFlightResults(
  * page's own `GetBookingResults` reply. A page without them is what the live site sends today.
  */
 export function fetchFlightBooking(
-  upstream: UpstreamClient,
+  upstream: Upstream,
   timer: SearchTimer,
   search: FlightSearch,
   selected: TfsSelectedFlight[][],
@@ -131,7 +132,7 @@ export function fetchFlightBooking(
 }
 
 export function fetchFlightLocations(
-  upstream: UpstreamClient,
+  upstream: Upstream,
   timer: SearchTimer,
   params: { q: string; hl?: string; gl?: string },
 ): Promise<Fetched<FlightLocation[]>> {
@@ -145,7 +146,7 @@ export function fetchFlightLocations(
  * opens the trip's results page and takes the graph its own script requests.
  */
 export function fetchFlightCalendar(
-  upstream: UpstreamClient,
+  upstream: Upstream,
   timer: SearchTimer,
   search: FlightSearch,
   range: CalendarRange,

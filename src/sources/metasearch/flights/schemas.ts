@@ -3,7 +3,7 @@
  * booleans also as query-string text) and the exact response shapes the handlers build.
  */
 import { z } from 'zod';
-import { queryInt } from '../../../core/query.js';
+import { queryInt } from '../../../domain/query-params.js';
 import { SearchMetadataSchema } from '../../shared/search-metadata.js';
 import { REPLY_EGRESS_MODES } from '../../../upstream/egress.js';
 import type { CompatBookingOption } from './parse-booking.js';

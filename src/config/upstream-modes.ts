@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALIASES, type Alias } from '../config/hosts.js';
+import { ALIASES, type Alias } from './hosts.js';
 
 /**
  * How a source reaches its upstream: `http` (the plain client only), `browser` (headless Chromium

@@ -1,6 +1,6 @@
-import { durable, type Sql } from '../../db/client.js';
-import { newId } from '../../domain/ids.js';
-import { planOf } from '../../platform/plans.js';
+import { durable, type Sql } from '../db/client.js';
+import { newId } from '../domain/ids.js';
+import { planOf } from './plans.js';
 
 /**
  * The grant an account approved for a client: one live grant per account and client, reused when

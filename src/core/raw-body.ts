@@ -1,7 +1,8 @@
 /**
  * A handler's answer sent as these bytes with this content type instead of JSON: markup an upstream
  * sent (an archived raw page). Such bytes are someone else's page on our origin, so they are only
- * ever served inert (see INERT_HEADERS).
+ * ever served inert (see inertHeaders). Part of the tool kernel: a handler (the archived page) returns
+ * it and the REST door sends it.
  */
 export class RawBody {
   constructor(

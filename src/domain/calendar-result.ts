@@ -1,6 +1,3 @@
-import type { AppDeps } from '../app/deps.js';
-import type { NormalizedCalendarRequest } from './calendar-request.js';
-
 /** One calendar collection's result (spec "Calendar result"); rates rows carry their provenance. */
 export interface CalendarResult {
   token: string;
@@ -20,10 +17,4 @@ export interface CalendarResult {
   basis_applied?: string;
   source_check?: Record<string, unknown>;
   rates: Array<Record<string, unknown> & { date: string; provenance: { observation_id: string } }>;
-}
-
-/** Collects one property's price calendar; implemented by the metasearch source. */
-export interface CalendarService {
-  /** `deps`: the calling operation's scope (its signal and upstream session); the service's own otherwise. */
-  run(request: NormalizedCalendarRequest, deps?: AppDeps): Promise<CalendarResult>;
 }
