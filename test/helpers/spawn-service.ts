@@ -12,7 +12,6 @@ export interface Spawned {
   exited: Promise<number | null>;
 }
 
-
 /**
  * How package.json's scripts run an entry: the compiled build (dist/, made by the test run's
  * global setup) for those a script runs compiled (`npm start`, `npm run worker`), tsx for the rest.
@@ -52,10 +51,11 @@ export async function spawnServer(env: Record<string, string | undefined>, timeo
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), timeoutMs);
     const check = () => {
       const m = /API listening on (http:\/\/\S+)/.exec(out);
-      // the key, when printed, comes in the same write as the URL
+      // The banner (URL, then the first key when one is made) is one write of under 4 KB to a
+      // pipe, which arrives whole: the chunk that holds the URL holds the key too.
       if (m) {
         clearTimeout(timer);
-        setTimeout(() => resolve(m[1]), 50);
+        resolve(m[1]);
       }
     };
     child.stdout!.on('data', check);

@@ -77,6 +77,9 @@ describe('crash under load', () => {
     const { key } = await createKey(sql, { name: 'crash-load', plan: 'starter', rateLimit: 100_000 });
     const answered: { id: string; charged: number }[] = [];
     let stop = false;
+    // killed once 150 calls have been answered
+    let loaded!: () => void;
+    const underLoad = new Promise<void>((resolve) => (loaded = resolve));
     // twelve clients call a metered operation back to back (their calls share group commits)
     const client = async () => {
       while (!stop) {
@@ -88,13 +91,14 @@ describe('crash under load', () => {
           });
           await res.arrayBuffer();
           if (res.status === 200) answered.push({ id: res.headers.get('x-request-id')!, charged: Number(res.headers.get('x-credits-charged')) });
+          if (answered.length === 150) loaded();
         } catch {
           return; // the server is gone
         }
       }
     };
     const clients = Array.from({ length: 12 }, client);
-    while (answered.length < 150) await new Promise((r) => setTimeout(r, 20));
+    await underLoad;
     api.child.kill('SIGKILL');
     await api.exited;
     stop = true;

@@ -229,8 +229,17 @@ describe('enforce mode', () => {
 
   it('plan concurrency: metered calls beyond it get 429; free operations are never counted', async () => {
     const k = await svc.key({ plan: 'free' });
-    const metered = Array.from({ length: 5 }, () => svc.call('/v1/test/metered', { key: k.key, body: { items: 1, delay_ms: 400 } }));
-    await new Promise((r) => setTimeout(r, 150));
+    // the three calls past the limit are refused at once; when they have answered, the other two hold the plan's slots
+    let answered = 0;
+    let refusalsIn!: () => void;
+    const refused = new Promise<void>((resolve) => (refusalsIn = resolve));
+    const metered = Array.from({ length: 5 }, () =>
+      svc.call('/v1/test/metered', { key: k.key, body: { items: 1, delay_ms: 400 } }).then((res) => {
+        if (++answered === 3) refusalsIn();
+        return res;
+      }),
+    );
+    await refused;
     const free = await Promise.all(Array.from({ length: 4 }, () => svc.call('/v1/billing', { key: k.key })));
     expect(free.map((f) => f.status)).toEqual([200, 200, 200, 200]);
     const answers = await Promise.all(metered);
