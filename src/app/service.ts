@@ -7,6 +7,7 @@ import { assertPublicBaseUrl, type Config } from '../config/config.js';
 import { createSql, type Sql } from '../db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
+import { answerClientErrors } from './client-errors.js';
 import { limitHeapGrowth } from './memory.js';
 import type { AppDeps } from './deps.js';
 import type { CalendarWorker } from '../workers/calendar-worker.js';
@@ -195,6 +196,7 @@ export async function startService(config: Config, opts: RuntimeOptions = {}): P
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   return {
