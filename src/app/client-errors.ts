@@ -12,6 +12,12 @@ const MALFORMED = { status: '400 Bad Request', detail: 'malformed HTTP request' 
 const LINGER_MS = 2_000;
 const LINGER_BYTES = 4 * 1024 * 1024;
 
+/** Node's ServerResponse of the request the connection is on, when it has sent its head (Node's own check, `_httpMessage._headerSent`). */
+function responseStarted(socket: Socket): boolean {
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  return current?.headersSent === true;
+}
+
 /**
  * Answers what the HTTP parser refuses (oversized headers: 431, a timeout: 408, anything else:
  * 400) and then closes the connection gracefully. Node's own handler writes the answer and
@@ -27,7 +33,9 @@ export function answerClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (answered.has(socket)) return;
     answered.add(socket);
-    if (!socket.writable || socket.bytesWritten > 0) {
+    // as Node's own handler: no answer once a response on this connection has begun (a kept-alive
+    // connection has served earlier requests; what matters is the response now attached to it)
+    if (!socket.writable || responseStarted(socket)) {
       socket.destroy();
       return;
     }

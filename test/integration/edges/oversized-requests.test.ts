@@ -21,11 +21,11 @@ afterAll(async () => {
 });
 
 /** One request on a connection of its own; the status, or the network error it met instead. */
-function send(path: string, headers: Record<string, string>, body?: string): Promise<{ status: number | string; body: string; headers: http.IncomingHttpHeaders }> {
+function send(path: string, headers: Record<string, string>, body?: string, agent: http.Agent | false = false): Promise<{ status: number | string; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve) => {
     const h: Record<string, string | number> = { ...headers };
     if (body !== undefined) h['content-length'] = Buffer.byteLength(body);
-    const req = http.request({ host: '127.0.0.1', port, method: body === undefined ? 'GET' : 'POST', path, headers: h, agent: false }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, method: body === undefined ? 'GET' : 'POST', path, headers: h, agent }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
@@ -50,6 +50,19 @@ describe('requests refused by the HTTP parser', () => {
       expect(JSON.parse(reply.body)).toEqual({ detail: 'request line and headers over 16 KB' });
       expect(reply.headers.connection).toBe('close');
       expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('on a kept-alive connection that has already served a request, too', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (const size of [20_000, 1_000_000]) {
+        expect((await send('/healthz', {}, undefined, agent)).status).toBe(200);
+        const reply = await send(`/v1/hotels/search?q=${'a'.repeat(size)}`, {}, undefined, agent);
+        expect(reply.status).toBe(431);
+      }
+    } finally {
+      agent.destroy();
     }
   });
 
