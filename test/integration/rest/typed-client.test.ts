@@ -14,7 +14,7 @@ const env = { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' };
 
 /** A client as a developer writes one: openapi-fetch typed by the generated paths. */
 const CLIENT = `import createClient from 'openapi-fetch';
-import type { paths } from '../schema.js';
+import type { paths } from './schema.js';
 
 export async function run(baseUrl: string, key: string) {
   const api = createClient<paths>({ baseUrl, headers: { 'x-api-key': key } });
@@ -32,7 +32,7 @@ export async function run(baseUrl: string, key: string) {
 
 /** Calls the typed client must refuse at compile time: the types are really the API's. */
 const WRONG = `import createClient from 'openapi-fetch';
-import type { paths } from '../schema.js';
+import type { paths } from './schema.js';
 const api = createClient<paths>({ baseUrl: '' });
 export const a = api.GET('/v1/usage', { params: { query: { period: '1y' } } });
 export const b = api.POST('/v1/offers', { body: { token: 12 } });
