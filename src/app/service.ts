@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import type PgBoss from 'pg-boss';
@@ -7,6 +8,7 @@ import { assertPublicBaseUrl, type Config } from '../config/config.js';
 import { createSql, type Sql } from '../db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
+import { answerClientErrors } from './client-errors.js';
 import { limitHeapGrowth } from './memory.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { BossQueue, NO_QUEUE, type JobQueue } from '../jobs/job-queue.js';
@@ -40,7 +42,7 @@ export interface Database {
 export async function openDatabase(config: Config, log?: Logger): Promise<Database> {
   const embedded = config.DATABASE_URL
     ? null
-    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.EMBEDDED_PG_PORT, onLog: (l) => log?.debug({ pg: l.trim() }) });
+    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.EMBEDDED_PG_PORT, systemDir: path.resolve(config.EMBEDDED_PG_SYSTEM_DIR), onLog: (l) => log?.debug({ pg: l.trim() }) });
   const url = config.DATABASE_URL ?? embedded!.url;
   const applicationName = `hotelrates-${process.pid}-${randomToken(6)}`;
   const sql = createSql(url, { max: config.DB_POOL_MAX, applicationName });
@@ -237,6 +239,7 @@ export async function startService(config: Config, opts: RuntimeOptions = {}): P
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   return {

@@ -11,8 +11,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { RecordedRequest, ReplayRoute } from './server.js';
-import { BOOKING_PAGE_WITHOUT_OPTIONS, BOOKING_ROWS } from '../integration/flights-payloads.js';
-import { CALENDAR_GRAPH_RETURN, RPC_REFUSED } from '../unit/metasearch-flights/rpc-payloads.js';
+import { BOOKING_PAGE_WITHOUT_OPTIONS, BOOKING_ROWS } from '../fixtures/flights-payloads.js';
+import { CALENDAR_GRAPH_RETURN, RPC_REFUSED } from '../fixtures/flights-rpc-payloads.js';
 
 export const BOOKING_PATH = '/travel/flights/booking';
 export const RPC_BASE = '/_/FlightsFrontendUi/data/travel.frontend.flights.FlightsFrontendService';
