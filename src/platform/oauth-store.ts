@@ -1,12 +1,17 @@
-import type { Db } from '../db/client.js';
-import { accountOf } from './accounts.js';
+import { durable, type Db, type Sql } from '../db/client.js';
+import { newId } from '../domain/ids.js';
+import { accountOf, planOfAccount } from './accounts.js';
+import { latestCalls, recentTotalsByKey } from './history.js';
+import { createAppKey, revokeKeyById } from './keys.js';
+import { planOf } from './plans.js';
 
 /*
  * The owner of the OAuth tables (oauth_clients, oauth_grants, oauth_codes, oauth_tokens) of the
  * authorization server for /mcp. Codes and tokens are stored only as SHA-256 hashes of the random
  * values handed out. The protocol (what a request may do, PKCE, rotation, revocation cascades)
- * lives in src/doors/oauth; this module only reads and writes rows, in the caller's transaction
- * when it passes one.
+ * lives in src/doors/oauth; this module reads and writes rows, in the caller's transaction when it
+ * passes one, and runs the grant's own transactions (approve, revoke), where the grant's key row is
+ * made and ended through the keys owner.
  */
 
 // ---- clients ----
@@ -75,42 +80,61 @@ export async function deleteStaleRegistrations(db: Db): Promise<number> {
 
 // ---- grants (connected apps) ----
 
-/** Serialises approvals of one account and client (one live grant per pair), until the transaction ends. */
-export async function lockGrantPair(tx: Db, accountId: string, clientId: string): Promise<void> {
-  await tx`SELECT pg_advisory_xact_lock(hashtext(${`oauth-grant:${accountId}:${clientId}`}))`;
+/**
+ * The grant an account approved for a client: one live grant per account and client, reused when
+ * the same app asks again. Its key row (kind 'oauth', no secret) is what history, metering and
+ * idempotency record the app's calls under.
+ */
+export async function approveGrant(sql: Sql, o: { accountId: string; clientId: string; scope: string }): Promise<string> {
+  return sql.begin(async (tx) => {
+    await durable(tx);
+    // One live grant per account and client: approvals of one pair wait for each other.
+    await tx`SELECT pg_advisory_xact_lock(hashtext(${`oauth-grant:${o.accountId}:${o.clientId}`}))`;
+    const [live] = await tx<{ id: string }[]>`
+      SELECT id FROM oauth_grants WHERE account_id = ${o.accountId} AND client_id = ${o.clientId} AND revoked_at IS NULL`;
+    if (live) {
+      await tx`UPDATE oauth_grants SET scope = ${o.scope} WHERE id = ${live.id}`;
+      return live.id;
+    }
+    const plan = await planOfAccount(tx, o.accountId);
+    const grantId = newId('grant', 20);
+    const keyId = await createAppKey(tx, { accountId: o.accountId, grantId, rateLimit: planOf(plan ?? 'free').rate_limit_per_min });
+    await tx`INSERT INTO oauth_grants (id, account_id, client_id, key_id, scope) VALUES (${grantId}, ${o.accountId}, ${o.clientId}, ${keyId}, ${o.scope})`;
+    return grantId;
+  });
 }
 
-export async function liveGrantId(db: Db, accountId: string, clientId: string): Promise<string | null> {
-  const [row] = await db<{ id: string }[]>`SELECT id FROM oauth_grants WHERE account_id = ${accountId} AND client_id = ${clientId} AND revoked_at IS NULL`;
-  return row?.id ?? null;
-}
-
-export async function setGrantScope(db: Db, grantId: string, scope: string): Promise<void> {
-  await db`UPDATE oauth_grants SET scope = ${scope} WHERE id = ${grantId}`;
-}
-
-export async function insertGrant(db: Db, g: { id: string; accountId: string; clientId: string; keyId: string; scope: string }): Promise<void> {
-  await db`INSERT INTO oauth_grants (id, account_id, client_id, key_id, scope) VALUES (${g.id}, ${g.accountId}, ${g.clientId}, ${g.keyId}, ${g.scope})`;
-}
-
-export interface LiveGrant {
+export interface ConnectedApp {
   grant_id: string;
   client_id: string;
   client_name: string;
   registration: 'metadata_document' | 'dynamic';
-  redirect_uris: string[];
-  key_id: string;
+  redirect_hosts: string[];
   created_at: Date;
   last_used_at: Date | null;
+  calls_30d: number;
+  credits_30d: number;
 }
 
-/** The account's live grants with their clients, newest first. */
-export async function liveGrantsOf(db: Db, accountId: string): Promise<LiveGrant[]> {
-  return db<LiveGrant[]>`
+interface LiveGrant extends Omit<ConnectedApp, 'redirect_hosts' | 'calls_30d' | 'credits_30d'> {
+  redirect_uris: string[];
+  key_id: string;
+}
+
+/** The account's live grants, newest first, with their last 30 days of calls (from the history owner). */
+export async function connectedApps(db: Db, accountId: string): Promise<ConnectedApp[]> {
+  const grants = await db<LiveGrant[]>`
     SELECT g.id AS grant_id, g.client_id, c.client_name, c.registration, c.redirect_uris, g.key_id, g.created_at, g.last_used_at
     FROM oauth_grants g JOIN oauth_clients c ON c.client_id = g.client_id
     WHERE g.account_id = ${accountId} AND g.revoked_at IS NULL
     ORDER BY g.created_at DESC`;
+  const totals = grants.length ? await recentTotalsByKey(db, grants.map((g) => g.key_id), 30) : new Map<string, { calls: number; credits: number }>();
+  return grants.map(({ redirect_uris, key_id, ...g }) => ({
+    ...g,
+    redirect_hosts: [...new Set(redirect_uris.map(hostOf))],
+    calls_30d: totals.get(key_id)?.calls ?? 0,
+    credits_30d: totals.get(key_id)?.credits ?? 0,
+  }));
 }
 
 export interface AppLabel {
@@ -126,17 +150,53 @@ export async function appsByKey(db: Db, accountId: string): Promise<Map<string, 
   return new Map(rows.map((r) => [r.key_id, { client_id: r.client_id, name: r.client_name }]));
 }
 
-/**
- * Ends one of the account's live grants with its tokens and codes; answers its key row (for the
- * caller to revoke), or null when it is not the account's or already revoked.
- */
-export async function revokeGrantRows(tx: Db, accountId: string, grantId: string): Promise<string | null> {
-  const [g] = await tx<{ key_id: string }[]>`
-    UPDATE oauth_grants SET revoked_at = now() WHERE id = ${grantId} AND account_id = ${accountId} AND revoked_at IS NULL RETURNING key_id`;
-  if (!g) return null;
-  await tx`UPDATE oauth_tokens SET revoked_at = now() WHERE grant_id = ${grantId} AND revoked_at IS NULL`;
-  await tx`UPDATE oauth_codes SET used_at = coalesce(used_at, now()) WHERE grant_id = ${grantId}`;
-  return g.key_id;
+export interface AppCall {
+  id: string;
+  client_name: string;
+  method: string;
+  path: string;
+  status: number;
+  credits: number;
+  created_at: Date;
+}
+
+/** The latest calls the account's apps made (disconnected ones included), newest first. */
+export async function recentAppCalls(db: Db, accountId: string, limit: number): Promise<AppCall[]> {
+  const apps = await appsByKey(db, accountId);
+  if (!apps.size) return [];
+  const calls = await latestCalls(db, accountId, [...apps.keys()], limit);
+  return calls.map((h) => ({
+    id: h.id,
+    client_name: apps.get(h.key_id)!.name,
+    method: h.method,
+    path: h.path,
+    status: h.status,
+    credits: h.credits,
+    created_at: h.created_at,
+  }));
+}
+
+export function hostOf(uri: string): string {
+  try {
+    const u = new URL(uri);
+    return u.host || u.protocol;
+  } catch {
+    return uri;
+  }
+}
+
+/** Ends one of the account's grants: its tokens, its codes and its key stop at once. False when it is not the account's or already revoked. */
+export async function revokeGrant(sql: Sql, accountId: string, grantId: string): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    await durable(tx);
+    const [g] = await tx<{ key_id: string }[]>`
+      UPDATE oauth_grants SET revoked_at = now() WHERE id = ${grantId} AND account_id = ${accountId} AND revoked_at IS NULL RETURNING key_id`;
+    if (!g) return false;
+    await tx`UPDATE oauth_tokens SET revoked_at = now() WHERE grant_id = ${grantId} AND revoked_at IS NULL`;
+    await tx`UPDATE oauth_codes SET used_at = coalesce(used_at, now()) WHERE grant_id = ${grantId}`;
+    await revokeKeyById(tx, g.key_id);
+    return true;
+  });
 }
 
 /** Notes that the grant was used (at most once a minute: the dashboard shows it to the minute). */

@@ -6,7 +6,7 @@
 
 import type { Db } from '../db/client.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
-import type { CalendarResult } from '../domain/calendar-service.js';
+import type { CalendarResult } from '../domain/calendar-result.js';
 
 export interface RunSummary {
   run_id: string;

@@ -1,7 +1,6 @@
 import type { Sql } from '../../db/client.js';
 import { alignedWindowStart, historyByBucket, historyByEndpoint, historyByKey, historyTotals } from '../../platform/history.js';
-import type { AppLabel } from '../oauth/grants.js';
-import type { CallerUsage } from './pages.js';
+import type { AppLabel } from '../../platform/oauth-store.js';
 
 /** Usage windows of the dashboard (the same names as GET /v1/usage): whole UTC hours or days ending now. */
 export const DASHBOARD_PERIODS = {
@@ -69,6 +68,15 @@ export async function accountUsage(sql: Sql, accountId: string, period: Dashboar
     by_endpoint: byEndpoint.map((r) => ({ method: r.method, path: r.path, requests: r.requests, errors: r.errors, p95_ms: round1(r.p95_ms) })),
     by_key: byKey,
   };
+}
+
+/** Who made the calls: the account's API keys together, and each connected app by name. */
+export interface CallerUsage {
+  label: string;
+  app: boolean;
+  requests: number;
+  errors: number;
+  credits: number;
 }
 
 /** The period's calls by caller: the API keys together first, then each connected app, busiest first. */
