@@ -15,6 +15,7 @@ import { startArchivePurge } from './jobs/archive-purge.js';
 import { ensureJobQueues, ensureQueue, startCalendarWorker, type CalendarWorker } from './jobs/calendar-worker.js';
 import { MCP_TASK_QUEUE } from './jobs/mcp-task-store.js';
 import { startMcpTaskWorker } from './jobs/mcp-task-worker.js';
+import { ensureWatchQueues, startWatchScheduler } from './watches/scheduler.js';
 import { createCalendarService } from './sources/metasearch/calendar/service.js';
 import { closeJobsBrowser } from './sources/jobsearch/browser.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -113,6 +114,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
       boss = await startQueue(db.url, config, log);
       await ensureJobQueues(boss);
       await ensureQueue(boss, MCP_TASK_QUEUE);
+      await ensureWatchQueues(boss);
     } catch (err) {
       await db.close();
       throw err;
@@ -123,6 +125,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
   const calendar = deps.services.calendar!;
   const worker = runWorker && boss ? await startCalendarWorker(deps, boss, calendar) : null;
   const taskWorker = runWorker && boss ? await startMcpTaskWorker(deps, boss) : null;
+  const watchScheduler = runWorker && boss ? await startWatchScheduler(deps, boss) : null;
   if (worker && taskWorker) {
     deps.services.wakeWorkers = () => {
       worker.wake();
@@ -139,6 +142,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     close() {
       closing ??= (async () => {
         await taskWorker?.stop();
+        await watchScheduler?.stop();
         await boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
         await closeJobsBrowser(deps);
         await deps.services.upstream?.close();

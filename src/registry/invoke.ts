@@ -64,7 +64,7 @@ export async function invokeTool(
   checkInput?.(input);
   const zeroRetention = asksZeroRetention(input);
   const session = newUpstreamSession(zeroRetention ? null : { account_id: key.account_id, request_id: requestId });
-  const ctx: ToolContext = { ...caller, zeroRetention, deps: scopeDeps(deps, { session }) };
+  const ctx: ToolContext = { ...caller, zeroRetention, deps: scopeDeps(deps, { session }), reportCharge: (charged, remaining) => settledByHandler(meter, charged, remaining) };
   const account = billed && key.plan ? { accountId: key.account_id, plan: key.plan } : null;
   const enforced = mode === 'enforce' && account !== null;
   if (enforced) await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
@@ -78,6 +78,17 @@ export async function invokeTool(
   if (billed) meter.charged = Math.max(0, Math.round(tool.credits.actual(input, output)));
   if (account) meter.pending = { ...account, note: `${tool.method} ${tool.path}` };
   return output;
+}
+
+/**
+ * The handler committed its charge with its own outcome (a watch check): the answer carries it in
+ * the credit headers, and nothing is pending for the door to charge again.
+ */
+function settledByHandler(meter: Meter, charged: number, remaining: number | null): void {
+  meter.metered = true;
+  meter.charged = charged;
+  meter.remaining = remaining;
+  meter.pending = null;
 }
 
 /** A failed call charges nothing, whatever was worked out before it failed. */

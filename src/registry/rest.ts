@@ -4,7 +4,7 @@ import { requireKey } from '../platform/auth.js';
 import { InvalidInput, toApiError } from '../platform/errors.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { elapsedMs } from '../platform/request-context.js';
-import type { Tool } from './define-tool.js';
+import { BODY_METHODS, type Tool } from './define-tool.js';
 import { recordCall } from '../ops/ops.js';
 import { logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
@@ -19,7 +19,7 @@ export function expressPath(openapiPath: string): string {
 
 function rawInput(tool: Tool, req: Request): Record<string, unknown> {
   const params = { ...(req.params as Record<string, string>) };
-  if (tool.method === 'GET' || tool.method === 'DELETE') {
+  if (!BODY_METHODS.includes(tool.method)) {
     const query = { ...(req.query as Record<string, unknown>) };
     delete query.api_key;
     return { ...coerceQuery(tool.input, query), ...params };
@@ -34,7 +34,7 @@ function rawInput(tool: Tool, req: Request): Record<string, unknown> {
 
 function locator(tool: Tool, req: Request): (key: string | undefined) => Location {
   const pathKeys = new Set(Object.keys(req.params ?? {}));
-  const rest: Location = tool.method === 'POST' ? 'body' : 'query';
+  const rest: Location = BODY_METHODS.includes(tool.method) ? 'body' : 'query';
   return (key) => (key !== undefined && pathKeys.has(key) ? 'path' : rest);
 }
 
@@ -48,7 +48,7 @@ export function restRouter(deps: AppDeps): Router {
   const router = express.Router();
   for (const tool of deps.tools) {
     for (const path of [tool.path, ...tool.aliases]) {
-      const method = tool.method.toLowerCase() as 'get' | 'post' | 'delete';
+      const method = tool.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
       router[method](expressPath(path), (req, res) => handle(tool, req, res, deps, req.bodyError));
     }
   }
