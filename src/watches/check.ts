@@ -93,6 +93,8 @@ export async function runCheck(deps: AppDeps, boss: PgBoss, call: CheckCall): Pr
         parity: observation.parity,
         run,
       });
+      // the ledger says what the credits paid for: this watch's check, priced as its operation
+      if (meter.pending) meter.pending.note = `watch ${w.id} check: ${tool.method} ${tool.path}`;
       await finishCall(deps, meter, record, tx);
       const next = call.slot !== null ? nextSlot(w.next_check_at, check.created_at, periodMs(deps.config, w.every_hours)) : null;
       const updated = await afterCheck(tx, w, check, next);

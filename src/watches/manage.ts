@@ -86,7 +86,7 @@ export async function createWatch(deps: AppDeps, boss: PgBoss, key: AuthedKey, i
   return findWatch(deps.sql, key.account_id, id);
 }
 
-export async function changeWatch(deps: AppDeps, boss: PgBoss, key: AuthedKey, id: string, c: WatchChange): Promise<WatchRow> {
+export async function changeWatch(deps: AppDeps, boss: PgBoss, key: Pick<AuthedKey, 'account_id' | 'plan'>, id: string, c: WatchChange): Promise<WatchRow> {
   if (c.callback_url !== undefined) checkCallback(deps, c.callback_url);
   return deps.sql.begin(async (tx) => {
     await lockAccountWatches(tx, key.account_id);
