@@ -33,7 +33,7 @@ export const compareHotelPrices = defineTool({
   name: 'compare_hotel_prices',
   title: 'Compare one stay across the official site and OTAs',
   description:
-    "One stay priced at once on the hotel's own site and on the OTAs you list, each reduced to its cheapest offer (with provenance), cheapest total marked; parity says whether an agency undercuts the official site on one basis (all-in total, same currency). List a source with {} and give hotel (name and city) to have each OTA's own search find the property (sources[].matched says which); ids work too. website: the hotel's site, e.g. get_hotel_details link. A failing source is reported, one past timeout_s as 504; the others still return. 20 credits; nothing priced is free.",
+    "One stay priced on the hotel's own site and the OTAs you list, each at its cheapest offer with provenance; cheapest total and parity (an OTA under the site?) marked. Give a source as {} plus hotel (name, city) for the OTA's search to find it (sources[].matched), or its id. website: the hotel's site (see get_hotel_details). A failing source (past timeout_s: 504) is reported; others still return. 20 credits; nothing priced is free.",
   method: 'POST',
   path: '/v1/ota/compare',
   tags: ['hotels'],
@@ -48,8 +48,8 @@ export const compareHotelPrices = defineTool({
           official: z
             .strictObject({
               website: z.url({ protocol: /^https?$/ }).max(2048).describe("the hotel's own website"),
-              currency: z.enum(CURRENCIES).nullable().optional().describe("the currency the site prices in, for parity when its booking engine does not state it (you know your hotel's)"),
-              taxes_included: z.boolean().nullable().optional().describe("whether the site's totals include taxes and fees, for parity when its booking engine does not say"),
+              currency: z.enum(CURRENCIES).nullable().optional().describe("parity: your site's currency"),
+              taxes_included: z.boolean().nullable().optional().describe('parity: its totals include tax'),
             })
             .optional()
             .describe('official site'),
