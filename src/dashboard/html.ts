@@ -105,7 +105,8 @@ a.button:hover{text-decoration:none}
 .button.secondary{background:#fff;color:#1d2733;border-color:#cfd6df}
 .actions{display:flex;gap:10px;flex-wrap:wrap;margin-top:16px}
 .card{overflow-x:auto}
-.inline-actions{display:flex;gap:6px;justify-content:flex-end;flex-wrap:wrap}
+.inline-actions{display:flex;gap:6px;justify-content:flex-end}
+td .badge{white-space:nowrap}
 .row>.inline-actions{margin-bottom:14px}
 button.link.danger{color:#a12828;border-color:#f1c4c4}
 .copy-row{display:flex;gap:10px;align-items:center;flex-wrap:wrap}
