@@ -48,8 +48,11 @@ export function diff(prev: Observation | null, cur: Observation): Change[] {
   if (!prev) return [];
   const before = new Map(prev.items.map((i) => [i.key, i]));
   const after = new Map(cur.items.map((i) => [i.key, i]));
+  // a source one of the two checks could not read tells nothing about a change
+  const unread = new Set([...(prev.unknown ?? []), ...(cur.unknown ?? [])]);
   const out: Change[] = [];
   for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    if (unread.has(key)) continue;
     const b = before.get(key) ?? null;
     const a = after.get(key) ?? null;
     if (b && a && b.total === a.total && b.currency === a.currency && b.available === a.available) continue;

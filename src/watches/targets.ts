@@ -44,6 +44,8 @@ export interface Observation {
   currency: string | null;
   cheapest: { key: string; total: number; currency: string; provenance: Provenance | null } | null;
   items: ObservedItem[];
+  /** Sources this check could not read (a compare source that failed): neither changed nor gone. */
+  unknown?: string[];
   parity: Parity | null;
 }
 
@@ -105,8 +107,10 @@ export function observe(operation: Operation, output: Json): Observation {
         provenance: s.offer.provenance ?? null,
       }));
     currency = output.comparison_currency ?? null;
+    const unknown = (output.sources as Json[]).filter((s) => s.status !== 'ok').map((s) => s.source as string);
+    return { currency, cheapest: cheapestOf(items, currency), items, unknown, parity: output.parity as Parity };
   }
-  return { currency, cheapest: cheapestOf(items, currency), items, parity: operation === 'compare' ? (output.parity as Parity) : null };
+  return { currency, cheapest: cheapestOf(items, currency), items, parity: null };
 }
 
 /**
