@@ -24,6 +24,8 @@ CREATE TABLE watches (
   next_check_at     timestamptz NOT NULL,
   -- a worker holds the slot until then (a killed worker's hold runs out, another takes the slot)
   claimed_until     timestamptz,
+  -- which process holds it (host/pid), for operators and for telling a dead holder from a live one
+  claimed_by        text,
   -- failed attempts of the current slot (upstream failures: retried later, charged nothing)
   failures          integer NOT NULL DEFAULT 0,
   last_error        text,

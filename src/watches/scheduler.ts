@@ -6,6 +6,7 @@
  * A sweep, once per WATCH_SWEEP_S across processes, queues overdue slots whose entry was lost and
  * resumes watches paused for credits once their account can pay.
  */
+import os from 'node:os';
 import type PgBoss from 'pg-boss';
 import type { AppDeps } from '../deps.js';
 import { ensureQueue } from '../jobs/calendar-worker.js';
@@ -59,12 +60,15 @@ export async function startWatchScheduler(deps: AppDeps, boss: PgBoss): Promise<
   };
 }
 
+/** This process, as recorded on the slots it holds. */
+const HOLDER = `${os.hostname()}/${process.pid}`;
+
 /** One queue entry: one attempt at the watch's slot `seq`. */
 async function checkSlot(deps: AppDeps, boss: PgBoss, job: CheckJob): Promise<void> {
   const [found] = (await deps.sql`SELECT operation, target FROM watches WHERE id = ${job.watch_id}`) as unknown as Pick<WatchRow, 'operation' | 'target'>[];
   if (!found) return; // deleted
   const lease = leaseSeconds(deps.config, found.operation, found.target);
-  const claim = await claimSlot(deps.sql, job.watch_id, job.seq, lease);
+  const claim = await claimSlot(deps.sql, job.watch_id, job.seq, lease, HOLDER);
   if (claim.state !== 'taken') {
     // pg-boss tries this entry again later: by then the holder has committed (gone) or died (its hold ran out)
     if (claim.state === 'held') throw new Error(`watch ${job.watch_id} slot ${job.seq} is being checked elsewhere`);

@@ -30,6 +30,7 @@ export interface WatchRow {
   seq: number;
   next_check_at: Date;
   claimed_until: Date | null;
+  claimed_by: string | null;
   failures: number;
   last_error: string | null;
   last_check_id: string | null;
@@ -75,7 +76,7 @@ export async function lockAccountWatches(tx: TransactionSql, accountId: string):
   await tx`SELECT pg_advisory_xact_lock(hashtext(${`watches|${accountId}`}))`;
 }
 
-export async function insertWatch(tx: TransactionSql, w: Omit<WatchRow, 'seq' | 'claimed_until' | 'failures' | 'last_error' | 'last_check_id' | 'last_check_at' | 'periods_missed' | 'created_at' | 'updated_at' | 'status' | 'paused_reason'>): Promise<WatchRow> {
+export async function insertWatch(tx: TransactionSql, w: Omit<WatchRow, 'seq' | 'claimed_until' | 'claimed_by' | 'failures' | 'last_error' | 'last_check_id' | 'last_check_at' | 'periods_missed' | 'created_at' | 'updated_at' | 'status' | 'paused_reason'>): Promise<WatchRow> {
   const [row] = await tx`INSERT INTO watches (id, account_id, key_id, name, operation, target, rule, every_hours, callback_url, credits_per_check, next_check_at)
     VALUES (${w.id}, ${w.account_id}, ${w.key_id}, ${w.name}, ${w.operation}, ${tx.json(w.target as never)}, ${tx.json(w.rule as never)}, ${w.every_hours},
             ${w.callback_url}, ${w.credits_per_check}, ${w.next_check_at})
@@ -106,6 +107,7 @@ export async function updateWatch(tx: TransactionSql, id: string, c: WatchChange
       next_check_at = ${c.next_check_at ?? tx`next_check_at`},
       seq = seq + ${c.newSlot ? 1 : 0},
       claimed_until = ${c.newSlot ? null : tx`claimed_until`},
+      claimed_by = ${c.newSlot ? null : tx`claimed_by`},
       failures = ${c.newSlot ? 0 : tx`failures`},
       updated_at = now()
     WHERE id = ${id} RETURNING *`;
@@ -174,7 +176,7 @@ export async function insertCheck(tx: TransactionSql, c: NewCheck): Promise<Chec
 /** After a check committed: the watch's last check, and for a scheduled one the next slot. */
 export async function afterCheck(tx: TransactionSql, watch: WatchRow, check: CheckRow, next: { at: Date; missed: number } | null): Promise<WatchRow> {
   const [row] = await tx`UPDATE watches SET last_check_id = ${check.id}, last_check_at = ${check.created_at},
-      ${next ? tx`seq = seq + 1, next_check_at = ${next.at}, periods_missed = periods_missed + ${next.missed}, claimed_until = NULL, failures = 0, last_error = NULL,` : tx``}
+      ${next ? tx`seq = seq + 1, next_check_at = ${next.at}, periods_missed = periods_missed + ${next.missed}, claimed_until = NULL, claimed_by = NULL, failures = 0, last_error = NULL,` : tx``}
       updated_at = now()
     WHERE id = ${watch.id} RETURNING *`;
   return row as WatchRow;
@@ -184,8 +186,8 @@ export async function afterCheck(tx: TransactionSql, watch: WatchRow, check: Che
  * Takes the watch's slot `seq` for one attempt until `leaseS` from now. 'taken': run it; 'gone':
  * the slot is no longer due (checked, paused, deleted); 'held': another worker holds it.
  */
-export async function claimSlot(sql: Sql, watchId: string, seq: number, leaseS: number): Promise<{ state: 'taken'; watch: WatchRow } | { state: 'gone' | 'held' }> {
-  const [row] = await sql`UPDATE watches SET claimed_until = now() + make_interval(secs => ${leaseS}), updated_at = now()
+export async function claimSlot(sql: Sql, watchId: string, seq: number, leaseS: number, holder: string): Promise<{ state: 'taken'; watch: WatchRow } | { state: 'gone' | 'held' }> {
+  const [row] = await sql`UPDATE watches SET claimed_until = now() + make_interval(secs => ${leaseS}), claimed_by = ${holder}, updated_at = now()
     WHERE id = ${watchId} AND seq = ${seq} AND status = 'active' AND (claimed_until IS NULL OR claimed_until < now())
     RETURNING *`;
   if (row) return { state: 'taken', watch: row as WatchRow };
@@ -195,7 +197,7 @@ export async function claimSlot(sql: Sql, watchId: string, seq: number, leaseS: 
 
 /** A failed attempt of the slot: charged nothing; `retryAt` keeps the slot (a later attempt), null gives it up (a missed period). */
 export async function slotFailed(tx: TransactionSql, watchId: string, seq: number, error: string, next: { retry: boolean; at: Date; missed: number }): Promise<WatchRow | null> {
-  const [row] = await tx`UPDATE watches SET claimed_until = NULL, last_error = ${error}, updated_at = now(),
+  const [row] = await tx`UPDATE watches SET claimed_until = NULL, claimed_by = NULL, last_error = ${error}, updated_at = now(),
       ${next.retry ? tx`failures = failures + 1` : tx`failures = 0, seq = seq + 1, next_check_at = ${next.at}, periods_missed = periods_missed + ${next.missed}`}
     WHERE id = ${watchId} AND seq = ${seq} RETURNING *`;
   return (row as WatchRow | undefined) ?? null;
@@ -204,7 +206,7 @@ export async function slotFailed(tx: TransactionSql, watchId: string, seq: numbe
 /** The account cannot pay a check: the watch pauses (its slot given up) until it can. */
 export async function pauseUnpaid(tx: TransactionSql | Sql, watchId: string, seq: number, detail: string): Promise<boolean> {
   const done = await tx`UPDATE watches SET status = 'paused', paused_reason = 'insufficient_credits', last_error = ${detail},
-      seq = seq + 1, claimed_until = NULL, failures = 0, updated_at = now()
+      seq = seq + 1, claimed_until = NULL, claimed_by = NULL, failures = 0, updated_at = now()
     WHERE id = ${watchId} AND seq = ${seq} AND status = 'active' RETURNING id`;
   return done.length > 0;
 }
