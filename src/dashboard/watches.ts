@@ -23,7 +23,7 @@ const when = (d: Date | null) => (d ? fmtDateTime(d) : '—');
 const money = (v: number | null | undefined, currency: string | null | undefined) => (v === null || v === undefined ? '—' : `${v.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${currency ?? ''}`.trim());
 
 function targetText(w: WatchRow): string {
-  const t = w.target as Record<string, any>;
+  const t = w.target as { property_token?: string; token?: string; days?: number; start?: string; check_in?: string; nights?: number; sources?: Record<string, unknown> };
   if (w.operation === 'calendar') return `calendar of ${t.property_token ?? t.token}, ${t.days ?? 90} nights from ${t.start ?? 'tomorrow'}`;
   if (w.operation === 'offers') return `offers for ${t.property_token ?? t.token}, ${t.check_in}, ${t.nights ?? 1} night(s)`;
   return `compare ${Object.keys(t.sources ?? {}).join(', ')}, ${t.check_in}`;

@@ -16,7 +16,7 @@ import { checkResource, watchResource } from './resource.js';
 import { diff, evaluate } from './rules.js';
 import { leaseSeconds, nextSlot, periodMs, queueCheck } from './schedule.js';
 import { afterCheck, insertCheck, insertEvent, recentChecks, watchTotals, type CheckRow, type EventRow, type WatchRow } from './store.js';
-import { observe, stayRates, targetTool, type Observation } from './targets.js';
+import { observe, stayRates, targetTool, type Observation, type OperationAnswer } from './targets.js';
 import { queueWatchWebhook } from './webhook.js';
 
 /** Where a check's charge and history row are recorded: the route that asks for a check. */
@@ -53,7 +53,7 @@ export async function runCheck(deps: AppDeps, boss: PgBoss, call: CheckCall): Pr
   const started = performance.now();
   // the call was admitted when it was asked for (REST) or is the account's standing order (schedule): no rate-limit slot
   const caller = { deps, requestId, key: { ...call.key, admitted: true }, transport: 'watch' as const, headers: {} };
-  const output = (await invokeTool(tool, { ...watch.target }, () => 'body', caller, meter)) as Record<string, any>;
+  const output = (await invokeTool(tool, { ...watch.target }, () => 'body', caller, meter)) as OperationAnswer;
   const observation = observe(watch.operation, output);
   let outcome: CheckOutcome | null;
   try {
@@ -61,7 +61,7 @@ export async function runCheck(deps: AppDeps, boss: PgBoss, call: CheckCall): Pr
       const [w] = (await tx`SELECT * FROM watches WHERE id = ${watch.id} FOR UPDATE`) as unknown as WatchRow[];
       if (!w || (call.slot !== null && (w.seq !== call.slot || w.status !== 'active'))) return null;
       const [prevRow] = await recentChecks(tx, w.id, 1);
-      const prev = prevRow ? (prevRow.observation as Observation) : null;
+      const prev = prevRow ? prevRow.observation : null;
       const changes = diff(prev, observation);
       const verdict = evaluate(w.rule, w.operation, prev, observation, changes);
       const rows = stayRates(w.operation, w.target, output, observation);

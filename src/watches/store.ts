@@ -11,8 +11,8 @@
 import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/client.js';
 import { NotFound } from '../platform/errors.js';
-import type { Rule } from './rules.js';
-import type { Operation } from './targets.js';
+import type { Change, Rule } from './rules.js';
+import type { Observation, Operation } from './targets.js';
 
 export interface WatchRow {
   id: string;
@@ -48,8 +48,8 @@ export interface CheckRow {
   credits: number;
   currency: string | null;
   cheapest: number | null;
-  observation: Record<string, any>;
-  changes: Record<string, any>[];
+  observation: Observation;
+  changes: Change[];
   fired: boolean;
   parity: Record<string, unknown> | null;
   run: Record<string, unknown> | null;

@@ -67,7 +67,28 @@ export function validateTarget(tool: Tool, input: Record<string, unknown>): unkn
   return parsed.data;
 }
 
-type Json = Record<string, any>;
+/** What the three operations answer, as far as a check reads it (their output schemas state the rest). */
+interface Priced {
+  total?: number | null;
+  currency?: string | null;
+  provenance?: Provenance | null;
+}
+interface StayAnswer {
+  token?: string;
+  check_in: string;
+  check_out: string;
+  nights: number;
+  adults: number;
+}
+export interface OperationAnswer extends Partial<StayAnswer> {
+  rates?: (Priced & { date: string; rate_total?: number | null })[];
+  unpriced_dates?: string[];
+  offers?: (Priced & { source: string })[];
+  currency?: string | null;
+  comparison_currency?: string | null;
+  sources?: { source: string; status: string; offer: (Priced & { available: boolean }) | null }[];
+  parity?: Parity;
+}
 
 function cheapestOf(items: ObservedItem[], currency: string | null): Observation['cheapest'] {
   let best: Observation['cheapest'] = null;
@@ -79,36 +100,33 @@ function cheapestOf(items: ObservedItem[], currency: string | null): Observation
 }
 
 /** The observation in an operation's answer (the shape its output schema states). */
-export function observe(operation: Operation, output: Json): Observation {
+export function observe(operation: Operation, output: OperationAnswer): Observation {
   let items: ObservedItem[];
   let currency: string | null;
   if (operation === 'calendar') {
-    items = (output.rates as Json[]).map((r) => ({
+    items = (output.rates ?? []).map((r) => ({
       key: r.date,
       available: typeof r.rate_total === 'number',
       total: typeof r.rate_total === 'number' ? r.rate_total : null,
       currency: r.currency ?? null,
       provenance: r.provenance ?? null,
     }));
-    for (const d of output.unpriced_dates as string[]) items.push({ key: d, available: false, total: null, currency: null, provenance: null });
+    for (const d of output.unpriced_dates ?? []) items.push({ key: d, available: false, total: null, currency: null, provenance: null });
     items.sort((a, b) => a.key.localeCompare(b.key));
     currency = items.find((i) => i.currency)?.currency ?? null;
   } else if (operation === 'offers') {
-    items = (output.offers as Json[]).map((o) => ({ key: o.source, available: true, total: o.total ?? null, currency: o.currency ?? null, provenance: o.provenance ?? null }));
+    items = (output.offers ?? []).map((o) => ({ key: o.source, available: true, total: o.total ?? null, currency: o.currency ?? null, provenance: o.provenance ?? null }));
     currency = output.currency ?? null;
   } else {
-    items = (output.sources as Json[])
-      .filter((s) => s.status === 'ok' && s.offer)
-      .map((s) => ({
-        key: s.source,
-        available: Boolean(s.offer.available) && s.offer.total != null,
-        total: s.offer.total ?? null,
-        currency: s.offer.currency ?? null,
-        provenance: s.offer.provenance ?? null,
-      }));
+    const sources = output.sources ?? [];
+    items = sources.flatMap((s) =>
+      s.status === 'ok' && s.offer
+        ? [{ key: s.source, available: s.offer.available && s.offer.total != null, total: s.offer.total ?? null, currency: s.offer.currency ?? null, provenance: s.offer.provenance ?? null }]
+        : [],
+    );
     currency = output.comparison_currency ?? null;
-    const unknown = (output.sources as Json[]).filter((s) => s.status !== 'ok').map((s) => s.source as string);
-    return { currency, cheapest: cheapestOf(items, currency), items, unknown, parity: output.parity as Parity };
+    const unknown = sources.filter((s) => s.status !== 'ok').map((s) => s.source);
+    return { currency, cheapest: cheapestOf(items, currency), items, unknown, parity: output.parity ?? null };
   }
   return { currency, cheapest: cheapestOf(items, currency), items, parity: null };
 }
@@ -119,10 +137,10 @@ export function observe(operation: Operation, output: Json): Observation {
  * each source's stay under `<source>:<its property id>`, in the point of sale it was asked for (US
  * where the source takes none). Prices without a stated currency are not stored (rates are keyed by currency).
  */
-export function stayRates(operation: Operation, input: Json, output: Json, observation: Observation): StayRate[] {
-  if (operation === 'calendar') return [];
-  const stay = { check_in: output.check_in as string, check_out: output.check_out as string, nights: output.nights as number, adults: output.adults as number };
-  const row = (token: string, market: string, item: { total: number | null; currency: string; provenance: Provenance | null }, extra: Json): StayRate => ({
+export function stayRates(operation: Operation, input: Record<string, unknown>, output: OperationAnswer, observation: Observation): StayRate[] {
+  if (operation === 'calendar' || !output.check_in || !output.check_out || !output.nights || !output.adults) return [];
+  const stay = { check_in: output.check_in, check_out: output.check_out, nights: output.nights, adults: output.adults };
+  const row = (token: string, market: string, item: { total: number | null; currency: string; provenance: Provenance | null }, extra: Record<string, unknown>): StayRate => ({
     token,
     market,
     currency: item.currency,
@@ -135,8 +153,8 @@ export function stayRates(operation: Operation, input: Json, output: Json, obser
   if (operation === 'offers') {
     const c = observation.cheapest;
     if (!c) return [];
-    const market = (pricingMarket(input.market ?? '') ?? marketForCurrency(c.currency) ?? pricingMarket('US')!).code;
-    return [row(output.token, market, c, { seller: c.key })];
+    const market = (pricingMarket(typeof input.market === 'string' ? input.market : '') ?? marketForCurrency(c.currency) ?? pricingMarket('US')!).code;
+    return output.token ? [row(output.token, market, c, { seller: c.key })] : [];
   }
   return observation.items
     .filter((i) => i.currency && i.provenance)
