@@ -33,7 +33,7 @@ let properties = 0;
 for (let i = 0; i < RUNS; i++) {
   const t0 = performance.now();
   const page = parseSearchPage(html);
-  toCompatSearch(page);
+  toCompatSearch(page, page.query ?? '');
   times.push(performance.now() - t0);
   properties = page.properties.length;
 }

@@ -35,7 +35,8 @@ function parseHostMap(json: string): Record<string, string> {
 /** Every setting, mapped to its environment variable. Parsed once at start. */
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
+  HOST: z.string().default('127.0.0.1'),
+  NODE_ENV: z.string().optional(),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
@@ -92,6 +93,9 @@ const ConfigSchema = z.object({
   WATCH_HOUR_S: z.coerce.number().int().min(1).max(3600).default(3600),
   OAUTH_ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86_400).default(900),
   OAUTH_REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(3600).max(31_536_000).default(2_592_000),
+  OAUTH_REGISTRATIONS_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(120),
+  OAUTH_REGISTRATIONS_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(20),
+  OAUTH_PENDING_CLIENTS_MAX: z.coerce.number().int().min(10).max(1_000_000).default(1000),
   SEARCH_ARCHIVE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ...HOST_OVERRIDE_FIELDS,
 });
@@ -144,6 +148,30 @@ function allowList(value: string | undefined, publicBaseUrl: string | undefined)
   return publicBaseUrl ? [...LOCALHOST_NAMES, new URL(publicBaseUrl).hostname.toLowerCase()] : LOCALHOST_NAMES;
 }
 
+const LOOPBACK_BIND = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
+
+/** Why this start serves more than this machine (and so needs PUBLIC_BASE_URL), or null on a loopback start. */
+export function productionReason(config: Pick<Config, 'NODE_ENV' | 'HOST' | 'TRUST_PROXY'>): string | null {
+  if (config.NODE_ENV === 'production') return 'NODE_ENV=production';
+  if (!LOOPBACK_BIND.test(config.HOST)) return `HOST=${config.HOST} is not a loopback address`;
+  if (config.TRUST_PROXY) return 'TRUST_PROXY is set (the service is behind a reverse proxy)';
+  return null;
+}
+
+/**
+ * The HTTP service's own check at start: in production the OAuth issuer, the /mcp resource and
+ * every link are PUBLIC_BASE_URL, never a request's Host header, so the start is refused without it.
+ */
+export function assertPublicBaseUrl(config: Pick<Config, 'NODE_ENV' | 'HOST' | 'TRUST_PROXY' | 'PUBLIC_BASE_URL'>): void {
+  const reason = productionReason(config);
+  if (reason && !config.PUBLIC_BASE_URL) {
+    throw new ConfigError(
+      `invalid configuration:\n  PUBLIC_BASE_URL: required in production (${reason}): set it to the public origin, e.g. https://api.example.com, ` +
+        'so that the OAuth issuer and links never follow a request\'s Host header (or set HOST=127.0.0.1 to serve this machine only)',
+    );
+  }
+}
+
 /** For entry points: the configuration, or the reason it is invalid on stderr and exit code 2. */
 export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
   try {
@@ -158,14 +186,15 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
 /** Names and meanings of every setting, for the README and `--help`. */
 export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   PORT: 'HTTP port (0 picks a free one)',
-  HOST: 'listen address',
+  HOST: 'listen address; the default serves this machine only. Any other address (0.0.0.0 to serve the network) is a production start: it needs PUBLIC_BASE_URL',
+  NODE_ENV: '`production` makes every start a production start: it needs PUBLIC_BASE_URL',
   DATABASE_URL: 'external PostgreSQL ≥ 14; unset starts the embedded one',
   DATA_DIR: 'data directory (embedded database, diagnostics)',
   EMBEDDED_PG_PORT: 'port of the embedded PostgreSQL',
   LOG_LEVEL: 'pino log level',
   CREDITS_MODE: 'off | shadow | enforce',
   DEFAULT_RATE_LIMIT_PER_MIN: 'rate limit of new keys',
-  PUBLIC_BASE_URL: 'base URL printed at start and used in links; also the OAuth issuer and the /mcp resource identifier (set it in production: otherwise they follow the request\'s Host)',
+  PUBLIC_BASE_URL: 'the service\'s public origin (https://api.example.com): printed at start, used in links, the OAuth issuer and the /mcp resource identifier. Required in production (NODE_ENV=production, a HOST other than loopback, or TRUST_PROXY set): the start is refused without it. Unset on a loopback start, they are http://127.0.0.1:<port> (or localhost / [::1] as the request named it), never another Host',
   MCP_ALLOWED_HOSTS: 'hostnames (comma-separated, any port) /mcp accepts in the Host header, against DNS rebinding; default localhost, 127.0.0.1, [::1] and the host of PUBLIC_BASE_URL; * turns the check off (e.g. behind a proxy that checks)',
   MCP_ALLOWED_ORIGINS: 'hostnames /mcp accepts in a browser\'s Origin header (a request without Origin passes); default MCP_ALLOWED_HOSTS; * turns the check off',
   BOOTSTRAP_KEY: 'create and print a first key when none exists',
@@ -195,6 +224,9 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   WATCH_HOUR_S: 'TEST/BENCH ONLY: seconds in an hour of a watch schedule (every_hours); 3600 in production',
   OAUTH_ACCESS_TOKEN_TTL_S: 'lifetime of an OAuth access token for /mcp (connected apps refresh it)',
   OAUTH_REFRESH_TOKEN_TTL_S: 'lifetime of an OAuth refresh token; each refresh rotates it and starts a new lifetime',
+  OAUTH_REGISTRATIONS_PER_MIN: 'dynamic client registrations (POST /oauth/register) accepted per minute from all addresses together',
+  OAUTH_REGISTRATIONS_PER_IP_PER_MIN: 'dynamic client registrations accepted per minute from one client address',
+  OAUTH_PENDING_CLIENTS_MAX: 'OAuth clients no account has approved (registrations, cached client metadata documents) kept at most; the oldest are evicted first',
   SEARCH_ARCHIVE_DAYS: 'days a compatible search stays readable at its json_url / html_url (GET /api/v1/searches/{id}); an hourly job deletes older ones',
   ...HOST_OVERRIDE_DOC,
 };

@@ -1,16 +1,45 @@
+import fs from 'node:fs';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import pino from 'pino';
 import { TOOLS } from '../tools/index.js';
 import { loadConfigOrExit } from './config.js';
 import { ApiError, DependencyDown } from './platform/errors.js';
 import { newId } from './platform/ids.js';
 import { authenticate } from './platform/keys.js';
-import { buildToolTable, mcpServerFactory, type McpCallContext } from './registry/mcp.js';
+import type { Tool } from './registry/define-tool.js';
+import { buildToolTable, mcpServerFactory, type McpCallContext, type McpToolTable } from './registry/mcp.js';
+import { withShortProtocolErrors } from './registry/mcp-protocol-errors.js';
 import { startRuntime, type Runtime } from './service.js';
 import { closeOnSignals } from './shutdown.js';
 
-/** A desktop client waits 2 s after closing our input before it signals, and 2 s more before SIGKILL. */
-const EXIT_DEADLINE_MS = 1_800;
+/**
+ * A desktop client waits 2 s after closing our input before it signals, and 2 s more before
+ * SIGKILL. By this deadline the process exits however far closing got; an embedded cluster it
+ * started and could not stop in time gets an immediate shutdown as it exits (db/embedded-server.ts).
+ */
+const EXIT_DEADLINE_MS = 1_500;
+
+/** Written by the build (scripts/build.mjs) next to the compiled modules it was made from. */
+const PREBUILT_LISTING = new URL('../mcp-tool-listing.json', import.meta.url);
+
+/**
+ * The tool table, with the listing the build made from these same compiled modules when there is
+ * one: converting every tool's schemas is a quarter of what a launch spends before its first
+ * answer. The build deletes the file before it changes any module and writes it after, so a
+ * listing never outlives the code it describes; one that does not name the same tools in the
+ * same order is not used. Run from the sources (tsx) there is none and the listing is built here.
+ */
+function toolTable(tools: Tool[]): McpToolTable {
+  const exposed = tools.filter((t) => t.mcp.expose);
+  try {
+    const listing = JSON.parse(fs.readFileSync(PREBUILT_LISTING, 'utf8')) as McpTool[];
+    if (listing.length === exposed.length && listing.every((t, i) => t.name === exposed[i].name)) return { listing, byName: new Map(exposed.map((t) => [t.name, t])) };
+  } catch {
+    // no build listing: built below
+  }
+  return buildToolTable(tools);
+}
 
 /**
  * MCP over stdio for desktop clients that launch a command; both eras (2026-07-28 and the 2025
@@ -46,8 +75,17 @@ function main(): void {
       return { deps: rt.deps, caller: { key, nextRequestId: () => newId('req') } };
     }));
 
+  const table = toolTable(TOOLS);
+  const connection = serveStdio(
+    withShortProtocolErrors(mcpServerFactory(table, resolve, () => void start().catch(() => undefined))),
+    { onerror: (err) => log.debug({ err }, 'MCP message refused') },
+  );
+
   const stop = closeOnSignals(
     async () => {
+      // Closing the connection first aborts the calls in flight (their upstream requests end
+      // and each is recorded as closed by the client), so nothing below waits on an upstream.
+      await connection.close().catch((err: unknown) => log.debug({ err }, 'closing the connection failed'));
       // a start under way is finished first, so that what it started is also stopped
       if (runtime) await (await runtime.catch(() => null))?.close();
     },
@@ -57,12 +95,6 @@ function main(): void {
   process.stdin.once('end', () => stop('stdin closed'));
   process.stdin.once('close', () => stop('stdin closed'));
   process.stdout.once('error', () => stop('stdout closed'));
-
-  const table = buildToolTable(TOOLS);
-  serveStdio(
-    mcpServerFactory(table, resolve, () => void start().catch(() => undefined)),
-    { onerror: (err) => log.debug({ err }, 'MCP message refused') },
-  );
 }
 
 main();

@@ -3,19 +3,13 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import type PgBoss from 'pg-boss';
 import { TOOLS } from '../tools/index.js';
-import { createApp } from './app.js';
-import type { Config } from './config.js';
+import { assertPublicBaseUrl, type Config } from './config.js';
 import { createSql, type Sql } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { limitHeapGrowth } from './memory.js';
 import type { AppDeps } from './deps.js';
-import { startQueue } from './jobs/queue.js';
-import { startArchivePurge } from './jobs/archive-purge.js';
-import { ensureJobQueues, ensureQueue, startCalendarWorker, type CalendarWorker } from './jobs/calendar-worker.js';
-import { MCP_TASK_QUEUE } from './jobs/mcp-task-store.js';
-import { startMcpTaskWorker } from './jobs/mcp-task-worker.js';
-import { ensureWatchQueues, startWatchScheduler } from './watches/scheduler.js';
+import type { CalendarWorker } from './jobs/calendar-worker.js';
 import { createCalendarService } from './sources/metasearch/calendar/service.js';
 import { closeJobsBrowser } from './sources/jobsearch/browser.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -109,12 +103,16 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
   const runWorker = opts.worker ?? config.RUN_WORKER;
   const db = await openDatabase(config, log);
   let boss: PgBoss | null = null;
+  // the queue, the workers and the HTTP app are loaded by the processes that run them (the stdio
+  // server runs none of them by default, and its start is what a desktop client waits for)
+  let jobs: Jobs | null = null;
   if (runWorker || opts.queue !== false) {
     try {
-      boss = await startQueue(db.url, config, log);
-      await ensureJobQueues(boss);
-      await ensureQueue(boss, MCP_TASK_QUEUE);
-      await ensureWatchQueues(boss);
+      jobs = await loadJobs();
+      boss = await jobs.startQueue(db.url, config, log);
+      await jobs.ensureJobQueues(boss);
+      await jobs.ensureQueue(boss, jobs.MCP_TASK_QUEUE);
+      await jobs.ensureWatchQueues(boss);
     } catch (err) {
       await db.close();
       throw err;
@@ -123,15 +121,16 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
   const ops = createOps({ sql: db.sql, log, pool: { max: config.DB_POOL_MAX, applicationName: db.applicationName } });
   const deps = buildDeps(config, db.sql, log, opts.tools ?? TOOLS, boss ?? undefined, ops);
   const calendar = deps.services.calendar!;
-  const worker = runWorker && boss ? await startCalendarWorker(deps, boss, calendar) : null;
-  const taskWorker = runWorker && boss ? await startMcpTaskWorker(deps, boss) : null;
-  const watchScheduler = runWorker && boss ? await startWatchScheduler(deps, boss) : null;
+  const worker = runWorker && boss && jobs ? await jobs.startCalendarWorker(deps, boss, calendar) : null;
+  const taskWorker = runWorker && boss && jobs ? await jobs.startMcpTaskWorker(deps, boss) : null;
+  const watchScheduler = runWorker && boss && jobs ? await jobs.startWatchScheduler(deps, boss) : null;
   if (worker && taskWorker) {
     deps.services.wakeWorkers = () => {
       worker.wake();
       taskWorker.wake();
     };
-    await startArchivePurge(deps, boss!);
+    await jobs!.startArchivePurge(deps, boss!);
+    await jobs!.startOAuthPrune(deps, boss!);
   }
   let closing: Promise<void> | null = null;
   return {
@@ -155,6 +154,33 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
   };
 }
 
+type Jobs = Awaited<ReturnType<typeof loadJobs>>;
+
+/** pg-boss and the workers, for the processes that run a queue. */
+async function loadJobs() {
+  const [queue, calendarWorker, taskStore, taskWorker, purge, oauthPrune, watchScheduler] = await Promise.all([
+    import('./jobs/queue.js'),
+    import('./jobs/calendar-worker.js'),
+    import('./jobs/mcp-task-store.js'),
+    import('./jobs/mcp-task-worker.js'),
+    import('./jobs/archive-purge.js'),
+    import('./jobs/oauth-prune.js'),
+    import('./watches/scheduler.js'),
+  ]);
+  return {
+    startQueue: queue.startQueue,
+    ensureJobQueues: calendarWorker.ensureJobQueues,
+    ensureQueue: calendarWorker.ensureQueue,
+    startCalendarWorker: calendarWorker.startCalendarWorker,
+    MCP_TASK_QUEUE: taskStore.MCP_TASK_QUEUE,
+    startMcpTaskWorker: taskWorker.startMcpTaskWorker,
+    startArchivePurge: purge.startArchivePurge,
+    startOAuthPrune: oauthPrune.startOAuthPrune,
+    ensureWatchQueues: watchScheduler.ensureWatchQueues,
+    startWatchScheduler: watchScheduler.startWatchScheduler,
+  };
+}
+
 export interface Service {
   url: string;
   firstKey: CreatedKey | null;
@@ -164,9 +190,11 @@ export interface Service {
 }
 
 export async function startService(config: Config, opts: RuntimeOptions = {}): Promise<Service> {
+  assertPublicBaseUrl(config);
   const runtime = await startRuntime(config, opts);
   const { deps, boss } = runtime;
   const firstKey = config.BOOTSTRAP_KEY ? await ensureFirstKey(deps.sql) : null;
+  const { createApp } = await import('./app.js');
   const app = createApp(deps, boss ? [{ name: 'queue', check: async () => (await boss.getQueues(), 'up') }] : []);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));

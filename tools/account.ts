@@ -111,12 +111,13 @@ export const billing = defineTool({
   },
 });
 
+/** A page cursor names the last entry of the previous page by its public id; nothing of the internal order shows. */
 const cursor = {
-  encode: (id: number) => Buffer.from(`ledger:${id}`).toString('base64url'),
-  decode(text: string): number {
-    const m = /^ledger:(\d{1,18})$/.exec(Buffer.from(text, 'base64url').toString('utf8'));
+  encode: (publicId: string) => Buffer.from(`ledger:${publicId}`).toString('base64url'),
+  decode(text: string): string {
+    const m = /^ledger:(led_[0-9a-f]{32})$/.exec(Buffer.from(text, 'base64url').toString('utf8'));
     if (!m) throw new BadRequest('invalid cursor');
-    return Number(m[1]);
+    return m[1];
   },
 };
 
@@ -134,7 +135,7 @@ export const ledger = defineTool({
   output: z.object({
     entries: z.array(
       z.object({
-        id: z.int(),
+        id: z.string().describe('Random id of the entry (led_…); entries are ordered by time, not by id.'),
         kind: z.enum(['grant', 'charge', 'adjustment']),
         amount: z.int(),
         request_id: z.string().nullable(),
@@ -152,6 +153,7 @@ export const ledger = defineTool({
     const before = after === undefined ? undefined : cursor.decode(after);
     await deps.credits.ensurePeriod(key.account_id, key.plan);
     const rows = await deps.credits.ledger(key.account_id, { limit: limit + 1, before });
+    if (!rows) throw new BadRequest('invalid cursor');
     const page = rows.slice(0, limit);
     return {
       entries: page.map((r) => ({

@@ -3,7 +3,7 @@ import { defineTool } from '../src/registry/define-tool.js';
 import { fetchBoardJobs } from '../src/sources/careers/fetch-board.js';
 import { findCareersBoard } from '../src/sources/careers/find-board.js';
 import { careersIo } from '../src/sources/careers/io.js';
-import { CAREERS_ATS, supportedSystemsText, toCareersJob } from '../src/sources/careers/types.js';
+import { CAREERS_ATS, PAY_PERIODS, supportedSystemsText, toCareersJob } from '../src/sources/careers/types.js';
 import { elapsedSince } from './webdata-schemas.js';
 
 const ats = z.enum(CAREERS_ATS);
@@ -19,7 +19,15 @@ const CareersJob = z.object({
   updated_at: z.string().nullable(),
   url: z.string().nullable(),
   employment_type: z.string().nullable(),
-  compensation: z.object({ min: z.number(), max: z.number(), currency: z.string().nullable(), text: z.string().nullable() }).nullable(),
+  compensation: z
+    .object({
+      min: z.number(),
+      max: z.number(),
+      currency: z.string().nullable(),
+      period: z.enum(PAY_PERIODS).nullable().describe('what min and max are paid per (hour, day, week, month, year), as the board states it; null when it states none'),
+      text: z.string().nullable(),
+    })
+    .nullable(),
   ats,
   description_text: z.string().nullable().optional(),
 });

@@ -6,6 +6,7 @@ import type { CreditRule, HttpMethod, Tool } from '../src/registry/define-tool.j
 import { defineTool } from '../src/registry/define-tool.js';
 import { jsonSchema } from '../src/registry/json-schema.js';
 import { RawBody } from '../src/registry/raw-body.js';
+import { compatibleAccount } from './compat-account.js';
 import { COMPAT_ENGINES } from './compat-engines.js';
 
 /*
@@ -16,7 +17,31 @@ import { COMPAT_ENGINES } from './compat-engines.js';
 
 const ENGINES = new Map(COMPAT_ENGINES.map((e) => [e.name, e]));
 const NAMES = [...ENGINES.keys()] as [string, ...string[]];
-const DEFAULT_ENGINE = 'rentaltwo';
+const THEIRS = COMPAT_ENGINES.filter((e) => !e.ownEcho).map((e) => e.name);
+const OURS = COMPAT_ENGINES.filter((e) => e.ownEcho).map((e) => e.name);
+
+/**
+ * That API's engines this service has no source for (its n8n node's engine list and its 2026
+ * announcements): named as such in the 400, so a client knows it is not a typo.
+ */
+const NOT_SERVED = new Set([
+  'google', 'google_light', 'google_images', 'google_maps', 'google_maps_place', 'google_maps_reviews', 'google_maps_photos', 'google_maps_directions',
+  'google_shopping', 'google_shopping_autocomplete', 'google_shopping_filters', 'google_news', 'google_rank_tracking', 'google_ai_mode', 'google_ai_overview',
+  'google_ads_transparency_center', 'google_ads_transparency_center_advertiser_search', 'google_ads_transparency_center_ad_details', 'google_ads_advertiser_info',
+  'google_hotels_autocomplete', 'booking_autocomplete', 'skyscanner_flights', 'skyscanner_hotels', 'youtube_comments', 'youtube_trends',
+  'bing', 'bing_news', 'bing_copilot', 'baidu', 'yandex', 'yandex_reverse_image', 'duckduckgo', 'duckduckgo_light', 'duckduckgo_images', 'duckduckgo_videos',
+  'amazon_search', 'amazon_product', 'amazon_offers', 'meta_ad_library', 'meta_ad_library_ad_details', 'meta_ad_library_page_info', 'meta_ad_library_page_search',
+  'linkedin_ad_library', 'reddit_ad_library', 'tiktok_ads_library', 'tiktok_ads_library_advertiser_search', 'tiktok_ads_library_ad_details', 'tiktok_profile',
+  'instagram_profile', 'chatgpt', 'gemini', 'perplexity',
+]);
+const SERVED = `engines answered here: ${THEIRS.join(', ')}; and ours: ${OURS.join(', ')}`;
+
+/** The 400 for an engine this service does not answer: what it is, and what we answer. */
+function engineError(iss: { input?: unknown }): string {
+  if (iss.input === undefined || iss.input === '') return `engine is required; ${SERVED}`;
+  const name = String(iss.input).slice(0, 60);
+  return NOT_SERVED.has(name) ? `${name} is an engine of the compatible API that this service has no source for; ${SERVED}` : `unknown engine ${name}; ${SERVED}`;
+}
 
 function targetTools(e: CompatEngine): Tool[] {
   if (typeof e.tool !== 'function') return [e.tool];
@@ -61,7 +86,7 @@ function parameterFields(): Record<string, z.ZodType> {
 }
 
 const PARAMETERS = parameterFields();
-const ENGINE_DOC = `the engine: that API's names (${COMPAT_ENGINES.filter((e) => !e.ownEcho).map((e) => e.name).join(', ')}) or our aliases (${COMPAT_ENGINES.filter((e) => e.ownEcho).map((e) => e.name).join(', ')})`;
+const ENGINE_DOC = `the engine, required: that API's names (${THEIRS.join(', ')}) or our aliases (${OURS.join(', ')}); any other is a 400 naming these`;
 
 const SearchOutput = z.looseObject({
   search_metadata: z.looseObject({ id: z.string(), status: z.literal('Success'), json_url: z.string().optional(), html_url: z.string().optional() }),
@@ -94,7 +119,7 @@ function compatRoute(spec: { name: string; title: string; method: HttpMethod; pa
       return r.tool.credits.actual(r.input, output);
     },
   };
-  const engine = spec.engineIn === 'query' ? z.enum(NAMES).default(DEFAULT_ENGINE).describe(`${ENGINE_DOC}; default ${DEFAULT_ENGINE}`) : z.enum(NAMES).describe(ENGINE_DOC);
+  const engine = z.enum(NAMES, { error: engineError }).describe(ENGINE_DOC);
   return defineTool({
     name: spec.name,
     title: spec.title,
@@ -126,7 +151,7 @@ export const compatibleSearch = compatRoute({
   method: 'GET',
   path: '/api/v1/search',
   engineIn: 'query',
-  description: `Drop-in for the third-party search-results API: keep its query parameters and pick the engine with engine= (default ${DEFAULT_ENGINE}). The key may be sent as api_key in the query or as a Bearer token. ${FAMILY}`,
+  description: `Drop-in for the third-party search-results API: keep its query parameters and pick the engine with engine= (required, as that API requires it). The key may be sent as api_key in the query or as a Bearer token. ${FAMILY}`,
 });
 
 export const compatibleSerpGet = compatRoute({
@@ -159,7 +184,7 @@ const ARCHIVE =
 export const getArchivedSearchPage = defineTool({
   name: 'get_archived_search_page',
   title: 'Raw upstream page of an archived search (html_url)',
-  description: `The first upstream reply of one of your compatible searches, as received (HTML, or JSON for sources that answer JSON): search_metadata.html_url. Present only when the search kept one. ${ARCHIVE}`,
+  description: `The first upstream reply of one of your compatible searches, as received (HTML, or JSON for sources that answer JSON): search_metadata.html_url. Present only when the search kept one. Served inert, as a download (Content-Disposition: attachment) under \`Content-Security-Policy: sandbox; default-src 'none'\` and \`X-Content-Type-Options: nosniff\`: the upstream's scripts never run. ${ARCHIVE}`,
   method: 'GET',
   path: '/api/v1/searches/{search_id}.html',
   tags: ['compatible search'],
@@ -171,7 +196,8 @@ export const getArchivedSearchPage = defineTool({
   async handler(input, { deps, key }) {
     const page = await readArchivedPage(deps.sql, input.search_id, key);
     if (!page) throw new NotFound('search not found');
-    return new RawBody(page.contentType ?? 'text/html; charset=utf-8', page.body) as unknown as string;
+    // served as a download under a sandbox policy, never as a page of this origin (inertHeaders)
+    return new RawBody(page.contentType ?? 'text/html; charset=utf-8', page.body, `${input.search_id}.html`) as unknown as string;
   },
 });
 
@@ -195,4 +221,4 @@ export const getArchivedSearch = defineTool({
 });
 
 /** Routes of the family; mounted after every operation so that /v1/serp/<alias> stays the operation's own. */
-export const COMPAT_TOOLS: Tool[] = [compatibleSearch, compatibleSerpGet, compatibleSerpPost, getArchivedSearchPage, getArchivedSearch];
+export const COMPAT_TOOLS: Tool[] = [compatibleSearch, compatibleSerpGet, compatibleSerpPost, getArchivedSearchPage, getArchivedSearch, compatibleAccount];

@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { NotFound } from '../src/platform/errors.js';
+import { appsByKey } from '../src/oauth/grants.js';
 import { findRequest } from '../src/platform/history.js';
+import { readableKeyIds } from '../src/platform/keys.js';
 import { USAGE_PERIODS, usageFor, type UsagePeriod } from '../src/platform/usage.js';
 import { defineTool } from '../src/registry/define-tool.js';
+
+const AppLabel = z.object({ client_id: z.string().describe('The OAuth client id of the app.'), name: z.string().describe('The name the app gave itself.') });
 
 export const requestRecord = defineTool({
   name: 'get_request',
   title: 'One request of the history',
-  description: 'The history record of one of your own requests, by the x-request-id it answered with. Another key’s record is a 404.',
+  description: 'The history record of one of your own requests, by the x-request-id it answered with, or of a call an app connected to your account made (OAuth on /mcp; `app` names it). Another key’s record is a 404.',
   method: 'GET',
   path: '/v1/requests/{request_id}',
   tags: ['account'],
@@ -22,12 +26,14 @@ export const requestRecord = defineTool({
     credits: z.int(),
     rate_limited: z.boolean(),
     created_at: z.string(),
+    app: AppLabel.nullable().describe('The app connected to your account that made the call (OAuth on /mcp); null for a call made with this key.'),
   }),
   credits: 0,
-  errors: { 404: 'No request of this key has that id (another key’s record is a 404 too).' },
+  errors: { 404: 'No request of this key (or of an app connected to its account) has that id; another key’s record is a 404 too.' },
   async handler({ request_id }, { deps, key }) {
-    const row = await findRequest(deps.sql, key.id, request_id);
+    const row = await findRequest(deps.sql, await readableKeyIds(deps.sql, key), request_id);
     if (!row) throw new NotFound('request not found');
+    const app = row.key_id === key.id ? null : ((await appsByKey(deps.sql, key.account_id)).get(row.key_id as string) ?? null);
     return {
       id: row.id as string,
       method: row.method as string,
@@ -38,6 +44,7 @@ export const requestRecord = defineTool({
       credits: row.credits as number,
       rate_limited: row.rate_limited as boolean,
       created_at: (row.created_at as Date).toISOString(),
+      app,
     };
   },
 });
@@ -47,7 +54,7 @@ const endpointStats = { avg_duration_ms: z.number(), p95_duration_ms: z.number()
 export const usage = defineTool({
   name: 'get_usage',
   title: 'Usage of the calling key',
-  description: 'Requests, errors, rate-limited calls, bytes and latency of the calling key over a period, by status, endpoint and day. Free.',
+  description: 'Requests, errors, rate-limited calls, bytes and latency of the calling key over a period, by status, endpoint and day, counting the calls of the apps connected to its account (OAuth on /mcp), which by_app lists. Free.',
   method: 'GET',
   path: '/v1/usage',
   tags: ['account'],
@@ -66,10 +73,16 @@ export const usage = defineTool({
     by_status: z.array(z.object({ status: z.int(), requests: z.int() })),
     by_endpoint: z.array(z.object({ method: z.string(), path: z.string(), requests: z.int(), errors: z.int(), ...endpointStats })),
     by_day: z.array(z.object({ date: z.string(), requests: z.int(), errors: z.int(), response_bytes: z.int() })),
+    by_app: z
+      .array(z.object({ app: AppLabel, requests: z.int(), errors: z.int(), credits: z.int() }))
+      .describe('Calls made by the apps connected to the account (counted in the totals above), per app; empty for an app’s own token.'),
   }),
   credits: 0,
   async handler({ period }, { deps, key }) {
-    const u = await usageFor(deps.sql, key.id, period);
-    return { key: { name: key.name, prefix: key.prefix, rate_limit_per_min: key.rate_limit_per_min, role: key.role }, ...u };
+    const { by_key, ...u } = await usageFor(deps.sql, await readableKeyIds(deps.sql, key), period);
+    const others = by_key.filter((k) => k.key_id !== key.id);
+    const apps = others.length ? await appsByKey(deps.sql, key.account_id) : new Map();
+    const by_app = others.flatMap(({ key_id, ...n }) => (apps.has(key_id) ? [{ app: apps.get(key_id)!, ...n }] : [])).sort((a, b) => b.requests - a.requests);
+    return { key: { name: key.name, prefix: key.prefix, rate_limit_per_min: key.rate_limit_per_min, role: key.role }, ...u, by_app };
   },
 });

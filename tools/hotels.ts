@@ -181,7 +181,7 @@ export const serpHotels = defineTool({
   output: z.object({
     search_metadata: SearchMetadataSchema,
     search_parameters: z.record(z.string(), z.string()),
-    search_information: z.object({ total_results: z.int() }).optional(),
+    search_information: z.object({ total_results: z.int().optional(), corrected_query: z.string().optional().describe('the query the page says it answered, when not the one asked'), original_query: z.string().optional().describe('the query asked, beside corrected_query') }).optional(),
     pagination: z.object({ records_from: z.int().optional(), records_to: z.int().optional(), next_page_token: z.string().optional() }).optional(),
     brands: z.array(Brand).optional(),
     properties: z.array(Compat),
@@ -214,7 +214,7 @@ export const serpHotels = defineTool({
     return {
       search_metadata: timer.metadata(requestId, page.requestUrl, { collection_id: page.collectionId, observed_at: page.observedAt.toISOString(), wire_bytes: page.wireBytes }),
       search_parameters: echoParameters({ engine: 'metasearch_hotels', ...i }),
-      ...toCompatSearch(page.data),
+      ...toCompatSearch(page.data, i.q),
     };
   },
 });

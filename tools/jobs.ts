@@ -3,7 +3,7 @@ import { CalendarRequest, normalizeCalendarRequest } from '../src/domain/calenda
 import { need } from '../src/deps.js';
 import { createCalendarJob, readCalendarJob } from '../src/jobs/calendar-jobs.js';
 import { checkCallbackUrl } from '../src/jobs/webhooks.js';
-import { DependencyDown, InvalidInput } from '../src/platform/errors.js';
+import { InvalidInput, NotConfigured } from '../src/platform/errors.js';
 import { defineTool } from '../src/registry/define-tool.js';
 import { queryBool } from '../src/registry/query.js';
 
@@ -86,7 +86,7 @@ export const createJob = defineTool({
     const idem = idempotencyKey(headers);
     const callbackUrl = input.callback_url ?? null;
     if (callbackUrl) {
-      if (!deps.config.WEBHOOK_SIGNING_SECRET) throw new DependencyDown('webhook delivery is not enabled for this service');
+      if (!deps.config.WEBHOOK_SIGNING_SECRET) throw new NotConfigured('webhook delivery is not enabled for this service');
       checkCallbackUrl(callbackUrl, deps.config.SAFE_FETCH_ALLOW_PRIVATE);
     }
     const { id } = await createCalendarJob(deps.sql, need(deps, 'boss'), {

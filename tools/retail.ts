@@ -72,6 +72,7 @@ export const searchRetail = defineTool({
         price: nn,
         price_text: ns,
         was_price_text: ns,
+        unit_price_text: ns.describe('the price per unit as the page states it, unit included (e.g. $539.00/pa); null when it states none'),
         rating: nn,
         reviews: nn,
         seller: ns,

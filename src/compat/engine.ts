@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidInput } from '../platform/errors.js';
+import { InvalidInput, type ValidationIssue } from '../platform/errors.js';
 import type { Tool, ToolContext } from '../registry/define-tool.js';
 import { coerceQuery, queryBool } from '../registry/query.js';
 import { parseInput, type Location } from '../registry/validation.js';
@@ -11,14 +11,21 @@ import { UpstreamTap } from './capture.js';
  * - `{}` the same name and value;
  * - `to` our field name (and `value` our value form);
  * - `noEffect` accepted, cannot change our answer; the reason is named in `warnings`;
- * - `unsupported` would narrow or reorder that API's answer in a way we cannot: a value other than
- *   its neutral one (false, 0, empty) is refused with 400 naming the reason.
+ * - `notApplied` a filter or order we cannot apply whose effect the caller can do without (the
+ *   answer is broader or in the engine's own order, and carries what is needed to apply it):
+ *   accepted, and a value other than its neutral one is named in `warnings`;
+ * - `unsupported` would change what the answer means in a way the caller cannot undo (another
+ *   area, other prices, another series): a value other than its neutral one (false, 0, empty) is
+ *   refused with 400 naming the reason, together with every other problem of the request.
  */
 export type ParamRule = {
   to?: string;
   value?: (v: unknown) => unknown;
   noEffect?: string;
+  notApplied?: string;
   unsupported?: string;
+  /** Consumed by the engine's `derive` into this field of our operation (e.g. check_out_date into nights). */
+  via?: string;
   /** Values of an unsupported parameter that ask for what we do anyway (besides false, 0 and empty). */
   neutral?: readonly string[];
   doc?: string;
@@ -39,6 +46,8 @@ export interface CompatEngine {
   reshape?: (body: Record<string, unknown>) => Record<string, unknown>;
   /** Our own alias: search_parameters stay as our operation echoes them. */
   ownEcho?: boolean;
+  /** Fields of our operation computed from several of that API's parameters (the `via` ones). */
+  derive?: (params: Record<string, unknown>) => Record<string, unknown>;
   /** Parameters the chosen operation takes from elsewhere (a token carries the search), with the reason. */
   carriedBy?: (tool: Tool) => { params: readonly string[]; reason: string } | null;
 }
@@ -91,9 +100,15 @@ export function resolveSearch(engine: CompatEngine, raw: Record<string, unknown>
   const tool = typeof engine.tool === 'function' ? engine.tool(params) : engine.tool;
   const own = objectKeys(tool.input);
   const warnings: string[] = [];
-  const refused: string[] = [];
+  // every problem of the request in one 400: refused parameters and the operation's own validation
+  const issues: ValidationIssue[] = [];
   const mapped: Record<string, unknown> = {};
   const theirName = new Map<string, string>();
+  // a field the caller did not send is still named as that API names it (a missing url, not pagename)
+  for (const [name, rule] of Object.entries(engine.params)) {
+    const ours = rule.via ?? rule.to;
+    if (ours && !theirName.has(ours)) theirName.set(ours, name);
+  }
   const carried = engine.carriedBy?.(tool) ?? null;
   for (const [name, value] of Object.entries(params)) {
     if (name === 'engine') continue;
@@ -103,8 +118,17 @@ export function resolveSearch(engine: CompatEngine, raw: Record<string, unknown>
       warnings.push(`${name}: ${noEffect}`);
       continue;
     }
+    const neutral = NEUTRAL.has(value) || rule.neutral?.includes(String(value)) === true;
+    if (rule.notApplied) {
+      if (!neutral) warnings.push(`${name}: not applied: ${rule.notApplied}`);
+      continue;
+    }
     if (rule.unsupported) {
-      if (!NEUTRAL.has(value) && !rule.neutral?.includes(String(value))) refused.push(`${name}: ${rule.unsupported}`);
+      if (!neutral) issues.push({ type: 'unsupported', loc: [locate(name), name], msg: rule.unsupported, input: value });
+      continue;
+    }
+    if (rule.via) {
+      theirName.set(rule.via, name);
       continue;
     }
     const to = rule.to ?? name;
@@ -112,17 +136,23 @@ export function resolveSearch(engine: CompatEngine, raw: Record<string, unknown>
     mapped[to] = rule.value ? rule.value(value) : value;
     theirName.set(to, name);
   }
-  if (refused.length) throw new InvalidInput(refused.join('; '));
+  Object.assign(mapped, engine.derive?.(params));
   let input: unknown;
   try {
     input = parseInput(tool.input, coerceQuery(tool.input, mapped), locate);
   } catch (err) {
-    if (err instanceof InvalidInput && Array.isArray(err.detail)) {
-      throw new InvalidInput(err.detail.map((d) => ({ ...d, loc: d.loc.map((p, i) => (i === 1 && typeof p === 'string' ? (theirName.get(p) ?? p) : p)) })));
-    }
-    throw err;
+    if (!(err instanceof InvalidInput) || !Array.isArray(err.detail)) throw err;
+    issues.push(...err.detail.map((d) => inTheirTerms(d, theirName)));
   }
+  if (issues.length) throw new InvalidInput(issues);
   return { engine, tool, input, params, warnings, zeroRetention: asksZeroRetention(params) };
+}
+
+/** A validation issue of our operation with the caller's parameter names, in its location and in its message. */
+function inTheirTerms(d: ValidationIssue, theirName: Map<string, string>): ValidationIssue {
+  let msg = d.msg;
+  for (const [ours, theirs] of theirName) if (ours !== theirs) msg = msg.replace(new RegExp(`\\b${ours}\\b`, 'g'), theirs);
+  return { ...d, msg, loc: d.loc.map((p, i) => (i === 1 && typeof p === 'string' ? (theirName.get(p) ?? p) : p)) };
 }
 
 const seconds = (ms: number) => Math.round(ms) / 1000;

@@ -9,6 +9,8 @@ export interface DashboardAccount {
   email: string;
   plan: string;
   must_change_password: boolean;
+  /** Set with must_change_password when the password signed in with breaks a rule added since it was chosen. */
+  password_rule_problem: string | null;
 }
 
 export interface IssuedAccount {
@@ -51,7 +53,7 @@ export async function resetTemporaryPassword(sql: Sql, rawEmail: string): Promis
   const hash = await hashPassword(password);
   return sql.begin(async (tx) => {
     const [row] = await tx`
-      UPDATE accounts SET password_hash = ${hash}, must_change_password = true, password_changed_at = now()
+      UPDATE accounts SET password_hash = ${hash}, must_change_password = true, password_rule_problem = NULL, password_changed_at = now()
       WHERE lower(email) = ${normalizeEmail(rawEmail)} RETURNING id`;
     if (!row) return null;
     await tx`DELETE FROM dashboard_sessions WHERE account_id = ${row.id}`;
@@ -61,7 +63,7 @@ export async function resetTemporaryPassword(sql: Sql, rawEmail: string): Promis
 
 export async function accountForSignIn(sql: Sql, email: string): Promise<(DashboardAccount & { password_hash: string | null }) | null> {
   const [row] = await sql`
-    SELECT id, name, email, plan, must_change_password, password_hash FROM accounts
+    SELECT id, name, email, plan, must_change_password, password_rule_problem, password_hash FROM accounts
     WHERE lower(email) = ${normalizeEmail(email)} ORDER BY created_at LIMIT 1`;
   return (row as (DashboardAccount & { password_hash: string | null }) | undefined) ?? null;
 }
@@ -75,7 +77,15 @@ export async function passwordHashOf(sql: Sql, accountId: string): Promise<strin
 export async function changePassword(sql: Sql, accountId: string, password: string): Promise<void> {
   const hash = await hashPassword(password);
   await sql.begin(async (tx) => {
-    await tx`UPDATE accounts SET password_hash = ${hash}, must_change_password = false, password_changed_at = now() WHERE id = ${accountId}`;
+    await tx`UPDATE accounts SET password_hash = ${hash}, must_change_password = false, password_rule_problem = NULL, password_changed_at = now() WHERE id = ${accountId}`;
     await tx`DELETE FROM dashboard_sessions WHERE account_id = ${accountId}`;
   });
+}
+
+/**
+ * A password chosen before today's rules that breaks one: the account must replace it before any
+ * other page opens (found at sign-in, the only moment the password itself is at hand).
+ */
+export async function requirePasswordChange(sql: Sql, accountId: string, problem: string): Promise<void> {
+  await sql`UPDATE accounts SET must_change_password = true, password_rule_problem = ${problem} WHERE id = ${accountId}`;
 }

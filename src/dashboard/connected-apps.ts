@@ -11,9 +11,21 @@ import type { Session } from './sessions.js';
 
 export const AUTHORIZE_PATH = '/dashboard/oauth/authorize';
 
-/** A sign-in may return only to an authorization request of this dashboard. */
+/** A sign-in (and every step after it) may return only to an authorization request of this dashboard. */
 export function safeNext(raw: unknown): string | undefined {
   return typeof raw === 'string' && raw.startsWith(`${AUTHORIZE_PATH}?`) && !/[\\\s]/.test(raw) && raw.length <= 4000 ? raw : undefined;
+}
+
+/** The password page, carrying the authorization request that waits for it (if any). */
+export function passwordStep(next: string | undefined): string {
+  return next ? `/dashboard/password?next=${encodeURIComponent(next)}` : '/dashboard/password';
+}
+
+/** The authorization request's own URL, rebuilt from its parameters (a consent form's hidden fields). */
+function authorizeUrlOf(source: Record<string, unknown>): string | undefined {
+  const q = new URLSearchParams();
+  for (const name of AUTHORIZATION_PARAMS) if (typeof source[name] === 'string' && source[name] !== '') q.set(name, source[name] as string);
+  return safeNext(`${AUTHORIZE_PATH}?${q}`);
 }
 
 export interface DashboardKit {
@@ -47,17 +59,30 @@ export function mountConnectedApps(r: Router, kit: DashboardKit): void {
     const checked = await checkAuthorizationRequest(deps, urls, req.query as Record<string, unknown>);
     if (!checked.ok) return 'fatal' in checked ? refuse(res, checked.fatal) : res.redirect(303, checked.redirect);
     const session = res.locals.session as Session | null;
-    if (!session?.account) return res.redirect(303, `/dashboard/sign-in?next=${encodeURIComponent(req.originalUrl)}`);
-    // A temporary password is replaced first; the app's connection is then started again.
-    if (session.account.must_change_password) return res.redirect(303, '/dashboard/password');
+    // Sign-in and a required password change come first; each step carries this request on, and
+    // the last one comes back here.
+    const here = safeNext(req.originalUrl);
+    if (!session?.account) return res.redirect(303, here ? `/dashboard/sign-in?next=${encodeURIComponent(here)}` : '/dashboard/sign-in');
+    if (session.account.must_change_password) return res.redirect(303, passwordStep(here));
     const params: Record<string, string> = {};
     for (const name of AUTHORIZATION_PARAMS) if (typeof req.query[name] === 'string' && req.query[name] !== '') params[name] = req.query[name] as string;
     allowFormRedirect(res, checked.request);
     send(res, 200, consentPage({ account: session.account, csrf: session.csrf, request: checked.request, params }));
   });
 
+  // A session that ended (or must change its password) while the consent page was open goes through
+  // those steps and back to the same request.
+  const consentSigned: RequestHandler = (req, res, next) => {
+    const account = (res.locals.session as Session | null)?.account;
+    if (account && !account.must_change_password) return next();
+    const here = authorizeUrlOf(req.body as Record<string, unknown>);
+    if (!account) return res.redirect(303, here ? `/dashboard/sign-in?next=${encodeURIComponent(here)}` : '/dashboard/sign-in');
+    res.redirect(303, passwordStep(here));
+  };
+
   r.post(
     '/oauth/authorize',
+    consentSigned,
     kit.csrf,
     kit.signedIn(async (req, res, { account }) => {
       const urls = oauthUrls(deps.config, req);

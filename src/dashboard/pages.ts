@@ -6,7 +6,7 @@ import { requestsChart } from './chart.js';
 import { COPY_SCRIPT_PATH } from './copy-button.js';
 import { alert, appPage, authPage, csrfField, fmtDate, fmtDateTime, fmtInt, fmtMs, html, signOutForm } from './html.js';
 import type { JobSummary } from './jobs.js';
-import { PASSWORD_MIN_LENGTH } from './password.js';
+import { PASSWORD_MIN_LENGTH, PASSWORD_RULES_TEXT } from './password-rules.js';
 import { DASHBOARD_PERIODS, type AccountUsage } from './usage.js';
 
 /** Ledger rows shown on the usage page. */
@@ -21,7 +21,7 @@ export function signInPage(o: { csrf: string; email?: string; error?: string; ne
   return authPage({
     title: 'Sign in',
     body: html`<div class="card"><h1>Sign in</h1><p class="lead">to your API dashboard</p>${alert('error', o.error)}
-<form method="post" action="/dashboard/sign-in">${csrfField(o.csrf)}${o.next ? html`<input type="hidden" name="next" value="${o.next}">` : html``}
+<form method="post" action="/dashboard/sign-in">${csrfField(o.csrf)}${nextField(o.next)}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${o.email ?? ''}" ${o.email ? '' : 'autofocus'}>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required ${o.email ? 'autofocus' : ''}>
 <button type="submit">Sign in</button></form></div>
@@ -29,17 +29,27 @@ export function signInPage(o: { csrf: string; email?: string; error?: string; ne
   });
 }
 
-export function passwordPage(o: Signed & { error?: string }): string {
+/** A hidden field carrying the OAuth authorization request that waits for this step. */
+const nextField = (next: string | undefined) => (next ? html`<input type="hidden" name="next" value="${next}">` : html``);
+
+export function passwordPage(o: Signed & { error?: string; next?: string }): string {
   const forced = o.account.must_change_password;
+  const temporary = forced && !o.account.password_rule_problem;
+  const lead = !forced
+    ? ''
+    : temporary
+      ? 'You signed in with a temporary password. Replace it with a password of your own to continue.'
+      : `Your password no longer meets our password rules: ${o.account.password_rule_problem} Choose a new one to continue.`;
+  const waiting = o.next ? html`<p class="hint">The app you are connecting waits for this step: its approval page opens next.</p>` : html``;
   return authPage({
     title: 'Change password',
     body: html`<div class="card"><h1>${forced ? 'Choose your password' : 'Change password'}</h1>
-<p class="lead">${forced ? 'You signed in with a temporary password. Replace it with a password of your own to continue.' : ''}</p>${alert('error', o.error)}
-<form method="post" action="/dashboard/password">${csrfField(o.csrf)}
+<p class="lead">${lead}</p>${waiting}${alert('error', o.error)}
+<form method="post" action="/dashboard/password">${csrfField(o.csrf)}${nextField(o.next)}
 <input type="email" name="username" autocomplete="username" value="${o.account.email}" hidden readonly>
-<label for="current">${forced ? 'Temporary password' : 'Current password'}</label><input id="current" name="current" type="password" autocomplete="current-password" required autofocus>
-<label for="next">New password</label><input id="next" name="next" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required>
-<div class="hint">At least ${PASSWORD_MIN_LENGTH} characters. A passphrase of a few words works well.</div>
+<label for="current">${temporary ? 'Temporary password' : 'Current password'}</label><input id="current" name="current" type="password" autocomplete="current-password" required autofocus>
+<label for="new-password">New password</label><input id="new-password" name="new_password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required aria-describedby="password-rules">
+<div class="hint" id="password-rules">${PASSWORD_RULES_TEXT}</div>
 <label for="confirm">Repeat the new password</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required>
 <button type="submit">Save password</button></form></div>
 <div class="foot">Signed in as ${o.account.email} · ${signOutForm(o.csrf)}</div>`,
@@ -90,7 +100,7 @@ export function rotateConfirmPage(o: Signed & { key: KeySummary }): string {
 }
 
 interface LedgerRow {
-  id: number;
+  id: string;
   kind: string;
   amount: number;
   request_id: string | null;
@@ -98,7 +108,25 @@ interface LedgerRow {
   created_at: Date;
 }
 
-export function usagePage(o: Signed & { usage: AccountUsage; balance: Balance; ledger: LedgerRow[] }): string {
+/** Who made the calls: the account's API keys together, and each connected app by name. */
+export interface CallerUsage {
+  label: string;
+  app: boolean;
+  requests: number;
+  errors: number;
+  credits: number;
+}
+
+function callersCard(callers: CallerUsage[]) {
+  if (!callers.some((c) => c.app)) return html``;
+  const rows = callers.map(
+    (c) => html`<tr><td>${c.app ? html`<span class="badge">app</span> ${c.label}` : c.label}</td><td class="num">${fmtInt(c.requests)}</td><td class="num">${fmtInt(c.errors)}</td><td class="num">${fmtInt(c.credits)}</td></tr>`,
+  );
+  return html`<div class="card"><h2>By caller</h2><table><thead><tr><th>Caller</th><th class="num">Requests</th><th class="num">Errors</th><th class="num">Credits</th></tr></thead><tbody>${rows}</tbody></table>
+<p class="hint">Apps connected under Connected apps call <code>/mcp</code> as this account: their calls count here and in <code>GET /v1/usage</code>.</p></div>`;
+}
+
+export function usagePage(o: Signed & { usage: AccountUsage; callers: CallerUsage[]; balance: Balance; ledger: LedgerRow[] }): string {
   const u = o.usage;
   const b = o.balance;
   const errorRate = u.totals.requests ? `${((u.totals.errors / u.totals.requests) * 100).toFixed(1)}% of requests` : 'no requests';
@@ -124,12 +152,13 @@ ${o.ledger.map(
     section: 'usage',
     account: o.account,
     csrf: o.csrf,
-    body: html`<div class="row"><div><h1>Usage</h1><p class="lead">Requests of every key of this account since ${hourly ? fmtDateTime(new Date(u.start)) : fmtDate(new Date(u.start))} (${hourly ? 'UTC hours' : 'UTC days'}).</p></div><div class="tabs">${tabs}</div></div>
+    body: html`<div class="row"><div><h1>Usage</h1><p class="lead">Requests of every key of this account and of its connected apps since ${hourly ? fmtDateTime(new Date(u.start)) : fmtDate(new Date(u.start))} (${hourly ? 'UTC hours' : 'UTC days'}).</p></div><div class="tabs">${tabs}</div></div>
 <div class="stats">${stat('Requests', fmtInt(u.totals.requests), span.label.toLowerCase())}${stat('Errors', fmtInt(u.totals.errors), errorRate)}
 ${stat('p95 latency', fmtMs(u.totals.p95_ms), `average ${fmtMs(u.totals.avg_ms)}`)}${stat('Credits used', fmtInt(b.used), `this month, of ${fmtInt(b.granted)}`)}
 ${stat('Credits remaining', fmtInt(b.remaining), `renews ${fmtDate(b.period.end)}`)}</div>
 <div class="card"><h2>Requests and errors per ${span.unit}</h2>${requestsChart(u.by_bucket)}</div>
 <div class="card"><h2>By endpoint</h2>${endpoints}</div>
+${callersCard(o.callers)}
 <div class="card"><h2>Credit ledger</h2>${ledger}<p class="hint">Newest entries first (at most ${LEDGER_ROWS}); the full ledger is at <code>GET /v1/billing/ledger</code>.</p></div>`,
   });
 }

@@ -1,12 +1,10 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { passwordRuleProblem } from './password-rules.js';
 
 /** scrypt cost: N=2^15, r=8 needs 32 MiB per hash (memory-hard); stored with every hash so it can be raised later. */
 const PARAMS = { N: 32_768, r: 8, p: 1, keylen: 32, saltBytes: 16 } as const;
 const MAX_N = 1 << 20;
 const MAXMEM = 256 * 1024 * 1024;
-
-export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_MAX_LENGTH = 200;
 
 // 32 symbols, Crockford-like (no i, l, o, u): every random byte maps without bias (256 % 32 = 0).
 const TEMP_ALPHABET = 'abcdefghjkmnpqrstvwxyz0123456789';
@@ -47,10 +45,10 @@ export function temporaryPassword(): string {
 }
 
 /** The reason a new password is refused, or null when it is acceptable. */
-export function newPasswordProblem(next: string, confirm: string, current: string): string | null {
-  if (next.length < PASSWORD_MIN_LENGTH) return `The new password must have at least ${PASSWORD_MIN_LENGTH} characters.`;
-  if (next.length > PASSWORD_MAX_LENGTH) return `The new password must have at most ${PASSWORD_MAX_LENGTH} characters.`;
-  if (next !== confirm) return 'The two new passwords do not match.';
-  if (next === current) return 'The new password must differ from the current one.';
+export function newPasswordProblem(o: { next: string; confirm: string; current: string; email: string }): string | null {
+  const broken = passwordRuleProblem(o.next, o.email);
+  if (broken) return broken.replace(/^The password/, 'The new password');
+  if (o.next !== o.confirm) return 'The two new passwords do not match.';
+  if (o.next === o.current) return 'The new password must differ from the current one.';
   return null;
 }

@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../deps.js';
-import { accountForSignIn, changePassword, normalizeEmail, passwordHashOf, type DashboardAccount } from './accounts.js';
+import { accountForSignIn, changePassword, normalizeEmail, passwordHashOf, requirePasswordChange, type DashboardAccount } from './accounts.js';
 import { createAccountKey, liveKeys, rotateAccountKey, type KeyOutcome } from './api-key.js';
-import { mountConnectedApps, safeNext } from './connected-apps.js';
+import { mountConnectedApps, passwordStep, safeNext } from './connected-apps.js';
 import { recentJobs } from './jobs.js';
 import { KeyFlashes, type KeyFlash } from './key-flash.js';
 import { mountSources } from './sources.js';
@@ -10,6 +10,7 @@ import { COPY_SCRIPT, COPY_SCRIPT_PATH } from './copy-button.js';
 import { mountWatches } from './watches.js';
 import { LEDGER_ROWS, apiPage, jobsPage, messagePage, passwordPage, rotateConfirmPage, signInPage, usagePage } from './pages.js';
 import { newPasswordProblem, verifyPassword } from './password.js';
+import { passwordRuleProblem } from './password-rules.js';
 import {
   SESSION_COOKIE,
   clearedCookie,
@@ -22,8 +23,10 @@ import {
   type Session,
 } from './sessions.js';
 import { attemptSucceeded, beginAttempt } from './sign-in-limit.js';
-import { DASHBOARD_PERIODS, accountUsage, isDashboardPeriod, type DashboardPeriod } from './usage.js';
+import { DASHBOARD_PERIODS, accountUsage, callerUsage, isDashboardPeriod, type DashboardPeriod } from './usage.js';
+import { appsByKey } from '../oauth/grants.js';
 import { badText } from '../registry/validation.js';
+import { baseUrl } from '../oauth/urls.js';
 
 export interface DashboardOptions {
   /** Express `trust proxy` for the dashboard (hops, addresses, `loopback`, true): makes `req.secure` and `req.ip` follow X-Forwarded-*. */
@@ -97,10 +100,15 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
     return s;
   };
 
-  /** Every form carries the session's synchronizer token; a missing or foreign one is refused. */
+  /**
+   * Every form carries the session's synchronizer token; a missing or foreign one is refused. A
+   * form that carried an app's authorization request links back to it, so the connection survives.
+   */
   const csrf: RequestHandler = (req, res, next) => {
     if (csrfMatches(sessionOf(res), field(req, '_csrf'))) return next();
-    send(res, 403, messagePage('Form expired', 'This form is no longer valid (expired session or missing security token). Reload the page and try again.', { href: PAGES.signIn, label: 'Back to sign-in' }));
+    const waiting = safeNext(field(req, 'next'));
+    const back = waiting ? { href: waiting, label: 'Continue connecting the app' } : { href: PAGES.signIn, label: 'Back to sign-in' };
+    send(res, 403, messagePage('Form expired', 'This form is no longer valid (expired session or missing security token). Reload the page and try again.', back));
   };
 
   /** Wraps a signed-in handler; until the temporary password is replaced only the password page opens. */
@@ -117,7 +125,7 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
   r.get('/sign-in', async (req, res) => {
     let session = sessionOf(res);
     const next = safeNext(req.query.next);
-    if (session?.account) return res.redirect(303, next ?? PAGES.home);
+    if (session?.account) return res.redirect(303, session.account.must_change_password ? passwordStep(next) : (next ?? PAGES.home));
     session ??= await startSession(req, res, null);
     send(res, 200, signInPage({ csrf: session.csrf, next }));
   });
@@ -140,10 +148,13 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
       return send(res, 401, signInPage({ csrf: session.csrf, email, next, error: 'Wrong email or password.' }));
     }
     await attemptSucceeded(sql, attempt.id);
+    // A password chosen before today's rules is checked now, the one moment it is at hand.
+    const broken = account.must_change_password ? null : passwordRuleProblem(password, account.email);
+    if (broken) await requirePasswordChange(sql, account.id, broken);
     // A fresh session id at sign-in: a token planted before it is worth nothing after.
     await destroySession(sql, session.token);
     await startSession(req, res, account.id);
-    res.redirect(303, account.must_change_password ? PAGES.password : (next ?? PAGES.home));
+    res.redirect(303, account.must_change_password || broken ? passwordStep(next) : (next ?? PAGES.home));
   });
 
   r.post('/sign-out', csrf, async (req, res) => {
@@ -152,16 +163,18 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
     res.redirect(303, PAGES.signIn);
   });
 
-  r.get('/password', signedIn(async (_req, res, s) => send(res, 200, passwordPage({ account: s.account, csrf: s.session.csrf })), { passwordPage: true }));
+  r.get('/password', signedIn(async (req, res, s) => send(res, 200, passwordPage({ account: s.account, csrf: s.session.csrf, next: safeNext(req.query.next) })), { passwordPage: true }));
 
   r.post(
     '/password',
     csrf,
     signedIn(
       async (req, res, { session, account }) => {
-        const again = (status: number, error: string) => send(res, status, passwordPage({ account, csrf: session.csrf, error }));
+        // An OAuth authorization request waiting for this step.
+        const waiting = safeNext(field(req, 'next'));
+        const again = (status: number, error: string) => send(res, status, passwordPage({ account, csrf: session.csrf, error, next: waiting }));
         const current = field(req, 'current');
-        const next = field(req, 'next');
+        const next = field(req, 'new_password');
         // The current password is a guess like any other: same limits as the sign-in form.
         const attempt = await beginAttempt(sql, account.email, clientIp(req));
         if (!attempt.allowed) return again(429, 'Too many wrong passwords. Try again later.');
@@ -169,17 +182,16 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
           return again(400, account.must_change_password ? 'The temporary password is wrong.' : 'The current password is wrong.');
         }
         await attemptSucceeded(sql, attempt.id);
-        const problem = newPasswordProblem(next, field(req, 'confirm'), current);
+        const problem = newPasswordProblem({ next, confirm: field(req, 'confirm'), current, email: account.email });
         if (problem) return again(400, problem);
         await changePassword(sql, account.id, next);
         await startSession(req, res, account.id);
-        res.redirect(303, `${PAGES.home}?notice=password`);
+        res.redirect(303, waiting ?? `${PAGES.home}?notice=password`);
       },
       { passwordPage: true },
     ),
   );
 
-  const baseUrl = (req: Request) => deps.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? `${req.protocol}://${req.get('host')}`;
   const renderKeys = async (req: Request, res: Response, s: Signed, outcome?: KeyOutcome, rotated = false) => {
     const keys = await liveKeys(sql, s.account.id);
     const notice = req.query.notice === 'password' ? 'Your password has been saved.' : undefined;
@@ -187,7 +199,7 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
       account: s.account,
       csrf: s.session.csrf,
       keys,
-      baseUrl: baseUrl(req),
+      baseUrl: baseUrl(deps.config, req),
       notice: outcome ? undefined : notice,
       created: outcome?.ok ? { key: outcome.key, rotated } : undefined,
       error: outcome && !outcome.ok ? outcome.reason : undefined,
@@ -226,13 +238,14 @@ export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): exp
         return send(res, 400, messagePage('Unknown period', `Usage is shown for ${known}.`, { href: '/dashboard/usage', label: 'Show the last 30 days' }));
       }
       const period: DashboardPeriod = asked;
-      const [usage, balance, ledger] = await Promise.all([
+      const [usage, apps, balance, ledger] = await Promise.all([
         accountUsage(sql, account.id, period),
+        appsByKey(sql, account.id),
         deps.credits.balance(account.id, account.plan),
-        deps.credits.ledger(account.id, { limit: LEDGER_ROWS }),
+        deps.credits.ledger(account.id, { limit: LEDGER_ROWS }).then((rows) => rows ?? []),
       ]);
       const rows = ledger.map((l) => ({ id: l.id, kind: l.kind, amount: l.amount, request_id: l.request_id, note: l.note, created_at: l.created_at }));
-      send(res, 200, usagePage({ account, csrf: session.csrf, usage, balance, ledger: rows }));
+      send(res, 200, usagePage({ account, csrf: session.csrf, usage, callers: callerUsage(usage, apps), balance, ledger: rows }));
     }),
   );
 

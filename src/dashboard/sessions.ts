@@ -37,7 +37,7 @@ export async function createSession(sql: Sql, accountId: string | null): Promise
 }
 
 async function accountById(sql: Sql, id: string): Promise<DashboardAccount | null> {
-  const [row] = await sql`SELECT id, name, email, plan, must_change_password FROM accounts WHERE id = ${id}`;
+  const [row] = await sql`SELECT id, name, email, plan, must_change_password, password_rule_problem FROM accounts WHERE id = ${id}`;
   return (row as DashboardAccount | undefined) ?? null;
 }
 
@@ -50,11 +50,11 @@ export async function readSession(sql: Sql, token: string | undefined): Promise<
       WHERE token_hash = ${hashToken(token)} AND expires_at > now()
         AND last_seen_at > now() - make_interval(secs => CASE WHEN account_id IS NULL THEN ${LIFETIME.anonymous.idleS}::int ELSE ${LIFETIME.signedIn.idleS}::int END)
       RETURNING account_id, csrf_token)
-    SELECT s.account_id, s.csrf_token, a.name, a.email, a.plan, a.must_change_password
+    SELECT s.account_id, s.csrf_token, a.name, a.email, a.plan, a.must_change_password, a.password_rule_problem
     FROM s LEFT JOIN accounts a ON a.id = s.account_id`;
   if (!row) return null;
   const account = row.account_id
-    ? { id: row.account_id, name: row.name, email: row.email, plan: row.plan, must_change_password: row.must_change_password }
+    ? { id: row.account_id, name: row.name, email: row.email, plan: row.plan, must_change_password: row.must_change_password, password_rule_problem: row.password_rule_problem }
     : null;
   return { token, csrf: row.csrf_token, account };
 }

@@ -1,4 +1,6 @@
 import type { Sql } from '../db/client.js';
+import type { AppLabel } from '../oauth/grants.js';
+import type { CallerUsage } from './pages.js';
 
 /** Usage windows of the dashboard (the same names as GET /v1/usage): whole UTC hours or days ending now. */
 export const DASHBOARD_PERIODS = {
@@ -28,12 +30,21 @@ export interface EndpointUsage {
   p95_ms: number | null;
 }
 
+/** The calls of one key row in the period: an API key, or the key row of a connected app. */
+export interface KeyUsage {
+  key_id: string;
+  requests: number;
+  errors: number;
+  credits: number;
+}
+
 export interface AccountUsage {
   period: DashboardPeriod;
   start: string;
   totals: { requests: number; errors: number; p95_ms: number | null; avg_ms: number | null };
   by_bucket: BucketUsage[];
   by_endpoint: EndpointUsage[];
+  by_key: KeyUsage[];
 }
 
 const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
@@ -45,7 +56,7 @@ export async function accountUsage(sql: Sql, accountId: string, period: Dashboar
   const [bounds] = await sql`
     SELECT (date_trunc(${unit}, now() AT TIME ZONE 'UTC') - ${count - 1} * ${step}) AT TIME ZONE 'UTC' AS start`;
   const scope = sql`h.key_id IN (SELECT id FROM api_keys WHERE account_id = ${accountId}) AND h.created_at >= ${bounds.start}`;
-  const [totals, byBucket, byEndpoint] = await Promise.all([
+  const [totals, byBucket, byEndpoint, byKey] = await Promise.all([
     sql`SELECT count(*)::int AS requests, count(*) FILTER (WHERE h.status >= 400)::int AS errors,
           percentile_cont(0.95) WITHIN GROUP (ORDER BY h.duration_ms) AS p95_ms, avg(h.duration_ms) AS avg_ms
         FROM request_history h WHERE ${scope}`,
@@ -58,6 +69,8 @@ export async function accountUsage(sql: Sql, accountId: string, period: Dashboar
           percentile_cont(0.95) WITHIN GROUP (ORDER BY h.duration_ms) AS p95_ms
         FROM request_history h WHERE ${scope}
         GROUP BY h.method, h.path ORDER BY count(*) DESC, h.method, h.path LIMIT 50`,
+    sql`SELECT h.key_id, count(*)::int AS requests, count(*) FILTER (WHERE h.status >= 400)::int AS errors, coalesce(sum(h.credits), 0)::int AS credits
+        FROM request_history h WHERE ${scope} GROUP BY h.key_id`,
   ]);
   const t = totals[0];
   return {
@@ -72,5 +85,20 @@ export async function accountUsage(sql: Sql, accountId: string, period: Dashboar
       errors: r.errors as number,
       p95_ms: round1(r.p95_ms as number | null),
     })),
+    by_key: byKey.map((r) => ({ key_id: r.key_id as string, requests: r.requests as number, errors: r.errors as number, credits: r.credits as number })),
   };
+}
+
+/** The period's calls by caller: the API keys together first, then each connected app, busiest first. */
+export function callerUsage(usage: AccountUsage, apps: Map<string, AppLabel>): CallerUsage[] {
+  const keys: CallerUsage = { label: 'API keys', app: false, requests: 0, errors: 0, credits: 0 };
+  const byApp = new Map<string, CallerUsage>();
+  for (const k of usage.by_key) {
+    const app = apps.get(k.key_id);
+    const into = app ? (byApp.get(app.client_id) ?? byApp.set(app.client_id, { label: app.name, app: true, requests: 0, errors: 0, credits: 0 }).get(app.client_id)!) : keys;
+    into.requests += k.requests;
+    into.errors += k.errors;
+    into.credits += k.credits;
+  }
+  return [keys, ...[...byApp.values()].sort((a, b) => b.requests - a.requests)];
 }

@@ -1,9 +1,24 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 
 /** The running postmaster we started; `stop` is a fast shutdown that waits for it to exit. */
 export interface PostmasterProcess {
   stop(): Promise<void>;
+}
+
+/**
+ * However this process ends (a shutdown past its deadline, process.exit anywhere, an uncaught
+ * error), a postmaster it started and has not stopped gets an immediate shutdown (SIGQUIT: the
+ * server and its backends end at once; the next start replays the WAL). Detached from our
+ * process group, it would otherwise outlive us and hold the data directory until the next start
+ * reaps it. Only SIGKILL of node leaves it, and the next start stops it (embedded.ts).
+ */
+function quitWithThisProcess(child: ChildProcess): void {
+  const quit = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
+  };
+  process.on('exit', quit);
+  child.once('exit', () => process.removeListener('exit', quit));
 }
 
 /**
@@ -30,6 +45,7 @@ export async function startPostmaster(opts: {
     env: { ...process.env, LC_MESSAGES: 'C' },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  quitWithThisProcess(child);
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');

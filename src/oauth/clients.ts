@@ -1,15 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import { z } from 'zod';
 import { need, type AppDeps } from '../deps.js';
 import type { Sql } from '../db/client.js';
 import { newId, randomToken } from '../platform/ids.js';
-import { badText, inputHazards } from '../registry/validation.js';
+import { badText } from '../registry/validation.js';
+import { CLIENT_AUTH_METHODS, parseClientMetadata, type ClientAuthMethod } from './client-metadata.js';
 import { OAuthProblem, invalidClient, invalidRequest } from './errors.js';
-import { redirectUriProblem } from './redirect-uris.js';
 
-export type ClientAuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic';
-export const CLIENT_AUTH_METHODS: ClientAuthMethod[] = ['none', 'client_secret_post', 'client_secret_basic'];
+export { CLIENT_AUTH_METHODS, type ClientAuthMethod };
 
 export interface OAuthClient {
   client_id: string;
@@ -23,61 +21,59 @@ export interface OAuthClient {
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest();
 
-/**
- * The client metadata this server acts on (RFC 7591 §2). Other members are kept as sent and never
- * used; limits keep an unauthenticated registration small.
- */
-const ClientMetadata = z.object({
-  redirect_uris: z.array(z.string()).min(1).max(10),
-  client_name: z.string().trim().min(1).max(100).optional(),
-  client_uri: z.string().url().max(2000).optional(),
-  token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS).optional(),
-  grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).max(2).optional(),
-  response_types: z.array(z.literal('code')).max(1).optional(),
-});
-
-function parseMetadata(body: unknown, what: string) {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthProblem('invalid_client_metadata', `${what} must be a JSON object`);
-  // kept as sent (jsonb): nothing PostgreSQL cannot store, nothing nested deeper than any real metadata
-  const hazard = inputHazards(body, () => 'body')[0];
-  if (hazard) throw new OAuthProblem('invalid_client_metadata', `${what}: ${hazard.loc.slice(1).join('.') || '(root)'}: ${hazard.msg}`.slice(0, 300));
-  const parsed = ClientMetadata.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.join('.') || '(root)';
-    const code = issue.path[0] === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata';
-    throw new OAuthProblem(code, `${what}: ${where}: ${issue.message}`.slice(0, 300));
-  }
-  for (const uri of parsed.data.redirect_uris) {
-    const problem = redirectUriProblem(uri);
-    if (problem) throw new OAuthProblem('invalid_redirect_uri', problem);
-  }
-  return parsed.data;
-}
-
 const CLIENT_COLUMNS = 'client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash';
 
-/** Dynamic client registration (RFC 7591): a public client, or a confidential one with a secret shown once. */
-export async function registerClient(sql: Sql, body: unknown) {
-  const meta = parseMetadata(body, 'client metadata');
+/**
+ * Dynamic client registration (RFC 7591): a public client, or a confidential one with a secret
+ * shown once. Only the metadata kept (see parseClientMetadata) is stored and echoed. Clients no
+ * account approved are capped at `pendingMax`, the oldest evicted first.
+ */
+export async function registerClient(sql: Sql, body: unknown, pendingMax: number) {
+  const meta = parseClientMetadata(body, 'client metadata');
   // RFC 7591 §2: the default method is client_secret_basic.
   const method = meta.token_endpoint_auth_method ?? 'client_secret_basic';
   const clientId = newId('mcpc', 24);
   const secret = method === 'none' ? null : `hrs_${randomToken(43)}`;
   const name = meta.client_name ?? 'Unnamed app';
-  await sql`INSERT INTO oauth_clients (client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash, metadata)
-    VALUES (${clientId}, 'dynamic', ${name}, ${meta.client_uri ?? null}, ${meta.redirect_uris}, ${method}, ${secret ? sha256(secret) : null}, ${sql.json(body as never)})`;
-  return {
-    ...(body as object),
-    client_id: clientId,
-    client_id_issued_at: Math.floor(Date.now() / 1000),
-    ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+  const kept = {
+    ...meta,
     client_name: name,
-    redirect_uris: meta.redirect_uris,
     token_endpoint_auth_method: method,
     grant_types: meta.grant_types ?? ['authorization_code', 'refresh_token'],
     response_types: ['code'],
   };
+  await sql`INSERT INTO oauth_clients (client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash, metadata)
+    VALUES (${clientId}, 'dynamic', ${name}, ${meta.client_uri ?? null}, ${meta.redirect_uris}, ${method}, ${secret ? sha256(secret) : null}, ${sql.json(kept as never)})`;
+  await evictPendingClients(sql, pendingMax);
+  return {
+    client_id: clientId,
+    client_id_issued_at: Math.floor(Date.now() / 1000),
+    ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+    ...kept,
+  };
+}
+
+/** Clients without a grant (any account's approval), newest first beyond the cap, are deleted. */
+const PENDING = 'NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.client_id)';
+
+/** Keeps at most `max` clients that no account approved: registrations and cached metadata documents, oldest out first. */
+export async function evictPendingClients(sql: Sql, max: number): Promise<number> {
+  const rows = await sql.unsafe(
+    `DELETE FROM oauth_clients WHERE client_id IN (
+       SELECT c.client_id FROM oauth_clients c WHERE ${PENDING} ORDER BY c.created_at DESC, c.client_id OFFSET $1)
+     RETURNING client_id`,
+    [max],
+  );
+  return rows.length;
+}
+
+/**
+ * The hourly prune: registrations no account approved within a week go (their app registers again
+ * when it needs to), and the cap is applied again.
+ */
+export async function prunePendingClients(sql: Sql, max: number): Promise<number> {
+  const old = await sql.unsafe(`DELETE FROM oauth_clients c WHERE c.registration = 'dynamic' AND c.created_at < now() - interval '7 days' AND ${PENDING} RETURNING client_id`);
+  return old.length + (await evictPendingClients(sql, max));
 }
 
 /** A client id that names a Client ID Metadata Document: an HTTPS URL with a path. */
@@ -123,7 +119,7 @@ async function fetchMetadataDocument(deps: AppDeps, clientId: string): Promise<O
   }
   if (!doc || typeof doc !== 'object' || doc.client_id !== clientId) throw invalidClient('the client metadata document must state the same client_id as its URL');
   if ('client_secret' in doc || 'client_secret_expires_at' in doc) throw invalidClient('a client metadata document must not contain a client secret');
-  const meta = parseMetadata(doc, 'client metadata document');
+  const meta = parseClientMetadata(doc, 'client metadata document');
   if (!meta.client_name) throw invalidClient('the client metadata document must name the client (client_name)');
   if ((meta.token_endpoint_auth_method ?? 'none') !== 'none') throw invalidClient('clients identified by a metadata document authenticate with PKCE only (token_endpoint_auth_method "none")');
   const maxAge = /(?:^|,)\s*max-age=(\d+)/i.exec(res.headers['cache-control'] ?? '');
@@ -135,8 +131,9 @@ async function fetchMetadataDocument(deps: AppDeps, clientId: string): Promise<O
      ON CONFLICT (client_id) DO UPDATE SET client_name = EXCLUDED.client_name, client_uri = EXCLUDED.client_uri,
        redirect_uris = EXCLUDED.redirect_uris, metadata = EXCLUDED.metadata, refresh_after = EXCLUDED.refresh_after
      RETURNING ${CLIENT_COLUMNS}`,
-    [clientId, meta.client_name, meta.client_uri ?? null, meta.redirect_uris, doc as never, cacheS],
+    [clientId, meta.client_name, meta.client_uri ?? null, meta.redirect_uris, { client_id: clientId, ...meta } as never, cacheS],
   );
+  await evictPendingClients(deps.sql, deps.config.OAUTH_PENDING_CLIENTS_MAX);
   return row as unknown as OAuthClient;
 }
 

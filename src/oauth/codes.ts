@@ -75,13 +75,8 @@ export async function redeemCode(
   return outcome as TokenResponse;
 }
 
-/**
- * Expired codes and long-dead tokens go now and then (hashes of spent secrets are worth nothing),
- * and so do dynamic registrations no account ever approved: registration is open to anyone.
- */
+/** Expired codes and long-dead tokens go now and then (hashes of spent secrets are worth nothing). */
 export async function pruneExpired(sql: Sql): Promise<void> {
   await sql`DELETE FROM oauth_codes WHERE expires_at < now() - interval '1 day'`;
   await sql`DELETE FROM oauth_tokens WHERE expires_at < now() - interval '7 days'`;
-  await sql`DELETE FROM oauth_clients c WHERE c.registration = 'dynamic' AND c.created_at < now() - interval '7 days'
-    AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.client_id)`;
 }

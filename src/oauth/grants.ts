@@ -94,3 +94,16 @@ export async function revokeGrant(sql: Sql, accountId: string, grantId: string):
     return true;
   }) as Promise<boolean>;
 }
+
+export interface AppLabel {
+  client_id: string;
+  name: string;
+}
+
+/** The app behind each of the account's app key rows (disconnected ones included): labels for history and usage reads. */
+export async function appsByKey(sql: Sql, accountId: string): Promise<Map<string, AppLabel>> {
+  const rows = await sql`
+    SELECT g.key_id, g.client_id, c.client_name FROM oauth_grants g JOIN oauth_clients c ON c.client_id = g.client_id
+    WHERE g.account_id = ${accountId}`;
+  return new Map(rows.map((r) => [r.key_id as string, { client_id: r.client_id as string, name: r.client_name as string }]));
+}

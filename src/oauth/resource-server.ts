@@ -5,7 +5,6 @@ import { presentedKey, requireKey } from '../platform/auth.js';
 import { Unauthorized } from '../platform/errors.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { billedPlan, planOf } from '../platform/plans.js';
-import { sendError } from '../registry/http-errors.js';
 import { ACCESS_TOKEN_PATTERN, findAccessToken, type LiveAccessToken } from './tokens.js';
 import { MCP_SCOPE, oauthUrls } from './urls.js';
 
@@ -65,16 +64,14 @@ export async function mcpCaller(deps: AppDeps, req: Request): Promise<AuthedKey>
 /**
  * For the /mcp handler: the caller, or null once the refusal has been sent: 401 (403 for a missing
  * scope) with the SDK's Bearer challenge pointing at the resource metadata (RFC 9728 §5.1), and
- * the usual `{detail}` body.
+ * the usual `{detail}` body. Any other failure (the database is down) is thrown, for the handler to
+ * answer in its protocol.
  */
 export async function authenticateMcp(deps: AppDeps, req: Request, res: Response): Promise<AuthedKey | null> {
   try {
     return await mcpCaller(deps, req);
   } catch (err) {
-    if (!(err instanceof OAuthError) || err.code === OAuthErrorCode.ServerError) {
-      sendError(deps, req, res, err);
-      return null;
-    }
+    if (!(err instanceof OAuthError) || err.code === OAuthErrorCode.ServerError) throw err;
     const answer = bearerAuthChallengeResponse(err, { requiredScopes: REQUIRED_SCOPES, resourceMetadataUrl: oauthUrls(deps.config, req).resourceMetadata });
     res.set('www-authenticate', answer.headers.get('www-authenticate') ?? '');
     res.status(answer.status).json({ detail: err.message });

@@ -1,15 +1,14 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { takeRateLimit } from '../platform/rate-limit.js';
 import { badText } from '../registry/validation.js';
+import { REGISTRATION_BODY_MAX_BYTES } from './client-metadata.js';
 import { CLIENT_AUTH_METHODS, authenticateClient, registerClient } from './clients.js';
 import { pruneExpired, redeemCode } from './codes.js';
 import { OAuthProblem, invalidRequest } from './errors.js';
 import { rotateRefreshToken, revokeToken, type TokenLifetimes } from './tokens.js';
 import { MCP_SCOPE, oauthUrls, type OAuthUrls } from './urls.js';
 
-/** Dynamic registrations per client IP and minute: registration is unauthenticated. */
-const REGISTRATIONS_PER_MIN = 20;
 
 /** RFC 8414 authorization server metadata. */
 export function authorizationServerMetadata(u: OAuthUrls) {
@@ -90,13 +89,22 @@ export function oauthRouter(deps: AppDeps): Router {
   }
   router.get('/.well-known/oauth-authorization-server', (req, res) => void res.json(authorizationServerMetadata(oauthUrls(deps.config, req))));
 
-  router.post('/oauth/register', noStore, async (req, res) => {
+  // Registration is open to anyone: a small body, limited per address and for everyone together.
+  const registrationBody = express.json({ limit: REGISTRATION_BODY_MAX_BYTES, type: () => true });
+  const registrationBodyError: ErrorRequestHandler = (err: unknown, req, res, next) => {
+    const e = err as { type?: string } | null;
+    if (e?.type === 'entity.too.large') return sendProblem(deps, req, res, new OAuthProblem('invalid_client_metadata', `client metadata is limited to ${REGISTRATION_BODY_MAX_BYTES} bytes`));
+    if (e?.type) return sendProblem(deps, req, res, new OAuthProblem('invalid_client_metadata', 'client metadata must be a JSON object'));
+    next(err);
+  };
+  router.post('/oauth/register', noStore, registrationBody, registrationBodyError, async (req: Request, res: Response) => {
     try {
-      await takeRateLimit(deps.sql, `oauth-register:${req.ip ?? req.socket.remoteAddress}`, REGISTRATIONS_PER_MIN).catch(() => {
-        throw new OAuthProblem('slow_down', 'too many client registrations from this address; try again in a minute', 429);
-      });
-      res.status(201).json(await registerClient(deps.sql, req.body));
-      if (Math.random() < 0.05) void pruneExpired(deps.sql).catch(() => undefined);
+      const limited = (scope: string) => () => {
+        throw new OAuthProblem('slow_down', `too many client registrations ${scope}; try again in a minute`, 429);
+      };
+      await takeRateLimit(deps.sql, `oauth-register:${req.ip ?? req.socket.remoteAddress}`, deps.config.OAUTH_REGISTRATIONS_PER_IP_PER_MIN).catch(limited('from this address'));
+      await takeRateLimit(deps.sql, 'oauth-register:*', deps.config.OAUTH_REGISTRATIONS_PER_MIN).catch(limited('right now'));
+      res.status(201).json(await registerClient(deps.sql, req.body, deps.config.OAUTH_PENDING_CLIENTS_MAX));
     } catch (err) {
       sendProblem(deps, req, res, err);
     }

@@ -18,10 +18,8 @@ export interface OAuthUrls {
 }
 
 /**
- * URLs of the authorization server and the /mcp resource. PUBLIC_BASE_URL fixes them; without it
- * they follow the request's own origin, which is right for a service reached under one name
- * (localhost) and the reason a deployment sets PUBLIC_BASE_URL: a token is only accepted under
- * the name it was issued for.
+ * URLs of the authorization server and the /mcp resource, from baseUrl: PUBLIC_BASE_URL, which a
+ * production start cannot do without.
  */
 export function oauthUrls(config: Pick<Config, 'PUBLIC_BASE_URL'>, req: Request): OAuthUrls {
   const base = baseUrl(config, req);
@@ -36,9 +34,20 @@ export function oauthUrls(config: Pick<Config, 'PUBLIC_BASE_URL'>, req: Request)
   };
 }
 
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The service's own base URL: PUBLIC_BASE_URL when set. Without it the service listens on a
+ * loopback address only (assertPublicBaseUrl refuses any other start), and the URL is this
+ * machine's: the loopback name the request used (clients compare it with the URL they were given)
+ * and the port it really came in on. A forged Host can choose between localhost, 127.0.0.1 and
+ * [::1], never another host or port.
+ */
 export function baseUrl(config: Pick<Config, 'PUBLIC_BASE_URL'>, req: Request): string {
   if (config.PUBLIC_BASE_URL) return config.PUBLIC_BASE_URL.replace(/\/+$/, '');
-  return `${req.protocol}://${req.get('host')}`;
+  const named = /^(\[[^\]]*\]|[^:]*)/.exec((req.headers.host ?? '').toLowerCase())?.[1] ?? '';
+  const host = LOOPBACK_NAMES.has(named) ? named : '127.0.0.1';
+  return `http://${host}:${req.socket.localPort}`;
 }
 
 /** RFC 8707 resource values compare without a fragment, a trailing slash or case in scheme and host. */

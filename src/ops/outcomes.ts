@@ -118,6 +118,10 @@ function settle(scope: Scope, err: unknown): void {
     const target = replies.findLast((e) => e.source === source) ?? replies.at(-1);
     if (target) target.outcome = outcome;
   }
+  // the error names the source it came from: the request that failed, else the reply it was judged on
+  if (outcome && err instanceof ApiError && !err.source) {
+    err.source = scope.events.findLast((e) => e.outcome !== 'ok')?.source ?? scope.events.findLast((e) => e.replied)?.source;
+  }
   scope.sink.record(scope.events.map(strip));
 }
 

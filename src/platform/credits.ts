@@ -160,10 +160,22 @@ export class Credits {
     await this.sql`DELETE FROM credit_reservations WHERE request_id = ${requestId}`;
   }
 
-  async ledger(accountId: string, opts: { limit: number; before?: number }) {
+  /**
+   * The account's entries, newest first. Callers see each entry's random public id (the internal
+   * sequence would count every account's charges); `before` is the public id of the last entry of
+   * the previous page, and null comes back when it is not one of this account's entries.
+   */
+  async ledger(accountId: string, opts: { limit: number; before?: string }) {
+    let beforeSeq: string | null = null;
+    if (opts.before !== undefined) {
+      const [row] = await this.sql`SELECT id FROM credit_ledger WHERE public_id = ${opts.before} AND account_id = ${accountId}`;
+      if (!row) return null;
+      beforeSeq = String(row.id);
+    }
+    // ordered by the internal sequence (l.id), shown by the public id
     return this.sql`
-      SELECT id, kind, amount, request_id, note, period_start, created_at FROM credit_ledger
-      WHERE account_id = ${accountId} ${opts.before ? this.sql`AND id < ${opts.before}` : this.sql``}
-      ORDER BY id DESC LIMIT ${opts.limit}`;
+      SELECT l.public_id AS id, l.kind, l.amount, l.request_id, l.note, l.period_start, l.created_at FROM credit_ledger l
+      WHERE l.account_id = ${accountId} ${beforeSeq ? this.sql`AND l.id < ${beforeSeq}` : this.sql``}
+      ORDER BY l.id DESC LIMIT ${opts.limit}`;
   }
 }

@@ -13,6 +13,11 @@ export interface ValidationIssue {
 
 export class ApiError extends Error {
   readonly detail: string | ValidationIssue[];
+  /**
+   * The upstream source a 502/503 came from, when one did (set where the failure is classified,
+   * ops/outcomes.ts, or by the error itself); answered with the error so the caller knows which.
+   */
+  source?: string;
 
   /** The detail is what a client reads: inputs it quotes are cut short (see error-echo.ts). */
   constructor(
@@ -74,13 +79,25 @@ export class UpstreamFailed extends ApiError {
 }
 /** 503: the upstream answered but its expected structure is gone. Not retryable until we adapt. */
 export class UpstreamContractChanged extends ApiError {
-  constructor(
-    readonly source: string,
-    what: string,
-  ) {
+  declare source: string;
+  constructor(source: string, what: string) {
     super(503, `${source} upstream contract changed: ${what}`);
+    this.source = source;
   }
 }
+/** 415: a request body that is not JSON. */
+export class UnsupportedMediaType extends ApiError {
+  constructor(contentType: string) {
+    super(415, `request body must be JSON (Content-Type: application/json), not ${cutText(contentType, 80)}`);
+  }
+}
+/** 503: a feature the operator has not enabled (a setting is missing): retrying does not help. */
+export class NotConfigured extends ApiError {
+  constructor(detail: string) {
+    super(503, detail, false);
+  }
+}
+
 /** 503: one of our own dependencies (database, queue, browser) is down. */
 export class DependencyDown extends ApiError {
   constructor(detail: string) {

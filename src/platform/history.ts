@@ -24,11 +24,10 @@ export function historyInsert(sql: Sql, r: HistoryRecord) {
     ON CONFLICT (id) DO NOTHING`;
 }
 
-/** Per the contract, history is read per calling key (inside the key's account). */
-
-export async function findRequest(sql: Sql, keyId: string, id: string) {
+/** Per the contract, history is read per calling key (inside the key's account): `keyIds` from readableKeyIds. */
+export async function findRequest(sql: Sql, keyIds: string[], id: string) {
   const [row] = await sql`
-    SELECT id, method, path, status, duration_ms, response_bytes, credits, rate_limited, created_at
-    FROM request_history WHERE id = ${id} AND key_id = ${keyId}`;
+    SELECT id, key_id, method, path, status, duration_ms, response_bytes, credits, rate_limited, created_at
+    FROM request_history WHERE id = ${id} AND key_id = ANY(${keyIds})`;
   return row ?? null;
 }

@@ -151,3 +151,14 @@ export async function ensureFirstKey(sql: Sql): Promise<CreatedKey | null> {
     return { id, key, name: 'default', prefix: keyPrefix(key), account_id: accountId, rate_limit_per_min: 60, role: 'admin' };
   });
 }
+
+/**
+ * The keys a history or usage read by `key` covers: the key itself and, for an account's own API
+ * key, the key rows of the apps connected to the account (kind 'oauth', disconnected ones too),
+ * whose calls are the account's. An app's own token covers its own calls only.
+ */
+export async function readableKeyIds(sql: Sql, key: Pick<AuthedKey, 'id' | 'account_id' | 'app'>): Promise<string[]> {
+  if (key.app) return [key.id];
+  const apps = await sql`SELECT id FROM api_keys WHERE account_id = ${key.account_id} AND kind = 'oauth'`;
+  return [key.id, ...apps.map((r) => r.id as string)];
+}

@@ -8,6 +8,9 @@ import { authenticateMcp } from '../oauth/resource-server.js';
 import { newId } from '../platform/ids.js';
 import { buildToolTable, mcpServerFactory, type McpCaller } from './mcp.js';
 import { serveParsedBody } from './mcp-node.js';
+import { MAX_ERROR_MESSAGE, withShortProtocolErrors } from './mcp-protocol-errors.js';
+import { toApiError } from '../platform/errors.js';
+import { logFault } from './http-errors.js';
 
 /**
  * Who calls, from the request: an API key or an OAuth access token for this /mcp. The one place an
@@ -89,14 +92,20 @@ function rebindingGuards(deps: AppDeps): RequestHandler[] {
  */
 export function mcpRouter(deps: AppDeps): Router {
   const table = buildToolTable(deps.tools);
-  const handler = createMcpHandler(mcpServerFactory(table, (ctx) => ({ deps, caller: callerOf(ctx) })), {
+  const handler = createMcpHandler(withShortProtocolErrors(mcpServerFactory(table, (ctx) => ({ deps, caller: callerOf(ctx) }))), {
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror: (err) => deps.log.debug({ err }, 'MCP request refused'),
   });
   const serve = toNodeHandler(handler, { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => deps.log.error({ err }, 'MCP handler failed') });
   const router = express.Router();
   router.all('/mcp', ...rebindingGuards(deps), async (req, res) => {
-    const caller = await resolveCaller(deps, req, res);
+    let caller: McpCaller | null;
+    try {
+      caller = await resolveCaller(deps, req, res);
+    } catch (err) {
+      // the caller could not be established (database unreachable): a JSON-RPC error, never the REST body
+      return void (await sendJsonRpcFailure(deps, req, res, err));
+    }
     if (!caller) return;
     const auth: AuthInfo = { token: '', clientId: caller.key.id, scopes: [], extra: { [CALLER]: caller } };
     const body = await readParsedBody(req);
@@ -108,4 +117,25 @@ export function mcpRouter(deps: AppDeps): Router {
     else await serve(Object.assign(req, { auth }), res);
   });
   return router;
+}
+
+/** Seconds a client is asked to wait before it tries again after a dependency failure. */
+const RETRY_AFTER_S = 5;
+
+/**
+ * A failure before the protocol layer (the database behind authentication is down): the HTTP status
+ * of the failure (503) with a JSON-RPC error for the request's id, its status in `data`. -32603
+ * (internal error) is the server's own failure, not the client's; the message is short.
+ */
+async function sendJsonRpcFailure(deps: AppDeps, req: Request, res: Response, err: unknown): Promise<void> {
+  const api = toApiError(err);
+  logFault(deps, req, api, err);
+  if (res.headersSent) return void res.end();
+  const { parsed } = await readParsedBody(req).catch(() => ({ parsed: undefined }));
+  const rawId = (parsed as { id?: unknown } | undefined)?.id;
+  const id = typeof rawId === 'string' || typeof rawId === 'number' ? rawId : null;
+  const detail = typeof api.detail === 'string' ? api.detail : 'invalid request';
+  const message = (api.status >= 500 ? `Service unavailable: ${detail}` : detail).slice(0, MAX_ERROR_MESSAGE);
+  if (api.status === 503) res.set('retry-after', String(RETRY_AFTER_S));
+  res.status(api.status).json({ jsonrpc: '2.0', id, error: { code: api.status >= 500 ? -32603 : -32600, message, data: { status: api.status } } });
 }

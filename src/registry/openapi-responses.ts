@@ -23,16 +23,22 @@ const DETAIL_OR_ISSUES = {
   oneOf: [{ type: 'string' }, { type: 'array', items: { $ref: '#/components/schemas/ValidationIssue' } }],
 };
 const COMPAT_ERROR = text('The same message as one string: the field clients of the compatible search API read.');
+/** What a 502 or 503 adds: where it came from and whether to retry. */
+const FAILURE = {
+  source: text('502, 503: the upstream source the failure came from (e.g. metasearch, video), or service for a dependency of ours.'),
+  retryable: { type: 'boolean', description: '502, 503: whether the same call may succeed later (retry with exponential backoff); false when the upstream changed its structure.' },
+  retry: text('502, 503: what to do next, in words.'),
+};
 
 export const ERROR_SCHEMAS = {
   ValidationIssue: VALIDATION_ISSUE,
-  Error: { type: 'object', description: 'Every error answer.', required: ['detail'], properties: { detail: DETAIL } },
+  Error: { type: 'object', description: 'Every error answer.', required: ['detail'], properties: { detail: DETAIL, ...FAILURE } },
   ValidationError: { type: 'object', description: 'A request whose input does not validate (422).', required: ['detail'], properties: { detail: DETAIL_OR_ISSUES } },
   CompatError: {
     type: 'object',
     description: 'Error answer of the compatible search family: `error` beside `detail`.',
     required: ['detail', 'error'],
-    properties: { detail: DETAIL, error: COMPAT_ERROR },
+    properties: { detail: DETAIL, error: COMPAT_ERROR, ...FAILURE },
   },
   CompatValidationError: {
     type: 'object',
@@ -65,6 +71,7 @@ function statusesOf(tool: Tool): Map<number, string> {
   const out = new Map<number, string>();
   const add = (status: number, why: string) => out.set(status, out.has(status) ? `${out.get(status)}; ${why}` : why);
   if (BODY_METHODS.includes(tool.method)) add(413, 'The request body is larger than 2 MB.');
+  if (BODY_METHODS.includes(tool.method)) add(415, 'The request body is not JSON (send Content-Type: application/json).');
   add(401, 'Missing or invalid API key.');
   if (tool.metered) add(402, 'Credits are enforced and the call needs more credits than the period has left.');
   // The compatible family answers invalid input with 400, as the API it is compatible with does.
@@ -119,6 +126,7 @@ const EXAMPLE_DETAIL: Partial<Record<number, string>> = {
   401: 'missing or invalid API key',
   402: 'insufficient credits: this request costs 5, 2 available. Credits renew 2026-12-01.',
   413: 'request body too large',
+  415: 'request body must be JSON (Content-Type: application/json), not text/plain',
   429: 'rate limit 60/min exceeded',
   503: 'database unavailable: ConnectionError',
 };
@@ -126,9 +134,13 @@ const EXAMPLE_DETAIL: Partial<Record<number, string>> = {
 function errorExample(status: number, validation: boolean, why: string, compat: boolean) {
   if (validation) {
     const issue = { type: 'missing', loc: ['body', 'q'], msg: 'Field required', input: null };
-    return compat ? { detail: [issue], error: 'q: Field required' } : { detail: [issue] };
+    return compat ? { detail: [issue], error: 'Missing required parameter q: Field required' } : { detail: [issue] };
   }
   const detail = EXAMPLE_DETAIL[status] ?? why.replace(/[.;].*$/, '');
+  if (status === 502) {
+    const failure = { source: 'metasearch', retryable: true, retry: 'retry with exponential backoff; nothing was charged' };
+    return compat ? { detail: 'UpstreamHttp500', error: `metasearch: UpstreamHttp500; ${failure.retry}`, ...failure } : { detail: 'UpstreamHttp500', ...failure };
+  }
   return compat ? { detail, error: detail } : { detail };
 }
 

@@ -1,15 +1,17 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { compatErrorText } from '../compat/errors.js';
 import { withSignal, type AppDeps } from '../deps.js';
 import { requireKey } from '../platform/auth.js';
-import { InvalidInput, toApiError } from '../platform/errors.js';
+import { cutText } from '../platform/error-echo.js';
+import { InvalidInput, toApiError, UnsupportedMediaType } from '../platform/errors.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { elapsedMs } from '../platform/request-context.js';
 import { BODY_METHODS, type Tool } from './define-tool.js';
 import { recordCall } from '../ops/ops.js';
-import { logFault } from './http-errors.js';
+import { failureFields, logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from './invoke.js';
 import { coerceQuery } from './query.js';
-import { RawBody } from './raw-body.js';
+import { RawBody, inertHeaders } from './raw-body.js';
 import { routeTable } from './route-table.js';
 import type { Location } from './validation.js';
 
@@ -65,11 +67,31 @@ export function restDispatch(deps: AppDeps): express.RequestHandler {
   const find = routeTable(deps.tools);
   return (req, res, next) => {
     const hit = find(req.method, req.path);
-    if (!hit) return next();
+    if (!hit) {
+      // a path of an operation asked with another method: 405 naming the methods it takes
+      const allowed = req.method === 'OPTIONS' ? [] : METHODS.filter((m) => m !== req.method && find(m, req.path));
+      if (!allowed.length) return next();
+      return void methodNotAllowed(req, res, allowed, find(allowed[0], req.path)!.tool);
+    }
     if (hit.params === null) return void handle(hit.tool, req, res, deps, undecodablePath(req));
     req.params = hit.params;
-    void handle(hit.tool, req, res, deps, req.bodyError);
+    void handle(hit.tool, req, res, deps, req.bodyError ?? unsupportedBody(hit.tool, req));
   };
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'] as const;
+
+function methodNotAllowed(req: Request, res: Response, allowed: readonly string[], tool: Tool): void {
+  const detail = `method ${cutText(req.method, 20)} not allowed on ${cutText(req.path, 200)}; allowed: ${allowed.join(', ')}`;
+  res.setHeader('Allow', allowed.join(', '));
+  res.status(405).json(tool.compatErrors ? { error: detail, detail } : { detail });
+}
+
+/** A body the JSON parser left alone because it is not JSON (text/plain, a form): 415, not an empty input. */
+function unsupportedBody(tool: Tool, req: Request): UnsupportedMediaType | undefined {
+  if (!BODY_METHODS.includes(tool.method) || req.body !== undefined) return undefined;
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  return hasBody ? new UnsupportedMediaType(req.headers['content-type'] ?? 'no Content-Type') : undefined;
 }
 
 function undecodablePath(req: Request): InvalidInput {
@@ -106,7 +128,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, re
     const ctx = { deps: withSignal(deps, hangUp.signal), requestId: req.id, key, transport: 'rest' as const, headers: req.headers as Record<string, string> };
     body = await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter);
   } catch (err) {
-    ({ status, body } = hangUp.signal.aborted ? CLIENT_CLOSED : errorReply(deps, req, err, tool.compatErrors));
+    ({ status, body } = hangUp.signal.aborted ? CLIENT_CLOSED : errorReply(deps, req, err, tool));
     failed(meter);
   }
   res.off('close', onClose);
@@ -119,7 +141,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, re
     } catch (err) {
       // A result whose charge could not be written is not handed out free.
       if (status < 400) {
-        ({ status, body } = errorReply(deps, req, err));
+        ({ status, body } = errorReply(deps, req, err, tool));
         failed(meter);
         text = JSON.stringify(body);
       } else deps.log.warn({ err, requestId: req.id }, 'request history write failed');
@@ -129,7 +151,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, re
     res.setHeader('x-credits-charged', String(meter.charged));
     if (meter.remaining !== null) res.setHeader('x-credits-remaining', String(meter.remaining));
   }
-  if (raw && status < 400) res.status(status).type(raw.contentType).send(raw.bytes);
+  if (raw && status < 400) res.status(status).set(inertHeaders(raw)).type(raw.contentType).send(raw.bytes);
   else res.status(status).type('application/json').send(text);
   recordCall(deps.ops, { operation: tool.name, transport: 'rest', status, ms: elapsedMs(req), credits: meter.charged });
 }
@@ -137,11 +159,12 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, re
 /** Recorded when the client hung up before its answer (nginx's 499); nobody reads the body. */
 const CLIENT_CLOSED = { status: 499, body: { detail: 'client closed the request' } };
 
-function errorReply(deps: AppDeps, req: Request, err: unknown, compat = false): { status: number; body: Record<string, unknown> } {
+function errorReply(deps: AppDeps, req: Request, err: unknown, tool: Tool): { status: number; body: Record<string, unknown> } {
   const api = toApiError(err);
   logFault(deps, req, api, err);
-  if (!compat) return { status: api.status, body: { detail: api.detail } };
+  const failure = failureFields(api, tool.tags[0] ?? tool.name);
+  if (!tool.compatErrors) return { status: api.status, body: { detail: api.detail, ...failure } };
   // The compatible search API answers invalid or missing parameters with 400 and {"error": …}.
-  const error = typeof api.detail === 'string' ? api.detail : api.detail.map((d) => `${d.loc.slice(1).join('.')}: ${d.msg}`).join('; ');
-  return { status: api.status === 422 ? 400 : api.status, body: { error, detail: api.detail } };
+  const error = failure ? `${failure.source}: ${compatErrorText(api.detail)}; ${failure.retry}` : compatErrorText(api.detail);
+  return { status: api.status === 422 ? 400 : api.status, body: { error, detail: api.detail, ...failure } };
 }

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, fixtureSuite, readFixtureJson } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { calendarRoute } from '../helpers/calendar-replay.js';
 import { crownDetail, page, PAGES, withData } from '../integration/hotels-payloads.js';
+import { OTAONE_PROPERTY_PAGE } from '../integration/ota-payloads.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
 
 /**
@@ -66,8 +68,14 @@ const PROVENANCE: Known[] = [
   ['search_metadata.wire_bytes', 'extra', 'our addition: bytes received from the upstream'],
 ];
 const BEFORE_TAX_TEXT = 'the page states the before-taxes amount as a number only (extracted_price_before_taxes); its display text is not on the page';
+const UNLABELLED = 'removed: the page gives a bare code and shows no label for it on any recorded page (test/fixtures/README.md, inferred meanings)';
 const HOTELS: Known[] = [
   ...PROVENANCE,
+  ...['airport_access_rating', 'proximity_to_things_to_do_rating', 'proximity_to_transit_rating'].map((k): Known => [`properties[].${k}`, 'missing', UNLABELLED]),
+  ['properties[].nearby_places[].transportations[].type', 'missing', UNLABELLED],
+  // the replay serves the recorded Tokyo page for any destination: its request echo says it answered Tokyo, and the answer says so
+  ['search_information.corrected_query', 'extra', 'the replayed page answered Tokyo (its request echo), not the query asked: said as corrected_query'],
+  ['search_information.original_query', 'extra', 'the query asked, beside corrected_query'],
   ['properties[].price_per_night.price_before_taxes', 'missing', BEFORE_TAX_TEXT],
   ['properties[].total_price.price_before_taxes', 'missing', BEFORE_TAX_TEXT],
 ];
@@ -102,6 +110,8 @@ const ALLOWED: Record<string, Known[]> = {
   'google_hotels-buenos-aires-highest-rating-p1-2026-07-21.json': [...HOTELS, ...DEALS],
   'google_hotels_property-four-seasons-buenos-aires-2026-07-21.json': [
     ...PROVENANCE,
+    ...['airport_access_rating', 'proximity_to_things_to_do_rating', 'proximity_to_transit_rating'].map((k): Known => [`property.${k}`, 'missing', UNLABELLED]),
+    ['property.nearby_places[].transportations[].type', 'missing', UNLABELLED],
     ['people_also_viewed', 'missing', NOT_IN_BUILT_PAGE],
     ['vacation_rentals_nearby', 'missing', NOT_IN_BUILT_PAGE],
     ['property.review_results', 'missing', NOT_IN_BUILT_PAGE],
@@ -180,4 +190,100 @@ describe.skipIf(suite.missing)(suite.title, () => {
       expect(body.search_parameters).toEqual(real.search_parameters);
     });
   }
+});
+
+/**
+ * The engines that API added in 2026 (its announcements: Booking.com Search and Property, August
+ * 2026; Google Hotels Price Calendar, October 2026). No recorded reply of them exists: the request
+ * and the reply keys below are the documented ones as a public client of that API sends and reads
+ * them (code corpus: a SearchApi trip-planning spike script sends `engine=booking` with q,
+ * check_in_date, check_out_date, adults, rooms, currency, language, sort_by, then
+ * `engine=booking_property` with the same stay and the property `url`, and reads
+ * properties[].name/link/price/extracted_price/nightly_price/taxes_and_charges/currency/room_type/
+ * bed_configuration/has_free_cancellation and rooms[]). The price calendar's announcement states
+ * one price per check-in date; its reply keys are not published in any stored copy, so only the
+ * request is checked against it and the answer against our calendar's own schema. Upstream pages:
+ * the recorded Belgrade results page, the built property page of ota-payloads.ts, the calendar RPC
+ * on a recorded rate block (test/helpers/calendar-replay.ts).
+ */
+const CARDS = 'booking/search-results-cards-belgrade-2026-11-14.html';
+const newEngines = fixtureSuite('compatible search API: the 2026 engines, documented requests', CARDS, PAGES.london);
+
+type Read = [path: string, kind: 'missing', reason: string];
+const NEW_ENGINES: { engine: string; request: Record<string, string>; reads: string[]; missing: Read[] }[] = [
+  {
+    engine: 'booking',
+    request: { engine: 'booking', q: 'Belgrade', check_in_date: '2026-11-14', check_out_date: '2026-11-16', adults: '2', rooms: '1', currency: 'EUR', language: 'en-gb', sort_by: 'price_low_to_high' },
+    reads: ['properties[].name', 'properties[].link', 'properties[].price', 'properties[].extracted_price', 'properties[].nightly_price', 'properties[].taxes_and_charges', 'properties[].currency', 'properties[].room_type', 'properties[].bed_configuration', 'properties[].has_free_cancellation'],
+    missing: [['properties[].nightly_price', 'missing', 'the results card states the price of the whole stay ("2 nights, 2 adults"), never a nightly price']],
+  },
+  {
+    engine: 'booking_property',
+    request: { engine: 'booking_property', url: 'https://www.booking.com/hotel/rs/example-centre.en-gb.html', check_in_date: '2026-12-01', check_out_date: '2026-12-03', adults: '2', rooms: '1', currency: 'EUR', language: 'en-gb' },
+    reads: ['rooms[]'],
+    missing: [],
+  },
+  {
+    engine: 'google_hotels_price_calendar',
+    request: { engine: 'google_hotels_price_calendar', property_token: 'ChkIqM3w0uGI0YZxGg0vZy8xMWJ4M3B6cDlyEAE', check_in_date: '2026-12-01', check_out_date: '2026-12-02', currency: 'USD', gl: 'us', hl: 'en', adults: '2' },
+    reads: ['calendar.rates[].check_in', 'calendar.rates[].rate_total'],
+    missing: [],
+  },
+];
+
+describe.skipIf(newEngines.missing)(newEngines.title, () => {
+  let replay: ReplayServer;
+  let svc: TestService;
+  let key: string;
+
+  beforeAll(async () => {
+    replay = await startReplayServer([
+      { path: '/otaone/searchresults.en-gb.html', fixture: CARDS },
+      { path: '/otaone/hotel/rs/example-centre.en-gb.html', body: OTAONE_PROPERTY_PAGE },
+      calendarRoute((date) => 100 + Number(date.slice(8, 10))),
+    ]);
+    svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_OTAONE_URL: `${replay.url}/otaone`, UPSTREAM_RETRIES: '0' });
+    key = (await svc.key()).key;
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await replay?.close();
+  });
+
+  for (const e of NEW_ENGINES) {
+    it(`${e.engine}: the documented request is accepted unchanged and echoed; every key its client reads is there or listed with its reason`, async () => {
+      const res = await fetch(`${svc.url}/api/v1/search?${new URLSearchParams(e.request)}&api_key=${key}`);
+      const body = (await res.json()) as Json;
+      expect([res.status, body.error]).toEqual([200, undefined]);
+      expect(body.search_parameters).toEqual(e.engine === 'google_hotels_price_calendar' ? { ...e.request, adults: 2 } : e.request);
+      const paths = keyPaths(body);
+      const absent = e.reads.filter((p) => !paths.has(p));
+      expect(absent.map((p) => [p, 'missing'])).toEqual(e.missing.map(([p, k]) => [p, k]));
+      expect(e.missing.every(([, , reason]) => reason.length > 10)).toBe(true);
+    });
+  }
+
+  it('booking: the card’s stay price, taxes and policies in that API’s names; the stay it was priced for in search_information', async () => {
+    const res = await fetch(`${svc.url}/api/v1/search?${new URLSearchParams(NEW_ENGINES[0].request)}&api_key=${key}`);
+    const body = (await res.json()) as Record<string, any>;
+    expect(body.search_information).toEqual({ check_in_date: '2026-11-14', check_out_date: '2026-11-16' });
+    expect(body.warnings).toEqual(['language: the results page is read in English', 'sort_by: not applied: results come in the site’s own order; sort on extracted_price or rating']);
+    expect(body.properties[0]).toMatchObject({ position: 1, name: 'Rooms for rent "SARA"', link: 'https://www.booking.com/hotel/rs/hostel-sara-beograd1.en-gb.html', rating: 9, reviews: 252, stay: '2 nights, 2 adults', price: '€ 45', extracted_price: 45, currency: 'EUR', taxes_and_charges: '+€ 5 taxes and charges', extracted_taxes_and_charges: 5, room_type: 'Twin Room', bed_configuration: '2 single beds', has_free_cancellation: true });
+    expect(body.search_metadata.collection_id).toEqual(expect.any(String));
+    const sent = replay.requests.find((r) => r.path === '/otaone/searchresults.en-gb.html')!;
+    expect(sent.query).toMatchObject({ ss: 'Belgrade', checkin: '2026-11-14', checkout: '2026-11-16', group_adults: '2', no_rooms: '1', selected_currency: 'EUR' });
+  });
+
+  it('google_hotels_price_calendar: check_in_date starts the calendar, check_out_date sets the nights of each stay, gl the country', async () => {
+    const res = await fetch(`${svc.url}/api/v1/search?${new URLSearchParams({ ...NEW_ENGINES[2].request, check_out_date: '2026-12-04', days: '3' })}&api_key=${key}`);
+    const body = (await res.json()) as Record<string, any>;
+    expect(res.status).toBe(200);
+    expect(body.calendar.rates.map((r: Json) => [r.check_in, r.nights])).toEqual([['2026-12-01', 3], ['2026-12-02', 3], ['2026-12-03', 3]]);
+    expect(body.warnings).toEqual(['hl: calendar prices carry no language']);
+    const refused = await fetch(`${svc.url}/api/v1/search?${new URLSearchParams({ ...NEW_ENGINES[2].request, children_ages: '5', check_out_date: 'soon' })}&api_key=${key}`);
+    const err = (await refused.json()) as Json;
+    expect(refused.status).toBe(400);
+    expect(err.error).toContain('children_ages: calendar stays are priced for adults only');
+    expect(err.error).toContain('in check_out_date');
+  });
 });

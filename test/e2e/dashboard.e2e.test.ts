@@ -57,7 +57,7 @@ describe.skipIf(!hasChromium)(`dashboard in headless Chromium${skippedNote}`, ()
     await page.goto(svc.url + '/dashboard/usage');
     expect(pathname()).toBe('/dashboard/password');
     await page.fill('#current', issued.temporaryPassword);
-    await page.fill('#next', PASSWORD);
+    await page.fill('#new-password', PASSWORD);
     await page.fill('#confirm', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL('**/dashboard/api?notice=password');

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
+import { edgeRequests, withConnectionClose } from './edge-requests.js';
 import { hostileValue, nestedText, serialise, validObject, validValue, type Schema, type ValueContext } from './schema-values.js';
 
 /** One generated HTTP request. `path` and `query` are sent as they are (already encoded). */
 export interface FuzzRequest {
   /** `METHOD /template` of the operation it was generated for, or `mcp <tool>`. */
   op: string;
-  kind: 'valid' | 'mutated' | 'raw-body' | 'raw-path' | 'raw-query' | 'auth' | 'mcp' | 'mcp-raw';
+  kind: 'valid' | 'mutated' | 'raw-body' | 'raw-path' | 'raw-query' | 'auth' | 'mcp' | 'mcp-raw' | 'edge';
   method: string;
   path: string;
   query: string;
@@ -288,5 +289,5 @@ export function fuzzRequests(doc: { paths: Record<string, Record<string, any>> }
   const mcpRaw = fc.tuple(fc.oneof(fc.constantFrom(...MCP_RAW), fc.constantFrom(5_000, 100_000).map((n) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":${nestedText(n, 'array')}}}}`)), mcpAuth).map(
     ([body, auth]): FuzzRequest => ({ ...mcpCall('x', {}, key, auth), op: 'mcp raw', kind: 'mcp-raw', body }),
   );
-  return fc.oneof({ weight: 12, arbitrary: rest }, ...(tools.length ? [{ weight: 3, arbitrary: mcp }, { weight: 1, arbitrary: mcpRaw }] : []));
+  return withConnectionClose(fc.oneof({ weight: 12, arbitrary: rest }, ...(tools.length ? [{ weight: 3, arbitrary: mcp }, { weight: 1, arbitrary: mcpRaw }] : []), { weight: 2, arbitrary: edgeRequests(key) }));
 }

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { ALIASES, hostEnvName } from '../../src/upstream/hosts.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startChaosUpstream } from './chaos-upstream.js';
+import { edgeProblems } from './edge-rules.js';
 import { fuzzRequests, type FuzzRequest } from './requests.js';
 
 export interface FuzzOptions {
@@ -22,6 +23,9 @@ export interface FuzzReply {
   ms: number;
   /** Upstream requests made while this one ran (exact only when requests run one at a time). */
   upstream: number;
+  headers: http.IncomingHttpHeaders;
+  /** Sent with `Connection: close`: whether the server closed the socket after its reply. */
+  closed: boolean | null;
 }
 
 export interface FuzzOutcome {
@@ -37,26 +41,41 @@ export interface FuzzOutcome {
 /** Internal error texts that must never reach a client. */
 const INTERNAL_TEXT = /Maximum call stack|RangeError|TypeError|ReferenceError|Cannot read propert|is not a function|is not iterable|undefined is not|invalid byte sequence|unsupported Unicode|at \S+\.[jt]s:\d+/;
 const ALLOWED_5XX = new Set([502, 503, 504]);
+/** The fuzz service's cap on OAuth clients no account approved (registrations overflow it). */
+const PENDING_CLIENTS_MAX = 50;
 const MAX_ERROR_BYTES = 16 * 1024;
 
 const ATS_HOSTS = ['boards-api.greenhouse.io', 'boards.greenhouse.io', 'job-boards.greenhouse.io', 'api.lever.co', 'jobs.lever.co', 'apply.workable.com', 'api.smartrecruiters.com', 'jobs.smartrecruiters.com', 'careers.smartrecruiters.com', 'api.ashbyhq.com', 'jobs.ashbyhq.com'];
+
+/** How long a socket may stay open after a reply to `Connection: close` before it counts as left open. */
+const CLOSE_GUARD_MS = 10_000;
 
 function send(base: URL, agent: http.Agent, req: FuzzRequest): Promise<Omit<FuzzReply, 'req' | 'mcpStatus' | 'ms' | 'upstream'>> {
   return new Promise((resolve) => {
     const headers: Record<string, string | number> = { ...req.headers };
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
-    const r = http.request({ host: base.hostname, port: base.port, method: req.method, path: req.query ? `${req.path}?${req.query}` : req.path, headers, agent }, (res) => {
+    // a request asking for its connection to close gets a socket of its own, watched after the reply
+    const closing = req.headers.connection === 'close';
+    const r = http.request({ host: base.hostname, port: base.port, method: req.method, path: req.query ? `${req.path}?${req.query}` : req.path, headers, agent: closing ? false : agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const buf = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, requestId: (res.headers['x-request-id'] as string) ?? null, bytes: buf.length, text: buf.toString('utf8') });
+        const reply = { status: res.statusCode ?? 0, requestId: (res.headers['x-request-id'] as string) ?? null, bytes: buf.length, text: buf.toString('utf8'), headers: res.headers };
+        if (!closing) return resolve({ ...reply, closed: null });
+        const socket = res.socket;
+        if (socket.destroyed) return resolve({ ...reply, closed: true });
+        const guard = setTimeout(() => resolve({ ...reply, closed: false }), CLOSE_GUARD_MS);
+        socket.once('close', () => {
+          clearTimeout(guard);
+          resolve({ ...reply, closed: true });
+        });
       });
-      res.on('error', () => resolve({ status: -1, requestId: null, bytes: 0, text: 'response error' }));
+      res.on('error', () => resolve({ status: -1, requestId: null, bytes: 0, text: 'response error', headers: {}, closed: null }));
     });
     r.setTimeout(60_000, () => r.destroy(new Error('client timeout')));
     // the server may answer (413, 431) and close before reading a large body
-    r.on('error', (err) => resolve({ status: -1, requestId: null, bytes: 0, text: `request error: ${err.message}` }));
+    r.on('error', (err) => resolve({ status: -1, requestId: null, bytes: 0, text: `request error: ${err.message}`, headers: {}, closed: null }));
     r.end(req.body);
   });
 }
@@ -105,6 +124,10 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzOutcome> {
       RUN_WORKER: opts.concurrency === 1 ? 'false' : 'true',
       // credits enforced: the reservation of every call's maximum cost runs too
       CREDITS_MODE: 'enforce',
+      // registration open enough for the fuzzer to reach its checks, and a cap it overflows
+      OAUTH_REGISTRATIONS_PER_IP_PER_MIN: '100000',
+      OAUTH_REGISTRATIONS_PER_MIN: '100000',
+      OAUTH_PENDING_CLIENTS_MAX: String(PENDING_CLIENTS_MAX),
     });
     const { key } = await svc.key({ rateLimit: 1_000_000, plan: 'enterprise' });
     const doc = (await (await fetch(`${svc.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> };
@@ -127,7 +150,12 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzOutcome> {
     agent.destroy();
 
     const problems: FuzzOutcome['problems'] = [];
-    for (const reply of replies) for (const rule of problemsOf(reply)) problems.push({ rule, reply });
+    for (const reply of replies) for (const rule of [...problemsOf(reply), ...edgeProblems(reply, base.port)]) problems.push({ rule, reply });
+    // open registration stayed bounded: what is kept of each client is small, and unapproved ones are capped
+    const [clients] = await svc.deps.sql`SELECT count(*)::int AS n, coalesce(max(octet_length(metadata::text)), 0)::int AS largest FROM oauth_clients`;
+    const bounded = { req: { op: 'oauth_clients', kind: 'edge', method: '-', path: '-', query: '', headers: {}, recorded: false }, status: 0, mcpStatus: null, requestId: null, bytes: 0, text: JSON.stringify(clients), ms: 0, upstream: 0, headers: {}, closed: null } satisfies FuzzReply;
+    if (clients.largest >= 8 * 1024) problems.push({ rule: `stored client metadata of ${clients.largest} bytes`, reply: bounded });
+    if (clients.n > PENDING_CLIENTS_MAX) problems.push({ rule: `${clients.n} OAuth clients kept (cap ${PENDING_CLIENTS_MAX})`, reply: bounded });
     const mustRecord = replies.filter((r) => r.req.recorded && r.requestId && r.status !== 404 && r.status > 0);
     const ids = mustRecord.map((r) => r.requestId!);
     const found = new Set<string>();

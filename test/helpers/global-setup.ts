@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,11 +16,17 @@ declare module 'vitest' {
 let embedded: EmbeddedDatabase | null = null;
 let dataDir: string | null = null;
 
+const REPO = path.resolve(import.meta.dirname, '../..');
+
 /**
- * One PostgreSQL for the run: DATABASE_URL when set (CI may point it at a local server),
- * else an embedded one. Each test file then creates its own database on it.
+ * The build first: the tests that start the service, a worker or the stdio server as their own
+ * process run the compiled JavaScript (dist/) as users do, and the build brings it up to date
+ * with the sources (it only compiles what changed). Then one PostgreSQL for the run:
+ * DATABASE_URL when set (CI may point it at a local server), else an embedded one. Each test
+ * file then creates its own database on it.
  */
 export async function setup(project: TestProject): Promise<void> {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: REPO, stdio: 'inherit' });
   let url = process.env.DATABASE_URL;
   if (!url) {
     // A cluster of this run's own: concurrent runs never share (or stop) each other's.

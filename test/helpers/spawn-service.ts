@@ -1,4 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
 
 export interface Spawned {
   child: ChildProcess;
@@ -9,12 +13,22 @@ export interface Spawned {
 }
 
 
-/** Runs an npm entry point (`src/main.ts`, `src/cli/keys.ts` …) as its own process, as `npm start` does. */
+/**
+ * How package.json's scripts run an entry: the compiled build (dist/, made by the test run's
+ * global setup) for those a script runs compiled (`npm start`, `npm run worker`), tsx for the rest.
+ */
+export function entryArgs(entry: string): string[] {
+  const compiled = `dist/${entry.replace(/\.ts$/, '.js')}`;
+  const scripts = Object.values(JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).scripts as Record<string, string>);
+  return scripts.some((s) => s.split(/\s+/).includes(compiled)) ? [compiled] : ['--import', 'tsx', entry];
+}
+
+/** Runs an npm entry point (`src/main.ts`, `src/cli/keys.ts` …) as its own process, as its npm script does. */
 export function spawnEntry(entry: string, args: string[], env: Record<string, string | undefined>, nodeFlags: string[] = []): ChildProcess {
   const childEnv = { ...process.env, ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
   // One process, as `npm start` runs it, so that a signal reaches the server itself.
-  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [...nodeFlags, ...entryArgs(entry), ...args], { cwd: REPO, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /**
@@ -24,7 +38,7 @@ export function spawnEntry(entry: string, args: string[], env: Record<string, st
 function spawnNpmStart(env: Record<string, string | undefined>): ChildProcess {
   const childEnv = { ...process.env, ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-  return spawn('npm', ['start', '--silent'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return spawn('npm', ['start', '--silent'], { cwd: REPO, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 }
 
 /** Starts the server and waits for the line that prints its URL (and the first key, when one is made). */

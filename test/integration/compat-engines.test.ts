@@ -36,6 +36,9 @@ const REQUIRED: Record<string, string> = {
   walmart_search: 'q',
   google_trends: 'q',
   google_jobs: 'q',
+  booking: 'q',
+  booking_property: 'url',
+  google_hotels_price_calendar: 'property_token',
 };
 
 const HOTELS = 'engine=google_hotels&q=Tokyo&check_in_date=2026-08-11&check_out_date=2026-08-13&adults=2&currency=USD&hl=en&gl=us';
@@ -48,7 +51,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
   const get = async (path: string, k = key) => {
     const res = await fetch(`${svc.url}${path}${path.includes('?') ? '&' : '?'}api_key=${k}`);
     const text = await res.text();
-    return { status: res.status, type: res.headers.get('content-type'), charged: res.headers.get('x-credits-charged'), text, body: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null) as Json };
+    return { status: res.status, type: res.headers.get('content-type'), charged: res.headers.get('x-credits-charged'), headers: Object.fromEntries(res.headers), text, body: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null) as Json };
   };
 
   beforeAll(async () => {
@@ -81,7 +84,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
         expect(res.charged ?? '0').toBe('0');
       }
     }
-    expect((await get(`/api/v1/search?engine=bing`)).body).toMatchObject({ error: expect.stringContaining('engine'), detail: [expect.objectContaining({ loc: ['query', 'engine'] })] });
+    const bing = await get(`/api/v1/search?engine=bing`);
+    expect(bing.status).toBe(400);
+    expect(bing.body).toMatchObject({ detail: [expect.objectContaining({ loc: ['query', 'engine'] })] });
+    expect(bing.body.error).toMatch(/^Unsupported value bing in engine: bing is an engine of the compatible API that this service has no source for; engines answered here: google_hotels, google_hotels_property, .*booking, booking_property, google_hotels_price_calendar; and ours: rentaltwo, /);
+    expect((await get(`/api/v1/search?engine=nope`)).body.error).toContain('unknown engine nope; engines answered here:');
   });
 
   it('google_hotels: that API’s parameter names and value forms, its envelope and value types, our provenance inside', async () => {
@@ -103,16 +110,23 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(res.body).not.toHaveProperty('warnings');
   });
 
-  it('a documented parameter that cannot change the answer is accepted and named in warnings; one that would is refused with 400 unless neutral', async () => {
+  it('a documented parameter that cannot change the answer, or a filter whose effect the caller can do without, is accepted and named in warnings; one that would change what the answer means is a 400, with every other problem of the request in the same 400', async () => {
     const ok = await get(`/api/v1/search?${HOTELS}&no_cache=true&async=false&free_cancellation=false&eco_certified=0`);
     expect(ok.status).toBe(200);
     expect(ok.body.warnings).toEqual([expect.stringMatching(/^no_cache: /), expect.stringMatching(/^async: /)]);
-    const refused = await get(`/api/v1/search?${HOTELS}&free_cancellation=true&brands=33`);
-    expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatch(/(^|; )free_cancellation: this hotel filter is not applied/);
-    expect(refused.body.error).toMatch(/(^|; )brands: /);
+    const filtered = await get(`/api/v1/search?${HOTELS}&free_cancellation=true&brands=33`);
+    expect(filtered.status).toBe(200);
+    expect([...filtered.body.warnings].sort()).toEqual(['brands: not applied: the answer also lists properties the filter would leave out', 'free_cancellation: not applied: the answer also lists properties the filter would leave out']);
     const unknownAmenity = await get(`/api/v1/search?${HOTELS}&amenities=35`);
     expect([unknownAmenity.status, unknownAmenity.body.error]).toEqual([400, expect.stringContaining('amenities: code(s) 35')]);
+    // every problem in one 400, in that API's parameter names
+    const many = await get('/api/v1/search?engine=google_hotels&bounding_box=[1,2,3,4]&check_in_date=2026-13-40&price_min=-5');
+    expect(many.status).toBe(400);
+    expect(many.body.detail.map((d: Json) => d.loc.join('.')).sort()).toEqual(['query.bounding_box', 'query.check_in_date', 'query.check_out_date', 'query.price_min', 'query.q']);
+    expect(many.body.error.split('; ')).toEqual(expect.arrayContaining([expect.stringMatching(/^bounding_box: a map area is not searched/), 'Missing required parameter q: Field required', expect.stringMatching(/^Unsupported value -5 in price_min: /)]));
+    expect(many.body.error).not.toMatch(/min_price/);
+    const bags = await get('/api/v1/search?engine=google_flights&departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&checked_bags=1&max_price=300&sort_by=price');
+    expect([bags.status, bags.body.error]).toEqual([400, 'checked_bags: fares are priced without bags; send the search without it']);
     const airbnb = await get('/api/v1/search?engine=airbnb&q=Lyon&airbnb_domain=airbnb.fr&hl=fr&gl=fr&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&include_taxes=true&zero_retention=false');
     expect(airbnb.status).toBe(200);
     expect([...airbnb.body.warnings].sort()).toEqual([expect.stringMatching(/^gl: .*airbnb_domain/), expect.stringMatching(/^hl: .*airbnb_domain/)]);
@@ -120,6 +134,18 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const badDomain = await get('/api/v1/search?engine=airbnb&q=Lyon&airbnb_domain=example.com');
     expect(badDomain.status).toBe(400);
     expect(badDomain.body.detail[0].loc).toEqual(['query', 'airbnb_domain']);
+  });
+
+  it('an answer for another query says so: the page’s request echo names Tokyo where Tokio was asked', async () => {
+    const compat = await get('/api/v1/search?engine=google_hotels&q=Tokio&check_in_date=2026-08-11&check_out_date=2026-08-13');
+    expect(compat.body.search_information).toMatchObject({ corrected_query: 'Tokyo', original_query: 'Tokio' });
+    const same = await get(`/api/v1/search?${HOTELS}`);
+    expect(same.body.search_information).not.toHaveProperty('corrected_query');
+    const ours = await svc.call('/v1/hotels/search', { key, body: { q: 'Tokio', check_in: '2026-08-11', nights: 2 } });
+    const body = (await ours.json()) as Json;
+    expect([body.query, body.query_used]).toEqual(['Tokio', 'Tokyo']);
+    const asked = (await (await svc.call('/v1/hotels/search', { key, body: { q: 'Tokyo', check_in: '2026-08-11', nights: 2 } })).json()) as Json;
+    expect(asked).not.toHaveProperty('query_used');
   });
 
   it('query strings carry every type: booleans, integers and comma lists reach the operation typed', async () => {
@@ -176,6 +202,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(html.status).toBe(200);
     expect(html.type).toMatch(/^text\/html/);
     expect(html.text).toBe(page(PAGES.tokyo));
+    // the upstream's page (its scripts included) is served inert: a sandboxed download, never a page of this origin
+    expect(html.headers).toMatchObject({
+      'content-security-policy': expect.stringMatching(/^sandbox; default-src 'none'(;|$)/),
+      'x-content-type-options': 'nosniff',
+      'content-disposition': `attachment; filename="${id}.html"`,
+    });
 
     for (const path of [`/api/v1/searches/${id}`, `/api/v1/searches/${id}.html`]) {
       const foreign = await get(path, other);

@@ -33,8 +33,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
     await replay?.close();
   });
 
-  it('the default engine is the rental platform; api_key in the query; 8 credits', async () => {
-    const res = await get(`q=Lyon&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&currency=USD&api_key=${key}`);
+  it('engine is required, as that API requires it (no default rental search); engine=rentaltwo with api_key in the query costs 8 credits', async () => {
+    const none = await get(`q=Lyon&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&currency=USD&api_key=${key}`);
+    expect([none.status, none.headers.get('x-credits-charged')]).toEqual([400, '0']);
+    const refused = (await none.json()) as any;
+    expect(refused.error).toMatch(/^Missing required parameter engine: engine is required; engines answered here: google_hotels, .*; and ours: rentaltwo, /);
+    expect(refused.detail[0].loc).toEqual(['query', 'engine']);
+    const res = await get(`engine=rentaltwo&q=Lyon&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&currency=USD&api_key=${key}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('8');
     const body = (await res.json()) as any;
@@ -72,6 +77,6 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(bad.status).toBe(400);
     const body = (await bad.json()) as any;
     expect(body.detail.map((d: any) => d.loc.join('.'))).toEqual(expect.arrayContaining(['query.q', 'query.check_out_date']));
-    expect(body.error).toContain('q:');
+    expect(body.error).toContain('Missing required parameter q');
   });
 });

@@ -109,7 +109,7 @@ describe('conventions', () => {
   it('a missing required field is type missing (400 with error beside detail on the compatible /api family)', async () => {
     const res = await svc.call('/api/v1/test-search', { key });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'q: Field required', detail: [{ type: 'missing', loc: ['query', 'q'], msg: 'Field required', input: null }] });
+    expect(await res.json()).toEqual({ error: 'Missing required parameter q: Field required', detail: [{ type: 'missing', loc: ['query', 'q'], msg: 'Field required', input: null }] });
   });
 
   it('malformed JSON and a non-object body are 422, never 500', async () => {

@@ -29,7 +29,7 @@ async function readyAccount(email: string, plan: 'free' | 'starter' = 'starter')
   const b = new Browser(svc.url);
   await b.signIn(email, issued.temporaryPassword);
   const _csrf = await b.csrf('/dashboard/password');
-  const done = await b.request('/dashboard/password', { form: { _csrf, current: issued.temporaryPassword, next: NEW_PASSWORD, confirm: NEW_PASSWORD } });
+  const done = await b.request('/dashboard/password', { form: { _csrf, current: issued.temporaryPassword, new_password: NEW_PASSWORD, confirm: NEW_PASSWORD } });
   expect(done.status).toBe(303);
   return { b, issued };
 }
@@ -138,7 +138,7 @@ describe('forced password change', () => {
     const form = await b.request('/dashboard/password');
     expect(form.text).toContain('Choose your password');
     const _csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
-    const post = (current: string, next: string, confirm = next) => b.request('/dashboard/password', { form: { _csrf, current, next, confirm } });
+    const post = (current: string, next: string, confirm = next) => b.request('/dashboard/password', { form: { _csrf, current, new_password: next, confirm } });
     expect((await post('wrong-temporary', NEW_PASSWORD)).text).toContain('The temporary password is wrong.');
     expect((await post(issued.temporaryPassword, 'short')).text).toContain('at least 12 characters');
     expect((await post(issued.temporaryPassword, NEW_PASSWORD, `${NEW_PASSWORD}!`)).text).toContain('do not match');

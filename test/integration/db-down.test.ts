@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { waitFor } from '../helpers/wait.js';
 
-/** The database going away is a 503 `database unavailable: <ErrorClass>`, never a 500, and the service recovers. */
+/** The database going away is a 503 `database unavailable: <ErrorClass>` (over MCP a JSON-RPC error), never a 500, and the service recovers. */
 let svc: TestService;
 let key: string;
 let admin: postgres.Sql;
@@ -43,6 +43,11 @@ describe('database unavailable', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(mcp.status).toBe(503);
+    // over MCP a JSON-RPC error for the request's id, never the REST {"detail"} body
+    const reply = (await mcp.json()) as { error: { message: string } };
+    expect(reply).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: expect.stringMatching(/^Service unavailable: database unavailable: \w+/), data: { status: 503 } } });
+    expect(reply.error.message.length).toBeLessThan(200);
+    expect(reply).not.toHaveProperty('detail');
 
     await admin.unsafe(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
     await waitFor(async () => (await svc.call('/v1/billing', { key })).status === 200, { what: 'recovery' });

@@ -226,7 +226,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(loc.status).toBe(200);
     expect(loc.headers.get('x-credits-charged')).toBe('1');
     const places = (await loc.json()) as any;
-    expect(places.locations[0]).toMatchObject({ type: 'city', title: 'London', kgmid: '/m/04jpl' });
+    expect(places.locations[0]).toMatchObject({ kind: 3, title: 'London', kgmid: '/m/04jpl' });
     expect(places.locations[0].airports.map((a: any) => a.code)).toEqual(['LHR', 'LGW', 'QQS']);
     expect(lastRequest(BATCH).query).toMatchObject({ rpcids: 'H028ib', hl: 'en' });
 

@@ -228,7 +228,12 @@ describe('without webhook delivery configured', () => {
     const k = await plain.key();
     const res = await plain.call('/v1/jobs', { key: k.key, body: { items: [{ token: 'hotel-llll' }], callback_url: 'https://example.com/hook' }, headers: { 'idempotency-key': 'a' } });
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ detail: 'webhook delivery is not enabled for this service' });
+    expect(await res.json()).toEqual({
+      detail: 'webhook delivery is not enabled for this service',
+      source: 'service',
+      retryable: false,
+      retry: 'do not retry: the operator of this service has not enabled this feature',
+    });
     const [{ n }] = await plain.deps.sql`SELECT count(*)::int AS n FROM calendar_jobs`;
     expect(n).toBe(0);
   });

@@ -2,7 +2,10 @@
  * The stdio server exactly as the README tells a desktop user to launch it: the command and
  * arguments are read out of README.md, so the two cannot drift.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -40,10 +43,10 @@ function launch(env: Record<string, string>, stderr: 'pipe' | 'ignore' = 'ignore
   });
 }
 
+/** Running: a process that ended but was not yet reaped by its parent (a zombie) counts as gone. */
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    return !/\) [ZX] /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
@@ -142,8 +145,8 @@ describe('stdio lifecycle: nothing is left behind', () => {
   const postmaster = () => Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
   /** Starts the server, makes it start the cluster with one call, and returns its process tree. */
-  async function started(): Promise<{ client: Client; transport: StdioClientTransport; tree: number[]; log: () => string }> {
-    const transport = launch({ ...env, API_KEY: key }, 'pipe');
+  async function started(extraEnv: Record<string, string> = {}): Promise<{ client: Client; transport: StdioClientTransport; tree: number[]; log: () => string }> {
+    const transport = launch({ ...env, ...extraEnv, API_KEY: key }, 'pipe');
     let log = '';
     transport.stderr!.on('data', (d) => (log += d));
     const client = new Client({ name: 'desktop', version: '1.0.0' });
@@ -186,5 +189,95 @@ describe('stdio lifecycle: nothing is left behind', () => {
     expect(alive(pg)).toBe(true);
     await first.client.close();
     await waitFor(async () => first.tree.every((pid) => !alive(pid)), { what: 'the first server and its cluster to end', timeoutMs: 10_000 });
+  }, 120_000);
+
+  /** An upstream that takes every request and never answers: the call stays in flight until it is aborted. */
+  async function silentUpstream(): Promise<{ url: string; requested: Promise<void>; aborted: Promise<void>; close(): void }> {
+    let onRequest!: () => void;
+    let onAbort!: () => void;
+    const requested = new Promise<void>((resolve) => (onRequest = resolve));
+    const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+    const server = http.createServer((req) => {
+      req.socket.once('close', onAbort);
+      onRequest();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      requested,
+      aborted,
+      close: () => {
+        server.closeAllConnections();
+        server.close();
+      },
+    };
+  }
+
+  /** A search in flight on the silent upstream, over a server that has started its cluster. */
+  async function callInFlight() {
+    const upstream = await silentUpstream();
+    const server = await started({ UPSTREAM_METASEARCH_URL: upstream.url, UPSTREAM_RETRIES: '0' });
+    const call = server.client.callTool({ name: 'search_hotels', arguments: { q: 'London', check_in: '2027-04-15', nights: 2 } }).then(
+      () => 'answered',
+      (err: Error) => err.message,
+    );
+    await upstream.requested;
+    return { ...server, upstream, call, pg: postmaster() };
+  }
+
+  it('SIGTERM with a call in flight aborts the call, stops the cluster it started and leaves no process', async () => {
+    const { client, transport, tree, log, upstream, call, pg } = await callInFlight();
+    try {
+      process.kill(transport.pid!, 'SIGTERM');
+      // the upstream request is given up (its connection closed by the server, not by the upstream)
+      await upstream.aborted;
+      // and the call is never answered: the connection closes under it
+      expect(await call).toMatch(/closed/i);
+      // nothing is sent SIGKILL here: everything the server started ends by itself
+      await waitFor(async () => tree.every((pid) => !alive(pid)), { what: 'every process of the server to end', timeoutMs: 10_000 });
+      expect(alive(pg)).toBe(false);
+      expect(log()).toContain('"reason":"SIGTERM"');
+      // a clean stop (a killed postmaster leaves its pid file behind)
+      expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    } finally {
+      await client.close();
+      upstream.close();
+    }
+  }, 120_000);
+
+  it('after SIGKILL with a call in flight, the next launch stops the orphaned cluster and starts its own', async () => {
+    const { client, transport, upstream, call, pg } = await callInFlight();
+    try {
+      const pid = transport.pid!;
+      process.kill(pid, 'SIGKILL');
+      await call;
+      await waitFor(async () => !alive(pid), { what: 'the killed server to end' });
+      // nothing could stop the cluster: it runs on, orphaned
+      expect(alive(pg)).toBe(true);
+      const next = await started();
+      expect(alive(pg)).toBe(false);
+      expect(postmaster()).not.toBe(pg);
+      await next.client.close();
+      await waitFor(async () => next.tree.every((p) => !alive(p)), { what: 'the next server and its cluster to end', timeoutMs: 10_000 });
+    } finally {
+      await client.close();
+      upstream.close();
+    }
+  }, 120_000);
+
+  it('a cluster a process started is stopped however that process exits', async () => {
+    // what the stdio server relies on when closing runs past its deadline: process.exit with the cluster still up
+    const script = `const { startEmbeddedPostgres } = await import(${JSON.stringify(path.join(REPO, 'dist/src/db/embedded.js'))});
+      await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)}, port: ${env.EMBEDDED_PG_PORT} });
+      process.stdout.write(require('node:fs').readFileSync(${JSON.stringify(path.join(dataDir, 'pg', 'postmaster.pid'))}, 'utf8').split('\\n')[0]);
+      process.exit(0);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script.replace("require('node:fs')", "(await import('node:fs')).default")], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    const pg = Number(out);
+    expect(pg).toBeGreaterThan(0);
+    await waitFor(async () => !alive(pg), { what: 'the postmaster to end with the process that started it', timeoutMs: 10_000 });
   }, 120_000);
 });

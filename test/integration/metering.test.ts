@@ -37,7 +37,8 @@ describe('shadow mode (default)', () => {
     const k = await svc.key();
     const failed = await svc.call('/v1/test/metered', { key: k.key, body: { fail: true } });
     expect(failed.status).toBe(502);
-    expect(await failed.json() as any).toEqual({ detail: 'ProbeFailure' });
+    // a 502 names where it came from (no upstream request was made: the operation's family) and whether to retry
+    expect(await failed.json() as any).toEqual({ detail: 'ProbeFailure', source: 'test', retryable: true, retry: 'retry with exponential backoff; nothing was charged' });
     expect(failed.headers.get('x-credits-charged')).toBe('0');
     const empty = await svc.call('/v1/test/metered', { key: k.key, body: { items: 0 } });
     expect(empty.status).toBe(200);
@@ -122,7 +123,7 @@ describe('shadow mode (default)', () => {
     for (let i = 0; i < 3; i++) await svc.call('/v1/test/metered', { key: k.key, body: { items: 1 } });
     const first = await (await svc.call('/v1/billing/ledger?limit=2', { key: k.key })).json() as any;
     expect(first.entries.map((e: { kind: string }) => e.kind)).toEqual(['charge', 'charge']);
-    expect(first.entries[0].id).toBeGreaterThan(first.entries[1].id);
+    expect(first.entries.map((e: { id: string }) => e.id)).toEqual([expect.stringMatching(/^led_[0-9a-f]{32}$/), expect.stringMatching(/^led_[0-9a-f]{32}$/)]);
     expect(first.entries[0].amount).toBe(-4);
     const second = await (await svc.call(`/v1/billing/ledger?limit=2&cursor=${first.next_cursor}`, { key: k.key })).json() as any;
     expect(second.entries.map((e: { kind: string }) => e.kind)).toEqual(['charge', 'grant']);
@@ -131,6 +132,33 @@ describe('shadow mode (default)', () => {
     const bad = await svc.call('/v1/billing/ledger?cursor=garbage', { key: k.key });
     expect(bad.status).toBe(400);
     expect(await bad.json() as any).toEqual({ detail: 'invalid cursor' });
+    // another account's cursor names none of this account's entries
+    const other = await svc.key();
+    const foreign = await svc.call(`/v1/billing/ledger?limit=2&cursor=${first.next_cursor}`, { key: other.key });
+    expect(foreign.status).toBe(400);
+  });
+
+  it('two accounts charged in turn: their ledger ids and cursors reveal nothing of each other or of any sequence', async () => {
+    const [a, b] = [await svc.key(), await svc.key()];
+    for (let i = 0; i < 4; i++) for (const k of [a, b]) await svc.call('/v1/test/metered', { key: k.key, body: { items: 1 } });
+    type Entry = { id: string; kind: string; created_at: string };
+    const read = async (k: { key: string }) => ((await (await svc.call('/v1/billing/ledger?limit=50', { key: k.key })).json()) as { entries: Entry[] }).entries;
+    const [la, lb] = [await read(a), await read(b)];
+    expect(la.filter((e) => e.kind === 'charge')).toHaveLength(4);
+    expect(lb.filter((e) => e.kind === 'charge')).toHaveLength(4);
+    for (const e of [...la, ...lb]) expect(e.id).toMatch(/^led_[0-9a-f]{32}$/);
+    // newest first by time (the internal order), whatever the random ids would sort to
+    for (const l of [la, lb]) {
+      const times = l.map((e) => e.created_at);
+      expect([...times].sort().reverse()).toEqual(times);
+      expect(l.at(-1)!.kind).toBe('grant');
+    }
+    // random and unique; the page cursor names an entry by that id, not by the internal sequence
+    const ids = [...la, ...lb].map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const page = ((await (await svc.call('/v1/billing/ledger?limit=1', { key: a.key })).json()) as { next_cursor: string }).next_cursor;
+    const decoded = Buffer.from(page, 'base64url').toString('utf8');
+    expect(decoded).toBe(`ledger:${la[0].id}`);
   });
 
   it('the ledger is append-only', async () => {

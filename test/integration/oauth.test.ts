@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pruneExpired } from '../../src/oauth/codes.js';
+import { createDashboardAccount } from '../../src/dashboard/accounts.js';
+import { prunePendingClients } from '../../src/oauth/clients.js';
+import { FormBrowser } from '../helpers/form-browser.js';
 import { TOOLS } from '../../tools/index.js';
-import type { FormBrowser } from '../helpers/form-browser.js';
 import { authorizeUrl, codeFlow, consent, mcpRequest, pkcePair, registerClient, signedInAccount, tokenRequest } from '../helpers/oauth-flow.js';
 import { PROBES } from '../helpers/probe-tools.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
@@ -85,7 +86,7 @@ describe('dynamic client registration', () => {
     const idle = await registerClient(base, { client_name: 'Never approved', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
     await codeFlow(base, browser, client);
     await svc.deps.sql`UPDATE oauth_clients SET created_at = now() - interval '8 days' WHERE client_id IN ${svc.deps.sql([idle.body.client_id, client.client_id])}`;
-    await pruneExpired(svc.deps.sql);
+    await prunePendingClients(svc.deps.sql, 1000);
     const left = await svc.deps.sql`SELECT client_id FROM oauth_clients WHERE client_id IN ${svc.deps.sql([idle.body.client_id, client.client_id])}`;
     expect(left.map((r) => r.client_id)).toEqual([client.client_id]);
   });
@@ -109,6 +110,45 @@ describe('authorization code flow', () => {
     expect(page.text).toContain('Connect Test MCP client?');
     expect(page.text).toContain('127.0.0.1:7777');
     expect(page.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:7777");
+  });
+
+  it('a new account with a temporary password: sign-in, password change and an expired consent form all lead back to the consent page', async () => {
+    const { challenge } = pkcePair();
+    const params = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's2', scope: 'mcp' };
+    const waiting = authorizeUrl(params);
+    const issued = await createDashboardAccount(svc.deps.sql, { email: 'first-connection@example.com', plan: 'starter' });
+    const fresh = new FormBrowser(base);
+    const first = await fresh.request(waiting);
+    expect(first.location).toBe(`/dashboard/sign-in?next=${encodeURIComponent(waiting)}`);
+    const _csrf = /name="_csrf" value="([^"]+)"/.exec((await fresh.request(first.location!)).text)![1];
+    const signedIn = await fresh.request('/dashboard/sign-in', { form: { _csrf, email: issued.email, password: issued.temporaryPassword, next: waiting } });
+    // the temporary password is replaced first, and the request rides along
+    expect(signedIn).toMatchObject({ status: 303, location: `/dashboard/password?next=${encodeURIComponent(waiting)}` });
+    const form = await fresh.request(signedIn.location!);
+    expect(form.text).toContain('The app you are connecting waits for this step');
+    const csrf2 = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
+    const next = /name="next" value="([^"]+)"/.exec(form.text)![1].replace(/&amp;/g, '&');
+    expect(next).toBe(waiting);
+    // a refused password keeps the request too
+    const weak = await fresh.request('/dashboard/password', { form: { _csrf: csrf2, current: issued.temporaryPassword, new_password: 'password1234', confirm: 'password1234', next } });
+    expect(weak.status).toBe(400);
+    expect(weak.text).toContain('most commonly used');
+    expect(weak.text).toContain(`name="next" value="${waiting.replace(/&/g, '&amp;')}"`);
+    const changed = await fresh.request('/dashboard/password', { form: { _csrf: csrf2, current: issued.temporaryPassword, new_password: 'velvet hedgehog on the tram', confirm: 'velvet hedgehog on the tram', next } });
+    expect(changed).toMatchObject({ status: 303, location: waiting });
+    const consentPage = await fresh.request(changed.location!);
+    expect(consentPage.status).toBe(200);
+    expect(consentPage.text).toContain('Connect Test MCP client?');
+
+    // the session ends while the consent page is open: the posted form leads through sign-in back to it
+    const hidden: Record<string, string> = { decision: 'approve', _csrf: 'stale' };
+    for (const m of consentPage.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) if (m[1] !== '_csrf') hidden[m[1]] = m[2].replace(/&amp;/g, '&');
+    const stranger = new FormBrowser(base);
+    const expired = await stranger.request('/dashboard/oauth/authorize', { form: hidden });
+    expect(expired.status).toBe(303);
+    const again = new URLSearchParams(expired.location!.split('?')[1]).get('next')!;
+    expect(new URL(again, base).searchParams.get('state')).toBe('s2');
+    expect(new URL(again, base).pathname).toBe('/dashboard/oauth/authorize');
   });
 
   it('issues tokens that call /mcp as the account: metered to it, recorded under the connected app', async () => {
@@ -135,6 +175,26 @@ describe('authorization code flow', () => {
     expect(apps.text).toContain('Test MCP client');
     // The call is in the history under the app that made it.
     expect(apps.text).toMatch(new RegExp(`<td>Test MCP client</td><td><code>MCP probe_metered</code></td><td class="num">200</td><td class="num">4</td><td><code>${requestId}</code>`));
+
+    // the account's own key reads the app's call in its history and usage, labelled with the app
+    const own = await svc.key({ plan: 'starter' });
+    await svc.deps.sql`UPDATE api_keys SET account_id = ${accountId} WHERE id = ${own.id}`;
+    const record = await svc.call(`/v1/requests/${requestId}`, { key: own.key });
+    expect(record.status).toBe(200);
+    expect(await record.json()).toMatchObject({ id: requestId, path: 'probe_metered', credits: 4, app: { client_id: client.client_id, name: 'Test MCP client' } });
+    type Usage = { totals: { requests: number }; by_endpoint: unknown[]; by_app: { requests: number }[] };
+    const usage = (await (await svc.call('/v1/usage?period=24h', { key: own.key })).json()) as Usage;
+    expect(usage.by_app).toEqual([expect.objectContaining({ app: { client_id: client.client_id, name: 'Test MCP client' }, credits: expect.any(Number) })]);
+    expect(usage.by_app[0].requests).toBeGreaterThanOrEqual(1);
+    expect(usage.totals.requests).toBeGreaterThanOrEqual(usage.by_app[0].requests);
+    expect(usage.by_endpoint).toContainEqual(expect.objectContaining({ method: 'MCP', path: 'probe_metered' }));
+    // another account's key sees none of it
+    const stranger = await svc.key();
+    expect((await svc.call(`/v1/requests/${requestId}`, { key: stranger.key })).status).toBe(404);
+    expect(((await (await svc.call('/v1/usage?period=24h', { key: stranger.key })).json()) as Usage).by_app).toEqual([]);
+    const dashboard = await browser.request('/dashboard/usage?period=24h');
+    expect(dashboard.text).toContain('By caller');
+    expect(dashboard.text).toMatch(/<span class="badge">app<\/span> Test MCP client<\/td><td class="num">\d+<\/td>/);
   });
 
   it('refuses a reused authorization code and revokes what the first exchange obtained', async () => {

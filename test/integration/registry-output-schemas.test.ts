@@ -309,6 +309,7 @@ const CASES: Record<string, Case> = {
   // account and status reads last: they then show the metered calls above
   get_sources_status: { run: get('/v1/sources/status') },
   get_credit_balance: { run: get('/v1/billing') },
+  get_compatible_account: { run: get('/api/v1/me') },
   get_credit_ledger: { run: get('/v1/billing/ledger?limit=5') },
   get_usage: { run: get('/v1/usage?period=24h') },
   get_request: {

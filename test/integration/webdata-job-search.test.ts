@@ -79,6 +79,28 @@ describe.skipIf(!hasBrowser)(`job-card search in the headless browser${hasBrowse
     expect(sent.query).toMatchObject({ q: 'barista', ibp: 'htl;jobs', hl: 'en', gl: 'us' });
   });
 
+  it('the compatible API’s google_jobs, as LangChain’s SearchApi wrapper sends it (Bearer key, engine and q): its `jobs`, no made-up description', async () => {
+    const res = await fetch(`${svc.url}/api/v1/search?engine=google_jobs&q=barista`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body).not.toHaveProperty('jobs_results');
+    expect(body.jobs[0]).toEqual({
+      position: 1,
+      title: 'Barista',
+      company_name: 'Blue Bottle Coffee',
+      location: 'Oakland, CA',
+      via: 'LinkedIn',
+      detected_extensions: { posted_at: '3 days ago', schedule_type: 'Full-time' },
+      apply_links: [
+        { link: 'https://www.linkedin.com/jobs/view/3790011234', source: 'LinkedIn' },
+        { link: 'https://www.ziprecruiter.com/c/Blue-Bottle-Coffee/Job/Barista/-in-Oakland,CA?jid=5f1a', source: 'ZipRecruiter' },
+      ],
+    });
+    // the cards state no description; LangChain's text result falls through to its "No good search result found"
+    expect(body.jobs.every((j: any) => !('description' in j))).toBe(true);
+    expect(body.jobs[2]).not.toHaveProperty('detected_extensions.posted_at');
+  });
+
   it('an empty list is free; a block page is 502; a page without the list is 503', async () => {
     const empty = await svc.call('/v1/jobs/search', { key, body: { q: 'nothing' } });
     expect(empty.status).toBe(200);

@@ -1,4 +1,5 @@
 import { NotFound, UpstreamContractChanged } from '../../platform/errors.js';
+import { dateOrInstant } from '../shared/json-values.js';
 
 type Json = Record<string, any>;
 
@@ -47,12 +48,8 @@ function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : [];
 }
 
-function iso(v: unknown): string | null {
-  const t = s(v);
-  if (!t) return null;
-  const d = new Date(t);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('.000Z', 'Z');
-}
+/** releaseDate / currentVersionReleaseDate: as precise as the store states them. */
+const iso = dateOrInstant;
 
 /** Average and count; the store reports 0 for "no ratings", which is not an average of 0. */
 function rating(avg: unknown, count: unknown): [number | null, number | null] {

@@ -1,5 +1,5 @@
 import { UpstreamContractChanged } from '../../platform/errors.js';
-import { finiteNumber } from '../shared/json-values.js';
+import { dateOrInstant, finiteNumber } from '../shared/json-values.js';
 
 type Json = Record<string, any>;
 
@@ -23,11 +23,8 @@ export interface AppRatings {
   histogram: Record<'1' | '2' | '3' | '4' | '5', number>;
 }
 
-function iso(v: unknown): string | null {
-  if (typeof v !== 'string' || v === '') return null;
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('.000Z', 'Z');
-}
+/** Review dates as precise as the feed states them. */
+const iso = dateOrInstant;
 
 /**
  * The storefront's ratings summary (`/<cc>/customer-reviews/id<app>?displayable-kind=11` with a

@@ -1,6 +1,6 @@
 import { UpstreamContractChanged } from '../../platform/errors.js';
 import type { CareersBoardPage, CareersCompensation, CareersJobRecord } from './types.js';
-import { arr, isoUtc, num, obj, str, uniq } from './values.js';
+import { arr, isoUtc, num, obj, payPeriod, str, uniq } from './values.js';
 
 /** `GET api.ashbyhq.com/posting-api/job-board/<org>?includeCompensation=true`. */
 export function parseAshbyBoard(payload: unknown): CareersBoardPage {
@@ -47,6 +47,7 @@ function ashbyCompensation(j: Record<string, any>): CareersCompensation | null {
     min: num(salary.minValue)!,
     max: num(salary.maxValue)!,
     currency: str(salary.currencyCode),
+    period: payPeriod(salary.interval),
     text: str(comp?.compensationTierSummary) ?? str(comp?.scrapeableCompensationSalarySummary),
   };
 }

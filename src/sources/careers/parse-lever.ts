@@ -1,7 +1,7 @@
 import { UpstreamContractChanged } from '../../platform/errors.js';
 import { htmlToText } from '../network/html-reduce.js';
 import type { CareersBoardPage, CareersCompensation, CareersJobRecord } from './types.js';
-import { arr, isoUtc, num, obj, str, uniq } from './values.js';
+import { arr, isoUtc, num, obj, payPeriod, str, uniq } from './values.js';
 
 /** `GET api.lever.co/v0/postings/<company>?mode=json`: a bare array of postings. */
 export function parseLeverBoard(payload: unknown): CareersBoardPage {
@@ -39,7 +39,7 @@ function leverCompensation(j: Record<string, any>): CareersCompensation | null {
   const min = num(range?.min);
   const max = num(range?.max);
   if (min === null || max === null) return null;
-  return { min, max, currency: str(range?.currency), text: str(j.salaryDescriptionPlain) };
+  return { min, max, currency: str(range?.currency), period: payPeriod(range?.interval), text: str(j.salaryDescriptionPlain) };
 }
 
 function leverDescription(j: Record<string, any>): string | null {

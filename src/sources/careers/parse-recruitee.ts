@@ -1,7 +1,7 @@
 import { UpstreamContractChanged } from '../../platform/errors.js';
 import { htmlToText } from '../network/html-reduce.js';
 import type { CareersBoardPage, CareersCompensation, CareersJobRecord } from './types.js';
-import { arr, isoUtc, num, obj, str, uniq } from './values.js';
+import { arr, isoUtc, num, obj, payPeriod, str, uniq } from './values.js';
 
 /** `GET <company>.recruitee.com/api/offers/`. */
 export function parseRecruiteeBoard(payload: unknown): CareersBoardPage {
@@ -44,5 +44,5 @@ function recruiteeCompensation(o: Record<string, any>): CareersCompensation | nu
   const min = num(s?.min);
   const max = num(s?.max);
   if (min === null || max === null) return null;
-  return { min, max, currency: str(s?.currency), text: null };
+  return { min, max, currency: str(s?.currency), period: payPeriod(s?.period), text: null };
 }

@@ -1,7 +1,7 @@
 import { UpstreamContractChanged } from '../../platform/errors.js';
 import { htmlToText } from '../network/html-reduce.js';
 import type { CareersBoardPage, CareersCompensation, CareersJobRecord } from './types.js';
-import { arr, isoUtc, num, obj, str, uniq } from './values.js';
+import { arr, isoUtc, num, obj, payPeriod, str, uniq } from './values.js';
 
 /** `GET <career site>/jobs.json`: a JSON Feed 1.1 whose items carry a schema.org JobPosting. */
 export function parseTeamtailorBoard(payload: unknown): CareersBoardPage {
@@ -45,5 +45,5 @@ function teamtailorCompensation(posting: Record<string, any>): CareersCompensati
   const min = num(value?.minValue);
   const max = num(value?.maxValue);
   if (min === null || max === null) return null;
-  return { min, max, currency: str(salary?.currency), text: null };
+  return { min, max, currency: str(salary?.currency), period: payPeriod(value?.unitText), text: null };
 }

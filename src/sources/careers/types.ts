@@ -34,10 +34,15 @@ export interface CareersBoard {
   site?: string;
 }
 
+export const PAY_PERIODS = ['hour', 'day', 'week', 'month', 'year'] as const;
+export type PayPeriod = (typeof PAY_PERIODS)[number];
+
 export interface CareersCompensation {
   min: number;
   max: number;
   currency: string | null;
+  /** What min and max are paid per, as the board states it; null when it states none. */
+  period: PayPeriod | null;
   text: string | null;
 }
 

@@ -1,4 +1,5 @@
 /** Small value helpers shared by the board parsers. */
+import type { PayPeriod } from './types.js';
 
 export { num } from '../shared/json-values.js';
 
@@ -53,4 +54,19 @@ export function decodeEntities(s: string): string {
     .replace(/&#39;|&apos;/g, "'")
     .replace(/&nbsp;/g, '\u00a0')
     .replace(/&amp;/g, '&');
+}
+
+/**
+ * A board's pay period in our words: Recruitee's `period` ("year"), Ashby's `interval` ("1 YEAR"),
+ * Lever's `interval` ("per-year-salary", "per-hour-wage"), schema.org's `unitText` ("YEAR",
+ * Teamtailor). Anything else (one-time, a count of several periods) is null: not a period we can say.
+ */
+export function payPeriod(v: unknown): PayPeriod | null {
+  const t = str(v)?.toLowerCase();
+  if (!t) return null;
+  const m = /^(?:per-|1\s+)?(hour|day|week|month|year)(?:ly|s)?(?:-(?:salary|wage))?$/.exec(t) ?? /^(hourly|daily|weekly|monthly|yearly|annual|annually)$/.exec(t);
+  if (!m) return null;
+  const word = m[1];
+  const map: Record<string, PayPeriod> = { hourly: 'hour', daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year', annual: 'year', annually: 'year' };
+  return map[word] ?? (word as PayPeriod);
 }

@@ -12,6 +12,8 @@ export interface RetailSearchItem {
   price: number | null;
   price_text: string | null;
   was_price_text: string | null;
+  /** The price per unit as the page states it, unit included (e.g. "$539.00/pa"); null when it states none. */
+  unit_price_text: string | null;
   rating: number | null;
   reviews: number | null;
   seller: string | null;
@@ -44,6 +46,7 @@ export function parseRetailSearchItems(items: unknown, context: { offset?: numbe
       price: parseDisplayedAmount(shown) ?? (min !== null && min > 0 ? min : null),
       price_text: shown,
       was_price_text: nonEmptyText(price.wasPrice),
+      unit_price_text: nonEmptyText(price.unitPrice),
       rating: finiteNumber(it.averageRating),
       reviews: finiteNumber(it.numberOfReviews),
       seller: nonEmptyText(it.sellerName),

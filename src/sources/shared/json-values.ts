@@ -30,3 +30,16 @@ export function num(v: unknown): number | null {
 export function finiteNumber(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
+
+/**
+ * A source's date or time, as precise as the source states it: a date-only value stays YYYY-MM-DD
+ * (never turned into a midnight timestamp it did not state); a value with a time becomes ISO-8601
+ * UTC to the second. null for anything unreadable.
+ */
+export function dateOrInstant(v: unknown): string | null {
+  const s = nonEmptyText(v);
+  if (!s) return null;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return s;
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('.000Z', 'Z');
+}

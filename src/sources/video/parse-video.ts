@@ -1,6 +1,7 @@
 import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
 import { assertVideoAvailable } from './playability.js';
 import { arr, at, bestThumb, exactCount, extractAssignedJson, type Json, obj, text, thumbs, type Thumb } from './yt-json.js';
+import { dateOrInstant } from '../shared/json-values.js';
 import { decodeUrlPart } from '../shared/url-text.js';
 
 export interface VideoChapter {
@@ -69,11 +70,8 @@ function bool(v: unknown): boolean | null {
   return typeof v === 'boolean' ? v : null;
 }
 
-function isoUtc(v: unknown): string | null {
-  if (typeof v !== 'string' || v === '') return null;
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('.000Z', 'Z');
-}
+/** publishDate / uploadDate: a date-only value stays a date (older pages state only the day). */
+const isoUtc = dateOrInstant;
 
 function watchContents(data: unknown): Json[] {
   return arr(at(data, 'contents', 'twoColumnWatchNextResults', 'results', 'results', 'contents')).map(obj).filter(Boolean) as Json[];

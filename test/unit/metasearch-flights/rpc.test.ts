@@ -17,13 +17,15 @@ describe('metasearch flights location search (H028ib)', () => {
   it('parses places with their nearby airports', () => {
     const places = parseLocationSearch(LOCATION_LONDON);
     expect(places).toHaveLength(2);
-    expect(places[0]).toMatchObject({ type: 'city', title: 'London', kgmid: '/m/04jpl', description: 'Capital of England', code: null });
-    expect(places[0].airports.map((a) => [a.type, a.code, a.title, a.distance])).toEqual([
-      ['airport', 'LHR', 'Heathrow Airport', '14 mi'],
-      ['airport', 'LGW', 'London Gatwick Airport', '25 mi'],
-      ['station', 'QQS', 'St Pancras International', '2 mi'],
+    // kinds are bare codes no recorded reply labels: kept as kind, named nowhere
+    expect(places[0]).not.toHaveProperty('type');
+    expect(places[0]).toMatchObject({ kind: 3, title: 'London', kgmid: '/m/04jpl', description: 'Capital of England', code: null });
+    expect(places[0].airports.map((a) => [a.kind, a.code, a.title, a.distance])).toEqual([
+      [1, 'LHR', 'Heathrow Airport', '14 mi'],
+      [1, 'LGW', 'London Gatwick Airport', '25 mi'],
+      [5, 'QQS', 'St Pancras International', '2 mi'],
     ]);
-    expect(places[1]).toMatchObject({ type: 'region', kgmid: '/m/036wy', airports: [] });
+    expect(places[1]).toMatchObject({ kind: 4, kgmid: '/m/036wy', airports: [] });
   });
 
   it('turns a refused call into 502 and a reply without frames into 503', () => {

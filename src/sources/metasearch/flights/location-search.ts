@@ -20,11 +20,12 @@ const PLACE = { kind: [0], title: [1], name: [2], description: [3], id: [4], cod
 const RESULT = { place: [0], airports: [1] } as const;
 const NEARBY = { place: [0], distance: [1] } as const;
 
-/** Kinds seen in replies: airports (1), cities (3), wider regions (4), rail/bus stations (5). */
-const KINDS: Record<number, string> = { 1: 'airport', 3: 'city', 4: 'region', 5: 'station' };
-
 export interface FlightLocation {
-  type: string | null;
+  /**
+   * The place kind as the reply codes it (1, 3, 4, 5 in the one recorded reply). No recorded reply
+   * labels the codes, so they are named nowhere: the `type` (airport, city, region, station) once
+   * read from them was a guess from the names and was removed (test/fixtures/README.md).
+   */
   kind: number | null;
   /** As listed (`London`, `Bedřichov, Czechia`, `Heathrow Airport`). */
   title: string | null;
@@ -66,7 +67,6 @@ export function buildLocationSearchRequest(params: { q: string; hl?: string; gl?
 function place(p: unknown, distance: string | null, airports: FlightLocation[]): FlightLocation {
   const kind = num(p, PLACE.kind);
   return {
-    type: kind !== null ? (KINDS[kind] ?? null) : null,
     kind,
     title: str(p, PLACE.title),
     name: str(p, PLACE.name),

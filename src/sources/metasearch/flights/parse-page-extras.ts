@@ -24,10 +24,17 @@ const INSIGHTS = {
 } as const;
 
 /**
- * Level codes as the same pages label them ("Prices are currently low/typical/high"): 1 on the
- * two "low" pages, 4 on the "typical" one, 5 on the "high" one. Other codes stay unlabelled.
+ * Level codes named only where two recorded pages show the code beside its label ("Prices are
+ * currently low": code 1 on two pages). Codes 4 and 5 appear beside "typical" and "high" on one
+ * page each, below that bar, so they are not named from the code: the results page's own label is
+ * read instead (labelFromPage), which covers every level the page prints.
  */
-const PRICE_LEVELS: Record<number, string> = { 1: 'low', 4: 'typical', 5: 'high' };
+const PRICE_LEVELS: Record<number, string> = { 1: 'low' };
+
+/** The level the results page prints in its insight box ("Prices are currently <b>high</b>"). */
+export function priceLevelFromPage(html: string): string | null {
+  return /Prices are currently\s*(?:<[^>]*>\s*)*(low|typical|high)\b/i.exec(html)?.[1]?.toLowerCase() ?? null;
+}
 
 /** Paths into one airport entry of `ds:1[1][leg][0|1]`. */
 const AIRPORT = {

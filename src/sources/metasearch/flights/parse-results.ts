@@ -6,7 +6,7 @@
 import { UpstreamContractChanged } from '../../../platform/errors.js';
 import { afKeys, extractAfData } from './af-data.js';
 import { arr, at, dateOf, flag, moneyOf, num, str, timeOf } from './jspb.js';
-import { parsePageExtras, type FlightPageExtras } from './parse-page-extras.js';
+import { parsePageExtras, priceLevelFromPage, type FlightPageExtras } from './parse-page-extras.js';
 import { priceTokenCurrency } from './price-token.js';
 
 const SOURCE = 'metasearch';
@@ -85,8 +85,13 @@ const LAYOVER = {
   departureCity: [7],
 } as const;
 
-/** The cabin codes of LEG.cabin, the same enum as the `tfs` seat field. */
-const CABINS: Record<number, string> = { 1: 'Economy', 2: 'Premium economy', 3: 'Business', 4: 'First' };
+/**
+ * Cabin codes of LEG.cabin named where recorded pages show the label: 1 on the three economy
+ * results pages, whose class selector reads "Economy" and whose legs all carry 1. Code 3 appears
+ * under a "Business" selector on one page only, 2 and 4 under no label, so they are not named
+ * (travel_class null; test/fixtures/README.md, inferred meanings).
+ */
+const CABINS: Record<number, string> = { 1: 'Economy' };
 
 export interface FlightPoint {
   id: string;
@@ -256,7 +261,10 @@ export function parseFlightResults(html: string): FlightResultsPage {
     throw new UpstreamContractChanged(SOURCE, `flight results blob ${BLOB_KEY} missing (callbacks: ${keys.join(',') || 'none'})`);
   }
   const page = parseFlightResultsData(data);
-  return { ...page, airline_logos: { ...collectLogos(html), ...page.airline_logos } };
+  // the label the page prints wins over the code table (which names only the codes it can prove)
+  const level = priceLevelFromPage(html);
+  const insights = page.price_insights && level ? { ...page.price_insights, price_level: level } : page.price_insights;
+  return { ...page, price_insights: insights, airline_logos: { ...collectLogos(html), ...page.airline_logos } };
 }
 
 const LOGO_RE = /https:\/\/www\.gstatic\.com\/flights\/airline_logos\/70px\/([A-Za-z0-9]{2,5})\.png/g;

@@ -163,7 +163,6 @@ const BookingOption = z.object({
 export const BookingOutput = z.object({ ...Head, booking_options: z.array(BookingOption) });
 
 const LocationBase = {
-  type: z.string().nullable(),
   kind: z.number().nullable(),
   title: z.string().nullable(),
   name: z.string().nullable(),

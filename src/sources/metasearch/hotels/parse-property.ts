@@ -75,14 +75,12 @@ export const AD_PATHS = {
 } as const;
 
 /**
- * Location score codes. 4 is the overall score the card prints ("4.6 Excellent location"). 1, 2
- * and 3 use the enumeration of the nearby-place groups on the same record ([2,19]): group 1 lists
- * sights (Borough Market, Buckingham Palace), group 2 train stations (Waterloo, St Pancras), group
- * 3 the airport (Heathrow), in every recorded London page. Code 5 has no such group; left unnamed.
+ * Location score codes. 4 is the overall score the card prints ("4.6 Excellent location", three
+ * recorded pages). Codes 1, 2, 3 and 5 are given no name: no recorded page shows a label for them
+ * (reading them as proximity to sights, transit and the airport was a guess from the nearby-place
+ * groups, so the ratings built on it were removed; test/fixtures/README.md, inferred meanings).
  */
-export const LOCATION_SCORE_CODES = { overall: 4, things_to_do: 1, transit: 2, airport: 3 } as const;
-/** Nearby-place transport modes, matched against the same places in the compatible API's replies. */
-const TRANSPORT_MODES: Record<number, string> = { 0: 'Taxi', 2: 'Walking', 3: 'Public Transport' };
+export const LOCATION_SCORE_CODES = { overall: 4 } as const;
 
 export interface GpsCoordinates {
   latitude: number;
@@ -119,7 +117,8 @@ export interface AmenityRecord {
 export interface NearbyPlaceRecord {
   name: string;
   category_code: number | null;
-  transportations: { mode_code: number | null; type: string | null; duration: string }[];
+  /** The mode is a bare code the page never labels (Taxi, Walking… were matched against another API's reply), so no type name is given. */
+  transportations: { mode_code: number | null; duration: string }[];
 }
 
 export interface ReviewTopicRecord {
@@ -268,7 +267,7 @@ function nearbyPlaces(groups: unknown[]): NearbyPlaceRecord[] {
       const transportations = atArray(place, [2]).flatMap((t) => {
         const duration = atString(t, [1]);
         const mode = atNumber(t, [0]);
-        return duration ? [{ mode_code: mode, type: mode === null ? null : (TRANSPORT_MODES[mode] ?? null), duration }] : [];
+        return duration ? [{ mode_code: mode, duration }] : [];
       });
       out.push({ name, category_code: category, transportations });
     }

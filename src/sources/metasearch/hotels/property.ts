@@ -88,7 +88,7 @@ export const PropertyDetailsSchema = z.object({
   eco_certified: z.boolean().nullable(),
   thumbnail: z.string().nullable(),
   images: z.array(z.object({ thumbnail: z.string(), original: z.string().nullable() })),
-  nearby_places: z.array(z.object({ name: z.string(), transportations: z.array(z.object({ type: z.string().nullable(), duration: z.string() })) })),
+  nearby_places: z.array(z.object({ name: z.string(), transportations: z.array(z.object({ duration: z.string() })) })),
   rate: z
     .object({ currency: z.string().nullable(), check_in: z.string().nullable(), check_out: z.string().nullable(), nights: z.int().nullable(), from_display_text: z.boolean() })
     .nullable(),
@@ -137,7 +137,7 @@ export function propertyDetails(d: DetailRecord, token: string, ctx: PriceContex
     eco_certified: p.eco_certified,
     thumbnail: p.thumbnail,
     images: p.images,
-    nearby_places: p.nearby_places.map((n) => ({ name: n.name, transportations: n.transportations.map((t) => ({ type: t.type, duration: t.duration })) })),
+    nearby_places: p.nearby_places.map((n) => ({ name: n.name, transportations: n.transportations.map((t) => ({ duration: t.duration })) })),
     rate: p.rate
       ? {
           currency: p.rate.currency,

@@ -13,6 +13,7 @@ import type { PropertyRecord } from './parse-property.js';
 import type { SearchPageRecord } from './parse-search.js';
 import { stayPrices, StayPricesSchema, type PriceContext } from './prices.js';
 import { pageTokenOffset, type HotelSearchUrlInput } from './requests.js';
+import { correctedQuery } from './to-compat.js';
 
 export interface SearchRequest extends Omit<HotelSearchUrlInput, 'start'> {
   pages: number;
@@ -80,6 +81,8 @@ export const SearchPropertySchema = z.object({
 
 export const SearchOutput = z.object({
   query: z.string(),
+  // present only when the page answered another query than `query` (its request echo); the MCP listing is at its byte budget, hence no description
+  query_used: z.string().optional(),
   check_in: z.string(),
   check_out: z.string(),
   nights: z.int(),
@@ -145,11 +148,18 @@ function searchProperty(p: PropertyRecord, page: number, position: number, f: Fe
   };
 }
 
+/** `query_used` when the first page says it answered another query than asked; nothing otherwise. */
+function answeredFor(page: SearchPageFetch | undefined, asked: string): { query_used?: string } {
+  const used = page ? correctedQuery(page.data, asked) : null;
+  return used ? { query_used: used } : {};
+}
+
 export function searchResult(pages: SearchPageFetch[], r: SearchRequest, nights: number): SearchResult {
   let position = 0;
   const last = pages[pages.length - 1];
   return {
     query: r.q,
+    ...answeredFor(pages[0], r.q),
     check_in: r.checkIn,
     check_out: r.checkOut,
     nights,

@@ -3,7 +3,7 @@
  * nesting of its recorded responses). search_metadata / search_parameters belong to the route.
  * A field the page does not carry is omitted, never filled in.
  */
-import { LOCATION_SCORE_CODES, type AmenityRecord, type PropertyRecord, type RateRecord } from './parse-property.js';
+import { type AmenityRecord, type PropertyRecord, type RateRecord } from './parse-property.js';
 import type { BrandRecord, SearchPageRecord } from './parse-search.js';
 
 export interface CompatPrice {
@@ -16,7 +16,7 @@ export interface CompatPrice {
 export type CompatProperty = Record<string, unknown>;
 
 export interface CompatSearchResult {
-  search_information?: { total_results: number };
+  search_information?: { total_results?: number; corrected_query?: string; original_query?: string };
   pagination?: { records_from?: number; records_to?: number; next_page_token?: string };
   brands?: BrandRecord[];
   properties: CompatProperty[];
@@ -77,7 +77,7 @@ export function toCompatProperty(p: PropertyRecord): CompatProperty {
     'nearby_places',
     p.nearby_places.map((np) => ({
       name: np.name,
-      transportations: np.transportations.map((t) => (t.type ? { type: t.type, duration: t.duration } : { duration: t.duration })),
+      transportations: np.transportations.map((t) => ({ duration: t.duration })),
     })),
   );
   if (p.kind === 'vacation_rental' && p.rate) {
@@ -98,10 +98,6 @@ export function toCompatProperty(p: PropertyRecord): CompatProperty {
   put(out, 'reviews', p.reviews);
   put(out, 'reviews_histogram', p.reviews_histogram);
   put(out, 'location_rating', p.location_rating);
-  const score = (code: number) => p.location_scores.find((s) => s.code === code)?.value;
-  put(out, 'proximity_to_things_to_do_rating', score(LOCATION_SCORE_CODES.things_to_do));
-  put(out, 'proximity_to_transit_rating', score(LOCATION_SCORE_CODES.transit));
-  put(out, 'airport_access_rating', score(LOCATION_SCORE_CODES.airport));
   put(
     out,
     'reviews_breakdown',
@@ -130,9 +126,23 @@ export function toCompatProperty(p: PropertyRecord): CompatProperty {
   return out;
 }
 
-export function toCompatSearch(page: SearchPageRecord): CompatSearchResult {
+/**
+ * The query the page says it answered (its request echo), when it is not the one asked: a spelling
+ * corrected or a place renamed by the engine. null when the page answered the query asked.
+ */
+export function correctedQuery(page: Pick<SearchPageRecord, 'query'>, asked: string): string | null {
+  const answered = page.query?.trim();
+  const norm = (s: string) => s.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
+  return answered && norm(answered) !== norm(asked) ? answered : null;
+}
+
+export function toCompatSearch(page: SearchPageRecord, asked: string): CompatSearchResult {
   const result: CompatSearchResult = { properties: page.properties.map(toCompatProperty) };
-  if (page.total_results !== null) result.search_information = { total_results: page.total_results };
+  const info: NonNullable<CompatSearchResult['search_information']> = {};
+  if (page.total_results !== null) info.total_results = page.total_results;
+  const corrected = correctedQuery(page, asked);
+  if (corrected) Object.assign(info, { corrected_query: corrected, original_query: asked });
+  if (Object.keys(info).length) result.search_information = info;
   const { records_from, records_to, next_page_token } = page.pagination;
   const pagination: NonNullable<CompatSearchResult['pagination']> = {};
   if (records_from !== null) pagination.records_from = records_from;

@@ -1,0 +1,27 @@
+import type PgBoss from 'pg-boss';
+import type { AppDeps } from '../deps.js';
+
+export interface HourlyTask {
+  /** The pg-boss queue of the schedule (one run per slot across processes). */
+  queue: string;
+  /** Cron minute and hour fields, e.g. '17 * * * *'. */
+  cron: string;
+  what: string;
+  /** Rows removed (logged when any). */
+  run(deps: AppDeps): Promise<number>;
+}
+
+/** Runs `task` now and then on pg-boss's schedule, and once at start-up. */
+export async function startHourly(deps: AppDeps, boss: PgBoss, task: HourlyTask): Promise<void> {
+  if (!(await boss.getQueue(task.queue))) {
+    await boss.createQueue(task.queue).catch(async (err) => {
+      if (!(await boss.getQueue(task.queue))) throw err;
+    });
+  }
+  await boss.schedule(task.queue, task.cron);
+  await boss.work(task.queue, { pollingIntervalSeconds: 60 }, async () => {
+    const deleted = await task.run(deps);
+    if (deleted) deps.log.info({ deleted }, task.what);
+  });
+  await task.run(deps).catch((err) => deps.log.warn({ err }, `${task.what}: the run at start-up failed`));
+}
