@@ -2,10 +2,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { loadConfig, type Config } from '../src/config.js';
+import { loadConfig, type Config } from '../src/config/config.js';
 import { createKey } from '../src/platform/keys.js';
-import type { Tool } from '../src/registry/define-tool.js';
-import { startService, type Service } from '../src/service.js';
+import type { Tool } from '../src/core/define-tool.js';
+import { startService, type Service } from '../src/app/service.js';
 import { freePort } from '../test/helpers/free-port.js';
 
 export interface BenchService {

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import pino from 'pino';
-import { startRuntime } from '../src/service.js';
+import { startRuntime } from '../src/app/service.js';
 import { startBenchService } from './harness.js';
 
 const WATCHES = Number(process.env.BENCH_WATCHES ?? 1000);

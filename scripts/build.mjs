@@ -60,7 +60,7 @@ function target(source) {
  */
 function toolListing() {
   const script = `const { TOOLS } = await import(${JSON.stringify(new URL('../dist/tools/index.js', import.meta.url).href)});
-const { buildToolTable } = await import(${JSON.stringify(new URL('../dist/src/registry/mcp.js', import.meta.url).href)});
+const { buildToolTable } = await import(${JSON.stringify(new URL('../dist/src/doors/mcp/mcp.js', import.meta.url).href)});
 process.stdout.write(JSON.stringify(buildToolTable(TOOLS).listing));`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`build failed: the compiled registry did not load (exit ${r.status})`);

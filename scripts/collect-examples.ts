@@ -1,13 +1,13 @@
 /**
  * `npm run examples`: gathers the calls a `RECORD_EXAMPLES=1 npx vitest run test/integration`
  * run left in test-artifacts/examples (real parsers on the recorded payloads of ../shared,
- * served by the replay server) into src/registry/openapi-examples.json, the response and
+ * served by the replay server) into src/doors/rest/openapi-examples.json, the response and
  * request examples of /openapi.json. Lists are cut to their first items and long texts
  * shortened; nothing is filled in.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { RECORDED_EXAMPLES_FILE } from '../src/registry/openapi-examples.js';
+import { RECORDED_EXAMPLES_FILE } from '../src/doors/rest/openapi-examples.js';
 import { TOOLS } from '../tools/index.js';
 
 const DIR = path.resolve('test-artifacts/examples');

@@ -1,7 +1,7 @@
 import pino from 'pino';
-import { loadConfigOrExit } from './config.js';
-import { startService } from './service.js';
-import { closeOnSignals } from './shutdown.js';
+import { loadConfigOrExit } from './config/config.js';
+import { startService } from './app/service.js';
+import { closeOnSignals } from './app/shutdown.js';
 
 /** `npm start`: the API (and, unless RUN_WORKER=false, the batch worker) on the configured database. */
 async function main(): Promise<void> {

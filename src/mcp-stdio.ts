@@ -3,15 +3,15 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import pino from 'pino';
 import { TOOLS } from '../tools/index.js';
-import { loadConfigOrExit } from './config.js';
-import { ApiError, DependencyDown } from './platform/errors.js';
-import { newId } from './platform/ids.js';
+import { loadConfigOrExit } from './config/config.js';
+import { ApiError, DependencyDown } from './domain/errors.js';
+import { newId } from './domain/ids.js';
 import { authenticate } from './platform/keys.js';
-import type { Tool } from './registry/define-tool.js';
-import { buildToolTable, mcpServerFactory, type McpCallContext, type McpToolTable } from './registry/mcp.js';
-import { withShortProtocolErrors } from './registry/mcp-protocol-errors.js';
-import { startRuntime, type Runtime } from './service.js';
-import { closeOnSignals } from './shutdown.js';
+import type { Tool } from './core/define-tool.js';
+import { buildToolTable, mcpServerFactory, type McpCallContext, type McpToolTable } from './doors/mcp/mcp.js';
+import { withShortProtocolErrors } from './doors/mcp/mcp-protocol-errors.js';
+import { startRuntime, type Runtime } from './app/service.js';
+import { closeOnSignals } from './app/shutdown.js';
 
 /**
  * A desktop client waits 2 s after closing our input before it signals, and 2 s more before

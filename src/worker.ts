@@ -1,7 +1,7 @@
 import pino from 'pino';
-import { loadConfigOrExit } from './config.js';
-import { startRuntime } from './service.js';
-import { closeOnSignals } from './shutdown.js';
+import { loadConfigOrExit } from './config/config.js';
+import { startRuntime } from './app/service.js';
+import { closeOnSignals } from './app/shutdown.js';
 
 /** `npm run worker`: the calendar-batch worker alone; several may share one database. */
 async function main(): Promise<void> {

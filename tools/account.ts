@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { PRICING_MARKETS } from '../src/domain/markets.js';
-import { BadRequest, NotFound } from '../src/platform/errors.js';
+import { BadRequest, NotFound } from '../src/domain/errors.js';
 import { PLAN_CODES, PLANS, planOf } from '../src/platform/plans.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { defineTool } from '../src/core/define-tool.js';
 import { SUMMARIES } from './views/summaries.js';
 
 const empty = z.strictObject({});

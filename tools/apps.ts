@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { countryLower } from '../src/domain/codes.js';
-import { InvalidInput } from '../src/platform/errors.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { InvalidInput } from '../src/domain/errors.js';
+import { defineTool } from '../src/core/define-tool.js';
 import { fetchApp, fetchAppReviews, fetchAppSearch } from '../src/sources/apps/fetch.js';
 import { normalizeAppId } from '../src/sources/apps/requests.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';

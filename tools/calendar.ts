@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { calendarCharge, calendarCost, CalendarRequest, calendarRequestShape, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
-import { need } from '../src/deps.js';
+import { need } from '../src/app/deps.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { currency, isoDate } from '../src/domain/codes.js';
 import { expectedCalendarSeconds } from '../src/jobs/calendar-jobs.js';
-import { readStoredRates, storageStatus as readStorageStatus, storeCalendarRates } from '../src/jobs/stored-rates.js';
-import { BadRequest, InvalidInput } from '../src/platform/errors.js';
-import { newId } from '../src/platform/ids.js';
-import { defineTool, type ToolContext } from '../src/registry/define-tool.js';
-import { queryBool, queryInt } from '../src/registry/query.js';
-import { COMPAT_COMMON_FIELDS } from '../src/compat/engine.js';
+import { readStoredRates, storageStatus as readStorageStatus, storeCalendarRates } from '../src/platform/stored-rates.js';
+import { BadRequest, InvalidInput } from '../src/domain/errors.js';
+import { newId } from '../src/domain/ids.js';
+import { defineTool, type ToolContext } from '../src/core/define-tool.js';
+import { queryBool, queryInt } from '../src/core/query.js';
+import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
 import { echoParameters, SearchMetadataSchema, SearchTimer } from '../src/sources/shared/search-metadata.js';
-import { ProvenanceSchema } from '../src/upstream/provenance.js';
+import { ProvenanceSchema } from '../src/domain/provenance.js';
 import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/property-token.js';
 import { hotelCalendarSummary, hotelCalendarView } from './views/hotel-calendar.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../src/registry/define-tool.js';
+import { defineTool } from '../src/core/define-tool.js';
 import { fetchBoardJobs } from '../src/sources/careers/fetch-board.js';
 import { findCareersBoard } from '../src/sources/careers/find-board.js';
 import { careersIo } from '../src/sources/careers/io.js';

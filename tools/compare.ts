@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES, countryLower } from '../src/domain/codes.js';
-import { defineTool, type Tool } from '../src/registry/define-tool.js';
+import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { compareStay } from '../src/sources/shared/compare.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
 import { ParitySchema } from '../src/sources/shared/parity.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { planOf } from '../src/platform/plans.js';
 import { chargedCallsLastHour } from '../src/platform/usage.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { defineTool } from '../src/core/define-tool.js';
 
 /*
  * GET /api/v1/me: the compatible search API's account endpoint (its "Account API": `account`

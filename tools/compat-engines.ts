@@ -1,5 +1,5 @@
-import type { CompatEngine, ParamRule } from '../src/compat/engine.js';
-import type { Tool } from '../src/registry/define-tool.js';
+import type { CompatEngine, ParamRule } from '../src/core/compat/engine.js';
+import type { Tool } from '../src/core/define-tool.js';
 import { parseOtaonePageUrl } from '../src/sources/otaone/page-url.js';
 import { getVideo, getVideoChannel, getVideoTranscript, searchVideos } from './video.js';
 import { searchApps } from './apps.js';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { readArchivedPage, readArchivedSearch } from '../src/compat/archive.js';
-import { COMMON_PARAMS, resolveSearch, runSearch, type CompatEngine, type ResolvedSearch } from '../src/compat/engine.js';
-import { NotFound } from '../src/platform/errors.js';
-import type { CreditRule, HttpMethod, Tool } from '../src/registry/define-tool.js';
-import { defineTool } from '../src/registry/define-tool.js';
-import { jsonSchema } from '../src/registry/json-schema.js';
-import { RawBody } from '../src/registry/raw-body.js';
+import { readArchivedPage, readArchivedSearch } from '../src/platform/search-archive.js';
+import { COMMON_PARAMS, resolveSearch, runSearch, type CompatEngine, type ResolvedSearch } from '../src/core/compat/engine.js';
+import { NotFound } from '../src/domain/errors.js';
+import type { CreditRule, HttpMethod, Tool } from '../src/core/define-tool.js';
+import { defineTool } from '../src/core/define-tool.js';
+import { jsonSchema } from '../src/core/json-schema.js';
+import { RawBody } from '../src/doors/rest/raw-body.js';
 import { compatibleAccount } from './compat-account.js';
 import { COMPAT_ENGINES } from './compat-engines.js';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { need } from '../src/deps.js';
+import { need } from '../src/app/deps.js';
 import { addDays } from '../src/domain/dates.js';
-import { BadRequest } from '../src/platform/errors.js';
-import { defineTool, type Tool, type ToolContext } from '../src/registry/define-tool.js';
-import { COMPAT_COMMON_FIELDS } from '../src/compat/engine.js';
+import { BadRequest } from '../src/domain/errors.js';
+import { defineTool, type Tool, type ToolContext } from '../src/core/define-tool.js';
+import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
 import { SearchTimer } from '../src/sources/shared/search-metadata.js';
 import { CALENDAR_MAX_DAYS } from '../src/sources/metasearch/flights/calendar.js';
 import { pageCurrency, pricing, searchEcho, withLocale } from '../src/sources/metasearch/flights/echo.js';

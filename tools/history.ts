@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { NotFound } from '../src/platform/errors.js';
-import { appsByKey } from '../src/oauth/grants.js';
+import { NotFound } from '../src/domain/errors.js';
+import { appsByKey } from '../src/doors/oauth/grants.js';
 import { findRequest } from '../src/platform/history.js';
 import { readableKeyIds } from '../src/platform/keys.js';
 import { USAGE_PERIODS, usageFor, type UsagePeriod } from '../src/platform/usage.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { defineTool } from '../src/core/define-tool.js';
 
 const AppLabel = z.object({ client_id: z.string().describe('The OAuth client id of the app.'), name: z.string().describe('The name the app gave itself.') });
 

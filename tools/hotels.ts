@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { countryLower, countryUpper, currency, isoDate } from '../src/domain/codes.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
-import type { Tool } from '../src/registry/define-tool.js';
-import { defineTool } from '../src/registry/define-tool.js';
-import { queryInt } from '../src/registry/query.js';
-import { COMPAT_COMMON_FIELDS } from '../src/compat/engine.js';
-import { BadRequest } from '../src/platform/errors.js';
+import type { Tool } from '../src/core/define-tool.js';
+import { defineTool } from '../src/core/define-tool.js';
+import { queryInt } from '../src/core/query.js';
+import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
+import { BadRequest } from '../src/domain/errors.js';
 import { SearchMetadataSchema, SearchTimer, echoParameters } from '../src/sources/shared/search-metadata.js';
 import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/property-token.js';
 import { OffersOutput, RoomsOutput, runOffers, runRooms, runStay, StayOutput } from '../src/sources/metasearch/hotels/offers-run.js';

@@ -1,5 +1,5 @@
-import type { Tool } from '../src/registry/define-tool.js';
-import { asCompatRoute } from '../src/compat/engine.js';
+import type { Tool } from '../src/core/define-tool.js';
+import { asCompatRoute } from '../src/core/compat/engine.js';
 import { billing, billingPlans, ledger, markets } from './account.js';
 import { requestRecord, usage } from './history.js';
 import { CALENDAR_TOOLS } from './calendar.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countryLower } from '../src/domain/codes.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { defineTool } from '../src/core/define-tool.js';
 import { fetchJobCards } from '../src/sources/jobsearch/fetch.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';
 

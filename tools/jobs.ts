@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { CalendarRequest, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
-import { need } from '../src/deps.js';
+import { need } from '../src/app/deps.js';
 import { createCalendarJob, readCalendarJob } from '../src/jobs/calendar-jobs.js';
-import { checkCallbackUrl } from '../src/jobs/webhooks.js';
-import { InvalidInput, NotConfigured } from '../src/platform/errors.js';
-import { defineTool } from '../src/registry/define-tool.js';
-import { queryBool } from '../src/registry/query.js';
+import { checkCallbackUrl } from '../src/workers/webhooks.js';
+import { InvalidInput, NotConfigured } from '../src/domain/errors.js';
+import { defineTool } from '../src/core/define-tool.js';
+import { queryBool } from '../src/core/query.js';
 
 const ts = z.string();
 const JobItem = z.object({

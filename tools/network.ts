@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidInput } from '../src/platform/errors.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { InvalidInput } from '../src/domain/errors.js';
+import { defineTool } from '../src/core/define-tool.js';
 import { fetchNetworkJob, fetchNetworkSearch, NETWORK_SEARCH_PAGE_SIZE } from '../src/sources/network/fetch.js';
 import { resolveNetworkJobId } from '../src/sources/network/job-id.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';

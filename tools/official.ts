@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type Tool } from '../src/registry/define-tool.js';
+import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { OFFICIAL_ENGINES } from '../src/sources/official/engines.js';
 import { currency } from '../src/domain/codes.js';
 import { PRICED_ENGINES } from '../src/sources/official/engine-quotes.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../src/domain/codes.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { defineTool } from '../src/core/define-tool.js';
 import { searchOtafour } from '../src/sources/otafour/fetch.js';
 import { fetchOtaoneSearch } from '../src/sources/otaone/fetch.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';

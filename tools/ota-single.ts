@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../src/domain/codes.js';
-import { defineTool, type Tool } from '../src/registry/define-tool.js';
+import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { fetchHostelAvailability, fetchHostelSearch } from '../src/sources/hostel/fetch.js';
 import { fetchRentaloneQuote } from '../src/sources/rentalone/fetch.js';
 import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-schemas.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES, countryLower } from '../src/domain/codes.js';
-import { defineTool, type Tool } from '../src/registry/define-tool.js';
+import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
 import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-schemas.js';
 import { adultsField, digits, isoDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineTool, type CreditRule, type Tool } from '../src/registry/define-tool.js';
-import { queryBool, queryInt } from '../src/registry/query.js';
-import { COMPAT_COMMON_FIELDS } from '../src/compat/engine.js';
+import { defineTool, type CreditRule, type Tool } from '../src/core/define-tool.js';
+import { queryBool, queryInt } from '../src/core/query.js';
+import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
 import { PRICE_STATUSES } from '../src/sources/rentaltwo/calendar-pricing.js';
 import { DEFAULT_DOMAIN, isRentaltwoDomain } from '../src/sources/rentaltwo/domains.js';
 import { fetchRentaltwoCalendar, fetchRentaltwoSearch } from '../src/sources/rentaltwo/fetch.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../src/registry/define-tool.js';
+import { defineTool } from '../src/core/define-tool.js';
 import { fetchRetailReviews, fetchRetailSearch } from '../src/sources/retail/fetch.js';
 import { RETAIL_REVIEW_SORTS, type RetailReviewSort } from '../src/sources/retail/requests.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';

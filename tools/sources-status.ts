@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OUTCOMES } from '../src/ops/metrics.js';
 import { OK_SHARE, STATUS_WINDOW_S, readSourcesStatus } from '../src/ops/outcome-store.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { defineTool } from '../src/core/define-tool.js';
 
 const isoTime = z.string().nullable();
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { countryUpper } from '../src/domain/codes.js';
-import { BadRequest } from '../src/platform/errors.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { BadRequest } from '../src/domain/errors.js';
+import { defineTool } from '../src/core/define-tool.js';
 import { fetchTrendsInterest } from '../src/sources/trends/fetch.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';
 

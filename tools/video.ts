@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidInput } from '../src/platform/errors.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { InvalidInput } from '../src/domain/errors.js';
+import { defineTool } from '../src/core/define-tool.js';
 import { fetchTranscript, fetchVideo, fetchVideoChannel, fetchVideoSearch } from '../src/sources/video/fetch.js';
 import { parseVideoIdInput } from '../src/sources/video/requests.js';
 import { elapsedSince, glField, hlField, WebMeta } from './webdata-schemas.js';

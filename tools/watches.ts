@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { need } from '../src/deps.js';
-import { InvalidInput, NotFound } from '../src/platform/errors.js';
-import { defineTool, type Tool } from '../src/registry/define-tool.js';
-import { queryInt } from '../src/registry/query.js';
+import { need } from '../src/app/deps.js';
+import { InvalidInput, NotFound } from '../src/domain/errors.js';
+import { defineTool, type Tool } from '../src/core/define-tool.js';
+import { queryInt } from '../src/core/query.js';
 import { runCheck } from '../src/watches/check.js';
 import { changeWatch, createWatch, watchAnswer } from '../src/watches/manage.js';
 import { CheckSchema, EventSchema, WatchSchema, checkResource, eventResource, watchResource } from '../src/watches/resource.js';

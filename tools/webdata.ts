@@ -1,4 +1,4 @@
-import type { Tool } from '../src/registry/define-tool.js';
+import type { Tool } from '../src/core/define-tool.js';
 import { APPS_TOOLS } from './apps.js';
 import { CAREERS_TOOLS } from './careers.js';
 import { JOB_SEARCH_TOOLS } from './job-search.js';

@@ -1,7 +1,7 @@
-import { loadConfig } from '../config.js';
-import { createDashboardAccount, isEmail, normalizeEmail, resetTemporaryPassword } from '../dashboard/accounts.js';
+import { loadConfig } from '../config/config.js';
+import { createDashboardAccount, isEmail, normalizeEmail, resetTemporaryPassword } from '../doors/dashboard/accounts.js';
 import { PLAN_CODES, type PlanCode } from '../platform/plans.js';
-import { openDatabase } from '../service.js';
+import { openDatabase } from '../app/service.js';
 import { CommandLine } from './command-line.js';
 
 const USAGE = `usage:

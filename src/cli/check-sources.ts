@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { loadConfigOrExit } from '../config.js';
+import { loadConfigOrExit } from '../config/config.js';
 import type { Sql } from '../db/client.js';
-import { canonicalChecks } from '../ops/canonical-checks.js';
+import { canonicalChecks } from '../doors/ops/canonical-checks.js';
 import { MONITORED_SOURCES } from '../ops/outcome-store.js';
-import { DependencyDown } from '../platform/errors.js';
-import type { Database } from '../service.js';
+import { DependencyDown } from '../domain/errors.js';
+import type { Database } from '../app/service.js';
 import { CommandLine } from './command-line.js';
 
 const USAGE = `usage: npm run check:sources [-- --json] [--only apps,video] [--timeout-s 60]
@@ -46,9 +46,9 @@ cli.run(async () => {
   // loaded only now, so that a usage or configuration error answers at once
   const [{ TOOLS }, { buildDeps, openDatabase }, { createOps }, { checkSources, formatTable }] = await Promise.all([
     import('../../tools/index.js'),
-    import('../service.js'),
+    import('../app/service.js'),
     import('../ops/ops.js'),
-    import('../ops/source-check.js'),
+    import('../doors/ops/source-check.js'),
   ]);
   const log = pino({ level: config.LOG_LEVEL === 'info' ? 'error' : config.LOG_LEVEL }, pino.destination(2));
   const db: Database | null = config.DATABASE_URL ? await openDatabase(config, log) : null;

@@ -1,7 +1,7 @@
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { createKey, listKeys, revokeKey, rotateKey } from '../platform/keys.js';
 import { PLAN_CODES, type PlanCode } from '../platform/plans.js';
-import { openDatabase } from '../service.js';
+import { openDatabase } from '../app/service.js';
 import { CommandLine } from './command-line.js';
 
 const USAGE = `usage:

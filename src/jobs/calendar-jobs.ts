@@ -2,9 +2,9 @@ import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/client.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
-import { NotFound } from '../platform/errors.js';
+import { NotFound } from '../domain/errors.js';
 import { once } from '../platform/idempotency.js';
-import { newId } from '../platform/ids.js';
+import { newId } from '../domain/ids.js';
 import type { AuthedKey } from '../platform/keys.js';
 
 export const CALENDAR_QUEUE = 'calendar-item';

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../app/deps.js';
 
 export interface HourlyTask {
   /** The pg-boss queue of the schedule (one run per slot across processes). */

@@ -3,13 +3,13 @@ import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/client.js';
 import { historyInsert } from '../platform/history.js';
-import { newId } from '../platform/ids.js';
+import { newId } from '../domain/ids.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { bossDb } from './calendar-jobs.js';
 
 /*
- * The one module that writes and reads MCP task records (src/registry/mcp-tasks.ts answers the
- * protocol, src/jobs/mcp-task-worker.ts runs them). Every read is of one key inside its account.
+ * The one module that writes and reads MCP task records (src/doors/mcp/mcp-tasks.ts answers the
+ * protocol, src/workers/mcp-task-worker.ts runs them). Every read is of one key inside its account.
  *
  * Transitions:
  *   working → completed  the worker committed the tool's result with its charge and history row

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 /** pg-boss on the service's own database, in its own schema. */
 export async function startQueue(url: string, config: Config, log: Logger): Promise<PgBoss> {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Sql } from '../db/client.js';
-import { forwarding } from '../deps.js';
+import { forwarding } from '../app/deps.js';
 import type { UpstreamClient, UpstreamRequest } from '../upstream/client.js';
 import { addDatabaseGauges, createMetrics, type Metrics } from './metrics.js';
 import { SourceOutcomes } from './outcome-store.js';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Sql } from '../db/client.js';
-import { ALIASES } from '../upstream/hosts.js';
+import { ALIASES } from '../config/hosts.js';
 import { OUTCOMES, type Metrics, type Outcome } from './metrics.js';
 import type { OutcomeEvent, OutcomeSink } from './outcomes.js';
 

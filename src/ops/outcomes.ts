@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ApiError, UpstreamContractChanged, UpstreamFailed } from '../platform/errors.js';
+import { ApiError, UpstreamContractChanged, UpstreamFailed } from '../domain/errors.js';
 import { UpstreamBlocked } from '../upstream/blocked.js';
 import type { Outcome } from './metrics.js';
 

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { Unauthorized } from './errors.js';
+import { Unauthorized } from '../domain/errors.js';
 import type { PlatformPath } from './fast-path.js';
 import type { AuthedKey } from './keys.js';
 

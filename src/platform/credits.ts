@@ -1,7 +1,7 @@
 import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/client.js';
 import { historyInsert, type HistoryRecord } from './history.js';
-import { Limited, PaymentRequired } from './errors.js';
+import { Limited, PaymentRequired } from '../domain/errors.js';
 import { planOf } from './plans.js';
 
 export interface Period {

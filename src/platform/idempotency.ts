@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Sql, TransactionSql } from 'postgres';
 import { durable } from '../db/client.js';
-import { Conflict } from './errors.js';
+import { Conflict } from '../domain/errors.js';
 
 export function bodyHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { durable, type Sql } from '../db/client.js';
-import { newId, randomToken } from './ids.js';
+import { newId, randomToken } from '../domain/ids.js';
 import { billedPlan, planOf, UNMETERED, type PlanCode } from './plans.js';
 
 export interface AuthedKey {

@@ -1,5 +1,5 @@
 import type { Sql } from '../db/client.js';
-import { Limited } from './errors.js';
+import { Limited } from '../domain/errors.js';
 
 /** Sliding 60-second window per key, kept in PostgreSQL so every API process agrees. */
 export async function takeRateLimit(sql: Sql, keyId: string, limit: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { newId } from './ids.js';
+import { newId } from '../domain/ids.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -7,7 +7,7 @@ declare module 'express-serve-static-core' {
     startedAt: bigint;
     keyPrefix?: string;
     /** A body that could not be read (malformed JSON, too large), answered by the route once the caller is known. */
-    bodyError?: import('./errors.js').ApiError;
+    bodyError?: import('../domain/errors.js').ApiError;
   }
 }
 

@@ -3,7 +3,7 @@
  * bot walls in front of the upstreams (Google /sorry, DataDome, PerimeterX/HUMAN, Akamai,
  * Cloudflare, AWS WAF); each verdict's `detail` is the short name UpstreamFailed carries.
  */
-import { UpstreamFailed } from '../platform/errors.js';
+import { UpstreamFailed } from '../domain/errors.js';
 import type { Expect } from './devices.js';
 
 /** A block page, captcha, consent wall or unusable reply (502). The proxy fallback keys on this class. */

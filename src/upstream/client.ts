@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import type { Config } from '../config.js';
-import { ApiError, UpstreamFailed } from '../platform/errors.js';
+import type { Config } from '../config/config.js';
+import { ApiError, UpstreamFailed } from '../domain/errors.js';
 import { UpstreamBlocked, detectBlock, isConsentUrl, isSorryUrl } from './blocked.js';
 import type { CookieJar } from './cookie-jar.js';
 import { bodyText, decodeBody, readCapped, TRUNCATED } from './decode.js';
 import { deviceHeaders, type Device, type Expect } from './devices.js';
 import { keepRawReply } from './diagnostics.js';
 import { proxyForMarket, redactProxy, type EgressMode } from './egress.js';
-import type { Alias } from './hosts.js';
+import type { Alias } from '../config/hosts.js';
 import { flattenHeaders, makeResponse, textLooksCut, type Framing, type UpstreamResponse } from './response.js';
 import { newUpstreamSession, type UpstreamSession } from './session.js';
 

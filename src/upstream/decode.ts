@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { decompress as zstdDecompress } from 'fzstd';
-import { UpstreamFailed } from '../platform/errors.js';
+import { UpstreamFailed } from '../domain/errors.js';
 
 /** Detail of a reply whose transfer or compressed stream ended early: an upstream failure (retryable), never a contract change. */
 export const TRUNCATED = 'TruncatedReply';

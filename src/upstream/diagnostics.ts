@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { noteContractChanged } from '../ops/outcomes.js';
-import { UpstreamContractChanged, UpstreamFailed } from '../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../domain/errors.js';
 import { TRUNCATED } from './decode.js';
 import { inLargeReplySlot, LARGE_REPLY_BYTES } from './parse-slots.js';
 import { looksTruncated, type UpstreamResponse } from './response.js';

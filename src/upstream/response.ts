@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { UpstreamContractChanged, UpstreamFailed } from '../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../domain/errors.js';
 import { bodyText, TRUNCATED } from './decode.js';
 import type { EgressMode } from './egress.js';
-import type { Alias } from './hosts.js';
+import type { Alias } from '../config/hosts.js';
 import type { ReplyOwner } from './session.js';
 
 /** How the reply's end was marked: by Content-Length, by the chunked terminator, or only by the connection closing. */

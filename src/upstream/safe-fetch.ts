@@ -1,8 +1,8 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, request } from 'undici';
-import type { Config } from '../config.js';
-import { ApiError, BadRequest, UpstreamFailed } from '../platform/errors.js';
+import type { Config } from '../config/config.js';
+import { ApiError, BadRequest, UpstreamFailed } from '../domain/errors.js';
 import { errorName } from './client.js';
 import { CookieJar } from './cookie-jar.js';
 import { bodyText, decodeBody, readCapped } from './decode.js';

@@ -7,11 +7,11 @@
  * entry or a pause meanwhile commits nothing and is charged nothing).
  */
 import type PgBoss from 'pg-boss';
-import type { AppDeps } from '../deps.js';
-import { storeStayRates, runOf } from '../jobs/stored-rates.js';
+import type { AppDeps } from '../app/deps.js';
+import { storeStayRates, runOf } from '../platform/stored-rates.js';
 import type { AuthedKey } from '../platform/keys.js';
-import { newId } from '../platform/ids.js';
-import { finishCall, invokeTool, newMeter, type CallRecord } from '../registry/invoke.js';
+import { newId } from '../domain/ids.js';
+import { finishCall, invokeTool, newMeter, type CallRecord } from '../core/invoke.js';
 import { checkResource, watchResource } from './resource.js';
 import { diff, evaluate } from './rules.js';
 import { leaseSeconds, nextSlot, periodMs, queueCheck } from './schedule.js';

@@ -6,11 +6,11 @@
  */
 import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
-import type { AppDeps } from '../deps.js';
-import { checkCallbackUrl } from '../jobs/webhooks.js';
-import { ApiError, DependencyDown, InvalidInput } from '../platform/errors.js';
+import type { AppDeps } from '../app/deps.js';
+import { checkCallbackUrl } from '../workers/webhooks.js';
+import { ApiError, DependencyDown, InvalidInput } from '../domain/errors.js';
 import { once } from '../platform/idempotency.js';
-import { newId } from '../platform/ids.js';
+import { newId } from '../domain/ids.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { planOf } from '../platform/plans.js';
 import { watchResource } from './resource.js';

@@ -3,7 +3,7 @@
  * schemas), built from the rows of store.ts.
  */
 import { z } from 'zod';
-import { ProvenanceSchema } from '../upstream/provenance.js';
+import { ProvenanceSchema } from '../domain/provenance.js';
 import { ParitySchema } from '../sources/shared/parity.js';
 import { ChangeSchema, RuleSchema } from './rules.js';
 import { OPERATIONS } from './targets.js';

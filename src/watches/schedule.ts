@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { bossDb, expectedCalendarSeconds } from '../jobs/calendar-jobs.js';
 import type { Operation } from './targets.js';
 

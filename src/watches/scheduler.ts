@@ -8,12 +8,12 @@
  */
 import os from 'node:os';
 import type PgBoss from 'pg-boss';
-import type { AppDeps } from '../deps.js';
-import { ensureQueue } from '../jobs/calendar-worker.js';
-import { webhookFetcher } from '../jobs/webhooks.js';
-import { toApiError } from '../platform/errors.js';
+import type { AppDeps } from '../app/deps.js';
+import { ensureQueue } from '../workers/calendar-worker.js';
+import { webhookFetcher } from '../workers/webhooks.js';
+import { toApiError } from '../domain/errors.js';
 import { historyInsert } from '../platform/history.js';
-import { newId } from '../platform/ids.js';
+import { newId } from '../domain/ids.js';
 import { keyById } from '../platform/keys.js';
 import { billedPlan, planOf } from '../platform/plans.js';
 import { CHECK_ROUTE, runCheck } from './check.js';

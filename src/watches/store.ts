@@ -10,7 +10,7 @@
  */
 import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/client.js';
-import { NotFound } from '../platform/errors.js';
+import { NotFound } from '../domain/errors.js';
 import type { Change, Rule } from './rules.js';
 import type { Observation, Operation } from './targets.js';
 

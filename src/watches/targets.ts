@@ -6,13 +6,13 @@
  * into the stored rates of the account.
  */
 import { marketForCurrency, pricingMarket } from '../domain/markets.js';
-import { InvalidInput, type ValidationIssue } from '../platform/errors.js';
-import type { Tool } from '../registry/define-tool.js';
-import { asksZeroRetention } from '../registry/invoke.js';
-import { inputHazards, toValidationIssues } from '../registry/validation.js';
+import { InvalidInput, type ValidationIssue } from '../domain/errors.js';
+import type { Tool } from '../core/define-tool.js';
+import { asksZeroRetention } from '../core/invoke.js';
+import { inputHazards, toValidationIssues } from '../core/validation.js';
 import type { Parity } from '../sources/shared/parity.js';
-import type { Provenance } from '../upstream/provenance.js';
-import type { StayRate } from '../jobs/stored-rates.js';
+import type { Provenance } from '../domain/provenance.js';
+import type { StayRate } from '../platform/stored-rates.js';
 
 export const OPERATIONS = ['calendar', 'offers', 'compare'] as const;
 export type Operation = (typeof OPERATIONS)[number];

@@ -1,14 +1,14 @@
 /**
  * `watch.triggered` deliveries: the same Standard Webhooks signing, SSRF-safe fetcher and retry
- * schedule as `job.completed` (src/jobs/webhooks.ts). The body is the event as stored and listed
+ * schedule as `job.completed` (src/workers/webhooks.ts). The body is the event as stored and listed
  * at GET /v1/watches/{id}/events; `webhook-id` is the event id on every attempt.
  */
 import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../app/deps.js';
 import { bossDb } from '../jobs/calendar-jobs.js';
 import { webhookSigningKey } from '../jobs/webhook-signing.js';
-import { deliverWebhook, nextAttemptDelay, type WebhookEvent } from '../jobs/webhooks.js';
+import { deliverWebhook, nextAttemptDelay, type WebhookEvent } from '../workers/webhooks.js';
 import type { SafeFetcher } from '../upstream/safe-fetch.js';
 import { deliveryDone, eventForDelivery } from './store.js';
 import { WATCH_WEBHOOK_QUEUE } from './schedule.js';

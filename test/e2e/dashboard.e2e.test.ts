@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDashboardAccount, type IssuedAccount } from '../../src/dashboard/accounts.js';
-import { DASHBOARD_PERIODS } from '../../src/dashboard/usage.js';
+import { createDashboardAccount, type IssuedAccount } from '../../src/doors/dashboard/accounts.js';
+import { DASHBOARD_PERIODS } from '../../src/doors/dashboard/usage.js';
 import { DESKTOP, PHONE, hasChromium, horizontalOverflow, launchChromium, lowContrastText, screenshot, skippedNote } from '../helpers/browser.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDashboardAccount } from '../../src/dashboard/accounts.js';
+import { createDashboardAccount } from '../../src/doors/dashboard/accounts.js';
 import { freePort } from '../helpers/free-port.js';
 import { DESKTOP, PHONE, hasChromium, horizontalOverflow, launchChromium, lowContrastText, screenshot, skippedNote } from '../helpers/browser.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';

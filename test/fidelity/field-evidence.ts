@@ -1,6 +1,6 @@
 /**
  * Where each output field comes from, for the fields the recorded examples do not show
- * (src/registry/openapi-examples.json holds one real call per operation: our parsers' output on the
+ * (src/doors/rest/openapi-examples.json holds one real call per operation: our parsers' output on the
  * recorded pages of ../shared/fixtures, served by the replay server). Every other field of every
  * operation's output schema must be listed here with its source, or the registry test
  * (test/unit/fidelity/field-evidence.test.ts) fails: a new field needs its page, or its reason.
@@ -36,27 +36,27 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'sources[].matched.name': { absent: 'only when a source resolved the hotel by name; the recorded replay passes ids' },
   },
   compatible_search: {
-    'search_metadata.html_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.json_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    warnings: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
+    'search_metadata.html_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.json_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    warnings: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
   },
   compatible_serp_get: {
-    search_metadata: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.html_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.id': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.json_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.status': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    search_parameters: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    warnings: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
+    search_metadata: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.html_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.id': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.json_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.status': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    search_parameters: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    warnings: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
   },
   compatible_serp_post: {
-    search_metadata: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.html_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.id': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.json_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.status': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    search_parameters: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    warnings: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
+    search_metadata: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.html_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.id': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.json_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.status': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    search_parameters: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    warnings: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
   },
   create_calendar_job: {
     artifact_sha256: { ours: 'the batch job record (jobs tables); its items carry the calendar answers' },
@@ -88,13 +88,13 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     next_offset: { absent: 'null on the last page; the recorded feed is one page' },
   },
   get_archived_search: {
-    search_metadata: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.html_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.id': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.json_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    'search_metadata.status': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    search_parameters: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
-    warnings: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/compat/engine.ts)' },
+    search_metadata: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.html_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.id': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.json_url': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    'search_metadata.status': { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    search_parameters: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
+    warnings: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
   },
   get_booking_options: {
     'booking_options[].departing': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },

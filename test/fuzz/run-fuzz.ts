@@ -1,6 +1,6 @@
 import http from 'node:http';
 import fc from 'fast-check';
-import { ALIASES, hostEnvName } from '../../src/upstream/hosts.js';
+import { ALIASES, hostEnvName } from '../../src/config/hosts.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startChaosUpstream } from './chaos-upstream.js';
 import { edgeProblems } from './edge-rules.js';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Tool } from '../../src/registry/define-tool.js';
+import type { Tool } from '../../src/core/define-tool.js';
 
 /** Where RECORD_EXAMPLES=1 test runs leave one real call per operation; `npm run examples` collects them. */
 export const EXAMPLES_DIR = path.resolve('test-artifacts/examples');

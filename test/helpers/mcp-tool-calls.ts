@@ -6,7 +6,7 @@
 import { addDays, todayUtc } from '../../src/domain/dates.js';
 import { encodePropertyQs } from '../../src/sources/metasearch/hotels/requests.js';
 import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH } from '../../src/sources/rentaltwo/operations.js';
-import { ALIASES, hostEnvName } from '../../src/upstream/hosts.js';
+import { ALIASES, hostEnvName } from '../../src/config/hosts.js';
 import { decodeTfs } from '../../src/sources/metasearch/flights/tfs.js';
 import { crownDetail, LONDON_TOKENS, page, PAGES, withData } from '../integration/hotels-payloads.js';
 import { BOOKING_PAGE } from '../integration/flights-payloads.js';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Sql } from '../../src/db/client.js';
-import { createDashboardAccount } from '../../src/dashboard/accounts.js';
+import { createDashboardAccount } from '../../src/doors/dashboard/accounts.js';
 import type { PlanCode } from '../../src/platform/plans.js';
 import { FormBrowser } from './form-browser.js';
 

@@ -4,7 +4,7 @@
  * (OpenAPI and MCP outputSchema), which also refuses keys the schema does not name.
  */
 import { z } from 'zod';
-import type { Tool } from '../../src/registry/define-tool.js';
+import type { Tool } from '../../src/core/define-tool.js';
 
 type Schema = Record<string, any>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { UpstreamFailed } from '../../src/platform/errors.js';
-import { defineTool } from '../../src/registry/define-tool.js';
+import { UpstreamFailed } from '../../src/domain/errors.js';
+import { defineTool } from '../../src/core/define-tool.js';
 
 /**
  * Operations that exist only in platform tests: they run through the real registry,

@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import { inject } from 'vitest';
-import { randomToken } from '../../src/platform/ids.js';
+import { randomToken } from '../../src/domain/ids.js';
 
 export interface TestDatabase {
   url: string;

@@ -1,11 +1,11 @@
 import pino from 'pino';
 import { TOOLS } from '../../tools/index.js';
-import { loadConfig } from '../../src/config.js';
-import type { Tool } from '../../src/registry/define-tool.js';
+import { loadConfig } from '../../src/config/config.js';
+import type { Tool } from '../../src/core/define-tool.js';
 import { createKey, type CreatedKey } from '../../src/platform/keys.js';
 import type { PlanCode } from '../../src/platform/plans.js';
-import { startService, type Service } from '../../src/service.js';
-import { documentedStatuses } from '../../src/registry/openapi-responses.js';
+import { startService, type Service } from '../../src/app/service.js';
+import { documentedStatuses } from '../../src/doors/rest/openapi-responses.js';
 import { recordingExamples } from './example-recorder.js';
 import { createTestDatabase } from './test-db.js';
 

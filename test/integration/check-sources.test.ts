@@ -7,7 +7,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSourcesStatus } from '../../src/ops/outcome-store.js';
 import type { Sql } from '../../src/db/client.js';
-import { ALIASES, hostEnvName } from '../../src/upstream/hosts.js';
+import { ALIASES, hostEnvName } from '../../src/config/hosts.js';
 import { fixtureSuite } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/free-port.js';
 import { runEntry } from '../helpers/spawn-service.js';

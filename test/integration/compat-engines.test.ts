@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeExpiredSearches } from '../../src/compat/archive.js';
-import { ARCHIVE_PURGE_QUEUE } from '../../src/jobs/archive-purge.js';
+import { purgeExpiredSearches } from '../../src/platform/search-archive.js';
+import { ARCHIVE_PURGE_QUEUE } from '../../src/workers/archive-purge.js';
 import { STAYS_SEARCH_HASH } from '../../src/sources/rentaltwo/operations.js';
 import { SEARCHAPI_ENGINES } from '../../tools/compat-engines.js';
 import { fixtureSuite, readFixtureJson } from '../helpers/fixtures.js';

@@ -3,11 +3,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import type { Config } from '../../src/config.js';
-import { createDashboardAccount } from '../../src/dashboard/accounts.js';
-import { recentJobs } from '../../src/dashboard/jobs.js';
-import { SIGN_IN_LIMITS } from '../../src/dashboard/sign-in-limit.js';
+import { createApp } from '../../src/app/http-app.js';
+import type { Config } from '../../src/config/config.js';
+import { createDashboardAccount } from '../../src/doors/dashboard/accounts.js';
+import { recentJobs } from '../../src/doors/dashboard/jobs.js';
+import { SIGN_IN_LIMITS } from '../../src/doors/dashboard/sign-in-limit.js';
 import { FormBrowser as Browser } from '../helpers/form-browser.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLIGHT_TOOLS, searchFlights } from '../../tools/flights.js';
-import { UpstreamContractChanged } from '../../src/platform/errors.js';
+import { UpstreamContractChanged } from '../../src/domain/errors.js';
 import { findBookingOptions, parseFlightBookingPage, toCompatBookingOptions } from '../../src/sources/metasearch/flights/parse-booking.js';
 import { decodeTfs } from '../../src/sources/metasearch/flights/tfs.js';
 import { fixtureSuite } from '../helpers/fixtures.js';

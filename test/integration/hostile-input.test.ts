@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALIASES, hostEnvName } from '../../src/upstream/hosts.js';
+import { ALIASES, hostEnvName } from '../../src/config/hosts.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
 

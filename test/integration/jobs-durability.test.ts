@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { createKey } from '../../src/platform/keys.js';
-import { startRuntime } from '../../src/service.js';
+import { startRuntime } from '../../src/app/service.js';
 import { createSql, type Sql } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { calendarRoute } from '../helpers/calendar-replay.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../tools/index.js';
 import { once } from '../../src/platform/idempotency.js';
-import { newId } from '../../src/platform/ids.js';
+import { newId } from '../../src/domain/ids.js';
 import { PROBES } from '../helpers/probe-tools.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDashboardAccount } from '../../src/dashboard/accounts.js';
-import { prunePendingClients } from '../../src/oauth/clients.js';
+import { createDashboardAccount } from '../../src/doors/dashboard/accounts.js';
+import { prunePendingClients } from '../../src/doors/oauth/clients.js';
 import { FormBrowser } from '../helpers/form-browser.js';
 import { TOOLS } from '../../tools/index.js';
 import { authorizeUrl, codeFlow, consent, mcpRequest, pkcePair, registerClient, signedInAccount, tokenRequest } from '../helpers/oauth-flow.js';

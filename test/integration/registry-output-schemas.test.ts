@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../tools/index.js';
-import type { Tool } from '../../src/registry/define-tool.js';
+import type { Tool } from '../../src/core/define-tool.js';
 import { addDays, todayUtc } from '../../src/domain/dates.js';
 import { encodePropertyQs } from '../../src/sources/metasearch/hotels/requests.js';
 import { decodeTfs } from '../../src/sources/metasearch/flights/tfs.js';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { calendarRoute } from '../helpers/calendar-replay.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { waitFor } from '../helpers/wait.js';

@@ -6,7 +6,7 @@
  * a token is several hundred tokens); omitted_flights counts the rest.
  */
 import { z } from 'zod';
-import type { McpView } from '../../src/registry/define-tool.js';
+import type { McpView } from '../../src/core/define-tool.js';
 import type { FlightsOutput } from '../../src/sources/metasearch/flights/schemas.js';
 
 type Flights = z.infer<typeof FlightsOutput>;

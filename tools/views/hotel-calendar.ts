@@ -6,7 +6,7 @@
  * take tasks, and its result is the same answer.
  */
 import { z } from 'zod';
-import type { McpView } from '../../src/registry/define-tool.js';
+import type { McpView } from '../../src/core/define-tool.js';
 
 interface Rate {
   date: string;

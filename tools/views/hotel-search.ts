@@ -5,7 +5,7 @@
  * of a property is one get_hotel_details call away; more properties: next_page_token.
  */
 import { z } from 'zod';
-import type { McpView } from '../../src/registry/define-tool.js';
+import type { McpView } from '../../src/core/define-tool.js';
 import type { SearchResult } from '../../src/sources/metasearch/hotels/search.js';
 
 const amount = z.number().nullable();

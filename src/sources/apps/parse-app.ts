@@ -1,4 +1,4 @@
-import { NotFound, UpstreamContractChanged } from '../../platform/errors.js';
+import { NotFound, UpstreamContractChanged } from '../../domain/errors.js';
 import { dateOrInstant } from '../shared/json-values.js';
 
 type Json = Record<string, any>;

@@ -1,4 +1,4 @@
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { dateOrInstant, finiteNumber } from '../shared/json-values.js';
 
 type Json = Record<string, any>;

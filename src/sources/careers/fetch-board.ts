@@ -1,4 +1,4 @@
-import { NotFound } from '../../platform/errors.js';
+import { NotFound } from '../../domain/errors.js';
 import type { SafeFetchResponse } from '../../upstream/safe-fetch.js';
 import { matchesCareersFilters, type CareersFilters } from './filters.js';
 import { assertOk, atsJson, fetchAts, mapLimit, type CareersIo } from './io.js';

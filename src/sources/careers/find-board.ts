@@ -1,5 +1,5 @@
 import * as cheerio from 'cheerio';
-import { InvalidInput, UpstreamFailed } from '../../platform/errors.js';
+import { InvalidInput, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchResponse } from '../../upstream/safe-fetch.js';
 import { detectBoardFromUrl, domainFallbackBoards, scanCareersPage, siteOf, type BoardCandidate } from './detect.js';
 import { assertOk, atsJson, fetchAts, fetchCareersPage, type CareersIo } from './io.js';

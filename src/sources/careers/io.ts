@@ -1,5 +1,5 @@
-import { need, type AppDeps } from '../../deps.js';
-import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { need, type AppDeps } from '../../app/deps.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { observed } from '../../ops/outcomes.js';
 import type { SafeFetcher, SafeFetchResponse } from '../../upstream/safe-fetch.js';
 import { atsUrl, type AtsHostOverrides } from './hosts.js';

@@ -1,4 +1,4 @@
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { htmlToText } from '../network/html-reduce.js';
 import type { CareersBoardPage, CareersCompensation, CareersJobRecord } from './types.js';
 import { arr, isoUtc, num, obj, payPeriod, str, uniq } from './values.js';

@@ -4,7 +4,7 @@
  * dorm and private rooms, each with rate plans priced per stay, per night on average and per date.
  * Dorm prices are per bed.
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { num, text } from '../shared/json-values.js';
 
 type Json = any;

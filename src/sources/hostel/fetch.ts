@@ -2,9 +2,9 @@
  * Hostel site I/O on its API gateway: one property's availability for a stay, and a destination
  * search (autocomplete to a city id, then the city's property list for the dates).
  */
-import type { AppDeps } from '../../deps.js';
-import { need } from '../../deps.js';
-import { NotFound } from '../../platform/errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { need } from '../../app/deps.js';
+import { NotFound } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { checkStatus, observe, priceProvenance, seconds } from '../shared/observation.js';
 import { assertNightsAnswered, stayWindow } from '../shared/stay.js';

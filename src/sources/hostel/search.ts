@@ -3,7 +3,7 @@
  * PWA backend (`.../autocomplete-service/v1/autocomplete/web?text=` and
  * `.../legacy-hwapi-service/2.2/cities/{id}/properties/?date-start=&num-nights=`).
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { num, text } from '../shared/json-values.js';
 
 type Json = any;

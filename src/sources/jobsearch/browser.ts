@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
-import type { AppDeps } from '../../deps.js';
-import { DependencyDown } from '../../platform/errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { DependencyDown } from '../../domain/errors.js';
 
 /** Debian's chromium package; CHROMIUM_PATH overrides it. */
 export const DEFAULT_BROWSER_PATH = '/usr/bin/chromium';

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { AppDeps } from '../../deps.js';
-import { ApiError, DependencyDown, UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { ApiError, DependencyDown, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { detectBlock } from '../../upstream/blocked.js';
 import { acceptLanguage, deviceHeaders } from '../../upstream/devices.js';
 import { keepSessionReply } from '../../upstream/diagnostics.js';

@@ -3,7 +3,7 @@
  * each one JSON line such as `[["wrb.fr","H028ib","<inner JSON>",null,null,null,"generic"]]`.
  * A refused call carries no payload and a status list at index 5 (`[["wrb.fr",null,null,null,null,[13]]]`).
  */
-import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 
 const SOURCE = 'metasearch';
 const XSSI = ")]}'";

@@ -1,5 +1,5 @@
-import { need, type AppDeps } from '../../deps.js';
-import { NotFound, UpstreamFailed } from '../../platform/errors.js';
+import { need, type AppDeps } from '../../app/deps.js';
+import { NotFound, UpstreamFailed } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { parseNetworkJob, type NetworkJob } from './parse-job.js';
 import { parseNetworkSearch, type NetworkJobCard } from './parse-search.js';

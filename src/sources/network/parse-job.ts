@@ -1,5 +1,5 @@
 import * as cheerio from 'cheerio';
-import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { cleanText, htmlToText, reduceHtml } from './html-reduce.js';
 import { networkJobIdFromUrl } from './job-id.js';
 

@@ -1,5 +1,5 @@
 import * as cheerio from 'cheerio';
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { cleanText } from './html-reduce.js';
 import { stripTracking } from './parse-job.js';
 

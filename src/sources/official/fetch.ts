@@ -3,11 +3,11 @@
  * → its booking engine (`detect.ts`) → the engine's public availability endpoints for one stay
  * (`engine-quotes.ts`), every engine request through the same fetcher, their bytes summed.
  */
-import type { AppDeps } from '../../deps.js';
-import { need } from '../../deps.js';
-import { InvalidInput, NotFound, UpstreamFailed } from '../../platform/errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { need } from '../../app/deps.js';
+import { InvalidInput, NotFound, UpstreamFailed } from '../../domain/errors.js';
 import { detectBlock } from '../../upstream/blocked.js';
-import { buildProvenance, collectionId, newFetchNonce } from '../../upstream/provenance.js';
+import { buildProvenance, collectionId, newFetchNonce } from '../../domain/provenance.js';
 import { seconds } from '../shared/observation.js';
 import { stayWindow } from '../shared/stay.js';
 import { detectOfficialEngines, type OfficialEngineMatch } from './detect.js';

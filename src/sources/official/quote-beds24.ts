@@ -5,7 +5,7 @@
  * the stay total (returned only when numAdult is sent), beside request echoes such as `checkIn`.
  * Its currency is the property's own and is not stated in the reply.
  */
-import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { num, text } from '../shared/json-values.js';
 import { assertStayAnswered } from '../shared/stay.js';

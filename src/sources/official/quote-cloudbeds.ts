@@ -12,7 +12,7 @@
  * does not state its currency; the party size is not sent, so rooms too small are left out.
  */
 import { addDays } from '../../domain/dates.js';
-import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { nonEmptyText, num, text } from '../shared/json-values.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';

@@ -9,7 +9,7 @@
  * quote and the number of rooms left is unknown. The rate's `uuid` is the quote's integer
  * `roomRateId`, as the public client passes it. No currency is stated in either reply.
  */
-import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { nonEmptyText, num, text } from '../shared/json-values.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';

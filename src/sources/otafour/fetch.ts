@@ -1,8 +1,8 @@
 /** `otafour` I/O: the property page's room-grid JSON for one stay, in one display currency, and the search box's suggestions. */
-import type { AppDeps } from '../../deps.js';
-import { need } from '../../deps.js';
+import type { AppDeps } from '../../app/deps.js';
+import { need } from '../../app/deps.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
-import type { Provenance } from '../../upstream/provenance.js';
+import type { Provenance } from '../../domain/provenance.js';
 import { checkStatus, observe, priceProvenance, seconds } from '../shared/observation.js';
 import { stayWindow } from '../shared/stay.js';
 import type { TypeaheadHit } from '../shared/typeahead.js';

@@ -5,7 +5,7 @@
  * prices: `inclusivePrice.display` (taxes and fees in), else `pricing.displayPrice` (before taxes),
  * else `price.display` (basis not stated). No recorded reply exists; see the README.
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { text } from '../shared/json-values.js';
 
 type Json = any;

@@ -8,7 +8,7 @@
  * `SuggestionList`. The numeric type codes differ between those clients, so a hotel is recognised
  * only by `IsHotel` or by a property id in its `ResultUrl`, never by a type code.
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import type { TypeaheadHit } from '../shared/typeahead.js';
 import { num, text } from '../shared/json-values.js';
 

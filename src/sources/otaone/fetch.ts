@@ -2,11 +2,11 @@
  * `otaone` I/O: the property page priced for a stay (rooms route) and the search-results page
  * (search route). English pages (`.en-gb`) because the policy words are read in English.
  */
-import type { AppDeps } from '../../deps.js';
-import { need } from '../../deps.js';
-import { NotFound } from '../../platform/errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { need } from '../../app/deps.js';
+import { NotFound } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
-import type { Provenance } from '../../upstream/provenance.js';
+import type { Provenance } from '../../domain/provenance.js';
 import { checkStatus, observe, priceProvenance } from '../shared/observation.js';
 import { assertStayAnswered, stayWindow } from '../shared/stay.js';
 import { parseOtaoneHotelPage, type OtaoneRatePlan } from './hotel-page.js';

@@ -6,7 +6,7 @@
  * its row states is null.
  */
 import * as cheerio from 'cheerio';
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { num, text } from '../shared/json-values.js';
 
 const ROOMS_KEY = 'b_rooms_available_and_soldout';

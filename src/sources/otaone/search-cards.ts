@@ -3,7 +3,7 @@
  * Cards carry no numeric hotel id; the page-name slug and country come from the card link.
  */
 import * as cheerio from 'cheerio';
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { currencyFromText, parseDisplayedAmount } from '../shared/offer.js';
 import { parseOtaonePageUrl } from './page-url.js';
 

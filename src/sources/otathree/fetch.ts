@@ -2,8 +2,8 @@
  * `otathree` I/O: the stay (rooms and rate plans), guest reviews and the property search, on the
  * brand host of the group gateway. Parsing stays in `stay.ts`, `reviews.ts` and `../shared/typeahead.ts`.
  */
-import type { AppDeps } from '../../deps.js';
-import { buildProvenance } from '../../upstream/provenance.js';
+import type { AppDeps } from '../../app/deps.js';
+import { buildProvenance } from '../../domain/provenance.js';
 import {
   OPERATIONS,
   OTATHREE_MARKET_CURRENCY,

@@ -2,7 +2,7 @@
  * `POST /v1/ota/otathree/reviews`: guest reviews from the group's `PropertyFilteredReviewsQuery`
  * reply (`data.propertyInfo.reviewInfo.reviews[]`, total in `propertyReviewSummaries[0]`).
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { stringText } from '../shared/json-values.js';
 
 type Json = any;

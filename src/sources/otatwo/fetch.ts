@@ -2,8 +2,8 @@
  * `otatwo` I/O: one stay's room grid from the group gateway, for the rooms route and the
  * headline route (same persisted document; the headline keeps only the cheapest figures).
  */
-import type { AppDeps } from '../../deps.js';
-import type { Provenance } from '../../upstream/provenance.js';
+import type { AppDeps } from '../../app/deps.js';
+import type { Provenance } from '../../domain/provenance.js';
 import {
   OPERATIONS,
   OTATWO_MARKET_CURRENCY,

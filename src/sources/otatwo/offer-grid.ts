@@ -4,7 +4,7 @@
  * `ratePlans[].priceDetails[]` entry is one way of selling the plan, so a plan sold pay-now and
  * pay-at-property yields two rows.
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { stringText } from '../shared/json-values.js';
 import {
   PAYMENT_MODELS,

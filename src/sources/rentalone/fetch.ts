@@ -2,9 +2,9 @@
  * `rentalone` I/O: optional listing-id resolution (one page load), then the stay quote from the
  * group gateway's ancillary offers operation; parsing in `quote.ts` and `listing-page.ts`.
  */
-import type { AppDeps } from '../../deps.js';
-import { need } from '../../deps.js';
-import { BadRequest } from '../../platform/errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { need } from '../../app/deps.js';
+import { BadRequest } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { callPropertyOffers } from '../shared/group-gateway.js';
 import { OPERATIONS } from '../shared/group-graphql.js';

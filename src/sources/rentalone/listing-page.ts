@@ -2,7 +2,7 @@
  * The public listing page (`/<listing id>`, e.g. `/321456ha`) names the group property id the
  * quote operation needs. Keys, strongest first, as the group's pages and links carry them.
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 
 const PROPERTY_ID_PATTERNS: RegExp[] = [
   /"expediaPropertyId"\s*:\s*"?(\d+)/,

@@ -1,4 +1,4 @@
-import { InvalidInput } from '../../platform/errors.js';
+import { InvalidInput } from '../../domain/errors.js';
 
 /** A path segment of the platform's public listing URLs: the listing number, optionally with the `ha` suffix. */
 const LISTING_SEGMENT = /^\d{1,28}(ha)?$/;

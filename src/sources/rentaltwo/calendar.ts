@@ -3,7 +3,7 @@
  * `PdpAvailabilityCalendar` GraphQL reply (`data.merlin.pdpAvailabilityCalendar.calendarMonths`).
  * Prices per day are not in this reply (`localPriceFormatted` is null); quotes are separate calls.
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 
 type Json = any;
 

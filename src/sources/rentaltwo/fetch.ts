@@ -3,14 +3,14 @@
  * (`PdpAvailabilityCalendar`, one request) and, with `price_nights`, one booking-section quote per
  * chosen check-in date (`StaysPdpSections`), run in parallel with a small bound.
  */
-import type { AppDeps } from '../../deps.js';
-import { need } from '../../deps.js';
+import type { AppDeps } from '../../app/deps.js';
+import { need } from '../../app/deps.js';
 import { addDays, todayUtc } from '../../domain/dates.js';
-import { ApiError, BadRequest, NotFound, UpstreamContractChanged } from '../../platform/errors.js';
+import { ApiError, BadRequest, NotFound, UpstreamContractChanged } from '../../domain/errors.js';
 import { UpstreamBlocked } from '../../upstream/blocked.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
-import type { Provenance } from '../../upstream/provenance.js';
+import type { Provenance } from '../../domain/provenance.js';
 import { checkStatus, mapLimit, observe, priceProvenance, type Observation } from '../shared/observation.js';
 import { currencyFromText } from '../shared/offer.js';
 import { SearchTimer, echoParameters, type SearchMetadata } from '../shared/search-metadata.js';

@@ -3,7 +3,7 @@
  * `data.presentation.stayProductDetailPage.sections.sections[]` → the `BOOK_IT_SIDEBAR` section's
  * `structuredDisplayPrice`, the same structure as the search cards' price.
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { parseStructuredDisplayPrice, type RentaltwoPrice } from './stays-search.js';
 
 type Json = any;

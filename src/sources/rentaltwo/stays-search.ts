@@ -4,7 +4,7 @@
  * Two card layouts exist: the older one nests the listing under `listing` and the price under
  * `pricingQuote.structuredStayDisplayPrice`; the newer one is flat with `demandStayListing`.
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { stringText } from '../shared/json-values.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
 

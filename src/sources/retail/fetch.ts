@@ -1,5 +1,5 @@
-import { need, type AppDeps } from '../../deps.js';
-import { NotFound, UpstreamFailed } from '../../platform/errors.js';
+import { need, type AppDeps } from '../../app/deps.js';
+import { NotFound, UpstreamFailed } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { extractRetailNextData, parseRetailReviews, retailReviewsFromNextData, type RetailReviewsPage } from './parse-reviews.js';
 import { parseRetailSearchItems, retailSearchItemsFromNextData, type RetailSearchItem } from './parse-search.js';

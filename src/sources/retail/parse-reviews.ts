@@ -1,4 +1,4 @@
-import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { finiteNumber, nonEmptyText } from '../shared/json-values.js';
 
 type Json = Record<string, any>;

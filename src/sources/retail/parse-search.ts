@@ -1,4 +1,4 @@
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { finiteNumber, nonEmptyText } from '../shared/json-values.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
 

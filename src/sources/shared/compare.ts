@@ -5,9 +5,9 @@
  * status and detail while the others are still returned. The cheapest total is marked among
  * offers in one comparison currency (the requested one when priced, else the most common).
  */
-import { withSignal, type AppDeps } from '../../deps.js';
-import { ApiError, toApiError } from '../../platform/errors.js';
-import type { Provenance } from '../../upstream/provenance.js';
+import { withSignal, type AppDeps } from '../../app/deps.js';
+import { ApiError, toApiError } from '../../domain/errors.js';
+import type { Provenance } from '../../domain/provenance.js';
 import { fetchOfficialRate } from '../official/fetch.js';
 import { OTAFOUR_CURRENCIES, fetchOtafour, searchOtafour } from '../otafour/fetch.js';
 import { fetchOtaoneRooms, fetchOtaoneSearch } from '../otaone/fetch.js';

@@ -1,6 +1,6 @@
 /** One call of the travel group's GraphQL gateway, made the same way by `otatwo`, `otathree` and `rentalone`. */
-import type { AppDeps } from '../../deps.js';
-import { need } from '../../deps.js';
+import type { AppDeps } from '../../app/deps.js';
+import { need } from '../../app/deps.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import {
   GRAPHQL_HEADERS,

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { NotFound, UpstreamContractChanged } from '../../platform/errors.js';
+import { NotFound, UpstreamContractChanged } from '../../domain/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { dateParts, type StayWindow } from './stay.js';
 

@@ -1,6 +1,6 @@
 /** Property search (name to numeric id) through the group's suggestion service, for its three brands. */
-import type { AppDeps } from '../../deps.js';
-import { need } from '../../deps.js';
+import type { AppDeps } from '../../app/deps.js';
+import { need } from '../../app/deps.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { egressMarket } from './group-gateway.js';
 import { pointOfSale } from './group-graphql.js';

@@ -2,10 +2,10 @@
  * What every source fetch records about one upstream reply (collection id, arrival time, egress,
  * size), the provenance of a price built from it, and the reply checks every fetch shares.
  */
-import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import type { EgressMode } from '../../upstream/egress.js';
-import { buildProvenance, collectionId, newFetchNonce, type Provenance } from '../../upstream/provenance.js';
+import { buildProvenance, collectionId, newFetchNonce, type Provenance } from '../../domain/provenance.js';
 
 export interface Observation {
   source: string;

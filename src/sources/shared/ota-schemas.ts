@@ -3,7 +3,7 @@
  * provenance on them (every price, plus the derived taxes-and-fees figure).
  */
 import { z } from 'zod';
-import { ProvenanceSchema, type Provenance } from '../../upstream/provenance.js';
+import { ProvenanceSchema, type Provenance } from '../../domain/provenance.js';
 import { priceProvenance, type Observation, type PriceFacts, type StayKey } from './observation.js';
 import { TAXES_AND_FEES_DERIVATION, type OtaHeadline, type OtaOffer } from './offer.js';
 

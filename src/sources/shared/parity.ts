@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { nullableProvenance } from './tool-fields.js';
-import type { Provenance } from '../../upstream/provenance.js';
+import type { Provenance } from '../../domain/provenance.js';
 
 /** Price bases whose total includes taxes and fees by construction (the official engines' gross quotes). */
 const ALL_IN_BASES = new Set(['stay_total_including_taxes_and_fees', 'stay_total_gross_as_quoted']);

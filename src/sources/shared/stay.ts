@@ -3,7 +3,7 @@
  * nights), and the date parts the travel group's GraphQL requests need.
  */
 import { addDays, nightsBetween } from '../../domain/dates.js';
-import { BadRequest, UpstreamFailed } from '../../platform/errors.js';
+import { BadRequest, UpstreamFailed } from '../../domain/errors.js';
 
 export interface StayWindow {
   checkIn: string;

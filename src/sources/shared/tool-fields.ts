@@ -3,7 +3,7 @@
  * route validates a stay the same way.
  */
 import { z } from 'zod';
-import { ProvenanceSchema } from '../../upstream/provenance.js';
+import { ProvenanceSchema } from '../../domain/provenance.js';
 
 export const isoDate = z.iso.date();
 export const digits = (max = 25) => z.string().regex(/^\d+$/, 'digits only').min(1).max(max);

@@ -3,7 +3,7 @@
  * of the group serves: `{ sr: [{ type, regionNames {fullName, shortName, displayName}, hotelId,
  * gaiaId, coordinates {lat, long} }] }`. Hotel suggestions carry the numeric property id.
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { num, text } from './json-values.js';
 import type { PointOfSale } from './group-graphql.js';
 

@@ -2,9 +2,9 @@
  * Travel-review metasearch I/O: its public MCP server at `/mcp` (initialize, initialized
  * notification, then one `tools/call` of the accommodation search), as public clients call it.
  */
-import type { AppDeps } from '../../deps.js';
-import { need } from '../../deps.js';
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { need } from '../../app/deps.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { checkStatus, observe, priceProvenance } from '../shared/observation.js';

@@ -4,7 +4,7 @@
  * accommodations as `structuredContent`, or as JSON inside a text block (sometimes wrapped in an
  * `output` string after an instruction preamble).
  */
-import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 
 type Json = any;
 

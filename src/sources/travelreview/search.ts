@@ -3,7 +3,7 @@
  * cheapest advertiser's price per night and per stay. The shape is the metasearch's public
  * MCP search tool output (`accommodations[]`).
  */
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import { finiteNumber, text } from '../shared/json-values.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
 

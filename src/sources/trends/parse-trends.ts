@@ -1,4 +1,4 @@
-import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 
 type Json = Record<string, any>;
 

@@ -1,5 +1,5 @@
-import { need, type AppDeps } from '../../deps.js';
-import { BadRequest, NotFound, UpstreamFailed } from '../../platform/errors.js';
+import { need, type AppDeps } from '../../app/deps.js';
+import { BadRequest, NotFound, UpstreamFailed } from '../../domain/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import {

@@ -1,4 +1,4 @@
-import { NotFound, UpstreamContractChanged } from '../../platform/errors.js';
+import { NotFound, UpstreamContractChanged } from '../../domain/errors.js';
 import { arr, at, bestThumb, clockSeconds, type Json, obj, text } from './yt-json.js';
 import { decodeUrlPart } from '../shared/url-text.js';
 

@@ -1,4 +1,4 @@
-import { UpstreamContractChanged } from '../../platform/errors.js';
+import { UpstreamContractChanged } from '../../domain/errors.js';
 import type { VideoCard } from './parse-channel.js';
 import { arr, at, bestThumb, clockSeconds, type Json, obj, text } from './yt-json.js';
 import { decodeUrlPart } from '../shared/url-text.js';

@@ -1,4 +1,4 @@
-import { UpstreamContractChanged, UpstreamFailed } from '../../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { assertVideoAvailable } from './playability.js';
 import { arr, at, bestThumb, exactCount, extractAssignedJson, type Json, obj, text, thumbs, type Thumb } from './yt-json.js';
 import { dateOrInstant } from '../shared/json-values.js';

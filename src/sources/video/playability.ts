@@ -1,4 +1,4 @@
-import { NotFound, UpstreamFailed } from '../../platform/errors.js';
+import { NotFound, UpstreamFailed } from '../../domain/errors.js';
 import { at, obj, text } from './yt-json.js';
 
 const AGE_STATUSES = new Set(['AGE_CHECK_REQUIRED', 'AGE_VERIFICATION_REQUIRED']);

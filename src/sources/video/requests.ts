@@ -1,4 +1,4 @@
-import { BadRequest, InvalidInput } from '../../platform/errors.js';
+import { BadRequest, InvalidInput } from '../../domain/errors.js';
 import { decodeUrlPart } from '../shared/url-text.js';
 
 /** A request relative to the video base URL. */

@@ -1,4 +1,4 @@
-import { NotFound } from '../../platform/errors.js';
+import { NotFound } from '../../domain/errors.js';
 import { readPlayability } from './playability.js';
 import { arr, at, obj, text } from './yt-json.js';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TOOLS } from '../../../tools/index.js';
-import { buildToolTable } from '../../../src/registry/mcp.js';
+import { buildToolTable } from '../../../src/doors/mcp/mcp.js';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const DIST = path.join(REPO, 'dist');
@@ -30,9 +30,9 @@ describe('dist/', () => {
   });
 
   it('finds what its modules read relative to themselves, as the sources do', async () => {
-    const { RECORDED_EXAMPLES_FILE } = await import(path.join(DIST, 'src/registry/openapi-examples.js'));
+    const { RECORDED_EXAMPLES_FILE } = await import(path.join(DIST, 'src/doors/rest/openapi-examples.js'));
     expect(fs.existsSync(RECORDED_EXAMPLES_FILE)).toBe(true);
-    expect(path.relative(DIST, RECORDED_EXAMPLES_FILE)).toBe('src/registry/openapi-examples.json');
+    expect(path.relative(DIST, RECORDED_EXAMPLES_FILE)).toBe('src/doors/rest/openapi-examples.json');
     // the migration runner reads ../../migrations from src/db
     expect(fs.readdirSync(path.join(DIST, 'src/db/../../migrations')).sort()).toEqual(fs.readdirSync(path.join(REPO, 'migrations')).sort());
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveSearch } from '../../../src/compat/engine.js';
-import { InvalidInput } from '../../../src/platform/errors.js';
+import { resolveSearch } from '../../../src/core/compat/engine.js';
+import { InvalidInput } from '../../../src/domain/errors.js';
 import { SEARCHAPI_ENGINES } from '../../../tools/compat-engines.js';
 
 /**

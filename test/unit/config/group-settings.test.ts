@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../src/config.js';
+import { ConfigError, loadConfig } from '../../../src/config/config.js';
 import { OPERATIONS, pointOfSale, servedMarkets } from '../../../src/sources/shared/group-graphql.js';
 
 describe('GROUP_POS_CONTEXTS and GROUP_QUERY_HASHES', () => {

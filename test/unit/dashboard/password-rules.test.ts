@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passwordRuleProblem } from '../../../src/dashboard/password-rules.js';
+import { passwordRuleProblem } from '../../../src/doors/dashboard/password-rules.js';
 
 const EMAIL = 'maria.lopez@example.com';
 

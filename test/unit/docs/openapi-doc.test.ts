@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { documentedStatuses } from '../../../src/registry/openapi-responses.js';
-import { openApiDocument } from '../../../src/registry/openapi.js';
+import { documentedStatuses } from '../../../src/doors/rest/openapi-responses.js';
+import { openApiDocument } from '../../../src/doors/rest/openapi.js';
 import { TOOLS } from '../../../tools/index.js';
 
 type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema };

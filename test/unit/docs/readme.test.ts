@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_DOC } from '../../../src/config.js';
+import { CONFIG_DOC } from '../../../src/config/config.js';
 
 describe('README', () => {
   const readme = fs.readFileSync('README.md', 'utf8');

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { jsonSchema } from '../../../src/registry/json-schema.js';
-import { RECORDED_EXAMPLES_FILE } from '../../../src/registry/openapi-examples.js';
+import { jsonSchema } from '../../../src/core/json-schema.js';
+import { RECORDED_EXAMPLES_FILE } from '../../../src/doors/rest/openapi-examples.js';
 import { TOOLS } from '../../../tools/index.js';
 import { FIELD_EVIDENCE } from '../../fidelity/field-evidence.js';
 import { fixturePath, readFixture } from '../../helpers/fixtures.js';

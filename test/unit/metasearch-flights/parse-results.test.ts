@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixture } from '../../helpers/fixtures.js';
-import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged } from '../../../src/domain/errors.js';
 import { extractAfData } from '../../../src/sources/metasearch/flights/af-data.js';
 import { parseFlightResults, parseFlightResultsData, type FlightResultsPage } from '../../../src/sources/metasearch/flights/parse-results.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamContractChanged, UpstreamFailed } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../../src/domain/errors.js';
 import { buildCalendarRequest, parseCalendarGraph } from '../../../src/sources/metasearch/flights/calendar.js';
 import { buildLocationSearchRequest, parseLocationSearch } from '../../../src/sources/metasearch/flights/location-search.js';
 import { normalizeFlightSearch } from '../../../src/sources/metasearch/flights/params.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
-import { ApiError } from '../../../src/platform/errors.js';
+import { ApiError } from '../../../src/domain/errors.js';
 import { normalizeFlightSearch } from '../../../src/sources/metasearch/flights/params.js';
 import {
   buildFlightBookingRequest,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequest } from '../../../src/platform/errors.js';
+import { BadRequest } from '../../../src/domain/errors.js';
 import { normalizeFlightSearch } from '../../../src/sources/metasearch/flights/params.js';
 import {
   decodeBookingToken,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite } from '../../helpers/fixtures.js';
-import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged } from '../../../src/domain/errors.js';
 import { displayBasis, parsePropertyData, parsePropertyPage } from '../../../src/sources/metasearch/hotels/parse-detail.js';
 import { cancellation, pricePair } from '../../../src/sources/metasearch/hotels/parse-sellers.js';
 import { normalizeSeller } from '../../../src/sources/metasearch/hotels/offers.js';

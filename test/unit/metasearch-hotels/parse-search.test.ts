@@ -3,7 +3,7 @@ import { fixtureSuite, readFixture } from '../../helpers/fixtures.js';
 import { parseSearchData, parseSearchPage, type SearchPageRecord } from '../../../src/sources/metasearch/hotels/parse-search.js';
 import { extractAmount } from '../../../src/sources/metasearch/hotels/parse-property.js';
 import { decodePropertyToken } from '../../../src/sources/metasearch/hotels/requests.js';
-import { UpstreamContractChanged, UpstreamFailed } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../../src/domain/errors.js';
 
 const page = (name: string) => `google-hotels/travel-search-${name}.html`;
 const cache = new Map<string, SearchPageRecord>();

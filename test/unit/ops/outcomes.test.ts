@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { OUTCOMES, type Outcome } from '../../../src/ops/metrics.js';
 import { stateOf } from '../../../src/ops/outcome-store.js';
 import { classifyFailure, inSourceScope, noteContractChanged, observed, type OutcomeEvent } from '../../../src/ops/outcomes.js';
-import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../../src/platform/errors.js';
+import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../../src/domain/errors.js';
 import { UpstreamBlocked } from '../../../src/upstream/blocked.js';
 
 describe('upstream outcome classes', () => {

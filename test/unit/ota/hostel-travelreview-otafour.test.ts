@@ -3,7 +3,7 @@ import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { parseHostelAutocomplete, parseHostelCityProperties } from '../../../src/sources/hostel/search.js';
 import { parseHostelAvailability } from '../../../src/sources/hostel/availability.js';
 import { parseTravelreviewSearch } from '../../../src/sources/travelreview/search.js';
-import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged } from '../../../src/domain/errors.js';
 import { parseOtafourSecondaryData } from '../../../src/sources/otafour/secondary-data.js';
 import { OTAFOUR_SECONDARY_DATA } from '../../integration/ota-payloads.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged } from '../../../src/domain/errors.js';
 import { parseOtafourSuggest, suggestQuery } from '../../../src/sources/otafour/suggest.js';
 import { OTAFOUR_SUGGEST } from '../../integration/otafour-payloads.js';
 

@@ -3,7 +3,7 @@ import { fixtureSuite, readFixture, readFixtureJson } from '../../helpers/fixtur
 import { parseOtaoneSearchCards } from '../../../src/sources/otaone/search-cards.js';
 import { parseOtaoneHotelPage } from '../../../src/sources/otaone/hotel-page.js';
 import { otaonePropertyPath, parseOtaonePageUrl } from '../../../src/sources/otaone/page-url.js';
-import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged } from '../../../src/domain/errors.js';
 
 const CARDS = 'booking/search-results-cards-belgrade-2026-11-14.html';
 

@@ -4,7 +4,7 @@ import { parseOfferGrid, neutralBusinessModel } from '../../../src/sources/otatw
 import { parseOtatwoRooms } from '../../../src/sources/otatwo/rooms.js';
 import { parseOtathreeStay } from '../../../src/sources/otathree/stay.js';
 import { parseOtathreeReviews } from '../../../src/sources/otathree/reviews.js';
-import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged } from '../../../src/domain/errors.js';
 import { parseTypeahead } from '../../../src/sources/shared/typeahead.js';
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';

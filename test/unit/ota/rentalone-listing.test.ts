@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged } from '../../../src/domain/errors.js';
 import { parseRentaloneListingPage } from '../../../src/sources/rentalone/listing-page.js';
 
 describe('rentalone listing id → property id', () => {

@@ -4,7 +4,7 @@ import { parseRentaloneQuote } from '../../../src/sources/rentalone/quote.js';
 import { parseRentaltwoSearch, parseStructuredDisplayPrice } from '../../../src/sources/rentaltwo/stays-search.js';
 import { parseRentaltwoCalendar } from '../../../src/sources/rentaltwo/calendar.js';
 import { rentaltwoCalendarPath, staysSearchBody, staysSearchRawParams } from '../../../src/sources/rentaltwo/requests.js';
-import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged } from '../../../src/domain/errors.js';
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const LYON = 'airbnb/StaysSearch-excerpt-lyon-2026-09.json';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { coerceQuery, queryBool, queryInt } from '../../../src/registry/query.js';
+import { coerceQuery, queryBool, queryInt } from '../../../src/core/query.js';
 
 describe('query strings carry every type of a route’s schema', () => {
   const schema = z.strictObject({

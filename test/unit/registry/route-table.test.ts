@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../../tools/index.js';
-import { expressPath } from '../../../src/registry/rest.js';
-import { routeTable } from '../../../src/registry/route-table.js';
+import { expressPath } from '../../../src/doors/rest/rest.js';
+import { routeTable } from '../../../src/doors/rest/route-table.js';
 
 /**
  * The route table in front of the routers must pick what Express would: the same operation and

@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
-import { withSignal, type AppDeps } from '../../../src/deps.js';
-import { UpstreamFailed } from '../../../src/platform/errors.js';
+import { loadConfig } from '../../../src/config/config.js';
+import { withSignal, type AppDeps } from '../../../src/app/deps.js';
+import { UpstreamFailed } from '../../../src/domain/errors.js';
 import { SafeFetcher } from '../../../src/upstream/safe-fetch.js';
 import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';

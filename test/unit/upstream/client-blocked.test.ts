@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UpstreamFailed } from '../../../src/platform/errors.js';
+import { UpstreamFailed } from '../../../src/domain/errors.js';
 import { UpstreamBlocked } from '../../../src/upstream/blocked.js';
 import { startConnectProxy, type ConnectProxy } from '../../replay/connect-proxy.js';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../../replay/server.js';

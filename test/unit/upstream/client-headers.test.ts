@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
-import { UPSTREAM_HOSTS, resolveHosts } from '../../../src/upstream/hosts.js';
+import { loadConfig } from '../../../src/config/config.js';
+import { UPSTREAM_HOSTS, resolveHosts } from '../../../src/config/hosts.js';
 import { replayClient, replayPerTest } from './harness.js';
 
 const replay = replayPerTest();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamFailed } from '../../../src/platform/errors.js';
+import { UpstreamFailed } from '../../../src/domain/errors.js';
 import type { ReplayRoute } from '../../replay/server.js';
 import { rejection, replayPerTest } from './harness.js';
 

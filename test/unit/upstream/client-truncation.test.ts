@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamContractChanged, UpstreamFailed } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../../src/domain/errors.js';
 import { withContractGuard } from '../../../src/upstream/diagnostics.js';
 import type { ReplayCut, ReplayRoute } from '../../replay/server.js';
 import { rejection, replayPerTest } from './harness.js';

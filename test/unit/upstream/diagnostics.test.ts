@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged } from '../../../src/domain/errors.js';
 import { DIAGNOSTICS_KEEP, keepRawReply, withContractGuard } from '../../../src/upstream/diagnostics.js';
 import { makeResponse } from '../../../src/upstream/response.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterEach } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
+import { loadConfig } from '../../../src/config/config.js';
 import { UpstreamClient } from '../../../src/upstream/client.js';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../../replay/server.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProvenanceSchema, buildProvenance, collectionId, observationId, type ProvenanceInput } from '../../../src/upstream/provenance.js';
+import { ProvenanceSchema, buildProvenance, collectionId, observationId, type ProvenanceInput } from '../../../src/domain/provenance.js';
 
 const col = collectionId('otatwo', 'nonce-1');
 const input: ProvenanceInput = {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BadRequest, UpstreamFailed } from '../../../src/platform/errors.js';
+import { BadRequest, UpstreamFailed } from '../../../src/domain/errors.js';
 import { isPublicAddress } from '../../../src/upstream/ip-ranges.js';
 import { SafeFetcher } from '../../../src/upstream/safe-fetch.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';

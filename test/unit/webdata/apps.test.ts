@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
-import { NotFound, UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { NotFound, UpstreamContractChanged } from '../../../src/domain/errors.js';
 import { parseAppLookup, parseAppSearch } from '../../../src/sources/apps/parse-app.js';
 import { parseAppRatings, parseAppReviews } from '../../../src/sources/apps/parse-reviews.js';
 import { appLookupRequest, appRatingsRequest, appReviewsNextOffset, appReviewsRequest } from '../../../src/sources/apps/requests.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
-import { UpstreamContractChanged } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged } from '../../../src/domain/errors.js';
 import { detectBoardFromUrl } from '../../../src/sources/careers/detect.js';
 import { matchesCareersFilters, type CareersFilters } from '../../../src/sources/careers/filters.js';
 import { parseAshbyBoard } from '../../../src/sources/careers/parse-ashby.js';

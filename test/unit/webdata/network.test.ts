@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixture } from '../../helpers/fixtures.js';
-import { UpstreamContractChanged, UpstreamFailed } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../../src/domain/errors.js';
 import { htmlToText, reduceHtml } from '../../../src/sources/network/html-reduce.js';
 import { networkJobIdFromUrl, resolveNetworkJobId } from '../../../src/sources/network/job-id.js';
 import { parseNetworkJob } from '../../../src/sources/network/parse-job.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
-import { UpstreamContractChanged, UpstreamFailed } from '../../../src/platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../../src/domain/errors.js';
 import { extractRetailNextData, parseRetailReviews, retailDate, retailReviewsFromNextData } from '../../../src/sources/retail/parse-reviews.js';
 import { parseRetailSearchItems } from '../../../src/sources/retail/parse-search.js';
 import { retailNextPage, retailReviewsRequest } from '../../../src/sources/retail/requests.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite } from '../../helpers/fixtures.js';
-import { UpstreamFailed } from '../../../src/platform/errors.js';
+import { UpstreamFailed } from '../../../src/domain/errors.js';
 import { parseTrendsExplore, parseTrendsJson, parseTrendsTimeline, timeseriesWidget } from '../../../src/sources/trends/parse-trends.js';
 import { trendsExploreRequest, trendsTimelineRequest } from '../../../src/sources/trends/requests.js';
 import { cassette } from './recorded.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixture, readFixtureJson } from '../../helpers/fixtures.js';
-import { NotFound, UpstreamFailed } from '../../../src/platform/errors.js';
+import { NotFound, UpstreamFailed } from '../../../src/domain/errors.js';
 import { extractVideoWatchData } from '../../../src/sources/video/parse-video.js';
 import { videoTimedTextRequest } from '../../../src/sources/video/requests.js';
 import { parseTimedText, transcriptText } from '../../../src/sources/video/timedtext.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixture, readFixtureJson } from '../../helpers/fixtures.js';
-import { NotFound, UpstreamFailed } from '../../../src/platform/errors.js';
+import { NotFound, UpstreamFailed } from '../../../src/domain/errors.js';
 import { assertVideoChannelExists, parseVideoChannelContinuation, parseVideoChannelPage, parseVideoResolveUrl } from '../../../src/sources/video/parse-channel.js';
 import { parseVideoSearch } from '../../../src/sources/video/parse-search.js';
 import { extractVideoWatchData, parseVideo, parseVideoWatchPage } from '../../../src/sources/video/parse-video.js';

@@ -5,9 +5,9 @@
  *  - `verify_sources`: a few nights, spread evenly, are compared with the offers page's lowest.
  * One offers page (~3 MB) per night checked, a few at a time.
  */
-import type { AppDeps } from '../../../deps.js';
+import type { AppDeps } from '../../../app/deps.js';
 import type { NormalizedCalendarRequest } from '../../../domain/calendar-request.js';
-import { toApiError } from '../../../platform/errors.js';
+import { toApiError } from '../../../domain/errors.js';
 import type { Offer } from '../hotels/offers.js';
 import { runOffers, type OffersResult } from '../hotels/offers-run.js';
 import type { CalendarRow } from './rows.js';

@@ -4,7 +4,7 @@
  */
 import type { NormalizedCalendarRequest } from '../../../domain/calendar-request.js';
 import { addDays, nightsBetween } from '../../../domain/dates.js';
-import { buildProvenance, type Provenance } from '../../../upstream/provenance.js';
+import { buildProvenance, type Provenance } from '../../../domain/provenance.js';
 import type { EgressMode } from '../../../upstream/egress.js';
 import type { RateRecord } from '../hotels/parse-property.js';
 

@@ -8,7 +8,7 @@
  * Public clients ask one month per call; so do we.
  */
 import { addDays, nightsBetween } from '../../../domain/dates.js';
-import { UpstreamContractChanged } from '../../../platform/errors.js';
+import { UpstreamContractChanged } from '../../../domain/errors.js';
 import { batchexecuteBody, rpcPayload } from '../batchexecute.js';
 import { parseRate, type RateRecord } from '../hotels/parse-property.js';
 

@@ -1,12 +1,12 @@
-import type { AppDeps } from '../../../deps.js';
-import { need } from '../../../deps.js';
+import type { AppDeps } from '../../../app/deps.js';
+import { need } from '../../../app/deps.js';
 import type { NormalizedCalendarRequest } from '../../../domain/calendar-request.js';
 import { addDays, nightsBetween, todayUtc } from '../../../domain/dates.js';
-import type { CalendarResult, CalendarService } from '../../../jobs/calendar-service.js';
+import type { CalendarResult, CalendarService } from '../../../domain/calendar-service.js';
 import type { UpstreamClient } from '../../../upstream/client.js';
 import { withContractGuard } from '../../../upstream/diagnostics.js';
 import type { EgressMode } from '../../../upstream/egress.js';
-import { collectionId, newFetchNonce } from '../../../upstream/provenance.js';
+import { collectionId, newFetchNonce } from '../../../domain/provenance.js';
 import type { RateRecord } from '../hotels/parse-property.js';
 import { annotateMainstream, checkSources } from './offer-checks.js';
 import { bookingWindow, calendarRow, taxProfile, validateRows, type CalendarRow } from './rows.js';

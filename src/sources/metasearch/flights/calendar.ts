@@ -6,7 +6,7 @@
  * Since 2026-08 this RPC is reported to need a page-signed `x-goog-batchexecute-bgr` header (README).
  */
 import { nightsBetween } from '../../../domain/dates.js';
-import { BadRequest } from '../../../platform/errors.js';
+import { BadRequest } from '../../../domain/errors.js';
 import { rpcPayload } from '../batchexecute.js';
 import { arr, moneyOf, str } from './jspb.js';
 import type { FlightSearch, Stops } from './params.js';

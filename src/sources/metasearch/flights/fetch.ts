@@ -2,12 +2,12 @@
  * Upstream I/O of the flight routes: one fetch per call, timed on the caller's SearchTimer,
  * parsed under the contract guard so a changed page keeps its raw reply.
  */
-import { UpstreamFailed } from '../../../platform/errors.js';
+import { UpstreamFailed } from '../../../domain/errors.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../../../upstream/client.js';
 import { withContractGuard } from '../../../upstream/diagnostics.js';
 import type { EgressMode } from '../../../upstream/egress.js';
-import { collectionId, newFetchNonce } from '../../../upstream/provenance.js';
+import { collectionId, newFetchNonce } from '../../../domain/provenance.js';
 import { buildCalendarRequest, parseCalendarGraph, type CalendarRange, type FlightCalendarDay } from './calendar.js';
 import { buildLocationSearchRequest, parseLocationSearch, type FlightLocation } from './location-search.js';
 import type { FlightSearch } from './params.js';

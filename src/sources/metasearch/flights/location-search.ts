@@ -4,7 +4,7 @@
  * inner JSON is `[[ [place, [[airport, "14 mi"], …]?], … ]]` where a place is
  * `[kind, title, name, description, kgmid, code, null, null, label, null, null, kind, score]`.
  */
-import { BadRequest } from '../../../platform/errors.js';
+import { BadRequest } from '../../../domain/errors.js';
 import { batchexecuteBody, rpcPayload } from '../batchexecute.js';
 import { arr, at, num, str } from './jspb.js';
 

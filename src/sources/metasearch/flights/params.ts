@@ -3,7 +3,7 @@
  * `flight_type`, `travel_class`, `stops`, ...) and their normalized form, which request
  * builders and our departure/booking tokens carry.
  */
-import { BadRequest } from '../../../platform/errors.js';
+import { BadRequest } from '../../../domain/errors.js';
 
 export const FLIGHT_TYPES = ['round_trip', 'one_way', 'multi_city'] as const;
 export type FlightType = (typeof FLIGHT_TYPES)[number];

@@ -12,7 +12,7 @@
  * `AF_initDataCallback` blob of the page is searched for rows of that exact shape; a page with
  * none is a contract change (503), never an empty or invented answer.
  */
-import { UpstreamContractChanged } from '../../../platform/errors.js';
+import { UpstreamContractChanged } from '../../../domain/errors.js';
 import { afKeys, extractAfData } from './af-data.js';
 import { arr, at, moneyOf, str } from './jspb.js';
 import { priceTokenCurrency } from './price-token.js';

@@ -3,7 +3,7 @@
  * The itineraries live in the `ds:1` AF_initDataCallback blob: [2] holds the best flights,
  * [3] the other flights, each row `[info, [[null, price], priceToken], …, itineraryToken, …]`.
  */
-import { UpstreamContractChanged } from '../../../platform/errors.js';
+import { UpstreamContractChanged } from '../../../domain/errors.js';
 import { afKeys, extractAfData } from './af-data.js';
 import { arr, at, dateOf, flag, moneyOf, num, str, timeOf } from './jspb.js';
 import { parsePageExtras, priceLevelFromPage, type FlightPageExtras } from './parse-page-extras.js';

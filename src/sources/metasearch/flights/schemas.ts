@@ -3,7 +3,7 @@
  * booleans also as query-string text) and the exact response shapes the handlers build.
  */
 import { z } from 'zod';
-import { queryInt } from '../../../registry/query.js';
+import { queryInt } from '../../../core/query.js';
 import { SearchMetadataSchema } from '../../shared/search-metadata.js';
 import { EGRESS_MODES } from '../../../upstream/egress.js';
 import type { CompatBookingOption } from './parse-booking.js';

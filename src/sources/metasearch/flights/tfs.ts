@@ -3,7 +3,7 @@
  * learned from the recorded test vectors, the compatible API's own `request_url`s (which add
  * fields 1, 2, 14, 16 and typed locations) and public reverse-engineering notes.
  */
-import { BadRequest } from '../../../platform/errors.js';
+import { BadRequest } from '../../../domain/errors.js';
 import { normalizeFlightSearch } from './params.js';
 import type { FlightSearch, FlightSearchParams, Stops, TravelClass, FlightType } from './params.js';
 import {

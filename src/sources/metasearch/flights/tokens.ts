@@ -4,7 +4,7 @@
  * clients; decoding validates every field and turns garbage into a 400.
  */
 import { z } from 'zod';
-import { BadRequest } from '../../../platform/errors.js';
+import { BadRequest } from '../../../domain/errors.js';
 import { CURRENCY_RE, FLIGHT_TYPES, GL_RE, HL_RE, STOPS, TRAVEL_CLASSES, type FlightSearch } from './params.js';
 import type { FlightItinerary } from './parse-results.js';
 import type { TfsSelectedFlight } from './tfs.js';

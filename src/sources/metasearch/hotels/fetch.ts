@@ -2,13 +2,13 @@
  * The upstream I/O of the hotel operations: one result page, one property page. Each fetch is
  * one collection (its own `ratecol_…`), observed when the reply arrived.
  */
-import { need, type AppDeps } from '../../../deps.js';
+import { need, type AppDeps } from '../../../app/deps.js';
 import type { Device } from '../../../upstream/devices.js';
 import { withContractGuard } from '../../../upstream/diagnostics.js';
 import type { EgressMode } from '../../../upstream/egress.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
-import { UPSTREAM_HOSTS } from '../../../upstream/hosts.js';
-import { collectionId, newFetchNonce } from '../../../upstream/provenance.js';
+import { UPSTREAM_HOSTS } from '../../../config/hosts.js';
+import { collectionId, newFetchNonce } from '../../../domain/provenance.js';
 import { parsePropertyPage, type DetailRecord } from './parse-detail.js';
 import { parseSearchPage, type SearchPageRecord } from './parse-search.js';
 import { buildHotelPropertyUrl, buildHotelSearchUrl, type HotelSearchUrlInput } from './requests.js';

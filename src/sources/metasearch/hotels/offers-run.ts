@@ -3,9 +3,9 @@
  * own page (every seller, their rooms, the headline price and its breakdown).
  */
 import { z } from 'zod';
-import type { AppDeps } from '../../../deps.js';
+import type { AppDeps } from '../../../app/deps.js';
 import type { Device } from '../../../upstream/devices.js';
-import { ProvenanceSchema } from '../../../upstream/provenance.js';
+import { ProvenanceSchema } from '../../../domain/provenance.js';
 import type { Fetched } from './fetch.js';
 import { nameScore } from './name-match.js';
 import { keepOffer, offerOf, offersInclude, OfferSchema, RoomSchema, type Offer } from './offers.js';

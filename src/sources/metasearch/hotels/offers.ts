@@ -5,8 +5,8 @@
  * unknown stays in the headline field only.
  */
 import { z } from 'zod';
-import { ProvenanceSchema } from '../../../upstream/provenance.js';
-import { UPSTREAM_HOSTS } from '../../../upstream/hosts.js';
+import { ProvenanceSchema } from '../../../domain/provenance.js';
+import { UPSTREAM_HOSTS } from '../../../config/hosts.js';
 import type { DisplayBasis } from './parse-detail.js';
 import type { PricePair, RoomRateRecord, SellerRecord } from './parse-sellers.js';
 import { pairDerivation, provenance, SOURCE_KINDS, totalBasis, type PriceContext } from './prices.js';

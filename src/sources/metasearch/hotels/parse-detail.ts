@@ -6,7 +6,7 @@
  * result entry plus address, phone and every seller. Recorded reply: travel-ops
  * `tests/fixtures/googlehotels/santa-sophia-detail.txt`; slots confirmed by the `stays` library.
  */
-import { UpstreamContractChanged, UpstreamFailed } from '../../../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.js';
 import { at, atArray, atNumber, atString, dataServiceRpcIds, extractInitData } from './af-init-data.js';
 import { amenityName } from './amenities.js';
 import { parseProperty, type AmenityRecord, type PropertyRecord, type RateRecord } from './parse-property.js';

@@ -3,7 +3,7 @@
  * the paging cursor, the brand filter and an echo of the request. The same JSON comes back from
  * the batchexecute `AtySUc` RPC, so parseSearchData serves both.
  */
-import { UpstreamContractChanged, UpstreamFailed } from '../../../platform/errors.js';
+import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.js';
 import { at, atArray, atNumber, atString, dataServiceRpcIds, extractInitData } from './af-init-data.js';
 import { parseAd, parseProperty, type AdRecord, type PropertyRecord } from './parse-property.js';
 

@@ -4,7 +4,7 @@
  * read out of displayed text). What the reply does not carry is null, never computed.
  */
 import { z } from 'zod';
-import { buildProvenance, ProvenanceSchema, type Provenance, type ProvenanceInput } from '../../../upstream/provenance.js';
+import { buildProvenance, ProvenanceSchema, type Provenance, type ProvenanceInput } from '../../../domain/provenance.js';
 import type { DisplayBasis } from './parse-detail.js';
 import type { RateRecord } from './parse-property.js';
 import type { PricePair } from './parse-sellers.js';

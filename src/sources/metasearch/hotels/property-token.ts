@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InvalidInput } from '../../../platform/errors.js';
+import { InvalidInput } from '../../../domain/errors.js';
 
 /**
  * `property_token` is the one name of a metasearch property token across the tools. Some routes

@@ -3,8 +3,8 @@
  * `google_hotels_property` body. Loading goes through fetchPropertyPage; an unknown token is a 404.
  */
 import { z } from 'zod';
-import type { AppDeps } from '../../../deps.js';
-import { NotFound } from '../../../platform/errors.js';
+import type { AppDeps } from '../../../app/deps.js';
+import { NotFound } from '../../../domain/errors.js';
 import type { Device } from '../../../upstream/devices.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
 import { fetchPropertyPage, type Fetched } from './fetch.js';

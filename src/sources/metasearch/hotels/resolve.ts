@@ -5,8 +5,8 @@
  * prices and to read back the property's real name.
  */
 import { z } from 'zod';
-import type { AppDeps } from '../../../deps.js';
-import { ApiError } from '../../../platform/errors.js';
+import type { AppDeps } from '../../../app/deps.js';
+import { ApiError } from '../../../domain/errors.js';
 import { pricingMarket } from '../../../domain/markets.js';
 import { fetchSearchPage } from './fetch.js';
 import { nameScore, rankMatches } from './name-match.js';

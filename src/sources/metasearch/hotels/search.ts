@@ -4,8 +4,8 @@
  * first empty one. Our own clean shape is built here; the compatible shape comes from to-compat.
  */
 import { z } from 'zod';
-import type { AppDeps } from '../../../deps.js';
-import { BadRequest } from '../../../platform/errors.js';
+import type { AppDeps } from '../../../app/deps.js';
+import { BadRequest } from '../../../domain/errors.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
 import { fetchSearchPage, type Fetched } from './fetch.js';
 import { displayBasis } from './parse-detail.js';

@@ -5,7 +5,7 @@
  */
 import { addDays, nightsBetween, todayUtc } from '../../../domain/dates.js';
 import { marketForCurrency, pricingMarket, type PricingMarket } from '../../../domain/markets.js';
-import { BadRequest } from '../../../platform/errors.js';
+import { BadRequest } from '../../../domain/errors.js';
 
 /** Days ahead of today of the stay used when the caller gives no dates (one night). */
 export const TRANSPORT_STAY_LEAD_DAYS = 14;

@@ -1,0 +1,220 @@
+import type { z } from 'zod';
+import type { AppDeps } from '../app/deps.js';
+import type { AuthedKey } from '../platform/keys.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Methods whose input comes in a JSON body (the others take it from the query). */
+export const BODY_METHODS: readonly HttpMethod[] = ['POST', 'PATCH'];
+
+/** Error statuses an operation may add to the ones every operation can answer (registry/openapi-responses.ts). */
+export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
+
+/** A request header the handler reads, as documented in OpenAPI. */
+export interface HeaderSpec {
+  description: string;
+  required: boolean;
+  schema: Record<string, unknown>;
+}
+
+export interface ToolContext {
+  deps: AppDeps;
+  requestId: string;
+  key: AuthedKey;
+  /** Which door the call came through; the operator's own checks are `operator`, a watch's scheduled checks `watch`. */
+  transport: 'rest' | 'mcp' | 'operator' | 'watch';
+  /** Request headers, lower-cased (REST); MCP calls carry none. */
+  headers: Record<string, string | undefined>;
+  /**
+   * The call's input carries zero_retention=true: nothing of this call may be stored (no stored
+   * rates, no run, no archived result, no raw page under diagnostics). Its history row and charge stay.
+   */
+  zeroRetention: boolean;
+  /**
+   * For a handler that commits its own charge with its outcome (a watch check): tells the door what
+   * was charged, so that its answer carries the credit headers; the door then charges nothing more.
+   */
+  reportCharge?: (charged: number, remaining: number | null) => void;
+}
+
+/** What a call costs: charged only on a successful, non-empty result. */
+export interface CreditRule<I, O> {
+  /** Cost shown in the plan catalogue (the base for variable costs). */
+  base: number;
+  /** How a variable cost grows, for the catalogue; absent for fixed costs. */
+  note?: string;
+  /** Upper bound reserved before the call when credits are enforced. */
+  max(input: I): number;
+  /** Actual charge once the handler has returned. */
+  actual(input: I, output: O): number;
+}
+
+/**
+ * A tool that can run past ~10 s: for a client that declares the MCP tasks extension, the server
+ * runs the calls `when` picks as tasks (durable, polled, cancellable) instead of holding the call open.
+ */
+export interface TaskRule<I> {
+  when(input: I): boolean;
+  /** Expected run time in seconds (poll interval; a crashed run is retried after twice this). */
+  seconds(input: I): number;
+}
+
+/**
+ * How the MCP door answers an agent, from the operation's own (REST) answer: an agent pays for
+ * every token, so the default is compact and the rest is asked for (a detail level, a row count).
+ */
+export interface McpView<I, O> {
+  /**
+   * Arguments of the MCP tool alone (detail level, rows wanted), listed beside the operation's
+   * fields and taken off before its input is validated; each with its default.
+   */
+  args?: Record<string, z.ZodType>;
+  /** Schema of the answer an agent gets (the listing's outputSchema); absent: the operation's own. */
+  output?: z.ZodType;
+  /** The answer an agent gets. */
+  shape(output: O, args: Record<string, any>, input: I): Record<string, unknown>;
+}
+
+/**
+ * Fields the MCP tool is refused without, beyond what its zod schema states (a check in a refinement
+ * or a transform, a required alternative): `required` always, `when` as a JSON Schema `if`/`then`/`else`
+ * at the top level (never `anyOf` there: Anthropic's API refuses a tool whose input schema starts with
+ * `anyOf`, `oneOf` or `allOf`).
+ */
+export interface McpRequirements {
+  required?: string[];
+  when?: { if: Record<string, unknown>; then?: Record<string, unknown>; else?: Record<string, unknown> };
+}
+
+export interface McpSpec<I, O> {
+  expose: true;
+  title?: string;
+  /** Argument defaults of the MCP tool where they differ from the REST route's (listed as the fields' defaults). */
+  defaults?: Record<string, unknown>;
+  /** Upper bounds of the MCP tool where lower than the route's, so that its largest answer fits an agent's budget (listed as the fields' maximum). */
+  maximums?: Record<string, number>;
+  task?: TaskRule<I>;
+  view?: McpView<I, O>;
+  requires?: McpRequirements;
+  /** The first line of the result's text block: what was found, for a person or a model reading text only. */
+  summary?: (answer: Record<string, unknown>) => string;
+}
+
+export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
+  /** snake_case operation id; also the MCP tool name when exposed. */
+  name: string;
+  title: string;
+  description: string;
+  method: HttpMethod;
+  /** OpenAPI-style path, `{param}` for path parameters. */
+  path: string;
+  /** Extra paths serving the same operation (compatibility aliases). */
+  aliases?: string[];
+  tags: string[];
+  input: S;
+  output: O;
+  /** A number for a fixed cost (0 for free operations) or a rule. */
+  credits: number | CreditRule<z.output<S>, z.output<O>>;
+  /** For fixed costs: results that count as empty and are therefore free. */
+  isEmpty?: (output: z.output<O>) => boolean;
+  /** HTTP status of success (200 unless stated). */
+  status?: number;
+  /** The key may come as `api_key` in the query (compatible search GET routes only). */
+  queryKey?: boolean;
+  /** Error bodies also carry `error` (the compatible search API's field) beside `detail`. */
+  compatErrors?: boolean;
+  /**
+   * Listed as one of the read-only MCP tools at POST /mcp, shaped for agents from this one
+   * descriptor (McpSpec): defaults and maximums of its own, its answer's view, what it requires,
+   * its text summary; `task`: when a call runs as an MCP task.
+   */
+  mcp?: McpSpec<z.output<S>, z.output<O>>;
+  /** Statuses beyond the common ones (401, 422, 429, 503; 402 and 502 when metered), with when. */
+  errors?: Partial<Record<ErrorStatus, string>>;
+  /** Request headers the handler reads (e.g. Idempotency-Key). */
+  headers?: Record<string, HeaderSpec>;
+  /** A dispatching route (the compatible search): the operations it picks by `engine`, whose inputs are its query. */
+  engines?: Record<string, Tool>;
+  /** A request to show in the reference; it must validate against `input`. */
+  example?: z.input<S>;
+  handler(input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
+}
+
+export interface Tool<I = any, O = any> {
+  name: string;
+  title: string;
+  description: string;
+  method: HttpMethod;
+  path: string;
+  aliases: string[];
+  tags: string[];
+  input: z.ZodType;
+  output: z.ZodType;
+  credits: CreditRule<I, O>;
+  metered: boolean;
+  status: number;
+  queryKey: boolean;
+  compatErrors: boolean;
+  mcp: {
+    expose: boolean;
+    title: string;
+    defaults: Record<string, unknown>;
+    maximums: Record<string, number>;
+    task?: TaskRule<I>;
+    view?: McpView<I, O>;
+    requires: McpRequirements;
+    summary?: (answer: Record<string, unknown>) => string;
+  };
+  errors: Partial<Record<ErrorStatus, string>>;
+  headers: Record<string, HeaderSpec>;
+  engines?: Record<string, Tool>;
+  example?: unknown;
+  handler(input: I, ctx: ToolContext): Promise<O>;
+}
+
+export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolSpec<S, O>): Tool<z.output<S>, z.output<O>> {
+  const credits: CreditRule<z.output<S>, z.output<O>> =
+    typeof spec.credits === 'number'
+      ? fixedCost(spec.credits, spec.isEmpty)
+      : spec.credits;
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    method: spec.method,
+    path: spec.path,
+    aliases: spec.aliases ?? [],
+    tags: spec.tags,
+    input: spec.input,
+    output: spec.output,
+    credits,
+    metered: credits.base > 0,
+    status: spec.status ?? 200,
+    queryKey: spec.queryKey ?? false,
+    // the compatible search family answers errors with both `detail` and that API's `error`
+    compatErrors: spec.compatErrors ?? (spec.path.startsWith('/v1/serp/') || spec.path.startsWith('/api/')),
+    mcp: {
+      expose: spec.mcp?.expose ?? false,
+      title: spec.mcp?.title ?? spec.title,
+      defaults: spec.mcp?.defaults ?? {},
+      maximums: spec.mcp?.maximums ?? {},
+      task: spec.mcp?.task,
+      view: spec.mcp?.view,
+      requires: spec.mcp?.requires ?? {},
+      summary: spec.mcp?.summary,
+    },
+    errors: spec.errors ?? {},
+    headers: spec.headers ?? {},
+    engines: spec.engines,
+    example: spec.example,
+    handler: spec.handler,
+  };
+}
+
+function fixedCost<I, O>(n: number, isEmpty?: (o: O) => boolean): CreditRule<I, O> {
+  return {
+    base: n,
+    max: () => n,
+    actual: (_input, output) => (isEmpty?.(output) ? 0 : n),
+  };
+}

@@ -1,0 +1,121 @@
+import type { TransactionSql } from 'postgres';
+import type { Sql } from '../db/client.js';
+import { scopeDeps, type AppDeps } from '../app/deps.js';
+import { Limited } from '../domain/errors.js';
+import { inSourceScope } from '../ops/outcomes.js';
+import { historyInsert, type HistoryRecord } from '../platform/history.js';
+import { newUpstreamSession } from '../upstream/session.js';
+import type { Tool, ToolContext } from './define-tool.js';
+import { parseInput, type Location } from './validation.js';
+
+export interface Meter {
+  /** Whether the response is metered and carries the credit headers. */
+  metered: boolean;
+  /** Credits charged (0 until a metered call succeeds). */
+  charged: number;
+  /** Credits left after the charge; null when the key has no billing account or metering is off. */
+  remaining: number | null;
+  rateLimited: boolean;
+  /** The account to charge and the ledger note, once the handler succeeded. */
+  pending: { accountId: string; plan: string; note: string } | null;
+}
+
+export function newMeter(): Meter {
+  return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null };
+}
+
+/** zero_retention as the routes accept it: a JSON boolean, or the string of a query parameter. */
+export function asksZeroRetention(input: unknown): boolean {
+  const v = (input as { zero_retention?: unknown } | null)?.zero_retention;
+  return v === true || v === 'true';
+}
+
+/**
+ * The one path every call takes, REST or MCP: rate limit, validate, reserve (when
+ * enforced), run, and work out the actual cost of a non-empty success. Failures
+ * charge 0 and release what was reserved. `finishCall` then writes the outcome.
+ * The handler runs in a session of its own: its upstream cookies stay within this call.
+ * `checkInput` sees the valid input before anything is reserved or run (a door's own bounds).
+ */
+export async function invokeTool(
+  tool: Tool,
+  raw: unknown,
+  locate: (key: string | undefined) => Location,
+  caller: Omit<ToolContext, 'zeroRetention'>,
+  meter: Meter,
+  checkInput?: (input: unknown) => void,
+): Promise<unknown> {
+  const { key, requestId } = caller;
+  const deps = caller.deps;
+  const mode = deps.config.CREDITS_MODE;
+  const billed = tool.metered && mode !== 'off';
+  meter.metered = billed;
+  if (key.admitted === false) {
+    meter.rateLimited = true;
+    throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
+  }
+  if (key.admitted === undefined) {
+    if (!(await deps.platform.limiter.take(key.rateBucket ?? key.id, key.rate_limit_per_min))) {
+      meter.rateLimited = true;
+      throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
+    }
+  }
+  const input = parseInput(tool.input, raw, locate);
+  checkInput?.(input);
+  const zeroRetention = asksZeroRetention(input);
+  const session = newUpstreamSession(zeroRetention ? null : { account_id: key.account_id, request_id: requestId });
+  const ctx: ToolContext = { ...caller, zeroRetention, deps: scopeDeps(deps, { session }), reportCharge: (charged, remaining) => settledByHandler(meter, charged, remaining) };
+  const account = billed && key.plan ? { accountId: key.account_id, plan: key.plan } : null;
+  const enforced = mode === 'enforce' && account !== null;
+  if (enforced) await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
+  let output: unknown;
+  try {
+    output = await inSourceScope(deps.ops.outcomes, () => tool.handler(input, ctx));
+  } catch (err) {
+    if (enforced) await deps.credits.release(requestId).catch(() => undefined);
+    throw err;
+  }
+  if (billed) meter.charged = Math.max(0, Math.round(tool.credits.actual(input, output)));
+  if (account) meter.pending = { ...account, note: `${tool.method} ${tool.path}` };
+  return output;
+}
+
+/**
+ * The handler committed its charge with its own outcome (a watch check): the answer carries it in
+ * the credit headers, and nothing is pending for the door to charge again.
+ */
+function settledByHandler(meter: Meter, charged: number, remaining: number | null): void {
+  meter.metered = true;
+  meter.charged = charged;
+  meter.remaining = remaining;
+  meter.pending = null;
+}
+
+/** A failed call charges nothing, whatever was worked out before it failed. */
+export function failed(meter: Meter): void {
+  meter.charged = 0;
+  meter.pending = null;
+}
+
+/**
+ * Records the call: with a charge pending, the charge, the reservation release and the
+ * history row go in one statement; otherwise the history row alone. `sql`: the caller's transaction
+ * when the outcome commits with more (an MCP task's result).
+ */
+export async function finishCall(deps: AppDeps, meter: Meter, record: CallRecord, sql: Sql | TransactionSql = deps.sql): Promise<void> {
+  const history: HistoryRecord = { ...record, credits: meter.charged, rate_limited: meter.rateLimited };
+  const charge = meter.pending ? { ...meter.pending, requestId: record.id, amount: meter.charged } : null;
+  if (sql === deps.sql) {
+    const remaining = await deps.platform.calls.write({ history, charge });
+    if (charge) meter.remaining = remaining;
+    return;
+  }
+  if (!charge) {
+    await historyInsert(sql as Sql, history);
+    return;
+  }
+  meter.remaining = await deps.credits.settleCall(charge, history, sql);
+}
+
+/** What a call's history row says, before its charge is known. */
+export type CallRecord = Omit<HistoryRecord, 'credits' | 'rate_limited'>;

@@ -1,0 +1,39 @@
+/**
+ * The input and output schemas of one MCP tool as `tools/list` carries them, from its descriptor:
+ * the operation's input plus the MCP tool's own arguments (its view's), with the MCP defaults and
+ * maximums, and what the server refuses a call without stated as `required` (or a top-level
+ * `if`/`then`/`else`); the output: the view's schema, or the operation's with the shared provenance.
+ */
+import { z } from 'zod';
+import type { Tool } from '../../core/define-tool.js';
+import { jsonSchema } from '../../core/json-schema.js';
+import { AGENT_OMITS, SHARED_PROVENANCE } from './mcp-answer.js';
+import { leanSchema } from './mcp-schema.js';
+
+type Schema = Record<string, unknown>;
+
+export function mcpInputSchema(tool: Tool): Schema {
+  const base = jsonSchema(tool.input, 'input');
+  const own = tool.mcp.view?.args ? (jsonSchema(z.object(tool.mcp.view.args), 'input').properties as Record<string, Schema>) : {};
+  const properties = Object.fromEntries(
+    Object.entries({ ...(base.properties as Record<string, Schema> | undefined), ...own }).map(([name, p]) => {
+      const shown = { ...p };
+      if (name in tool.mcp.defaults) shown.default = tool.mcp.defaults[name];
+      if (name in tool.mcp.maximums) shown.maximum = tool.mcp.maximums[name];
+      return [name, shown];
+    }),
+  );
+  const { required: needs = [], when } = tool.mcp.requires;
+  const required = [...new Set([...((base.required as string[] | undefined) ?? []), ...needs])].filter((name) => !(name in tool.mcp.defaults));
+  const schema: Schema = { ...base, properties, ...(required.length ? { required } : {}), ...(when ?? {}) };
+  if (!required.length) delete schema.required;
+  return leanSchema(schema, 'input');
+}
+
+export function mcpOutputSchema(tool: Tool): Schema {
+  const full = jsonSchema(tool.mcp.view?.output ?? tool.output, 'output');
+  const properties = Object.fromEntries(Object.entries((full.properties as Record<string, Schema> | undefined) ?? {}).filter(([k]) => !AGENT_OMITS.includes(k)));
+  // an answer with provenance states what all of it shares once (mcp-answer.ts)
+  if (JSON.stringify(full).includes('provenance')) properties[SHARED_PROVENANCE] = { type: 'object' };
+  return leanSchema({ ...full, properties }, 'output');
+}

@@ -1,0 +1,176 @@
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpServerFactory, type ServerContext, type Tool as McpTool } from '@modelcontextprotocol/server';
+import { withSignal, type AppDeps } from '../../app/deps.js';
+import { toApiError } from '../../domain/errors.js';
+import type { AuthedKey } from '../../platform/keys.js';
+import { recordCall } from '../../ops/ops.js';
+import type { Tool } from '../../core/define-tool.js';
+import { failed, finishCall, invokeTool, newMeter, type CallRecord, type Meter } from '../../core/invoke.js';
+import { agentAnswer, checkMaximums, splitArguments, textBlock } from './mcp-answer.js';
+import { mcpInputSchema, mcpOutputSchema } from './mcp-listing.js';
+import { serveTaskMethods, startTask, TASKS_CAPABILITY } from './mcp-tasks.js';
+
+export const MCP_SERVER_INFO = { name: 'hotelrates', version: '1.0.0' };
+
+/** The one tool list a client sees, the same for every caller: clients and shared caches may keep it an hour. */
+const LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
+
+/** Who a tool call is made for, resolved once per HTTP request (or per stdio connection) in front of the server. */
+export interface McpCaller {
+  key: AuthedKey;
+  /** The id of the next call's history record (over HTTP the request's own x-request-id, so that id finds it). */
+  nextRequestId(): string;
+}
+
+/** The exposed tools with their listing, built once per process from the registry. */
+export interface McpToolTable {
+  listing: McpTool[];
+  byName: Map<string, Tool>;
+}
+
+export function buildToolTable(tools: Tool[]): McpToolTable {
+  const exposed = tools.filter((t) => t.mcp.expose);
+  return {
+    byName: new Map(exposed.map((t) => [t.name, t])),
+    listing: exposed.map((t) => ({
+      name: t.name,
+      title: t.mcp.title,
+      description: t.description,
+      inputSchema: mcpInputSchema(t) as McpTool['inputSchema'],
+      outputSchema: mcpOutputSchema(t) as McpTool['outputSchema'],
+      annotations: {
+        title: t.mcp.title,
+        readOnlyHint: true,
+        // every tool reads third-party sites (the balance: the account's ledger, which calls elsewhere change)
+        openWorldHint: true,
+        // a metered call charges again when repeated: only a free call changes nothing the second time
+        idempotentHint: !t.metered,
+      },
+    })),
+  };
+}
+
+/** Recorded when the client hung up before its answer, as REST records it (nginx's 499). */
+const CLIENT_CLOSED = 499;
+
+/**
+ * One tool call through the path every REST call takes (rate limit, validation, credits, history).
+ * A failure is an `isError` result carrying the REST error's detail; a call whose client hung up
+ * is recorded as 499 and charged nothing.
+ */
+/**
+ * Writes a finished call's charge and history row; an MCP task's worker passes its own, which commits
+ * them with the task's result (`final()`, the result as answered).
+ */
+export type SettleCall = (meter: Meter, record: CallRecord, final: () => CallToolResult) => Promise<void>;
+
+export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller: McpCaller, signal: AbortSignal, settle?: SettleCall): Promise<CallToolResult> {
+  const id = caller.nextRequestId();
+  const started = performance.now();
+  const meter = newMeter();
+  let result: CallToolResult;
+  let status = 200;
+  try {
+    const ctx = { deps: withSignal(deps, signal), requestId: id, key: caller.key, transport: 'mcp' as const, headers: {} };
+    const given = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
+    const { view, rest } = splitArguments(tool, given);
+    let input: unknown;
+    const check = (valid: unknown) => {
+      checkMaximums(tool, valid);
+      input = valid;
+    };
+    const output = await invokeTool(tool, { ...tool.mcp.defaults, ...rest }, () => 'body', ctx, meter, check);
+    const answer = agentAnswer(tool, output, view, input);
+    result = { content: [{ type: 'text', text: textBlock(tool, answer) }], structuredContent: answer };
+  } catch (err) {
+    failed(meter);
+    const api = signal.aborted ? { status: CLIENT_CLOSED, detail: 'client closed the request' } : toApiError(err);
+    if (api.status === 500) deps.log.error({ err, requestId: id }, 'unhandled error in MCP tool');
+    status = api.status;
+    result = errorResult(api.detail, status, id);
+  }
+  // what goes out: the text block and the structured result beside it
+  const bytes = Buffer.byteLength((result.content[0] as { text: string }).text) + (result.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0);
+  const record: CallRecord = { id, key_id: caller.key.id, method: 'MCP', path: tool.name, status, duration_ms: performance.now() - started, response_bytes: bytes };
+  try {
+    if (settle) await settle(meter, record, () => withCallMeta(result, id, meter));
+    else await finishCall(deps, meter, record);
+  } catch (err) {
+    if (result.isError) deps.log.warn({ err, requestId: id }, 'request history write failed');
+    else {
+      // a result whose charge could not be written is not handed out free
+      const api = toApiError(err);
+      failed(meter);
+      result = errorResult(api.detail, api.status, id);
+    }
+  }
+  result = withCallMeta(result, id, meter);
+  recordCall(deps.ops, { operation: tool.name, transport: 'mcp', status, ms: performance.now() - started, credits: meter.charged });
+  return result;
+}
+
+/** A successful result carries its request id and credits in `_meta`. */
+function withCallMeta(result: CallToolResult, id: string, meter: Meter): CallToolResult {
+  return result.isError ? result : { ...result, _meta: { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining } };
+}
+
+function errorResult(detail: unknown, status: number, requestId: string | null): CallToolResult {
+  const text = typeof detail === 'string' ? detail : JSON.stringify(detail);
+  return { isError: true, content: [{ type: 'text', text }], _meta: requestId ? { status, request_id: requestId } : { status } };
+}
+
+/** A name that is not one of the tools is a protocol error (-32602), never a call, a charge or a history row. */
+function unknownTool(name: unknown): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${String(name).slice(0, 100)}`);
+}
+
+/** What a tool call runs with: the process's dependencies and the caller. */
+export interface McpCallContext {
+  deps: AppDeps;
+  caller: McpCaller;
+}
+
+/**
+ * The SDK's serving entries (HTTP: one per request; stdio: one per connection) each take a fresh
+ * protocol `Server` from this factory. What is expensive to build, the tool table and its schemas,
+ * is built once per process and shared; the per-request `Server` only holds the handlers (on the
+ * 2026-07-28 era also those of the tasks extension, mcp-tasks.ts).
+ * `resolve` gives a call its dependencies and caller from the serving context (HTTP: the auth in
+ * front of the handler; stdio: the process's key, once the database is up). `onList` lets a
+ * lazily started server warm up when a client lists the tools.
+ */
+export function mcpServerFactory(
+  table: McpToolTable,
+  resolve: (ctx: ServerContext) => McpCallContext | Promise<McpCallContext>,
+  onList?: () => void,
+): McpServerFactory {
+  const listResult = { tools: table.listing };
+  return ({ era }) => {
+    const modern = era === 'modern';
+    const server = new Server(MCP_SERVER_INFO, {
+      capabilities: { tools: {}, ...(modern ? TASKS_CAPABILITY : {}) },
+      cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
+    });
+    server.setRequestHandler('tools/list', () => {
+      onList?.();
+      return listResult;
+    });
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const tool = table.byName.get(request.params.name);
+      if (!tool) throw unknownTool(request.params.name);
+      let call: McpCallContext;
+      try {
+        call = await resolve(ctx);
+      } catch (err) {
+        // the caller could not be established (stdio: database down, key refused): nothing ran, nothing is recorded
+        const api = toApiError(err);
+        return errorResult(api.detail, api.status, null);
+      }
+      // the tasks extension (2026-07-28 only): a long call may be answered with a task instead
+      const decided = modern ? await startTask(call, tool, request.params.arguments, ctx) : { caller: call.caller };
+      if ('task' in decided) return decided.task as never;
+      return callTool(call.deps, tool, request.params.arguments, decided.caller, ctx.mcpReq.signal);
+    });
+    if (modern) serveTaskMethods(server, resolve);
+    return server;
+  };
+}

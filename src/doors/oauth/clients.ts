@@ -1,0 +1,175 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import { need, type AppDeps } from '../../app/deps.js';
+import type { Sql } from '../../db/client.js';
+import { newId, randomToken } from '../../domain/ids.js';
+import { badText } from '../../core/validation.js';
+import { CLIENT_AUTH_METHODS, parseClientMetadata, type ClientAuthMethod } from './client-metadata.js';
+import { OAuthProblem, invalidClient, invalidRequest } from './errors.js';
+
+export { CLIENT_AUTH_METHODS, type ClientAuthMethod };
+
+export interface OAuthClient {
+  client_id: string;
+  registration: 'metadata_document' | 'dynamic';
+  client_name: string;
+  client_uri: string | null;
+  redirect_uris: string[];
+  token_endpoint_auth_method: ClientAuthMethod;
+  client_secret_hash: Buffer | null;
+}
+
+const sha256 = (v: string) => createHash('sha256').update(v).digest();
+
+const CLIENT_COLUMNS = 'client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash';
+
+/**
+ * Dynamic client registration (RFC 7591): a public client, or a confidential one with a secret
+ * shown once. Only the metadata kept (see parseClientMetadata) is stored and echoed. Clients no
+ * account approved are capped at `pendingMax`, the oldest evicted first.
+ */
+export async function registerClient(sql: Sql, body: unknown, pendingMax: number) {
+  const meta = parseClientMetadata(body, 'client metadata');
+  // RFC 7591 §2: the default method is client_secret_basic.
+  const method = meta.token_endpoint_auth_method ?? 'client_secret_basic';
+  const clientId = newId('mcpc', 24);
+  const secret = method === 'none' ? null : `hrs_${randomToken(43)}`;
+  const name = meta.client_name ?? 'Unnamed app';
+  const kept = {
+    ...meta,
+    client_name: name,
+    token_endpoint_auth_method: method,
+    grant_types: meta.grant_types ?? ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  };
+  await sql`INSERT INTO oauth_clients (client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash, metadata)
+    VALUES (${clientId}, 'dynamic', ${name}, ${meta.client_uri ?? null}, ${meta.redirect_uris}, ${method}, ${secret ? sha256(secret) : null}, ${sql.json(kept as never)})`;
+  await evictPendingClients(sql, pendingMax);
+  return {
+    client_id: clientId,
+    client_id_issued_at: Math.floor(Date.now() / 1000),
+    ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+    ...kept,
+  };
+}
+
+/** Clients without a grant (any account's approval), newest first beyond the cap, are deleted. */
+const PENDING = 'NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.client_id)';
+
+/** Keeps at most `max` clients that no account approved: registrations and cached metadata documents, oldest out first. */
+export async function evictPendingClients(sql: Sql, max: number): Promise<number> {
+  const rows = await sql.unsafe(
+    `DELETE FROM oauth_clients WHERE client_id IN (
+       SELECT c.client_id FROM oauth_clients c WHERE ${PENDING} ORDER BY c.created_at DESC, c.client_id OFFSET $1)
+     RETURNING client_id`,
+    [max],
+  );
+  return rows.length;
+}
+
+/**
+ * The hourly prune: registrations no account approved within a week go (their app registers again
+ * when it needs to), and the cap is applied again.
+ */
+export async function prunePendingClients(sql: Sql, max: number): Promise<number> {
+  const old = await sql.unsafe(`DELETE FROM oauth_clients c WHERE c.registration = 'dynamic' AND c.created_at < now() - interval '7 days' AND ${PENDING} RETURNING client_id`);
+  return old.length + (await evictPendingClients(sql, max));
+}
+
+/** A client id that names a Client ID Metadata Document: an HTTPS URL with a path. */
+export function isMetadataDocumentId(clientId: string): boolean {
+  return clientId.startsWith('https://');
+}
+
+const DOCUMENT_MAX_BYTES = 10 * 1024;
+const CACHE_S = { min: 300, default: 3600, max: 86_400 };
+
+/** The client named by `clientId`: a registered one, or a metadata document fetched (and cached) on demand. */
+export async function findClient(deps: AppDeps, clientId: string): Promise<OAuthClient> {
+  if (!clientId || clientId.length > 2000 || badText(clientId)) throw invalidRequest('client_id is missing, too long or not valid text');
+  const [row] = await deps.sql.unsafe(`SELECT ${CLIENT_COLUMNS}, refresh_after FROM oauth_clients WHERE client_id = $1`, [clientId]);
+  if (!isMetadataDocumentId(clientId)) {
+    if (!row) throw invalidClient('unknown client_id');
+    return row as unknown as OAuthClient;
+  }
+  if (row && row.refresh_after > new Date()) return row as unknown as OAuthClient;
+  return fetchMetadataDocument(deps, clientId);
+}
+
+/** Client ID Metadata Document: fetched through the SSRF-safe fetcher, checked, cached as its Cache-Control allows. */
+async function fetchMetadataDocument(deps: AppDeps, clientId: string): Promise<OAuthClient> {
+  const url = new URL(clientId);
+  if (url.pathname === '/' || url.hash || url.username || url.password || /\/\.\.?(\/|$)/.test(url.pathname) || url.href !== clientId) {
+    throw invalidClient('a URL client_id must be an https URL with a path, without fragment, credentials or dot segments');
+  }
+  let res;
+  try {
+    res = await need(deps, 'safeFetch').fetch(clientId, { headers: { accept: 'application/json' } });
+  } catch (err) {
+    throw invalidClient(`the client metadata document could not be fetched (${(err as Error).message.slice(0, 120)})`);
+  }
+  if (res.redirects.length > 0) throw invalidClient('the client metadata document must be served at the client_id URL itself, not through a redirect');
+  if (res.status !== 200) throw invalidClient(`the client metadata document answered HTTP ${res.status}`);
+  if (res.body.length > DOCUMENT_MAX_BYTES) throw invalidClient(`the client metadata document is larger than ${DOCUMENT_MAX_BYTES} bytes`);
+  let doc: Record<string, unknown>;
+  try {
+    doc = JSON.parse(res.body.toString('utf8'));
+  } catch {
+    throw invalidClient('the client metadata document is not JSON');
+  }
+  if (!doc || typeof doc !== 'object' || doc.client_id !== clientId) throw invalidClient('the client metadata document must state the same client_id as its URL');
+  if ('client_secret' in doc || 'client_secret_expires_at' in doc) throw invalidClient('a client metadata document must not contain a client secret');
+  const meta = parseClientMetadata(doc, 'client metadata document');
+  if (!meta.client_name) throw invalidClient('the client metadata document must name the client (client_name)');
+  if ((meta.token_endpoint_auth_method ?? 'none') !== 'none') throw invalidClient('clients identified by a metadata document authenticate with PKCE only (token_endpoint_auth_method "none")');
+  const maxAge = /(?:^|,)\s*max-age=(\d+)/i.exec(res.headers['cache-control'] ?? '');
+  const noStore = /no-store|no-cache/i.test(res.headers['cache-control'] ?? '');
+  const cacheS = noStore ? CACHE_S.min : Math.min(CACHE_S.max, Math.max(CACHE_S.min, maxAge ? Number(maxAge[1]) : CACHE_S.default));
+  const [row] = await deps.sql.unsafe(
+    `INSERT INTO oauth_clients (client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, metadata, refresh_after)
+     VALUES ($1, 'metadata_document', $2, $3, $4, 'none', $5, now() + make_interval(secs => $6))
+     ON CONFLICT (client_id) DO UPDATE SET client_name = EXCLUDED.client_name, client_uri = EXCLUDED.client_uri,
+       redirect_uris = EXCLUDED.redirect_uris, metadata = EXCLUDED.metadata, refresh_after = EXCLUDED.refresh_after
+     RETURNING ${CLIENT_COLUMNS}`,
+    [clientId, meta.client_name, meta.client_uri ?? null, meta.redirect_uris, { client_id: clientId, ...meta } as never, cacheS],
+  );
+  await evictPendingClients(deps.sql, deps.config.OAUTH_PENDING_CLIENTS_MAX);
+  return row as unknown as OAuthClient;
+}
+
+/**
+ * Client authentication at the token and revocation endpoints (RFC 6749 §2.3): HTTP Basic, the
+ * secret in the form, or (public clients) the client_id alone. The method must be the registered one.
+ */
+export async function authenticateClient(deps: AppDeps, req: Request): Promise<OAuthClient> {
+  const form = (req.body ?? {}) as Record<string, unknown>;
+  let clientId = typeof form.client_id === 'string' ? form.client_id : undefined;
+  let secret: string | undefined;
+  let method: ClientAuthMethod = 'none';
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.get('authorization') ?? '');
+  if (basic) {
+    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw invalidClient('malformed Basic credentials');
+    try {
+      clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+    } catch {
+      throw invalidClient('malformed Basic credentials');
+    }
+    method = 'client_secret_basic';
+  } else if (typeof form.client_secret === 'string') {
+    secret = form.client_secret;
+    method = 'client_secret_post';
+  }
+  if (!clientId) throw invalidClient('client authentication failed: no client_id');
+  const client = await findClient(deps, clientId).catch((err) => {
+    throw err instanceof OAuthProblem ? invalidClient('client authentication failed') : err;
+  });
+  if (client.token_endpoint_auth_method !== method) throw invalidClient(`client authentication failed: this client authenticates with ${client.token_endpoint_auth_method}`);
+  if (method !== 'none') {
+    const presented = sha256(secret ?? '');
+    if (!client.client_secret_hash || !timingSafeEqual(presented, client.client_secret_hash)) throw invalidClient('client authentication failed');
+  }
+  return client;
+}

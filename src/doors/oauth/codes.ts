@@ -1,0 +1,82 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { durable, type Sql } from '../../db/client.js';
+import { newId, randomToken } from '../../domain/ids.js';
+import { OAuthProblem, invalidGrant } from './errors.js';
+import { hashSecret, issueTokens, revokeFamily, type TokenLifetimes, type TokenResponse } from './tokens.js';
+import { sameResource } from './urls.js';
+
+/** Authorization codes live two minutes: the client redeems one right after the redirect. */
+const CODE_TTL_S = 120;
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+export interface CodeRequest {
+  grantId: string;
+  accountId: string;
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  resource: string;
+  scope: string;
+}
+
+export async function issueCode(sql: Sql, c: CodeRequest): Promise<string> {
+  const code = `hr_ac_${randomToken(43)}`;
+  await sql`INSERT INTO oauth_codes (code_hash, grant_id, account_id, client_id, redirect_uri, code_challenge, resource, scope, expires_at)
+    VALUES (${hashSecret(code)}, ${c.grantId}, ${c.accountId}, ${c.clientId}, ${c.redirectUri}, ${c.codeChallenge}, ${c.resource}, ${c.scope}, now() + make_interval(secs => ${CODE_TTL_S}))`;
+  return code;
+}
+
+/** PKCE S256 (RFC 7636 §4.6): BASE64URL(SHA256(verifier)) equals the challenge of the authorization request. */
+export function pkceMatches(verifier: string, challenge: string): boolean {
+  if (!VERIFIER.test(verifier)) return false;
+  const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
+  const expected = Buffer.from(challenge);
+  return computed.length === expected.length && timingSafeEqual(computed, expected);
+}
+
+/**
+ * The authorization_code grant: one exchange per code, by the client it was issued to, with the
+ * same redirect URI and the PKCE verifier. A second exchange of a code revokes the tokens the first
+ * one obtained (RFC 6749 §4.1.2): the code was intercepted or replayed.
+ */
+export async function redeemCode(
+  sql: Sql,
+  code: string,
+  o: { clientId: string; redirectUri: string | undefined; verifier: string | undefined; resource: string | undefined; life: TokenLifetimes },
+): Promise<TokenResponse> {
+  const outcome = await sql.begin(async (tx) => {
+    await durable(tx);
+    const [row] = await tx`
+      SELECT c.*, c.expires_at <= now() AS expired, g.revoked_at AS grant_revoked_at
+      FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id
+      WHERE c.code_hash = ${hashSecret(code)} FOR UPDATE OF c`;
+    if (!row || row.client_id !== o.clientId) return invalidGrant('unknown authorization code');
+    if (row.used_at) {
+      if (row.family_id) await revokeFamily(tx as unknown as Sql, row.family_id);
+      return invalidGrant('authorization code already used: the tokens it was exchanged for are revoked');
+    }
+    if (row.expired) return invalidGrant('authorization code expired');
+    if (row.grant_revoked_at) return invalidGrant('the authorization was revoked');
+    if (o.redirectUri !== row.redirect_uri) return invalidGrant('redirect_uri differs from the authorization request');
+    if (!o.verifier || !pkceMatches(o.verifier, row.code_challenge)) return invalidGrant('PKCE verification failed (code_verifier)');
+    if (o.resource !== undefined && !sameResource(o.resource, row.resource)) {
+      return new OAuthProblem('invalid_target', 'the resource is not the one of the authorization request');
+    }
+    const familyId = newId('fam', 20);
+    await tx`UPDATE oauth_codes SET used_at = now(), family_id = ${familyId} WHERE code_hash = ${hashSecret(code)}`;
+    return issueTokens(
+      tx as unknown as Sql,
+      { grantId: row.grant_id, accountId: row.account_id, clientId: row.client_id, resource: row.resource, scope: row.scope },
+      o.life,
+      familyId,
+    );
+  });
+  if (outcome instanceof OAuthProblem) throw outcome;
+  return outcome as TokenResponse;
+}
+
+/** Expired codes and long-dead tokens go now and then (hashes of spent secrets are worth nothing). */
+export async function pruneExpired(sql: Sql): Promise<void> {
+  await sql`DELETE FROM oauth_codes WHERE expires_at < now() - interval '1 day'`;
+  await sql`DELETE FROM oauth_tokens WHERE expires_at < now() - interval '7 days'`;
+}

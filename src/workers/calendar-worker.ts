@@ -1,0 +1,205 @@
+import type PgBoss from 'pg-boss';
+import type { TransactionSql } from 'postgres';
+import { calendarCharge, calendarCost, type NormalizedCalendarRequest } from '../domain/calendar-request.js';
+import { scopeDeps, type AppDeps } from '../app/deps.js';
+import type { BatchItemOutcome } from '../ops/metrics.js';
+import { inSourceScope } from '../ops/outcomes.js';
+import { toApiError } from '../domain/errors.js';
+import { billedPlan } from '../platform/plans.js';
+import { newUpstreamSession } from '../upstream/session.js';
+import { writeJobArtifact } from '../jobs/artifacts.js';
+import { CALENDAR_QUEUE, MAX_ITEM_ATTEMPTS, WEBHOOK_QUEUE } from '../jobs/calendar-jobs.js';
+import type { CalendarResult, CalendarService } from '../domain/calendar-service.js';
+import { runIdForJob, runTotals, storeCalendarRates } from '../platform/stored-rates.js';
+import { queueJobWebhook, sendJobWebhook, webhookFetcher } from './webhooks.js';
+
+/*
+ * Transitions (the spec leaves them to us):
+ *   job:  queued → running (first item starts) → succeeded | partial | failed (last item ends)
+ *   item: queued → running → succeeded | failed; running → queued on a retryable failure
+ *         (attempts < 3, error kept); a crash leaves it running until its queue entry expires,
+ *         then it runs again with attempts + 1.
+ *   callback: pending → delivered | failed (schedule spent, or 410 Gone); not_configured stays (webhooks.ts).
+ * An item's result, stored rates, charge and the job counters commit in one transaction,
+ * guarded by the item's status, so a replay after a crash changes nothing twice.
+ */
+
+export async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
+  if (await boss.getQueue(name)) return;
+  await boss.createQueue(name).catch(async (err) => {
+    if (!(await boss.getQueue(name))) throw err;
+  });
+}
+
+export async function ensureJobQueues(boss: PgBoss): Promise<void> {
+  await ensureQueue(boss, CALENDAR_QUEUE);
+  await ensureQueue(boss, WEBHOOK_QUEUE);
+}
+
+export interface CalendarWorker {
+  /** Runs one item to a terminal state or throws for a queue retry. Exposed for tests. */
+  runItem(itemId: string): Promise<void>;
+  /** Wakes this process's idle workers (new items were queued here). */
+  wake(): void;
+}
+
+export async function startCalendarWorker(deps: AppDeps, boss: PgBoss, calendar: CalendarService): Promise<CalendarWorker> {
+  const fetcher = webhookFetcher(deps.config);
+  const ids: string[] = [];
+  const worker: CalendarWorker = {
+    runItem: (id: string) => runItem(deps, boss, calendar, id),
+    wake: () => ids.forEach((id) => boss.notifyWorker(id)),
+  };
+  await ensureJobQueues(boss);
+  // Abandoned items (a killed worker) come back once expired; do not wait for the first interval.
+  await boss.maintain().catch((err) => deps.log.warn({ err }, 'queue maintenance at start-up failed'));
+  for (let i = 0; i < deps.config.WORKER_CONCURRENCY; i++) {
+    const id: string = await boss.work<{ item_id: string }>(CALENDAR_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      try {
+        await worker.runItem(job.data.item_id);
+      } finally {
+        // pg-boss would sleep out the rest of its polling interval; a worker that just had work asks again at once
+        boss.notifyWorker(id);
+      }
+    });
+    ids.push(id);
+  }
+  await boss.work<{ job_id: string; attempt: number }>(WEBHOOK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+    await sendJobWebhook(deps, boss, fetcher, job.data);
+  });
+  return worker;
+}
+
+async function runItem(deps: AppDeps, boss: PgBoss, calendar: CalendarService, itemId: string): Promise<void> {
+  const { sql, log } = deps;
+  // The item and (on its first item) the job move to running in one statement; the job's account comes along.
+  const [item] = await sql`
+    WITH i AS (
+      UPDATE calendar_job_items SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()), updated_at = now()
+      WHERE id = ${itemId} AND status IN ('queued', 'running')
+      RETURNING id, job_id, request, attempts),
+    j AS (
+      UPDATE calendar_jobs SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END,
+        started_at = coalesce(started_at, now()), updated_at = now()
+      WHERE id = (SELECT job_id FROM i))
+    SELECT i.*, a.id AS account_id, a.plan FROM i
+      JOIN calendar_jobs cj ON cj.id = i.job_id JOIN accounts a ON a.id = cj.account_id`;
+  if (!item) return; // already terminal: a replay after the commit
+  const request = item.request as NormalizedCalendarRequest;
+  const account: Account = { id: item.account_id, plan: billedPlan(item.plan) };
+  if (item.attempts > MAX_ITEM_ATTEMPTS) {
+    return finishItem(deps, boss, item.job_id, itemId, account, { error: `gave up after ${MAX_ITEM_ATTEMPTS} attempts` });
+  }
+  let result: CalendarResult;
+  try {
+    if (account.plan && deps.config.CREDITS_MODE === 'enforce') {
+      const left = await deps.credits.remaining(account.id, account.plan);
+      if (left < calendarCost(request)) {
+        return finishItem(deps, boss, item.job_id, itemId, account, { error: `insufficient credits: this item costs ${calendarCost(request)}, ${left} available` });
+      }
+    }
+    // the item is one logical operation: its upstream cookies stay within it
+    const scoped = scopeDeps(deps, { session: newUpstreamSession({ account_id: account.id, request_id: itemId }) });
+    result = await inSourceScope(deps.ops.outcomes, () => calendar.run(request, scoped));
+  } catch (err) {
+    const api = toApiError(err);
+    const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
+    if (api.retryable && item.attempts < MAX_ITEM_ATTEMPTS) {
+      await sql`UPDATE calendar_job_items SET status = 'queued', error = ${detail}, updated_at = now() WHERE id = ${itemId} AND status = 'running'`;
+      deps.ops.metrics.batchItems.inc({ outcome: 'retried' });
+      throw err; // pg-boss retries with backoff
+    }
+    if (api.status === 500) log.error({ err, itemId }, 'calendar item failed with a server fault');
+    return finishItem(deps, boss, item.job_id, itemId, account, { error: detail });
+  }
+  return finishItem(deps, boss, item.job_id, itemId, account, { result, request });
+}
+
+/** The job's owner; plan null when the account is not metered. */
+interface Account {
+  id: string;
+  plan: string | null;
+}
+
+/** Under enforcement, items finishing side by side found the balance spent: the item fails unpaid. */
+class OutOfCredits extends Error {
+  constructor(readonly cost: number) {
+    super(`insufficient credits: this item costs ${cost}`);
+  }
+}
+
+async function finishItem(
+  deps: AppDeps,
+  boss: PgBoss,
+  jobId: string,
+  itemId: string,
+  account: Account,
+  outcome: { error: string } | { result: CalendarResult; request: NormalizedCalendarRequest },
+): Promise<void> {
+  try {
+    await commitItem(deps, boss, jobId, itemId, account, outcome);
+  } catch (err) {
+    if (!(err instanceof OutOfCredits)) throw err;
+    await commitItem(deps, boss, jobId, itemId, account, { error: err.message });
+  }
+}
+
+async function commitItem(
+  deps: AppDeps,
+  boss: PgBoss,
+  jobId: string,
+  itemId: string,
+  account: Account,
+  outcome: { error: string } | { result: CalendarResult; request: NormalizedCalendarRequest },
+): Promise<void> {
+  let ended: BatchItemOutcome | null = null;
+  await deps.sql.begin(async (tx) => {
+    let counts;
+    if ('error' in outcome) {
+      const done = await tx`UPDATE calendar_job_items SET status = 'failed', error = ${outcome.error}, finished_at = now(), updated_at = now()
+        WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
+      if (!done.length) return;
+      ended = 'failed';
+      [counts] = await tx`UPDATE calendar_jobs SET items_failed = items_failed + 1, updated_at = now() WHERE id = ${jobId}
+        RETURNING items_succeeded + items_failed AS ended, items_total`;
+    } else {
+      const { result, request } = outcome;
+      const cost = deps.config.CREDITS_MODE === 'off' ? 0 : calendarCharge(request, result);
+      const done = await tx`UPDATE calendar_job_items SET status = 'succeeded', result = ${tx.json(result as never)}, error = NULL,
+          credits = ${cost}, finished_at = now(), updated_at = now()
+        WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
+      if (!done.length) return;
+      ended = 'succeeded';
+      await storeCalendarRates(tx, account.id, request, result, { runId: runIdForJob(jobId), collectionKey: itemId });
+      if (account.plan && cost > 0) {
+        const charge = { accountId: account.id, plan: account.plan, requestId: itemId, amount: cost, note: 'POST /v1/jobs item' };
+        if ((await deps.credits.chargeIn(tx, charge, deps.config.CREDITS_MODE === 'enforce')) === null) throw new OutOfCredits(cost);
+      }
+      // the job row lock taken here orders the items' commits, so the last one sees every count
+      [counts] = await tx`UPDATE calendar_jobs SET items_succeeded = items_succeeded + 1, updated_at = now() WHERE id = ${jobId}
+        RETURNING items_succeeded + items_failed AS ended, items_total`;
+    }
+    if (counts.ended >= counts.items_total) await finishJob(deps, boss, tx, jobId);
+  });
+  if (ended) deps.ops.metrics.batchItems.inc({ outcome: ended });
+}
+
+async function finishJob(deps: AppDeps, boss: PgBoss, tx: TransactionSql, jobId: string): Promise<void> {
+  const [job] = await tx`SELECT * FROM calendar_jobs WHERE id = ${jobId} FOR UPDATE`;
+  if (job.finished_at) return;
+  const items = await tx`SELECT item_index, token, label, status, error, result FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;
+  const results = items.filter((i) => i.result).map((i) => i.result as CalendarResult);
+  const db = await runTotals(tx, job.account_id, runIdForJob(jobId));
+  const status = job.items_failed === 0 ? 'succeeded' : job.items_succeeded === 0 ? 'failed' : 'partial';
+  const error = status === 'succeeded' ? null : `${job.items_failed} of ${job.items_total} items failed`;
+  const summary = {
+    rates: results.reduce((n, r) => n + r.rates.length, 0),
+    wire_bytes: results.reduce((n, r) => n + r.wire_bytes, 0),
+    database: { run_id: runIdForJob(jobId), ...db },
+  };
+  const artifact = await writeJobArtifact(deps.config.dataDir, job.account_id, jobId, { job_id: jobId, status, result_summary: summary, items });
+  await tx`UPDATE calendar_jobs SET status = ${status}, error = ${error}, result_summary = ${tx.json(summary)},
+      artifact_uri = ${artifact.uri}, artifact_sha256 = ${artifact.sha256}, finished_at = now(), updated_at = now()
+    WHERE id = ${jobId}`;
+  if (job.callback_url) await queueJobWebhook(boss, tx, jobId);
+}
