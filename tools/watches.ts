@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { need } from '../src/app/deps.js';
 import { InvalidInput, NotFound } from '../src/domain/errors.js';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
-import { queryInt } from '../src/core/query.js';
+import { queryInt } from '../src/domain/query-params.js';
 import { runCheck } from '../src/watches/check.js';
 import { changeWatch, createWatch, watchAnswer } from '../src/watches/manage.js';
 import { CheckSchema, EventSchema, WatchSchema, checkResource, eventResource, watchResource } from '../src/watches/resource.js';
@@ -67,7 +66,7 @@ export const createWatchTool = defineTool({
   },
   example: { target: { operation: 'calendar', property_token: 'ChcIyo2FqYnKnMQ2GgsvZy8xdGZ6NDQ2ahAB', days: 30 }, rule: { type: 'below', price: 150 }, every_hours: 24, name: 'Spring nights under 150' },
   async handler(input, { deps, key, headers }) {
-    const watch = await createWatch(deps, need(deps, 'boss'), key, input as never, idempotencyKey(headers));
+    const watch = await createWatch(deps, key, input as never, idempotencyKey(headers));
     return watchAnswer(deps, watch);
   },
 });
@@ -133,7 +132,7 @@ export const updateWatchTool = defineTool({
     503: 'callback_url was given but webhooks are not enabled on this service, or the queue is down.',
   },
   async handler({ watch_id, ...change }, { deps, key }) {
-    const watch = await changeWatch(deps, need(deps, 'boss'), key, watch_id, change);
+    const watch = await changeWatch(deps, key, watch_id, change);
     return watchAnswer(deps, watch);
   },
 });
@@ -177,7 +176,7 @@ export const checkWatchTool = defineTool({
   async handler({ watch_id }, ctx) {
     const { deps, key, requestId } = ctx;
     const watch = await findWatch(deps.sql, key.account_id, watch_id);
-    const outcome = await runCheck(deps, need(deps, 'boss'), { watch, key, requestId, slot: null });
+    const outcome = await runCheck(deps, { watch, key, requestId, slot: null });
     if (!outcome) throw new NotFound('watch not found');
     ctx.reportCharge?.(outcome.charged, outcome.remaining);
     const totals = await watchTotals(deps.sql, [watch.id]);

@@ -6,12 +6,11 @@
  * check commits only while its slot is still the watch's (a replay after a crash, a duplicate
  * entry or a pause meanwhile commits nothing and is charged nothing).
  */
-import type PgBoss from 'pg-boss';
-import type { AppDeps } from '../app/deps.js';
+import type { ToolServices } from '../core/define-tool.js';
 import { storeStayRates, runOf } from '../platform/stored-rates.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { newId } from '../domain/ids.js';
-import { finishCall, invokeTool, newMeter, type CallRecord } from '../core/invoke.js';
+import { finishCallIn, newMeter, runAdmitted, type CallRecord } from '../core/invoke.js';
 import { checkResource, watchResource } from './resource.js';
 import { diff, evaluate } from './rules.js';
 import { leaseSeconds, nextSlot, periodMs, queueCheck } from './schedule.js';
@@ -46,14 +45,14 @@ export interface CheckOutcome {
  * Runs the check; throws what the operation threw (nothing charged). Null when the slot was no
  * longer the watch's at commit time (or the watch was deleted meanwhile): nothing is kept or charged.
  */
-export async function runCheck(deps: AppDeps, boss: PgBoss, call: CheckCall): Promise<CheckOutcome | null> {
+export async function runCheck(deps: ToolServices, call: CheckCall): Promise<CheckOutcome | null> {
   const { watch, requestId } = call;
   const tool = targetTool(deps.tools, watch.operation);
   const meter = newMeter();
   const started = performance.now();
   // the call was admitted when it was asked for (REST) or is the account's standing order (schedule): no rate-limit slot
-  const caller = { deps, requestId, key: { ...call.key, admitted: true }, transport: 'watch' as const, headers: {} };
-  const output = (await invokeTool(tool, { ...watch.target }, () => 'body', caller, meter)) as OperationAnswer;
+  const caller = { deps, requestId, key: call.key, transport: 'watch' as const, headers: {} };
+  const output = (await runAdmitted(tool, { ...watch.target }, () => 'body', caller, meter)) as OperationAnswer;
   const observation = observe(watch.operation, output);
   let outcome: CheckOutcome | null;
   try {
@@ -95,10 +94,10 @@ export async function runCheck(deps: AppDeps, boss: PgBoss, call: CheckCall): Pr
       });
       // the ledger says what the credits paid for: this watch's check, priced as its operation
       if (meter.pending) meter.pending.note = `watch ${w.id} check: ${tool.method} ${tool.path}`;
-      await finishCall(deps, meter, record, tx);
+      await finishCallIn(deps, meter, record, tx);
       const next = call.slot !== null ? nextSlot(w.next_check_at, check.created_at, periodMs(deps.config, w.every_hours)) : null;
       const updated = await afterCheck(tx, w, check, next);
-      if (next) await queueCheck(boss, tx, updated, next.at, leaseSeconds(deps.config, w.operation, w.target));
+      if (next) await queueCheck(deps.queue.boss(), tx, updated, next.at, leaseSeconds(deps.config, w.operation, w.target));
       let event: EventRow | null = null;
       if (verdict.fired) {
         const id = `evt_${requestId.slice(requestId.indexOf('_') + 1)}`;
@@ -124,7 +123,7 @@ export async function runCheck(deps: AppDeps, boss: PgBoss, call: CheckCall): Pr
         // the check inside the event needs no second copy of what the event states itself
         payload.data.check = { ...payload.data.check, changes: [] };
         event = await insertEvent(tx, { id, watch: updated, checkId: check.id, payload });
-        if (updated.callback_url && deps.config.WEBHOOK_SIGNING_SECRET) await queueWatchWebhook(boss, tx, id);
+        if (updated.callback_url && deps.config.WEBHOOK_SIGNING_SECRET) await queueWatchWebhook(deps.queue.boss(), tx, id);
       }
       return { watch: updated, check, event, charged: meter.charged, remaining: meter.remaining };
     });

@@ -4,10 +4,9 @@
  * A change that moves the schedule gives the watch a new slot: the queued entry of the old one
  * finds it gone and does nothing.
  */
-import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
-import type { AppDeps } from '../app/deps.js';
-import { checkCallbackUrl } from '../workers/webhooks.js';
+import type { ToolServices } from '../core/define-tool.js';
+import { checkCallbackUrl } from '../upstream/callback-url.js';
 import { ApiError, DependencyDown, InvalidInput } from '../domain/errors.js';
 import { once } from '../platform/idempotency.js';
 import { newId } from '../domain/ids.js';
@@ -40,7 +39,7 @@ function checkRule(rule: Rule, operation: Operation, target: Record<string, unkn
   if (problem) throw new InvalidInput([{ type: 'value_error', loc: ['body', 'rule', 'type'], msg: problem, input: rule.type }]);
 }
 
-function checkCallback(deps: AppDeps, url: string | null | undefined): void {
+function checkCallback(deps: Pick<ToolServices, 'config'>, url: string | null | undefined): void {
   if (!url) return;
   if (!deps.config.WEBHOOK_SIGNING_SECRET) throw new DependencyDown('webhook delivery is not enabled for this service');
   checkCallbackUrl(url, deps.config.SAFE_FETCH_ALLOW_PRIVATE);
@@ -53,7 +52,7 @@ async function withinPlan(tx: TransactionSql, key: Pick<AuthedKey, 'account_id' 
   if ((await activeWatches(tx, key.account_id)) >= limit) throw new ApiError(403, `active watch limit ${limit} reached for the ${key.plan} plan: pause or delete a watch, or change plan`);
 }
 
-export async function createWatch(deps: AppDeps, boss: PgBoss, key: AuthedKey, input: NewWatch, idempotencyKey: string | undefined): Promise<WatchRow> {
+export async function createWatch(deps: ToolServices, key: AuthedKey, input: NewWatch, idempotencyKey: string | undefined): Promise<WatchRow> {
   const { operation, ...targetInput } = input.target;
   const tool = targetTool(deps.tools, operation);
   const parsed = validateTarget(tool, targetInput);
@@ -77,7 +76,7 @@ export async function createWatch(deps: AppDeps, boss: PgBoss, key: AuthedKey, i
       // the first check runs at once: it is the baseline the next ones are compared with
       next_check_at: now,
     });
-    await queueCheck(boss, tx, watch, now, leaseSeconds(deps.config, operation, targetInput));
+    await queueCheck(deps.queue.boss(), tx, watch, now, leaseSeconds(deps.config, operation, targetInput));
     return watch.id;
   };
   const id = idempotencyKey
@@ -86,7 +85,7 @@ export async function createWatch(deps: AppDeps, boss: PgBoss, key: AuthedKey, i
   return findWatch(deps.sql, key.account_id, id);
 }
 
-export async function changeWatch(deps: AppDeps, boss: PgBoss, key: Pick<AuthedKey, 'account_id' | 'plan'>, id: string, c: WatchChange): Promise<WatchRow> {
+export async function changeWatch(deps: ToolServices, key: Pick<AuthedKey, 'account_id' | 'plan'>, id: string, c: WatchChange): Promise<WatchRow> {
   if (c.callback_url !== undefined) checkCallback(deps, c.callback_url);
   return deps.sql.begin(async (tx) => {
     await lockAccountWatches(tx, key.account_id);
@@ -113,12 +112,12 @@ export async function changeWatch(deps: AppDeps, boss: PgBoss, key: Pick<AuthedK
       next_check_at: next,
       newSlot,
     });
-    if (newSlot && updated.status === 'active') await queueCheck(boss, tx, updated, updated.next_check_at, leaseSeconds(deps.config, updated.operation, updated.target));
+    if (newSlot && updated.status === 'active') await queueCheck(deps.queue.boss(), tx, updated, updated.next_check_at, leaseSeconds(deps.config, updated.operation, updated.target));
     return updated;
   });
 }
 
 /** The watch resource, with its totals. */
-export async function watchAnswer(deps: AppDeps, w: WatchRow) {
+export async function watchAnswer(deps: Pick<ToolServices, 'sql'>, w: WatchRow) {
   return watchResource(w, (await watchTotals(deps.sql, [w.id])).get(w.id));
 }

@@ -8,7 +8,7 @@
  */
 import os from 'node:os';
 import type PgBoss from 'pg-boss';
-import type { AppDeps } from '../app/deps.js';
+import type { ServiceDeps } from '../core/service-deps.js';
 import { ensureQueue } from '../workers/calendar-worker.js';
 import { webhookFetcher } from '../workers/webhooks.js';
 import { toApiError } from '../domain/errors.js';
@@ -29,7 +29,7 @@ export interface WatchScheduler {
   stop(): Promise<void>;
 }
 
-export async function startWatchScheduler(deps: AppDeps, boss: PgBoss): Promise<WatchScheduler> {
+export async function startWatchScheduler(deps: ServiceDeps, boss: PgBoss): Promise<WatchScheduler> {
   await ensureWatchQueues(boss);
   const fetcher = webhookFetcher(deps.config);
   for (let i = 0; i < deps.config.WATCH_CONCURRENCY; i++) {
@@ -64,7 +64,7 @@ export async function startWatchScheduler(deps: AppDeps, boss: PgBoss): Promise<
 const HOLDER = `${os.hostname()}/${process.pid}`;
 
 /** One queue entry: one attempt at the watch's slot `seq`. */
-async function checkSlot(deps: AppDeps, boss: PgBoss, job: CheckJob): Promise<void> {
+async function checkSlot(deps: ServiceDeps, boss: PgBoss, job: CheckJob): Promise<void> {
   const [found] = (await deps.sql`SELECT operation, target FROM watches WHERE id = ${job.watch_id}`) as unknown as Pick<WatchRow, 'operation' | 'target'>[];
   if (!found) return; // deleted
   const lease = leaseSeconds(deps.config, found.operation, found.target);
@@ -87,7 +87,7 @@ async function checkSlot(deps: AppDeps, boss: PgBoss, job: CheckJob): Promise<vo
   const requestId = newId('req');
   const started = performance.now();
   try {
-    await runCheck(deps, boss, { watch, key, requestId, slot: watch.seq });
+    await runCheck(deps, { watch, key, requestId, slot: watch.seq });
   } catch (err) {
     await attemptFailed(deps, boss, watch, { requestId, keyId: key.id, ms: performance.now() - started, lease }, err);
   }
@@ -98,7 +98,7 @@ async function checkSlot(deps: AppDeps, boss: PgBoss, job: CheckJob): Promise<vo
  * is tried again later in its period, otherwise (or when the period would end first) the slot is
  * given up as missed. The account being unable to pay pauses the watch.
  */
-async function attemptFailed(deps: AppDeps, boss: PgBoss, watch: WatchRow, a: { requestId: string; keyId: string; ms: number; lease: number }, err: unknown): Promise<void> {
+async function attemptFailed(deps: ServiceDeps, boss: PgBoss, watch: WatchRow, a: { requestId: string; keyId: string; ms: number; lease: number }, err: unknown): Promise<void> {
   const api = toApiError(err);
   if (api.status === 500) deps.log.error({ err, watchId: watch.id, requestId: a.requestId }, 'watch check failed with a server fault');
   const detail = `${a.requestId}: ${typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail)}`.slice(0, 500);
@@ -120,7 +120,7 @@ async function attemptFailed(deps: AppDeps, boss: PgBoss, watch: WatchRow, a: { 
 }
 
 /** Overdue slots whose queue entry was lost, and watches paused for credits their account can now pay. */
-async function sweep(deps: AppDeps, boss: PgBoss): Promise<void> {
+async function sweep(deps: ServiceDeps, boss: PgBoss): Promise<void> {
   const slotNo = Math.floor(Date.now() / (deps.config.WATCH_SWEEP_S * 1000));
   for (const w of await overdueWatches(deps.sql, Math.max(5 * deps.config.WATCH_SWEEP_S, 5), 1000)) {
     await queueCheck(boss, null, w, new Date(), leaseSeconds(deps.config, w.operation, w.target), `sweep-${slotNo}`);

@@ -5,9 +5,9 @@
  */
 import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
-import type { AppDeps } from '../app/deps.js';
+import type { ServiceDeps } from '../core/service-deps.js';
 import { bossDb } from '../jobs/calendar-jobs.js';
-import { webhookSigningKey } from '../jobs/webhook-signing.js';
+import { webhookSigningKey } from '../config/webhook-settings.js';
 import { deliverWebhook, nextAttemptDelay, type WebhookEvent } from '../workers/webhooks.js';
 import type { SafeFetcher } from '../upstream/safe-fetch.js';
 import { deliveryDone, eventForDelivery } from './store.js';
@@ -29,7 +29,7 @@ export async function queueWatchWebhook(boss: PgBoss, tx: TransactionSql, eventI
 }
 
 /** One attempt; its outcome and the next attempt's queue entry commit together, once per attempt. */
-export async function sendWatchWebhook(deps: AppDeps, boss: PgBoss, fetcher: SafeFetcher, entry: WatchWebhookJob): Promise<void> {
+export async function sendWatchWebhook(deps: ServiceDeps, boss: PgBoss, fetcher: SafeFetcher, entry: WatchWebhookJob): Promise<void> {
   const attempt = entry.attempt ?? 1;
   const event = await eventForDelivery(deps.sql, entry.event_id);
   // gone with its watch, delivered already, or this attempt was made

@@ -1,5 +1,4 @@
 import type { Request, Response, Router } from 'express';
-import { need } from '../../app/deps.js';
 import { ApiError } from '../../domain/errors.js';
 import { billedPlan } from '../../platform/plans.js';
 import { changeWatch } from '../../watches/manage.js';
@@ -126,7 +125,7 @@ export function mountWatches(r: Router, kit: DashboardKit): void {
       const watch = await owned(req, account);
       if (!watch) return notFound(res);
       try {
-        await changeWatch(deps, need(deps, 'boss'), { account_id: account.id, plan: billedPlan(account.plan) }, watch.id, { status });
+        await changeWatch(deps, { account_id: account.id, plan: billedPlan(account.plan) }, watch.id, { status });
       } catch (err) {
         if (err instanceof ApiError && err.status === 403) return res.redirect(303, '/dashboard/watches?error=limit');
         throw err;

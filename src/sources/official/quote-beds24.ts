@@ -9,7 +9,7 @@ import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { num, text } from '../shared/json-values.js';
 import { assertStayAnswered } from '../shared/stay.js';
-import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';
+import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
 
 type Json = any;
 

@@ -15,7 +15,7 @@ import { addDays } from '../../domain/dates.js';
 import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { nonEmptyText, num, text } from '../shared/json-values.js';
-import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';
+import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
 
 type Json = any;
 
