@@ -3,7 +3,7 @@ import { CURRENCIES, countryLower } from '../src/domain/codes.js';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { compareStay } from '../src/sources/shared/compare.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
-import { ParitySchema } from '../src/sources/shared/parity.js';
+import { ParitySchema } from '../src/domain/parity.js';
 import { digits, nullableProvenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { SUMMARIES } from './views/summaries.js';
 

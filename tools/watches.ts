@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { InvalidInput, NotFound } from '../src/domain/errors.js';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { queryInt } from '../src/domain/query-params.js';
-import { runCheck } from '../src/watches/check.js';
-import { changeWatch, createWatch, watchAnswer } from '../src/watches/manage.js';
-import { CheckSchema, EventSchema, WatchSchema, checkResource, eventResource, watchResource } from '../src/watches/resource.js';
-import { RuleSchema } from '../src/watches/rules.js';
-import { deleteWatch, findWatch, listEvents, listWatches, recentChecks, watchTotals } from '../src/watches/store.js';
-import { OPERATIONS } from '../src/watches/targets.js';
+import { runCheck } from '../src/core/watches/check.js';
+import { changeWatch, createWatch, watchAnswer } from '../src/core/watches/manage.js';
+import { CheckSchema, EventSchema, WatchSchema, checkResource, eventResource, watchResource } from '../src/core/watches/resource.js';
+import { RuleSchema } from '../src/domain/watch-rules.js';
+import { deleteWatch, findWatch, listEvents, listWatches, recentChecks, watchTotals } from '../src/platform/watches.js';
+import { OPERATIONS } from '../src/domain/watch-observation.js';
 
 /*
  * Watches: REST only (not MCP tools: the MCP tools stay read-only). Every watch belongs to the

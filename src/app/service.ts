@@ -14,7 +14,7 @@ import type { ServiceDeps } from '../core/service-deps.js';
 import { BossQueue, NO_QUEUE, type JobQueue } from '../jobs/job-queue.js';
 import type { CalendarWorker } from '../workers/calendar-worker.js';
 import type { McpTaskWorker } from '../workers/mcp-task-worker.js';
-import type { WatchScheduler } from '../watches/scheduler.js';
+import type { WatchScheduler } from '../workers/watch-scheduler.js';
 import { JobsBrowser } from '../sources/jobsearch/browser.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { BrowserFetcher } from '../upstream/browser-fetch.js';
@@ -211,7 +211,7 @@ async function loadJobs() {
     import('../workers/mcp-task-worker.js'),
     import('../workers/archive-purge.js'),
     import('../workers/oauth-prune.js'),
-    import('../watches/scheduler.js'),
+    import('../workers/watch-scheduler.js'),
   ]);
   return {
     startQueue: queue.startQueue,

@@ -1,8 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import { ApiError } from '../../domain/errors.js';
 import { billedPlan } from '../../platform/plans.js';
-import { changeWatch } from '../../watches/manage.js';
-import { deleteWatch, findWatch, listEvents, listWatches, recentChecks, watchTotals, type CheckRow, type EventRow, type WatchRow, type WatchTotals } from '../../watches/store.js';
+import { changeWatch } from '../../core/watches/manage.js';
+import { deleteWatch, findWatch, listEvents, listWatches, recentChecks, watchTotals, type CheckRow, type EventRow, type WatchRow, type WatchTotals } from '../../platform/watches.js';
 import type { DashboardAccount } from './accounts.js';
 import type { DashboardKit } from './connected-apps.js';
 import { alert, appPage, csrfField, fmtDateTime, fmtInt, html, type Safe } from './html.js';

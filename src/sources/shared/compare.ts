@@ -16,7 +16,7 @@ import { fetchRentaloneQuote } from '../rentalone/fetch.js';
 import type { OtathreeMarket, OtatwoMarket } from './group-graphql.js';
 import { searchGroupTypeahead } from './group-search.js';
 import { seconds } from './observation.js';
-import { stayParity } from './parity.js';
+import { stayParity } from '../../domain/parity.js';
 import { stayWindow } from './stay.js';
 import { scopeSources, type SourceUses } from '../context.js';
 

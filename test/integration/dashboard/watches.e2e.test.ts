@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardAccount, type IssuedAccount } from '../../../src/doors/dashboard/accounts.js';
-import { pauseUnpaid } from '../../../src/watches/store.js';
+import { pauseUnpaid } from '../../../src/platform/watches.js';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
 import { DESKTOP, PHONE, hasChromium, horizontalOverflow, launchChromium, lowContrastText, screenshot, skippedNote } from '../../helpers/browser.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';

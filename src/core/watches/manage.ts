@@ -5,18 +5,20 @@
  * finds it gone and does nothing.
  */
 import type { TransactionSql } from 'postgres';
-import type { ToolServices } from '../core/define-tool.js';
-import { checkCallbackUrl } from '../upstream/callback-url.js';
-import { ApiError, DependencyDown, InvalidInput } from '../domain/errors.js';
-import { once } from '../platform/idempotency.js';
-import { newId } from '../domain/ids.js';
-import type { AuthedKey } from '../platform/keys.js';
-import { planOf } from '../platform/plans.js';
+import type { ToolServices } from '../define-tool.js';
+import { checkCallbackUrl } from '../../upstream/callback-url.js';
+import { ApiError, DependencyDown, InvalidInput } from '../../domain/errors.js';
+import { once } from '../../platform/idempotency.js';
+import { newId } from '../../domain/ids.js';
+import type { AuthedKey } from '../../platform/keys.js';
+import { planOf } from '../../platform/plans.js';
 import { watchResource } from './resource.js';
-import { ruleProblem, type Rule } from './rules.js';
-import { leaseSeconds, periodMs, queueCheck } from './schedule.js';
-import { activeWatches, findWatch, insertWatch, lockAccountWatches, updateWatch, watchTotals, type WatchRow } from './store.js';
-import { targetTool, validateTarget, type Operation } from './targets.js';
+import { ruleProblem, type Rule } from '../../domain/watch-rules.js';
+import { periodMs } from '../../domain/watch-schedule.js';
+import { leaseSeconds, queueCheck } from '../../jobs/watch-queue.js';
+import { activeWatches, findWatch, insertWatch, lockAccountWatches, updateWatch, watchTotals, type WatchRow } from '../../platform/watches.js';
+import type { Operation } from '../../domain/watch-observation.js';
+import { targetTool, validateTarget } from './target.js';
 
 export interface NewWatch {
   target: { operation: Operation } & Record<string, unknown>;

@@ -5,8 +5,7 @@
  * states about its own site), the answer is `not_comparable` with the reason, never a guess.
  */
 import { z } from 'zod';
-import { nullableProvenance } from './tool-fields.js';
-import type { Provenance } from '../../domain/provenance.js';
+import { ProvenanceSchema, type Provenance } from './provenance.js';
 
 /** Price bases whose total includes taxes and fees by construction (the official engines' gross quotes). */
 const ALL_IN_BASES = new Set(['stay_total_including_taxes_and_fees', 'stay_total_gross_as_quoted']);
@@ -30,7 +29,7 @@ export interface OfficialStatement {
   taxes_included?: boolean | null;
 }
 
-const Priced = z.object({ source: z.string(), total: z.number(), currency: z.string(), provenance: nullableProvenance });
+const Priced = z.object({ source: z.string(), total: z.number(), currency: z.string(), provenance: ProvenanceSchema.nullable() });
 
 export const ParitySchema = z.object({
   status: z.enum(['official_cheapest', 'undercut', 'not_comparable']),

@@ -1,13 +1,13 @@
 /**
  * The watch, check and event resources as the API answers them (tools/watches.ts states their
- * schemas), built from the rows of store.ts.
+ * schemas), built from the rows of platform/watches.ts.
  */
 import { z } from 'zod';
-import { ProvenanceSchema } from '../domain/provenance.js';
-import { ParitySchema } from '../sources/shared/parity.js';
-import { ChangeSchema, RuleSchema } from './rules.js';
-import { OPERATIONS } from './targets.js';
-import { isoOrNull, type CheckRow, type EventRow, type WatchRow, type WatchTotals } from './store.js';
+import { ProvenanceSchema } from '../../domain/provenance.js';
+import { ParitySchema } from '../../domain/parity.js';
+import { ChangeSchema, RuleSchema } from '../../domain/watch-rules.js';
+import { OPERATIONS } from '../../domain/watch-observation.js';
+import { isoOrNull, type CheckRow, type EventRow, type WatchRow, type WatchTotals } from '../../platform/watches.js';
 
 /** Changes listed per check in the answers (the stored check keeps them all). */
 export const CHANGES_SHOWN = 50;

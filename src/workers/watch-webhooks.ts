@@ -3,33 +3,15 @@
  * schedule as `job.completed` (src/workers/webhooks.ts). The body is the event as stored and listed
  * at GET /v1/watches/{id}/events; `webhook-id` is the event id on every attempt.
  */
-import type PgBoss from 'pg-boss';
-import type { TransactionSql } from 'postgres';
 import type { ServiceDeps } from '../core/service-deps.js';
-import { bossDb } from '../jobs/calendar-jobs.js';
 import { webhookSigningKey } from '../config/webhook-settings.js';
-import { deliverWebhook, nextAttemptDelay, type WebhookEvent } from '../workers/webhooks.js';
+import { deliverWebhook, nextAttemptDelay, type WebhookEvent } from './webhooks.js';
 import type { SafeFetcher } from '../upstream/safe-fetch.js';
-import { deliveryDone, eventForDelivery } from './store.js';
-import { WATCH_WEBHOOK_QUEUE } from './schedule.js';
-
-export interface WatchWebhookJob {
-  event_id: string;
-  /** The attempt this queue entry makes (1 = the first). */
-  attempt: number;
-}
-
-/** Queues an attempt inside the caller's transaction: it exists exactly when that transaction commits. */
-export async function queueWatchWebhook(boss: PgBoss, tx: TransactionSql, eventId: string, attempt = 1, delayS = 0): Promise<void> {
-  const data: WatchWebhookJob = { event_id: eventId, attempt };
-  await boss.insert(
-    [{ name: WATCH_WEBHOOK_QUEUE, data, retryLimit: 3, retryDelay: 5, expireInSeconds: 60, startAfter: new Date(Date.now() + delayS * 1000) }],
-    { db: bossDb(tx) },
-  );
-}
+import { deliveryDone, eventForDelivery } from '../platform/watches.js';
+import { queueWatchWebhook, type WatchWebhookJob } from '../jobs/watch-queue.js';
 
 /** One attempt; its outcome and the next attempt's queue entry commit together, once per attempt. */
-export async function sendWatchWebhook(deps: ServiceDeps, boss: PgBoss, fetcher: SafeFetcher, entry: WatchWebhookJob): Promise<void> {
+export async function sendWatchWebhook(deps: ServiceDeps, fetcher: SafeFetcher, entry: WatchWebhookJob): Promise<void> {
   const attempt = entry.attempt ?? 1;
   const event = await eventForDelivery(deps.sql, entry.event_id);
   // gone with its watch, delivered already, or this attempt was made
@@ -39,7 +21,7 @@ export async function sendWatchWebhook(deps: ServiceDeps, boss: PgBoss, fetcher:
   const delay = outcome.delivered || outcome.gone ? null : nextAttemptDelay(deps.config.WEBHOOK_RETRY_SCHEDULE_S, attempt, outcome.retryAfterS);
   const status = outcome.delivered ? 'delivered' : delay === null ? 'failed' : 'pending';
   await deps.sql.begin(async (tx) => {
-    if ((await deliveryDone(tx, event.id, attempt, status, outcome.error)) && delay !== null) await queueWatchWebhook(boss, tx, event.id, attempt + 1, delay);
+    if ((await deliveryDone(tx, event.id, attempt, status, outcome.error)) && delay !== null) await queueWatchWebhook(deps.queue.boss(), tx, event.id, attempt + 1, delay);
   });
   if (outcome.gone) deps.log.info({ eventId: event.id }, 'watch webhook receiver answered 410 Gone: no further attempts');
 }

@@ -1,22 +1,23 @@
 /**
- * One check of a watch: its operation runs through the kernel (invokeTool: validation, credit
+ * One check of a watch: its operation runs through the kernel (runAdmitted: validation, credit
  * reservation when enforced, the operation's own handler and cost), then one transaction commits
  * the check with everything that follows from it — the stored rates, the charge and history row,
  * the event and its first delivery, the watch's next slot and that slot's queue entry. A scheduled
  * check commits only while its slot is still the watch's (a replay after a crash, a duplicate
  * entry or a pause meanwhile commits nothing and is charged nothing).
  */
-import type { ToolServices } from '../core/define-tool.js';
-import { storeStayRates, runOf } from '../platform/stored-rates.js';
-import type { AuthedKey } from '../platform/keys.js';
-import { newId } from '../domain/ids.js';
-import { finishCallIn, newMeter, runAdmitted, type CallRecord } from '../core/invoke.js';
+import type { ToolServices } from '../define-tool.js';
+import { storeStayRates, runOf } from '../../platform/stored-rates.js';
+import type { AuthedKey } from '../../platform/keys.js';
+import { newId } from '../../domain/ids.js';
+import { finishCallIn, newMeter, runAdmitted, type CallRecord } from '../invoke.js';
 import { checkResource, watchResource } from './resource.js';
-import { diff, evaluate } from './rules.js';
-import { leaseSeconds, nextSlot, periodMs, queueCheck } from './schedule.js';
-import { afterCheck, insertCheck, insertEvent, recentChecks, watchTotals, type CheckRow, type EventRow, type WatchRow } from './store.js';
-import { observe, stayRates, targetTool, type Observation, type OperationAnswer } from './targets.js';
-import { queueWatchWebhook } from './webhook.js';
+import { diff, evaluate } from '../../domain/watch-rules.js';
+import { nextSlot, periodMs } from '../../domain/watch-schedule.js';
+import { leaseSeconds, queueCheck, queueWatchWebhook } from '../../jobs/watch-queue.js';
+import { afterCheck, insertCheck, insertEvent, lockWatch, recentChecks, watchTotals, type CheckRow, type EventRow, type WatchRow } from '../../platform/watches.js';
+import { observe, type OperationAnswer } from '../../domain/watch-observation.js';
+import { stayRates, targetTool } from './target.js';
 
 /** Where a check's charge and history row are recorded: the route that asks for a check. */
 export const CHECK_ROUTE = { method: 'POST', path: '/v1/watches/{watch_id}/check' } as const;
@@ -57,7 +58,7 @@ export async function runCheck(deps: ToolServices, call: CheckCall): Promise<Che
   let outcome: CheckOutcome | null;
   try {
     outcome = await deps.sql.begin(async (tx) => {
-      const [w] = (await tx`SELECT * FROM watches WHERE id = ${watch.id} FOR UPDATE`) as unknown as WatchRow[];
+      const w = await lockWatch(tx, watch.id);
       if (!w || (call.slot !== null && (w.seq !== call.slot || w.status !== 'active'))) return null;
       const [prevRow] = await recentChecks(tx, w.id, 1);
       const prev = prevRow ? prevRow.observation : null;

@@ -11,8 +11,8 @@
 import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/client.js';
 import { NotFound } from '../domain/errors.js';
-import type { Change, Rule } from './rules.js';
-import type { Observation, Operation } from './targets.js';
+import type { Change, Rule } from '../domain/watch-rules.js';
+import type { Observation, Operation } from '../domain/watch-observation.js';
 
 export interface WatchRow {
   id: string;
@@ -63,6 +63,18 @@ export async function findWatch(sql: Sql | TransactionSql, accountId: string, id
   const [row] = await sql`SELECT * FROM watches WHERE id = ${id} AND account_id = ${accountId} ${lock ? sql`FOR UPDATE` : sql``}`;
   if (!row) throw new NotFound('watch not found');
   return row as WatchRow;
+}
+
+/** The watch, locked until the caller's transaction ends (a check commits against it); null when deleted. */
+export async function lockWatch(tx: TransactionSql, id: string): Promise<WatchRow | null> {
+  const [row] = await tx`SELECT * FROM watches WHERE id = ${id} FOR UPDATE`;
+  return (row as WatchRow | undefined) ?? null;
+}
+
+/** What a queue entry's watch re-prices (its lease depends on it); null when deleted. */
+export async function watchTarget(sql: Sql, id: string): Promise<Pick<WatchRow, 'operation' | 'target'> | null> {
+  const [row] = await sql`SELECT operation, target FROM watches WHERE id = ${id}`;
+  return (row as Pick<WatchRow, 'operation' | 'target'> | undefined) ?? null;
 }
 
 /** Active watches of the account (the plan's limit counts these). */
@@ -216,6 +228,12 @@ export async function overdueWatches(sql: Sql, graceS: number, limit: number): P
   return (await sql`SELECT id, seq, next_check_at, operation, target FROM watches
     WHERE status = 'active' AND next_check_at < now() - make_interval(secs => ${graceS}) AND (claimed_until IS NULL OR claimed_until < now())
     ORDER BY next_check_at LIMIT ${limit}`) as never;
+}
+
+/** Locks a watch still paused for credits (a resumption); false when it no longer is. */
+export async function lockUnpaid(tx: TransactionSql, id: string): Promise<boolean> {
+  const rows = await tx`SELECT 1 FROM watches WHERE id = ${id} AND paused_reason = 'insufficient_credits' FOR UPDATE`;
+  return rows.length > 0;
 }
 
 /** Watches paused for credits, with their account's plan. */

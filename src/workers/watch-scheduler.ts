@@ -1,25 +1,27 @@
 /**
  * The watch scheduler on pg-boss, in the API process or in `npm run worker` processes alike (any
  * number): check workers take slot entries; each slot is claimed for one attempt at a time
- * (store.claimSlot) and commits once (check.ts). A failed attempt (upstream down, blocked) is
- * charged nothing and tried again later in the same period, or the period is counted missed.
+ * (platform/watches.ts claimSlot) and commits once (core/watches/check.ts). A failed attempt
+ * (upstream down, blocked) is charged nothing and tried again later in the same period, or the
+ * period is counted missed.
  * A sweep, once per WATCH_SWEEP_S across processes, queues overdue slots whose entry was lost and
  * resumes watches paused for credits once their account can pay.
  */
 import os from 'node:os';
 import type PgBoss from 'pg-boss';
 import type { ServiceDeps } from '../core/service-deps.js';
-import { ensureQueue } from '../workers/calendar-worker.js';
-import { webhookFetcher } from '../workers/webhooks.js';
+import { ensureQueue } from './calendar-worker.js';
+import { webhookFetcher } from './webhooks.js';
 import { toApiError } from '../domain/errors.js';
 import { historyInsert } from '../platform/history.js';
 import { newId } from '../domain/ids.js';
 import { keyById } from '../platform/keys.js';
 import { billedPlan, planOf } from '../platform/plans.js';
-import { CHECK_ROUTE, runCheck } from './check.js';
-import { derivedUuid, leaseSeconds, nextSlot, periodMs, queueCheck, retryDelayMs, WATCH_CHECK_QUEUE, WATCH_SWEEP_QUEUE, WATCH_WEBHOOK_QUEUE, type CheckJob } from './schedule.js';
-import { activeWatches, claimSlot, lockAccountWatches, overdueWatches, pauseUnpaid, slotFailed, unpaidWatches, updateWatch, type WatchRow } from './store.js';
-import { sendWatchWebhook, type WatchWebhookJob } from './webhook.js';
+import { CHECK_ROUTE, runCheck } from '../core/watches/check.js';
+import { derivedUuid, nextSlot, periodMs, retryDelayMs } from '../domain/watch-schedule.js';
+import { leaseSeconds, queueCheck, WATCH_CHECK_QUEUE, WATCH_SWEEP_QUEUE, WATCH_WEBHOOK_QUEUE, type CheckJob, type WatchWebhookJob } from '../jobs/watch-queue.js';
+import { activeWatches, claimSlot, lockAccountWatches, lockUnpaid, overdueWatches, pauseUnpaid, slotFailed, unpaidWatches, updateWatch, watchTarget, type WatchRow } from '../platform/watches.js';
+import { sendWatchWebhook } from './watch-webhooks.js';
 
 export async function ensureWatchQueues(boss: PgBoss): Promise<void> {
   for (const q of [WATCH_CHECK_QUEUE, WATCH_WEBHOOK_QUEUE, WATCH_SWEEP_QUEUE]) await ensureQueue(boss, q);
@@ -42,7 +44,7 @@ export async function startWatchScheduler(deps: ServiceDeps, boss: PgBoss): Prom
       }
     });
   }
-  await boss.work<WatchWebhookJob>(WATCH_WEBHOOK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => sendWatchWebhook(deps, boss, fetcher, job.data));
+  await boss.work<WatchWebhookJob>(WATCH_WEBHOOK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => sendWatchWebhook(deps, fetcher, job.data));
   await boss.work(WATCH_SWEEP_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async () => sweep(deps, boss));
   const everyMs = deps.config.WATCH_SWEEP_S * 1000;
   // one sweep per interval across processes: every process offers the interval's entry, its id makes it one
@@ -65,7 +67,7 @@ const HOLDER = `${os.hostname()}/${process.pid}`;
 
 /** One queue entry: one attempt at the watch's slot `seq`. */
 async function checkSlot(deps: ServiceDeps, boss: PgBoss, job: CheckJob): Promise<void> {
-  const [found] = (await deps.sql`SELECT operation, target FROM watches WHERE id = ${job.watch_id}`) as unknown as Pick<WatchRow, 'operation' | 'target'>[];
+  const found = await watchTarget(deps.sql, job.watch_id);
   if (!found) return; // deleted
   const lease = leaseSeconds(deps.config, found.operation, found.target);
   const claim = await claimSlot(deps.sql, job.watch_id, job.seq, lease, HOLDER);
@@ -137,8 +139,7 @@ async function sweep(deps: ServiceDeps, boss: PgBoss): Promise<void> {
     await deps.sql.begin(async (tx) => {
       await lockAccountWatches(tx, w.account_id);
       if (plan && (await activeWatches(tx, w.account_id)) >= planOf(plan).active_watches) return;
-      const [still] = await tx`SELECT 1 FROM watches WHERE id = ${w.id} AND paused_reason = 'insufficient_credits' FOR UPDATE`;
-      if (!still) return;
+      if (!(await lockUnpaid(tx, w.id))) return;
       const now = new Date();
       const resumed = await updateWatch(tx, w.id, { status: 'active', paused_reason: null, next_check_at: now, newSlot: true });
       await queueCheck(boss, tx, resumed, now, leaseSeconds(deps.config, w.operation, w.target));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { stayParity, type ParitySource } from '../../../src/sources/shared/parity.js';
-import { diff, evaluate, type Rule } from '../../../src/watches/rules.js';
-import { derivedUuid, nextSlot, retryDelayMs } from '../../../src/watches/schedule.js';
-import type { Observation, ObservedItem } from '../../../src/watches/targets.js';
+import { stayParity, type ParitySource } from '../../../src/domain/parity.js';
+import { diff, evaluate, type Rule } from '../../../src/domain/watch-rules.js';
+import { derivedUuid, nextSlot, retryDelayMs } from '../../../src/domain/watch-schedule.js';
+import type { Observation, ObservedItem } from '../../../src/domain/watch-observation.js';
 
 const item = (key: string, total: number | null, currency = 'USD'): ObservedItem => ({ key, total, currency: total === null ? null : currency, available: total !== null, provenance: null });
 const obs = (items: ObservedItem[], extra: Partial<Observation> = {}): Observation => ({ currency: 'USD', cheapest: null, items, parity: null, ...extra });
