@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)(`Watches in headless Chromium${skippedNote}`, () =
     await page.click('button[type=submit]');
     await page.waitForURL('**/dashboard/password');
     await page.fill('#current', issued.temporaryPassword);
-    await page.fill('#next', PASSWORD);
+    await page.fill('#new-password', PASSWORD);
     await page.fill('#confirm', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL('**/dashboard/api?notice=password');
