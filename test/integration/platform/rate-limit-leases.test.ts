@@ -77,7 +77,8 @@ describe('rate-limit leases', () => {
     let admitted = 0;
     for (let i = 0; i < 150; i++) if (await l.take('giveback', 100_000)) admitted++;
     expect(admitted).toBe(150);
-    expect(await counted('giveback')).toBeGreaterThan(150); // the lease is ahead of the calls
+    // the lease may be ahead of the calls (more counted than admitted) until its second ends, never behind
+    expect(await counted('giveback')).toBeGreaterThanOrEqual(150);
     await waitFor(async () => (await counted('giveback')) === 150, { timeoutMs: 5_000, what: 'unused slots to go back' });
   });
 

@@ -2,8 +2,10 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../../tools/index.js';
 import { rotateKey, revokeKey } from '../../../src/platform/keys.js';
+import { KEY_CACHE_TTL_MS } from '../../../src/platform/key-cache.js';
 import { PROBES } from '../../helpers/probe-tools.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
+import { waitFor } from '../../helpers/wait.js';
 
 let svc: TestService;
 let key: string;
@@ -41,13 +43,14 @@ describe('authentication', () => {
     const revoked = await svc.key({ name: 'to-revoke' });
     expect((await svc.call('/v1/billing', { key: revoked.key })).status).toBe(200);
     await revokeKey(svc.deps.sql, 'to-revoke');
-    expect((await svc.call('/v1/billing', { key: revoked.key })).status).toBe(401);
+    // refused once the change notification reaches the key cache (bounded by its 1 s TTL)
+    await waitFor(async () => (await svc.call('/v1/billing', { key: revoked.key })).status === 401, { timeoutMs: KEY_CACHE_TTL_MS * 2, what: 'the revoked key refused' });
 
     const old = await svc.key({ name: 'to-rotate', rateLimit: 77 });
     const fresh = await rotateKey(svc.deps.sql, 'to-rotate');
     expect(fresh!.rate_limit_per_min).toBe(77);
     expect(fresh!.key).not.toBe(old.key);
-    expect((await svc.call('/v1/billing', { key: old.key })).status).toBe(401);
+    await waitFor(async () => (await svc.call('/v1/billing', { key: old.key })).status === 401, { timeoutMs: KEY_CACHE_TTL_MS * 2, what: 'the rotated-away key refused' });
     const usage = await svc.call('/v1/usage', { key: fresh!.key });
     expect(usage.status).toBe(200);
     expect((await usage.json() as any).key).toMatchObject({ name: 'to-rotate', rate_limit_per_min: 77 });
