@@ -107,6 +107,8 @@ a.button:hover{text-decoration:none}
 .card{overflow-x:auto}
 .inline-actions{display:flex;gap:6px;justify-content:flex-end}
 td .badge{white-space:nowrap}
+/* a watch without a name shows its id: one long word that must wrap rather than widen the table past its card */
+.breakable{overflow-wrap:anywhere}
 .row>.inline-actions{margin-bottom:14px}
 button.link.danger{color:#a12828;border-color:#f1c4c4}
 .copy-row{display:flex;gap:10px;align-items:center;flex-wrap:wrap}

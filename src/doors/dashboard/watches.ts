@@ -49,7 +49,7 @@ function actions(w: WatchRow, csrf: string, back: string): Safe {
 export function watchesPage(o: Signed & { watches: WatchRow[]; totals: Map<string, WatchTotals>; error?: string }): string {
   const rows = o.watches.map((w) => {
     const last = o.totals.get(w.id)?.last_price as { total?: number; currency?: string } | null | undefined;
-    return html`<tr><td data-label="Watch"><div><a href="/dashboard/watches/${w.id}">${w.name ?? w.id}</a><div class="hint">${targetText(w)}</div></div></td>
+    return html`<tr><td data-label="Watch"><div><a class="breakable" href="/dashboard/watches/${w.id}">${w.name ?? w.id}</a><div class="hint">${targetText(w)}</div></div></td>
 <td data-label="Rule">${ruleText(w)}</td><td data-label="State">${state(w)}</td>
 <td data-label="Next check" class="num">${w.status === 'active' ? when(w.next_check_at) : '—'}</td>
 <td data-label="Last price" class="num">${money(last?.total, last?.currency)}</td><td class="num">${actions(w, o.csrf, '/dashboard/watches')}</td></tr>`;
