@@ -1,10 +1,11 @@
 import type { Db } from '../db/client.js';
 import { Limited } from '../domain/errors.js';
 import { inSourceScope } from '../ops/outcomes.js';
+import { writeCallIn, type CallOutcome } from '../platform/call-writer.js';
 import type { CallHistory } from '../platform/history.js';
 import { scopeSources } from '../sources/context.js';
 import { newUpstreamSession } from '../upstream/session.js';
-import type { Tool, ToolContext } from './define-tool.js';
+import type { Tool, ToolContext, ToolServices } from './define-tool.js';
 import type { ServiceDeps } from './service-deps.js';
 import { parseInput, type Location } from './validation.js';
 
@@ -24,8 +25,15 @@ export function newMeter(): Meter {
   return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null };
 }
 
+/** Who runs an operation already admitted (a watch's check): a ToolContext before the call's scope is made. */
+export interface AdmittedCaller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'reportCharge'> {
+  deps: ToolServices;
+  /** Ends the call's upstream work; an enclosing scope's signal (the deps' own) still applies. */
+  signal?: AbortSignal;
+}
+
 /** Who calls, through which door, with what: a ToolContext before the call's scope is made. */
-export interface Caller extends Omit<ToolContext, 'deps' | 'zeroRetention'> {
+export interface Caller extends AdmittedCaller {
   deps: ServiceDeps;
   /** Ends the call's upstream work: its client hung up (REST, MCP) or its task was cancelled. */
   signal: AbortSignal;
@@ -53,11 +61,8 @@ export async function invokeTool(
   meter: Meter,
   checkInput?: (input: unknown) => void,
 ): Promise<unknown> {
-  const { deps, signal, ...who } = caller;
-  const { key, requestId } = who;
-  const mode = deps.config.CREDITS_MODE;
-  const billed = tool.metered && mode !== 'off';
-  meter.metered = billed;
+  const { deps, key } = caller;
+  meter.metered = tool.metered && deps.config.CREDITS_MODE !== 'off';
   if (key.admitted === false) {
     meter.rateLimited = true;
     throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
@@ -68,11 +73,32 @@ export async function invokeTool(
       throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
     }
   }
+  return runAdmitted(tool, raw, locate, caller, meter, checkInput);
+}
+
+/**
+ * The one path after admission: validate, reserve (when enforced), run, and work out the actual
+ * cost of a non-empty success. invokeTool runs it for every door's call; a watch's check runs it
+ * directly (its schedule is the account's standing order, a check asked for was admitted as its own call).
+ */
+export async function runAdmitted(
+  tool: Tool,
+  raw: unknown,
+  locate: (key: string | undefined) => Location,
+  caller: AdmittedCaller,
+  meter: Meter,
+  checkInput?: (input: unknown) => void,
+): Promise<unknown> {
+  const { deps, signal, ...who } = caller;
+  const { key, requestId } = who;
+  const mode = deps.config.CREDITS_MODE;
+  const billed = tool.metered && mode !== 'off';
+  meter.metered = billed;
   const input = parseInput(tool.input, raw, locate);
   checkInput?.(input);
   const zeroRetention = asksZeroRetention(input);
   const session = newUpstreamSession(zeroRetention ? null : { account_id: key.account_id, request_id: requestId });
-  const ctx: ToolContext = { ...who, zeroRetention, deps: scopeSources(deps, { signal, session }) };
+  const ctx: ToolContext = { ...who, zeroRetention, deps: scopeSources(deps, { signal, session }), reportCharge: (charged, remaining) => settledByHandler(meter, charged, remaining) };
   const account = billed && key.plan ? { accountId: key.account_id, plan: key.plan } : null;
   const enforced = mode === 'enforce' && account !== null;
   if (enforced) await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
@@ -88,6 +114,17 @@ export async function invokeTool(
   return output;
 }
 
+/**
+ * The handler committed its charge with its own outcome (a watch check): the answer carries it in
+ * the credit headers, and nothing is pending for the door to charge again.
+ */
+function settledByHandler(meter: Meter, charged: number, remaining: number | null): void {
+  meter.metered = true;
+  meter.charged = charged;
+  meter.remaining = remaining;
+  meter.pending = null;
+}
+
 /** A failed call charges nothing, whatever was worked out before it failed. */
 export function failed(meter: Meter): void {
   meter.charged = 0;
@@ -101,11 +138,24 @@ export function failed(meter: Meter): void {
  * a batch of one in it.
  */
 export async function finishCall(deps: Pick<ServiceDeps, 'platform'>, meter: Meter, record: CallRecord, tx?: Db): Promise<void> {
+  const remaining = await deps.platform.calls.write(outcomeOf(meter, record), tx);
+  if (meter.pending) meter.remaining = remaining;
+}
+
+/**
+ * Records the call in the caller's transaction, as a batch of one on the same money path, for a
+ * call that runs on the tool services without the doors' writer (a watch's check).
+ */
+export async function finishCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db): Promise<void> {
+  const remaining = await writeCallIn(deps.credits, outcomeOf(meter, record), tx);
+  if (meter.pending) meter.remaining = remaining;
+}
+
+function outcomeOf(meter: Meter, record: CallRecord): CallOutcome {
   const { id, account_id, ...call } = record;
   const history: CallHistory = { ...call, credits: meter.charged, rate_limited: meter.rateLimited };
   const charge = meter.pending ? { plan: meter.pending.plan, amount: meter.charged, note: meter.pending.note } : null;
-  const remaining = await deps.platform.calls.write({ id, accountId: account_id, history, charge }, tx);
-  if (charge) meter.remaining = remaining;
+  return { id, accountId: account_id, history, charge };
 }
 
 /** What a call's history row says, before its charge is known: the request id, the key and its account. */

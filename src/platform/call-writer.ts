@@ -32,13 +32,21 @@ export class CallWriter {
   }
 
   async write(outcome: CallOutcome, tx?: Db): Promise<number | null> {
-    const s = await this.settlement(outcome);
-    return tx ? (await settle(tx, [s]))[0] : this.group.submit(s);
+    return tx ? writeCallIn(this.credits, outcome, tx) : this.group.submit(await settlementOf(this.credits, outcome));
   }
+}
 
-  private async settlement({ id, accountId, history, charge }: CallOutcome): Promise<Settlement> {
-    if (!charge) return { id, accountId, history, charge: null };
-    const period = await this.credits.ensurePeriod(accountId, charge.plan);
-    return { id, accountId, history, charge: { periodStart: period.start, amount: charge.amount, note: charge.note, requireFunds: charge.requireFunds } };
-  }
+/**
+ * The outcome as a batch of one in the caller's transaction, committed with the rest of its work:
+ * CallWriter.write with a transaction, and the path of those that run without the doors' writer
+ * (a watch's check runs on the tool services).
+ */
+export async function writeCallIn(credits: Credits, outcome: CallOutcome, tx: Db): Promise<number | null> {
+  return (await settle(tx, [await settlementOf(credits, outcome)]))[0];
+}
+
+async function settlementOf(credits: Credits, { id, accountId, history, charge }: CallOutcome): Promise<Settlement> {
+  if (!charge) return { id, accountId, history, charge: null };
+  const period = await credits.ensurePeriod(accountId, charge.plan);
+  return { id, accountId, history, charge: { periodStart: period.start, amount: charge.amount, note: charge.note, requireFunds: charge.requireFunds } };
 }

@@ -23,7 +23,7 @@ export const SUMMARIES: Record<string, (a: Answer) => string> = {
       : `${a.name ?? a.token} sells nothing for ${a.check_in} → ${a.check_out}.`,
   get_official_rate: (a) => `${count(a.offers?.length ?? 0, 'offer')} on the hotel's own site (${a.engine?.name ?? 'engine'})${a.offers?.length ? `; from ${money(Math.min(...a.offers.map((o: Answer) => o.total ?? Infinity)), a.currency)}` : ''}.`,
   compare_hotel_prices: (a) =>
-    a.cheapest ? `Cheapest: ${a.cheapest.source} at ${money(a.cheapest.total, a.cheapest.currency)} for ${a.check_in} → ${a.check_out}; ${a.sources_ok} source(s) priced, ${a.sources_failed} failed.` : `Nothing priced for ${a.check_in} → ${a.check_out}; ${a.sources_failed} source(s) failed.`,
+    (a.cheapest ? `Cheapest: ${a.cheapest.source} at ${money(a.cheapest.total, a.cheapest.currency)} for ${a.check_in} → ${a.check_out}; ${a.sources_ok} source(s) priced, ${a.sources_failed} failed.` : `Nothing priced for ${a.check_in} → ${a.check_out}; ${a.sources_failed} source(s) failed.`) + parityLine(a.parity),
   get_booking_options: (a) => {
     const prices = (a.booking_options ?? []).map((o: Answer) => o.together?.price ?? o.departing?.price).filter((p: unknown) => typeof p === 'number');
     return `${count(a.booking_options?.length ?? 0, 'booking option')}${prices.length ? `, from ${money(Math.min(...prices), a.pricing?.currency)}` : ''}; booking_request.url is where to book.`;
@@ -43,3 +43,11 @@ export const SUMMARIES: Record<string, (a: Answer) => string> = {
       ? `Not bookable as asked: ${a.property.unavailable_reason ?? 'no reason given'}.`
       : `${money(a.property?.total, a.property?.currency)} in total (${money(a.property?.price_per_night, a.property?.currency)} a night), ${count(a.offers?.length ?? 0, 'offer')}.`,
 };
+
+/** Parity in words: who undercuts the official site and by how much, or why it could not be told. */
+function parityLine(p: Answer | undefined): string {
+  if (!p) return '';
+  if (p.status === 'undercut') return ` Parity: undercut by ${p.undercuts.map((u: Answer) => `${u.source} (${money(u.amount, p.basis.currency)} less)`).join(', ')}.`;
+  if (p.status === 'official_cheapest') return ' Parity: the official site is cheapest.';
+  return ` Parity: not comparable, ${p.reason}.`;
+}

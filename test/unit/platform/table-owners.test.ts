@@ -34,6 +34,9 @@ const OWNERS: Record<string, string> = {
   mcp_tasks: 'src/jobs/mcp-task-store.ts',
   source_outcomes: 'src/ops/outcome-store.ts',
   source_marks: 'src/ops/outcome-store.ts',
+  watches: 'src/platform/watches.ts',
+  watch_checks: 'src/platform/watches.ts',
+  watch_events: 'src/platform/watches.ts',
 };
 
 /** Where owner modules live: the platform layer (platform, jobs, ops), under the doors and the kernel. */
