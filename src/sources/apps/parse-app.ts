@@ -1,5 +1,5 @@
 import { NotFound, UpstreamContractChanged } from '../../domain/errors.js';
-import { dateOrInstant } from '../shared/json-values.js';
+import { dateOrInstant } from '../../domain/json.js';
 
 type Json = Record<string, any>;
 

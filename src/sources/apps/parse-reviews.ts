@@ -1,5 +1,5 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { dateOrInstant, finiteNumber } from '../shared/json-values.js';
+import { dateOrInstant, num } from '../../domain/json.js';
 
 type Json = Record<string, any>;
 
@@ -38,9 +38,9 @@ export function parseAppRatings(payload: unknown): AppRatings {
   }
   return {
     app_id: root.adamId != null ? String(root.adamId) : null,
-    rating: finiteNumber(root.ratingAverage),
-    ratings_count: finiteNumber(root.ratingCount),
-    reviews_count: finiteNumber(root.totalNumberOfReviews),
+    rating: num(root.ratingAverage),
+    ratings_count: num(root.ratingCount),
+    reviews_count: num(root.totalNumberOfReviews),
     histogram: { '1': list[0], '2': list[1], '3': list[2], '4': list[3], '5': list[4] },
   };
 }
@@ -59,7 +59,7 @@ export function parseAppReviews(payload: unknown): { reviews: AppReview[]; rows:
       review_id: String(id),
       title: typeof r.title === 'string' && r.title.trim() !== '' ? r.title.trim() : null,
       text: body,
-      rating: finiteNumber(r.rating),
+      rating: num(r.rating),
       author: typeof r.name === 'string' && r.name !== '' ? r.name : null,
       date: iso(r.date),
       edited: r.isEdited === true,

@@ -5,7 +5,7 @@
  * Dorm prices are per bed.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { num, text } from '../shared/json-values.js';
+import { numeric, text } from '../../domain/json.js';
 
 type Json = any;
 
@@ -72,13 +72,13 @@ function room(r: Json, kind: 'dorm' | 'private'): HostelRoom {
       is_default: rp?.isDefault === true,
       refundable: procedure === 'nonRefundable' ? false : null,
       currency: text(total?.price?.currency) || null,
-      total: num(total?.price?.value),
-      original_total: num(total?.originalPrice?.value),
-      average_per_night: num(avg?.price?.value),
-      original_average_per_night: num(avg?.originalPrice?.value),
+      total: numeric(total?.price?.value),
+      original_total: numeric(total?.originalPrice?.value),
+      average_per_night: numeric(avg?.price?.value),
+      original_average_per_night: numeric(avg?.originalPrice?.value),
       nights: (r?.priceBreakdown ?? [])
         .filter((b: Json) => b?.ratePlan === rp?.id)
-        .map((b: Json) => ({ date: text(b?.date), price: num(b?.price?.value) })),
+        .map((b: Json) => ({ date: text(b?.date), price: numeric(b?.price?.value) })),
       promotion_discount: text(rp?.promotions?.totalDiscount) || null,
     };
   });
@@ -86,10 +86,10 @@ function room(r: Json, kind: 'dorm' | 'private'): HostelRoom {
     room_id: text(r?.id),
     name: text(r?.name),
     kind,
-    capacity: num(r?.capacity),
-    beds_available: num(r?.totalBedsAvailable),
-    rooms_available: num(r?.totalRoomsAvailable),
-    guests_per_room: num(r?.numberOfGuestsPerRoom),
+    capacity: numeric(r?.capacity),
+    beds_available: numeric(r?.totalBedsAvailable),
+    rooms_available: numeric(r?.totalRoomsAvailable),
+    guests_per_room: numeric(r?.numberOfGuestsPerRoom),
     offers,
   };
 }
@@ -102,11 +102,11 @@ export function parseHostelAvailability(payload: Json): HostelAvailability {
   return {
     property_id: text(payload.id),
     currency: text(payload.lowestPricePerNight?.currency) || null,
-    deposit_percentage: num(payload.depositPercentage),
+    deposit_percentage: numeric(payload.depositPercentage),
     free_cancellation_until: text(payload.freeCancellationAvailableUntil) || null,
-    lowest_price_per_night: num(payload.lowestPricePerNight?.value),
-    lowest_dorm_price_per_night: num(payload.lowestDormPricePerNight?.value),
-    lowest_private_price_per_night: num(payload.lowestPrivatePricePerNight?.value),
+    lowest_price_per_night: numeric(payload.lowestPricePerNight?.value),
+    lowest_dorm_price_per_night: numeric(payload.lowestDormPricePerNight?.value),
+    lowest_private_price_per_night: numeric(payload.lowestPrivatePricePerNight?.value),
     stay_rule_violations: Array.isArray(payload.stayRuleViolations) ? payload.stayRuleViolations : [],
     rooms: [...rooms.dorms.map((r: Json) => room(r, 'dorm')), ...rooms.privates.map((r: Json) => room(r, 'private'))],
   };

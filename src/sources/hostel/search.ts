@@ -4,7 +4,7 @@
  * `.../legacy-hwapi-service/2.2/cities/{id}/properties/?date-start=&num-nights=`).
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { num, text } from '../shared/json-values.js';
+import { numeric, text } from '../../domain/json.js';
 
 type Json = any;
 
@@ -73,26 +73,26 @@ function listing(p: Json): HostelListing {
     .filter(Boolean);
   const dist = p?.distance;
   return {
-    position: num(p?.position),
+    position: numeric(p?.position),
     property_id: text(p?.id),
     name: text(p?.name),
     type: text(p?.type),
-    rating: num(p?.overallRating?.overall),
-    review_count: num(p?.overallRating?.numberOfRatings),
-    star_rating: num(p?.starRating) || null,
+    rating: numeric(p?.overallRating?.overall),
+    review_count: numeric(p?.overallRating?.numberOfRatings),
+    star_rating: numeric(p?.starRating) || null,
     currency: text(p?.lowestPricePerNight?.currency) || null,
-    lowest_price_per_night: num(p?.lowestPricePerNight?.value),
-    lowest_dorm_price_per_night: num(p?.lowestDormPricePerNight?.value),
-    lowest_private_price_per_night: num(p?.lowestPrivatePricePerNight?.value),
-    lowest_average_price_per_night: num(avg.value),
-    lowest_average_original_price_per_night: num(avg.original),
+    lowest_price_per_night: numeric(p?.lowestPricePerNight?.value),
+    lowest_dorm_price_per_night: numeric(p?.lowestDormPricePerNight?.value),
+    lowest_private_price_per_night: numeric(p?.lowestPrivatePricePerNight?.value),
+    lowest_average_price_per_night: numeric(avg.value),
+    lowest_average_original_price_per_night: numeric(avg.original),
     free_cancellation: typeof p?.freeCancellationAvailable === 'boolean' ? p.freeCancellationAvailable : null,
     free_cancellation_until: text(p?.freeCancellationAvailableUntil) || null,
     address: [text(p?.address1), text(p?.address2)].filter(Boolean).join(', '),
     district: text(p?.district?.name),
-    latitude: num(p?.latitude),
-    longitude: num(p?.longitude),
-    distance: num(dist?.value) != null ? { value: num(dist.value) as number, units: text(dist.units) } : null,
+    latitude: numeric(p?.latitude),
+    longitude: numeric(p?.longitude),
+    distance: numeric(dist?.value) != null ? { value: numeric(dist.value) as number, units: text(dist.units) } : null,
     images,
   };
 }
@@ -104,8 +104,8 @@ export function parseHostelCityProperties(payload: Json): HostelCityPage {
     city_id: city ? text(city.id) : null,
     city: city ? text(city.name) : null,
     country: city ? text(city.country) : null,
-    total_results: num(payload?.pagination?.totalNumberOfItems),
-    pages: num(payload?.pagination?.numberOfPages),
+    total_results: numeric(payload?.pagination?.totalNumberOfItems),
+    pages: numeric(payload?.pagination?.numberOfPages),
     properties: payload.properties.map(listing),
   };
 }

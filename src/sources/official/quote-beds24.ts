@@ -7,7 +7,7 @@
  */
 import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
-import { num, text } from '../shared/json-values.js';
+import { numeric, text } from '../../domain/json.js';
 import { assertStayAnswered } from '../shared/stay.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';
 
@@ -59,13 +59,13 @@ export function parseBeds24Availability(body: string, stay: Pick<EngineStay, 'pr
     .filter((r) => r && typeof r === 'object' && (r.roomId != null || r.roomsavail != null))
     .map((r) => {
       const roomId = String(r.roomId ?? '');
-      const available = num(r.roomsavail);
+      const available = numeric(r.roomsavail);
       return {
         room_id: roomId,
         room_name: null,
         rate_name: null,
         rooms_available: available,
-        total: num(r.price),
+        total: numeric(r.price),
         nightly: null,
         taxes: null,
         currency: null,

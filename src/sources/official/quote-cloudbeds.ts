@@ -14,7 +14,7 @@
 import { addDays } from '../../domain/dates.js';
 import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
-import { nonEmptyText, num, text } from '../shared/json-values.js';
+import { nonEmptyText, numeric, text } from '../../domain/json.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';
 
 type Json = any;
@@ -45,7 +45,7 @@ function json(body: string, what: string): Json {
   }
 }
 
-const firstNum = (row: Json, keys: readonly string[]) => keys.map((k) => num(row[k])).find((v) => v != null) ?? null;
+const firstNum = (row: Json, keys: readonly string[]) => keys.map((k) => numeric(row[k])).find((v) => v != null) ?? null;
 
 export function cloudbedsPropertyInfoRequest(propertyCode: string): SafeFetchInit {
   const form = new URLSearchParams({ booking_engine_source: 'hosted', iframe: 'false', lang: 'en', property_code: propertyCode });
@@ -80,7 +80,7 @@ export function nightlyRates(rows: unknown, nights: readonly string[]): number[]
   const byDate = new Map<string, number>();
   for (const r of rows) {
     const date = typeof r?.date === 'string' ? r.date.trim() : '';
-    const rate = num(r?.rate);
+    const rate = numeric(r?.rate);
     if (!date || rate == null || rate <= 0 || byDate.has(date)) return null;
     byDate.set(date, rate);
   }

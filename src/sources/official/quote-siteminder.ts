@@ -11,7 +11,7 @@
  */
 import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
-import { nonEmptyText, num, text } from '../shared/json-values.js';
+import { nonEmptyText, numeric, text } from '../../domain/json.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';
 
 type Json = any;
@@ -141,8 +141,8 @@ export function parseSiteminderQuote(body: string): SiteminderQuote {
   const q = data?.quote;
   if (q == null) return { gross: null, tax: null, name: null, errors: messages(errors), bookable: false };
   if (typeof q !== 'object' || (!('price' in q) && !('errors' in q))) throw new UpstreamContractChanged('official', 'siteminder quote price');
-  const gross = num(q.price?.gross);
-  const tax = num(q.price?.tax);
+  const gross = numeric(q.price?.gross);
+  const tax = numeric(q.price?.tax);
   const quoteErrors = (Array.isArray(q.errors) ? q.errors : []).map((e: Json) => text(e?.type) || text(e?.key) || 'error');
   return { gross, tax, name: nonEmptyText(q.name), errors: quoteErrors, bookable: gross != null && gross > 0 && quoteErrors.length === 0 };
 }

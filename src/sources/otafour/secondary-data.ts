@@ -6,7 +6,7 @@
  * else `price.display` (basis not stated). No recorded reply exists; see the README.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { text } from '../shared/json-values.js';
+import { text } from '../../domain/json.js';
 
 type Json = any;
 

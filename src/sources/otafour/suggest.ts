@@ -10,7 +10,7 @@
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import type { TypeaheadHit } from '../shared/typeahead.js';
-import { num, text } from '../shared/json-values.js';
+import { numeric, text } from '../../domain/json.js';
 
 type Json = any;
 
@@ -44,7 +44,7 @@ function propertyId(item: Json): string | null {
   const fromUrl = idFromResultUrl(item?.ResultUrl);
   if (fromUrl) return fromUrl;
   if (item?.IsHotel !== true) return null;
-  const id = num(item?.ObjectId ?? item?.ObjectID);
+  const id = numeric(item?.ObjectId ?? item?.ObjectID);
   return id != null && id > 0 && Number.isInteger(id) ? String(id) : null;
 }
 
@@ -65,7 +65,7 @@ export function parseOtafourSuggest(payload: Json): TypeaheadHit[] {
     seen.add(id);
     const names = item?.DisplayNames ?? {};
     const name = text(names.Name) || text(item?.Name);
-    const cityId = num(item?.CityId);
+    const cityId = numeric(item?.CityId);
     out.push({
       position: out.length + 1,
       property_id: id,
@@ -73,8 +73,8 @@ export function parseOtafourSuggest(payload: Json): TypeaheadHit[] {
       full_name: fullName(name, text(names.GeoHierarchyName) || text(item?.CityName)),
       type: 'hotel',
       region_id: cityId != null && cityId > 0 ? String(cityId) : null,
-      latitude: num(item?.Latitude),
-      longitude: num(item?.Longitude),
+      latitude: numeric(item?.Latitude),
+      longitude: numeric(item?.Longitude),
     });
   }
   return out;

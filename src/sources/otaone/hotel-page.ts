@@ -7,7 +7,7 @@
  */
 import * as cheerio from 'cheerio';
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { num, text } from '../shared/json-values.js';
+import { numeric, text } from '../../domain/json.js';
 
 const ROOMS_KEY = 'b_rooms_available_and_soldout';
 const HOTEL_ID = /\bb_hotel_id['"]?\s*:\s*['"]?(\d+)/;
@@ -140,9 +140,9 @@ export function parseOtaoneHotelPage(html: string): OtaoneHotelPage {
         b && typeof b === 'object' && key in b ? test(text(b[key])) : rowText != null ? words.test(rowText) : null;
       return {
         block_id: id,
-        price: num(b?.b_raw_price),
+        price: numeric(b?.b_raw_price),
         currency,
-        guests: num(b?.b_max_persons),
+        guests: numeric(b?.b_max_persons),
         free_cancellation: stated('b_cancellation_type', (v) => v === 'free_cancellation', /free cancellation/i),
         no_prepayment: rowText != null ? /no prepayment/i.test(rowText) : null,
         breakfast_included: stated('b_mealplan_included_name', (v) => /breakfast/i.test(v), /breakfast included/i),

@@ -3,7 +3,7 @@
  * reply (`data.propertyInfo.reviewInfo.reviews[]`, total in `propertyReviewSummaries[0]`).
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { stringText } from '../shared/json-values.js';
+import { stringText } from '../../domain/json.js';
 
 type Json = any;
 

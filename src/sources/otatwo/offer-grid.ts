@@ -5,7 +5,7 @@
  * pay-at-property yields two rows.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { stringText } from '../shared/json-values.js';
+import { stringText } from '../../domain/json.js';
 import {
   PAYMENT_MODELS,
   isoDate,

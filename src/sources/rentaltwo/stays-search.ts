@@ -5,7 +5,7 @@
  * `pricingQuote.structuredStayDisplayPrice`; the newer one is flat with `demandStayListing`.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { stringText } from '../shared/json-values.js';
+import { stringText } from '../../domain/json.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
 
 type Json = any;

@@ -1,5 +1,5 @@
 import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
-import { finiteNumber, nonEmptyText } from '../shared/json-values.js';
+import { nonEmptyText, num } from '../../domain/json.js';
 
 type Json = Record<string, any>;
 type Stars = '1' | '2' | '3' | '4' | '5';
@@ -50,18 +50,18 @@ export function retailDate(v: unknown): string | null {
 export function parseRetailReviews(reviewsData: unknown): RetailReviewsPage {
   const r = reviewsData && typeof reviewsData === 'object' ? (reviewsData as Json) : null;
   if (!r || !Array.isArray(r.customerReviews)) throw new UpstreamContractChanged('retail', 'reviews.customerReviews');
-  const counts = Object.fromEntries(STARS.map((k) => [k, finiteNumber(r[`ratingValue${WORDS[k]}Count`])])) as Record<Stars, number | null>;
-  const percentages = Object.fromEntries(STARS.map((k) => [k, finiteNumber(r[`percentage${WORDS[k]}Count`])])) as Record<Stars, number | null>;
-  const total = finiteNumber(r.totalReviewCount);
+  const counts = Object.fromEntries(STARS.map((k) => [k, num(r[`ratingValue${WORDS[k]}Count`])])) as Record<Stars, number | null>;
+  const percentages = Object.fromEntries(STARS.map((k) => [k, num(r[`percentage${WORDS[k]}Count`])])) as Record<Stars, number | null>;
+  const total = num(r.totalReviewCount);
   return {
     total,
-    reviews_with_text: finiteNumber(r.reviewsWithTextCount),
+    reviews_with_text: num(r.reviewsWithTextCount),
     summary: {
-      average: finiteNumber(r.averageOverallRating) ?? finiteNumber(r.roundedAverageOverallRating),
+      average: num(r.averageOverallRating) ?? num(r.roundedAverageOverallRating),
       total,
       counts,
       percentages,
-      recommended_pct: finiteNumber(r.recommendedPercentage),
+      recommended_pct: num(r.recommendedPercentage),
     },
     reviews: r.customerReviews.map(retailReview).filter((x): x is RetailReview => x !== null),
   };
@@ -80,7 +80,7 @@ function retailReview(raw: unknown): RetailReview | null {
   return {
     source: syndication ?? OWN_SOURCE,
     review_id: String(id),
-    rating: finiteNumber(c.rating),
+    rating: num(c.rating),
     title: nonEmptyText(c.reviewTitle),
     text: nonEmptyText(c.reviewText),
     date: retailDate(c.reviewSubmissionTime),

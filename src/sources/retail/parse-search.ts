@@ -1,5 +1,5 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { finiteNumber, nonEmptyText } from '../shared/json-values.js';
+import { nonEmptyText, num } from '../../domain/json.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
 
 type Json = Record<string, any>;
@@ -37,7 +37,7 @@ export function parseRetailSearchItems(items: unknown, context: { offset?: numbe
     const url = nonEmptyText(it.canonicalUrl);
     const shown = nonEmptyText(price.linePrice) ?? nonEmptyText(price.itemPrice);
     // minPrice is 0 on items without a price range (recorded page): the shown price is the price.
-    const min = finiteNumber(price.minPrice);
+    const min = num(price.minPrice);
     out.push({
       position: (context.offset ?? 0) + out.length + 1,
       item_id: id,
@@ -47,8 +47,8 @@ export function parseRetailSearchItems(items: unknown, context: { offset?: numbe
       price_text: shown,
       was_price_text: nonEmptyText(price.wasPrice),
       unit_price_text: nonEmptyText(price.unitPrice),
-      rating: finiteNumber(it.averageRating),
-      reviews: finiteNumber(it.numberOfReviews),
+      rating: num(it.averageRating),
+      reviews: num(it.numberOfReviews),
       seller: nonEmptyText(it.sellerName),
       availability: nonEmptyText(it.availabilityStatusV2?.display) ?? nonEmptyText(it.availabilityStatusDisplayValue),
       thumbnail: nonEmptyText(it.imageInfo?.thumbnailUrl),

@@ -4,7 +4,7 @@
  * gaiaId, coordinates {lat, long} }] }`. Hotel suggestions carry the numeric property id.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { num, text } from './json-values.js';
+import { numeric, text } from '../../domain/json.js';
 import type { PointOfSale } from './group-graphql.js';
 
 type Json = any;
@@ -53,8 +53,8 @@ export function parseTypeahead(alias: string, payload: Json): TypeaheadHit[] {
       full_name: text(names.fullName) || text(names.displayName),
       type: text(s?.type),
       region_id: text(s?.gaiaId) || null,
-      latitude: num(s?.coordinates?.lat),
-      longitude: num(s?.coordinates?.long),
+      latitude: numeric(s?.coordinates?.lat),
+      longitude: numeric(s?.coordinates?.long),
     });
   }
   return out;

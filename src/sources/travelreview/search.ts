@@ -4,7 +4,7 @@
  * MCP search tool output (`accommodations[]`).
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { finiteNumber, text } from '../shared/json-values.js';
+import { num, text } from '../../domain/json.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
 
 type Json = any;
@@ -42,7 +42,7 @@ export function parseTravelreviewSearch(payload: Json): TravelreviewResult[] {
   return list.map((a: Json, i: number) => {
     const night = text(a?.price_per_night);
     const stay = text(a?.price_per_stay);
-    const stars = finiteNumber(a?.hotel_rating);
+    const stars = num(a?.hotel_rating);
     return {
       position: i + 1,
       accommodation_id: text(a?.accommodation_id),
@@ -61,8 +61,8 @@ export function parseTravelreviewSearch(payload: Json): TravelreviewResult[] {
       review_count: parseDisplayedAmount(text(a?.review_count)),
       amenities: text(a?.top_amenities).split(',').map((s) => s.trim()).filter(Boolean),
       url: text(a?.accommodation_url),
-      latitude: finiteNumber(a?.latitude),
-      longitude: finiteNumber(a?.longitude),
+      latitude: num(a?.latitude),
+      longitude: num(a?.longitude),
       distance: text(a?.distance),
       image: text(a?.main_image),
     };

@@ -1,7 +1,7 @@
 import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { assertVideoAvailable } from './playability.js';
 import { arr, at, bestThumb, exactCount, extractAssignedJson, type Json, obj, text, thumbs, type Thumb } from './yt-json.js';
-import { dateOrInstant } from '../shared/json-values.js';
+import { dateOrInstant } from '../../domain/json.js';
 import { decodeUrlPart } from '../shared/url-text.js';
 
 export interface VideoChapter {
