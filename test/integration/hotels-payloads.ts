@@ -4,7 +4,8 @@
  * into the shape of a property lookup's answer (see test/fixtures/README.md for where each piece
  * comes from) and put back into the same real page, or framed as the batchexecute RPC reply.
  */
-import { at, dataServiceRpcIds, extractInitData } from '../../src/sources/metasearch/hotels/af-init-data.js';
+import { at } from '../../src/domain/json.js';
+import { dataServiceRpcIds, extractInitData } from '../../src/sources/metasearch/hotels/af-init-data.js';
 import { DETAIL_EXTENSION } from '../../src/sources/metasearch/hotels/parse-detail.js';
 import { EXTENSIONS } from '../../src/sources/metasearch/hotels/parse-search.js';
 import { readFixture } from '../helpers/fixtures.js';
@@ -68,9 +69,9 @@ export function emptySearchPage(pageHtml: string): string {
 
 /** The property payload (`397419284` extension) of the n-th result of a page. */
 export function propertyPayload(pageHtml: string, n: number): any[] {
-  const list = at(searchData(pageHtml), [0, 0, 0, 1]) as unknown[];
+  const list = at(searchData(pageHtml), 0, 0, 0, 1) as unknown[];
   const payloads = list.flatMap((item) => {
-    const p = at(item, [1, EXTENSIONS.property, 0]);
+    const p = at(item, 1, EXTENSIONS.property, 0);
     return p ? [p] : [];
   });
   return clone(payloads[n]) as any[];
@@ -79,9 +80,9 @@ export function propertyPayload(pageHtml: string, n: number): any[] {
 /** A real seller entry (the Tokyo page's vacation rental names its seller at rate [21]). */
 function sellerTemplate(): any[] {
   const data = searchData(page(PAGES.tokyo));
-  const list = at(data, [0, 0, 0, 1]) as unknown[];
+  const list = at(data, 0, 0, 0, 1) as unknown[];
   for (const item of list) {
-    const sellers = at(item, [1, EXTENSIONS.property, 0, 6, 2, 21]);
+    const sellers = at(item, 1, EXTENSIONS.property, 0, 6, 2, 21);
     if (Array.isArray(sellers) && sellers.length) return clone(sellers[0]) as any[];
   }
   throw new Error('no seller entry on the Tokyo page');

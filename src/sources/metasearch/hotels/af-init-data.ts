@@ -6,6 +6,8 @@
  * `AF_dataServiceRequests = {'ds:0' : {id:'AtySUc',request:[…]}, …}` names the RPC behind each key.
  */
 
+import { isObject } from '../../../domain/json.js';
+
 const CALL = 'AF_initDataCallback(';
 const KEY_RE = /^\{\s*key:\s*'([^']*)'/;
 const HEAD_WINDOW = 200;
@@ -84,33 +86,20 @@ export function dataServiceRpcIds(html: string): Map<string, string> {
   return ids;
 }
 
-/** Safe nested read: at(x, [0, 1, 'key']) → x[0][1].key or undefined. */
-export function at(value: unknown, path: readonly (number | string)[]): unknown {
-  let cur: unknown = value;
-  for (const k of path) {
-    if (cur === null || cur === undefined) return undefined;
-    if (typeof k === 'number') {
-      if (!Array.isArray(cur)) return undefined;
-      cur = cur[k];
-    } else {
-      if (typeof cur !== 'object' || Array.isArray(cur)) return undefined;
-      cur = (cur as Record<string, unknown>)[k];
-    }
+/** The value of `key` in the first object of `entries` that carries it (the extension entries of a reply). */
+export function extensionIn(entries: unknown[], key: string): unknown {
+  for (const e of entries) {
+    if (isObject(e) && Object.hasOwn(e, key)) return e[key];
   }
-  return cur;
+  return undefined;
 }
 
-export function atString(value: unknown, path: readonly (number | string)[]): string | null {
-  const v = at(value, path);
-  return typeof v === 'string' ? v : null;
+/** `[2026, 8, 15]` → `2026-08-15`; null unless the value is an array of at least three numbers. */
+export function ymd(v: unknown): string | null {
+  if (!Array.isArray(v) || v.length < 3 || !v.every((x) => typeof x === 'number')) return null;
+  const [y, m, d] = v as number[];
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-export function atNumber(value: unknown, path: readonly (number | string)[]): number | null {
-  const v = at(value, path);
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
-export function atArray(value: unknown, path: readonly (number | string)[]): unknown[] {
-  const v = at(value, path);
-  return Array.isArray(v) ? v : [];
-}
+/** A set flag of the page data: `true` or `1`. */
+export const truthy = (v: unknown): boolean => v === true || v === 1;
