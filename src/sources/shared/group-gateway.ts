@@ -16,8 +16,7 @@ import {
 } from './group-graphql.js';
 import { checkStatus, observe, type Observation } from './observation.js';
 import type { StayWindow } from './stay.js';
-
-type Json = any;
+import type { Json } from '../../domain/json.js';
 
 export interface GroupGraphqlCall {
   body: object[];
