@@ -4,6 +4,7 @@
  * Also the few text helpers every OTA parser needs to read a displayed price.
  */
 import { nightsBetween as utcNights } from '../../domain/dates.js';
+import { at } from '../../domain/json.js';
 
 export type PaymentModel = 'PAY_NOW' | 'PAY_LATER' | 'PAY_LATER_WITH_DEPOSIT' | '';
 
@@ -183,8 +184,12 @@ export function nightsBetween(checkIn: string | null | undefined, checkOut: stri
   return nights > 0 ? nights : null;
 }
 
-export function isoDate(parts: { year?: number; month?: number; day?: number } | null | undefined): string | null {
-  if (!parts || !parts.year || !parts.month || !parts.day) return null;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${parts.year}-${pad(parts.month)}-${pad(parts.day)}`;
+/** `{year: 2026, month: 8, day: 5}` (the group's GraphQL date) → `2026-08-05`; null unless all three are set. */
+export function dateFromParts(parts: unknown): string | null {
+  const year = at(parts, 'year');
+  const month = at(parts, 'month');
+  const day = at(parts, 'day');
+  if (!year || !month || !day) return null;
+  const pad = (n: unknown) => String(n).padStart(2, '0');
+  return `${String(year)}-${pad(month)}-${pad(day)}`;
 }
