@@ -1,7 +1,5 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { dateOrInstant, num } from '../../domain/json.js';
-
-type Json = Record<string, any>;
+import { arrOrNull, dateOrInstant, nonEmptyStr, nonEmptyText, num, obj, stringText } from '../../domain/json.js';
 
 export interface AppReview {
   review_id: string;
@@ -31,9 +29,9 @@ const iso = dateOrInstant;
  * store-front header): `ratingCountList` holds the 1- to 5-star counts in that order.
  */
 export function parseAppRatings(payload: unknown): AppRatings {
-  const root = payload && typeof payload === 'object' ? (payload as Json) : null;
-  const list = root?.ratingCountList;
-  if (!root || !Array.isArray(list) || list.length !== 5 || !list.every((c) => typeof c === 'number')) {
+  const root = obj(payload);
+  const list = arrOrNull(root, 'ratingCountList');
+  if (!root || !list || list.length !== 5 || !list.every((c): c is number => typeof c === 'number')) {
     throw new UpstreamContractChanged('apps', 'ratingCountList of five counts');
   }
   return {
@@ -47,28 +45,29 @@ export function parseAppRatings(payload: unknown): AppRatings {
 
 /** One page of `userReviewsRow`; rows without text (bare ratings) are left out. `rows` counts every row. */
 export function parseAppReviews(payload: unknown): { reviews: AppReview[]; rows: number } {
-  const root = payload && typeof payload === 'object' ? (payload as Json) : null;
-  if (!root || !Array.isArray(root.userReviewList)) throw new UpstreamContractChanged('apps', 'userReviewList array');
+  const list = arrOrNull(obj(payload), 'userReviewList');
+  if (!list) throw new UpstreamContractChanged('apps', 'userReviewList array');
   const out: AppReview[] = [];
-  for (const raw of root.userReviewList) {
-    const r = raw && typeof raw === 'object' ? (raw as Json) : null;
+  for (const raw of list) {
+    const r = obj(raw);
     const id = r?.userReviewId;
-    const body = typeof r?.body === 'string' ? r.body.trim() : '';
+    const body = stringText(r, 'body');
     if (!r || (typeof id !== 'string' && typeof id !== 'number') || body === '') continue;
     const review: AppReview = {
       review_id: String(id),
-      title: typeof r.title === 'string' && r.title.trim() !== '' ? r.title.trim() : null,
+      title: nonEmptyText(r.title),
       text: body,
       rating: num(r.rating),
-      author: typeof r.name === 'string' && r.name !== '' ? r.name : null,
+      author: nonEmptyStr(r.name),
       date: iso(r.date),
       edited: r.isEdited === true,
     };
-    const dev = r.developerResponse && typeof r.developerResponse === 'object' ? (r.developerResponse as Json) : null;
-    if (dev && typeof dev.body === 'string' && dev.body.trim() !== '') {
-      review.developer_response = { id: dev.id != null ? String(dev.id) : null, text: dev.body.trim(), date: iso(dev.modified) };
+    const dev = obj(r.developerResponse);
+    const devText = nonEmptyText(dev?.body);
+    if (dev && devText !== null) {
+      review.developer_response = { id: dev.id != null ? String(dev.id) : null, text: devText, date: iso(dev.modified) };
     }
     out.push(review);
   }
-  return { reviews: out, rows: root.userReviewList.length };
+  return { reviews: out, rows: list.length };
 }

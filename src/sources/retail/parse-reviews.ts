@@ -1,7 +1,6 @@
 import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
-import { nonEmptyText, num } from '../../domain/json.js';
+import { arr, at, nonEmptyText, num, obj, type Json } from '../../domain/json.js';
 
-type Json = Record<string, any>;
 type Stars = '1' | '2' | '3' | '4' | '5';
 
 export interface RetailSummary {
@@ -48,7 +47,7 @@ export function retailDate(v: unknown): string | null {
 
 /** The `reviews` object of a product page's `__NEXT_DATA__` (props.pageProps.initialData.data.reviews). */
 export function parseRetailReviews(reviewsData: unknown): RetailReviewsPage {
-  const r = reviewsData && typeof reviewsData === 'object' ? (reviewsData as Json) : null;
+  const r = obj(reviewsData);
   if (!r || !Array.isArray(r.customerReviews)) throw new UpstreamContractChanged('retail', 'reviews.customerReviews');
   const counts = Object.fromEntries(STARS.map((k) => [k, num(r[`ratingValue${WORDS[k]}Count`])])) as Record<Stars, number | null>;
   const percentages = Object.fromEntries(STARS.map((k) => [k, num(r[`percentage${WORDS[k]}Count`])])) as Record<Stars, number | null>;
@@ -63,20 +62,23 @@ export function parseRetailReviews(reviewsData: unknown): RetailReviewsPage {
       percentages,
       recommended_pct: num(r.recommendedPercentage),
     },
-    reviews: r.customerReviews.map(retailReview).filter((x): x is RetailReview => x !== null),
+    reviews: arr(r.customerReviews)
+      .map((x) => retailReview(x))
+      .filter((x): x is RetailReview => x !== null),
   };
 }
 
 function retailReview(raw: unknown): RetailReview | null {
-  const c = raw && typeof raw === 'object' ? (raw as Json) : null;
+  const c = obj(raw);
   const id = c?.reviewId;
   if (!c || (typeof id !== 'string' && typeof id !== 'number')) return null;
   const labels: string[] = [];
-  for (const b of Array.isArray(c.badges) ? c.badges : []) {
-    const t = nonEmptyText(b?.glassBadge?.text) ?? nonEmptyText(b?.text);
+  for (const b of arr(c.badges)) {
+    const t = nonEmptyText(b, 'glassBadge', 'text') ?? nonEmptyText(b, 'text');
     if (t && !labels.includes(t)) labels.push(t);
   }
-  const syndication = c.syndicationSource && typeof c.syndicationSource === 'object' ? nonEmptyText((c.syndicationSource as Json).name) : nonEmptyText(c.syndicationSource);
+  const source = c.syndicationSource;
+  const syndication = source && typeof source === 'object' ? nonEmptyText(source, 'name') : nonEmptyText(source);
   return {
     source: syndication ?? OWN_SOURCE,
     review_id: String(id),
@@ -105,7 +107,7 @@ export function extractRetailNextData(html: string): Json {
 
 /** props.pageProps.initialData.data.reviews of a page's __NEXT_DATA__. */
 export function retailReviewsFromNextData(next: Json): unknown {
-  const reviews = next?.props?.pageProps?.initialData?.data?.reviews;
+  const reviews = at(next, 'props', 'pageProps', 'initialData', 'data', 'reviews');
   if (!reviews) throw new UpstreamContractChanged('retail', 'initialData.data.reviews');
   return reviews;
 }
