@@ -24,6 +24,8 @@ export interface AppRatings {
 /** Review dates as precise as the feed states them. */
 const iso = dateOrInstant;
 
+const isFiveCounts = (v: unknown[] | null): v is [number, number, number, number, number] => v !== null && v.length === 5 && v.every((c) => typeof c === 'number');
+
 /**
  * The storefront's ratings summary (`/<cc>/customer-reviews/id<app>?displayable-kind=11` with a
  * store-front header): `ratingCountList` holds the 1- to 5-star counts in that order.
@@ -31,9 +33,7 @@ const iso = dateOrInstant;
 export function parseAppRatings(payload: unknown): AppRatings {
   const root = obj(payload);
   const list = arrOrNull(root, 'ratingCountList');
-  if (!root || !list || list.length !== 5 || !list.every((c): c is number => typeof c === 'number')) {
-    throw new UpstreamContractChanged('apps', 'ratingCountList of five counts');
-  }
+  if (!root || !isFiveCounts(list)) throw new UpstreamContractChanged('apps', 'ratingCountList of five counts');
   return {
     app_id: root.adamId != null ? String(root.adamId) : null,
     rating: num(root.ratingAverage),

@@ -81,7 +81,7 @@ export function stripTracking(href: string | undefined): string | null {
 function codeValue(raw: string | null | undefined): string | null {
   if (!raw) return null;
   const m = /<!--([\s\S]*?)-->/.exec(raw);
-  const body = (m ? m[1] : raw).trim();
+  const body = (m?.[1] ?? raw).trim();
   try {
     const v: unknown = JSON.parse(body);
     return typeof v === 'string' || typeof v === 'number' ? String(v) : null;

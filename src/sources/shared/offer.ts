@@ -124,7 +124,7 @@ export function parseDisplayedAmount(text: string | null | undefined): number | 
     if (!sep) normalized = raw;
     else {
       const parts = raw.split(sep);
-      const thousands = parts.length > 2 || parts[parts.length - 1].length === 3;
+      const thousands = parts.length > 2 || parts.at(-1)?.length === 3;
       normalized = thousands ? parts.join('') : parts.join('.');
     }
   }
@@ -170,7 +170,8 @@ const SHARED_SYMBOLS: [RegExp, readonly string[]][] = [
 export function currencyFromText(text: string | null | undefined, requested?: string | null): string | null {
   if (!text) return null;
   const code = /\b([A-Z]{3})\b/.exec(text);
-  if (code && !/^(FOR|PER|AND|THE)$/.test(code[1])) return code[1];
+  const word = code?.[1];
+  if (word && !/^(FOR|PER|AND|THE)$/.test(word)) return word;
   const sorted = [...UNAMBIGUOUS_SYMBOLS].sort((a, b) => b[0].length - a[0].length);
   for (const [symbol, iso] of sorted) if (text.includes(symbol)) return iso;
   if (requested && SHARED_SYMBOLS.some(([symbol, isos]) => symbol.test(text) && isos.includes(requested))) return requested;

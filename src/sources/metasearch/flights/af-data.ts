@@ -48,7 +48,7 @@ export function extractAfData(html: string, key: string): unknown {
     const dataAt = html.indexOf('data:', after);
     if (dataAt < 0) continue;
     let start = dataAt + 5;
-    while (start < html.length && /\s/.test(html[start])) start++;
+    while (start < html.length && /\s/.test(html.charAt(start))) start++;
     const first = html.charCodeAt(start);
     if (first !== OPEN && first !== OPEN_OBJ) continue;
     const end = balancedEnd(html, start);
@@ -66,6 +66,6 @@ export function extractAfData(html: string, key: string): unknown {
 export function afKeys(html: string): string[] {
   const keys: string[] = [];
   const re = /AF_initDataCallback\(\{\s*key:\s*['"]([^'"]+)['"]/g;
-  for (let m = re.exec(html); m; m = re.exec(html)) keys.push(m[1]);
+  for (let m = re.exec(html); m; m = re.exec(html)) keys.push(m[1]!);
   return keys;
 }

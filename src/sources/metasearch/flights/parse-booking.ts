@@ -194,7 +194,8 @@ function side(t: FlightBookingTicket): CompatBookingSide {
 export function toCompatBookingOptions(options: FlightBookingOption[]): CompatBookingOption[] {
   return options.flatMap((o): CompatBookingOption[] => {
     if (o.kind === 'together') return [{ together: side(o.ticket) }];
-    if (o.tickets.length !== 2) return [];
-    return [{ separate_tickets: true, departing: side(o.tickets[0]), returning: side(o.tickets[1]) }];
+    const [departing, returning, ...more] = o.tickets;
+    if (!departing || !returning || more.length) return [];
+    return [{ separate_tickets: true, departing: side(departing), returning: side(returning) }];
   });
 }

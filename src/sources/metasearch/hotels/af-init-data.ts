@@ -47,26 +47,26 @@ export function extractInitData(html: string): InitDataBlob[] {
     const at = html.indexOf(CALL, from);
     if (at < 0) break;
     from = at + CALL.length;
-    const head = KEY_RE.exec(html.slice(from, from + HEAD_WINDOW));
-    if (!head) continue;
+    const key = KEY_RE.exec(html.slice(from, from + HEAD_WINDOW))?.[1];
+    if (key === undefined) continue;
     // `data:` follows key and hash closely; an error blob has none, and the page has other "data:" text.
     const dataAt = html.indexOf('data:', from);
     const nextCall = html.indexOf(CALL, from);
     if (dataAt < 0 || dataAt - from > HEAD_WINDOW || (nextCall >= 0 && nextCall < dataAt)) {
-      blobs.push({ key: head[1], data: undefined });
+      blobs.push({ key, data: undefined });
       continue;
     }
     let start = dataAt + 5;
-    while (start < html.length && /\s/.test(html[start])) start++;
-    const open = html[start];
+    while (start < html.length && /\s/.test(html.charAt(start))) start++;
+    const open = html.charAt(start);
     if (open !== '[' && open !== '{') {
-      blobs.push({ key: head[1], data: undefined });
+      blobs.push({ key, data: undefined });
       continue;
     }
     const end = endOfJsonValue(html, start);
     if (end < 0) continue;
     try {
-      blobs.push({ key: head[1], data: JSON.parse(html.slice(start, end)) });
+      blobs.push({ key, data: JSON.parse(html.slice(start, end)) });
     } catch {
       // A blob that is not JSON is left out; callers report the missing structure.
     }
@@ -82,7 +82,7 @@ export function dataServiceRpcIds(html: string): Map<string, string> {
   if (at < 0) return ids;
   const end = html.indexOf('</script>', at);
   const decl = html.slice(at, end < 0 ? undefined : end);
-  for (const m of decl.matchAll(/'(ds:\d+)'\s*:\s*\{\s*id:\s*'([^']+)'/g)) ids.set(m[1], m[2]);
+  for (const m of decl.matchAll(/'(ds:\d+)'\s*:\s*\{\s*id:\s*'([^']+)'/g)) ids.set(m[1]!, m[2]!);
   return ids;
 }
 

@@ -203,7 +203,7 @@ export function extractAmount(text: string | null): number | null {
   } else if (lastDot >= 0 || lastComma >= 0) {
     const sep = lastDot >= 0 ? '.' : ',';
     const parts = s.split(sep);
-    const grouping = parts.length > 2 || parts[parts.length - 1].length === 3;
+    const grouping = parts.length > 2 || parts.at(-1)?.length === 3;
     s = grouping ? parts.join('') : parts.join('.');
   }
   const n = Number(s);
