@@ -127,3 +127,30 @@ export function dateOrInstant(v: unknown, ...path: JsonPath): string | null {
   const d = new Date(s);
   return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('.000Z', 'Z');
 }
+
+const [OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT, QUOTE, BACKSLASH] = [0x5b, 0x5d, 0x7b, 0x7d, 0x22, 0x5c]; // [ ] { } " \
+
+/**
+ * Index one past the end of the JSON array or object that starts at `start` in a page's text (a
+ * script assigns it, a callback receives it), counting brackets and braces outside strings; -1
+ * when it does not close. What it cuts out is then for JSON.parse: nothing on the page is evaluated.
+ */
+export function jsonValueEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      depth++;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}

@@ -1,5 +1,5 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { arr, arrOrNull, at, nonEmptyText, num, obj, type Json } from '../../domain/json.js';
+import { arr, arrOrNull, nonEmptyText, num, obj, type Json } from '../../domain/json.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
 
 export interface RetailSearchItem {

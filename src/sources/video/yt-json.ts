@@ -2,7 +2,7 @@
  * Readers of the video platform's renderer objects (text runs, thumbnails, counts) and of the page's
  * embedded JSON, on top of the shared JSON readers (src/domain/json.ts).
  */
-import { arr, isObject, obj, str, type JsonObject } from '../../domain/json.js';
+import { arr, isObject, jsonValueEnd, obj, str, type JsonObject } from '../../domain/json.js';
 
 /** Text of `{simpleText}`, `{runs:[{text}]}` or `{content}` objects, or a plain string. */
 export function rendererText(v: unknown): string | null {
@@ -67,33 +67,15 @@ export function extractAssignedJson(html: string, name: string): JsonObject | nu
       from = i + marker.length;
       const start = html.indexOf('{', from);
       if (start < 0 || start - from > 3) continue;
-      const end = matchingBrace(html, start);
+      const end = jsonValueEnd(html, start);
       if (end < 0) continue;
       try {
-        // The slice is brace-balanced from a '{', so what parses is an object.
-        return JSON.parse(html.slice(start, end + 1)) as JsonObject;
+        // The slice is balanced from a '{', so what parses is an object.
+        return JSON.parse(html.slice(start, end)) as JsonObject;
       } catch {
         continue;
       }
     }
   }
   return null;
-}
-
-/** Index of the brace closing the object opened at `start`, skipping string contents. */
-function matchingBrace(s: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < s.length; i++) {
-    const c = s[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i;
-  }
-  return -1;
 }

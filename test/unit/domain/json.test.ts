@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arr, arrOrNull, at, bool, dateOrInstant, isObject, nonEmptyStr, nonEmptyText, num, numeric, obj, objs, str, stringText, text, textOrNull } from '../../../src/domain/json.js';
+import { arr, arrOrNull, at, bool, dateOrInstant, isObject, jsonValueEnd, nonEmptyStr, nonEmptyText, num, numeric, obj, objs, str, stringText, text, textOrNull } from '../../../src/domain/json.js';
 
 describe('JSON readers (src/domain/json.ts)', () => {
   const doc: unknown = JSON.parse('{"a":[{"b":" x "},[1,2]],"n":3,"s":"4.5","e":"","z":null,"list":[{"k":1},2,"t",null,{"k":2}]}');
@@ -79,5 +79,15 @@ describe('JSON readers (src/domain/json.ts)', () => {
     expect(dateOrInstant('2026-03-01T10:00:00.250Z')).toBe('2026-03-01T10:00:00.250Z');
     expect(dateOrInstant('soon')).toBeNull();
     expect(dateOrInstant({ d: ' 2026-03-01 ' }, 'd')).toBe('2026-03-01');
+  });
+
+  it('finds where an embedded JSON value ends, brackets inside strings and escaped quotes skipped', () => {
+    const page = 'x = {"a": "}]\\"{", "b": [1, {"c": []}]}; y = 2';
+    const start = page.indexOf('{');
+    const end = jsonValueEnd(page, start);
+    expect(JSON.parse(page.slice(start, end))).toEqual({ a: '}]"{', b: [1, { c: [] }] });
+    expect(page.slice(end)).toBe('; y = 2');
+    expect(jsonValueEnd('[[1, 2]', 0)).toBe(-1);
+    expect(jsonValueEnd('data:[1,[2]] tail', 5)).toBe(12);
   });
 });

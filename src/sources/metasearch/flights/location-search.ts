@@ -6,7 +6,7 @@
  */
 import { BadRequest } from '../../../domain/errors.js';
 import { batchexecuteBody, rpcPayload } from '../batchexecute.js';
-import { arr, arrOrNull, at, nonEmptyStr, num } from '../../../domain/json.js';
+import { arr, at, nonEmptyStr, num } from '../../../domain/json.js';
 
 export const LOCATION_RPC = 'H028ib';
 const RPC_PATH = '/_/FlightsFrontendUi/data/batchexecute';

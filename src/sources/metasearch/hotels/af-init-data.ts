@@ -6,7 +6,7 @@
  * `AF_dataServiceRequests = {'ds:0' : {id:'AtySUc',request:[…]}, …}` names the RPC behind each key.
  */
 
-import { isObject } from '../../../domain/json.js';
+import { isObject, jsonValueEnd } from '../../../domain/json.js';
 
 const CALL = 'AF_initDataCallback(';
 const KEY_RE = /^\{\s*key:\s*'([^']*)'/;
@@ -16,27 +16,6 @@ export interface InitDataBlob {
   key: string;
   /** Parsed `data` value; undefined when the blob is an error blob without data. */
   data: unknown;
-}
-
-/** Index just past the JSON value starting at `start` (an array or object), or -1 when unbalanced. */
-function endOfJsonValue(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 91 /* [ */ || c === 123 /* { */) depth++;
-    else if (c === 93 /* ] */ || c === 125 /* } */) {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
 }
 
 /** Every AF_initDataCallback blob on the page, in page order. Malformed blobs are skipped. */
@@ -63,7 +42,7 @@ export function extractInitData(html: string): InitDataBlob[] {
       blobs.push({ key, data: undefined });
       continue;
     }
-    const end = endOfJsonValue(html, start);
+    const end = jsonValueEnd(html, start);
     if (end < 0) continue;
     try {
       blobs.push({ key, data: JSON.parse(html.slice(start, end)) });
