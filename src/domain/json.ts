@@ -6,6 +6,8 @@
  * Every reader takes the value and an optional path of keys and indexes: `num(reply, 'rates', 0,
  * 'amount')` reads `reply.rates[0].amount`. A number steps into an array only, a string into an
  * object only (an own key, never an array's or a prototype's); a missing step reads as absent.
+ * Hand a reader to map or filter in a lambda (`list.map((v) => text(v))`): passed bare, the
+ * element's index would become a path step (the compiler refuses that on an `unknown[]`).
  *
  * The string readers differ on purpose, because the sources differ: some state ids and prices as
  * numbers, some pad names with spaces that must go, some use `''` for absent. `…Str` readers give

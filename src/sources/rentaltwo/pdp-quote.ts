@@ -20,7 +20,8 @@ function find(node: Json, depth = 0): Json {
   if (!node || typeof node !== 'object' || depth > 8) return null;
   const sdp = at(node, 'structuredDisplayPrice');
   if (sdp) return sdp;
-  for (const v of Object.values(node)) {
+  const values: unknown[] = Object.values(node);
+  for (const v of values) {
     const hit = find(v, depth + 1);
     if (hit) return hit;
   }
