@@ -7,7 +7,7 @@
 import os from 'node:os';
 import { median, startBenchService } from './harness.js';
 import { readFixtureJson } from '../test/helpers/fixtures.js';
-import { asRental } from '../test/integration/ota-payloads.js';
+import { asRental } from '../test/fixtures/ota-payloads.js';
 import { startReplayServer } from '../test/replay/server.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);

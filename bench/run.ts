@@ -13,6 +13,7 @@ const BENCHES: [string, Record<string, string>][] = [
   ['bench/flights-parse.ts', {}],
   ['bench/mcp-payloads.ts', {}],
   ['bench/rss.ts', {}],
+  ['bench/browser-pool.ts', {}],
   ['bench/stdio-start.ts', {}],
 ];
 

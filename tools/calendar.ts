@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { calendarCharge, calendarCost, CalendarRequest, calendarRequestShape, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
-import { need } from '../src/app/deps.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { currency, isoDate } from '../src/domain/codes.js';
 import { expectedCalendarSeconds } from '../src/jobs/calendar-jobs.js';
@@ -8,11 +7,12 @@ import { readStoredRates, storageStatus as readStorageStatus, storeCalendarRates
 import { BadRequest, InvalidInput } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
 import { defineTool, type ToolContext } from '../src/core/define-tool.js';
-import { queryBool, queryInt } from '../src/core/query.js';
+import { queryBool, queryInt } from '../src/domain/query-params.js';
 import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
 import { echoParameters, SearchMetadataSchema, SearchTimer } from '../src/sources/shared/search-metadata.js';
 import { ProvenanceSchema } from '../src/domain/provenance.js';
 import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/property-token.js';
+import { collectCalendar } from '../src/sources/metasearch/calendar/service.js';
 import { hotelCalendarSummary, hotelCalendarView } from './views/hotel-calendar.js';
 
 const num = z.number().nullable();
@@ -68,7 +68,7 @@ const CalendarCallRequest = z.strictObject({ ...calendarRequestShape, ...propert
 async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext): Promise<CalendarResultOut> {
   const { deps, key, requestId } = ctx;
   const request = normalizeCalendarRequest(input);
-  const result = await need(deps, 'calendar').run(request, deps);
+  const result = await collectCalendar(deps, request);
   if (result.rates.length && !ctx.zeroRetention) {
     // one statement: atomic without a transaction around it
     await storeCalendarRates(deps.sql, key.account_id, request, result, { runId: newId('scraperun'), collectionKey: requestId });

@@ -5,7 +5,7 @@ import { NotFound } from '../src/domain/errors.js';
 import type { CreditRule, HttpMethod, Tool } from '../src/core/define-tool.js';
 import { defineTool } from '../src/core/define-tool.js';
 import { jsonSchema } from '../src/core/json-schema.js';
-import { RawBody } from '../src/doors/rest/raw-body.js';
+import { RawBody } from '../src/core/raw-body.js';
 import { compatibleAccount } from './compat-account.js';
 import { COMPAT_ENGINES } from './compat-engines.js';
 

@@ -4,8 +4,8 @@
  * own clients read (LangChain's SearchApi wrapper reads `jobs[].description`, `videos[].title` and
  * `.link`; its n8n example workflow splits `transcripts` and joins their `text`; its n8n YouTube
  * engines take video ids "from JSON responses in YouTube engine", i.e. `videos[].id`) or from its
- * recorded replies. A key we cannot state is left out, never filled with a made-up value; the
- * README lists them with the reason.
+ * recorded replies. A key we cannot state is left out, never filled with a made-up value;
+ * docs/compatible-api.md lists them with the reason.
  */
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { need } from '../src/app/deps.js';
 import { addDays } from '../src/domain/dates.js';
 import { BadRequest } from '../src/domain/errors.js';
 import { defineTool, type Tool, type ToolContext } from '../src/core/define-tool.js';
@@ -50,7 +49,7 @@ function metadata(timer: SearchTimer, ctx: ToolContext, meta: FetchMeta) {
 /** Results page for the next leg, in the compatible shape, with the effective search echoed. */
 async function flightsPage(engine: string, search: FlightSearch, selected: TfsSelectedFlight[][], echo: Record<string, string>, ctx: ToolContext, maxFlights?: number) {
   const timer = new SearchTimer();
-  const { data: page, meta } = await fetchFlightResults(need(ctx.deps, 'upstream'), timer, search, selected);
+  const { data: page, meta } = await fetchFlightResults(ctx.deps.upstream, timer, search, selected);
   const body = capFlights(timer.parse(() => toCompatFlights(page, { search, selected })), maxFlights);
   return {
     search_metadata: metadata(timer, ctx, meta),
@@ -129,7 +128,7 @@ export const getBookingOptions = defineTool({
     const t = decodeBookingToken(input.booking_token);
     const search = withLocale(t.search, input);
     const timer = new SearchTimer();
-    const { data: options, meta } = await fetchFlightBooking(need(ctx.deps, 'upstream'), timer, search, t.selected);
+    const { data: options, meta } = await fetchFlightBooking(ctx.deps.upstream, timer, search, t.selected);
     return {
       search_metadata: metadata(timer, ctx, meta),
       search_parameters: { engine: 'metasearch_flights_booking', ...searchEcho(search), booking_token: input.booking_token },
@@ -154,7 +153,7 @@ export const searchFlightLocations = defineTool({
   mcp: { expose: true, title: 'Search flight locations', summary: SUMMARIES.search_flight_locations },
   async handler(input, ctx) {
     const timer = new SearchTimer();
-    const { data, meta } = await fetchFlightLocations(need(ctx.deps, 'upstream'), timer, input);
+    const { data, meta } = await fetchFlightLocations(ctx.deps.upstream, timer, input);
     return {
       search_metadata: metadata(timer, ctx, meta),
       search_parameters: { engine: 'metasearch_flights_location_search', q: input.q, ...(input.hl ? { hl: input.hl } : {}), ...(input.gl ? { gl: input.gl } : {}) },
@@ -206,7 +205,7 @@ export const getFlightCalendar = defineTool({
     const end = outbound_date_end ?? addDays(start, CALENDAR_MAX_DAYS - 1);
     if (Number.isNaN(Date.parse(`${start}T00:00:00Z`))) throw new BadRequest('outbound_date_start is not a date');
     const timer = new SearchTimer();
-    const { data, meta } = await fetchFlightCalendar(need(ctx.deps, 'upstream'), timer, search, { start_date: start, end_date: end });
+    const { data, meta } = await fetchFlightCalendar(ctx.deps.upstream, timer, search, { start_date: start, end_date: end });
     const priced = data.find((d) => d.currency)?.currency ?? null;
     return {
       search_metadata: metadata(timer, ctx, meta),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NotFound } from '../src/domain/errors.js';
-import { appsByKey } from '../src/doors/oauth/grants.js';
+import { appsByKey } from '../src/platform/oauth-grants.js';
 import { findRequest } from '../src/platform/history.js';
 import { readableKeyIds } from '../src/platform/keys.js';
 import { USAGE_PERIODS, usageFor, type UsagePeriod } from '../src/platform/usage.js';

@@ -3,7 +3,7 @@ import { countryLower, countryUpper, currency, isoDate } from '../src/domain/cod
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import type { Tool } from '../src/core/define-tool.js';
 import { defineTool } from '../src/core/define-tool.js';
-import { queryInt } from '../src/core/query.js';
+import { queryInt } from '../src/domain/query-params.js';
 import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
 import { BadRequest } from '../src/domain/errors.js';
 import { SearchMetadataSchema, SearchTimer, echoParameters } from '../src/sources/shared/search-metadata.js';

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { CalendarRequest, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
-import { need } from '../src/app/deps.js';
 import { createCalendarJob, readCalendarJob } from '../src/jobs/calendar-jobs.js';
-import { checkCallbackUrl } from '../src/workers/webhooks.js';
+import { checkCallbackUrl } from '../src/upstream/callback-url.js';
 import { InvalidInput, NotConfigured } from '../src/domain/errors.js';
 import { defineTool } from '../src/core/define-tool.js';
-import { queryBool } from '../src/core/query.js';
+import { queryBool } from '../src/domain/query-params.js';
 
 const ts = z.string();
 const JobItem = z.object({
@@ -89,7 +88,7 @@ export const createJob = defineTool({
       if (!deps.config.WEBHOOK_SIGNING_SECRET) throw new NotConfigured('webhook delivery is not enabled for this service');
       checkCallbackUrl(callbackUrl, deps.config.SAFE_FETCH_ALLOW_PRIVATE);
     }
-    const { id } = await createCalendarJob(deps.sql, need(deps, 'boss'), {
+    const { id } = await createCalendarJob(deps.sql, deps.queue.boss(), {
       key,
       idempotencyKey: idem,
       body: input,
@@ -100,7 +99,7 @@ export const createJob = defineTool({
     });
     // Read before waking this process's workers, so that the answer shows the job as committed (queued).
     const job = await readCalendarJob(deps.sql, key.account_id, id, false);
-    deps.services.wakeWorkers?.();
+    deps.queue.wake();
     return job;
   },
 });

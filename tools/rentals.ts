@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type CreditRule, type Tool } from '../src/core/define-tool.js';
-import { queryBool, queryInt } from '../src/core/query.js';
+import { queryBool, queryInt } from '../src/domain/query-params.js';
 import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
 import { PRICE_STATUSES } from '../src/sources/rentaltwo/calendar-pricing.js';
 import { DEFAULT_DOMAIN, isRentaltwoDomain } from '../src/sources/rentaltwo/domains.js';

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { dashboardRouter } from '../doors/dashboard/router.js';
 import { oauthRouter } from '../doors/oauth/router.js';
 import { baseUrl } from '../doors/oauth/urls.js';
-import type { AppDeps } from './deps.js';
+import type { ServiceDeps } from '../core/service-deps.js';
 import { metricsRoute } from '../doors/ops/metrics-route.js';
 import { cutText } from '../domain/error-echo.js';
 import { ApiError, InvalidInput, toApiError } from '../domain/errors.js';
@@ -19,7 +19,7 @@ export interface HealthProbe {
   check(): Promise<string>;
 }
 
-function accessLog(deps: AppDeps) {
+function accessLog(deps: ServiceDeps) {
   return (req: Request, res: Response, next: NextFunction) => {
     res.once('finish', () => {
       deps.log.info({
@@ -59,7 +59,7 @@ function deferBodyErrors(err: unknown, req: Request, _res: Response, next: NextF
   next();
 }
 
-export function createApp(deps: AppDeps, probes: HealthProbe[] = []): express.Express {
+export function createApp(deps: ServiceDeps, probes: HealthProbe[] = []): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import type PgBoss from 'pg-boss';
@@ -7,18 +8,24 @@ import { assertPublicBaseUrl, type Config } from '../config/config.js';
 import { createSql, type Sql } from '../db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
+import { answerClientErrors } from './client-errors.js';
 import { limitHeapGrowth } from './memory.js';
-import type { AppDeps } from './deps.js';
+import type { ServiceDeps } from '../core/service-deps.js';
+import { BossQueue, NO_QUEUE, type JobQueue } from '../jobs/job-queue.js';
 import type { CalendarWorker } from '../workers/calendar-worker.js';
-import { createCalendarService } from '../sources/metasearch/calendar/service.js';
-import { closeJobsBrowser } from '../sources/jobsearch/browser.js';
+import type { McpTaskWorker } from '../workers/mcp-task-worker.js';
+import { JobsBrowser } from '../sources/jobsearch/browser.js';
 import { UpstreamClient } from '../upstream/client.js';
+import { BrowserFetcher } from '../upstream/browser-fetch.js';
+import { addBrowserGauges, browserObserver } from '../ops/browser-metrics.js';
+import { PREFIX } from '../ops/metrics.js';
 import { SafeFetcher } from '../upstream/safe-fetch.js';
+import { observedUpstream, websiteFetch } from '../upstream/scope.js';
 import { Credits } from '../platform/credits.js';
 import { PlatformPath } from '../platform/fast-path.js';
 import { ensureFirstKey, type CreatedKey } from '../platform/keys.js';
 import { randomToken } from '../domain/ids.js';
-import { createOps, observeUpstream, type Ops } from '../ops/ops.js';
+import { createOps, type Ops } from '../ops/ops.js';
 import type { Tool } from '../core/define-tool.js';
 
 export interface Database {
@@ -35,7 +42,7 @@ export interface Database {
 export async function openDatabase(config: Config, log?: Logger): Promise<Database> {
   const embedded = config.DATABASE_URL
     ? null
-    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.EMBEDDED_PG_PORT, onLog: (l) => log?.debug({ pg: l.trim() }) });
+    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.EMBEDDED_PG_PORT, systemDir: path.resolve(config.EMBEDDED_PG_SYSTEM_DIR), onLog: (l) => log?.debug({ pg: l.trim() }) });
   const url = config.DATABASE_URL ?? embedded!.url;
   const applicationName = `hotelrates-${process.pid}-${randomToken(6)}`;
   const sql = createSql(url, { max: config.DB_POOL_MAX, applicationName });
@@ -54,7 +61,7 @@ export async function openDatabase(config: Config, log?: Logger): Promise<Databa
 
 export interface Runtime {
   db: Database;
-  deps: AppDeps;
+  deps: ServiceDeps;
   boss: PgBoss | null;
   worker: CalendarWorker | null;
   close(): Promise<void>;
@@ -71,29 +78,66 @@ export interface RuntimeOptions {
   drainS?: number;
 }
 
+export interface BuiltDeps {
+  deps: ServiceDeps;
+  /** Closes what the builder opened to the outside: the upstream connection pools and the browser. */
+  close(): Promise<void>;
+}
+
 /**
- * The one place the service's dependencies are built: the HTTP API, `npm run worker` and the
- * stdio MCP server all take their upstream client, website fetcher, calendar service and credits
- * from here, so a tool behaves the same whichever door it came through. `ops` (metrics and
- * upstream-outcome recording) is this process's own; the upstream client reports every outcome to it.
+ * The one place the service's dependencies are built: the HTTP API, `npm run worker`, the stdio
+ * MCP server, the source check and the tests' service all take their upstream client, website
+ * fetcher, browser, credits and queue from here, so a tool behaves the same whichever door it came
+ * through. `ops` (metrics and upstream-outcome recording) is this process's own; the upstream
+ * client reports every outcome to it. `queue`: the process's batch queue, or NO_QUEUE where none runs.
  */
-export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], boss?: PgBoss, ops: Ops = createOps({ sql, log })): AppDeps {
+export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], queue: JobQueue, ops: Ops = createOps({ sql, log })): BuiltDeps {
   const credits = new Credits(sql);
   const platform = new PlatformPath(sql, credits);
   // until it listens, the key cache stays off (every call looks its key up)
   void platform.start();
-  const deps: AppDeps = {
+  const client = new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops));
+  const jobsBrowser = new JobsBrowser();
+  const deps: ServiceDeps = {
     config,
     sql,
     log,
     credits,
     platform,
     tools,
-    services: { boss, upstream: observeUpstream(new UpstreamClient(config, log), ops), safeFetch: SafeFetcher.fromConfig(config) },
     ops,
+    queue,
+    upstream: observedUpstream(client, ops.outcomes),
+    safeFetch: websiteFetch(SafeFetcher.fromConfig(config)),
+    jobsBrowser,
   };
-  deps.services.calendar = createCalendarService(deps);
-  return deps;
+  return {
+    deps,
+    async close() {
+      await jobsBrowser.close();
+      await client.close();
+    },
+  };
+}
+
+/** The upstream browser path (Chromium launched on first use), reporting to this process's metrics. */
+function upstreamBrowser(config: Config, log: Logger, ops: Ops): BrowserFetcher {
+  const browser = new BrowserFetcher(
+    {
+      executablePath: config.CHROMIUM_PATH,
+      contexts: config.UPSTREAM_BROWSER_CONTEXTS,
+      queue: config.UPSTREAM_BROWSER_QUEUE,
+      timeoutMs: config.UPSTREAM_BROWSER_TIMEOUT_MS,
+      memoryMb: config.UPSTREAM_BROWSER_MEMORY_MB,
+      recyclePages: config.UPSTREAM_BROWSER_RECYCLE_PAGES,
+      allowPrivate: config.UPSTREAM_BROWSER_ALLOW_PRIVATE,
+      dataDir: config.dataDir,
+    },
+    log.child({ component: 'browser' }),
+    browserObserver(ops.metrics.browser),
+  );
+  addBrowserGauges(ops.metrics.registry, PREFIX, browser);
+  return browser;
 }
 
 /** Database, dependencies and, as asked, the queue and the batch worker: what every entry point runs on. */
@@ -117,18 +161,19 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
       throw err;
     }
   }
+  const queue = boss ? new BossQueue(boss) : null;
   const ops = createOps({ sql: db.sql, log, pool: { max: config.DB_POOL_MAX, applicationName: db.applicationName } });
-  const deps = buildDeps(config, db.sql, log, opts.tools ?? TOOLS, boss ?? undefined, ops);
-  const calendar = deps.services.calendar!;
-  const worker = runWorker && boss && jobs ? await jobs.startCalendarWorker(deps, boss, calendar) : null;
-  const taskWorker = runWorker && boss && jobs ? await jobs.startMcpTaskWorker(deps, boss) : null;
-  if (worker && taskWorker) {
-    deps.services.wakeWorkers = () => {
-      worker.wake();
-      taskWorker.wake();
-    };
-    await jobs!.startArchivePurge(deps, boss!);
-    await jobs!.startOAuthPrune(deps, boss!);
+  const built = buildDeps(config, db.sql, log, opts.tools ?? TOOLS, queue ?? NO_QUEUE, ops);
+  const { deps } = built;
+  let worker: CalendarWorker | null = null;
+  let taskWorker: McpTaskWorker | null = null;
+  if (runWorker && jobs && queue) {
+    worker = await jobs.startCalendarWorker(deps, queue.boss());
+    taskWorker = await jobs.startMcpTaskWorker(deps, queue.boss());
+    queue.addWorker(worker);
+    queue.addWorker(taskWorker);
+    await jobs.startArchivePurge(deps, queue.boss());
+    await jobs.startOAuthPrune(deps, queue.boss());
   }
   let closing: Promise<void> | null = null;
   return {
@@ -140,8 +185,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
       closing ??= (async () => {
         await taskWorker?.stop();
         await boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
-        await closeJobsBrowser(deps);
-        await deps.services.upstream?.close();
+        await built.close();
         await ops.outcomes.close();
         await deps.platform.close();
         await db.close(opts.drainS);
@@ -178,7 +222,7 @@ async function loadJobs() {
 export interface Service {
   url: string;
   firstKey: CreatedKey | null;
-  deps: AppDeps;
+  deps: ServiceDeps;
   worker: CalendarWorker | null;
   close(): Promise<void>;
 }
@@ -195,6 +239,7 @@ export async function startService(config: Config, opts: RuntimeOptions = {}): P
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   return {

@@ -44,26 +44,27 @@ cli.run(async () => {
 
   const config = loadConfigOrExit();
   // loaded only now, so that a usage or configuration error answers at once
-  const [{ TOOLS }, { buildDeps, openDatabase }, { createOps }, { checkSources, formatTable }] = await Promise.all([
+  const [{ TOOLS }, { buildDeps, openDatabase }, { createOps }, { checkSources, formatTable }, { NO_QUEUE }] = await Promise.all([
     import('../../tools/index.js'),
     import('../app/service.js'),
     import('../ops/ops.js'),
     import('../doors/ops/source-check.js'),
+    import('../jobs/job-queue.js'),
   ]);
   const log = pino({ level: config.LOG_LEVEL === 'info' ? 'error' : config.LOG_LEVEL }, pino.destination(2));
   const db: Database | null = config.DATABASE_URL ? await openDatabase(config, log) : null;
   const sql = db?.sql ?? noDatabase();
   // the service's own dependency builder: the same upstream client, website fetcher and outcome recording
   const ops = createOps({ sql: db?.sql ?? null, log });
-  const deps = buildDeps(config, sql, log, TOOLS, undefined, ops);
+  const built = buildDeps(config, sql, log, TOOLS, NO_QUEUE, ops);
   try {
     const checks = canonicalChecks().filter((c) => !only || only.includes(c.source));
-    const results = await checkSources(deps, checks, timeoutS * 1000);
+    const results = await checkSources(built.deps, checks, timeoutS * 1000);
     const ok = results.every((r) => r.state === 'ok');
     process.stdout.write(values.json ? `${JSON.stringify({ checked_at: new Date().toISOString(), ok, sources: results }, null, 2)}\n` : formatTable(results));
     process.exitCode = ok ? 0 : 1;
   } finally {
-    await deps.services.upstream?.close();
+    await built.close();
     await ops.outcomes.close();
     await db?.close();
   }

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { EGRESS_MODES, assertProxyUrl, parseMarketProxies } from '../upstream/egress.js';
+import { EGRESS_MODES } from '../domain/egress-modes.js';
+import { parsePosContexts, parseQueryHashes } from './group-settings.js';
 import { HOST_OVERRIDE_DOC, HOST_OVERRIDE_FIELDS, resolveHosts, type Alias } from './hosts.js';
-import { parsePosContexts, parseQueryHashes } from '../sources/shared/group-graphql.js';
-import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE, webhookSigningKey } from '../jobs/webhook-signing.js';
+import { assertProxyUrl, parseMarketProxies } from './proxies.js';
+import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE, webhookSigningKey } from './webhook-settings.js';
+import { MODE_DOC, MODE_FIELDS, resolveModes, type UpstreamMode } from './upstream-modes.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -40,6 +42,7 @@ const ConfigSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  EMBEDDED_PG_SYSTEM_DIR: z.string().default('/var/lib/hotelrates'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CREDITS_MODE: z.enum(['off', 'shadow', 'enforce']).default('shadow'),
   DEFAULT_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60),
@@ -68,6 +71,12 @@ const ConfigSchema = z.object({
   SAFE_FETCH_ALLOW_PRIVATE: bool.default(false),
   TRUST_PROXY: z.string().optional(),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  UPSTREAM_BROWSER_CONTEXTS: z.coerce.number().int().min(1).max(16).default(2),
+  UPSTREAM_BROWSER_QUEUE: z.coerce.number().int().min(0).max(1000).default(8),
+  UPSTREAM_BROWSER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
+  UPSTREAM_BROWSER_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(256),
+  UPSTREAM_BROWSER_RECYCLE_PAGES: z.coerce.number().int().min(1).max(100_000).default(100),
+  UPSTREAM_BROWSER_ALLOW_PRIVATE: bool.default(false),
   ATS_HOST_OVERRIDES: jsonSetting(parseHostMap, 'must be a JSON object of host to base URL'),
   GROUP_POS_CONTEXTS: jsonSetting(parsePosContexts, 'must be a JSON object of brand to market to context'),
   GROUP_QUERY_HASHES: jsonSetting(parseQueryHashes, 'must be a JSON object of operation name to sha256'),
@@ -95,6 +104,7 @@ const ConfigSchema = z.object({
   OAUTH_PENDING_CLIENTS_MAX: z.coerce.number().int().min(10).max(1_000_000).default(1000),
   SEARCH_ARCHIVE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ...HOST_OVERRIDE_FIELDS,
+  ...MODE_FIELDS,
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -107,6 +117,8 @@ export interface Config extends RawConfig {
   mcpAllowedOrigins: string[] | null;
   /** Base URL per upstream alias, after `UPSTREAM_<ALIAS>_URL` overrides. */
   upstreamHosts: Record<Alias, string>;
+  /** How each alias is reached (`UPSTREAM_<ALIAS>_MODE`). */
+  upstreamModes: Record<Alias, UpstreamMode>;
 }
 
 export class ConfigError extends Error {}
@@ -131,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...data,
     dataDir: path.resolve(data.DATA_DIR),
     upstreamHosts: resolveHosts(data),
+    upstreamModes: resolveModes(data),
     mcpAllowedHosts: mcpHosts,
     mcpAllowedOrigins: data.MCP_ALLOWED_ORIGINS === undefined ? mcpHosts : allowList(data.MCP_ALLOWED_ORIGINS, data.PUBLIC_BASE_URL),
   };
@@ -188,6 +201,7 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   DATABASE_URL: 'external PostgreSQL ≥ 14; unset starts the embedded one',
   DATA_DIR: 'data directory (embedded database, diagnostics)',
   EMBEDDED_PG_PORT: 'port of the embedded PostgreSQL',
+  EMBEDDED_PG_SYSTEM_DIR: 'started as root only: where the embedded PostgreSQL (a copy of its programs, and the cluster, linked from DATA_DIR/pg) goes when its unprivileged postgres user cannot reach node_modules or DATA_DIR, e.g. a repository under /root (mode 0700)',
   LOG_LEVEL: 'pino log level',
   CREDITS_MODE: 'off | shadow | enforce',
   DEFAULT_RATE_LIMIT_PER_MIN: 'rate limit of new keys',
@@ -204,7 +218,13 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   MARKET_PROXIES: 'per-market proxies, e.g. US=http://user:pass@host:port,GB=socks5://host:1080',
   DEFAULT_PROXY_URL: 'proxy for markets without their own entry in MARKET_PROXIES',
   SAFE_FETCH_ALLOW_PRIVATE: 'TEST ONLY: let the website fetcher reach private/loopback addresses (replay server)',
-  CHROMIUM_PATH: 'browser for the rendered job-card search (Debian chromium); absent: that route answers 503',
+  CHROMIUM_PATH: 'headless browser (Debian chromium) for the rendered job-card search and the upstream browser path; absent: those answer 503 naming it',
+  UPSTREAM_BROWSER_CONTEXTS: 'browser contexts open at once for the upstream browser path (one per call, closed after it)',
+  UPSTREAM_BROWSER_QUEUE: 'browser calls that may wait for a context; beyond it a call answers 503 browser_busy (retryable, free)',
+  UPSTREAM_BROWSER_TIMEOUT_MS: 'bound of one browser call: waiting for a context, then opening the page until the awaited reply',
+  UPSTREAM_BROWSER_MEMORY_MB: 'JavaScript heap cap of each context\'s page (V8 max-old-space-size of its renderer); over it the page crashes and the call answers 502',
+  UPSTREAM_BROWSER_RECYCLE_PAGES: 'pages after which the browser process is replaced (once its running calls end)',
+  UPSTREAM_BROWSER_ALLOW_PRIVATE: 'TEST ONLY: let browser pages reach a private/loopback address when it is the host an UPSTREAM_<ALIAS>_URL names (replay server)',
   ATS_HOST_OVERRIDES: 'JSON map of careers hosts to other base URLs (mirrors, tests), e.g. {"boards-api.greenhouse.io":"http://127.0.0.1:9000/gh"}',
   TRUST_PROXY: 'dashboard behind a reverse proxy: true, a hop count, loopback or addresses (Express trust proxy); Secure cookies and per-IP limits follow X-Forwarded-* only then',
   GROUP_POS_CONTEXTS: 'JSON contexts for otatwo/otathree/rentalone points of sale whose context is not public (those answer 503 without one), e.g. {"otatwo":{"CA":{"siteId":…,"tpid":…,"eapid":…,"locale":"en_CA","baseUrl":"https://…"}}}; the currency follows the market, baseUrl (optional) sends that market to its own site',
@@ -223,4 +243,5 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   OAUTH_PENDING_CLIENTS_MAX: 'OAuth clients no account has approved (registrations, cached client metadata documents) kept at most; the oldest are evicted first',
   SEARCH_ARCHIVE_DAYS: 'days a compatible search stays readable at its json_url / html_url (GET /api/v1/searches/{id}); an hourly job deletes older ones',
   ...HOST_OVERRIDE_DOC,
+  ...MODE_DOC,
 };

@@ -79,3 +79,27 @@ export function resolveHosts(env: Readonly<Record<string, unknown>>): Record<Ali
 export function isAlias(value: string): value is Alias {
   return (ALIASES as readonly string[]).includes(value);
 }
+
+/**
+ * Hosts a source's pages load from besides its base URL, for the browser path (which allows no
+ * others): the site's own subdomains and its static-asset domains. `*.x` is x and every subdomain.
+ */
+export const BROWSER_HOSTS: Record<Alias, string[]> = {
+  metasearch: ['*.google.com', '*.gstatic.com'],
+  otaone: ['*.booking.com', '*.bstatic.com'],
+  otatwo: ['*.expedia.com', '*.travel-assets.com'],
+  otathree: ['*.hotels.com', '*.travel-assets.com'],
+  otafour: ['*.agoda.com', '*.agoda.net'],
+  rentalone: ['*.vrbo.com', '*.travel-assets.com'],
+  rentaltwo: ['*.airbnb.com', '*.muscache.com'],
+  travelreview: ['*.trivago.com'],
+  hostel: ['*.hostelworld.com'],
+  network: ['*.linkedin.com', '*.licdn.com'],
+  video: ['*.youtube.com', '*.ytimg.com'],
+  apps: ['*.apple.com', '*.mzstatic.com'],
+  retail: ['*.walmart.com', '*.walmartimages.com'],
+  trends: ['*.google.com', '*.gstatic.com'],
+};
+
+/** Where the bot walls in front of the sites serve their challenge scripts (blocked.ts names them). */
+export const CHALLENGE_HOSTS = ['challenges.cloudflare.com', '*.captcha-delivery.com', 'js.datadome.co', '*.awswaf.com', '*.perimeterx.net', '*.px-cdn.net', '*.px-cloud.net'];

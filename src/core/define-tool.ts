@@ -1,6 +1,10 @@
 import type { z } from 'zod';
-import type { AppDeps } from '../app/deps.js';
+import type { Sql } from '../db/client.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import type { Ops } from '../ops/ops.js';
+import type { Credits } from '../platform/credits.js';
 import type { AuthedKey } from '../platform/keys.js';
+import type { SourceContext } from '../sources/context.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -14,8 +18,26 @@ export interface HeaderSpec {
   schema: Record<string, unknown>;
 }
 
+/**
+ * What tool handlers use: the sources' context (upstream client, website fetcher, browser, settings,
+ * logger) and the platform's modules. Built once per process by the one builder (app/service.ts),
+ * scoped to each call by invokeTool. Every field is required: where a process lacks something (the
+ * stdio server runs no queue) it is given an implementation that answers the right error (503).
+ */
+export interface ToolServices extends SourceContext {
+  sql: Sql;
+  credits: Credits;
+  /** Metrics and upstream-outcome recording of this process. */
+  ops: Ops;
+  /** The operations this process serves (the catalogue and the sources' listing read them). */
+  tools: Tool[];
+  /** The batch queue (calendar jobs). */
+  queue: JobQueue;
+}
+
 export interface ToolContext {
-  deps: AppDeps;
+  /** The process's services, scoped to this call: its upstream session, its caller's hang-up. */
+  deps: ToolServices;
   requestId: string;
   key: AuthedKey;
   /** Which door the call came through; the operator's own checks are `operator`. */

@@ -1,11 +1,12 @@
 import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/client.js';
-import { scopeDeps, type AppDeps } from '../app/deps.js';
 import { Limited } from '../domain/errors.js';
 import { inSourceScope } from '../ops/outcomes.js';
 import { historyInsert, type HistoryRecord } from '../platform/history.js';
+import { scopeSources } from '../sources/context.js';
 import { newUpstreamSession } from '../upstream/session.js';
 import type { Tool, ToolContext } from './define-tool.js';
+import type { ServiceDeps } from './service-deps.js';
 import { parseInput, type Location } from './validation.js';
 
 export interface Meter {
@@ -24,6 +25,13 @@ export function newMeter(): Meter {
   return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null };
 }
 
+/** Who calls, through which door, with what: a ToolContext before the call's scope is made. */
+export interface Caller extends Omit<ToolContext, 'deps' | 'zeroRetention'> {
+  deps: ServiceDeps;
+  /** Ends the call's upstream work: its client hung up (REST, MCP) or its task was cancelled. */
+  signal: AbortSignal;
+}
+
 /** zero_retention as the routes accept it: a JSON boolean, or the string of a query parameter. */
 export function asksZeroRetention(input: unknown): boolean {
   const v = (input as { zero_retention?: unknown } | null)?.zero_retention;
@@ -34,19 +42,20 @@ export function asksZeroRetention(input: unknown): boolean {
  * The one path every call takes, REST or MCP: rate limit, validate, reserve (when
  * enforced), run, and work out the actual cost of a non-empty success. Failures
  * charge 0 and release what was reserved. `finishCall` then writes the outcome.
- * The handler runs in a session of its own: its upstream cookies stay within this call.
+ * The handler runs in a session of its own (its upstream cookies stay within this call), its
+ * upstream and website requests ended by the caller's signal.
  * `checkInput` sees the valid input before anything is reserved or run (a door's own bounds).
  */
 export async function invokeTool(
   tool: Tool,
   raw: unknown,
   locate: (key: string | undefined) => Location,
-  caller: Omit<ToolContext, 'zeroRetention'>,
+  caller: Caller,
   meter: Meter,
   checkInput?: (input: unknown) => void,
 ): Promise<unknown> {
-  const { key, requestId } = caller;
-  const deps = caller.deps;
+  const { deps, signal, ...who } = caller;
+  const { key, requestId } = who;
   const mode = deps.config.CREDITS_MODE;
   const billed = tool.metered && mode !== 'off';
   meter.metered = billed;
@@ -64,7 +73,7 @@ export async function invokeTool(
   checkInput?.(input);
   const zeroRetention = asksZeroRetention(input);
   const session = newUpstreamSession(zeroRetention ? null : { account_id: key.account_id, request_id: requestId });
-  const ctx: ToolContext = { ...caller, zeroRetention, deps: scopeDeps(deps, { session }) };
+  const ctx: ToolContext = { ...who, zeroRetention, deps: scopeSources(deps, { signal, session }) };
   const account = billed && key.plan ? { accountId: key.account_id, plan: key.plan } : null;
   const enforced = mode === 'enforce' && account !== null;
   if (enforced) await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
@@ -91,7 +100,7 @@ export function failed(meter: Meter): void {
  * history row go in one statement; otherwise the history row alone. `sql`: the caller's transaction
  * when the outcome commits with more (an MCP task's result).
  */
-export async function finishCall(deps: AppDeps, meter: Meter, record: CallRecord, sql: Sql | TransactionSql = deps.sql): Promise<void> {
+export async function finishCall(deps: Pick<ServiceDeps, 'sql' | 'platform' | 'credits'>, meter: Meter, record: CallRecord, sql: Sql | TransactionSql = deps.sql): Promise<void> {
   const history: HistoryRecord = { ...record, credits: meter.charged, rate_limited: meter.rateLimited };
   const charge = meter.pending ? { ...meter.pending, requestId: record.id, amount: meter.charged } : null;
   if (sql === deps.sql) {

@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { jsonSchema } from './json-schema.js';
 
-/** A boolean that arrives as JSON (MCP, bodies) or as `true`/`false` text in a query string. */
-export const queryBool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
-
-/** An integer that arrives as a number or as digits in a query string. */
-export const queryInt = z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v), z.int());
-
 interface FieldTypes {
   types: Set<string>;
   items: Set<string>;

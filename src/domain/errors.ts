@@ -77,6 +77,18 @@ export class UpstreamFailed extends ApiError {
     super(502, detail, true);
   }
 }
+/**
+ * A block page, captcha, consent wall or unusable reply (502), as upstream/blocked.ts detects it.
+ * The proxy fallback keys on this class, and the outcome recorder counts it as `blocked`.
+ */
+export class UpstreamBlocked extends UpstreamFailed {
+  constructor(
+    detail: string,
+    readonly marker: string,
+  ) {
+    super(detail);
+  }
+}
 /** 503: the upstream answered but its expected structure is gone. Not retryable until we adapt. */
 export class UpstreamContractChanged extends ApiError {
   declare source: string;

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { EGRESS_MODES, type EgressMode } from '../upstream/egress.js';
+import { REPLY_EGRESS_MODES, type EgressMode } from './egress-modes.js';
 
 /** The spec's Provenance object (attached to every normalized price). */
 export const PROVENANCE_SCHEMA_VERSION = 1;
@@ -38,7 +38,7 @@ export const ProvenanceSchema = z.object({
   requested_market: z.string().nullable(),
   requested_currency: z.string().nullable(),
   returned_currency: z.string().nullable(),
-  egress_mode: z.enum(EGRESS_MODES),
+  egress_mode: z.enum(REPLY_EGRESS_MODES),
   price_basis: z.string().min(1),
   derivation: z.string().min(1),
   upstream_rate_id: z.string().nullable(),

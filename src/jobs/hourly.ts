@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { AppDeps } from '../app/deps.js';
+import type { Logger } from 'pino';
 
 export interface HourlyTask {
   /** The pg-boss queue of the schedule (one run per slot across processes). */
@@ -8,11 +8,11 @@ export interface HourlyTask {
   cron: string;
   what: string;
   /** Rows removed (logged when any). */
-  run(deps: AppDeps): Promise<number>;
+  run(): Promise<number>;
 }
 
 /** Runs `task` now and then on pg-boss's schedule, and once at start-up. */
-export async function startHourly(deps: AppDeps, boss: PgBoss, task: HourlyTask): Promise<void> {
+export async function startHourly(log: Logger, boss: PgBoss, task: HourlyTask): Promise<void> {
   if (!(await boss.getQueue(task.queue))) {
     await boss.createQueue(task.queue).catch(async (err) => {
       if (!(await boss.getQueue(task.queue))) throw err;
@@ -20,8 +20,8 @@ export async function startHourly(deps: AppDeps, boss: PgBoss, task: HourlyTask)
   }
   await boss.schedule(task.queue, task.cron);
   await boss.work(task.queue, { pollingIntervalSeconds: 60 }, async () => {
-    const deleted = await task.run(deps);
-    if (deleted) deps.log.info({ deleted }, task.what);
+    const deleted = await task.run();
+    if (deleted) log.info({ deleted }, task.what);
   });
-  await task.run(deps).catch((err) => deps.log.warn({ err }, `${task.what}: the run at start-up failed`));
+  await task.run().catch((err) => log.warn({ err }, `${task.what}: the run at start-up failed`));
 }

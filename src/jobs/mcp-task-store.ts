@@ -6,6 +6,7 @@ import { historyInsert } from '../platform/history.js';
 import { newId } from '../domain/ids.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { bossDb } from './calendar-jobs.js';
+import type { JobQueue } from './job-queue.js';
 
 /*
  * The one module that writes and reads MCP task records (src/doors/mcp/mcp-tasks.ts answers the
@@ -102,7 +103,7 @@ export async function findTask(sql: Sql | TransactionSql, key: AuthedKey, taskId
  * is told (NOTIFY) to abort. The call is recorded as a client-ended call (499, nothing charged),
  * as REST records a client that hung up. A terminal task is left as it is.
  */
-export async function cancelTask(sql: Sql, boss: PgBoss | undefined, key: AuthedKey, taskId: string): Promise<TaskRecord | null> {
+export async function cancelTask(sql: Sql, queue: JobQueue, key: AuthedKey, taskId: string): Promise<TaskRecord | null> {
   const found = await sql.begin(async (tx) => {
     const task = await findTask(tx, key, taskId, true);
     if (!task || task.status !== 'working') return { task, cancelled: false };
@@ -115,7 +116,7 @@ export async function cancelTask(sql: Sql, boss: PgBoss | undefined, key: Authed
     await tx`SELECT pg_notify(${TASK_CANCEL_CHANNEL}, ${task.id})`;
     return { task: row as TaskRecord, cancelled: true };
   });
-  if (found.cancelled && boss) await boss.cancel(MCP_TASK_QUEUE, found.task!.queue_job_id).catch(() => undefined);
+  if (found.cancelled && queue.running) await queue.boss().cancel(MCP_TASK_QUEUE, found.task!.queue_job_id).catch(() => undefined);
   return found.task;
 }
 

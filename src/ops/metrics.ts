@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Sql } from '../db/client.js';
+import { createBrowserMetrics, type BrowserMetrics } from './browser-metrics.js';
 
 /** What one upstream request came to; also the labels of the upstream metrics. */
 export const OUTCOMES = ['ok', 'blocked', 'contract_changed', 'timeout', 'upstream_error', 'unreachable'] as const;
@@ -21,9 +22,10 @@ export interface Metrics {
   upstream: Counter<'source' | 'outcome'>;
   upstreamSeconds: Histogram<'source' | 'outcome'>;
   batchItems: Counter<'outcome'>;
+  browser: BrowserMetrics;
 }
 
-const PREFIX = 'hotelrates_';
+export const PREFIX = 'hotelrates_';
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
@@ -69,6 +71,7 @@ export function createMetrics(): Metrics {
       labelNames: ['outcome'],
       registers,
     }),
+    browser: createBrowserMetrics(registry, PREFIX),
   };
 }
 

@@ -1,10 +1,7 @@
 import type { Logger } from 'pino';
 import type { Sql } from '../db/client.js';
-import { forwarding } from '../app/deps.js';
-import type { UpstreamClient, UpstreamRequest } from '../upstream/client.js';
 import { addDatabaseGauges, createMetrics, type Metrics } from './metrics.js';
 import { SourceOutcomes } from './outcome-store.js';
-import { observed } from './outcomes.js';
 
 /** The process's metrics registry and outcome recorder; built by the dependency builder, one per process. */
 export interface Ops {
@@ -24,11 +21,6 @@ export function createOps(opts: OpsOptions): Ops {
   const metrics = createMetrics();
   if (opts.sql && opts.pool) addDatabaseGauges(metrics, opts.sql, opts.pool);
   return { metrics, outcomes: new SourceOutcomes(opts.sql, metrics, opts.log) };
-}
-
-/** The upstream client with the outcome of every request recorded (in the caller's source scope when there is one). */
-export function observeUpstream(client: UpstreamClient, ops: Ops): UpstreamClient {
-  return forwarding(client, 'fetch', (fetch) => (req: UpstreamRequest) => observed(ops.outcomes, req.source, () => fetch(req)));
 }
 
 export interface CallRecord {

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ApiError, UpstreamContractChanged, UpstreamFailed } from '../domain/errors.js';
-import { UpstreamBlocked } from '../upstream/blocked.js';
+import { ApiError, UpstreamBlocked, UpstreamContractChanged, UpstreamFailed } from '../domain/errors.js';
 import type { Outcome } from './metrics.js';
 
 /**

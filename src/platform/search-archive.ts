@@ -2,13 +2,19 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Sql } from '../db/client.js';
 import type { AuthedKey } from './keys.js';
-import type { CapturedReply } from '../core/compat/capture.js';
 
 const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
 /** Raw pages larger than this (decoded) are not retained; their html_url answers 404. */
 export const RAW_PAGE_MAX_BYTES = 16 * 1024 * 1024;
+
+/** One upstream reply of a compatible search, as received (decoded body): the page html_url serves. */
+export interface CapturedReply {
+  url: string;
+  contentType: string | null;
+  body: Buffer;
+}
 
 export interface ArchiveEntry {
   id: string;

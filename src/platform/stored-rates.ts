@@ -6,7 +6,7 @@
 import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/client.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
-import type { CalendarResult } from '../domain/calendar-service.js';
+import type { CalendarResult } from '../domain/calendar-result.js';
 
 export interface RunSummary {
   run_id: string;

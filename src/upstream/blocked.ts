@@ -3,17 +3,20 @@
  * bot walls in front of the upstreams (Google /sorry, DataDome, PerimeterX/HUMAN, Akamai,
  * Cloudflare, AWS WAF); each verdict's `detail` is the short name UpstreamFailed carries.
  */
-import { UpstreamFailed } from '../domain/errors.js';
+import { UpstreamBlocked } from '../domain/errors.js';
 import type { Expect } from './devices.js';
 
-/** A block page, captcha, consent wall or unusable reply (502). The proxy fallback keys on this class. */
-export class UpstreamBlocked extends UpstreamFailed {
-  constructor(
-    detail: string,
-    readonly marker: string,
-  ) {
-    super(detail);
-  }
+export { UpstreamBlocked };
+
+/**
+ * Interstitials a real browser clears by running them (a script sets a clearance cookie and reloads):
+ * the browser path retries these once. Captchas and hard blocks are not among them.
+ */
+const SCRIPT_CHALLENGES = new Set(['CloudflareChallenge', 'AwsWafChallenge', 'ImpervaBlock']);
+
+/** Whether a failure is a script challenge page (UpstreamBlocked with one of those verdicts). */
+export function isScriptChallenge(err: unknown): boolean {
+  return err instanceof UpstreamBlocked && SCRIPT_CHALLENGES.has(String(err.detail));
 }
 
 export interface BlockVerdict {

@@ -1,14 +1,18 @@
 import type { Logger } from 'pino';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Config } from '../config/config.js';
-import { ApiError, UpstreamFailed } from '../domain/errors.js';
-import { UpstreamBlocked, detectBlock, isConsentUrl, isSorryUrl } from './blocked.js';
+import { ApiError, DependencyDown, UpstreamFailed } from '../domain/errors.js';
+import { UpstreamBlocked, detectBlock, isConsentUrl, isScriptChallenge, isSorryUrl } from './blocked.js';
+import type { BrowserFetcher, BrowserPlan } from './browser-fetch.js';
+import { CONSENT_COOKIES } from './consent-cookies.js';
 import type { CookieJar } from './cookie-jar.js';
 import { bodyText, decodeBody, readCapped, TRUNCATED } from './decode.js';
 import { deviceHeaders, type Device, type Expect } from './devices.js';
 import { keepRawReply } from './diagnostics.js';
-import { proxyForMarket, redactProxy, type EgressMode } from './egress.js';
+import { redactProxy } from '../config/proxies.js';
+import { proxyForMarket, type EgressMode } from './egress.js';
 import type { Alias } from '../config/hosts.js';
+import type { UpstreamMode } from '../config/upstream-modes.js';
 import { flattenHeaders, makeResponse, textLooksCut, type Framing, type UpstreamResponse } from './response.js';
 import { newUpstreamSession, type UpstreamSession } from './session.js';
 
@@ -35,6 +39,10 @@ export interface UpstreamRequest {
   signal?: AbortSignal;
   /** The logical operation this request belongs to (its cookies, whether raw replies may be kept); absent: its own. */
   session?: UpstreamSession;
+  /** How the browser path obtains this reply (the page whose script makes the request, and which of its replies to take). */
+  browser?: BrowserPlan;
+  /** 'browser': through headless Chromium now (the source found the plain reply refused); absent: as the source's mode says. */
+  via?: 'browser';
 }
 
 export type UpstreamClientConfig = Pick<
@@ -47,16 +55,12 @@ export type UpstreamClientConfig = Pick<
   | 'MARKET_PROXIES'
   | 'DEFAULT_PROXY_URL'
   | 'dataDir'
+  | 'upstreamModes'
 >;
 
 const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const BACKOFF_CAP_MS = 8_000;
-/** Consent choice "reject all" as the search engine's consent page stores it; it stops the consent redirect. */
-const CONSENT_COOKIES = [
-  { name: 'SOCS', value: 'CAESEwgDEgk0ODE3Nzk3MjQaAmVuIAEaBgiA_LyaBg' },
-  { name: 'CONSENT', value: 'PENDING+987' },
-];
 const NOT_RETRYABLE_CODES = new Set(['ENOTFOUND', 'UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_URL']);
 
 interface Hop {
@@ -86,12 +90,67 @@ export class UpstreamClient {
     private readonly config: UpstreamClientConfig,
     log: Logger,
     private readonly dataDir: string | null = config.dataDir,
+    private readonly browser: BrowserFetcher | null = null,
   ) {
     this.#log = log.child({ component: 'upstream' });
     this.#direct = new Agent(this.#agentOptions());
   }
 
+  /** How the source is reached (`UPSTREAM_<ALIAS>_MODE`). */
+  modeOf(source: Alias): UpstreamMode {
+    return this.config.upstreamModes[source];
+  }
+
+  /**
+   * Whether a refused plain reply of this request may be retried through the browser: the source
+   * is `auto` and its pages are reachable under the browser's egress rules.
+   */
+  async browserFallback(req: Pick<UpstreamRequest, 'source' | 'baseUrl'>): Promise<boolean> {
+    if (this.modeOf(req.source) !== 'auto' || !this.browser) return false;
+    return this.browser.reachable(req.baseUrl ?? this.config.upstreamHosts[req.source]);
+  }
+
+  /**
+   * By the source's mode: `http` plain only; `browser` headless Chromium only; `auto` plain, and a
+   * script challenge retried once through the browser (whose answer, or failure, is then reported).
+   */
   async fetch(req: UpstreamRequest): Promise<UpstreamResponse> {
+    const scoped = { ...req, session: req.session ?? newUpstreamSession() };
+    const mode = this.modeOf(req.source);
+    // a source asks for the browser only after browserFallback said yes; an `http` source never goes there
+    if (mode === 'browser' || (req.via === 'browser' && mode === 'auto')) return this.#viaBrowser(scoped);
+    scoped.session.paths.add('http');
+    try {
+      return await this.#plain(scoped);
+    } catch (err) {
+      if (!isScriptChallenge(err) || !(await this.browserFallback(req))) throw err;
+      this.#log.warn({ source: req.source, detail: (err as UpstreamBlocked).detail }, 'script challenge, retrying once through the browser');
+      return this.#viaBrowser(scoped);
+    }
+  }
+
+  async #viaBrowser(req: UpstreamRequest & { session: UpstreamSession }): Promise<UpstreamResponse> {
+    if (!this.browser) throw new DependencyDown('headless browser path not configured');
+    req.session.paths.add('browser');
+    const plan = req.browser ?? {};
+    return this.browser.fetch({
+      source: req.source,
+      base: req.baseUrl ?? this.config.upstreamHosts[req.source],
+      target: this.#url(req),
+      method: req.method ?? 'GET',
+      headers: req.headers ?? {},
+      body: encodeBody(req.body),
+      expect: req.expect ?? 'html',
+      page: plan.page ? this.#url({ ...req, path: plan.page.path, query: plan.page.query }) : null,
+      capture: plan.capture ?? null,
+      captureExpect: plan.expect ?? req.expect ?? 'html',
+      market: req.market,
+      signal: req.signal,
+      session: req.session,
+    });
+  }
+
+  async #plain(req: UpstreamRequest): Promise<UpstreamResponse> {
     const started = performance.now();
     const mode = this.config.EGRESS_MODE;
     const proxyUrl = proxyForMarket(this.config.MARKET_PROXIES, this.config.DEFAULT_PROXY_URL, req.market);
@@ -110,7 +169,7 @@ export class UpstreamClient {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.all([this.#direct.close(), ...[...this.#proxies.values()].map((p) => p.close())]);
+    await Promise.all([this.#direct.close(), ...[...this.#proxies.values()].map((p) => p.close()), this.browser?.close()]);
   }
 
   async #attempts(

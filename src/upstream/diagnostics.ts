@@ -65,6 +65,11 @@ async function prune(dir: string): Promise<void> {
 /** What a parser throws when a reply is not what it was written for (a field of another type, a broken link or escape). */
 const PARSER_FAULTS = [TypeError, RangeError, SyntaxError, URIError];
 
+/** A parser's fault over a reply as the contract change it stands for; anything else unchanged. */
+export function asContractChange(source: string, thrown: unknown): unknown {
+  return PARSER_FAULTS.some((c) => thrown instanceof c) ? new UpstreamContractChanged(source, `unreadable reply (${(thrown as Error).name})`) : thrown;
+}
+
 /**
  * Runs a parser over a reply; when it throws UpstreamContractChanged the raw reply is kept
  * under the response's dataDir (if any, with its owner) and the error rethrown unchanged. Only a
@@ -80,7 +85,7 @@ export async function withContractGuard<T>(
   try {
     return response.body.length >= LARGE_REPLY_BYTES ? await inLargeReplySlot(() => fn(response)) : await fn(response);
   } catch (thrown) {
-    const err = PARSER_FAULTS.some((c) => thrown instanceof c) ? new UpstreamContractChanged(source, `unreadable reply (${(thrown as Error).name})`) : thrown;
+    const err = asContractChange(source, thrown);
     if (!(err instanceof UpstreamContractChanged)) throw err;
     if (looksTruncated(response)) throw new UpstreamFailed(TRUNCATED);
     noteContractChanged(response);

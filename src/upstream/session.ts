@@ -15,8 +15,10 @@ export interface UpstreamSession {
   readonly cookies: CookieJar;
   /** Owner of raw replies kept for diagnosis; null when nothing of this operation may be stored (zero_retention). */
   readonly keep: ReplyOwner | null;
+  /** Which paths this operation's requests took: the plain client, headless Chromium (the live check reports it). */
+  readonly paths: Set<'http' | 'browser'>;
 }
 
 export function newUpstreamSession(keep: ReplyOwner | null = { account_id: null, request_id: null }): UpstreamSession {
-  return { cookies: new CookieJar(), keep };
+  return { cookies: new CookieJar(), keep, paths: new Set() };
 }

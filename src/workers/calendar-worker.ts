@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
 import { calendarCharge, calendarCost, type NormalizedCalendarRequest } from '../domain/calendar-request.js';
-import { scopeDeps, type AppDeps } from '../app/deps.js';
+import type { ServiceDeps } from '../core/service-deps.js';
 import type { BatchItemOutcome } from '../ops/metrics.js';
 import { inSourceScope } from '../ops/outcomes.js';
 import { toApiError } from '../domain/errors.js';
@@ -9,7 +9,9 @@ import { billedPlan } from '../platform/plans.js';
 import { newUpstreamSession } from '../upstream/session.js';
 import { writeJobArtifact } from '../jobs/artifacts.js';
 import { CALENDAR_QUEUE, MAX_ITEM_ATTEMPTS, WEBHOOK_QUEUE } from '../jobs/calendar-jobs.js';
-import type { CalendarResult, CalendarService } from '../domain/calendar-service.js';
+import type { CalendarResult } from '../domain/calendar-result.js';
+import { scopeSources } from '../sources/context.js';
+import { collectCalendar } from '../sources/metasearch/calendar/service.js';
 import { runIdForJob, runTotals, storeCalendarRates } from '../platform/stored-rates.js';
 import { queueJobWebhook, sendJobWebhook, webhookFetcher } from './webhooks.js';
 
@@ -43,11 +45,11 @@ export interface CalendarWorker {
   wake(): void;
 }
 
-export async function startCalendarWorker(deps: AppDeps, boss: PgBoss, calendar: CalendarService): Promise<CalendarWorker> {
+export async function startCalendarWorker(deps: ServiceDeps, boss: PgBoss): Promise<CalendarWorker> {
   const fetcher = webhookFetcher(deps.config);
   const ids: string[] = [];
   const worker: CalendarWorker = {
-    runItem: (id: string) => runItem(deps, boss, calendar, id),
+    runItem: (id: string) => runItem(deps, boss, id),
     wake: () => ids.forEach((id) => boss.notifyWorker(id)),
   };
   await ensureJobQueues(boss);
@@ -70,7 +72,7 @@ export async function startCalendarWorker(deps: AppDeps, boss: PgBoss, calendar:
   return worker;
 }
 
-async function runItem(deps: AppDeps, boss: PgBoss, calendar: CalendarService, itemId: string): Promise<void> {
+async function runItem(deps: ServiceDeps, boss: PgBoss, itemId: string): Promise<void> {
   const { sql, log } = deps;
   // The item and (on its first item) the job move to running in one statement; the job's account comes along.
   const [item] = await sql`
@@ -99,8 +101,8 @@ async function runItem(deps: AppDeps, boss: PgBoss, calendar: CalendarService, i
       }
     }
     // the item is one logical operation: its upstream cookies stay within it
-    const scoped = scopeDeps(deps, { session: newUpstreamSession({ account_id: account.id, request_id: itemId }) });
-    result = await inSourceScope(deps.ops.outcomes, () => calendar.run(request, scoped));
+    const scoped = scopeSources(deps, { session: newUpstreamSession({ account_id: account.id, request_id: itemId }) });
+    result = await inSourceScope(deps.ops.outcomes, () => collectCalendar(scoped, request));
   } catch (err) {
     const api = toApiError(err);
     const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
@@ -129,7 +131,7 @@ class OutOfCredits extends Error {
 }
 
 async function finishItem(
-  deps: AppDeps,
+  deps: ServiceDeps,
   boss: PgBoss,
   jobId: string,
   itemId: string,
@@ -145,7 +147,7 @@ async function finishItem(
 }
 
 async function commitItem(
-  deps: AppDeps,
+  deps: ServiceDeps,
   boss: PgBoss,
   jobId: string,
   itemId: string,
@@ -184,7 +186,7 @@ async function commitItem(
   if (ended) deps.ops.metrics.batchItems.inc({ outcome: ended });
 }
 
-async function finishJob(deps: AppDeps, boss: PgBoss, tx: TransactionSql, jobId: string): Promise<void> {
+async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: TransactionSql, jobId: string): Promise<void> {
   const [job] = await tx`SELECT * FROM calendar_jobs WHERE id = ${jobId} FOR UPDATE`;
   if (job.finished_at) return;
   const items = await tx`SELECT item_index, token, label, status, error, result FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;

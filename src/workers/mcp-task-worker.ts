@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { AppDeps } from '../app/deps.js';
+import type { ServiceDeps } from '../core/service-deps.js';
 import { finishCall } from '../core/invoke.js';
 import { callTool, type McpCaller } from '../doors/mcp/mcp.js';
 import { ensureQueue } from './calendar-worker.js';
@@ -30,7 +30,7 @@ export interface McpTaskWorker {
   stop(): Promise<void>;
 }
 
-export async function startMcpTaskWorker(deps: AppDeps, boss: PgBoss): Promise<McpTaskWorker> {
+export async function startMcpTaskWorker(deps: ServiceDeps, boss: PgBoss): Promise<McpTaskWorker> {
   await ensureQueue(boss, MCP_TASK_QUEUE);
   const running = new Map<string, AbortController>();
   // tasks/cancel, answered by any process, reaches the one running the task
@@ -61,7 +61,7 @@ export async function startMcpTaskWorker(deps: AppDeps, boss: PgBoss): Promise<M
   };
 }
 
-async function runTask(deps: AppDeps, taskId: string, running: Map<string, AbortController>): Promise<void> {
+async function runTask(deps: ServiceDeps, taskId: string, running: Map<string, AbortController>): Promise<void> {
   const task = await claimTask(deps.sql, taskId);
   if (!task) return; // ended meanwhile (cancelled, or a replay after the commit)
   if (task.attempts > MAX_TASK_ATTEMPTS) {

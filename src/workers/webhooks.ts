@@ -1,14 +1,12 @@
 import { randomInt } from 'node:crypto';
-import { isIP } from 'node:net';
 import type PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
 import type { Config } from '../config/config.js';
-import type { AppDeps } from '../app/deps.js';
-import { InvalidInput } from '../domain/errors.js';
-import { isPublicAddress } from '../upstream/ip-ranges.js';
+import type { ServiceDeps } from '../core/service-deps.js';
 import { SafeFetcher } from '../upstream/safe-fetch.js';
 import { bossDb, readCalendarJob, WEBHOOK_QUEUE } from '../jobs/calendar-jobs.js';
-import { signWebhook, webhookSigningKey } from '../jobs/webhook-signing.js';
+import { webhookSigningKey } from '../config/webhook-settings.js';
+import { signWebhook } from '../jobs/webhook-signing.js';
 
 /*
  * `job.completed` as a Standard Webhooks v1 message (https://www.standardwebhooks.com):
@@ -20,25 +18,6 @@ import { signWebhook, webhookSigningKey } from '../jobs/webhook-signing.js';
  * Attempts follow the spec's example schedule (WEBHOOK_RETRY_SCHEDULE_S); a 410 Gone from the
  * receiver ends them at once.
  */
-
-/** callback_url must be public HTTPS (plain HTTP only with the test-only private-fetch flag). */
-export function checkCallbackUrl(url: string, allowInsecure: boolean): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InvalidInput([{ type: 'url_parsing', loc: ['body', 'callback_url'], msg: 'Input should be a valid URL', input: url }]);
-  }
-  if (parsed.protocol !== 'https:' && !(allowInsecure && parsed.protocol === 'http:')) {
-    throw new InvalidInput([{ type: 'url_scheme', loc: ['body', 'callback_url'], msg: 'URL scheme should be https', input: url }]);
-  }
-  // Names are checked again at delivery, where the safe fetcher validates every DNS answer.
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  const local = host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && !isPublicAddress(host));
-  if (local && !allowInsecure) {
-    throw new InvalidInput([{ type: 'url_host', loc: ['body', 'callback_url'], msg: 'callback_url must be a public address', input: url }]);
-  }
-}
 
 /**
  * Deliveries go through the SSRF-safe fetcher, with the spec's 15 s timeout and no redirects
@@ -122,7 +101,7 @@ export async function queueJobWebhook(boss: PgBoss, tx: TransactionSql, jobId: s
  * One attempt. Its outcome and the next attempt's queue entry commit together, and only if no
  * other run of the same attempt got there first (a replay after a crash changes nothing twice).
  */
-export async function sendJobWebhook(deps: AppDeps, boss: PgBoss, fetcher: SafeFetcher, entry: WebhookJob): Promise<void> {
+export async function sendJobWebhook(deps: Pick<ServiceDeps, 'sql' | 'config' | 'log'>, boss: PgBoss, fetcher: SafeFetcher, entry: WebhookJob): Promise<void> {
   const attempt = entry.attempt ?? 1;
   const [job] = await deps.sql`SELECT account_id, callback_url, callback_status, callback_attempts FROM calendar_jobs WHERE id = ${entry.job_id}`;
   if (!job?.callback_url || job.callback_status !== 'pending' || job.callback_attempts !== attempt - 1) return;

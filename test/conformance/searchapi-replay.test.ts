@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, fixtureSuite, readFixtureJson } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { calendarRoute } from '../helpers/calendar-replay.js';
-import { crownDetail, page, PAGES, withData } from '../integration/hotels-payloads.js';
-import { OTAONE_PROPERTY_PAGE } from '../integration/ota-payloads.js';
+import { crownDetail, page, PAGES, withData } from '../fixtures/hotels-payloads.js';
+import { OTAONE_PROPERTY_PAGE } from '../fixtures/ota-payloads.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
 
 /**

@@ -25,13 +25,32 @@ export function readFixtureJson<T = any>(rel: string): T {
 }
 
 /**
- * Label for a describe block over fixtures: when they are absent the block is skipped
- * and says so in the report, never silently passes.
+ * Why the recorded fixtures cannot be read, or null when they can. The suite's global setup fails
+ * the whole run with this message: a clone without ../shared must not pass green with most of its
+ * parser and route tests skipped.
+ */
+export function sharedFixturesProblem(): string | null {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(SHARED_FIXTURES);
+  } catch {
+    entries = [];
+  }
+  if (entries.length > 0) return null;
+  return (
+    `The recorded upstream fixtures are missing: ${SHARED_FIXTURES} is absent or empty. ` +
+    'The tests read them in place from ../shared/fixtures (a folder beside this repository, never copied into it); ' +
+    'put the shared folder next to the repository (as CI does) and run the tests again.'
+  );
+}
+
+/**
+ * Title of a describe block over fixtures. A fixture that is absent fails the test file with its
+ * name (never a silent skip): `missing` stays in the return value for the callers' `skipIf`, and is
+ * always false.
  */
 export function fixtureSuite(name: string, ...rels: string[]): { title: string; missing: boolean } {
   const missing = rels.filter((r) => !hasFixture(r));
-  return {
-    title: missing.length ? `${name} [SKIPPED: fixture absent: ${missing.join(', ')}]` : name,
-    missing: missing.length > 0,
-  };
+  if (missing.length) throw new Error(`${name}: recorded fixture absent from ${SHARED_FIXTURES}: ${missing.join(', ')}`);
+  return { title: name, missing: false };
 }

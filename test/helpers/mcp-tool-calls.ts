@@ -8,11 +8,11 @@ import { encodePropertyQs } from '../../src/sources/metasearch/hotels/requests.j
 import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH } from '../../src/sources/rentaltwo/operations.js';
 import { ALIASES, hostEnvName } from '../../src/config/hosts.js';
 import { decodeTfs } from '../../src/sources/metasearch/flights/tfs.js';
-import { crownDetail, LONDON_TOKENS, page, PAGES, withData } from '../integration/hotels-payloads.js';
-import { BOOKING_PAGE } from '../integration/flights-payloads.js';
-import { asRental, futureCalendar, HOTEL_SITE_OTHER_ENGINE, pdpQuote } from '../integration/ota-payloads.js';
+import { crownDetail, LONDON_TOKENS, page, PAGES, withData } from '../fixtures/hotels-payloads.js';
+import { BOOKING_PAGE } from '../fixtures/flights-payloads.js';
+import { asRental, futureCalendar, HOTEL_SITE_OTHER_ENGINE, pdpQuote } from '../fixtures/ota-payloads.js';
 import { startReplayServer, type RecordedRequest, type ReplayServer } from '../replay/server.js';
-import { CALENDAR_GRAPH_RETURN, LOCATION_LONDON } from '../unit/metasearch-flights/rpc-payloads.js';
+import { CALENDAR_GRAPH_RETURN, LOCATION_LONDON } from '../fixtures/flights-rpc-payloads.js';
 import { calendarRoute } from './calendar-replay.js';
 import { readFixture, readFixtureJson } from './fixtures.js';
 

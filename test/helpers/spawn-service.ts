@@ -12,7 +12,6 @@ export interface Spawned {
   exited: Promise<number | null>;
 }
 
-
 /**
  * How package.json's scripts run an entry: the compiled build (dist/, made by the test run's
  * global setup) for those a script runs compiled (`npm start`, `npm run worker`), tsx for the rest.
@@ -35,15 +34,15 @@ export function spawnEntry(entry: string, args: string[], env: Record<string, st
  * `npm start` exactly as typed in a terminal: npm, then the service, in a process group of their
  * own, so that a signal to the group (-pid) is what Ctrl-C sends to the terminal's foreground group.
  */
-function spawnNpmStart(env: Record<string, string | undefined>): ChildProcess {
+export function spawnNpmStart(env: Record<string, string | undefined>, cwd = REPO): ChildProcess {
   const childEnv = { ...process.env, ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-  return spawn('npm', ['start', '--silent'], { cwd: REPO, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return spawn('npm', ['start', '--silent'], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 }
 
 /** Starts the server and waits for the line that prints its URL (and the first key, when one is made). */
-export async function spawnServer(env: Record<string, string | undefined>, timeoutMs = 60_000, opts: { npmStart?: boolean; nodeFlags?: string[] } = {}): Promise<Spawned> {
-  const child = opts.npmStart ? spawnNpmStart(env) : spawnEntry('src/main.ts', [], env, opts.nodeFlags);
+export async function spawnServer(env: Record<string, string | undefined>, timeoutMs = 60_000, opts: { npmStart?: boolean; nodeFlags?: string[]; cwd?: string } = {}): Promise<Spawned> {
+  const child = opts.npmStart ? spawnNpmStart(env, opts.cwd) : spawnEntry('src/main.ts', [], env, opts.nodeFlags);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -52,10 +51,11 @@ export async function spawnServer(env: Record<string, string | undefined>, timeo
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), timeoutMs);
     const check = () => {
       const m = /API listening on (http:\/\/\S+)/.exec(out);
-      // the key, when printed, comes in the same write as the URL
+      // The banner (URL, then the first key when one is made) is one write of under 4 KB to a
+      // pipe, which arrives whole: the chunk that holds the URL holds the key too.
       if (m) {
         clearTimeout(timer);
-        setTimeout(() => resolve(m[1]), 50);
+        resolve(m[1]);
       }
     };
     child.stdout!.on('data', check);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { InvalidInput, type ValidationIssue } from '../../domain/errors.js';
 import type { Tool, ToolContext } from '../define-tool.js';
-import { coerceQuery, queryBool } from '../query.js';
+import { queryBool } from '../../domain/query-params.js';
+import { coerceQuery } from '../query.js';
 import { parseInput, type Location } from '../validation.js';
 import { archiveSearch } from '../../platform/search-archive.js';
 import { UpstreamTap } from './capture.js';
@@ -194,7 +195,7 @@ export async function runSearch(r: ResolvedSearch, ctx: ToolContext, handler: To
   const tap = new UpstreamTap();
   const started = new Date();
   const t0 = performance.now();
-  const output = await handler(r.input, { ...ctx, deps: tap.scope(ctx.deps) });
+  const output = await handler(r.input, { ...ctx, deps: { ...ctx.deps, upstream: tap.around(ctx.deps.upstream) } });
   const body = await finishSearch(r, output as Record<string, unknown>, ctx, { tap, started, totalMs: performance.now() - t0 });
   return { output, body };
 }

@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import type { AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, clientRedirect, type AuthorizationRequest } from '../oauth/authorization-request.js';
 import { issueCode } from '../oauth/codes.js';
-import { approveGrant, connectedApps, recentAppCalls, revokeGrant } from '../oauth/grants.js';
+import { approveGrant, connectedApps, recentAppCalls, revokeGrant } from '../../platform/oauth-grants.js';
 import { oauthUrls } from '../oauth/urls.js';
 import type { DashboardAccount } from './accounts.js';
 import { APP_CALL_ROWS, connectedAppsPage, consentPage } from './oauth-pages.js';
@@ -29,7 +29,7 @@ function authorizeUrlOf(source: Record<string, unknown>): string | undefined {
 }
 
 export interface DashboardKit {
-  deps: AppDeps;
+  deps: ServiceDeps;
   csrf: RequestHandler;
   signedIn: (handler: (req: Request, res: Response, s: { session: Session; account: DashboardAccount }) => Promise<void>) => RequestHandler;
   send: (res: Response, status: number, page: string) => void;

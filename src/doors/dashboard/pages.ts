@@ -6,7 +6,7 @@ import { requestsChart } from './chart.js';
 import { alert, appPage, authPage, csrfField, fmtDate, fmtDateTime, fmtInt, fmtMs, html, signOutForm } from './html.js';
 import type { JobSummary } from './jobs.js';
 import { PASSWORD_MIN_LENGTH, PASSWORD_RULES_TEXT } from './password-rules.js';
-import { DASHBOARD_PERIODS, type AccountUsage } from './usage.js';
+import { DASHBOARD_PERIODS, type AccountUsage, type CallerUsage } from './usage.js';
 
 /** Ledger rows shown on the usage page. */
 export const LEDGER_ROWS = 15;
@@ -105,15 +105,6 @@ interface LedgerRow {
   request_id: string | null;
   note: string | null;
   created_at: Date;
-}
-
-/** Who made the calls: the account's API keys together, and each connected app by name. */
-export interface CallerUsage {
-  label: string;
-  app: boolean;
-  requests: number;
-  errors: number;
-  credits: number;
 }
 
 function callersCard(callers: CallerUsage[]) {

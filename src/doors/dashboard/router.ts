@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { accountForSignIn, changePassword, normalizeEmail, passwordHashOf, requirePasswordChange, type DashboardAccount } from './accounts.js';
 import { createAccountKey, liveKeys, rotateAccountKey, type KeyOutcome } from './api-key.js';
 import { mountConnectedApps, passwordStep, safeNext } from './connected-apps.js';
@@ -22,7 +22,7 @@ import {
 } from './sessions.js';
 import { attemptSucceeded, beginAttempt } from './sign-in-limit.js';
 import { DASHBOARD_PERIODS, accountUsage, callerUsage, isDashboardPeriod, type DashboardPeriod } from './usage.js';
-import { appsByKey } from '../oauth/grants.js';
+import { appsByKey } from '../../platform/oauth-grants.js';
 import { badText } from '../../core/validation.js';
 import { baseUrl } from '../oauth/urls.js';
 
@@ -56,7 +56,7 @@ const send = (res: Response, status: number, page: string) => void res.status(st
 const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 /** `TRUST_PROXY` when the configuration has it; the dashboard does not read the environment itself. */
-function trustSetting(deps: AppDeps, opts: DashboardOptions): boolean | number | string | undefined {
+function trustSetting(deps: ServiceDeps, opts: DashboardOptions): boolean | number | string | undefined {
   const raw = opts.trustProxy ?? deps.config.TRUST_PROXY;
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (raw === 'true' || raw === 'false') return raw === 'true';
@@ -69,7 +69,7 @@ function trustSetting(deps: AppDeps, opts: DashboardOptions): boolean | number |
  * that its proxy trust applies to its own cookies only. Authentication is the session cookie
  * alone: an API key never opens it, and the cookie (Path=/dashboard) never reaches `/v1/*`.
  */
-export function dashboardRouter(deps: AppDeps, opts: DashboardOptions = {}): express.Express {
+export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

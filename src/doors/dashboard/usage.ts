@@ -1,6 +1,5 @@
 import type { Sql } from '../../db/client.js';
-import type { AppLabel } from '../oauth/grants.js';
-import type { CallerUsage } from './pages.js';
+import type { AppLabel } from '../../platform/oauth-grants.js';
 
 /** Usage windows of the dashboard (the same names as GET /v1/usage): whole UTC hours or days ending now. */
 export const DASHBOARD_PERIODS = {
@@ -87,6 +86,15 @@ export async function accountUsage(sql: Sql, accountId: string, period: Dashboar
     })),
     by_key: byKey.map((r) => ({ key_id: r.key_id as string, requests: r.requests as number, errors: r.errors as number, credits: r.credits as number })),
   };
+}
+
+/** Who made the calls: the account's API keys together, and each connected app by name. */
+export interface CallerUsage {
+  label: string;
+  app: boolean;
+  requests: number;
+  errors: number;
+  credits: number;
 }
 
 /** The period's calls by caller: the API keys together first, then each connected app, busiest first. */

@@ -3,7 +3,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
 import { Readable } from 'node:stream';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
-import type { AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { authenticateMcp } from '../oauth/resource-server.js';
 import { newId } from '../../domain/ids.js';
 import { buildToolTable, mcpServerFactory, type McpCaller } from './mcp.js';
@@ -17,7 +17,7 @@ import { logFault } from '../rest/http-errors.js';
  * MCP request is authenticated; a refusal (401 with its Bearer challenge) is sent here, before the
  * protocol layer sees the request, and null returned.
  */
-export async function resolveCaller(deps: AppDeps, req: Request, res: Response): Promise<McpCaller | null> {
+export async function resolveCaller(deps: ServiceDeps, req: Request, res: Response): Promise<McpCaller | null> {
   const key = await authenticateMcp(deps, req, res);
   if (!key) return null;
   req.keyPrefix = key.prefix;
@@ -80,7 +80,7 @@ async function readParsedBody(req: Request): Promise<{ parsed?: unknown; replay?
 }
 
 /** Host and Origin checks against DNS rebinding (port-agnostic hostnames; a request without Origin passes). */
-function rebindingGuards(deps: AppDeps): RequestHandler[] {
+function rebindingGuards(deps: ServiceDeps): RequestHandler[] {
   const { mcpAllowedHosts, mcpAllowedOrigins } = deps.config;
   return [mcpAllowedHosts ? hostHeaderValidation(mcpAllowedHosts) : null, mcpAllowedOrigins ? originValidation(mcpAllowedOrigins) : null].filter((g) => g !== null);
 }
@@ -90,7 +90,7 @@ function rebindingGuards(deps: AppDeps): RequestHandler[] {
  * and the 2025-era `initialize` handshake (2025-11-25, 2025-06-18 …) are served side by side by the
  * SDK's handler; the tool table behind it is built once here.
  */
-export function mcpRouter(deps: AppDeps): Router {
+export function mcpRouter(deps: ServiceDeps): Router {
   const table = buildToolTable(deps.tools);
   const handler = createMcpHandler(withShortProtocolErrors(mcpServerFactory(table, (ctx) => ({ deps, caller: callerOf(ctx) }))), {
     maxRequestBodySize: MAX_BODY_BYTES,
@@ -127,7 +127,7 @@ const RETRY_AFTER_S = 5;
  * of the failure (503) with a JSON-RPC error for the request's id, its status in `data`. -32603
  * (internal error) is the server's own failure, not the client's; the message is short.
  */
-async function sendJsonRpcFailure(deps: AppDeps, req: Request, res: Response, err: unknown): Promise<void> {
+async function sendJsonRpcFailure(deps: ServiceDeps, req: Request, res: Response, err: unknown): Promise<void> {
   const api = toApiError(err);
   logFault(deps, req, api, err);
   if (res.headersSent) return void res.end();

@@ -6,7 +6,7 @@ import { takeRateLimit } from '../../platform/rate-limit.js';
 import type { Tool } from '../../core/define-tool.js';
 import { asksZeroRetention } from '../../core/invoke.js';
 import { checkMaximums, splitArguments } from './mcp-answer.js';
-import type { McpCallContext, McpCaller } from './mcp.js';
+import type { McpCallContext, McpCaller } from './mcp-caller.js';
 import { parseInput } from '../../core/validation.js';
 
 /*
@@ -68,8 +68,7 @@ export type TaskDecision = { task: Record<string, unknown> } | { caller: McpCall
 export async function startTask(call: McpCallContext, tool: Tool, args: unknown, ctx: ServerContext): Promise<TaskDecision> {
   const { deps, caller } = call;
   const rule = tool.mcp.task;
-  const boss = deps.services.boss;
-  if (!rule || !boss || !declaresTasks(ctx) || caller.key.admitted === false) return { caller };
+  if (!rule || !deps.queue.running || !declaresTasks(ctx) || caller.key.admitted === false) return { caller };
   if (!args || typeof args !== 'object' || Array.isArray(args)) return { caller };
   let input: unknown;
   try {
@@ -92,7 +91,7 @@ export async function startTask(call: McpCallContext, tool: Tool, args: unknown,
   const requestId = caller.nextRequestId();
   let task: TaskRecord;
   try {
-    task = await createTask(deps.sql, boss, {
+    task = await createTask(deps.sql, deps.queue.boss(), {
       key,
       requestId,
       tool: tool.name,
@@ -105,7 +104,7 @@ export async function startTask(call: McpCallContext, tool: Tool, args: unknown,
     deps.log.warn({ err, requestId }, 'MCP task could not be created');
     return { caller: { ...caller, key: { ...key, admitted: true }, nextRequestId: () => requestId } };
   }
-  deps.services.wakeWorkers?.();
+  deps.queue.wake();
   return { task: { resultType: 'task', ...taskView(task, false), _meta: { request_id: requestId } } };
 }
 
@@ -128,7 +127,7 @@ export function serveTaskMethods(server: Server, resolve: (ctx: ServerContext) =
   server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
     requireTasks(ctx);
     const { deps, caller } = await resolve(ctx);
-    if (!(await cancelTask(deps.sql, deps.services.boss, caller.key, params.taskId))) throw notFound('cancel');
+    if (!(await cancelTask(deps.sql, deps.queue, caller.key, params.taskId))) throw notFound('cancel');
     return {} as never;
   });
 }

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpServerFactory, type ServerContext, type Tool as McpTool } from '@modelcontextprotocol/server';
-import { withSignal, type AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { toApiError } from '../../domain/errors.js';
 import type { AuthedKey } from '../../platform/keys.js';
 import { recordCall } from '../../ops/ops.js';
@@ -7,19 +7,15 @@ import type { Tool } from '../../core/define-tool.js';
 import { failed, finishCall, invokeTool, newMeter, type CallRecord, type Meter } from '../../core/invoke.js';
 import { agentAnswer, checkMaximums, splitArguments, textBlock } from './mcp-answer.js';
 import { mcpInputSchema, mcpOutputSchema } from './mcp-listing.js';
+import type { McpCallContext, McpCaller } from './mcp-caller.js';
 import { serveTaskMethods, startTask, TASKS_CAPABILITY } from './mcp-tasks.js';
+
+export type { McpCallContext, McpCaller } from './mcp-caller.js';
 
 export const MCP_SERVER_INFO = { name: 'hotelrates', version: '1.0.0' };
 
 /** The one tool list a client sees, the same for every caller: clients and shared caches may keep it an hour. */
 const LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
-
-/** Who a tool call is made for, resolved once per HTTP request (or per stdio connection) in front of the server. */
-export interface McpCaller {
-  key: AuthedKey;
-  /** The id of the next call's history record (over HTTP the request's own x-request-id, so that id finds it). */
-  nextRequestId(): string;
-}
 
 /** The exposed tools with their listing, built once per process from the registry. */
 export interface McpToolTable {
@@ -63,14 +59,14 @@ const CLIENT_CLOSED = 499;
  */
 export type SettleCall = (meter: Meter, record: CallRecord, final: () => CallToolResult) => Promise<void>;
 
-export async function callTool(deps: AppDeps, tool: Tool, args: unknown, caller: McpCaller, signal: AbortSignal, settle?: SettleCall): Promise<CallToolResult> {
+export async function callTool(deps: ServiceDeps, tool: Tool, args: unknown, caller: McpCaller, signal: AbortSignal, settle?: SettleCall): Promise<CallToolResult> {
   const id = caller.nextRequestId();
   const started = performance.now();
   const meter = newMeter();
   let result: CallToolResult;
   let status = 200;
   try {
-    const ctx = { deps: withSignal(deps, signal), requestId: id, key: caller.key, transport: 'mcp' as const, headers: {} };
+    const ctx = { deps, signal, requestId: id, key: caller.key, transport: 'mcp' as const, headers: {} };
     const given = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
     const { view, rest } = splitArguments(tool, given);
     let input: unknown;
@@ -124,11 +120,6 @@ function unknownTool(name: unknown): ProtocolError {
 }
 
 /** What a tool call runs with: the process's dependencies and the caller. */
-export interface McpCallContext {
-  deps: AppDeps;
-  caller: McpCaller;
-}
-
 /**
  * The SDK's serving entries (HTTP: one per request; stdio: one per connection) each take a fresh
  * protocol `Server` from this factory. What is expensive to build, the tool table and its schemas,

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { findClient, type OAuthClient } from './clients.js';
 import { OAuthProblem } from './errors.js';
 import { redirectUriRegistered } from './redirect-uris.js';
@@ -47,7 +47,7 @@ export function clientRedirect(redirectUri: string, issuer: string, params: Reco
   return u.href;
 }
 
-export async function checkAuthorizationRequest(deps: AppDeps, urls: OAuthUrls, raw: Record<string, unknown>): Promise<Checked> {
+export async function checkAuthorizationRequest(deps: Pick<ServiceDeps, 'sql' | 'config' | 'safeFetch'>, urls: OAuthUrls, raw: Record<string, unknown>): Promise<Checked> {
   const p = pickParams(raw);
   if (typeof p === 'string') return { ok: false, fatal: `The request repeats the parameter "${p}".` };
   if (!p.client_id) return { ok: false, fatal: 'The request names no client (client_id is missing).' };

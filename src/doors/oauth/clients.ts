@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import { need, type AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { Sql } from '../../db/client.js';
 import { newId, randomToken } from '../../domain/ids.js';
 import { badText } from '../../core/validation.js';
@@ -84,8 +84,11 @@ export function isMetadataDocumentId(clientId: string): boolean {
 const DOCUMENT_MAX_BYTES = 10 * 1024;
 const CACHE_S = { min: 300, default: 3600, max: 86_400 };
 
+/** What the client registry uses: its table, the settings and the fetcher of metadata documents. */
+type ClientsDeps = Pick<ServiceDeps, 'sql' | 'config' | 'safeFetch'>;
+
 /** The client named by `clientId`: a registered one, or a metadata document fetched (and cached) on demand. */
-export async function findClient(deps: AppDeps, clientId: string): Promise<OAuthClient> {
+export async function findClient(deps: ClientsDeps, clientId: string): Promise<OAuthClient> {
   if (!clientId || clientId.length > 2000 || badText(clientId)) throw invalidRequest('client_id is missing, too long or not valid text');
   const [row] = await deps.sql.unsafe(`SELECT ${CLIENT_COLUMNS}, refresh_after FROM oauth_clients WHERE client_id = $1`, [clientId]);
   if (!isMetadataDocumentId(clientId)) {
@@ -97,14 +100,14 @@ export async function findClient(deps: AppDeps, clientId: string): Promise<OAuth
 }
 
 /** Client ID Metadata Document: fetched through the SSRF-safe fetcher, checked, cached as its Cache-Control allows. */
-async function fetchMetadataDocument(deps: AppDeps, clientId: string): Promise<OAuthClient> {
+async function fetchMetadataDocument(deps: ClientsDeps, clientId: string): Promise<OAuthClient> {
   const url = new URL(clientId);
   if (url.pathname === '/' || url.hash || url.username || url.password || /\/\.\.?(\/|$)/.test(url.pathname) || url.href !== clientId) {
     throw invalidClient('a URL client_id must be an https URL with a path, without fragment, credentials or dot segments');
   }
   let res;
   try {
-    res = await need(deps, 'safeFetch').fetch(clientId, { headers: { accept: 'application/json' } });
+    res = await deps.safeFetch.fetch(clientId, { headers: { accept: 'application/json' } });
   } catch (err) {
     throw invalidClient(`the client metadata document could not be fetched (${(err as Error).message.slice(0, 120)})`);
   }
@@ -141,7 +144,7 @@ async function fetchMetadataDocument(deps: AppDeps, clientId: string): Promise<O
  * Client authentication at the token and revocation endpoints (RFC 6749 §2.3): HTTP Basic, the
  * secret in the form, or (public clients) the client_id alone. The method must be the registered one.
  */
-export async function authenticateClient(deps: AppDeps, req: Request): Promise<OAuthClient> {
+export async function authenticateClient(deps: ClientsDeps, req: Request): Promise<OAuthClient> {
   const form = (req.body ?? {}) as Record<string, unknown>;
   let clientId = typeof form.client_id === 'string' ? form.client_id : undefined;
   let secret: string | undefined;

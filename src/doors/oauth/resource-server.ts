@@ -1,6 +1,6 @@
 import { OAuthError, OAuthErrorCode, bearerAuthChallengeResponse, verifyBearerToken, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
-import type { AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { presentedKey, requireKey } from '../../platform/auth.js';
 import { Unauthorized } from '../../domain/errors.js';
 import type { AuthedKey } from '../../platform/keys.js';
@@ -35,7 +35,7 @@ function callerOf(t: LiveAccessToken): AuthedKey {
  * Bearer sk_…`), or an OAuth access token. Tokens go through the MCP SDK's bearer check: audience
  * (RFC 8707: this /mcp and nothing else), scope and expiry. Refusals are OAuthErrors.
  */
-export async function mcpCaller(deps: AppDeps, req: Request): Promise<AuthedKey> {
+export async function mcpCaller(deps: Pick<ServiceDeps, 'platform' | 'config' | 'sql'>, req: Request): Promise<AuthedKey> {
   const presented = presentedKey(req, false);
   if (presented === undefined || !ACCESS_TOKEN_PATTERN.test(presented) || req.get('x-api-key')) {
     try {
@@ -67,7 +67,7 @@ export async function mcpCaller(deps: AppDeps, req: Request): Promise<AuthedKey>
  * the usual `{detail}` body. Any other failure (the database is down) is thrown, for the handler to
  * answer in its protocol.
  */
-export async function authenticateMcp(deps: AppDeps, req: Request, res: Response): Promise<AuthedKey | null> {
+export async function authenticateMcp(deps: Pick<ServiceDeps, 'platform' | 'config' | 'sql'>, req: Request, res: Response): Promise<AuthedKey | null> {
   try {
     return await mcpCaller(deps, req);
   } catch (err) {

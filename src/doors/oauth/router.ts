@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response, type Router } from 'express';
-import type { AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { takeRateLimit } from '../../platform/rate-limit.js';
 import { badText } from '../../core/validation.js';
 import { REGISTRATION_BODY_MAX_BYTES } from './client-metadata.js';
@@ -64,7 +64,7 @@ function single(form: Record<string, unknown>, name: string, required = false): 
   return v;
 }
 
-function sendProblem(deps: AppDeps, req: Request, res: Response, err: unknown) {
+function sendProblem(deps: Pick<ServiceDeps, 'log'>, req: Request, res: Response, err: unknown) {
   if (err instanceof OAuthProblem) {
     if (err.status === 401 && /^Basic/i.test(req.get('authorization') ?? '')) res.set('www-authenticate', 'Basic realm="oauth"');
     return void res.status(err.status).json(err.body());
@@ -74,7 +74,7 @@ function sendProblem(deps: AppDeps, req: Request, res: Response, err: unknown) {
 }
 
 /** The authorization server's own endpoints (the consent page is in the dashboard) and the resource metadata of /mcp. */
-export function oauthRouter(deps: AppDeps): Router {
+export function oauthRouter(deps: ServiceDeps): Router {
   const router = express.Router();
   const life = (): TokenLifetimes => ({ accessS: deps.config.OAUTH_ACCESS_TOKEN_TTL_S, refreshS: deps.config.OAUTH_REFRESH_TOKEN_TTL_S });
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });

@@ -1,7 +1,8 @@
-import { scopeDeps, type AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { ApiError } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
 import type { AuthedKey } from '../../platform/keys.js';
+import { scopeSources } from '../../sources/context.js';
 import { newUpstreamSession } from '../../upstream/session.js';
 import type { CanonicalCheck } from './canonical-checks.js';
 import type { Outcome } from '../../ops/metrics.js';
@@ -10,9 +11,13 @@ import { classifyFailure, inSourceScope, type OutcomeEvent } from '../../ops/out
 /** An outcome class, or: the source answered but with nothing in it (empty), or it failed on our side (error). */
 export type CheckState = Outcome | 'empty' | 'error';
 
+/** Which path the check's requests needed: the plain client, the browser (tried once plain was refused, or by mode), or none (no request). */
+export type CheckPath = 'http' | 'browser' | null;
+
 export interface CheckResult {
   source: string;
   state: CheckState;
+  path: CheckPath;
   latency_ms: number;
   operation: string;
   checked: string;
@@ -29,11 +34,15 @@ const OPERATOR: AuthedKey = { id: 'check-sources', name: 'check:sources', prefix
  * Runs one canonical request through the operation's own handler in a source scope, so its
  * outcomes are classified (and recorded) exactly as a route's would be.
  */
-export async function checkSource(deps: AppDeps, check: CanonicalCheck, timeoutMs: number): Promise<CheckResult> {
+export async function checkSource(deps: ServiceDeps, check: CanonicalCheck, timeoutMs: number): Promise<CheckResult> {
   const started = performance.now();
+  // one session per check, like one API call: its own cookies; a changed reply is kept under diagnostics
+  const requestId = newId('chk');
+  const session = newUpstreamSession({ account_id: null, request_id: requestId });
   const done = (state: CheckState, detail: string | null): CheckResult => ({
     source: check.source,
     state,
+    path: session.paths.has('browser') ? 'browser' : session.paths.has('http') ? 'http' : null,
     latency_ms: Math.round(performance.now() - started),
     operation: check.operation,
     checked: check.checked,
@@ -51,10 +60,7 @@ export async function checkSource(deps: AppDeps, check: CanonicalCheck, timeoutM
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
     const input = tool.input.parse(check.input);
-    const requestId = newId('chk');
-    // one session per check, like one API call: its own cookies; a changed reply is kept under diagnostics
-    const session = newUpstreamSession({ account_id: null, request_id: requestId });
-    const ctx = { deps: scopeDeps(deps, { signal: deadline, session }), requestId, key: OPERATOR, transport: 'operator' as const, headers: {}, zeroRetention: false };
+    const ctx = { deps: scopeSources(deps, { signal: deadline, session }), requestId, key: OPERATOR, transport: 'operator' as const, headers: {}, zeroRetention: false };
     const output = await inSourceScope(sink, () => tool.handler(input, ctx));
     return tool.credits.actual(input, output) > 0 ? done('ok', null) : done('empty', 'the answer had nothing in it');
   } catch (err) {
@@ -65,16 +71,16 @@ export async function checkSource(deps: AppDeps, check: CanonicalCheck, timeoutM
   }
 }
 
-export function checkSources(deps: AppDeps, checks: CanonicalCheck[], timeoutMs: number): Promise<CheckResult[]> {
+export function checkSources(deps: ServiceDeps, checks: CanonicalCheck[], timeoutMs: number): Promise<CheckResult[]> {
   return Promise.all(checks.map((c) => checkSource(deps, c, timeoutMs)));
 }
 
-/** The operator's table: source | state | latency | what was checked (| why, when not ok). */
+/** The operator's table: source | state | path | latency | what was checked (| why, when not ok). */
 export function formatTable(results: CheckResult[]): string {
   const rows = [
-    ['source', 'state', 'latency', 'checked', 'detail'],
-    ...results.map((r) => [r.source, r.state, `${r.latency_ms} ms`, `${r.operation}: ${r.checked}`, r.detail ?? '']),
+    ['source', 'state', 'path', 'latency', 'checked', 'detail'],
+    ...results.map((r) => [r.source, r.state, r.path ?? '-', `${r.latency_ms} ms`, `${r.operation}: ${r.checked}`, r.detail ?? '']),
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  return rows.map((row) => row.map((cell, i) => (i === 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd()).join('\n') + '\n';
+  return rows.map((row) => row.map((cell, i) => (i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd()).join('\n') + '\n';
 }

@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { compatErrorText } from './compat-errors.js';
-import { withSignal, type AppDeps } from '../../app/deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { requireKey } from '../../platform/auth.js';
 import { cutText } from '../../domain/error-echo.js';
 import { InvalidInput, toApiError, UnsupportedMediaType } from '../../domain/errors.js';
@@ -11,7 +11,7 @@ import { recordCall } from '../../ops/ops.js';
 import { failureFields, logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from '../../core/invoke.js';
 import { coerceQuery } from '../../core/query.js';
-import { RawBody, inertHeaders } from './raw-body.js';
+import { RawBody, inertHeaders } from '../../core/raw-body.js';
 import { routeTable } from './route-table.js';
 import type { Location } from '../../core/validation.js';
 
@@ -45,7 +45,7 @@ function locator(tool: Tool, req: Request): (key: string | undefined) => Locatio
  * reach their operation through restDispatch in front; what it leaves (OPTIONS, another method
  * on an operation's path) is answered here as Express answers it.
  */
-export function restRouter(deps: AppDeps): Router {
+export function restRouter(deps: ServiceDeps): Router {
   assertUnique(deps.tools);
   const router = express.Router();
   for (const tool of deps.tools) {
@@ -63,7 +63,7 @@ export function restRouter(deps: AppDeps): Router {
  * the operation it was meant for as invalid input, recorded like any other. What the table does not
  * find goes on to the routers (restRouter behind).
  */
-export function restDispatch(deps: AppDeps): express.RequestHandler {
+export function restDispatch(deps: ServiceDeps): express.RequestHandler {
   const find = routeTable(deps.tools);
   return (req, res, next) => {
     const hit = find(req.method, req.path);
@@ -110,7 +110,7 @@ function assertUnique(tools: Tool[]): void {
 }
 
 /** Runs one call; `refused` is an error found before the route (unreadable body or path), answered once the caller is known. */
-async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, refused?: unknown): Promise<void> {
+async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps, refused?: unknown): Promise<void> {
   const meter = newMeter();
   let key: AuthedKey | undefined;
   let status = tool.status;
@@ -125,7 +125,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, re
     key = await requireKey(deps, req, { allowQuery: tool.queryKey, admit: true });
     req.keyPrefix = key.prefix;
     if (refused) throw refused;
-    const ctx = { deps: withSignal(deps, hangUp.signal), requestId: req.id, key, transport: 'rest' as const, headers: req.headers as Record<string, string> };
+    const ctx = { deps, signal: hangUp.signal, requestId: req.id, key, transport: 'rest' as const, headers: req.headers as Record<string, string> };
     body = await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter);
   } catch (err) {
     ({ status, body } = hangUp.signal.aborted ? CLIENT_CLOSED : errorReply(deps, req, err, tool));
@@ -159,7 +159,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: AppDeps, re
 /** Recorded when the client hung up before its answer (nginx's 499); nobody reads the body. */
 const CLIENT_CLOSED = { status: 499, body: { detail: 'client closed the request' } };
 
-function errorReply(deps: AppDeps, req: Request, err: unknown, tool: Tool): { status: number; body: Record<string, unknown> } {
+function errorReply(deps: ServiceDeps, req: Request, err: unknown, tool: Tool): { status: number; body: Record<string, unknown> } {
   const api = toApiError(err);
   logFault(deps, req, api, err);
   const failure = failureFields(api, tool.tags[0] ?? tool.name);

@@ -1,4 +1,4 @@
-import { need, type AppDeps } from '../../app/deps.js';
+import type { SourceUses } from '../context.js';
 import { ApiError, NotFound, UpstreamFailed } from '../../domain/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
@@ -17,10 +17,10 @@ import {
 
 class AppsCall {
   wire_bytes = 0;
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: SourceUses<'upstream'>) {}
 
   async send(req: AppsRequest): Promise<UpstreamResponse> {
-    const res = await need(this.deps, 'upstream').fetch({ source: 'apps', path: req.path, headers: req.headers, expect: 'any' });
+    const res = await this.deps.upstream.fetch({ source: 'apps', path: req.path, headers: req.headers, expect: 'any' });
     this.wire_bytes += res.wireBytes;
     return res;
   }
@@ -38,7 +38,7 @@ export interface AppAnswer {
 }
 
 /** Lookup by id or bundle id, then the storefront's ratings histogram. */
-export async function fetchApp(deps: AppDeps, input: { app_id?: string; bundle_id?: string; country: string }): Promise<AppAnswer> {
+export async function fetchApp(deps: SourceUses<'upstream'>, input: { app_id?: string; bundle_id?: string; country: string }): Promise<AppAnswer> {
   const call = new AppsCall(deps);
   const res = await call.send(appLookupRequest(input));
   if (res.status === 404) throw new NotFound('app not found in this storefront');
@@ -69,7 +69,7 @@ export interface ReviewsAnswer {
  * The storefront's ratings summary (an unknown app is a 404 there; it also gives the written-review
  * total), then one page of 20 review rows from `offset`.
  */
-export async function fetchAppReviews(deps: AppDeps, input: { app_id: string; country: string; sort: AppReviewSort; offset: number }): Promise<ReviewsAnswer> {
+export async function fetchAppReviews(deps: SourceUses<'upstream'>, input: { app_id: string; country: string; sort: AppReviewSort; offset: number }): Promise<ReviewsAnswer> {
   const call = new AppsCall(deps);
   const summary = await call.send(appRatingsRequest(input.app_id, input.country));
   if (summary.status === 404) throw new NotFound('app not found in this storefront');
@@ -84,7 +84,7 @@ export async function fetchAppReviews(deps: AppDeps, input: { app_id: string; co
 }
 
 /** Store search by term in one storefront. */
-export async function fetchAppSearch(deps: AppDeps, input: { term: string; country: string; limit: number }): Promise<{ total: number; apps: AppRecord[]; wire_bytes: number }> {
+export async function fetchAppSearch(deps: SourceUses<'upstream'>, input: { term: string; country: string; limit: number }): Promise<{ total: number; apps: AppRecord[]; wire_bytes: number }> {
   const call = new AppsCall(deps);
   const res = await call.send(appSearchRequest(input));
   failIfError(res);

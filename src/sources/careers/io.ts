@@ -1,7 +1,8 @@
-import { need, type AppDeps } from '../../app/deps.js';
 import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { observed } from '../../ops/outcomes.js';
-import type { SafeFetcher, SafeFetchResponse } from '../../upstream/safe-fetch.js';
+import type { SafeFetchResponse } from '../../upstream/safe-fetch.js';
+import type { WebsiteFetch } from '../../upstream/scope.js';
+import type { SourceUses } from '../context.js';
 import { atsUrl, type AtsHostOverrides } from './hosts.js';
 import type { CareersRequest } from './requests.js';
 
@@ -10,16 +11,16 @@ import type { CareersRequest } from './requests.js';
  * each redirect): the company's pages and the systems' board APIs alike. Counts requests and bytes.
  */
 export interface CareersIo {
-  safe: SafeFetcher;
+  safe: WebsiteFetch;
   overrides: AtsHostOverrides | undefined;
   requests: number;
   wire_bytes: number;
 }
 
 /** ATS_HOST_OVERRIDES (host → base URL) applies to every careers request; empty in production. */
-export function careersIo(deps: AppDeps): CareersIo {
+export function careersIo(deps: SourceUses<'safeFetch', 'ATS_HOST_OVERRIDES'>): CareersIo {
   const overrides = Object.keys(deps.config.ATS_HOST_OVERRIDES).length ? deps.config.ATS_HOST_OVERRIDES : undefined;
-  return { safe: need(deps, 'safeFetch'), overrides, requests: 0, wire_bytes: 0 };
+  return { safe: deps.safeFetch, overrides, requests: 0, wire_bytes: 0 };
 }
 
 async function counted(io: CareersIo, fetch: () => Promise<SafeFetchResponse>): Promise<SafeFetchResponse> {

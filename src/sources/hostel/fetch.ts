@@ -2,8 +2,7 @@
  * Hostel site I/O on its API gateway: one property's availability for a stay, and a destination
  * search (autocomplete to a city id, then the city's property list for the dates).
  */
-import type { AppDeps } from '../../app/deps.js';
-import { need } from '../../app/deps.js';
+import type { SourceUses } from '../context.js';
 import { NotFound } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { checkStatus, observe, priceProvenance, seconds } from '../shared/observation.js';
@@ -21,9 +20,9 @@ export interface HostelStayInput {
   currency: string;
 }
 
-export async function fetchHostelAvailability(deps: AppDeps, input: HostelStayInput) {
+export async function fetchHostelAvailability(deps: SourceUses<'upstream'>, input: HostelStayInput) {
   const stay = stayWindow(input, 30);
-  const response = await need(deps, 'upstream').fetch({
+  const response = await deps.upstream.fetch({
     source: 'hostel',
     path: `${API}/properties/${encodeURIComponent(input.property_id)}/availability/`,
     query: { 'date-start': stay.checkIn, 'num-nights': stay.nights, 'number-of-guests': input.guests, currency: input.currency },
@@ -76,9 +75,9 @@ export interface HostelSearchInput {
   limit: number;
 }
 
-export async function fetchHostelSearch(deps: AppDeps, input: HostelSearchInput) {
+export async function fetchHostelSearch(deps: SourceUses<'upstream'>, input: HostelSearchInput) {
   const stay = stayWindow(input, 30);
-  const upstream = need(deps, 'upstream');
+  const upstream = deps.upstream;
   const ac = await upstream.fetch({ source: 'hostel', path: '/autocomplete-service/v1/autocomplete/web', query: { text: input.query }, expect: 'json' });
   checkStatus('hostel', ac, { endpoint: '/autocomplete-service' });
   const places = await withContractGuard('hostel', ac, (r) => parseHostelAutocomplete(r.json()));

@@ -1,10 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { AppDeps } from '../../app/deps.js';
 import { ApiError, DependencyDown, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { detectBlock } from '../../upstream/blocked.js';
 import { acceptLanguage, deviceHeaders } from '../../upstream/devices.js';
 import { keepSessionReply } from '../../upstream/diagnostics.js';
-import { browserPath, jobsBrowser } from './browser.js';
+import type { SourceUses } from '../context.js';
 import { parseJobCards, type JobCard } from './parse-cards.js';
 
 /** After the load event: how long the card list may take to appear, then its first card. */
@@ -34,9 +33,15 @@ export interface JobSearchAnswer {
 }
 
 /** Renders the job-card view in the headless browser and reads the cards from the rendered DOM. */
-export async function fetchJobCards(deps: AppDeps, input: { q: string; gl: string; hl: string }): Promise<JobSearchAnswer> {
+/**
+ * What the rendered search uses: the browser, and the upstream scope for the operation whose
+ * session a changed page is kept under.
+ */
+type JobSearchContext = SourceUses<'jobsBrowser' | 'upstream', 'UPSTREAM_TIMEOUT_MS' | 'CHROMIUM_PATH' | 'upstreamHosts' | 'dataDir'>;
+
+export async function fetchJobCards(deps: JobSearchContext, input: { q: string; gl: string; hl: string }): Promise<JobSearchAnswer> {
   const timeoutMs = deps.config.UPSTREAM_TIMEOUT_MS;
-  const browser = await jobsBrowser(deps).get(browserPath(deps), timeoutMs);
+  const browser = await deps.jobsBrowser.get(deps.config.CHROMIUM_PATH, timeoutMs);
   let context: BrowserContext;
   try {
     context = await browser.newContext({
@@ -70,7 +75,7 @@ export async function fetchJobCards(deps: AppDeps, input: { q: string; gl: strin
       jobs = parseJobCards(html, { url: page.url() });
     } catch (err) {
       if (err instanceof UpstreamContractChanged) {
-        await keepSessionReply(deps.config.dataDir, deps.session, 'jobsearch', html, { url: page.url(), status, reason: 'contract_changed', detail: err.message });
+        await keepSessionReply(deps.config.dataDir, deps.upstream.session ?? undefined, 'jobsearch', html, { url: page.url(), status, reason: 'contract_changed', detail: err.message });
       }
       throw err;
     }

@@ -1,4 +1,4 @@
-import { need, type AppDeps } from '../../app/deps.js';
+import type { SourceUses } from '../context.js';
 import { NotFound, UpstreamFailed } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { parseNetworkJob, type NetworkJob } from './parse-job.js';
@@ -14,9 +14,9 @@ export interface Fetched<T> {
  * One posting from the logged-out `/jobs/view/<id>` page. An unknown or deleted id is a 404
  * upstream, or a redirect away from the posting page (the network sends expired links to search).
  */
-export async function fetchNetworkJob(deps: AppDeps, jobId: string): Promise<Fetched<NetworkJob>> {
+export async function fetchNetworkJob(deps: SourceUses<'upstream'>, jobId: string): Promise<Fetched<NetworkJob>> {
   const req = networkJobPageRequest(jobId);
-  const res = await need(deps, 'upstream').fetch({ source: 'network', path: req.path, expect: 'any' });
+  const res = await deps.upstream.fetch({ source: 'network', path: req.path, expect: 'any' });
   if (res.status === 404 || res.status === 410) throw new NotFound('job not found');
   if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
   const finalPath = safePath(res.url);
@@ -28,9 +28,9 @@ export async function fetchNetworkJob(deps: AppDeps, jobId: string): Promise<Fet
 }
 
 /** One page of ten guest search cards; an empty fragment (past the last result) is an empty page. */
-export async function fetchNetworkSearch(deps: AppDeps, params: NetworkSearchParams): Promise<Fetched<NetworkJobCard[]>> {
+export async function fetchNetworkSearch(deps: SourceUses<'upstream'>, params: NetworkSearchParams): Promise<Fetched<NetworkJobCard[]>> {
   const req = networkSearchRequest(params);
-  const res = await need(deps, 'upstream').fetch({ source: 'network', path: req.path, expect: 'any' });
+  const res = await deps.upstream.fetch({ source: 'network', path: req.path, expect: 'any' });
   // The guest endpoint answers 400 for a start offset past its window: no more results.
   if (res.status === 400 || res.status === 404) return { value: [], wire_bytes: res.wireBytes };
   if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);

@@ -3,15 +3,15 @@
  * → its booking engine (`detect.ts`) → the engine's public availability endpoints for one stay
  * (`engine-quotes.ts`), every engine request through the same fetcher, their bytes summed.
  */
-import type { AppDeps } from '../../app/deps.js';
-import { need } from '../../app/deps.js';
 import { InvalidInput, NotFound, UpstreamFailed } from '../../domain/errors.js';
 import { detectBlock } from '../../upstream/blocked.js';
 import { buildProvenance, collectionId, newFetchNonce } from '../../domain/provenance.js';
 import { seconds } from '../shared/observation.js';
 import { stayWindow } from '../shared/stay.js';
 import { detectOfficialEngines, type OfficialEngineMatch } from './detect.js';
-import { PRICED_ENGINES, type EngineCall, type EngineStay } from './engine-quotes.js';
+import { PRICED_ENGINES } from './engine-quotes.js';
+import type { EngineCall, EngineStay } from './engine-types.js';
+import type { SourceUses } from '../context.js';
 
 export interface OfficialInput {
   website: string;
@@ -24,8 +24,8 @@ export interface OfficialInput {
 }
 
 /** The website's engines, strongest evidence first; 404 for a missing site, 502 for a blocked one. */
-export async function detectWebsiteEngines(deps: AppDeps, website: string): Promise<{ matches: OfficialEngineMatch[]; finalUrl: string; wireBytes: number }> {
-  const page = await need(deps, 'safeFetch').fetch(website);
+export async function detectWebsiteEngines(deps: SourceUses<'safeFetch'>, website: string): Promise<{ matches: OfficialEngineMatch[]; finalUrl: string; wireBytes: number }> {
+  const page = await deps.safeFetch.fetch(website);
   if (page.status === 404 || page.status === 410) throw new NotFound(`website ${website} not found`);
   const verdict = detectBlock({ status: page.status, url: page.url, headers: page.headers, body: page.body, expect: 'html' });
   if (verdict) throw new UpstreamFailed(verdict.detail);
@@ -33,7 +33,7 @@ export async function detectWebsiteEngines(deps: AppDeps, website: string): Prom
   return { matches: detectOfficialEngines({ html: page.text(), pageUrl: page.url }), finalUrl: page.url, wireBytes: page.wireBytes };
 }
 
-export async function fetchOfficialRate(deps: AppDeps, input: OfficialInput) {
+export async function fetchOfficialRate(deps: SourceUses<'safeFetch'>, input: OfficialInput) {
   const stay = stayWindow(input, 30);
   const started = performance.now();
   const site = await detectWebsiteEngines(deps, input.website);
@@ -49,7 +49,7 @@ export async function fetchOfficialRate(deps: AppDeps, input: OfficialInput) {
   const engineStay: EngineStay = { propertyCode: hotelId, checkIn: stay.checkIn, checkOut: stay.checkOut, nights: stay.nights, adults: input.adults, currency: input.currency ?? null };
   let engineBytes = 0;
   const call: EngineCall = async (url, init) => {
-    const reply = await need(deps, 'safeFetch').fetch(url, init);
+    const reply = await deps.safeFetch.fetch(url, init);
     engineBytes += reply.wireBytes;
     if (reply.status === 404 || reply.status === 410) throw new NotFound(`${match.engine} property ${hotelId} not found`);
     const verdict = detectBlock({ status: reply.status, url: reply.url, headers: reply.headers, body: reply.body, expect: 'json' });

@@ -9,7 +9,7 @@ import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { isObject, numeric, text } from '../../domain/json.js';
 import { assertStayAnswered } from '../shared/stay.js';
-import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';
+import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
 
 const ENDPOINT = 'https://api.beds24.com/json/getAvailabilities';
 

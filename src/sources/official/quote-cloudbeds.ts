@@ -15,7 +15,7 @@ import { addDays } from '../../domain/dates.js';
 import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { isObject, nonEmptyText, numeric, stringText, text, type JsonObject } from '../../domain/json.js';
-import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';
+import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
 
 const PROPERTY_INFO = 'https://hotels.cloudbeds.com/booking/property_info';
 const ROOMS = 'https://hotels.cloudbeds.com/booking/rooms';

@@ -12,7 +12,7 @@
 import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { arr, at, isObject, nonEmptyText, numeric, text } from '../../domain/json.js';
-import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-quotes.js';
+import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
 
 const ENDPOINT = 'https://direct-book.com/api/graphql';
 const ORIGIN = 'https://direct-book.com';

@@ -1,6 +1,5 @@
 /** `otafour` I/O: the property page's room-grid JSON for one stay, in one display currency, and the search box's suggestions. */
-import type { AppDeps } from '../../app/deps.js';
-import { need } from '../../app/deps.js';
+import type { SourceUses } from '../context.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import type { Provenance } from '../../domain/provenance.js';
 import { checkStatus, observe, priceProvenance, seconds } from '../shared/observation.js';
@@ -33,9 +32,9 @@ function basis(o: OtafourGridOffer): string {
   return 'nightly_display_price';
 }
 
-export async function fetchOtafour(deps: AppDeps, input: OtafourInput) {
+export async function fetchOtafour(deps: SourceUses<'upstream'>, input: OtafourInput) {
   const stay = stayWindow(input, 30);
-  const response = await need(deps, 'upstream').fetch({
+  const response = await deps.upstream.fetch({
     source: 'otafour',
     path: SECONDARY_DATA_PATH,
     query: {
@@ -124,8 +123,8 @@ export async function fetchOtafour(deps: AppDeps, input: OtafourInput) {
 }
 
 /** Name → numeric property id through the site's own suggestions (hotel entries only). */
-export async function searchOtafour(deps: AppDeps, query: string, limit: number): Promise<{ results: TypeaheadHit[]; market: string }> {
-  const response = await need(deps, 'upstream').fetch({ source: 'otafour', path: SUGGEST_PATH, query: suggestQuery(query), expect: 'json' });
+export async function searchOtafour(deps: SourceUses<'upstream'>, query: string, limit: number): Promise<{ results: TypeaheadHit[]; market: string }> {
+  const response = await deps.upstream.fetch({ source: 'otafour', path: SUGGEST_PATH, query: suggestQuery(query), expect: 'json' });
   checkStatus('otafour', response, { endpoint: 'GetUnifiedSuggestResult' });
   const results = await withContractGuard('otafour', response, (r) => parseOtafourSuggest(r.json()));
   // The request says origin=US; the reply states no market of its own.

@@ -2,8 +2,7 @@
  * `otaone` I/O: the property page priced for a stay (rooms route) and the search-results page
  * (search route). English pages (`.en-gb`) because the policy words are read in English.
  */
-import type { AppDeps } from '../../app/deps.js';
-import { need } from '../../app/deps.js';
+import type { SourceUses } from '../context.js';
 import { NotFound } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import type { Provenance } from '../../domain/provenance.js';
@@ -26,7 +25,7 @@ export interface OtaoneRoomsInput {
   currency: string;
 }
 
-export async function fetchOtaoneRooms(deps: AppDeps, input: OtaoneRoomsInput) {
+export async function fetchOtaoneRooms(deps: SourceUses<'upstream'>, input: OtaoneRoomsInput) {
   const stay = stayWindow(input, 30);
   const path = otaonePropertyPath({
     country: input.country,
@@ -38,7 +37,7 @@ export async function fetchOtaoneRooms(deps: AppDeps, input: OtaoneRoomsInput) {
     currency: input.currency,
     lang: LANG,
   });
-  const response = await need(deps, 'upstream').fetch({ source: 'otaone', path, market: input.country.toUpperCase() });
+  const response = await deps.upstream.fetch({ source: 'otaone', path, market: input.country.toUpperCase() });
   checkStatus('otaone', response, { notFound: `otaone property ${input.country}/${input.pagename} not found` });
   // An unknown page name lands on a search or home page instead of a property page.
   if (!/\/hotel\/[a-z]{2}\//.test(new URL(response.url).pathname)) throw new NotFound(`otaone property ${input.country}/${input.pagename} not found`);
@@ -89,9 +88,9 @@ export interface OtaoneSearchInput {
   limit: number;
 }
 
-export async function fetchOtaoneSearch(deps: AppDeps, input: OtaoneSearchInput) {
+export async function fetchOtaoneSearch(deps: SourceUses<'upstream'>, input: OtaoneSearchInput) {
   const stay = input.check_in ? stayWindow({ check_in: input.check_in, nights: input.nights }, 30) : null;
-  const response = await need(deps, 'upstream').fetch({
+  const response = await deps.upstream.fetch({
     source: 'otaone',
     path: `/searchresults.${LANG}.html`,
     query: {

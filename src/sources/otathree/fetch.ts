@@ -2,7 +2,6 @@
  * `otathree` I/O: the stay (rooms and rate plans), guest reviews and the property search, on the
  * brand host of the group gateway. Parsing stays in `stay.ts`, `reviews.ts` and `../shared/typeahead.ts`.
  */
-import type { AppDeps } from '../../app/deps.js';
 import { buildProvenance } from '../../domain/provenance.js';
 import {
   OPERATIONS,
@@ -11,7 +10,7 @@ import {
   pointOfSale,
   type OtathreeMarket,
 } from '../shared/group-graphql.js';
-import { callGroupGraphql, callPropertyOffers } from '../shared/group-gateway.js';
+import { callGroupGraphql, callPropertyOffers, type GroupContext } from '../shared/group-gateway.js';
 import { priceProvenance, seconds } from '../shared/observation.js';
 import { withHeadlineProvenance, withOfferProvenance, type OtaHeadlineOut, type OtaOfferOut } from '../shared/ota-schemas.js';
 import { assertStayAnswered, stayWindow } from '../shared/stay.js';
@@ -57,7 +56,7 @@ export interface OtathreeStayOutput {
   };
 }
 
-export async function fetchOtathreeStay(deps: AppDeps, input: OtathreeStayInput): Promise<OtathreeStayOutput> {
+export async function fetchOtathreeStay(deps: GroupContext, input: OtathreeStayInput): Promise<OtathreeStayOutput> {
   const stay = stayWindow(input, 28);
   const currency = OTATHREE_MARKET_CURRENCY[input.market];
   const { parsed, obs } = await callPropertyOffers(
@@ -138,7 +137,7 @@ export interface OtathreeReviewsInput {
   market: OtathreeMarket;
 }
 
-export async function fetchOtathreeReviews(deps: AppDeps, input: OtathreeReviewsInput) {
+export async function fetchOtathreeReviews(deps: GroupContext, input: OtathreeReviewsInput) {
   const pos = pointOfSale('otathree', input.market, deps.config.GROUP_POS_CONTEXTS);
   const body = [
     {

@@ -2,14 +2,13 @@
  * `otatwo` I/O: one stay's room grid from the group gateway, for the rooms route and the
  * headline route (same persisted document; the headline keeps only the cheapest figures).
  */
-import type { AppDeps } from '../../app/deps.js';
 import type { Provenance } from '../../domain/provenance.js';
 import {
   OPERATIONS,
   OTATWO_MARKET_CURRENCY,
   type OtatwoMarket,
 } from '../shared/group-graphql.js';
-import { callPropertyOffers } from '../shared/group-gateway.js';
+import { callPropertyOffers, type GroupContext } from '../shared/group-gateway.js';
 import { priceProvenance, type Observation, type StayKey } from '../shared/observation.js';
 import { TAXES_AND_FEES_DERIVATION } from '../shared/offer.js';
 import { assertStayAnswered, stayWindow } from '../shared/stay.js';
@@ -38,7 +37,7 @@ export interface OtatwoFetched {
   requestedCurrency: string;
 }
 
-export async function fetchOtatwoGrid(deps: AppDeps, input: OtatwoStayInput): Promise<OtatwoFetched> {
+export async function fetchOtatwoGrid(deps: GroupContext, input: OtatwoStayInput): Promise<OtatwoFetched> {
   const stay = stayWindow(input, 30);
   const requestedCurrency = OTATWO_MARKET_CURRENCY[input.market];
   const { parsed, obs } = await callPropertyOffers(
@@ -96,7 +95,7 @@ export function otatwoCommon(f: OtatwoFetched) {
   };
 }
 
-export async function fetchOtatwoRooms(deps: AppDeps, input: OtatwoStayInput) {
+export async function fetchOtatwoRooms(deps: GroupContext, input: OtatwoStayInput) {
   const f = await fetchOtatwoGrid(deps, input);
   return {
     ...otatwoCommon(f),
@@ -105,7 +104,7 @@ export async function fetchOtatwoRooms(deps: AppDeps, input: OtatwoStayInput) {
 }
 
 /** Headline: the cheapest row across rooms, with its room name; null when nothing is priced. */
-export async function fetchOtatwoHeadline(deps: AppDeps, input: OtatwoStayInput) {
+export async function fetchOtatwoHeadline(deps: GroupContext, input: OtatwoStayInput) {
   const f = await fetchOtatwoGrid(deps, input);
   let best: { room: string; plan: OtatwoRatePlan } | null = null;
   for (const r of f.parsed.rooms) {

@@ -2,11 +2,9 @@
  * `rentalone` I/O: optional listing-id resolution (one page load), then the stay quote from the
  * group gateway's ancillary offers operation; parsing in `quote.ts` and `listing-page.ts`.
  */
-import type { AppDeps } from '../../app/deps.js';
-import { need } from '../../app/deps.js';
 import { BadRequest } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
-import { callPropertyOffers } from '../shared/group-gateway.js';
+import { callPropertyOffers, type GroupContext } from '../shared/group-gateway.js';
 import { OPERATIONS } from '../shared/group-graphql.js';
 import { checkStatus, priceProvenance, seconds } from '../shared/observation.js';
 import { withHeadlineProvenance, withOfferProvenance } from '../shared/ota-schemas.js';
@@ -26,10 +24,10 @@ export interface RentaloneInput {
   market: 'US';
 }
 
-export async function fetchRentaloneQuote(deps: AppDeps, input: RentaloneInput) {
+export async function fetchRentaloneQuote(deps: GroupContext, input: RentaloneInput) {
   if (!input.property_id && !input.listing_id) throw new BadRequest('send property_id or listing_id');
   const stay = stayWindow(input, 28);
-  const upstream = need(deps, 'upstream');
+  const upstream = deps.upstream;
   let propertyId = input.property_id ?? null;
   let wire = 0;
   let elapsed = 0;

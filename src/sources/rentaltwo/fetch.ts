@@ -3,8 +3,7 @@
  * (`PdpAvailabilityCalendar`, one request) and, with `price_nights`, one booking-section quote per
  * chosen check-in date (`StaysPdpSections`), run in parallel with a small bound.
  */
-import type { AppDeps } from '../../app/deps.js';
-import { need } from '../../app/deps.js';
+import type { SourceUses } from '../context.js';
 import { addDays, todayUtc } from '../../domain/dates.js';
 import { ApiError, BadRequest, NotFound, UpstreamContractChanged } from '../../domain/errors.js';
 import { UpstreamBlocked } from '../../upstream/blocked.js';
@@ -108,7 +107,7 @@ function guestsText(input: RentaltwoSearchInput): string {
   return n > 0 ? `${n} guest${n === 1 ? '' : 's'}` : 'Add guests';
 }
 
-export async function fetchRentaltwoSearch(deps: AppDeps, input: RentaltwoSearchInput, requestId: string) {
+export async function fetchRentaltwoSearch(deps: SourceUses<'upstream'>, input: RentaltwoSearchInput, requestId: string) {
   if (!input.q && !input.bounding_box) throw new BadRequest('q is required unless bounding_box is given');
   if (input.time_period && (input.check_in_date || input.check_out_date)) throw new BadRequest('time_period cannot be combined with check_in_date/check_out_date');
   const checkIn = input.check_in_date;
@@ -138,7 +137,7 @@ export async function fetchRentaltwoSearch(deps: AppDeps, input: RentaltwoSearch
   const offset = input.next_page_token ? cursorOffset(input.next_page_token) : 0;
   const timer = new SearchTimer();
   const response = await timer.upstream(() =>
-    need(deps, 'upstream').fetch({
+    deps.upstream.fetch({
       source: 'rentaltwo',
       method: 'POST',
       path: `/api/v3/StaysSearch/${STAYS_SEARCH_HASH}`,
@@ -276,11 +275,11 @@ function dayPrice(p: RentaltwoPrice, c: QuoteCandidate, input: RentaltwoCalendar
   return { ...out, ...stated };
 }
 
-export async function fetchRentaltwoCalendar(deps: AppDeps, input: RentaltwoCalendarInput, requestId: string) {
+export async function fetchRentaltwoCalendar(deps: SourceUses<'upstream'>, input: RentaltwoCalendarInput, requestId: string) {
   const now = new Date();
   const month = input.start_month ?? now.getUTCMonth() + 1;
   const year = input.start_year ?? now.getUTCFullYear();
-  const upstream = need(deps, 'upstream');
+  const upstream = deps.upstream;
   const timer = new SearchTimer();
   const path = rentaltwoCalendarPath({ listingId: input.property_id, month, year, count: input.months, locale: 'en', currency: input.currency }, CALENDAR_HASH);
   const response = await timer.upstream(() => upstream.fetch({ source: 'rentaltwo', path, headers: WEB_CLIENT_HEADERS, expect: 'json' }));

@@ -1,4 +1,4 @@
-import { need, type AppDeps } from '../../app/deps.js';
+import type { SourceUses } from '../context.js';
 import { NotFound, UpstreamFailed } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { extractRetailNextData, parseRetailReviews, retailReviewsFromNextData, type RetailReviewsPage } from './parse-reviews.js';
@@ -11,9 +11,9 @@ export interface RetailReviewsAnswer extends RetailReviewsPage {
 }
 
 /** One page of ten reviews with the rating summary, from the product's reviews page. */
-export async function fetchRetailReviews(deps: AppDeps, input: { item_id: string; page: number; sort: RetailReviewSort }): Promise<RetailReviewsAnswer> {
+export async function fetchRetailReviews(deps: SourceUses<'upstream'>, input: { item_id: string; page: number; sort: RetailReviewSort }): Promise<RetailReviewsAnswer> {
   const req = retailReviewsRequest(input.item_id, input.page, input.sort);
-  const res = await need(deps, 'upstream').fetch({ source: 'retail', path: req.path, expect: 'html' });
+  const res = await deps.upstream.fetch({ source: 'retail', path: req.path, expect: 'html' });
   if (res.status === 404 || res.status === 410) throw new NotFound('item not found');
   if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
   const page = await withContractGuard('retail', res, (r) => parseRetailReviews(retailReviewsFromNextData(extractRetailNextData(r.text()))));
@@ -21,9 +21,9 @@ export async function fetchRetailReviews(deps: AppDeps, input: { item_id: string
 }
 
 /** One search results page; positions count within the page. */
-export async function fetchRetailSearch(deps: AppDeps, input: { q: string; page: number; sort?: string }): Promise<{ items: RetailSearchItem[]; wire_bytes: number }> {
+export async function fetchRetailSearch(deps: SourceUses<'upstream'>, input: { q: string; page: number; sort?: string }): Promise<{ items: RetailSearchItem[]; wire_bytes: number }> {
   const req = retailSearchRequest(input.q, input.page, input.sort);
-  const res = await need(deps, 'upstream').fetch({ source: 'retail', path: req.path, expect: 'html' });
+  const res = await deps.upstream.fetch({ source: 'retail', path: req.path, expect: 'html' });
   if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
   const items = await withContractGuard('retail', res, (r) => parseRetailSearchItems(retailSearchItemsFromNextData(extractRetailNextData(r.text()))));
   return { items, wire_bytes: res.wireBytes };

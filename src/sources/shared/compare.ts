@@ -5,7 +5,6 @@
  * status and detail while the others are still returned. The cheapest total is marked among
  * offers in one comparison currency (the requested one when priced, else the most common).
  */
-import { withSignal, type AppDeps } from '../../app/deps.js';
 import { ApiError, toApiError } from '../../domain/errors.js';
 import type { Provenance } from '../../domain/provenance.js';
 import { fetchOfficialRate } from '../official/fetch.js';
@@ -18,6 +17,7 @@ import type { OtathreeMarket, OtatwoMarket } from './group-graphql.js';
 import { searchGroupTypeahead } from './group-search.js';
 import { seconds } from './observation.js';
 import { stayWindow } from './stay.js';
+import { scopeSources, type SourceUses } from '../context.js';
 
 export interface CompareInput {
   check_in: string;
@@ -64,11 +64,14 @@ export interface SourceResult {
   matched: SourceMatch | null;
 }
 
+/** What a comparison uses: every compared source's needs, and the logger for the ones that failed. */
+type CompareContext = SourceUses<'upstream' | 'safeFetch' | 'log', 'GROUP_POS_CONTEXTS' | 'GROUP_QUERY_HASHES'>;
+
 /** One source's cheapest offer, fetched with `deps` (scoped to the source's deadline); `match` records a name lookup. */
-type Runner = (deps: AppDeps, match: (m: SourceMatch) => void) => Promise<SourceOffer>;
+type Runner = (deps: CompareContext, match: (m: SourceMatch) => void) => Promise<SourceOffer>;
 
 /** The first property the source's own search finds for the hotel name (the lookup its REST search route does). */
-async function lookUp(deps: AppDeps, source: 'otatwo' | 'otathree' | 'otafour' | 'rentalone', hotel: string | null | undefined, market: string, match: (m: SourceMatch) => void): Promise<string> {
+async function lookUp(deps: CompareContext, source: 'otatwo' | 'otathree' | 'otafour' | 'rentalone', hotel: string | null | undefined, market: string, match: (m: SourceMatch) => void): Promise<string> {
   if (!hotel) throw new ApiError(422, `${source}: give its property id or the hotel name`);
   const { results } = source === 'otafour' ? await searchOtafour(deps, hotel, 1) : await searchGroupTypeahead(deps, source, market, hotel, 1);
   if (!results[0]) throw new ApiError(404, `${source}: no property matches ${JSON.stringify(hotel.slice(0, 100))}`);
@@ -183,9 +186,9 @@ function runners(input: CompareInput): [string, Runner][] {
 }
 
 /** The runner's offer, or a 504 once `seconds` have passed; then its upstream requests are aborted. */
-function withDeadline(deps: AppDeps, source: string, run: Runner, seconds: number, match: (m: SourceMatch) => void): Promise<SourceOffer> {
+function withDeadline(deps: CompareContext, source: string, run: Runner, seconds: number, match: (m: SourceMatch) => void): Promise<SourceOffer> {
   const abort = new AbortController();
-  const work = run(withSignal(deps, abort.signal), match);
+  const work = run(scopeSources(deps, { signal: abort.signal }), match);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -197,7 +200,7 @@ function withDeadline(deps: AppDeps, source: string, run: Runner, seconds: numbe
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-async function runOne(deps: AppDeps, source: string, run: Runner, timeoutS: number): Promise<SourceResult> {
+async function runOne(deps: CompareContext, source: string, run: Runner, timeoutS: number): Promise<SourceResult> {
   const started = performance.now();
   let matched: SourceMatch | null = null;
   try {
@@ -220,7 +223,7 @@ function comparisonCurrency(priced: { currency: string | null }[], requested: st
   return best;
 }
 
-export async function compareStay(deps: AppDeps, input: CompareInput) {
+export async function compareStay(deps: CompareContext, input: CompareInput) {
   const stay = stayWindow(input, 28);
   const started = performance.now();
   const results = await Promise.all(runners(input).map(([source, run]) => runOne(deps, source, run, input.timeout_s)));

@@ -1,6 +1,4 @@
 /** One call of the travel group's GraphQL gateway, made the same way by `otatwo`, `otathree` and `rentalone`. */
-import type { AppDeps } from '../../app/deps.js';
-import { need } from '../../app/deps.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import {
   GRAPHQL_HEADERS,
@@ -17,6 +15,10 @@ import {
 import { checkStatus, observe, type Observation } from './observation.js';
 import type { StayWindow } from './stay.js';
 import type { Json } from '../../domain/json.js';
+import type { SourceUses } from '../context.js';
+
+/** What the group's brands use: the upstream client and the operator's points of sale and operation hashes. */
+export type GroupContext = SourceUses<'upstream', 'GROUP_POS_CONTEXTS' | 'GROUP_QUERY_HASHES'>;
 
 export interface GroupGraphqlCall {
   body: object[];
@@ -31,12 +33,12 @@ export interface GroupGraphqlCall {
 
 /** `POST /graphql`: status checked, the reply observed, its first operation parsed under the contract guard. */
 export async function callGroupGraphql<T>(
-  deps: AppDeps,
+  deps: SourceUses<'upstream'>,
   alias: GroupAlias,
   call: GroupGraphqlCall,
   parse: (entry: Json) => T,
 ): Promise<{ parsed: T; obs: Observation }> {
-  const response = await need(deps, 'upstream').fetch({
+  const response = await deps.upstream.fetch({
     source: alias,
     method: 'POST',
     path: GRAPHQL_PATH,
@@ -60,7 +62,7 @@ export const egressMarket = (market: string): string => (market === 'EU' ? 'IE' 
  * configured), the operation's current hash, and the point of sale's own site when it has one.
  */
 export async function callPropertyOffers<T>(
-  deps: AppDeps,
+  deps: GroupContext,
   alias: GroupAlias,
   op: Operation,
   stay: { market: string; propertyId: string; window: StayWindow; adults: number },

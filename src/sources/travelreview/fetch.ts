@@ -2,8 +2,7 @@
  * Travel-review metasearch I/O: its public MCP server at `/mcp` (initialize, initialized
  * notification, then one `tools/call` of the accommodation search), as public clients call it.
  */
-import type { AppDeps } from '../../app/deps.js';
-import { need } from '../../app/deps.js';
+import type { SourceUses } from '../context.js';
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
@@ -31,9 +30,9 @@ function mcpStatus(response: UpstreamResponse): void {
   checkStatus('travelreview', response, { endpoint: `MCP endpoint ${MCP_PATH}` });
 }
 
-export async function fetchTravelreviewSearch(deps: AppDeps, input: TravelreviewInput) {
+export async function fetchTravelreviewSearch(deps: SourceUses<'upstream'>, input: TravelreviewInput) {
   const stay = stayWindow(input, 30);
-  const upstream = need(deps, 'upstream');
+  const upstream = deps.upstream;
   const init = await upstream.fetch({
     source: 'travelreview',
     method: 'POST',

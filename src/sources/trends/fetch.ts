@@ -1,4 +1,4 @@
-import { need, type AppDeps } from '../../app/deps.js';
+import type { SourceUses } from '../context.js';
 import { UpstreamFailed } from '../../domain/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
@@ -14,8 +14,8 @@ export interface TrendsAnswer {
 }
 
 /** Explore (widget token) → the interest-over-time widget's data; anti-JSON prefixes stripped. */
-export async function fetchTrendsInterest(deps: AppDeps, q: TrendsQuery): Promise<TrendsAnswer> {
-  const upstream = need(deps, 'upstream');
+export async function fetchTrendsInterest(deps: SourceUses<'upstream'>, q: TrendsQuery): Promise<TrendsAnswer> {
+  const upstream = deps.upstream;
   let wire = 0;
   const send = async (req: TrendsRequest | { method: 'GET'; path: string }, expect: 'json' | 'any'): Promise<UpstreamResponse> => {
     const res = await upstream.fetch({ source: 'trends', method: req.method, path: req.path, market: q.geo || undefined, expect });

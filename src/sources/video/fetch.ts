@@ -1,4 +1,4 @@
-import { need, type AppDeps } from '../../app/deps.js';
+import type { SourceUses } from '../context.js';
 import { BadRequest, NotFound, UpstreamFailed } from '../../domain/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
@@ -34,13 +34,13 @@ import { at, nonEmptyStr } from '../../domain/json.js';
 class VideoCall {
   wire_bytes = 0;
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: SourceUses<'upstream'>,
     readonly hl: string,
     readonly gl: string,
   ) {}
 
   async send(req: VideoRequest, expect: 'json' | 'html' | 'any'): Promise<UpstreamResponse> {
-    const res = await need(this.deps, 'upstream').fetch({
+    const res = await this.deps.upstream.fetch({
       source: 'video',
       method: req.method,
       path: req.path,
@@ -66,7 +66,7 @@ export interface ChannelAnswer {
 }
 
 /** A channel's metadata and first page of videos, or (with a page token) the next page of videos only. */
-export async function fetchVideoChannel(deps: AppDeps, input: { channel?: string; page_token?: string; hl: string; gl: string }): Promise<ChannelAnswer> {
+export async function fetchVideoChannel(deps: SourceUses<'upstream'>, input: { channel?: string; page_token?: string; hl: string; gl: string }): Promise<ChannelAnswer> {
   const call = new VideoCall(deps, input.hl, input.gl);
   if (input.page_token) {
     const token = decodeVideoPageToken(input.page_token);
@@ -101,7 +101,7 @@ function nextToken(upstream: string | null, offset: number, channelId: string | 
 }
 
 /** The video object from its watch page (player response and watch data in one request). */
-export async function fetchVideo(deps: AppDeps, input: { video_id: string; hl: string; gl: string }): Promise<{ video: VideoRecord; wire_bytes: number }> {
+export async function fetchVideo(deps: SourceUses<'upstream'>, input: { video_id: string; hl: string; gl: string }): Promise<{ video: VideoRecord; wire_bytes: number }> {
   const call = new VideoCall(deps, input.hl, input.gl);
   const res = await call.send(videoWatchPageRequest(input.video_id, call.hl, call.gl), 'html');
   if (res.status === 404) throw new NotFound('video not found');
@@ -129,7 +129,7 @@ function int(v: unknown): number | null {
  * Watch page (availability, innertube key) → player answer of the app client (its caption URLs
  * need no web session) → the chosen track's timedtext in json3.
  */
-export async function fetchTranscript(deps: AppDeps, input: { video_id: string; lang?: string; hl: string; gl: string }): Promise<TranscriptAnswer> {
+export async function fetchTranscript(deps: SourceUses<'upstream'>, input: { video_id: string; lang?: string; hl: string; gl: string }): Promise<TranscriptAnswer> {
   const call = new VideoCall(deps, input.hl, input.gl);
   const page = await call.send(videoWatchPageRequest(input.video_id, call.hl, call.gl), 'html');
   if (page.status === 404) throw new NotFound('video not found');
@@ -176,7 +176,7 @@ export interface SearchAnswer {
 }
 
 /** One page of video results for a query, or the page a previous next_page_token points to. */
-export async function fetchVideoSearch(deps: AppDeps, input: { q: string; page_token?: string; hl: string; gl: string }): Promise<SearchAnswer> {
+export async function fetchVideoSearch(deps: SourceUses<'upstream'>, input: { q: string; page_token?: string; hl: string; gl: string }): Promise<SearchAnswer> {
   const call = new VideoCall(deps, input.hl, input.gl);
   const token = input.page_token ? decodeVideoPageToken(input.page_token) : null;
   const res = await call.send(videoSearchRequest(token ? { continuation: token.token } : { query: input.q }, call.hl, call.gl), 'json');

@@ -1,9 +1,8 @@
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/config.js';
-import { withSignal, type AppDeps } from '../../../src/app/deps.js';
 import { UpstreamFailed } from '../../../src/domain/errors.js';
+import { scopeSources } from '../../../src/sources/context.js';
 import { SafeFetcher } from '../../../src/upstream/safe-fetch.js';
+import { upstreamScope, websiteFetch, type Upstream, type WebsiteFetch } from '../../../src/upstream/scope.js';
 import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { rejection, replayClient } from './harness.js';
@@ -16,28 +15,28 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Dependencies holding a real upstream client and website fetcher, both pointed at a replay server whose reply takes 2 s. */
-async function slowDeps(): Promise<AppDeps> {
+/** A sources' context holding a real upstream client and website fetcher, both pointed at a replay server whose reply takes 2 s. */
+async function slowDeps(): Promise<{ upstream: Upstream; safeFetch: WebsiteFetch }> {
   server = await startReplayServer([{ path: '/slow', body: { ok: true }, delayMs: 2_000 }]);
   const { client } = replayClient(server.url);
   closers.push(() => client.close());
   const safeFetch = new SafeFetcher({ allowPrivate: true, timeoutMs: 5_000 });
-  return { config: loadConfig({}), log: pino({ level: 'silent' }), services: { upstream: client, safeFetch } } as unknown as AppDeps;
+  return { upstream: upstreamScope((req) => client.fetch(req)), safeFetch: websiteFetch(safeFetch) };
 }
 
-describe('withSignal', () => {
+describe('scoped upstream and website fetches', () => {
   it('ends the upstream request and its retries when the signal fires; unscoped requests are untouched', async () => {
     const deps = await slowDeps();
     const abort = new AbortController();
-    const scoped = withSignal(deps, abort.signal);
-    const pending = scoped.services.upstream!.fetch({ source: 'otaone', path: '/slow', expect: 'json' });
+    const scoped = scopeSources(deps, { signal: abort.signal });
+    const pending = scoped.upstream.fetch({ source: 'otaone', path: '/slow', expect: 'json' });
     await waitFor(async () => server!.requests.length > 0, { what: 'the request to reach the upstream' });
     abort.abort();
     const err = await rejection(pending);
     expect(err).toBeInstanceOf(UpstreamFailed);
     expect(err.detail).toBe('Aborted');
     expect(server!.requests).toHaveLength(1); // no retry after the abort
-    const res = await deps.services.upstream!.fetch({ source: 'otaone', path: '/slow', expect: 'json' });
+    const res = await deps.upstream.fetch({ source: 'otaone', path: '/slow', expect: 'json' });
     expect(res.json()).toEqual({ ok: true });
   });
 
@@ -45,8 +44,8 @@ describe('withSignal', () => {
     const deps = await slowDeps();
     const call = new AbortController();
     const deadline = new AbortController();
-    const inner = withSignal(withSignal(deps, call.signal), deadline.signal);
-    const pending = inner.services.upstream!.fetch({ source: 'otaone', path: '/slow', expect: 'json' });
+    const inner = scopeSources(scopeSources(deps, { signal: call.signal }), { signal: deadline.signal });
+    const pending = inner.upstream.fetch({ source: 'otaone', path: '/slow', expect: 'json' });
     await waitFor(async () => server!.requests.length > 0, { what: 'the request to reach the upstream' });
     deadline.abort();
     expect((await rejection(pending)).detail).toBe('Aborted');
@@ -55,7 +54,7 @@ describe('withSignal', () => {
   it('ends a website fetch when the signal fires', async () => {
     const deps = await slowDeps();
     const abort = new AbortController();
-    const pending = withSignal(deps, abort.signal).services.safeFetch!.fetch(`${server!.url}/slow`);
+    const pending = scopeSources(deps, { signal: abort.signal }).safeFetch.fetch(`${server!.url}/slow`);
     abort.abort();
     const err = await rejection(pending);
     expect(err).toBeInstanceOf(UpstreamFailed);

@@ -5,7 +5,7 @@
  *  - `verify_sources`: a few nights, spread evenly, are compared with the offers page's lowest.
  * One offers page (~3 MB) per night checked, a few at a time.
  */
-import type { AppDeps } from '../../../app/deps.js';
+import type { SourceUses } from '../../context.js';
 import type { NormalizedCalendarRequest } from '../../../domain/calendar-request.js';
 import { toApiError } from '../../../domain/errors.js';
 import type { Offer } from '../hotels/offers.js';
@@ -18,7 +18,7 @@ const PARALLEL_NIGHTS = 4;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-function offersFor(deps: AppDeps, r: NormalizedCalendarRequest, date: string, includeMetasearch: boolean): Promise<OffersResult> {
+function offersFor(deps: SourceUses<'upstream'>, r: NormalizedCalendarRequest, date: string, includeMetasearch: boolean): Promise<OffersResult> {
   return runOffers(deps, {
     token: r.token,
     check_in: date,
@@ -61,7 +61,7 @@ export interface OfferCheckOutcome {
  * major OTAs) to every priced row; rate_total is left untouched. A night whose offers page fails
  * or lists none of the six keeps these fields null.
  */
-export async function annotateMainstream(deps: AppDeps, r: NormalizedCalendarRequest, rows: CalendarRow[]): Promise<OfferCheckOutcome & { basisApplied: string }> {
+export async function annotateMainstream(deps: SourceUses<'upstream'>, r: NormalizedCalendarRequest, rows: CalendarRow[]): Promise<OfferCheckOutcome & { basisApplied: string }> {
   const out = { wireBytes: 0, checked: 0 };
   let annotated = 0;
   let differs = false;
@@ -97,7 +97,7 @@ export function sampleNights(rows: CalendarRow[], count: number): CalendarRow[] 
 }
 
 /** Spot-checks: the calendar's figure against the lowest total on the offers page, aggregators included. */
-export async function checkSources(deps: AppDeps, r: NormalizedCalendarRequest, rows: CalendarRow[]): Promise<OfferCheckOutcome & { sourceCheck: Record<string, unknown> }> {
+export async function checkSources(deps: SourceUses<'upstream'>, r: NormalizedCalendarRequest, rows: CalendarRow[]): Promise<OfferCheckOutcome & { sourceCheck: Record<string, unknown> }> {
   const nights: Record<string, unknown>[] = [];
   const out = { wireBytes: 0, checked: 0 };
   const sample = sampleNights(rows, r.verify_sources);

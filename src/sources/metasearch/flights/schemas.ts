@@ -3,9 +3,9 @@
  * booleans also as query-string text) and the exact response shapes the handlers build.
  */
 import { z } from 'zod';
-import { queryInt } from '../../../core/query.js';
+import { queryInt } from '../../../domain/query-params.js';
 import { SearchMetadataSchema } from '../../shared/search-metadata.js';
-import { EGRESS_MODES } from '../../../upstream/egress.js';
+import { REPLY_EGRESS_MODES } from '../../../upstream/egress.js';
 import type { CompatBookingOption } from './parse-booking.js';
 import { FLIGHT_TYPES, STOPS, TRAVEL_CLASSES } from './params.js';
 import type { CompatFlightsBody } from './to-compat.js';
@@ -75,7 +75,7 @@ const Pricing = z.object({
   currency: z.string().nullable().describe('currency the upstream actually priced in (from its price tokens)'),
   hl: z.string().nullable(),
   gl: z.string().nullable(),
-  egress_mode: z.enum(EGRESS_MODES),
+  egress_mode: z.enum(REPLY_EGRESS_MODES),
 });
 export type PricingBlock = z.infer<typeof Pricing>;
 

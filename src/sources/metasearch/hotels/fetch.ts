@@ -2,7 +2,7 @@
  * The upstream I/O of the hotel operations: one result page, one property page. Each fetch is
  * one collection (its own `ratecol_…`), observed when the reply arrived.
  */
-import { need, type AppDeps } from '../../../app/deps.js';
+import type { SourceUses } from '../../context.js';
 import type { Device } from '../../../upstream/devices.js';
 import { withContractGuard } from '../../../upstream/diagnostics.js';
 import type { EgressMode } from '../../../upstream/egress.js';
@@ -36,8 +36,8 @@ export interface FetchOptions {
   timer?: SearchTimer;
 }
 
-async function fetchPage<T>(deps: AppDeps, path: string, opts: FetchOptions, parse: (html: string) => T): Promise<Fetched<T>> {
-  const upstream = need(deps, 'upstream');
+async function fetchPage<T>(deps: SourceUses<'upstream'>, path: string, opts: FetchOptions, parse: (html: string) => T): Promise<Fetched<T>> {
+  const upstream = deps.upstream;
   const call = () => upstream.fetch({ source: SOURCE, path, market: opts.market?.toUpperCase(), device: opts.device ?? 'desktop', expect: 'html' });
   const response = await (opts.timer ? opts.timer.upstream(call) : call());
   const observedAt = new Date();
@@ -57,13 +57,13 @@ async function fetchPage<T>(deps: AppDeps, path: string, opts: FetchOptions, par
 }
 
 /** One result page of a destination (or hotel-name) search. */
-export function fetchSearchPage(deps: AppDeps, input: HotelSearchUrlInput, opts: FetchOptions = {}): Promise<Fetched<SearchPageRecord>> {
+export function fetchSearchPage(deps: SourceUses<'upstream'>, input: HotelSearchUrlInput, opts: FetchOptions = {}): Promise<Fetched<SearchPageRecord>> {
   return fetchPage(deps, buildHotelSearchUrl(input).path, opts, parseSearchPage);
 }
 
 /** One property's own page for a stay; data is null when the engine does not know the token. */
 export function fetchPropertyPage(
-  deps: AppDeps,
+  deps: SourceUses<'upstream'>,
   token: string,
   input: Omit<HotelSearchUrlInput, 'q' | 'start'>,
   opts: FetchOptions = {},

@@ -3,7 +3,7 @@
  * own page (every seller, their rooms, the headline price and its breakdown).
  */
 import { z } from 'zod';
-import type { AppDeps } from '../../../app/deps.js';
+import type { SourceUses } from '../../context.js';
 import type { Device } from '../../../upstream/devices.js';
 import { ProvenanceSchema } from '../../../domain/provenance.js';
 import type { Fetched } from './fetch.js';
@@ -122,7 +122,7 @@ function merge(into: Offer[], more: Offer[], propertyName: string): void {
   }
 }
 
-export async function runOffers(deps: AppDeps, input: OffersInput): Promise<OffersResult> {
+export async function runOffers(deps: SourceUses<'upstream'>, input: OffersInput): Promise<OffersResult> {
   const started = performance.now();
   const order = [input.device, ...DEVICES.filter((d) => d !== input.device)];
   const filter = { includeMetasearch: input.include_metasearch, freeCancellationOnly: input.free_cancellation_only };
@@ -232,7 +232,7 @@ export const RoomsOutput = z.object({
 });
 export type RoomsResult = z.infer<typeof RoomsOutput>;
 
-export async function runRooms(deps: AppDeps, input: StayInput): Promise<RoomsResult> {
+export async function runRooms(deps: SourceUses<'upstream'>, input: StayInput): Promise<RoomsResult> {
   const l = prepare(input, input.device);
   const f = await loadProperty(deps, l.request);
   const sellers = offersOf(f, l, input)
@@ -285,7 +285,7 @@ export const StayOutput = z.object({
 });
 export type StayResult = z.infer<typeof StayOutput>;
 
-export async function runStay(deps: AppDeps, input: StayInput): Promise<StayResult> {
+export async function runStay(deps: SourceUses<'upstream'>, input: StayInput): Promise<StayResult> {
   const l = prepare(input, input.device);
   const f = await loadProperty(deps, l.request);
   const d = f.data;

@@ -3,7 +3,7 @@
  * `google_hotels_property` body. Loading goes through fetchPropertyPage; an unknown token is a 404.
  */
 import { z } from 'zod';
-import type { AppDeps } from '../../../app/deps.js';
+import type { SourceUses } from '../../context.js';
 import { NotFound } from '../../../domain/errors.js';
 import type { Device } from '../../../upstream/devices.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
@@ -31,7 +31,7 @@ export interface PropertyRequest {
 }
 
 /** Fetches a property page; a token that does not decode, or that the engine does not know, is a 404. */
-export async function loadProperty(deps: AppDeps, r: PropertyRequest): Promise<Fetched<DetailRecord>> {
+export async function loadProperty(deps: SourceUses<'upstream'>, r: PropertyRequest): Promise<Fetched<DetailRecord>> {
   if (!decodePropertyToken(r.token)) throw new NotFound('property not found: the token is not a property token');
   const fetched = await fetchPropertyPage(
     deps,

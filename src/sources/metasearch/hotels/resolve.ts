@@ -5,7 +5,7 @@
  * prices and to read back the property's real name.
  */
 import { z } from 'zod';
-import type { AppDeps } from '../../../app/deps.js';
+import type { SourceUses } from '../../context.js';
 import { ApiError } from '../../../domain/errors.js';
 import { pricingMarket } from '../../../domain/markets.js';
 import { fetchSearchPage } from './fetch.js';
@@ -66,7 +66,7 @@ async function pool<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): 
   return out;
 }
 
-export async function runResolve(deps: AppDeps, input: ResolveInput, now: Date = new Date()): Promise<ResolveResult> {
+export async function runResolve(deps: SourceUses<'upstream'>, input: ResolveInput, now: Date = new Date()): Promise<ResolveResult> {
   const query = [input.name.trim(), input.city.trim()].filter(Boolean).join(' ');
   const markets = [...new Set([...(input.market ? [input.market] : []), ...input.fallback_markets])];
   if (!markets.length) markets.push('US');

@@ -4,7 +4,7 @@
  * first empty one. Our own clean shape is built here; the compatible shape comes from to-compat.
  */
 import { z } from 'zod';
-import type { AppDeps } from '../../../app/deps.js';
+import type { SourceUses } from '../../context.js';
 import { BadRequest } from '../../../domain/errors.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
 import { fetchSearchPage, type Fetched } from './fetch.js';
@@ -33,7 +33,7 @@ function urlInput(r: SearchRequest, start: number | undefined): HotelSearchUrlIn
   return { q, checkIn, checkOut, adults, children, currency, gl, hl, sort, minGuestRating, hotelClass, amenities, minPrice, maxPrice, start };
 }
 
-export async function runSearch(deps: AppDeps, r: SearchRequest): Promise<SearchPageFetch[]> {
+export async function runSearch(deps: SourceUses<'upstream'>, r: SearchRequest): Promise<SearchPageFetch[]> {
   const out: SearchPageFetch[] = [];
   let token = r.nextPageToken ?? null;
   for (let i = 0; i < r.pages; i++) {

@@ -1,0 +1,78 @@
+/** Shared set-up of the OTA, rental, official and compare integration tests. */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { TOOLS } from '../../tools/index.js';
+import { SafeFetcher, type SafeFetchInit, type SafeFetchResponse } from '../../src/upstream/safe-fetch.js';
+import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay/server.js';
+import { assertOutputConforms } from './output-schema.js';
+import { startTestService, type TestService } from './test-service.js';
+
+
+const ALIASES = ['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone', 'rentaltwo', 'travelreview', 'hostel'] as const;
+
+export interface Harness {
+  replay: ReplayServer;
+  svc: TestService;
+  key: string;
+  post(path: string, body: unknown): Promise<{ status: number; body: any; charged: string | null }>;
+  get(path: string): Promise<{ status: number; body: any; charged: string | null }>;
+  mcp(): Promise<Client>;
+  close(): Promise<void>;
+}
+
+/** Stands for the replay server's base URL in the settings given to `startHarness`. */
+export const REPLAY_URL = '{{replay}}';
+
+/**
+ * Every alias points at the replay server under its own path prefix (`/<alias>/…`), so routes of
+ * different sources never collide; websites are fetched from the replay server too.
+ */
+export async function startHarness(routes: ReplayRoute[], env: Record<string, string> = {}): Promise<Harness> {
+  const replay = await startReplayServer(routes);
+  const hosts = Object.fromEntries(ALIASES.map((a) => [`UPSTREAM_${a.toUpperCase()}_URL`, `${replay.url}/${a}`]));
+  const settings = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replaceAll(REPLAY_URL, replay.url)]));
+  const svc = await startTestService({ ...hosts, UPSTREAM_RETRIES: '0', SAFE_FETCH_ALLOW_PRIVATE: 'true', ...settings });
+  const key = (await svc.key()).key;
+  const wrap = async (method: string, path: string, res: Response) => {
+    const body = (await res.json()) as any;
+    if (res.status === 200) assertConforms(method, path.split('?')[0], body);
+    return { status: res.status, body, charged: res.headers.get('x-credits-charged') };
+  };
+  return {
+    replay,
+    svc,
+    key,
+    post: async (path, body) => wrap('POST', path, await svc.call(path, { key, body })),
+    get: async (path) => wrap('GET', path, await svc.call(path, { key })),
+    async mcp() {
+      const client = new Client({ name: 'ota-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
+      return client;
+    },
+    async close() {
+      await svc?.close();
+      await replay?.close();
+    },
+  };
+}
+
+/**
+ * The real SSRF-safe fetcher, with the booking engines' public API hosts sent to the replay server
+ * (their real hosts are public names that tests must not reach).
+ */
+export class EngineHostRewrite extends SafeFetcher {
+  constructor(private readonly hosts: Record<string, string>) {
+    super({ allowPrivate: true, timeoutMs: 5_000 });
+  }
+
+  override fetch(target: string, init?: SafeFetchInit): Promise<SafeFetchResponse> {
+    const u = new URL(target);
+    const to = this.hosts[u.host];
+    return super.fetch(to ? `${to}${u.pathname}${u.search}` : target, init);
+  }
+}
+
+/** A 200 body must be exactly what the tool's output schema (OpenAPI and MCP outputSchema) says. */
+function assertConforms(method: string, path: string, body: unknown): void {
+  const tool = TOOLS.find((t) => t.method === method && (t.path === path || t.aliases.includes(path)));
+  if (tool) assertOutputConforms(tool, body);
+}

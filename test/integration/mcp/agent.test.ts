@@ -1,0 +1,111 @@
+/**
+ * An agent that holds only the 18 MCP tools: every id a tool needs comes from another tool or from
+ * something a person has (a hotel name, a public listing URL), every input field is described,
+ * and the listing it pays for in every conversation stays small.
+ */
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
+import { LOCATION_LONDON, CALENDAR_GRAPH_RETURN } from '../../fixtures/flights-rpc-payloads.js';
+import { asRental, RENTALONE_LISTING_PAGE, TYPEAHEAD } from '../../fixtures/ota-payloads.js';
+import { REPLAY_URL, startHarness, type Harness } from '../../helpers/ota-harness.js';
+
+const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
+const LISTING_BUDGET = 48_000;
+
+/** Inputs that carry an id or token, and what their tool or field description must name as its source. */
+const FEEDERS: Record<string, RegExp> = {
+  property_token: /resolve_hotel|search_hotels/,
+  departure_token: /search_flights/,
+  booking_token: /search_flights|get_return_flights/,
+  departure_id: /search_flight_locations/,
+  arrival_id: /search_flight_locations/,
+  property_id: /search_rentals|URL|look it up|search route/,
+  listing_id: /URL/,
+  website: /get_hotel_details|website/,
+};
+
+const suite = fixtureSuite('an agent with only the MCP tools', OFFERS);
+describe.skipIf(suite.missing)(suite.title, () => {
+  let h: Harness;
+  let client: Client;
+
+  beforeAll(async () => {
+    const offers = readFixtureJson(OFFERS);
+    h = await startHarness(
+      [
+        { path: '/otatwo/api/v4/typeahead/golden', body: TYPEAHEAD },
+        { path: '/rentalone/api/v4/typeahead/golden', body: TYPEAHEAD },
+        { method: 'POST', path: '/otatwo/graphql', body: offers },
+        { method: 'POST', path: '/rentalone/graphql', body: [asRental(offers)] },
+        { path: '/rentalone/321456ha', body: RENTALONE_LISTING_PAGE },
+        { method: 'POST', path: '/_/FlightsFrontendUi/data/batchexecute', query: { rpcids: 'H028ib' }, body: LOCATION_LONDON },
+        { method: 'POST', path: '/_/FlightsFrontendUi/data/travel.frontend.flights.FlightsFrontendService/GetCalendarGraph', body: CALENDAR_GRAPH_RETURN },
+      ],
+      { UPSTREAM_METASEARCH_URL: REPLAY_URL },
+    );
+    client = await h.mcp();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await h?.close();
+  });
+
+  it(`lists 18 tools in at most ${LISTING_BUDGET} bytes, each with an output schema and every input field described`, async () => {
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(18);
+    expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThanOrEqual(LISTING_BUDGET);
+    const undescribed: string[] = [];
+    const unfed: string[] = [];
+    const visit = (tool: (typeof tools)[number], schema: Record<string, any>, path: string) => {
+      for (const [name, field] of Object.entries<Record<string, any>>(schema.properties ?? {})) {
+        const f = field.$ref ? (tool.inputSchema as any).$defs[field.$ref.split('/').pop()] : field;
+        const text = `${f.description ?? ''} ${field.description ?? ''}`;
+        if (!text.trim()) undescribed.push(`${tool.name}.${path}${name}`);
+        if (FEEDERS[name] && !FEEDERS[name].test(`${text} ${tool.description}`)) unfed.push(`${tool.name}.${path}${name}`);
+        if (f.properties) visit(tool, f, `${path}${name}.`);
+      }
+    };
+    for (const t of tools) {
+      expect(t.outputSchema?.type, t.name).toBe('object');
+      visit(t, t.inputSchema, '');
+    }
+    expect(undescribed).toEqual([]);
+    expect(unfed).toEqual([]);
+  });
+
+  it('compare_hotel_prices finds each OTA property from the hotel name and says which one it used', async () => {
+    const res = await client.callTool({ name: 'compare_hotel_prices', arguments: { hotel: 'golden', check_in: '2023-06-04', nights: 10, sources: { otatwo: {}, rentalone: {} } } });
+    expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
+    const out = res.structuredContent as { sources: { source: string; status: string; matched: unknown }[]; offers: unknown[] };
+    expect(out.sources.map((s) => [s.source, s.status, s.matched])).toEqual([
+      ['otatwo', 'ok', { name: 'Golden Time Hotel, Ho Chi Minh City, Vietnam', id: '9209612' }],
+      ['rentalone', 'ok', { name: 'Golden Time Hotel, Ho Chi Minh City, Vietnam', id: '9209612' }],
+    ]);
+    expect(out.offers).toHaveLength(2);
+    // without a name, an OTA listed without its id is the caller's mistake, said before anything runs
+    const missing = await client.callTool({ name: 'compare_hotel_prices', arguments: { check_in: '2023-06-04', sources: { otatwo: {} } } });
+    expect(missing.isError).toBe(true);
+    expect(JSON.parse((missing.content as { text: string }[])[0].text)[0]).toMatchObject({ loc: ['body', 'sources', 'otatwo'] });
+  });
+
+  it('get_rental_quote takes the public listing URL a person has', async () => {
+    const res = await client.callTool({ name: 'get_rental_quote', arguments: { url: 'https://www.vrbo.com/321456ha?adults=2', check_in: '2023-06-04', nights: 10 } });
+    expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
+    const out = res.structuredContent as { search_parameters: Record<string, unknown>; property: { total: number }; meta: { listing_resolved: boolean } };
+    expect(out.search_parameters).toMatchObject({ property_id: '9209612', listing_id: '321456ha' });
+    expect(out.meta.listing_resolved).toBe(true);
+    expect(out.property.total).toBe(782.6);
+    const notListing = await client.callTool({ name: 'get_rental_quote', arguments: { url: 'https://www.vrbo.com/search?q=lake', check_in: '2023-06-04' } });
+    expect(notListing.isError).toBe(true);
+    expect((notListing._meta as { status: number }).status).toBe(422);
+  });
+
+  it('get_flight_calendar runs on the airport codes search_flight_locations returns', async () => {
+    const loc = await client.callTool({ name: 'search_flight_locations', arguments: { q: 'london' } });
+    const code = (loc.structuredContent as { locations: { airports: { code: string }[] }[] }).locations[0].airports[0].code;
+    const cal = await client.callTool({ name: 'get_flight_calendar', arguments: { departure_id: code, arrival_id: 'JFK', outbound_date: '2026-07-15', return_date: '2026-07-22' } });
+    expect(cal.isError, JSON.stringify(cal.content)).toBeFalsy();
+    expect((cal.structuredContent as { calendar: unknown[] }).calendar.length).toBeGreaterThan(0);
+  });
+});
