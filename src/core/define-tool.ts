@@ -6,7 +6,10 @@ import type { Credits } from '../platform/credits.js';
 import type { AuthedKey } from '../platform/keys.js';
 import type { SourceContext } from '../sources/context.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Methods whose input comes in a JSON body (the others take it from the query). */
+export const BODY_METHODS: readonly HttpMethod[] = ['POST', 'PATCH'];
 
 /** Error statuses an operation may add to the ones every operation can answer (registry/openapi-responses.ts). */
 export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
@@ -40,8 +43,8 @@ export interface ToolContext {
   deps: ToolServices;
   requestId: string;
   key: AuthedKey;
-  /** Which door the call came through; the operator's own checks are `operator`. */
-  transport: 'rest' | 'mcp' | 'operator';
+  /** Which door the call came through; the operator's own checks are `operator`, a watch's checks `watch`. */
+  transport: 'rest' | 'mcp' | 'operator' | 'watch';
   /** Request headers, lower-cased (REST); MCP calls carry none. */
   headers: Record<string, string | undefined>;
   /**
@@ -49,6 +52,11 @@ export interface ToolContext {
    * rates, no run, no archived result, no raw page under diagnostics). Its history row and charge stay.
    */
   zeroRetention: boolean;
+  /**
+   * For a handler that commits its own charge with its outcome (a watch check): tells the door what
+   * was charged, so that its answer carries the credit headers; the door then charges nothing more.
+   */
+  reportCharge?: (charged: number, remaining: number | null) => void;
 }
 
 /** What a call costs: charged only on a successful, non-empty result. */

@@ -56,6 +56,18 @@ export async function authenticate(sql: Sql, presented: string | undefined): Pro
   };
 }
 
+/**
+ * A key as authenticated, found by id, revoked or not: the caller of work an account ordered
+ * earlier with it (a watch's scheduled checks), recorded under that key; its plan is the account's now.
+ */
+export async function keyById(sql: Sql, id: string): Promise<AuthedKey | null> {
+  const [row] = await sql`
+    SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, a.plan
+    FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ${id}`;
+  if (!row) return null;
+  return { id: row.id, name: row.name, prefix: row.prefix, role: row.role, rate_limit_per_min: row.rate_limit_per_min, account_id: row.account_id, plan: billedPlan(row.plan) };
+}
+
 export interface CreatedKey {
   id: string;
   key: string;

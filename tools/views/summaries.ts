@@ -34,9 +34,9 @@ export const SUMMARIES: Record<string, (a: Answer) => string> = {
     return `${count(offers.length, 'offer')} on the hotel's own site (${at(a, 'engine', 'name') ?? 'engine'})${offers.length ? `; from ${money(Math.min(...offers.map((o) => num(o, 'total') ?? Infinity)), a.currency)}` : ''}.`;
   },
   compare_hotel_prices: (a) =>
-    a.cheapest
+    (a.cheapest
       ? `Cheapest: ${at(a, 'cheapest', 'source')} at ${money(at(a, 'cheapest', 'total'), at(a, 'cheapest', 'currency'))} for ${a.check_in} → ${a.check_out}; ${a.sources_ok} source(s) priced, ${a.sources_failed} failed.`
-      : `Nothing priced for ${a.check_in} → ${a.check_out}; ${a.sources_failed} source(s) failed.`,
+      : `Nothing priced for ${a.check_in} → ${a.check_out}; ${a.sources_failed} source(s) failed.`) + parityLine(a.parity),
   get_booking_options: (a) => {
     const options = arr(a.booking_options);
     const prices = options.map((o) => at(o, 'together', 'price') ?? at(o, 'departing', 'price')).filter((p): p is number => typeof p === 'number');
@@ -72,3 +72,12 @@ export const SUMMARIES: Record<string, (a: Answer) => string> = {
       ? `Not bookable as asked: ${at(a, 'property', 'unavailable_reason') ?? 'no reason given'}.`
       : `${money(at(a, 'property', 'total'), at(a, 'property', 'currency'))} in total (${money(at(a, 'property', 'price_per_night'), at(a, 'property', 'currency'))} a night), ${count(arr(a.offers).length, 'offer')}.`,
 };
+
+/** Parity in words: who undercuts the official site and by how much, or why it could not be told. */
+function parityLine(value: unknown): string {
+  const p = obj(value);
+  if (!p) return '';
+  if (p.status === 'undercut') return ` Parity: undercut by ${arr(p.undercuts).map((u) => `${at(u, 'source')} (${money(at(u, 'amount'), at(p, 'basis', 'currency'))} less)`).join(', ')}.`;
+  if (p.status === 'official_cheapest') return ' Parity: the official site is cheapest.';
+  return ` Parity: not comparable, ${p.reason}.`;
+}
