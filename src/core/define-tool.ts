@@ -94,7 +94,7 @@ export interface McpView<I, O> {
   /** Schema of the answer an agent gets (the listing's outputSchema); absent: the operation's own. */
   output?: z.ZodType;
   /** The answer an agent gets. */
-  shape(output: O, args: Record<string, any>, input: I): Record<string, unknown>;
+  shape(output: O, args: Record<string, unknown>, input: I): Record<string, unknown>;
 }
 
 /**
@@ -162,7 +162,7 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   handler(input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
 }
 
-export interface Tool<I = any, O = any> {
+export interface Tool<I = unknown, O = unknown> {
   name: string;
   title: string;
   description: string;
