@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { Db, Sql, Tx } from '../db/client.js';
+import type { Db, Sql } from '../db/client.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
 import { NotFound } from '../domain/errors.js';
 import { accountOf } from '../platform/accounts.js';
@@ -19,7 +19,7 @@ export const WEBHOOK_QUEUE = 'calendar-webhook';
 export const MAX_ITEM_ATTEMPTS = 3;
 
 /** pg-boss writes through our open transaction, so a job and its queue entries commit together. */
-export function bossDb(tx: Tx): PgBoss.Db {
+export function bossDb(tx: Db): PgBoss.Db {
   return { executeSql: async (text: string, values: unknown[]) => ({ rows: await tx.unsafe(text, values as never[]) }) };
 }
 

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { Tx } from '../db/client.js';
+import { pipelinedTransaction, type Db } from '../db/client.js';
 import { calendarCharge, calendarCost, type NormalizedCalendarRequest } from '../domain/calendar-request.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import type { BatchItemOutcome } from '../ops/metrics.js';
@@ -148,6 +148,9 @@ async function finishItem(
   }
 }
 
+/** The item had already ended (a replay after its commit): what was sent with it is rolled back. */
+class AlreadyEnded extends Error {}
+
 async function commitItem(
   deps: ServiceDeps,
   boss: PgBoss,
@@ -157,7 +160,7 @@ async function commitItem(
   outcome: { error: string } | { result: CalendarResult; request: NormalizedCalendarRequest },
 ): Promise<void> {
   let ended: BatchItemOutcome | null = null;
-  await deps.sql.begin(async (tx) => {
+  await pipelinedTransaction(deps.sql, async (tx) => {
     let counts: JobCounts | null;
     if ('error' in outcome) {
       counts = await failItem(tx, jobId, itemId, outcome.error);
@@ -166,23 +169,29 @@ async function commitItem(
     } else {
       const { result, request } = outcome;
       const cost = deps.config.CREDITS_MODE === 'off' ? 0 : calendarCharge(request, result);
-      if (!(await succeedItem(tx, itemId, result, cost))) return;
+      // the item's charge is a batch of one in this transaction; under enforcement it needs the balance to cover it
+      const charge = account.plan && cost > 0 ? { plan: account.plan, amount: cost, note: 'POST /v1/jobs item', requireFunds: deps.config.CREDITS_MODE === 'enforce' } : null;
+      // The four writes go out together, in one round trip with BEGIN: none needs another's answer.
+      // An item that had already ended (a replay after the commit) rolls all of them back.
+      const [succeeded, , left, counted] = await Promise.all([
+        succeedItem(tx, itemId, result, cost),
+        storeCalendarRates(tx, account.id, request, result, { runId: runIdForJob(jobId), collectionKey: itemId }),
+        charge ? deps.platform.calls.write({ id: itemId, accountId: account.id, history: null, charge }, tx) : null,
+        countSucceeded(tx, jobId),
+      ]);
+      if (!succeeded) throw new AlreadyEnded();
+      if (charge && left === null) throw new OutOfCredits(cost);
       ended = 'succeeded';
-      await storeCalendarRates(tx, account.id, request, result, { runId: runIdForJob(jobId), collectionKey: itemId });
-      if (account.plan && cost > 0) {
-        // the item's charge is a batch of one in this transaction; under enforcement it needs the balance to cover it
-        const requireFunds = deps.config.CREDITS_MODE === 'enforce';
-        const charge = { plan: account.plan, amount: cost, note: 'POST /v1/jobs item', requireFunds };
-        if ((await deps.platform.calls.write({ id: itemId, accountId: account.id, history: null, charge }, tx)) === null) throw new OutOfCredits(cost);
-      }
-      counts = await countSucceeded(tx, jobId);
+      counts = counted;
     }
     if (counts.ended >= counts.items_total) await finishJob(deps, boss, tx, jobId);
+  }).catch((err: unknown) => {
+    if (!(err instanceof AlreadyEnded)) throw err;
   });
   if (ended) deps.ops.metrics.batchItems.inc({ outcome: ended });
 }
 
-async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: Tx, jobId: string): Promise<void> {
+async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: Db, jobId: string): Promise<void> {
   const job = await lockJob(tx, jobId);
   if (job.finished_at) return;
   const items = await itemsOfJob<CalendarResult>(tx, jobId);

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type PgBoss from 'pg-boss';
-import type { Tx } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import type { Config } from '../config/config.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { SafeFetcher } from '../upstream/safe-fetch.js';
@@ -87,7 +87,7 @@ interface WebhookJob {
 }
 
 /** Queues an attempt inside the caller's transaction: it exists exactly when that transaction commits. */
-export async function queueJobWebhook(boss: PgBoss, tx: Tx, jobId: string, attempt = 1, delayS = 0): Promise<void> {
+export async function queueJobWebhook(boss: PgBoss, tx: Db, jobId: string, attempt = 1, delayS = 0): Promise<void> {
   const data: WebhookJob = { job_id: jobId, attempt };
   // retryLimit covers a worker dying mid-attempt (the entry expires and runs again); failed
   // deliveries are not retried by pg-boss but rescheduled here with the spec's delays.
