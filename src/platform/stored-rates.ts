@@ -24,6 +24,13 @@ export function runIdForJob(jobId: string): string {
  * Writes a collection into the account's stored rates: new nights are written, nights whose rate
  * changed are replaced, nights that no longer price are removed. Runs inside the caller's
  * transaction; an item replayed after a crash finds its run already there and writes nothing.
+ *
+ * One bulk statement whatever the number of nights: the nights travel as column arrays (dates,
+ * totals, observation ids) zipped by `ROWS FROM (unnest …)` with one JSON array of the rows; our
+ * side serialises the rows once and copies nothing per night but three small arrays, PostgreSQL
+ * checks the JSON once and stores each row's text as it came (`rate` is json, never parsed into
+ * jsonb: nothing reads inside it). An array of JSON texts would cost more: every quote of every
+ * row escaped for the array literal, then unescaped.
  */
 export async function storeCalendarRates(
   tx: Db,
@@ -32,12 +39,10 @@ export async function storeCalendarRates(
   result: CalendarResult,
   ids: { runId: string; collectionKey: string },
 ): Promise<RunSummary> {
-  const incoming = result.rates.map((rate) => ({
-    stay_date: rate.date,
-    rate_total: typeof rate.rate_total === 'number' ? rate.rate_total : null,
-    rate,
-    observation_id: rate.provenance.observation_id,
-  }));
+  const { rates } = result;
+  const dates = rates.map((rate) => rate.date);
+  const totals = rates.map((rate) => (typeof rate.rate_total === 'number' ? rate.rate_total : null));
+  const observations = rates.map((rate) => rate.provenance.observation_id);
   const scope = tx`s.account_id = ${accountId} AND s.token = ${r.token} AND s.market = ${r.market} AND s.currency = ${r.currency} AND s.adults = ${r.adults} AND s.los = ${r.los}
     AND s.stay_date >= ${r.start}::date AND s.stay_date < ${r.start}::date + ${r.days}::int`;
   // One statement: unchanged nights are left alone (their observation keeps its id), changed
@@ -48,8 +53,8 @@ export async function storeCalendarRates(
       SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs
       WHERE collection_key = ${ids.collectionKey} AND account_id = ${accountId}),
     incoming AS (
-      SELECT * FROM jsonb_to_recordset(${tx.json(incoming as never)}::jsonb)
-        AS x(stay_date date, rate_total numeric, rate jsonb, observation_id text)
+      SELECT * FROM ROWS FROM (unnest(${dates}::date[]), unnest(${totals as never}::numeric[]), unnest(${observations}::text[]), json_array_elements(${JSON.stringify(rates)}::json))
+        AS x(stay_date, rate_total, observation_id, rate)
       WHERE NOT EXISTS (SELECT 1 FROM done)),
     prior AS (SELECT s.stay_date, s.rate_total FROM stored_rates s WHERE ${scope}),
     upserted AS (
@@ -64,7 +69,7 @@ export async function storeCalendarRates(
       RETURNING (xmax = 0) AS inserted),
     removed AS (
       DELETE FROM stored_rates s WHERE ${scope} AND NOT EXISTS (SELECT 1 FROM done)
-        AND NOT EXISTS (SELECT 1 FROM incoming i WHERE i.stay_date = s.stay_date)
+        AND s.stay_date <> ALL (${dates}::date[])
       RETURNING 1),
     recorded AS (
       INSERT INTO scrape_runs (collection_key, account_id, run_id, token, collection_id, rows_written, rows_changed, rows_removed)
@@ -105,8 +110,8 @@ export async function storeStayRates(
       SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs
       WHERE collection_key = ${ids.collectionKey} AND account_id = ${accountId}),
     incoming AS (
-      SELECT * FROM jsonb_to_recordset(${tx.json(incoming as never)}::jsonb)
-        AS x(token text, market text, currency text, adults int, los int, stay_date date, rate_total numeric, rate jsonb, observation_id text, collection_id text)
+      SELECT * FROM json_to_recordset(${JSON.stringify(incoming)}::json)
+        AS x(token text, market text, currency text, adults int, los int, stay_date date, rate_total numeric, rate json, observation_id text, collection_id text)
       WHERE NOT EXISTS (SELECT 1 FROM done)),
     upserted AS (
       INSERT INTO stored_rates AS t (account_id, token, market, currency, adults, los, stay_date, rate_total, rate, observation_id, collection_id, run_id, observed_at)
