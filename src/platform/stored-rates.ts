@@ -40,6 +40,7 @@ export async function storeCalendarRates(
   ids: { runId: string; collectionKey: string },
 ): Promise<RunSummary> {
   const { rates } = result;
+  // as text: typed date[], each element would go through new Date() and back to a string
   const dates = rates.map((rate) => rate.date);
   const totals = rates.map((rate) => (typeof rate.rate_total === 'number' ? rate.rate_total : null));
   const observations = rates.map((rate) => rate.provenance.observation_id);
@@ -53,7 +54,8 @@ export async function storeCalendarRates(
       SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs
       WHERE collection_key = ${ids.collectionKey} AND account_id = ${accountId}),
     incoming AS (
-      SELECT * FROM ROWS FROM (unnest(${dates}::date[]), unnest(${totals as never}::numeric[]), unnest(${observations}::text[]), json_array_elements(${JSON.stringify(rates)}::json))
+      SELECT x.stay_date::date, x.rate_total, x.observation_id, x.rate
+      FROM ROWS FROM (unnest(${dates}::text[]), unnest(${totals as never}::numeric[]), unnest(${observations}::text[]), json_array_elements(${JSON.stringify(rates)}::json))
         AS x(stay_date, rate_total, observation_id, rate)
       WHERE NOT EXISTS (SELECT 1 FROM done)),
     prior AS (SELECT s.stay_date, s.rate_total FROM stored_rates s WHERE ${scope}),
@@ -69,7 +71,7 @@ export async function storeCalendarRates(
       RETURNING (xmax = 0) AS inserted),
     removed AS (
       DELETE FROM stored_rates s WHERE ${scope} AND NOT EXISTS (SELECT 1 FROM done)
-        AND s.stay_date <> ALL (${dates}::date[])
+        AND s.stay_date <> ALL (${dates}::text[]::date[])
       RETURNING 1),
     recorded AS (
       INSERT INTO scrape_runs (collection_key, account_id, run_id, token, collection_id, rows_written, rows_changed, rows_removed)
