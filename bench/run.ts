@@ -15,6 +15,7 @@ const BENCHES: [string, Record<string, string>][] = [
   ['bench/flights-parse.ts', {}],
   ['bench/mcp-payloads.ts', {}],
   ['bench/rss.ts', {}],
+  ['bench/idle-rss.ts', {}],
   ['bench/browser-pool.ts', {}],
   ['bench/stdio-start.ts', {}],
 ];
