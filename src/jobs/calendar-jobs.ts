@@ -136,7 +136,7 @@ export async function readCalendarJob(db: Db, accountId: string, jobId: string, 
   if (!job) throw new NotFound('job not found');
   const items = await db<ItemRow[]>`
     SELECT id, item_index, token, label, status, request, error, attempts, started_at, finished_at, updated_at,
-      ${includeResults ? db`CASE WHEN status = 'succeeded' THEN result END` : db`NULL::jsonb`} AS result
+      ${includeResults ? db`CASE WHEN status = 'succeeded' THEN result END` : db`NULL::json`} AS result
     FROM calendar_job_items WHERE job_id = ${jobId} AND account_id = ${accountId} ORDER BY item_index`;
   return {
     id: job.id,
@@ -249,11 +249,12 @@ export async function failItem(tx: Db, jobId: string, itemId: string, error: str
 }
 
 /**
- * The item ends succeeded with its result (the calendar service's answer, stored as it is) and its
- * charge; false when it had already ended. The job counts it in countSucceeded.
+ * The item ends succeeded with its result (the calendar service's answer, stored as it is: json,
+ * checked but not parsed into jsonb) and its charge; false when it had already ended. The job
+ * counts it in countSucceeded.
  */
 export async function succeedItem(tx: Db, itemId: string, result: object, credits: number): Promise<boolean> {
-  const done = await tx<{ id: string }[]>`UPDATE calendar_job_items SET status = 'succeeded', result = ${tx.json(result as never)}, error = NULL,
+  const done = await tx<{ id: string }[]>`UPDATE calendar_job_items SET status = 'succeeded', result = ${JSON.stringify(result)}::json, error = NULL,
       credits = ${credits}, finished_at = now(), updated_at = now()
     WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
   return done.length > 0;
