@@ -54,9 +54,17 @@ function decodeOne(body: Buffer, coding: string, maxBytes: number): Buffer {
   }
 }
 
+const charsetOf = (contentType: string | undefined) => /charset="?([\w-]+)/i.exec(contentType ?? '')?.[1];
+
+/** Whether a Content-Type names a charset other than UTF-8 (absent means UTF-8 here, as in bodyText). */
+export function declaresOtherCharset(contentType: string | undefined): boolean {
+  const charset = charsetOf(contentType);
+  return charset !== undefined && !/^utf-?8$/i.test(charset);
+}
+
 /** Text of a body using the charset of its Content-Type, UTF-8 when absent or unknown. */
 export function bodyText(body: Buffer, contentType: string | undefined): string {
-  const charset = /charset="?([\w-]+)/i.exec(contentType ?? '')?.[1];
+  const charset = charsetOf(contentType);
   if (charset && !/^utf-?8$/i.test(charset)) {
     try {
       return new TextDecoder(charset).decode(body);

@@ -9,7 +9,7 @@
  */
 import { addDays, nightsBetween } from '../../../domain/dates.js';
 import { UpstreamContractChanged } from '../../../domain/errors.js';
-import { batchexecuteBody, rpcPayload } from '../batchexecute.js';
+import { batchexecuteBody, rpcPayload, rpcPayloadOfBytes } from '../batchexecute.js';
 import { parseRate, type RateRecord } from '../hotels/parse-property.js';
 
 export const CALENDAR_RPC = 'yY52ce';
@@ -81,7 +81,15 @@ function otherStay(rate: RateRecord, los: number): boolean {
  * are entries priced for another length of stay than `los` (they are no answer for the asked stay).
  */
 export function parseCalendarRpc(text: string, los?: number): Map<string, RateRecord> {
-  const inner = rpcPayload(text, CALENDAR_RPC);
+  return calendarEntries(rpcPayload(text, CALENDAR_RPC), los);
+}
+
+/** parseCalendarRpc of a reply body in UTF-8, read from its bytes (rpcPayloadOfBytes). */
+export function parseCalendarReply(body: Buffer, los?: number): Map<string, RateRecord> {
+  return calendarEntries(rpcPayloadOfBytes(body, CALENDAR_RPC), los);
+}
+
+function calendarEntries(inner: unknown, los: number | undefined): Map<string, RateRecord> {
   if (!Array.isArray(inner)) throw new UpstreamContractChanged('metasearch', 'calendar reply is not a list');
   const entries = inner[1];
   if (entries === null || entries === undefined) return new Map(); // nothing bookable in the window

@@ -9,7 +9,8 @@ import { collectionId, newFetchNonce } from '../../../domain/provenance.js';
 import type { RateRecord } from '../hotels/parse-property.js';
 import { annotateMainstream, checkSources } from './offer-checks.js';
 import { bookingWindow, calendarRow, taxProfile, validateRows, type CalendarRow } from './rows.js';
-import { buildCalendarRpc, calendarWindows, parseCalendarRpc, type CalendarWindow } from './rpc.js';
+import { buildCalendarRpc, calendarWindows, parseCalendarReply, parseCalendarRpc, type CalendarWindow } from './rpc.js';
+import { declaresOtherCharset } from '../../../upstream/decode.js';
 
 /** Windows fetched at once per calendar; a 330-night horizon is 11 windows. */
 const PARALLEL_WINDOWS = 4;
@@ -41,7 +42,8 @@ async function fetchWindow(upstream: Upstream, r: NormalizedCalendarRequest, win
     market: r.gl,
     expect: 'any',
   });
-  const rates = await withContractGuard('metasearch', res, () => parseCalendarRpc(res.text(), los));
+  // a UTF-8 reply is parsed from its bytes, without decoding it whole first (rpcPayloadOfBytes)
+  const rates = await withContractGuard('metasearch', res, () => (declaresOtherCharset(res.headers['content-type']) ? parseCalendarRpc(res.text(), los) : parseCalendarReply(res.body, los)));
   return { rates, wireBytes: res.wireBytes, egressMode: res.egressMode };
 }
 
