@@ -54,10 +54,11 @@ export function calendarRow(date: string, rate: RateRecord, ctx: RowContext, pro
   const rateTotal = scaled(total);
   const basisFigure = r.rates_include_tax ? rateTotal : base;
   const perNight = basisFigure === null ? null : round2(basisFigure / r.los);
+  const checkOut = addDays(date, r.los);
   const row: CalendarRow = {
     date,
     check_in: date,
-    check_out: addDays(date, r.los),
+    check_out: checkOut,
     nights: r.los,
     currency: rate.currency,
     rate_total: rateTotal,
@@ -72,7 +73,7 @@ export function calendarRow(date: string, rate: RateRecord, ctx: RowContext, pro
       collector: 'metasearch-calendar-rpc',
       sourcePropertyId: r.token,
       checkIn: date,
-      checkOut: addDays(date, stayNights),
+      checkOut: stayNights === r.los ? checkOut : addDays(date, stayNights),
       adults: r.adults,
       collectionId: ctx.collectionId,
       observedAt: ctx.observedAt,

@@ -6,23 +6,19 @@ import { CALENDAR_RPC, parseCalendarReply, parseCalendarRpc } from '../../../../
 
 const PAGE = 'google-hotels/travel-search-paris-budget.html';
 
-/** A reply of real rate blocks (a "€" in their price texts), a few texts made to carry more of UTF-8. */
-function reply(edit: (entries: unknown[][]) => void = () => undefined): string {
+/** A reply of three real rate blocks (a "€" in their price texts); `totalTexts` replaces their total texts. */
+function reply(totalTexts?: string[]): string {
   const block = realRateBlock(PAGE);
-  const entries = ['2027-03-10', '2027-03-11', '2027-03-12'].map((d, i) => rateEntry(block, d, 1, { total: 1234 + i }) as unknown[][]);
-  edit(entries);
+  const entries = ['2027-03-10', '2027-03-11', '2027-03-12'].map((d, i) => rateEntry(block, d, 1, { total: 1234 + i }));
+  totalTexts?.forEach((t, i) => ((entries[i]![9] as unknown[])[0] = t));
   return calendarReply(entries);
 }
 
 const suite = fixtureSuite('calendar RPC replies read from their bytes (real rate blocks, see test/fixtures/README.md)', PAGE);
 describe.skipIf(suite.missing)(suite.title, () => {
   it('reads the same values as decoding the reply as UTF-8 first', () => {
-    const text = reply((entries) => {
-      // grouping by no-break and narrow no-break spaces (2 and 3 bytes), a 4-byte emoji, CJK
-      entries[0]![9]![0] = '€1\u00a0234';
-      entries[1]![9]![0] = '1\u202f235\u00a0€';
-      entries[2]![9]![0] = '¥1,236 🏨 東京';
-    });
+    // grouping by no-break and narrow no-break spaces (2 and 3 bytes), a 4-byte emoji, CJK
+    const text = reply(['€1\u00a0234', '1\u202f235\u00a0€', '¥1,236 🏨 東京']);
     const bytes = Buffer.from(text, 'utf8');
     expect(bytes.some((b) => b >= 0x80)).toBe(true);
     expect(rpcPayloadOfBytes(bytes, CALENDAR_RPC)).toEqual(rpcPayload(text, CALENDAR_RPC));
@@ -44,7 +40,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('an ASCII reply, and a refusal, read the same', () => {
-    const ascii = reply((entries) => entries.forEach((e, i) => (e[9]![0] = `USD ${100 + i}`))).replaceAll('€', 'EUR ');
+    const ascii = reply(['USD 100', 'USD 101', 'USD 102']).replaceAll('€', 'EUR ');
     expect(rpcPayloadOfBytes(Buffer.from(ascii), CALENDAR_RPC)).toEqual(rpcPayload(ascii, CALENDAR_RPC));
     const refused = `)]}'\n\n47\n[["wrb.fr",null,null,null,null,[13]]]\n`;
     expect(() => rpcPayloadOfBytes(Buffer.from(refused), CALENDAR_RPC)).toThrow('RpcStatus13');
