@@ -1,4 +1,5 @@
-import type { Db } from '../db/client.js';
+import { pipelinedTransaction, type Db } from '../db/client.js';
+import { toApiError } from '../domain/errors.js';
 import { Limited } from '../domain/errors.js';
 import { inSourceScope } from '../ops/outcomes.js';
 import { writeCallIn, type CallOutcome } from '../platform/call-writer.js';
@@ -19,14 +20,16 @@ export interface Meter {
   rateLimited: boolean;
   /** The account to charge and the ledger note, once the handler succeeded. */
   pending: { accountId: string; plan: string; note: string } | null;
+  /** Writes the handler left to commit with the call's record (ToolContext.commitWithCall). */
+  writes: ((tx: Db) => Promise<unknown>)[];
 }
 
 export function newMeter(): Meter {
-  return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null };
+  return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null, writes: [] };
 }
 
 /** Who runs an operation already admitted (a watch's check): a ToolContext before the call's scope is made. */
-export interface AdmittedCaller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'reportCharge'> {
+export interface AdmittedCaller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'reportCharge' | 'commitWithCall'> {
   deps: ToolServices;
   /** Ends the call's upstream work; an enclosing scope's signal (the deps' own) still applies. */
   signal?: AbortSignal;
@@ -98,7 +101,13 @@ export async function runAdmitted(
   checkInput?.(input);
   const zeroRetention = asksZeroRetention(input);
   const session = newUpstreamSession(zeroRetention ? null : { account_id: key.account_id, request_id: requestId });
-  const ctx: ToolContext = { ...who, zeroRetention, deps: scopeSources(deps, { signal, session }), reportCharge: (charged, remaining) => settledByHandler(meter, charged, remaining) };
+  const ctx: ToolContext = {
+    ...who,
+    zeroRetention,
+    deps: scopeSources(deps, { signal, session }),
+    reportCharge: (charged, remaining) => settledByHandler(meter, charged, remaining),
+    commitWithCall: (write) => void meter.writes.push(write),
+  };
   const account = billed && key.plan ? { accountId: key.account_id, plan: key.plan } : null;
   const enforced = mode === 'enforce' && account !== null;
   if (enforced) await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
@@ -125,10 +134,11 @@ function settledByHandler(meter: Meter, charged: number, remaining: number | nul
   meter.pending = null;
 }
 
-/** A failed call charges nothing, whatever was worked out before it failed. */
+/** A failed call charges nothing and commits none of its handler's writes, whatever was worked out before it failed. */
 export function failed(meter: Meter): void {
   meter.charged = 0;
   meter.pending = null;
+  meter.writes = [];
 }
 
 /**
@@ -137,8 +147,25 @@ export function failed(meter: Meter): void {
  * caller's transaction when the outcome commits with more (an MCP task's result); the call is then
  * a batch of one in it.
  */
-export async function finishCall(deps: Pick<ServiceDeps, 'platform'>, meter: Meter, record: CallRecord, tx?: Db): Promise<void> {
-  const remaining = await deps.platform.calls.write(outcomeOf(meter, record), tx);
+export async function finishCall(deps: Pick<ServiceDeps, 'platform' | 'sql'>, meter: Meter, record: CallRecord, tx?: Db): Promise<void> {
+  const { writes } = meter;
+  let remaining: number | null;
+  if (!writes.length) remaining = await deps.platform.calls.write(outcomeOf(meter, record), tx);
+  else if (tx) {
+    await commitHandlerWrites(meter, tx);
+    remaining = await deps.platform.calls.write(outcomeOf(meter, record), tx);
+  } else {
+    // the handler's writes and the call's record go out together and commit together
+    try {
+      remaining = await pipelinedTransaction(deps.sql, async (t) => (await Promise.all([deps.platform.calls.write(outcomeOf(meter, record), t), ...writes.map((write) => write(t))]))[0]);
+    } catch (err) {
+      // nothing of the call committed: it is recorded as the failure it becomes, uncharged
+      failed(meter);
+      await deps.platform.calls.write(outcomeOf(meter, { ...record, status: toApiError(err).status })).catch(() => undefined);
+      throw err;
+    }
+  }
+  meter.writes = [];
   if (meter.pending) meter.remaining = remaining;
 }
 
@@ -147,8 +174,16 @@ export async function finishCall(deps: Pick<ServiceDeps, 'platform'>, meter: Met
  * call that runs on the tool services without the doors' writer (a watch's check).
  */
 export async function finishCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db): Promise<void> {
+  await commitHandlerWrites(meter, tx);
   const remaining = await writeCallIn(deps.credits, outcomeOf(meter, record), tx);
   if (meter.pending) meter.remaining = remaining;
+}
+
+/** Runs in `tx` the writes the handler left to commit with the call (when the caller needs them before its record). */
+export async function commitHandlerWrites(meter: Meter, tx: Db): Promise<void> {
+  const writes = meter.writes;
+  meter.writes = [];
+  for (const write of writes) await write(tx);
 }
 
 function outcomeOf(meter: Meter, record: CallRecord): CallOutcome {

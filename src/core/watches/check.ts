@@ -10,7 +10,7 @@ import type { ToolServices } from '../define-tool.js';
 import { storeStayRates, runOf } from '../../platform/stored-rates.js';
 import type { AuthedKey } from '../../platform/keys.js';
 import { newId } from '../../domain/ids.js';
-import { finishCallIn, newMeter, runAdmitted, type CallRecord } from '../invoke.js';
+import { commitHandlerWrites, finishCallIn, newMeter, runAdmitted, type CallRecord } from '../invoke.js';
 import { checkResource, watchResource } from './resource.js';
 import { diff, evaluate } from '../../domain/watch-rules.js';
 import { nextSlot, periodMs } from '../../domain/watch-schedule.js';
@@ -60,6 +60,8 @@ export async function runCheck(deps: ToolServices, call: CheckCall): Promise<Che
     outcome = await deps.sql.begin(async (tx) => {
       const w = await lockWatch(tx, watch.id);
       if (!w || (call.slot !== null && (w.seq !== call.slot || w.status !== 'active'))) return null;
+      // the operation's own writes (a calendar's stored rates) commit with the check, before its run is read
+      await commitHandlerWrites(meter, tx);
       const [prevRow] = await recentChecks(tx, w.id, 1);
       const prev = prevRow ? prevRow.observation : null;
       const changes = diff(prev, observation);
