@@ -3,10 +3,9 @@ import { calendarCharge, calendarCost, CalendarRequest, calendarRequestShape, no
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { currency, isoDate } from '../src/domain/codes.js';
 import { expectedCalendarSeconds } from '../src/jobs/calendar-jobs.js';
-import { readStoredRates, storageStatus as readStorageStatus, storeCalendarRates } from '../src/platform/stored-rates.js';
+import { calendarRatesStatement, readStoredRates, storageStatus as readStorageStatus, storeCalendarRates } from '../src/platform/stored-rates.js';
 import { BadRequest, InvalidInput } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
-import type { Db } from '../src/db/client.js';
 import { defineTool, type ToolContext } from '../src/core/define-tool.js';
 import { queryBool, queryInt } from '../src/domain/query-params.js';
 import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
@@ -72,9 +71,9 @@ async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext
   const result = await collectCalendar(deps, request);
   if (result.rates.length && !ctx.zeroRetention) {
     // committed with the call's history row and charge, in the same round trip (one statement itself)
-    const store = (db: Db) => storeCalendarRates(db, key.account_id, request, result, { runId: newId('scraperun'), collectionKey: requestId });
-    if (ctx.commitWithCall) ctx.commitWithCall(store);
-    else await store(deps.sql);
+    const ids = { runId: newId('scraperun'), collectionKey: requestId };
+    if (ctx.commitWithCall) ctx.commitWithCall((db) => calendarRatesStatement(db, key.account_id, request, result, ids));
+    else await storeCalendarRates(deps.sql, key.account_id, request, result, ids);
   }
   return result as CalendarResultOut;
 }

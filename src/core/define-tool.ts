@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Db, Sql } from '../db/client.js';
+import type { Db, Sql, Statement } from '../db/client.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Ops } from '../ops/ops.js';
 import type { Credits } from '../platform/credits.js';
@@ -58,13 +58,13 @@ export interface ToolContext {
    */
   reportCharge?: (charged: number, remaining: number | null) => void;
   /**
-   * Commits `write` together with the call's own record (its history row and charge), in one
-   * transaction before the answer leaves, and only if the call succeeds: a handler's stored
-   * results (a calendar's stored rates) then commit with what the call is charged, or not at all,
-   * and cost no round trip of their own. Absent where no call record follows (the handler writes
-   * itself).
+   * Commits the statement `write` builds together with the call's own record (its history row and
+   * charge), in one transaction sent whole before the answer leaves, and only if the call
+   * succeeds: a handler's stored results (a calendar's stored rates) then commit with what the
+   * call is charged, or not at all, and cost no round trip of their own. Absent where no call
+   * record follows (the handler then sends it itself).
    */
-  commitWithCall?: (write: (tx: Db) => Promise<unknown>) => void;
+  commitWithCall?: (write: (tx: Db) => Statement) => void;
 }
 
 /** What a call costs: charged only on a successful, non-empty result. */

@@ -1,8 +1,9 @@
-import { pipelinedTransaction, type Db } from '../db/client.js';
+import { sendTransaction, type Db, type Statement } from '../db/client.js';
 import { toApiError } from '../domain/errors.js';
 import { Limited } from '../domain/errors.js';
 import { inSourceScope } from '../ops/outcomes.js';
 import { writeCallIn, type CallOutcome } from '../platform/call-writer.js';
+import type { PeriodLeft } from '../platform/credits.js';
 import type { CallHistory } from '../platform/history.js';
 import { scopeSources } from '../sources/context.js';
 import { newUpstreamSession } from '../upstream/session.js';
@@ -20,8 +21,8 @@ export interface Meter {
   rateLimited: boolean;
   /** The account to charge and the ledger note, once the handler succeeded. */
   pending: { accountId: string; plan: string; note: string } | null;
-  /** Writes the handler left to commit with the call's record (ToolContext.commitWithCall). */
-  writes: ((tx: Db) => Promise<unknown>)[];
+  /** Statements the handler left to commit with the call's record (ToolContext.commitWithCall). */
+  writes: ((tx: Db) => Statement)[];
 }
 
 export function newMeter(): Meter {
@@ -155,9 +156,11 @@ export async function finishCall(deps: Pick<ServiceDeps, 'platform' | 'sql'>, me
     await commitHandlerWrites(meter, tx);
     remaining = await deps.platform.calls.write(outcomeOf(meter, record), tx);
   } else {
-    // the handler's writes and the call's record go out together and commit together
+    // the handler's writes and the call's record go out in one write and commit together
     try {
-      remaining = await pipelinedTransaction(deps.sql, async (t) => (await Promise.all([deps.platform.calls.write(outcomeOf(meter, record), t), ...writes.map((write) => write(t))]))[0]);
+      const settlement = await deps.platform.calls.statementFor(outcomeOf(meter, record));
+      const [left] = await sendTransaction(deps.sql, (t) => [settlement.build(t), ...writes.map((write) => write(t))]);
+      remaining = settlement.creditsLeft(left as PeriodLeft[]);
     } catch (err) {
       // nothing of the call committed: it is recorded as the failure it becomes, uncharged
       failed(meter);

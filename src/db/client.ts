@@ -11,6 +11,12 @@ export type Db = postgres.ISql;
 export type Tx = postgres.TransactionSql;
 /** A piece of a statement (`db\`...\``) that an owner module hands to another for one statement. */
 export type Fragment = postgres.Fragment;
+/** A query built by an owner module and not sent yet (awaiting it sends it). */
+export type PendingStatement<T extends readonly object[]> = postgres.PendingQuery<T>;
+/** A statement built and not sent yet: postgres.js sends a query when it is awaited or executed. */
+export interface Statement<T = unknown> extends PromiseLike<T> {
+  execute(): PromiseLike<T>;
+}
 
 const jsonParam = (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x));
 
@@ -70,6 +76,26 @@ export async function pipelinedTransaction<T>(sql: Sql, fn: (tx: Db) => Promise<
     }
     await tx`COMMIT`;
     return result;
+  } finally {
+    tx.release();
+  }
+}
+
+/**
+ * A transaction sent whole: BEGIN, the statements `build` makes (built, not sent), and COMMIT go
+ * out in one write and cost one round trip. Each statement's answer comes back in order. When one
+ * fails, PostgreSQL aborts the transaction and answers the COMMIT by rolling it back; the first
+ * failure is thrown. For statements that need none of each other's answers.
+ */
+export async function sendTransaction(sql: Sql, build: (tx: Db) => Statement[]): Promise<unknown[]> {
+  const tx = await sql.reserve();
+  try {
+    const statements = build(tx);
+    const sent: PromiseLike<unknown>[] = [tx`BEGIN`.execute(), ...statements.map((s) => s.execute()), tx`COMMIT`.execute()];
+    const settled = await Promise.allSettled(sent);
+    const failure = settled.find((s) => s.status === 'rejected');
+    if (failure) throw failure.reason;
+    return settled.slice(1, -1).map((s) => (s as PromiseFulfilledResult<unknown>).value);
   } finally {
     tx.release();
   }

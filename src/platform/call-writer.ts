@@ -1,5 +1,5 @@
-import type { Db, Sql } from '../db/client.js';
-import { settle, type Credits, type Settlement } from './credits.js';
+import type { Db, Sql, Statement } from '../db/client.js';
+import { creditsLeft, settle, settlementStatement, type Credits, type PeriodLeft, type Settlement } from './credits.js';
 import { GroupCommit } from './group-commit.js';
 import type { CallHistory } from './history.js';
 
@@ -33,6 +33,16 @@ export class CallWriter {
 
   async write(outcome: CallOutcome, tx?: Db): Promise<number | null> {
     return tx ? writeCallIn(this.credits, outcome, tx) : this.group.submit(await settlementOf(this.credits, outcome));
+  }
+
+  /**
+   * The outcome as a statement to send with others in one transaction (sendTransaction): its
+   * period resolved first, so that the statement is only built, and the credits left read from
+   * its answer.
+   */
+  async statementFor(outcome: CallOutcome): Promise<{ build: (tx: Db) => Statement; creditsLeft: (rows: PeriodLeft[]) => number | null }> {
+    const items = [await settlementOf(this.credits, outcome)];
+    return { build: (tx) => settlementStatement(tx, items), creditsLeft: (rows) => creditsLeft(items, rows)[0] ?? null };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Db, Sql } from '../db/client.js';
+import type { Db, PendingStatement, Sql } from '../db/client.js';
 import { insertHistoryFrom, type CallHistory } from './history.js';
 import { Limited, PaymentRequired } from '../domain/errors.js';
 import { planOf } from './plans.js';
@@ -93,8 +93,25 @@ function settlementRow({ id, accountId, history: h, charge: c }: Settlement): Se
  * charge; null when it has no charge, or when `requireFunds` refused it.
  */
 export async function settle(db: Db, items: Settlement[]): Promise<(number | null)[]> {
+  return creditsLeft(items, await settlementStatement(db, items));
+}
+
+/** What each settlement's period has left after the charge, from the rows settlementStatement answers. */
+export function creditsLeft(items: Settlement[], left: PeriodLeft[]): (number | null)[] {
+  const remaining = new Map(left.map((r) => [`${r.account_id} ${new Date(r.period_start).getTime()}`, r.remaining]));
+  return items.map(({ accountId, charge }) => (charge ? (remaining.get(`${accountId} ${charge.periodStart.getTime()}`) ?? null) : null));
+}
+
+export interface PeriodLeft {
+  account_id: string;
+  period_start: Date;
+  remaining: number;
+}
+
+/** settle's statement, built but not sent (sendTransaction sends it with others in one write). */
+export function settlementStatement(db: Db, items: Settlement[]): PendingStatement<PeriodLeft[]> {
   const rows = items.map(settlementRow);
-  const left = await db<{ account_id: string; period_start: Date; remaining: number }[]>`
+  return db<PeriodLeft[]>`
     WITH c AS (
       SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c(
         id text, account_id text, key_id text, method text, path text, status int, duration_ms float8, response_bytes int,
@@ -113,8 +130,6 @@ export async function settle(db: Db, items: Settlement[]): Promise<(number | nul
       FROM c JOIN p ON p.account_id = c.account_id AND p.period_start = c.period_start WHERE c.amount > 0),
     h AS (${insertHistoryFrom(db, db`c`)})
     SELECT account_id, period_start, remaining FROM p`;
-  const remaining = new Map(left.map((r) => [`${r.account_id} ${new Date(r.period_start).getTime()}`, r.remaining]));
-  return items.map(({ accountId, charge }) => (charge ? (remaining.get(`${accountId} ${charge.periodStart.getTime()}`) ?? null) : null));
 }
 
 // Reservations outlive a crashed request for at most this long.

@@ -4,7 +4,7 @@
  * account; every read is of one account.
  */
 
-import type { Db } from '../db/client.js';
+import type { Db, PendingStatement } from '../db/client.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
 import type { CalendarResult } from '../domain/calendar-result.js';
 
@@ -39,6 +39,18 @@ export async function storeCalendarRates(
   result: CalendarResult,
   ids: { runId: string; collectionKey: string },
 ): Promise<RunSummary> {
+  const [run] = await calendarRatesStatement(tx, accountId, r, result, ids);
+  return { run_id: run.run_id, rows_written: run.rows_written, rows_changed: run.rows_changed, rows_removed: run.rows_removed };
+}
+
+/** storeCalendarRates' statement, built and not sent (a calendar call sends it with its own record: ToolContext.commitWithCall). */
+export function calendarRatesStatement(
+  tx: Db,
+  accountId: string,
+  r: NormalizedCalendarRequest,
+  result: CalendarResult,
+  ids: { runId: string; collectionKey: string },
+): PendingStatement<RunSummary[]> {
   const { rates } = result;
   // as text: typed date[], each element would go through new Date() and back to a string
   const dates = rates.map((rate) => rate.date);
@@ -49,7 +61,7 @@ export async function storeCalendarRates(
   // One statement: unchanged nights are left alone (their observation keeps its id), changed
   // ones replaced, new ones written, nights no longer priced removed, and the run recorded; when
   // the run is already there (an item replayed after a crash) nothing is written and it is returned.
-  const [run] = await tx<RunSummary[]>`
+  return tx<RunSummary[]>`
     WITH done AS (
       SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs
       WHERE collection_key = ${ids.collectionKey} AND account_id = ${accountId}),
@@ -80,7 +92,6 @@ export async function storeCalendarRates(
       WHERE NOT EXISTS (SELECT 1 FROM done)
       RETURNING run_id, rows_written, rows_changed, rows_removed)
     SELECT * FROM done UNION ALL SELECT * FROM recorded`;
-  return { run_id: run.run_id, rows_written: run.rows_written, rows_changed: run.rows_changed, rows_removed: run.rows_removed };
 }
 
 /** One stay's latest price as a stored rate (a watch check of one stay): its key, and null to remove it. */
