@@ -128,6 +128,47 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(bad.status).toBe(400);
   });
 
+  it('the stored rates commit with the call’s history row and charge, or none of them does', async () => {
+    const token = 'ChkAtomic-hotel-0001';
+    const used = async () => ((await (await svc.call('/v1/billing', { key })).json()) as any).credits.used as number;
+    const before = await used();
+    // the stored-rates write fails for real: its table is gone while the call runs
+    await svc.deps.sql`ALTER TABLE stored_rates RENAME TO stored_rates_away`;
+    let failed: Response;
+    try {
+      failed = await svc.call('/v1/calendar', { key, body: { token, start: START, days: 3, probe_min_stay: false } });
+    } finally {
+      await svc.deps.sql`ALTER TABLE stored_rates_away RENAME TO stored_rates`;
+    }
+    expect(failed.status).toBe(500);
+    expect(failed.headers.get('x-credits-charged')).toBe('0');
+    const id = failed.headers.get('x-request-id')!;
+    // recorded as the failure it became, uncharged; nothing charged, nothing stored
+    const record = (await (await svc.call(`/v1/requests/${id}`, { key })).json()) as any;
+    expect(record).toMatchObject({ status: 500, credits: 0 });
+    expect(await used()).toBe(before);
+    const stored = (await (await svc.call(`/v1/rates?token=${token}`, { key })).json()) as any;
+    expect(stored.total).toBe(0);
+    // the other way round: the charge cannot be written, so the rates are not kept either
+    await svc.deps.sql`ALTER TABLE credit_ledger RENAME TO credit_ledger_away`;
+    let unpaid: Response;
+    try {
+      unpaid = await svc.call('/v1/calendar', { key, body: { token, start: START, days: 3, probe_min_stay: false } });
+    } finally {
+      await svc.deps.sql`ALTER TABLE credit_ledger_away RENAME TO credit_ledger`;
+    }
+    expect(unpaid.status).toBe(500);
+    expect(await used()).toBe(before);
+    expect(((await (await svc.call(`/v1/rates?token=${token}`, { key })).json()) as any).total).toBe(0);
+    // the same call with its tables back: rates, charge and record all there
+    const ok = await svc.call('/v1/calendar', { key, body: { token, start: START, days: 3, probe_min_stay: false } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-credits-charged')).toBe('5');
+    expect(await used()).toBe(before + 5);
+    expect(((await (await svc.call(`/v1/rates?token=${token}`, { key })).json()) as any).total).toBe(3);
+    expect(((await (await svc.call(`/v1/requests/${ok.headers.get('x-request-id')}`, { key })).json()) as any)).toMatchObject({ status: 200, credits: 5 });
+  });
+
   it('a calendar with nothing bookable is free', async () => {
     const res = await svc.call('/v1/calendar', { key, body: { token: 'ChkEmpty-hotel', start: START, days: 5, probe_min_stay: false } });
     expect(res.status).toBe(200);
