@@ -26,6 +26,8 @@ import { PlatformPath } from '../platform/fast-path.js';
 import { ensureFirstKey, type CreatedKey } from '../platform/keys.js';
 import { randomToken } from '../domain/ids.js';
 import { createOps, type Ops } from '../ops/ops.js';
+import { ResultCacheStore } from '../platform/result-cache.js';
+import { ResultCache } from '../core/result-cache.js';
 import type { Tool } from '../core/define-tool.js';
 
 export interface Database {
@@ -96,6 +98,8 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
   const platform = new PlatformPath(sql, credits);
   // until it listens, the key cache stays off (every call looks its key up)
   void platform.start();
+  const results = new ResultCache(new ResultCacheStore(sql), config.resultCache, ops.metrics, log, tools);
+  results.start();
   const client = new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops));
   const jobsBrowser = new JobsBrowser();
   const deps: ServiceDeps = {
@@ -104,6 +108,7 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
     log,
     credits,
     platform,
+    results,
     tools,
     ops,
     queue,
@@ -116,6 +121,7 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
     async close() {
       await jobsBrowser.close();
       await client.close();
+      await results.close();
     },
   };
 }
@@ -173,6 +179,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     queue.addWorker(worker);
     queue.addWorker(taskWorker);
     await jobs.startArchivePurge(deps, queue.boss());
+    await jobs.startResultCachePurge(deps, queue.boss());
     await jobs.startOAuthPrune(deps, queue.boss());
   }
   let closing: Promise<void> | null = null;
@@ -199,13 +206,14 @@ type Jobs = Awaited<ReturnType<typeof loadJobs>>;
 
 /** pg-boss and the workers, for the processes that run a queue. */
 async function loadJobs() {
-  const [queue, calendarWorker, taskStore, taskWorker, purge, oauthPrune] = await Promise.all([
+  const [queue, calendarWorker, taskStore, taskWorker, purge, oauthPrune, cachePurge] = await Promise.all([
     import('../jobs/queue.js'),
     import('../workers/calendar-worker.js'),
     import('../jobs/mcp-task-store.js'),
     import('../workers/mcp-task-worker.js'),
     import('../workers/archive-purge.js'),
     import('../workers/oauth-prune.js'),
+    import('../workers/result-cache-purge.js'),
   ]);
   return {
     startQueue: queue.startQueue,
@@ -216,6 +224,7 @@ async function loadJobs() {
     startMcpTaskWorker: taskWorker.startMcpTaskWorker,
     startArchivePurge: purge.startArchivePurge,
     startOAuthPrune: oauthPrune.startOAuthPrune,
+    startResultCachePurge: cachePurge.startResultCachePurge,
   };
 }
 

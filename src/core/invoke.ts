@@ -5,11 +5,13 @@ import { inSourceScope } from '../ops/outcomes.js';
 import { historyInsert, type HistoryRecord } from '../platform/history.js';
 import { scopeSources } from '../sources/context.js';
 import { newUpstreamSession } from '../upstream/session.js';
-import type { Tool, ToolContext } from './define-tool.js';
+import type { CacheOutcome, Tool, ToolContext } from './define-tool.js';
 import type { ServiceDeps } from './service-deps.js';
 import { parseInput, type Location } from './validation.js';
 
 export interface Meter {
+  /** How the result cache answered (a hit is free); null for a call of an operation that is not cached. */
+  cache: CacheOutcome | null;
   /** Whether the response is metered and carries the credit headers. */
   metered: boolean;
   /** Credits charged (0 until a metered call succeeds). */
@@ -22,11 +24,11 @@ export interface Meter {
 }
 
 export function newMeter(): Meter {
-  return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null };
+  return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null, cache: null };
 }
 
 /** Who calls, through which door, with what: a ToolContext before the call's scope is made. */
-export interface Caller extends Omit<ToolContext, 'deps' | 'zeroRetention'> {
+export interface Caller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'cache'> {
   deps: ServiceDeps;
   /** Ends the call's upstream work: its client hung up (REST, MCP) or its task was cancelled. */
   signal: AbortSignal;
@@ -38,10 +40,18 @@ export function asksZeroRetention(input: unknown): boolean {
   return v === true || v === 'true';
 }
 
+/** A call that asks to be fetched live: `cache: false` (the operations), `no_cache=true` (the compatible search's name). */
+export function asksLive(input: unknown): boolean {
+  const v = input as { cache?: unknown; no_cache?: unknown } | null;
+  return v?.cache === false || v?.cache === 'false' || v?.no_cache === true || v?.no_cache === 'true';
+}
+
 /**
  * The one path every call takes, REST or MCP: rate limit, validate, reserve (when
  * enforced), run, and work out the actual cost of a non-empty success. Failures
  * charge 0 and release what was reserved. `finishCall` then writes the outcome.
+ * A cached operation (its descriptor's `cache`) runs through the result cache: an answer it did
+ * not fetch (stored, or an identical call's in flight) is free and reserves nothing.
  * The handler runs in a session of its own (its upstream cookies stay within this call), its
  * upstream and website requests ended by the caller's signal.
  * `checkInput` sees the valid input before anything is reserved or run (a door's own bounds).
@@ -73,18 +83,30 @@ export async function invokeTool(
   checkInput?.(input);
   const zeroRetention = asksZeroRetention(input);
   const session = newUpstreamSession(zeroRetention ? null : { account_id: key.account_id, request_id: requestId });
-  const ctx: ToolContext = { ...who, zeroRetention, deps: scopeSources(deps, { signal, session }) };
   const account = billed && key.plan ? { accountId: key.account_id, plan: key.plan } : null;
   const enforced = mode === 'enforce' && account !== null;
-  if (enforced) await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
+  let reserved = false;
+  const reserve = async () => {
+    if (!enforced) return;
+    await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
+    reserved = true;
+  };
+  // a cached operation reserves only when it fetches; the others (and the compatible search, which caches its operation inside) before they run
+  const cachedHere = tool.cache !== null && !tool.cacheInHandler;
+  const cache = deps.results.forCall({ requestId, zeroRetention, signal, beforeFetch: cachedHere ? reserve : undefined });
+  const ctx: ToolContext = { ...who, zeroRetention, cache, deps: scopeSources(deps, { signal, session }) };
+  if (!cachedHere) await reserve();
   let output: unknown;
   try {
-    output = await inSourceScope(deps.ops.outcomes, () => tool.handler(input, ctx));
+    output = await inSourceScope(deps.ops.outcomes, async () =>
+      cachedHere ? (await cache.run(tool, input, () => tool.handler(input, ctx), { bypass: asksLive(input) })).output : tool.handler(input, ctx),
+    );
   } catch (err) {
-    if (enforced) await deps.credits.release(requestId).catch(() => undefined);
+    if (reserved) await deps.credits.release(requestId).catch(() => undefined);
     throw err;
   }
-  if (billed) meter.charged = Math.max(0, Math.round(tool.credits.actual(input, output)));
+  meter.cache = cache.outcome;
+  if (billed) meter.charged = cache.outcome?.hit ? 0 : Math.max(0, Math.round(tool.credits.actual(input, output)));
   if (account) meter.pending = { ...account, note: `${tool.method} ${tool.path}` };
   return output;
 }
@@ -93,6 +115,7 @@ export async function invokeTool(
 export function failed(meter: Meter): void {
   meter.charged = 0;
   meter.pending = null;
+  meter.cache = null;
 }
 
 /**
@@ -101,7 +124,7 @@ export function failed(meter: Meter): void {
  * when the outcome commits with more (an MCP task's result).
  */
 export async function finishCall(deps: Pick<ServiceDeps, 'sql' | 'platform' | 'credits'>, meter: Meter, record: CallRecord, sql: Sql | TransactionSql = deps.sql): Promise<void> {
-  const history: HistoryRecord = { ...record, credits: meter.charged, rate_limited: meter.rateLimited };
+  const history: HistoryRecord = { ...record, credits: meter.charged, rate_limited: meter.rateLimited, cache_hit: meter.cache?.hit === true };
   const charge = meter.pending ? { ...meter.pending, requestId: record.id, amount: meter.charged } : null;
   if (sql === deps.sql) {
     const remaining = await deps.platform.calls.write({ history, charge });
@@ -116,4 +139,4 @@ export async function finishCall(deps: Pick<ServiceDeps, 'sql' | 'platform' | 'c
 }
 
 /** What a call's history row says, before its charge is known. */
-export type CallRecord = Omit<HistoryRecord, 'credits' | 'rate_limited'>;
+export type CallRecord = Omit<HistoryRecord, 'credits' | 'rate_limited' | 'cache_hit'>;

@@ -46,7 +46,7 @@ export class CallWriter {
       WITH c AS (
         SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c(
           id text, key_id text, method text, path text, status int, duration_ms float8, response_bytes int, credits int,
-          rate_limited bool, account_id text, period_start timestamptz, amount int, note text)),
+          rate_limited bool, cache_hit bool, account_id text, period_start timestamptz, amount int, note text)),
       r AS (DELETE FROM credit_reservations WHERE request_id IN (SELECT id FROM c WHERE account_id IS NOT NULL)),
       p AS (
         UPDATE credit_periods cp SET used = cp.used + s.total
@@ -58,8 +58,8 @@ export class CallWriter {
         SELECT c.account_id, c.period_start, 'charge', -c.amount, c.id, c.note
         FROM c JOIN p ON p.account_id = c.account_id AND p.period_start = c.period_start WHERE c.amount > 0),
       h AS (
-        INSERT INTO request_history (id, key_id, account_id, method, path, status, duration_ms, response_bytes, credits, rate_limited)
-        SELECT c.id, k.id, k.account_id, c.method, c.path, c.status, c.duration_ms, c.response_bytes, c.credits, c.rate_limited
+        INSERT INTO request_history (id, key_id, account_id, method, path, status, duration_ms, response_bytes, credits, rate_limited, cache_hit)
+        SELECT c.id, k.id, k.account_id, c.method, c.path, c.status, c.duration_ms, c.response_bytes, c.credits, c.rate_limited, coalesce(c.cache_hit, false)
         FROM c JOIN api_keys k ON k.id = c.key_id
         ON CONFLICT (id) DO NOTHING)
       SELECT account_id, period_start, remaining FROM p`;

@@ -10,6 +10,8 @@ export interface HistoryRecord {
   response_bytes: number;
   credits: number;
   rate_limited: boolean;
+  /** Answered from the result cache (free); absent: no. */
+  cache_hit?: boolean;
 }
 
 /**
@@ -18,8 +20,8 @@ export interface HistoryRecord {
  * A fragment, so that a charge and its history row can be written in one statement.
  */
 export function historyInsert(sql: Sql, r: HistoryRecord) {
-  return sql`INSERT INTO request_history (id, key_id, account_id, method, path, status, duration_ms, response_bytes, credits, rate_limited)
-    SELECT ${r.id}, k.id, k.account_id, ${r.method}, ${r.path}, ${r.status}, ${r.duration_ms}, ${r.response_bytes}, ${r.credits}, ${r.rate_limited}
+  return sql`INSERT INTO request_history (id, key_id, account_id, method, path, status, duration_ms, response_bytes, credits, rate_limited, cache_hit)
+    SELECT ${r.id}, k.id, k.account_id, ${r.method}, ${r.path}, ${r.status}, ${r.duration_ms}, ${r.response_bytes}, ${r.credits}, ${r.rate_limited}, ${r.cache_hit ?? false}
     FROM api_keys k WHERE k.id = ${r.key_id}
     ON CONFLICT (id) DO NOTHING`;
 }
@@ -27,7 +29,7 @@ export function historyInsert(sql: Sql, r: HistoryRecord) {
 /** Per the contract, history is read per calling key (inside the key's account): `keyIds` from readableKeyIds. */
 export async function findRequest(sql: Sql, keyIds: string[], id: string) {
   const [row] = await sql`
-    SELECT id, key_id, method, path, status, duration_ms, response_bytes, credits, rate_limited, created_at
+    SELECT id, key_id, method, path, status, duration_ms, response_bytes, credits, rate_limited, cache_hit, created_at
     FROM request_history WHERE id = ${id} AND key_id = ANY(${keyIds})`;
   return row ?? null;
 }
