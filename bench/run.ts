@@ -6,9 +6,11 @@ import fs from 'node:fs';
 const BENCHES: [string, Record<string, string>][] = [
   ['bench/overhead.ts', { BENCH_CONNECTIONS: '1' }],
   ['bench/overhead.ts', { BENCH_CONNECTIONS: '10' }],
+  ['bench/money-path.ts', {}],
   ['bench/calendar-jobs.ts', {}],
   ['bench/calendar-jobs.ts', { WORKER_CONCURRENCY: '1' }],
   ['bench/compare.ts', {}],
+  ['bench/watches.ts', {}],
   ['bench/metasearch-hotels-parse.ts', {}],
   ['bench/flights-parse.ts', {}],
   ['bench/mcp-payloads.ts', {}],

@@ -17,7 +17,16 @@ export const billingPlans = defineTool({
   tags: ['account'],
   input: empty,
   output: z.object({
-    plans: z.array(z.object({ code: z.enum(PLAN_CODES), name: z.string(), monthly_credits: z.int(), price_usd: z.int(), concurrency: z.int() })),
+    plans: z.array(
+      z.object({
+        code: z.enum(PLAN_CODES),
+        name: z.string(),
+        monthly_credits: z.int(),
+        price_usd: z.int(),
+        concurrency: z.int(),
+        active_watches: z.int().describe('watches (POST /v1/watches) active at once; paused ones do not count'),
+      }),
+    ),
     costs: z.array(z.object({ method: z.string(), path: z.string(), credits: z.int(), note: z.string().optional() })),
     free: z.array(z.string()),
     notes: z.array(z.string()),
@@ -27,15 +36,17 @@ export const billingPlans = defineTool({
   async handler(_input, { deps }) {
     const routes = deps.tools.flatMap((t) => [t.path, ...t.aliases].map((path) => ({ tool: t, path })));
     return {
-      plans: Object.values(PLANS).map(({ code, name, monthly_credits, price_usd, concurrency }) => ({ code, name, monthly_credits, price_usd, concurrency })),
+      plans: Object.values(PLANS).map(({ code, name, monthly_credits, price_usd, concurrency, active_watches }) => ({ code, name, monthly_credits, price_usd, concurrency, active_watches })),
+      // an operation charged like another one (a watch check) is listed with its note, not as free
       costs: routes
-        .filter(({ tool }) => tool.metered)
+        .filter(({ tool }) => tool.metered || tool.credits.note)
         .map(({ tool, path }) => ({ method: tool.method, path, credits: tool.credits.base, ...(tool.credits.note ? { note: tool.credits.note } : {}) })),
-      free: routes.filter(({ tool }) => !tool.metered).map(({ tool, path }) => `${tool.method} ${path}`),
+      free: routes.filter(({ tool }) => !tool.metered && !tool.credits.note).map(({ tool, path }) => `${tool.method} ${path}`),
       notes: [
         'Credits are charged only for successful, non-empty results; every 4xx and 5xx, empty and blocked result costs 0.',
         'Credits are granted per calendar month (UTC) and renew on the first day of the next month; unused credits do not carry over.',
         'price_usd -1 means a custom contract.',
+        'A watch check (scheduled, or POST /v1/watches/{watch_id}/check) is charged like the operation it runs; active_watches is how many watches a plan keeps active at once.',
         `Metering mode is ${deps.config.CREDITS_MODE}: ${modeText(deps.config.CREDITS_MODE)}`,
       ],
       mode: deps.config.CREDITS_MODE,

@@ -4,6 +4,7 @@ import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { compareStay } from '../src/sources/shared/compare.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
+import { ParitySchema } from '../src/domain/parity.js';
 import { digits, nullableProvenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { SUMMARIES } from './views/summaries.js';
 
@@ -33,7 +34,7 @@ export const compareHotelPrices = defineTool({
   name: 'compare_hotel_prices',
   title: 'Compare one stay across the official site and OTAs',
   description:
-    "One stay priced at once on the hotel's own site and on the OTAs you list, each reduced to its cheapest offer (with provenance), cheapest total marked. List a source with {} and give hotel (name and city) to have each OTA's own search find the property (sources[].matched says which); ids work too. website: the hotel's site, e.g. get_hotel_details link. A failing source is reported, one past timeout_s as 504; the others still return. 20 credits; nothing priced is free.",
+    "One stay priced on the hotel's own site and the OTAs you list, each at its cheapest offer with provenance; cheapest total and parity (an OTA under the site?) marked. Give a source as {} plus hotel (name, city) for the OTA's search to find it (sources[].matched), or its id. website: the hotel's site (see get_hotel_details). A failing source (past timeout_s: 504) is reported; others still return. 20 credits; nothing priced is free.",
   method: 'POST',
   path: '/v1/ota/compare',
   tags: ['hotels'],
@@ -45,7 +46,14 @@ export const compareHotelPrices = defineTool({
       hotel: z.string().trim().min(2).max(200).nullable().optional().describe('hotel name and city, looked up on each OTA listed without its id'),
       sources: z
         .strictObject({
-          official: z.strictObject({ website: z.url({ protocol: /^https?$/ }).max(2048).describe("the hotel's own website") }).optional().describe('official site'),
+          official: z
+            .strictObject({
+              website: z.url({ protocol: /^https?$/ }).max(2048).describe("the hotel's own website"),
+              currency: z.enum(CURRENCIES).nullable().optional().describe("parity: your site's currency"),
+              taxes_included: z.boolean().nullable().optional().describe('parity: its totals include tax'),
+            })
+            .optional()
+            .describe('official site'),
           otaone: z.strictObject({ pagename: z.string().min(2).max(200).nullable().optional().describe(`page name from the first OTA's hotel URL; ${byName}`), country: countryLower.default('us').describe('country segment of that URL') }).optional().describe('first OTA'),
           otatwo: z.strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(OTATWO_MARKETS).default('US').describe(pos) }).optional().describe('second OTA'),
           otathree: z.strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(['US', 'CA']).default('US').describe(pos) }).optional().describe('third OTA'),
@@ -100,6 +108,7 @@ export const compareHotelPrices = defineTool({
         matched: z.object({ name: z.string(), id: z.string() }).nullable(),
       }),
     ),
+    parity: ParitySchema.describe("the official site against the agencies on one basis (all-in total, same currency, same stay): official_cheapest, undercut (by which agency and how much) or not_comparable with the reason"),
     sources_ok: z.int(),
     sources_failed: z.int(),
     elapsed_s: z.number(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { planOf } from '../src/platform/plans.js';
-import { chargedCallsLastHour } from '../src/platform/usage.js';
+import { chargedCallsLastHour } from '../src/platform/history.js';
 import { defineTool } from '../src/core/define-tool.js';
 
 /*

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NotFound } from '../src/domain/errors.js';
-import { appsByKey } from '../src/platform/oauth-grants.js';
+import { appsByKey } from '../src/platform/oauth-store.js';
 import { findRequest } from '../src/platform/history.js';
 import { readableKeyIds } from '../src/platform/keys.js';
 import { USAGE_PERIODS, usageFor, type UsagePeriod } from '../src/platform/usage.js';
@@ -34,18 +34,18 @@ export const requestRecord = defineTool({
   async handler({ request_id }, { deps, key }) {
     const row = await findRequest(deps.sql, await readableKeyIds(deps.sql, key), request_id);
     if (!row) throw new NotFound('request not found');
-    const app = row.key_id === key.id ? null : ((await appsByKey(deps.sql, key.account_id)).get(row.key_id as string) ?? null);
+    const app = row.key_id === key.id ? null : ((await appsByKey(deps.sql, key.account_id)).get(row.key_id) ?? null);
     return {
-      id: row.id as string,
-      method: row.method as string,
-      path: row.path as string,
-      status: row.status as number,
-      duration_ms: Math.round((row.duration_ms as number) * 100) / 100,
-      response_bytes: row.response_bytes as number,
-      credits: row.credits as number,
-      rate_limited: row.rate_limited as boolean,
-      cache_hit: row.cache_hit as boolean,
-      created_at: (row.created_at as Date).toISOString(),
+      id: row.id,
+      method: row.method,
+      path: row.path,
+      status: row.status,
+      duration_ms: Math.round(row.duration_ms * 100) / 100,
+      response_bytes: row.response_bytes,
+      credits: row.credits,
+      rate_limited: row.rate_limited,
+      cache_hit: row.cache_hit === true,
+      created_at: row.created_at.toISOString(),
       app,
     };
   },

@@ -14,6 +14,7 @@ import { WEBDATA_TOOLS } from './webdata.js';
 import { HOTEL_TOOLS } from './hotels.js';
 import { createJob, getJob } from './jobs.js';
 import { sourcesStatus } from './sources-status.js';
+import { WATCH_TOOLS } from './watches.js';
 
 /** An operation at POST /v1/serp/<alias> answers as every compatible search does (envelope links, archive). */
 function inCompatFamily(tool: Tool): Tool {
@@ -39,6 +40,7 @@ export const TOOLS: Tool[] = [
   ...RENTAL_TOOLS,
   ...OFFICIAL_TOOLS,
   ...COMPARE_TOOLS,
+  ...WATCH_TOOLS,
   ...WEBDATA_TOOLS,
   ...COMPAT_TOOLS,
 ].map(inCompatFamily);

@@ -3,6 +3,7 @@ import { dashboardRouter } from '../doors/dashboard/router.js';
 import { oauthRouter } from '../doors/oauth/router.js';
 import { baseUrl } from '../doors/oauth/urls.js';
 import type { ServiceDeps } from '../core/service-deps.js';
+import { ping } from '../db/client.js';
 import { metricsRoute } from '../doors/ops/metrics-route.js';
 import { cutText } from '../domain/error-echo.js';
 import { ApiError, InvalidInput, toApiError } from '../domain/errors.js';
@@ -83,7 +84,7 @@ export function createApp(deps: ServiceDeps, probes: HealthProbe[] = []): expres
   app.get('/healthz', async (_req, res) => {
     const checks: Record<string, string> = {};
     let ok = true;
-    for (const probe of [{ name: 'database', check: async () => (await deps.sql`SELECT 1`, 'up') }, ...probes]) {
+    for (const probe of [{ name: 'database', check: async () => (await ping(deps.sql), 'up') }, ...probes]) {
       try {
         checks[probe.name] = await probe.check();
       } catch (err) {

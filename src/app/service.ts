@@ -14,6 +14,7 @@ import type { ServiceDeps } from '../core/service-deps.js';
 import { BossQueue, NO_QUEUE, type JobQueue } from '../jobs/job-queue.js';
 import type { CalendarWorker } from '../workers/calendar-worker.js';
 import type { McpTaskWorker } from '../workers/mcp-task-worker.js';
+import type { WatchScheduler } from '../workers/watch-scheduler.js';
 import { JobsBrowser } from '../sources/jobsearch/browser.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { BrowserFetcher } from '../upstream/browser-fetch.js';
@@ -162,6 +163,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
       boss = await jobs.startQueue(db.url, config, log);
       await jobs.ensureJobQueues(boss);
       await jobs.ensureQueue(boss, jobs.MCP_TASK_QUEUE);
+      await jobs.ensureWatchQueues(boss);
     } catch (err) {
       await db.close();
       throw err;
@@ -173,11 +175,13 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
   const { deps } = built;
   let worker: CalendarWorker | null = null;
   let taskWorker: McpTaskWorker | null = null;
+  let watchScheduler: WatchScheduler | null = null;
   if (runWorker && jobs && queue) {
     worker = await jobs.startCalendarWorker(deps, queue.boss());
     taskWorker = await jobs.startMcpTaskWorker(deps, queue.boss());
     queue.addWorker(worker);
     queue.addWorker(taskWorker);
+    watchScheduler = await jobs.startWatchScheduler(deps, queue.boss());
     await jobs.startArchivePurge(deps, queue.boss());
     await jobs.startResultCachePurge(deps, queue.boss());
     await jobs.startOAuthPrune(deps, queue.boss());
@@ -191,6 +195,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     close() {
       closing ??= (async () => {
         await taskWorker?.stop();
+        await watchScheduler?.stop();
         await boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
         await built.close();
         await ops.outcomes.close();
@@ -206,13 +211,14 @@ type Jobs = Awaited<ReturnType<typeof loadJobs>>;
 
 /** pg-boss and the workers, for the processes that run a queue. */
 async function loadJobs() {
-  const [queue, calendarWorker, taskStore, taskWorker, purge, oauthPrune, cachePurge] = await Promise.all([
+  const [queue, calendarWorker, taskStore, taskWorker, purge, oauthPrune, watchScheduler, cachePurge] = await Promise.all([
     import('../jobs/queue.js'),
     import('../workers/calendar-worker.js'),
     import('../jobs/mcp-task-store.js'),
     import('../workers/mcp-task-worker.js'),
     import('../workers/archive-purge.js'),
     import('../workers/oauth-prune.js'),
+    import('../workers/watch-scheduler.js'),
     import('../workers/result-cache-purge.js'),
   ]);
   return {
@@ -224,6 +230,8 @@ async function loadJobs() {
     startMcpTaskWorker: taskWorker.startMcpTaskWorker,
     startArchivePurge: purge.startArchivePurge,
     startOAuthPrune: oauthPrune.startOAuthPrune,
+    ensureWatchQueues: watchScheduler.ensureWatchQueues,
+    startWatchScheduler: watchScheduler.startWatchScheduler,
     startResultCachePurge: cachePurge.startResultCachePurge,
   };
 }

@@ -7,7 +7,10 @@ import type { Credits } from '../platform/credits.js';
 import type { AuthedKey } from '../platform/keys.js';
 import type { SourceContext } from '../sources/context.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Methods whose input comes in a JSON body (the others take it from the query). */
+export const BODY_METHODS: readonly HttpMethod[] = ['POST', 'PATCH'];
 
 /** Error statuses an operation may add to the ones every operation can answer (registry/openapi-responses.ts). */
 export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
@@ -34,6 +37,22 @@ export interface ToolServices extends SourceContext {
   tools: Tool[];
   /** The batch queue (calendar jobs). */
   queue: JobQueue;
+  /** The shared result cache (src/core/result-cache.ts): repeated calls answered from it, identical calls in flight sharing one fetch. */
+  results: ResultCacheService;
+}
+
+/** The process's result cache as the kernel asks it for each call's side of it. */
+export interface ResultCacheService {
+  forCall(call: CacheCallOptions): CallCache;
+}
+
+export interface CacheCallOptions {
+  requestId: string;
+  zeroRetention: boolean;
+  /** Ends this call's wait for an identical call's fetch (its client hung up). */
+  signal?: AbortSignal;
+  /** Runs once before this call fetches (its credits reserved), never for an answer it did not fetch. */
+  beforeFetch?: () => Promise<void>;
 }
 
 export interface ToolContext {
@@ -41,8 +60,8 @@ export interface ToolContext {
   deps: ToolServices;
   requestId: string;
   key: AuthedKey;
-  /** Which door the call came through; the operator's own checks are `operator`. */
-  transport: 'rest' | 'mcp' | 'operator';
+  /** Which door the call came through; the operator's own checks are `operator`, a watch's checks `watch`. */
+  transport: 'rest' | 'mcp' | 'operator' | 'watch';
   /** Request headers, lower-cased (REST); MCP calls carry none. */
   headers: Record<string, string | undefined>;
   /**
@@ -52,6 +71,11 @@ export interface ToolContext {
   zeroRetention: boolean;
   /** The shared result cache as this call uses it (src/core/result-cache.ts). */
   cache: CallCache;
+  /**
+   * For a handler that commits its own charge with its outcome (a watch check): tells the door what
+   * was charged, so that its answer carries the credit headers; the door then charges nothing more.
+   */
+  reportCharge?: (charged: number, remaining: number | null) => void;
 }
 
 /** How a call that may be cached was answered. */
@@ -70,7 +94,7 @@ export interface CallCache {
    * asked so). `facts`: kept beside a fetched answer and handed back with it on a hit.
    */
   run<O>(
-    tool: Tool<any, O>,
+    tool: Tool<unknown, O>,
     input: unknown,
     fetch: () => Promise<O>,
     opts?: { bypass?: boolean; facts?: () => Record<string, unknown> },
@@ -114,7 +138,7 @@ export interface McpView<I, O> {
   /** Schema of the answer an agent gets (the listing's outputSchema); absent: the operation's own. */
   output?: z.ZodType;
   /** The answer an agent gets. */
-  shape(output: O, args: Record<string, any>, input: I): Record<string, unknown>;
+  shape(output: O, args: Record<string, unknown>, input: I): Record<string, unknown>;
 }
 
 /**
@@ -191,7 +215,7 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   handler(input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
 }
 
-export interface Tool<I = any, O = any> {
+export interface Tool<I = unknown, O = unknown> {
   name: string;
   title: string;
   description: string;

@@ -1,17 +1,15 @@
-import type { TransactionSql } from 'postgres';
-import type { Sql } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import { Limited } from '../domain/errors.js';
 import { inSourceScope } from '../ops/outcomes.js';
-import { historyInsert, type HistoryRecord } from '../platform/history.js';
+import { writeCallIn, type CallOutcome } from '../platform/call-writer.js';
+import type { CallHistory } from '../platform/history.js';
 import { scopeSources } from '../sources/context.js';
 import { newUpstreamSession } from '../upstream/session.js';
-import type { CacheOutcome, Tool, ToolContext } from './define-tool.js';
+import type { CacheOutcome, Tool, ToolContext, ToolServices } from './define-tool.js';
 import type { ServiceDeps } from './service-deps.js';
 import { parseInput, type Location } from './validation.js';
 
 export interface Meter {
-  /** How the result cache answered (a hit is free); null for a call of an operation that is not cached. */
-  cache: CacheOutcome | null;
   /** Whether the response is metered and carries the credit headers. */
   metered: boolean;
   /** Credits charged (0 until a metered call succeeds). */
@@ -21,14 +19,23 @@ export interface Meter {
   rateLimited: boolean;
   /** The account to charge and the ledger note, once the handler succeeded. */
   pending: { accountId: string; plan: string; note: string } | null;
+  /** How the result cache answered (a hit is free); null for a call of an operation that is not cached. */
+  cache: CacheOutcome | null;
 }
 
 export function newMeter(): Meter {
   return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null, cache: null };
 }
 
+/** Who runs an operation already admitted (a watch's check): a ToolContext before the call's scope is made. */
+export interface AdmittedCaller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'reportCharge' | 'cache'> {
+  deps: ToolServices;
+  /** Ends the call's upstream work; an enclosing scope's signal (the deps' own) still applies. */
+  signal?: AbortSignal;
+}
+
 /** Who calls, through which door, with what: a ToolContext before the call's scope is made. */
-export interface Caller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'cache'> {
+export interface Caller extends AdmittedCaller {
   deps: ServiceDeps;
   /** Ends the call's upstream work: its client hung up (REST, MCP) or its task was cancelled. */
   signal: AbortSignal;
@@ -50,8 +57,6 @@ export function asksLive(input: unknown): boolean {
  * The one path every call takes, REST or MCP: rate limit, validate, reserve (when
  * enforced), run, and work out the actual cost of a non-empty success. Failures
  * charge 0 and release what was reserved. `finishCall` then writes the outcome.
- * A cached operation (its descriptor's `cache`) runs through the result cache: an answer it did
- * not fetch (stored, or an identical call's in flight) is free and reserves nothing.
  * The handler runs in a session of its own (its upstream cookies stay within this call), its
  * upstream and website requests ended by the caller's signal.
  * `checkInput` sees the valid input before anything is reserved or run (a door's own bounds).
@@ -64,11 +69,8 @@ export async function invokeTool(
   meter: Meter,
   checkInput?: (input: unknown) => void,
 ): Promise<unknown> {
-  const { deps, signal, ...who } = caller;
-  const { key, requestId } = who;
-  const mode = deps.config.CREDITS_MODE;
-  const billed = tool.metered && mode !== 'off';
-  meter.metered = billed;
+  const { deps, key } = caller;
+  meter.metered = tool.metered && deps.config.CREDITS_MODE !== 'off';
   if (key.admitted === false) {
     meter.rateLimited = true;
     throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
@@ -79,6 +81,30 @@ export async function invokeTool(
       throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
     }
   }
+  return runAdmitted(tool, raw, locate, caller, meter, checkInput);
+}
+
+/**
+ * The one path after admission: validate, reserve (when enforced), run, and work out the actual
+ * cost of a non-empty success. invokeTool runs it for every door's call; a watch's check runs it
+ * directly (its schedule is the account's standing order, a check asked for was admitted as its own call).
+ * A cached operation (its descriptor's `cache`) runs through the result cache: an answer it did
+ * not fetch (stored, or an identical call's in flight) is free and reserves nothing. A watch's check
+ * is an observation of now: it is always fetched live.
+ */
+export async function runAdmitted(
+  tool: Tool,
+  raw: unknown,
+  locate: (key: string | undefined) => Location,
+  caller: AdmittedCaller,
+  meter: Meter,
+  checkInput?: (input: unknown) => void,
+): Promise<unknown> {
+  const { deps, signal, ...who } = caller;
+  const { key, requestId } = who;
+  const mode = deps.config.CREDITS_MODE;
+  const billed = tool.metered && mode !== 'off';
+  meter.metered = billed;
   const input = parseInput(tool.input, raw, locate);
   checkInput?.(input);
   const zeroRetention = asksZeroRetention(input);
@@ -94,12 +120,19 @@ export async function invokeTool(
   // a cached operation reserves only when it fetches; the others (and the compatible search, which caches its operation inside) before they run
   const cachedHere = tool.cache !== null && !tool.cacheInHandler;
   const cache = deps.results.forCall({ requestId, zeroRetention, signal, beforeFetch: cachedHere ? reserve : undefined });
-  const ctx: ToolContext = { ...who, zeroRetention, cache, deps: scopeSources(deps, { signal, session }) };
+  const ctx: ToolContext = {
+    ...who,
+    zeroRetention,
+    cache,
+    deps: scopeSources(deps, { signal, session }),
+    reportCharge: (charged, remaining) => settledByHandler(meter, charged, remaining),
+  };
   if (!cachedHere) await reserve();
+  const live = asksLive(input) || who.transport === 'watch';
   let output: unknown;
   try {
     output = await inSourceScope(deps.ops.outcomes, async () =>
-      cachedHere ? (await cache.run(tool, input, () => tool.handler(input, ctx), { bypass: asksLive(input) })).output : tool.handler(input, ctx),
+      cachedHere ? (await cache.run(tool, input, () => tool.handler(input, ctx), { bypass: live })).output : tool.handler(input, ctx),
     );
   } catch (err) {
     if (reserved) await deps.credits.release(requestId).catch(() => undefined);
@@ -111,6 +144,17 @@ export async function invokeTool(
   return output;
 }
 
+/**
+ * The handler committed its charge with its own outcome (a watch check): the answer carries it in
+ * the credit headers, and nothing is pending for the door to charge again.
+ */
+function settledByHandler(meter: Meter, charged: number, remaining: number | null): void {
+  meter.metered = true;
+  meter.charged = charged;
+  meter.remaining = remaining;
+  meter.pending = null;
+}
+
 /** A failed call charges nothing, whatever was worked out before it failed. */
 export function failed(meter: Meter): void {
   meter.charged = 0;
@@ -119,24 +163,31 @@ export function failed(meter: Meter): void {
 }
 
 /**
- * Records the call: with a charge pending, the charge, the reservation release and the
- * history row go in one statement; otherwise the history row alone. `sql`: the caller's transaction
- * when the outcome commits with more (an MCP task's result).
+ * Records the call through the money path: its history row and, with a charge pending, the charge,
+ * its ledger row and the reservation release, in one statement, before the answer leaves. `tx`: the
+ * caller's transaction when the outcome commits with more (an MCP task's result); the call is then
+ * a batch of one in it.
  */
-export async function finishCall(deps: Pick<ServiceDeps, 'sql' | 'platform' | 'credits'>, meter: Meter, record: CallRecord, sql: Sql | TransactionSql = deps.sql): Promise<void> {
-  const history: HistoryRecord = { ...record, credits: meter.charged, rate_limited: meter.rateLimited, cache_hit: meter.cache?.hit === true };
-  const charge = meter.pending ? { ...meter.pending, requestId: record.id, amount: meter.charged } : null;
-  if (sql === deps.sql) {
-    const remaining = await deps.platform.calls.write({ history, charge });
-    if (charge) meter.remaining = remaining;
-    return;
-  }
-  if (!charge) {
-    await historyInsert(sql as Sql, history);
-    return;
-  }
-  meter.remaining = await deps.credits.settleCall(charge, history, sql);
+export async function finishCall(deps: Pick<ServiceDeps, 'platform'>, meter: Meter, record: CallRecord, tx?: Db): Promise<void> {
+  const remaining = await deps.platform.calls.write(outcomeOf(meter, record), tx);
+  if (meter.pending) meter.remaining = remaining;
 }
 
-/** What a call's history row says, before its charge is known. */
-export type CallRecord = Omit<HistoryRecord, 'credits' | 'rate_limited' | 'cache_hit'>;
+/**
+ * Records the call in the caller's transaction, as a batch of one on the same money path, for a
+ * call that runs on the tool services without the doors' writer (a watch's check).
+ */
+export async function finishCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db): Promise<void> {
+  const remaining = await writeCallIn(deps.credits, outcomeOf(meter, record), tx);
+  if (meter.pending) meter.remaining = remaining;
+}
+
+function outcomeOf(meter: Meter, record: CallRecord): CallOutcome {
+  const { id, account_id, ...call } = record;
+  const history: CallHistory = { ...call, credits: meter.charged, rate_limited: meter.rateLimited, cache_hit: meter.cache?.hit === true };
+  const charge = meter.pending ? { plan: meter.pending.plan, amount: meter.charged, note: meter.pending.note } : null;
+  return { id, accountId: account_id, history, charge };
+}
+
+/** What a call's history row says, before its charge is known: the request id, the key and its account. */
+export type CallRecord = Omit<CallHistory, 'credits' | 'rate_limited' | 'cache_hit'> & { id: string; account_id: string };

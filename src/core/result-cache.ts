@@ -6,7 +6,7 @@ import { ConfigError } from '../config/config.js';
 import type { Metrics, ResultCacheOutcome } from '../ops/metrics.js';
 import { upstreamTroubleInScope } from '../ops/outcomes.js';
 import type { CachedAnswer, ResultCacheStore } from '../platform/result-cache.js';
-import type { CacheOutcome, CallCache, Tool } from './define-tool.js';
+import type { CacheCallOptions, CacheOutcome, CallCache, ResultCacheService, Tool } from './define-tool.js';
 import { jsonSchema } from './json-schema.js';
 
 /*
@@ -22,7 +22,7 @@ import { jsonSchema } from './json-schema.js';
  */
 
 /** The input field of every cached operation (spread into its input schema): false fetches live. */
-export const CACHE_FIELD = { cache: z.boolean().optional().describe('false: fetch live') };
+export const CACHE_FIELD = { cache: z.boolean().optional().describe('false: live') };
 
 /** Fields that never change an answer, so never part of its key. */
 const NOT_IN_KEY = new Set(['cache', 'no_cache', 'zero_retention', 'async', 'engine']);
@@ -88,13 +88,6 @@ type Flight = { ok: true; stored: CachedAnswer; fetched: boolean; output?: unkno
 /** Marks an error of the fetching call's own (no credits): the calls that waited on it go again. */
 const NOT_SHARED = Symbol('not shared');
 
-export interface CallOptions {
-  requestId: string;
-  zeroRetention: boolean;
-  signal: AbortSignal;
-  /** Runs once before this call fetches (its credits reserved), never for an answer it did not fetch. */
-  beforeFetch?: () => Promise<void>;
-}
 
 /** A fetched answer: the object, its JSON as stored, and whether it may be kept for others. */
 interface Fetched {
@@ -104,7 +97,7 @@ interface Fetched {
 }
 
 /** The process's side of the shared result cache; one per process, built by the dependency builder. */
-export class ResultCache {
+export class ResultCache implements ResultCacheService {
   private readonly inflight = new Map<string, Promise<Flight>>();
   private writtenSinceEvict = 0;
   private evicting: Promise<unknown> | null = null;
@@ -132,7 +125,7 @@ export class ResultCache {
   }
 
   /** The cache as one call uses it. */
-  forCall(call: CallOptions): CallCache {
+  forCall(call: CacheCallOptions): CallCache {
     return new CallCacheRun(this, call);
   }
 
@@ -155,13 +148,13 @@ export class ResultCache {
    * call arriving meanwhile waits on it. Across processes the claim decides who fetches; the others
    * wait for its answer.
    */
-  lead(key: string, tool: Tool, fresh: number, fetch: () => Promise<Fetched>, signal: AbortSignal): Promise<Flight> {
+  lead(key: string, tool: Tool, fresh: number, fetch: () => Promise<Fetched>, signal: AbortSignal | undefined): Promise<Flight> {
     const flight = this.fetchOnce(key, tool, fresh, fetch, signal).finally(() => this.inflight.delete(key));
     this.inflight.set(key, flight);
     return flight;
   }
 
-  private async fetchOnce(key: string, tool: Tool, fresh: number, fetch: () => Promise<Fetched>, signal: AbortSignal): Promise<Flight> {
+  private async fetchOnce(key: string, tool: Tool, fresh: number, fetch: () => Promise<Fetched>, signal: AbortSignal | undefined): Promise<Flight> {
     const token = randomUUID();
     const deadline = Date.now() + (CLAIM_S + 5) * 1000;
     let claimed = false;
@@ -178,14 +171,14 @@ export class ResultCache {
       }
       if (claim.ready) return { ok: true, stored: claim.ready, fetched: false };
       await this.store.waitFor(key, claim.until ? Math.min(RECHECK_MS, claim.until.getTime() - Date.now()) : 0, signal);
-      if (signal.aborted) return { ok: false, error: signal.reason, shared: false };
+      if (signal?.aborted) return { ok: false, error: signal.reason, shared: false };
     }
     let fetched: Fetched;
     try {
       fetched = await fetch();
     } catch (err) {
       if (claimed) await this.store.release(key, token).catch(() => undefined);
-      return { ok: false, error: err, shared: !signal.aborted && (err as { [NOT_SHARED]?: boolean } | null)?.[NOT_SHARED] !== true };
+      return { ok: false, error: err, shared: !signal?.aborted && (err as { [NOT_SHARED]?: boolean } | null)?.[NOT_SHARED] !== true };
     }
     const kept = fetched.keep && (await this.keep(key, tool, fetched.stored, fresh));
     if (!kept && claimed) await this.store.release(key, token).catch(() => undefined);
@@ -230,10 +223,10 @@ class CallCacheRun implements CallCache {
 
   constructor(
     private readonly cache: ResultCache,
-    private readonly call: CallOptions,
+    private readonly call: CacheCallOptions,
   ) {}
 
-  async run<O>(tool: Tool<any, O>, input: unknown, fetch: () => Promise<O>, opts: { bypass?: boolean; facts?: () => Record<string, unknown> } = {}): Promise<Answered<O>> {
+  async run<O>(tool: Tool<unknown, O>, input: unknown, fetch: () => Promise<O>, opts: { bypass?: boolean; facts?: () => Record<string, unknown> } = {}): Promise<Answered<O>> {
     const fresh = this.cache.freshness(tool);
     if (!fresh) return { output: await this.fetchForThisCall(fetch), facts: null };
     const { zeroRetention, signal } = this.call;
@@ -288,6 +281,7 @@ class CallCacheRun implements CallCache {
   /** Waits for a shared fetch, unless this call's client hangs up first. */
   private untilAborted(flight: Promise<Flight>): Promise<Flight> {
     const { signal } = this.call;
+    if (!signal) return flight;
     if (signal.aborted) return Promise.resolve({ ok: false, error: signal.reason, shared: true });
     return new Promise((resolve) => {
       const onAbort = () => resolve({ ok: false, error: signal.reason, shared: true });
@@ -318,7 +312,7 @@ class CallCacheRun implements CallCache {
    * identical calls waiting on it (as JSON, so that none shares an object with another) and maybe to
    * the cache; otherwise it is this call's alone.
    */
-  private async fetchAndJudge<O>(tool: Tool<any, O>, input: unknown, fetch: () => Promise<O>, facts: (() => Record<string, unknown>) | undefined, share: boolean): Promise<Fetched> {
+  private async fetchAndJudge<O>(tool: Tool<unknown, O>, input: unknown, fetch: () => Promise<O>, facts: (() => Record<string, unknown>) | undefined, share: boolean): Promise<Fetched> {
     const observedAt = new Date();
     const output = await this.fetchForThisCall(fetch);
     const keep = share && !upstreamTroubleInScope() && tool.credits.actual(input, output) > 0 && !tool.partial(output);

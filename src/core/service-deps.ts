@@ -10,6 +10,6 @@ import type { ResultCache } from './result-cache.js';
 export interface ServiceDeps extends ToolServices {
   /** Key cache, rate-limit slots and call outcomes: the per-call platform work, group-committed. */
   platform: PlatformPath;
-  /** The shared result cache: repeated calls answered from it, identical calls in flight sharing one fetch. */
+  /** The shared result cache, with its store and purge (the hourly job, the tests). */
   results: ResultCache;
 }

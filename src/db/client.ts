@@ -1,6 +1,16 @@
 import postgres from 'postgres';
 
+/** The pool: queries, and what only a pool does (transactions, LISTEN, end). */
 export type Sql = postgres.Sql;
+/**
+ * Where a query runs: the pool or an open transaction. Functions that only send statements take a
+ * Db, so a caller can run them inside its own transaction; those that open one take the pool (Sql).
+ */
+export type Db = postgres.ISql;
+/** An open transaction (sql.begin's callback argument). */
+export type Tx = postgres.TransactionSql;
+/** A piece of a statement (`db\`...\``) that an owner module hands to another for one statement. */
+export type Fragment = postgres.Fragment;
 
 const jsonParam = (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x));
 
@@ -24,10 +34,15 @@ export function createSql(url: string, opts: { max?: number; applicationName?: s
       jsonb: { to: 3802, from: [3802], serialize: jsonParam, parse: (x: string) => JSON.parse(x) },
       numeric: { to: 1700, from: [1700], serialize: (x: number) => String(x), parse: (x: string) => Number(x) },
     },
-  }) as unknown as Sql;
+  });
+}
+
+/** The health probe: the database answers a statement. */
+export async function ping(db: Db): Promise<void> {
+  await db`SELECT 1`;
 }
 
 /** Inside a transaction: this commit waits for the WAL flush (the answer promises the write survives). */
-export function durable(tx: { unsafe(q: string): Promise<unknown> }): Promise<unknown> {
+export function durable(tx: Tx): Promise<unknown> {
   return tx.unsafe('SET LOCAL synchronous_commit = on');
 }

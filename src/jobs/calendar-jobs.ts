@@ -1,11 +1,17 @@
 import type PgBoss from 'pg-boss';
-import type { TransactionSql } from 'postgres';
-import type { Sql } from '../db/client.js';
+import type { Db, Sql, Tx } from '../db/client.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
 import { NotFound } from '../domain/errors.js';
+import { accountOf } from '../platform/accounts.js';
 import { once } from '../platform/idempotency.js';
 import { newId } from '../domain/ids.js';
 import type { AuthedKey } from '../platform/keys.js';
+
+/*
+ * The owner of calendar_jobs and calendar_job_items: the customer-facing state of calendar batches
+ * (pg-boss carries one queue entry per item). The worker (src/workers/calendar-worker.ts) moves
+ * items and jobs through their states with the functions below; webhooks.ts records deliveries.
+ */
 
 export const CALENDAR_QUEUE = 'calendar-item';
 export const WEBHOOK_QUEUE = 'calendar-webhook';
@@ -13,7 +19,7 @@ export const WEBHOOK_QUEUE = 'calendar-webhook';
 export const MAX_ITEM_ATTEMPTS = 3;
 
 /** pg-boss writes through our open transaction, so a job and its queue entries commit together. */
-export function bossDb(tx: TransactionSql): PgBoss.Db {
+export function bossDb(tx: Tx): PgBoss.Db {
   return { executeSql: async (text: string, values: unknown[]) => ({ rows: await tx.unsafe(text, values as never[]) }) };
 }
 
@@ -85,47 +91,225 @@ export type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 export type CallbackStatus = 'not_configured' | 'pending' | 'delivered' | 'failed';
 
 /** The spec's Calendar job resource, of the caller's account only; results only on request and only for succeeded items. */
-export async function readCalendarJob(sql: Sql, accountId: string, jobId: string, includeResults: boolean) {
-  const [job] = await sql`SELECT * FROM calendar_jobs WHERE id = ${jobId} AND account_id = ${accountId}`;
+/** A calendar_jobs row. */
+export interface JobRow {
+  id: string;
+  key_id: string;
+  account_id: string;
+  status: JobStatus;
+  priority: number;
+  callback_url: string | null;
+  callback_status: CallbackStatus;
+  callback_attempts: number;
+  callback_last_error: string | null;
+  artifact_uri: string | null;
+  artifact_sha256: string | null;
+  result_summary: Record<string, unknown>;
+  error: string | null;
+  items_total: number;
+  items_succeeded: number;
+  items_failed: number;
+  created_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+interface ItemRow {
+  id: string;
+  item_index: number;
+  token: string;
+  label: string | null;
+  status: ItemStatus;
+  request: Record<string, unknown>;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  attempts: number;
+  started_at: Date | null;
+  finished_at: Date | null;
+  updated_at: Date;
+}
+
+/** The spec's Calendar job resource, of the caller's account only; results only on request and only for succeeded items. */
+export async function readCalendarJob(db: Db, accountId: string, jobId: string, includeResults: boolean) {
+  const [job] = await db<JobRow[]>`SELECT * FROM calendar_jobs WHERE id = ${jobId} AND account_id = ${accountId}`;
   if (!job) throw new NotFound('job not found');
-  const items = await sql`
+  const items = await db<ItemRow[]>`
     SELECT id, item_index, token, label, status, request, error, attempts, started_at, finished_at, updated_at,
-      ${includeResults ? sql`CASE WHEN status = 'succeeded' THEN result END` : sql`NULL::jsonb`} AS result
+      ${includeResults ? db`CASE WHEN status = 'succeeded' THEN result END` : db`NULL::jsonb`} AS result
     FROM calendar_job_items WHERE job_id = ${jobId} AND account_id = ${accountId} ORDER BY item_index`;
   return {
-    id: job.id as string,
-    job_id: job.id as string,
+    id: job.id,
+    job_id: job.id,
     poll_url: `/v1/jobs/${job.id}`,
-    status: job.status as JobStatus,
-    priority: job.priority as number,
-    callback_url: job.callback_url as string | null,
-    callback_status: job.callback_status as CallbackStatus,
-    callback_attempts: job.callback_attempts as number,
-    callback_last_error: job.callback_last_error as string | null,
-    artifact_uri: job.artifact_uri as string | null,
-    artifact_sha256: job.artifact_sha256 as string | null,
-    result_summary: job.result_summary as Record<string, unknown>,
-    error: job.error as string | null,
-    items_total: job.items_total as number,
-    items_succeeded: job.items_succeeded as number,
-    items_failed: job.items_failed as number,
+    status: job.status,
+    priority: job.priority,
+    callback_url: job.callback_url,
+    callback_status: job.callback_status,
+    callback_attempts: job.callback_attempts,
+    callback_last_error: job.callback_last_error,
+    artifact_uri: job.artifact_uri,
+    artifact_sha256: job.artifact_sha256,
+    result_summary: job.result_summary,
+    error: job.error,
+    items_total: job.items_total,
+    items_succeeded: job.items_succeeded,
+    items_failed: job.items_failed,
     created_at: iso(job.created_at)!,
     updated_at: iso(job.updated_at)!,
     started_at: iso(job.started_at),
     finished_at: iso(job.finished_at),
     items: items.map((it) => ({
-      id: it.id as string,
-      item_index: it.item_index as number,
-      token: it.token as string,
-      label: it.label as string | null,
-      status: it.status as ItemStatus,
-      request: it.request as Record<string, unknown>,
-      result: (it.result ?? null) as Record<string, unknown> | null,
-      error: it.error as string | null,
-      attempts: it.attempts as number,
+      id: it.id,
+      item_index: it.item_index,
+      token: it.token,
+      label: it.label,
+      status: it.status,
+      request: it.request,
+      result: it.result ?? null,
+      error: it.error,
+      attempts: it.attempts,
       started_at: iso(it.started_at),
       finished_at: iso(it.finished_at),
       updated_at: iso(it.updated_at)!,
     })),
   };
+}
+
+export interface JobSummary {
+  id: string;
+  status: JobStatus;
+  items_total: number;
+  items_succeeded: number;
+  items_failed: number;
+  created_at: Date;
+}
+
+/** The account's latest batches, newest first (the dashboard's list). */
+export async function recentJobsOf(db: Db, accountId: string, limit: number): Promise<JobSummary[]> {
+  return db<JobSummary[]>`
+    SELECT id, status, items_total, items_succeeded, items_failed, created_at FROM calendar_jobs
+    WHERE account_id = ${accountId} ORDER BY created_at DESC LIMIT ${limit}`;
+}
+
+/** Items waiting (queued) and in progress (running), across all workers: the queue-depth gauge. */
+export async function openItemCounts(db: Db): Promise<{ queued: number; running: number }> {
+  const rows = await db<{ status: 'queued' | 'running'; n: number }[]>`
+    SELECT status, count(*)::int AS n FROM calendar_job_items WHERE status IN ('queued', 'running') GROUP BY status`;
+  return { queued: rows.find((r) => r.status === 'queued')?.n ?? 0, running: rows.find((r) => r.status === 'running')?.n ?? 0 };
+}
+
+// ---- the worker's transitions (see src/workers/calendar-worker.ts for the state machine) ----
+
+/** An item the worker took, with the job's account and the plan it is on. */
+export interface StartedItem {
+  id: string;
+  job_id: string;
+  request: NormalizedCalendarRequest;
+  attempts: number;
+  account_id: string;
+  plan: string;
+}
+
+/** The item and (on its first item) the job move to running in one statement; null when the item already ended (a replay after the commit). */
+export async function startItem(db: Db, itemId: string): Promise<StartedItem | null> {
+  const [item] = await db<StartedItem[]>`
+    WITH i AS (
+      UPDATE calendar_job_items SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()), updated_at = now()
+      WHERE id = ${itemId} AND status IN ('queued', 'running')
+      RETURNING id, job_id, request, attempts),
+    j AS (
+      UPDATE calendar_jobs SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END,
+        started_at = coalesce(started_at, now()), updated_at = now()
+      WHERE id = (SELECT job_id FROM i))
+    SELECT i.*, a.id AS account_id, a.plan FROM i
+      JOIN calendar_jobs cj ON cj.id = i.job_id JOIN LATERAL ${accountOf(db, db`cj.account_id`)} a ON true`;
+  return item ?? null;
+}
+
+/** A retryable failure: the item waits for its queue retry, its error kept. */
+export async function requeueItem(db: Db, itemId: string, error: string): Promise<void> {
+  await db`UPDATE calendar_job_items SET status = 'queued', error = ${error}, updated_at = now() WHERE id = ${itemId} AND status = 'running'`;
+}
+
+/** How many of the job's items have ended, after an item's end was counted. */
+export interface JobCounts {
+  ended: number;
+  items_total: number;
+}
+
+/** The item ends failed and the job counts it; null when the item had already ended. */
+export async function failItem(tx: Db, jobId: string, itemId: string, error: string): Promise<JobCounts | null> {
+  const done = await tx<{ id: string }[]>`UPDATE calendar_job_items SET status = 'failed', error = ${error}, finished_at = now(), updated_at = now()
+    WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
+  if (!done.length) return null;
+  const [counts] = await tx<JobCounts[]>`UPDATE calendar_jobs SET items_failed = items_failed + 1, updated_at = now() WHERE id = ${jobId}
+    RETURNING items_succeeded + items_failed AS ended, items_total`;
+  return counts;
+}
+
+/**
+ * The item ends succeeded with its result (the calendar service's answer, stored as it is) and its
+ * charge; false when it had already ended. The job counts it in countSucceeded.
+ */
+export async function succeedItem(tx: Db, itemId: string, result: object, credits: number): Promise<boolean> {
+  const done = await tx<{ id: string }[]>`UPDATE calendar_job_items SET status = 'succeeded', result = ${tx.json(result as never)}, error = NULL,
+      credits = ${credits}, finished_at = now(), updated_at = now()
+    WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
+  return done.length > 0;
+}
+
+/** Counts a succeeded item; the job row lock taken here orders the items' commits, so the last one sees every count. */
+export async function countSucceeded(tx: Db, jobId: string): Promise<JobCounts> {
+  const [counts] = await tx<JobCounts[]>`UPDATE calendar_jobs SET items_succeeded = items_succeeded + 1, updated_at = now() WHERE id = ${jobId}
+    RETURNING items_succeeded + items_failed AS ended, items_total`;
+  return counts;
+}
+
+/** The job, locked for its final write. */
+export async function lockJob(tx: Db, jobId: string): Promise<JobRow> {
+  const [job] = await tx<JobRow[]>`SELECT * FROM calendar_jobs WHERE id = ${jobId} FOR UPDATE`;
+  return job;
+}
+
+/** An item as the job's artifact records it; `R` is the stored result's type (the calendar service's answer). */
+export interface FinishedItem<R> {
+  item_index: number;
+  token: string;
+  label: string | null;
+  status: ItemStatus;
+  error: string | null;
+  result: R | null;
+}
+
+/** Every item of the job in order. */
+export async function itemsOfJob<R>(tx: Db, jobId: string): Promise<FinishedItem<R>[]> {
+  return tx<FinishedItem<R>[]>`SELECT item_index, token, label, status, error, result FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;
+}
+
+export async function completeJob(
+  tx: Db,
+  jobId: string,
+  end: { status: JobStatus; error: string | null; summary: Record<string, unknown>; artifact: { uri: string; sha256: string } },
+): Promise<void> {
+  await tx`UPDATE calendar_jobs SET status = ${end.status}, error = ${end.error}, result_summary = ${tx.json(end.summary as never)},
+      artifact_uri = ${end.artifact.uri}, artifact_sha256 = ${end.artifact.sha256}, finished_at = now(), updated_at = now()
+    WHERE id = ${jobId}`;
+}
+
+// ---- job.completed webhooks (src/workers/webhooks.ts) ----
+
+export type JobCallback = Pick<JobRow, 'account_id' | 'callback_url' | 'callback_status' | 'callback_attempts'>;
+
+export async function jobCallback(db: Db, jobId: string): Promise<JobCallback | null> {
+  const [job] = await db<JobCallback[]>`SELECT account_id, callback_url, callback_status, callback_attempts FROM calendar_jobs WHERE id = ${jobId}`;
+  return job ?? null;
+}
+
+/** Records attempt `attempt`'s outcome, unless another run of that attempt got there first (then false). */
+export async function recordCallbackAttempt(tx: Db, jobId: string, attempt: number, outcome: { status: CallbackStatus; error: string | null }): Promise<boolean> {
+  const updated = await tx<{ id: string }[]>`UPDATE calendar_jobs SET callback_attempts = ${attempt}, callback_last_error = ${outcome.error},
+      callback_status = ${outcome.status}, updated_at = now()
+    WHERE id = ${jobId} AND callback_status = 'pending' AND callback_attempts = ${attempt - 1} RETURNING id`;
+  return updated.length > 0;
 }

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
-import type { TransactionSql } from 'postgres';
-import type { Sql } from '../db/client.js';
-import { historyInsert } from '../platform/history.js';
+import type { Db, Sql } from '../db/client.js';
+import { settle } from '../platform/credits.js';
 import { newId } from '../domain/ids.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { bossDb } from './calendar-jobs.js';
@@ -67,7 +66,7 @@ export async function createTask(sql: Sql, boss: PgBoss, t: NewTask): Promise<Ta
   const queueJobId = randomUUID();
   const { admitted: _admitted, ...caller } = t.key;
   return sql.begin(async (tx) => {
-    const [row] = await tx`INSERT INTO mcp_tasks (id, account_id, key_id, request_id, tool, arguments, caller, queue_job_id, poll_interval_ms, ttl_ms)
+    const [row] = await tx<TaskRecord[]>`INSERT INTO mcp_tasks (id, account_id, key_id, request_id, tool, arguments, caller, queue_job_id, poll_interval_ms, ttl_ms)
       VALUES (${newId('task', 32)}, ${t.key.account_id}, ${t.key.id}, ${t.requestId}, ${t.tool}, ${tx.json(t.arguments as never)},
               ${tx.json(caller as never)}, ${queueJobId}, ${pollIntervalMs(t.expectedSeconds)}, ${TASK_TTL_MS})
       RETURNING *`;
@@ -84,18 +83,18 @@ export async function createTask(sql: Sql, boss: PgBoss, t: NewTask): Promise<Ta
       ],
       { db: bossDb(tx) },
     );
-    return row as TaskRecord;
+    return row;
   });
 }
 
 /** The caller's own live task, or null (unknown, another key's, or past its TTL). */
-export async function findTask(sql: Sql | TransactionSql, key: AuthedKey, taskId: string, lock = false): Promise<TaskRecord | null> {
+export async function findTask(db: Db, key: AuthedKey, taskId: string, lock = false): Promise<TaskRecord | null> {
   if (typeof taskId !== 'string' || taskId.length > 100) return null;
-  const [row] = await sql`SELECT * FROM mcp_tasks
+  const [row] = await db<TaskRecord[]>`SELECT * FROM mcp_tasks
     WHERE id = ${taskId} AND account_id = ${key.account_id} AND key_id = ${key.id}
       AND created_at + make_interval(secs => ttl_ms / 1000.0) > now()
-    ${lock ? sql`FOR UPDATE` : sql``}`;
-  return (row as TaskRecord | undefined) ?? null;
+    ${lock ? db`FOR UPDATE` : db``}`;
+  return row ?? null;
 }
 
 /**
@@ -107,14 +106,11 @@ export async function cancelTask(sql: Sql, queue: JobQueue, key: AuthedKey, task
   const found = await sql.begin(async (tx) => {
     const task = await findTask(tx, key, taskId, true);
     if (!task || task.status !== 'working') return { task, cancelled: false };
-    const [row] = await tx`UPDATE mcp_tasks SET status = 'cancelled', status_message = 'cancelled by the client', updated_at = now()
+    const [row] = await tx<TaskRecord[]>`UPDATE mcp_tasks SET status = 'cancelled', status_message = 'cancelled by the client', updated_at = now()
       WHERE id = ${task.id} RETURNING *`;
-    await historyInsert(tx as unknown as Sql, {
-      id: task.request_id, key_id: task.key_id, method: 'MCP', path: task.tool, status: 499,
-      duration_ms: Date.now() - task.created_at.getTime(), response_bytes: 0, credits: 0, rate_limited: false,
-    });
+    await recordEndedCall(tx, task, 499);
     await tx`SELECT pg_notify(${TASK_CANCEL_CHANNEL}, ${task.id})`;
-    return { task: row as TaskRecord, cancelled: true };
+    return { task: row, cancelled: true };
   });
   if (found.cancelled && queue.running) await queue.boss().cancel(MCP_TASK_QUEUE, found.task!.queue_job_id).catch(() => undefined);
   return found.task;
@@ -124,39 +120,57 @@ export const TASK_CANCEL_CHANNEL = 'mcp_task_cancel';
 
 /** Moves a working task to running once more (attempts + 1); null when it is no longer working. */
 export async function claimTask(sql: Sql, taskId: string): Promise<TaskRecord | null> {
-  const [row] = await sql`UPDATE mcp_tasks SET attempts = attempts + 1, updated_at = now()
+  const [row] = await sql<TaskRecord[]>`UPDATE mcp_tasks SET attempts = attempts + 1, updated_at = now()
     WHERE id = ${taskId} AND status = 'working' RETURNING *`;
-  return (row as TaskRecord | undefined) ?? null;
+  return row ?? null;
 }
 
 /** The worker's commit of a finished call, inside the transaction that charges and records it; false when the task ended meanwhile. */
-export async function completeTask(tx: TransactionSql, taskId: string, result: Record<string, unknown>): Promise<boolean> {
-  const done = await tx`UPDATE mcp_tasks SET status = 'completed', result = ${tx.json(result as never)}, updated_at = now()
+export async function completeTask(tx: Db, taskId: string, result: Record<string, unknown>): Promise<boolean> {
+  const done = await tx<{ id: string }[]>`UPDATE mcp_tasks SET status = 'completed', result = ${tx.json(result as never)}, updated_at = now()
     WHERE id = ${taskId} AND status = 'working' RETURNING id`;
   return done.length > 0;
 }
 
 /** Locks a task for the worker's commit and tells whether it is still working. */
-export async function stillWorking(tx: TransactionSql, taskId: string): Promise<boolean> {
-  const [row] = await tx`SELECT status FROM mcp_tasks WHERE id = ${taskId} FOR UPDATE`;
+export async function stillWorking(tx: Db, taskId: string): Promise<boolean> {
+  const [row] = await tx<{ status: TaskStatus }[]>`SELECT status FROM mcp_tasks WHERE id = ${taskId} FOR UPDATE`;
   return row?.status === 'working';
+}
+
+/** The task's status now, or null once it is forgotten. */
+export async function taskStatus(db: Db, taskId: string): Promise<TaskStatus | null> {
+  const [row] = await db<{ status: TaskStatus }[]>`SELECT status FROM mcp_tasks WHERE id = ${taskId}`;
+  return row?.status ?? null;
 }
 
 export async function failTask(sql: Sql, task: TaskRecord, message: string): Promise<void> {
   await sql.begin(async (tx) => {
-    const done = await tx`UPDATE mcp_tasks SET status = 'failed', status_message = ${message},
+    const done = await tx<{ id: string }[]>`UPDATE mcp_tasks SET status = 'failed', status_message = ${message},
         error = ${tx.json({ code: -32603, message })}, updated_at = now()
       WHERE id = ${task.id} AND status = 'working' RETURNING id`;
     if (!done.length) return;
-    await historyInsert(tx as unknown as Sql, {
-      id: task.request_id, key_id: task.key_id, method: 'MCP', path: task.tool, status: 500,
-      duration_ms: Date.now() - task.created_at.getTime(), response_bytes: 0, credits: 0, rate_limited: false,
-    });
+    await recordEndedCall(tx, task, 500);
   });
+}
+
+/** A task's call that ended without a result (cancelled: 499, failed: 500): recorded, nothing charged, through the money path. */
+async function recordEndedCall(tx: Db, task: TaskRecord, status: number): Promise<void> {
+  await settle(tx, [
+    {
+      id: task.request_id,
+      accountId: task.account_id,
+      history: {
+        key_id: task.key_id, method: 'MCP', path: task.tool, status,
+        duration_ms: Date.now() - task.created_at.getTime(), response_bytes: 0, credits: 0, rate_limited: false,
+      },
+      charge: null,
+    },
+  ]);
 }
 
 /** Forgets tasks past their TTL. */
 export async function pruneTasks(sql: Sql): Promise<number> {
-  const gone = await sql`DELETE FROM mcp_tasks WHERE created_at + make_interval(secs => ttl_ms / 1000.0) <= now() RETURNING 1`;
+  const gone = await sql<{ id: string }[]>`DELETE FROM mcp_tasks WHERE created_at + make_interval(secs => ttl_ms / 1000.0) <= now() RETURNING id`;
   return gone.length;
 }

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Sql } from '../db/client.js';
+import { openItemCounts } from '../jobs/calendar-jobs.js';
 import { createBrowserMetrics, type BrowserMetrics } from './browser-metrics.js';
 import { resultCacheSize } from '../platform/result-cache.js';
 
@@ -104,10 +105,9 @@ export function addDatabaseGauges(metrics: Metrics, sql: Sql, pool: { max: numbe
     labelNames: ['status'],
     registers,
     async collect() {
-      const rows = await sql`
-        SELECT status, count(*)::int AS n FROM calendar_job_items WHERE status IN ('queued', 'running') GROUP BY status`.catch(() => null);
-      if (!rows) return;
-      for (const status of ['queued', 'running']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+      const counts = await openItemCounts(sql).catch(() => null);
+      if (!counts) return;
+      for (const status of ['queued', 'running'] as const) this.set({ status }, counts[status]);
     },
   });
   new Gauge({
@@ -116,7 +116,7 @@ export function addDatabaseGauges(metrics: Metrics, sql: Sql, pool: { max: numbe
     labelNames: ['state'],
     registers,
     async collect() {
-      const rows = await sql`
+      const rows = await sql<{ in_use: number; idle: number }[]>`
         SELECT count(*) FILTER (WHERE state <> 'idle')::int AS in_use, count(*) FILTER (WHERE state = 'idle')::int AS idle
         FROM pg_stat_activity WHERE application_name = ${pool.applicationName} AND pid <> pg_backend_pid()`.catch(() => null);
       if (!rows) return;

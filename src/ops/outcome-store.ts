@@ -4,6 +4,11 @@ import { ALIASES } from '../config/hosts.js';
 import { OUTCOMES, type Metrics, type Outcome } from './metrics.js';
 import type { OutcomeEvent, OutcomeSink } from './outcomes.js';
 
+/*
+ * The owner of source_outcomes and source_marks: what each upstream source's requests came to,
+ * per minute, across every process on the database (GET /v1/status, the dashboard's sources page).
+ */
+
 /** Every source whose outcomes are recorded: the upstream aliases and the careers boards (website fetcher). */
 export const MONITORED_SOURCES: readonly string[] = [...ALIASES, 'careers'];
 
@@ -166,14 +171,14 @@ export function stateOf(counts: Record<Outcome, number>): SourceState {
 
 export async function readSourcesStatus(sql: Sql): Promise<SourceStatus[]> {
   const [rows, marks] = await Promise.all([
-    sql`
+    sql<{ source: string; outcome: Outcome; n: number }[]>`
       SELECT source, outcome, sum(count)::int AS n FROM source_outcomes
       WHERE minute > now() - ${`${STATUS_WINDOW_S} seconds`}::interval GROUP BY source, outcome`,
-    sql`SELECT source, last_ok_at, last_contract_change_at FROM source_marks`,
+    sql<{ source: string; last_ok_at: Date | null; last_contract_change_at: Date | null }[]>`SELECT source, last_ok_at, last_contract_change_at FROM source_marks`,
   ]);
   return MONITORED_SOURCES.map((source) => {
     const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-    for (const r of rows) if (r.source === source) counts[r.outcome as Outcome] = r.n;
+    for (const r of rows) if (r.source === source) counts[r.outcome] = r.n;
     const mark = marks.find((m) => m.source === source);
     return {
       source,

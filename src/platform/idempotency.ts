@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Sql, TransactionSql } from 'postgres';
-import { durable } from '../db/client.js';
+import { durable, type Sql, type Tx } from '../db/client.js';
 import { Conflict } from '../domain/errors.js';
 
 export function bodyHash(body: unknown): string {
@@ -20,6 +19,10 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/*
+ * The owner of idempotency_keys: one row per (key, scope, Idempotency-Key) that created something.
+ */
+
 /**
  * Runs `create` at most once per (key, scope, Idempotency-Key): the same body returns the
  * original resource id, another body is a 409. Concurrent duplicates wait on one lock, so
@@ -28,21 +31,21 @@ export function canonicalJson(v: unknown): string {
 export async function once(
   sql: Sql,
   opts: { keyId: string; accountId: string; scope: string; idempotencyKey: string; body: unknown },
-  create: (tx: TransactionSql) => Promise<string>,
+  create: (tx: Tx) => Promise<string>,
 ): Promise<{ resourceId: string; replayed: boolean }> {
   const hash = bodyHash(opts.body);
   return sql.begin(async (tx) => {
     await durable(tx);
     await tx`SELECT pg_advisory_xact_lock(hashtext(${`${opts.keyId}|${opts.scope}|${opts.idempotencyKey}`}))`;
-    const [prior] = await tx`SELECT body_hash, resource_id FROM idempotency_keys
+    const [prior] = await tx<{ body_hash: string; resource_id: string }[]>`SELECT body_hash, resource_id FROM idempotency_keys
       WHERE key_id = ${opts.keyId} AND scope = ${opts.scope} AND idem_key = ${opts.idempotencyKey}`;
     if (prior) {
       if (prior.body_hash !== hash) throw new Conflict('Idempotency-Key reused with a different body');
-      return { resourceId: prior.resource_id as string, replayed: true };
+      return { resourceId: prior.resource_id, replayed: true };
     }
     const resourceId = await create(tx);
     await tx`INSERT INTO idempotency_keys (key_id, account_id, scope, idem_key, body_hash, resource_id)
       VALUES (${opts.keyId}, ${opts.accountId}, ${opts.scope}, ${opts.idempotencyKey}, ${hash}, ${resourceId})`;
     return { resourceId, replayed: false };
-  }) as Promise<{ resourceId: string; replayed: boolean }>;
+  });
 }

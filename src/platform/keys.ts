@@ -1,7 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { durable, type Sql } from '../db/client.js';
+import { durable, type Db, type Sql } from '../db/client.js';
 import { newId, randomToken } from '../domain/ids.js';
+import { accountOf, createAccount } from './accounts.js';
 import { billedPlan, planOf, UNMETERED, type PlanCode } from './plans.js';
+
+/*
+ * The owner of api_keys: the keys callers present (kind 'api', only their SHA-256 stored) and the
+ * key rows of connected OAuth apps (kind 'oauth', no secret), under which history, metering and
+ * idempotency record the apps' calls.
+ */
 
 export interface AuthedKey {
   id: string;
@@ -36,15 +43,14 @@ export function keyPrefix(key: string): string {
 }
 
 /** Finds the live key; the lookup is by hash and the final comparison constant-time. */
-export async function authenticate(sql: Sql, presented: string | undefined): Promise<AuthedKey | null> {
+export async function authenticate(sql: Db, presented: string | undefined): Promise<AuthedKey | null> {
   if (!presented || !KEY_PATTERN.test(presented)) return null;
   const hash = hashKey(presented);
-  const rows = await sql`
+  const [row] = await sql<(Omit<AuthedKey, 'plan'> & { key_hash: Buffer; plan: string })[]>`
     SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, k.key_hash, a.plan
-    FROM api_keys k JOIN accounts a ON a.id = k.account_id
+    FROM api_keys k JOIN LATERAL ${accountOf(sql, sql`k.account_id`)} a ON true
     WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`;
-  const row = rows[0];
-  if (!row || !timingSafeEqual(row.key_hash as Buffer, hash)) return null;
+  if (!row || !timingSafeEqual(row.key_hash, hash)) return null;
   return {
     id: row.id,
     name: row.name,
@@ -54,6 +60,18 @@ export async function authenticate(sql: Sql, presented: string | undefined): Pro
     account_id: row.account_id,
     plan: billedPlan(row.plan),
   };
+}
+
+/**
+ * A key as authenticated, found by id, revoked or not: the caller of work an account ordered
+ * earlier with it (a watch's scheduled checks), recorded under that key; its plan is the account's now.
+ */
+export async function keyById(sql: Db, id: string): Promise<AuthedKey | null> {
+  const [row] = await sql<(Omit<AuthedKey, 'plan'> & { plan: string })[]>`
+    SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, a.plan
+    FROM api_keys k JOIN LATERAL ${accountOf(sql, sql`k.account_id`)} a ON true WHERE k.id = ${id}`;
+  if (!row) return null;
+  return { id: row.id, name: row.name, prefix: row.prefix, role: row.role, rate_limit_per_min: row.rate_limit_per_min, account_id: row.account_id, plan: billedPlan(row.plan) };
 }
 
 export interface CreatedKey {
@@ -66,12 +84,6 @@ export interface CreatedKey {
   role: string;
 }
 
-export async function createAccount(sql: Sql, opts: { name: string; plan: PlanCode | typeof UNMETERED; email?: string }): Promise<string> {
-  const id = newId('acct', 16);
-  await sql`INSERT INTO accounts (id, name, plan, email) VALUES (${id}, ${opts.name}, ${opts.plan}, ${opts.email ?? null})`;
-  return id;
-}
-
 export async function createKey(
   sql: Sql,
   opts: { name: string; rateLimit?: number; role?: 'user' | 'admin'; plan?: PlanCode | null; accountId?: string | null },
@@ -79,7 +91,7 @@ export async function createKey(
   return sql.begin(async (tx) => {
     await durable(tx);
     // every key has an owner: without a given account it gets its own (unmetered when no plan is given)
-    const accountId = opts.accountId ?? (await createAccount(tx as unknown as Sql, { name: opts.name, plan: opts.plan ?? UNMETERED }));
+    const accountId = opts.accountId ?? (await createAccount(tx, { name: opts.name, plan: opts.plan ?? UNMETERED }));
     const plan = opts.plan ? planOf(opts.plan) : null;
     const key = generateKey();
     const id = newId('key', 16);
@@ -95,7 +107,8 @@ export async function createKey(
 export async function rotateKey(sql: Sql, name: string): Promise<CreatedKey | null> {
   return sql.begin(async (tx) => {
     await durable(tx);
-    const [old] = await tx`SELECT * FROM api_keys WHERE name = ${name} AND revoked_at IS NULL FOR UPDATE`;
+    const [old] = await tx<{ id: string; account_id: string; rate_limit_per_min: number; role: string }[]>`
+      SELECT id, account_id, rate_limit_per_min, role FROM api_keys WHERE name = ${name} AND revoked_at IS NULL FOR UPDATE`;
     if (!old) return null;
     const key = generateKey();
     const id = newId('key', 16);
@@ -110,17 +123,56 @@ export async function rotateKey(sql: Sql, name: string): Promise<CreatedKey | nu
 export async function revokeKey(sql: Sql, name: string): Promise<boolean> {
   return sql.begin(async (tx) => {
     await durable(tx);
-    const rows = await tx`UPDATE api_keys SET revoked_at = now() WHERE name = ${name} AND revoked_at IS NULL RETURNING id`;
+    const rows = await tx<{ id: string }[]>`UPDATE api_keys SET revoked_at = now() WHERE name = ${name} AND revoked_at IS NULL RETURNING id`;
     return rows.length > 0;
-  }) as Promise<boolean>;
+  });
 }
 
-export async function listKeys(sql: Sql) {
-  return sql`
+export interface ListedKey {
+  name: string;
+  prefix: string;
+  role: string;
+  rate_limit_per_min: number;
+  created_at: Date;
+  revoked_at: Date | null;
+  account_id: string;
+  plan: string;
+}
+
+/** Every API key (not the apps' key rows), revoked ones included, oldest first. */
+export async function listKeys(db: Db): Promise<ListedKey[]> {
+  return db<ListedKey[]>`
     SELECT k.name, k.prefix, k.role, k.rate_limit_per_min, k.created_at, k.revoked_at, k.account_id, a.plan
-    FROM api_keys k JOIN accounts a ON a.id = k.account_id
+    FROM api_keys k JOIN LATERAL ${accountOf(db, db`k.account_id`)} a ON true
     WHERE k.kind = 'api'
     ORDER BY k.created_at`;
+}
+
+export interface KeySummary {
+  name: string;
+  prefix: string;
+  rate_limit_per_min: number;
+  created_at: Date;
+}
+
+/** The account's live API keys, oldest first. */
+export async function liveKeysOf(db: Db, accountId: string): Promise<KeySummary[]> {
+  return db<KeySummary[]>`
+    SELECT name, prefix, rate_limit_per_min, created_at FROM api_keys
+    WHERE account_id = ${accountId} AND kind = 'api' AND revoked_at IS NULL ORDER BY created_at`;
+}
+
+/** The key row of a connected app (kind 'oauth', no secret): its calls are recorded and metered under it. */
+export async function createAppKey(db: Db, o: { accountId: string; grantId: string; rateLimit: number }): Promise<string> {
+  const keyId = newId('key', 16);
+  await db`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, rate_limit_per_min, role, kind)
+    VALUES (${keyId}, ${o.accountId}, ${`oauth:${o.grantId}`}, 'oauth', NULL, ${o.rateLimit}, 'user', 'oauth')`;
+  return keyId;
+}
+
+/** Stops one key row at once (an app's, when its grant is revoked). */
+export async function revokeKeyById(db: Db, keyId: string): Promise<void> {
+  await db`UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL`;
 }
 
 /** On a database with no key at all, creates the first admin key so the service can be tried at once. */
@@ -128,10 +180,9 @@ export async function ensureFirstKey(sql: Sql): Promise<CreatedKey | null> {
   return sql.begin(async (tx) => {
     await durable(tx);
     await tx`SELECT pg_advisory_xact_lock(727002)`;
-    const [{ n }] = await tx`SELECT count(*)::int AS n FROM api_keys`;
+    const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM api_keys`;
     if (n > 0) return null;
-    const accountId = newId('acct', 16);
-    await tx`INSERT INTO accounts (id, name, plan) VALUES (${accountId}, 'default', 'free')`;
+    const accountId = await createAccount(tx, { name: 'default', plan: 'free' });
     const key = generateKey();
     const id = newId('key', 16);
     await tx`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, rate_limit_per_min, role)
@@ -145,8 +196,8 @@ export async function ensureFirstKey(sql: Sql): Promise<CreatedKey | null> {
  * key, the key rows of the apps connected to the account (kind 'oauth', disconnected ones too),
  * whose calls are the account's. An app's own token covers its own calls only.
  */
-export async function readableKeyIds(sql: Sql, key: Pick<AuthedKey, 'id' | 'account_id' | 'app'>): Promise<string[]> {
+export async function readableKeyIds(db: Db, key: Pick<AuthedKey, 'id' | 'account_id' | 'app'>): Promise<string[]> {
   if (key.app) return [key.id];
-  const apps = await sql`SELECT id FROM api_keys WHERE account_id = ${key.account_id} AND kind = 'oauth'`;
-  return [key.id, ...apps.map((r) => r.id as string)];
+  const apps = await db<{ id: string }[]>`SELECT id FROM api_keys WHERE account_id = ${key.account_id} AND kind = 'oauth'`;
+  return [key.id, ...apps.map((r) => r.id)];
 }

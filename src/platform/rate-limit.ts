@@ -1,9 +1,15 @@
 import type { Sql } from '../db/client.js';
 import { Limited } from '../domain/errors.js';
 
-/** Sliding 60-second window per key, kept in PostgreSQL so every API process agrees. */
+/*
+ * The owner of rate_buckets (through the database functions rate_limit_take and rate_limit_lease,
+ * migrations 001 and 011): a sliding 60-second window per key, kept in PostgreSQL so every API
+ * process agrees.
+ */
+
+/** Takes one slot of the key's window, or refuses (429). */
 export async function takeRateLimit(sql: Sql, keyId: string, limit: number): Promise<void> {
-  const [row] = await sql`SELECT rate_limit_take(${keyId}, ${limit}) AS ok`;
+  const [row] = await sql<{ ok: boolean }[]>`SELECT rate_limit_take(${keyId}, ${limit}) AS ok`;
   if (!row.ok) throw new Limited(`rate limit ${limit}/min exceeded`, true);
 }
 

@@ -1,10 +1,10 @@
 /*
- * The one module that writes and reads stored rates and collection runs (the calendar tools and
- * the batch worker both call it). Every row belongs to an account; every read is of one account.
+ * The owner of stored_rates and scrape_runs: the one module that writes and reads stored rates and
+ * collection runs (the calendar tools and the batch worker both call it). Every row belongs to an
+ * account; every read is of one account.
  */
 
-import type { TransactionSql } from 'postgres';
-import type { Sql } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
 import type { CalendarResult } from '../domain/calendar-result.js';
 
@@ -26,7 +26,7 @@ export function runIdForJob(jobId: string): string {
  * transaction; an item replayed after a crash finds its run already there and writes nothing.
  */
 export async function storeCalendarRates(
-  tx: TransactionSql | Sql,
+  tx: Db,
   accountId: string,
   r: NormalizedCalendarRequest,
   result: CalendarResult,
@@ -43,7 +43,7 @@ export async function storeCalendarRates(
   // One statement: unchanged nights are left alone (their observation keeps its id), changed
   // ones replaced, new ones written, nights no longer priced removed, and the run recorded; when
   // the run is already there (an item replayed after a crash) nothing is written and it is returned.
-  const [run] = await tx`
+  const [run] = await tx<RunSummary[]>`
     WITH done AS (
       SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs
       WHERE collection_key = ${ids.collectionKey} AND account_id = ${accountId}),
@@ -76,9 +76,74 @@ export async function storeCalendarRates(
   return { run_id: run.run_id, rows_written: run.rows_written, rows_changed: run.rows_changed, rows_removed: run.rows_removed };
 }
 
+/** One stay's latest price as a stored rate (a watch check of one stay): its key, and null to remove it. */
+export interface StayRate {
+  token: string;
+  market: string;
+  currency: string;
+  adults: number;
+  los: number;
+  stay_date: string;
+  rate_total: number | null;
+  rate: Record<string, unknown> & { provenance: { observation_id: string; collection_id: string } | null };
+}
+
+/**
+ * Writes stays priced one at a time (a watch's offers or compare check) as stored rates, like a
+ * calendar collection writes nights: a changed price replaces the row, an unchanged one is left,
+ * a stay no longer priced (rate_total null) is removed; the run is recorded once per collection key.
+ */
+export async function storeStayRates(
+  tx: Db,
+  accountId: string,
+  rows: StayRate[],
+  ids: { runId: string; collectionKey: string; observedAt: string },
+): Promise<RunSummary> {
+  const incoming = rows.map((r) => ({ ...r, observation_id: r.rate.provenance?.observation_id ?? null, collection_id: r.rate.provenance?.collection_id ?? null }));
+  const [run] = await tx<RunSummary[]>`
+    WITH done AS (
+      SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs
+      WHERE collection_key = ${ids.collectionKey} AND account_id = ${accountId}),
+    incoming AS (
+      SELECT * FROM jsonb_to_recordset(${tx.json(incoming as never)}::jsonb)
+        AS x(token text, market text, currency text, adults int, los int, stay_date date, rate_total numeric, rate jsonb, observation_id text, collection_id text)
+      WHERE NOT EXISTS (SELECT 1 FROM done)),
+    upserted AS (
+      INSERT INTO stored_rates AS t (account_id, token, market, currency, adults, los, stay_date, rate_total, rate, observation_id, collection_id, run_id, observed_at)
+      SELECT ${accountId}, i.token, i.market, i.currency, i.adults, i.los, i.stay_date, i.rate_total, i.rate, i.observation_id,
+             i.collection_id, ${ids.runId}, ${ids.observedAt}
+      FROM incoming i
+      WHERE i.rate_total IS NOT NULL AND i.observation_id IS NOT NULL AND i.collection_id IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM stored_rates s WHERE s.account_id = ${accountId} AND s.token = i.token AND s.market = i.market
+          AND s.currency = i.currency AND s.adults = i.adults AND s.los = i.los AND s.stay_date = i.stay_date AND s.rate_total = i.rate_total)
+      ON CONFLICT (account_id, token, market, currency, adults, los, stay_date) DO UPDATE SET
+        rate_total = excluded.rate_total, rate = excluded.rate, observation_id = excluded.observation_id,
+        collection_id = excluded.collection_id, run_id = excluded.run_id, observed_at = excluded.observed_at
+      RETURNING (xmax = 0) AS inserted),
+    removed AS (
+      DELETE FROM stored_rates s USING incoming i
+      WHERE i.rate_total IS NULL AND s.account_id = ${accountId} AND s.token = i.token AND s.market = i.market
+        AND s.currency = i.currency AND s.adults = i.adults AND s.los = i.los AND s.stay_date = i.stay_date
+      RETURNING 1),
+    recorded AS (
+      INSERT INTO scrape_runs (collection_key, account_id, run_id, token, collection_id, rows_written, rows_changed, rows_removed)
+      SELECT ${ids.collectionKey}, ${accountId}, ${ids.runId}, ${rows[0]?.token ?? ''}, ${incoming.find((i) => i.collection_id)?.collection_id ?? ids.collectionKey},
+        (SELECT count(*) FROM upserted WHERE inserted), (SELECT count(*) FROM upserted WHERE NOT inserted), (SELECT count(*) FROM removed)
+      WHERE NOT EXISTS (SELECT 1 FROM done)
+      RETURNING run_id, rows_written, rows_changed, rows_removed)
+    SELECT * FROM done UNION ALL SELECT * FROM recorded`;
+  return { run_id: run.run_id, rows_written: run.rows_written, rows_changed: run.rows_changed, rows_removed: run.rows_removed };
+}
+
+/** The run a collection key wrote (a calendar call's request id), or null when it stored nothing. */
+export async function runOf(tx: Db, accountId: string, collectionKey: string): Promise<RunSummary | null> {
+  const [r] = await tx<RunSummary[]>`SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs WHERE collection_key = ${collectionKey} AND account_id = ${accountId}`;
+  return r ?? null;
+}
+
 /** Rows written, changed and removed by one run (a job's items share its run) of the account. */
-export async function runTotals(tx: TransactionSql | Sql, accountId: string, runId: string): Promise<Omit<RunSummary, 'run_id'>> {
-  const [t] = await tx`SELECT coalesce(sum(rows_written), 0)::int AS w, coalesce(sum(rows_changed), 0)::int AS c, coalesce(sum(rows_removed), 0)::int AS r
+export async function runTotals(tx: Db, accountId: string, runId: string): Promise<Omit<RunSummary, 'run_id'>> {
+  const [t] = await tx<{ w: number; c: number; r: number }[]>`SELECT coalesce(sum(rows_written), 0)::int AS w, coalesce(sum(rows_changed), 0)::int AS c, coalesce(sum(rows_removed), 0)::int AS r
     FROM scrape_runs WHERE account_id = ${accountId} AND run_id = ${runId}`;
   return { rows_written: t.w, rows_changed: t.c, rows_removed: t.r };
 }
@@ -101,15 +166,14 @@ export interface StoredRate {
 }
 
 /** The account's latest stored rate per stay date of one property, stay length and occupancy (at most 1000 nights). */
-export async function readStoredRates(sql: Sql, accountId: string, q: StoredRatesQuery): Promise<StoredRate[]> {
-  const rows = await sql`
+export async function readStoredRates(sql: Db, accountId: string, q: StoredRatesQuery): Promise<StoredRate[]> {
+  return sql<StoredRate[]>`
     SELECT stay_date::text AS date, rate, observed_at, run_id FROM stored_rates
     WHERE account_id = ${accountId} AND token = ${q.token} AND market = ${q.market} AND currency = ${q.currency}
       AND adults = ${q.adults} AND los = ${q.los}
       ${q.from ? sql`AND stay_date >= ${q.from}::date` : sql``}
       ${q.to ? sql`AND stay_date <= ${q.to}::date` : sql``}
     ORDER BY stay_date LIMIT 1000`;
-  return rows as unknown as StoredRate[];
 }
 
 export interface StorageStatus {
@@ -120,11 +184,11 @@ export interface StorageStatus {
 }
 
 /** What the account has stored: rate rows, distinct properties, collection runs, newest observation. */
-export async function storageStatus(sql: Sql, accountId: string): Promise<StorageStatus> {
-  const [s] = await sql`SELECT
+export async function storageStatus(sql: Db, accountId: string): Promise<StorageStatus> {
+  const [s] = await sql<StorageStatus[]>`SELECT
       (SELECT count(*)::int FROM stored_rates WHERE account_id = ${accountId}) AS stored_rates,
       (SELECT count(DISTINCT token)::int FROM stored_rates WHERE account_id = ${accountId}) AS properties,
       (SELECT count(DISTINCT run_id)::int FROM scrape_runs WHERE account_id = ${accountId}) AS runs,
       (SELECT max(observed_at) FROM stored_rates WHERE account_id = ${accountId}) AS newest_observation`;
-  return s as unknown as StorageStatus;
+  return s;
 }

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { TransactionSql } from 'postgres';
+import type { Tx } from '../db/client.js';
 import { calendarCharge, calendarCost, type NormalizedCalendarRequest } from '../domain/calendar-request.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import type { BatchItemOutcome } from '../ops/metrics.js';
@@ -8,7 +8,20 @@ import { toApiError } from '../domain/errors.js';
 import { billedPlan } from '../platform/plans.js';
 import { newUpstreamSession } from '../upstream/session.js';
 import { writeJobArtifact } from '../jobs/artifacts.js';
-import { CALENDAR_QUEUE, MAX_ITEM_ATTEMPTS, WEBHOOK_QUEUE } from '../jobs/calendar-jobs.js';
+import {
+  CALENDAR_QUEUE,
+  MAX_ITEM_ATTEMPTS,
+  WEBHOOK_QUEUE,
+  completeJob,
+  countSucceeded,
+  failItem,
+  itemsOfJob,
+  lockJob,
+  requeueItem,
+  startItem,
+  succeedItem,
+  type JobCounts,
+} from '../jobs/calendar-jobs.js';
 import type { CalendarResult } from '../domain/calendar-result.js';
 import { scopeSources } from '../sources/context.js';
 import { collectCalendar } from '../sources/metasearch/calendar/service.js';
@@ -73,21 +86,10 @@ export async function startCalendarWorker(deps: ServiceDeps, boss: PgBoss): Prom
 }
 
 async function runItem(deps: ServiceDeps, boss: PgBoss, itemId: string): Promise<void> {
-  const { sql, log } = deps;
-  // The item and (on its first item) the job move to running in one statement; the job's account comes along.
-  const [item] = await sql`
-    WITH i AS (
-      UPDATE calendar_job_items SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()), updated_at = now()
-      WHERE id = ${itemId} AND status IN ('queued', 'running')
-      RETURNING id, job_id, request, attempts),
-    j AS (
-      UPDATE calendar_jobs SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END,
-        started_at = coalesce(started_at, now()), updated_at = now()
-      WHERE id = (SELECT job_id FROM i))
-    SELECT i.*, a.id AS account_id, a.plan FROM i
-      JOIN calendar_jobs cj ON cj.id = i.job_id JOIN accounts a ON a.id = cj.account_id`;
+  const { log } = deps;
+  const item = await startItem(deps.sql, itemId);
   if (!item) return; // already terminal: a replay after the commit
-  const request = item.request as NormalizedCalendarRequest;
+  const request = item.request;
   const account: Account = { id: item.account_id, plan: billedPlan(item.plan) };
   if (item.attempts > MAX_ITEM_ATTEMPTS) {
     return finishItem(deps, boss, item.job_id, itemId, account, { error: `gave up after ${MAX_ITEM_ATTEMPTS} attempts` });
@@ -107,7 +109,7 @@ async function runItem(deps: ServiceDeps, boss: PgBoss, itemId: string): Promise
     const api = toApiError(err);
     const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
     if (api.retryable && item.attempts < MAX_ITEM_ATTEMPTS) {
-      await sql`UPDATE calendar_job_items SET status = 'queued', error = ${detail}, updated_at = now() WHERE id = ${itemId} AND status = 'running'`;
+      await requeueItem(deps.sql, itemId, detail);
       deps.ops.metrics.batchItems.inc({ outcome: 'retried' });
       throw err; // pg-boss retries with backoff
     }
@@ -156,41 +158,35 @@ async function commitItem(
 ): Promise<void> {
   let ended: BatchItemOutcome | null = null;
   await deps.sql.begin(async (tx) => {
-    let counts;
+    let counts: JobCounts | null;
     if ('error' in outcome) {
-      const done = await tx`UPDATE calendar_job_items SET status = 'failed', error = ${outcome.error}, finished_at = now(), updated_at = now()
-        WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
-      if (!done.length) return;
+      counts = await failItem(tx, jobId, itemId, outcome.error);
+      if (!counts) return;
       ended = 'failed';
-      [counts] = await tx`UPDATE calendar_jobs SET items_failed = items_failed + 1, updated_at = now() WHERE id = ${jobId}
-        RETURNING items_succeeded + items_failed AS ended, items_total`;
     } else {
       const { result, request } = outcome;
       const cost = deps.config.CREDITS_MODE === 'off' ? 0 : calendarCharge(request, result);
-      const done = await tx`UPDATE calendar_job_items SET status = 'succeeded', result = ${tx.json(result as never)}, error = NULL,
-          credits = ${cost}, finished_at = now(), updated_at = now()
-        WHERE id = ${itemId} AND status NOT IN ('succeeded', 'failed') RETURNING id`;
-      if (!done.length) return;
+      if (!(await succeedItem(tx, itemId, result, cost))) return;
       ended = 'succeeded';
       await storeCalendarRates(tx, account.id, request, result, { runId: runIdForJob(jobId), collectionKey: itemId });
       if (account.plan && cost > 0) {
-        const charge = { accountId: account.id, plan: account.plan, requestId: itemId, amount: cost, note: 'POST /v1/jobs item' };
-        if ((await deps.credits.chargeIn(tx, charge, deps.config.CREDITS_MODE === 'enforce')) === null) throw new OutOfCredits(cost);
+        // the item's charge is a batch of one in this transaction; under enforcement it needs the balance to cover it
+        const requireFunds = deps.config.CREDITS_MODE === 'enforce';
+        const charge = { plan: account.plan, amount: cost, note: 'POST /v1/jobs item', requireFunds };
+        if ((await deps.platform.calls.write({ id: itemId, accountId: account.id, history: null, charge }, tx)) === null) throw new OutOfCredits(cost);
       }
-      // the job row lock taken here orders the items' commits, so the last one sees every count
-      [counts] = await tx`UPDATE calendar_jobs SET items_succeeded = items_succeeded + 1, updated_at = now() WHERE id = ${jobId}
-        RETURNING items_succeeded + items_failed AS ended, items_total`;
+      counts = await countSucceeded(tx, jobId);
     }
     if (counts.ended >= counts.items_total) await finishJob(deps, boss, tx, jobId);
   });
   if (ended) deps.ops.metrics.batchItems.inc({ outcome: ended });
 }
 
-async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: TransactionSql, jobId: string): Promise<void> {
-  const [job] = await tx`SELECT * FROM calendar_jobs WHERE id = ${jobId} FOR UPDATE`;
+async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: Tx, jobId: string): Promise<void> {
+  const job = await lockJob(tx, jobId);
   if (job.finished_at) return;
-  const items = await tx`SELECT item_index, token, label, status, error, result FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;
-  const results = items.filter((i) => i.result).map((i) => i.result as CalendarResult);
+  const items = await itemsOfJob<CalendarResult>(tx, jobId);
+  const results = items.flatMap((i) => (i.result ? [i.result] : []));
   const db = await runTotals(tx, job.account_id, runIdForJob(jobId));
   const status = job.items_failed === 0 ? 'succeeded' : job.items_succeeded === 0 ? 'failed' : 'partial';
   const error = status === 'succeeded' ? null : `${job.items_failed} of ${job.items_total} items failed`;
@@ -200,8 +196,6 @@ async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: TransactionSql, jo
     database: { run_id: runIdForJob(jobId), ...db },
   };
   const artifact = await writeJobArtifact(deps.config.dataDir, job.account_id, jobId, { job_id: jobId, status, result_summary: summary, items });
-  await tx`UPDATE calendar_jobs SET status = ${status}, error = ${error}, result_summary = ${tx.json(summary)},
-      artifact_uri = ${artifact.uri}, artifact_sha256 = ${artifact.sha256}, finished_at = now(), updated_at = now()
-    WHERE id = ${jobId}`;
+  await completeJob(tx, jobId, { status, error, summary, artifact });
   if (job.callback_url) await queueJobWebhook(boss, tx, jobId);
 }

@@ -11,6 +11,7 @@ import {
   MCP_TASK_QUEUE,
   pruneTasks,
   stillWorking,
+  taskStatus,
   TASK_CANCEL_CHANNEL,
 } from '../jobs/mcp-task-store.js';
 
@@ -91,6 +92,5 @@ async function runTask(deps: ServiceDeps, taskId: string, running: Map<string, A
     running.delete(task.id);
   }
   // a commit that failed (database trouble) leaves the task working: the queue runs it again
-  const [after] = await deps.sql`SELECT status FROM mcp_tasks WHERE id = ${task.id}`;
-  if (after?.status === 'working') throw new Error(`MCP task ${task.id} did not commit; it runs again`);
+  if ((await taskStatus(deps.sql, task.id)) === 'working') throw new Error(`MCP task ${task.id} did not commit; it runs again`);
 }

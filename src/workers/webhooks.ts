@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type PgBoss from 'pg-boss';
-import type { TransactionSql } from 'postgres';
+import type { Tx } from '../db/client.js';
 import type { Config } from '../config/config.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { SafeFetcher } from '../upstream/safe-fetch.js';
-import { bossDb, readCalendarJob, WEBHOOK_QUEUE } from '../jobs/calendar-jobs.js';
+import { bossDb, jobCallback, readCalendarJob, recordCallbackAttempt, WEBHOOK_QUEUE } from '../jobs/calendar-jobs.js';
 import { webhookSigningKey } from '../config/webhook-settings.js';
 import { signWebhook } from '../jobs/webhook-signing.js';
 
@@ -87,7 +87,7 @@ interface WebhookJob {
 }
 
 /** Queues an attempt inside the caller's transaction: it exists exactly when that transaction commits. */
-export async function queueJobWebhook(boss: PgBoss, tx: TransactionSql, jobId: string, attempt = 1, delayS = 0): Promise<void> {
+export async function queueJobWebhook(boss: PgBoss, tx: Tx, jobId: string, attempt = 1, delayS = 0): Promise<void> {
   const data: WebhookJob = { job_id: jobId, attempt };
   // retryLimit covers a worker dying mid-attempt (the entry expires and runs again); failed
   // deliveries are not retried by pg-boss but rescheduled here with the spec's delays.
@@ -103,7 +103,7 @@ export async function queueJobWebhook(boss: PgBoss, tx: TransactionSql, jobId: s
  */
 export async function sendJobWebhook(deps: Pick<ServiceDeps, 'sql' | 'config' | 'log'>, boss: PgBoss, fetcher: SafeFetcher, entry: WebhookJob): Promise<void> {
   const attempt = entry.attempt ?? 1;
-  const [job] = await deps.sql`SELECT account_id, callback_url, callback_status, callback_attempts FROM calendar_jobs WHERE id = ${entry.job_id}`;
+  const job = await jobCallback(deps.sql, entry.job_id);
   if (!job?.callback_url || job.callback_status !== 'pending' || job.callback_attempts !== attempt - 1) return;
   const resource = await readCalendarJob(deps.sql, job.account_id, entry.job_id, false);
   const event: WebhookEvent = {
@@ -117,10 +117,8 @@ export async function sendJobWebhook(deps: Pick<ServiceDeps, 'sql' | 'config' | 
   const delay = outcome.delivered || outcome.gone ? null : nextAttemptDelay(deps.config.WEBHOOK_RETRY_SCHEDULE_S, attempt, outcome.retryAfterS);
   const status = outcome.delivered ? 'delivered' : delay === null ? 'failed' : 'pending';
   await deps.sql.begin(async (tx) => {
-    const updated = await tx`UPDATE calendar_jobs SET callback_attempts = ${attempt}, callback_last_error = ${outcome.error},
-        callback_status = ${status}, updated_at = now()
-      WHERE id = ${entry.job_id} AND callback_status = 'pending' AND callback_attempts = ${attempt - 1} RETURNING id`;
-    if (updated.length && delay !== null) await queueJobWebhook(boss, tx, entry.job_id, attempt + 1, delay);
+    const recorded = await recordCallbackAttempt(tx, entry.job_id, attempt, { status, error: outcome.error });
+    if (recorded && delay !== null) await queueJobWebhook(boss, tx, entry.job_id, attempt + 1, delay);
   });
   if (outcome.gone) deps.log.info({ jobId: entry.job_id }, 'webhook receiver answered 410 Gone: no further attempts');
 }

@@ -1,4 +1,5 @@
-import { at, extractInitData } from '../../src/sources/metasearch/hotels/af-init-data.js';
+import { at } from '../../src/domain/json.js';
+import { extractInitData } from '../../src/sources/metasearch/hotels/af-init-data.js';
 import { EXTENSIONS, SEARCH_PATHS } from '../../src/sources/metasearch/hotels/parse-search.js';
 import { PROPERTY_PATHS, parseRate } from '../../src/sources/metasearch/hotels/parse-property.js';
 import { addDays } from '../../src/domain/dates.js';
@@ -12,12 +13,12 @@ import { readFixture } from './fixtures.js';
  */
 export function realRateBlock(fixture = 'google-hotels/travel-search-paris-budget.html'): unknown[] {
   for (const blob of extractInitData(readFixture(fixture))) {
-    const list = at(blob.data, SEARCH_PATHS.list);
+    const list = at(blob.data, ...SEARCH_PATHS.list);
     if (!Array.isArray(list)) continue;
     for (const item of list) {
-      const ext = at(item, [1]) as Record<string, unknown> | null;
+      const ext = at(item, 1) as Record<string, unknown> | null;
       if (!ext || !(EXTENSIONS.property in ext)) continue;
-      const block = at(at(ext[EXTENSIONS.property], [0]), PROPERTY_PATHS.rate);
+      const block = at(at(ext[EXTENSIONS.property], 0), ...PROPERTY_PATHS.rate);
       const rate = parseRate(block);
       if (rate?.total_exact && rate.before_taxes_total !== null && rate.nights) return block as unknown[];
     }

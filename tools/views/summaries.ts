@@ -2,44 +2,82 @@
  * The first line of each MCP tool's text block: what the answer says, in words, for a person or a
  * model that reads the text (the JSON follows it). Each reads the structured answer it summarises.
  */
-type Answer = Record<string, any>;
+import { arr, at, num, obj, type JsonObject } from '../../src/domain/json.js';
+
+type Answer = JsonObject;
 
 const money = (amount: unknown, currency: unknown) => (typeof amount === 'number' ? `${Math.round(amount * 100) / 100} ${typeof currency === 'string' ? currency : ''}`.trim() : 'unpriced');
-const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+const count = (n: unknown, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 export const SUMMARIES: Record<string, (a: Answer) => string> = {
-  get_credit_balance: (a) => `${a.credits?.remaining ?? '?'} of ${a.credits?.granted ?? '?'} credits left on the ${a.plan?.name ?? a.plan?.code ?? '?'} plan until ${a.period?.renews_on ?? a.period?.end ?? '?'}.`,
-  resolve_hotel: (a) =>
-    a.matches?.length ? `${count(a.matches.length, 'match')} for "${a.query}" (${a.search_status}); best: ${a.matches[0].name ?? 'unnamed'} → property_token ${a.matches[0].token}.` : `No hotel matches "${a.query}" (${a.search_status}).`,
-  get_hotel_details: (a) => `${a.name}${a.hotel_class ? `, ${a.hotel_class}` : ''}${a.rating ? `, rated ${a.rating} (${a.reviews ?? 0} reviews)` : ''}${a.address ? `, ${a.address}` : ''}; ${a.prices?.nightly ? `from ${money(a.prices.nightly.amount, a.prices.currency)} a night` : 'no price shown'}.`,
+  get_credit_balance: (a) =>
+    `${at(a, 'credits', 'remaining') ?? '?'} of ${at(a, 'credits', 'granted') ?? '?'} credits left on the ${at(a, 'plan', 'name') ?? at(a, 'plan', 'code') ?? '?'} plan until ${at(a, 'period', 'renews_on') ?? at(a, 'period', 'end') ?? '?'}.`,
+  resolve_hotel: (a) => {
+    const matches = arr(a.matches);
+    return matches.length
+      ? `${count(matches.length, 'match')} for "${a.query}" (${a.search_status}); best: ${at(matches, 0, 'name') ?? 'unnamed'} → property_token ${at(matches, 0, 'token')}.`
+      : `No hotel matches "${a.query}" (${a.search_status}).`;
+  },
+  get_hotel_details: (a) =>
+    `${a.name}${a.hotel_class ? `, ${a.hotel_class}` : ''}${a.rating ? `, rated ${a.rating} (${a.reviews ?? 0} reviews)` : ''}${a.address ? `, ${a.address}` : ''}; ${at(a, 'prices', 'nightly') ? `from ${money(at(a, 'prices', 'nightly', 'amount'), at(a, 'prices', 'currency'))} a night` : 'no price shown'}.`,
   get_hotel_offers: (a) =>
-    a.offers?.length
-      ? `${count(a.offers.length, 'offer')} for ${a.name ?? a.token}, ${a.check_in} → ${a.check_out}; lowest ${money(a.lowest_price_per_night, a.currency)} a night.`
+    arr(a.offers).length
+      ? `${count(arr(a.offers).length, 'offer')} for ${a.name ?? a.token}, ${a.check_in} → ${a.check_out}; lowest ${money(a.lowest_price_per_night, a.currency)} a night.`
       : `No offer for ${a.name ?? a.token}, ${a.check_in} → ${a.check_out}.`,
-  get_hotel_rooms: (a) => `${count(a.rooms_total ?? 0, 'room')} from ${count(a.sellers?.length ?? 0, 'seller')} for ${a.name ?? a.token}, ${a.check_in} → ${a.check_out}.`,
+  get_hotel_rooms: (a) => `${count(a.rooms_total ?? 0, 'room')} from ${count(arr(a.sellers).length, 'seller')} for ${a.name ?? a.token}, ${a.check_in} → ${a.check_out}.`,
   get_stay_price: (a) =>
     a.available
-      ? `${a.name ?? a.token}, ${a.check_in} → ${a.check_out}: ${money(a.price?.total?.amount, a.price?.currency)} in total${a.cheapest_seller ? `, cheapest at ${a.cheapest_seller.raw_source ?? a.cheapest_seller.source}` : ''}.`
+      ? `${a.name ?? a.token}, ${a.check_in} → ${a.check_out}: ${money(at(a, 'price', 'total', 'amount'), at(a, 'price', 'currency'))} in total${a.cheapest_seller ? `, cheapest at ${at(a, 'cheapest_seller', 'raw_source') ?? at(a, 'cheapest_seller', 'source')}` : ''}.`
       : `${a.name ?? a.token} sells nothing for ${a.check_in} → ${a.check_out}.`,
-  get_official_rate: (a) => `${count(a.offers?.length ?? 0, 'offer')} on the hotel's own site (${a.engine?.name ?? 'engine'})${a.offers?.length ? `; from ${money(Math.min(...a.offers.map((o: Answer) => o.total ?? Infinity)), a.currency)}` : ''}.`,
+  get_official_rate: (a) => {
+    const offers = arr(a.offers);
+    return `${count(offers.length, 'offer')} on the hotel's own site (${at(a, 'engine', 'name') ?? 'engine'})${offers.length ? `; from ${money(Math.min(...offers.map((o) => num(o, 'total') ?? Infinity)), a.currency)}` : ''}.`;
+  },
   compare_hotel_prices: (a) =>
-    a.cheapest ? `Cheapest: ${a.cheapest.source} at ${money(a.cheapest.total, a.cheapest.currency)} for ${a.check_in} → ${a.check_out}; ${a.sources_ok} source(s) priced, ${a.sources_failed} failed.` : `Nothing priced for ${a.check_in} → ${a.check_out}; ${a.sources_failed} source(s) failed.`,
+    (a.cheapest
+      ? `Cheapest: ${at(a, 'cheapest', 'source')} at ${money(at(a, 'cheapest', 'total'), at(a, 'cheapest', 'currency'))} for ${a.check_in} → ${a.check_out}; ${a.sources_ok} source(s) priced, ${a.sources_failed} failed.`
+      : `Nothing priced for ${a.check_in} → ${a.check_out}; ${a.sources_failed} source(s) failed.`) + parityLine(a.parity),
   get_booking_options: (a) => {
-    const prices = (a.booking_options ?? []).map((o: Answer) => o.together?.price ?? o.departing?.price).filter((p: unknown) => typeof p === 'number');
-    return `${count(a.booking_options?.length ?? 0, 'booking option')}${prices.length ? `, from ${money(Math.min(...prices), a.pricing?.currency)}` : ''}; booking_request.url is where to book.`;
+    const options = arr(a.booking_options);
+    const prices = options.map((o) => at(o, 'together', 'price') ?? at(o, 'departing', 'price')).filter((p): p is number => typeof p === 'number');
+    return `${count(options.length, 'booking option')}${prices.length ? `, from ${money(Math.min(...prices), at(a, 'pricing', 'currency'))}` : ''}; booking_request.url is where to book.`;
   },
-  search_flight_locations: (a) => `${count(a.locations?.length ?? 0, 'place')}: ${(a.locations ?? []).slice(0, 3).map((l: Answer) => `${l.name ?? l.title}${l.code ? ` (${l.code})` : ''}`).join(', ')}.`,
+  search_flight_locations: (a) => {
+    const places = arr(a.locations);
+    return `${count(places.length, 'place')}: ${places
+      .slice(0, 3)
+      .map((l) => `${at(l, 'name') ?? at(l, 'title')}${at(l, 'code') ? ` (${at(l, 'code')})` : ''}`)
+      .join(', ')}.`;
+  },
   get_flight_calendar: (a) => {
-    const priced = (a.calendar ?? []).filter((d: Answer) => typeof d.price === 'number').sort((x: Answer, y: Answer) => x.price - y.price);
-    return priced.length ? `${count(priced.length, 'date')} priced; cheapest departure ${priced[0].departure} at ${money(priced[0].price, priced[0].currency)}.` : 'No date priced.';
+    const priced = arr(a.calendar)
+      .flatMap((d) => {
+        const price = at(d, 'price');
+        return typeof price === 'number' ? [{ day: d, price }] : [];
+      })
+      .sort((x, y) => x.price - y.price);
+    const cheapest = priced[0];
+    return cheapest ? `${count(priced.length, 'date')} priced; cheapest departure ${at(cheapest.day, 'departure')} at ${money(cheapest.price, at(cheapest.day, 'currency'))}.` : 'No date priced.';
   },
-  search_rentals: (a) => `${count(a.properties?.length ?? 0, 'rental')} for ${a.search_information?.query_displayed ?? a.search_parameters?.q ?? 'the area'}${a.pagination?.next_page_token ? '; more with next_page_token' : ''}.`,
+  search_rentals: (a) =>
+    `${count(arr(a.properties).length, 'rental')} for ${at(a, 'search_information', 'query_displayed') ?? at(a, 'search_parameters', 'q') ?? 'the area'}${at(a, 'pagination', 'next_page_token') ? '; more with next_page_token' : ''}.`,
   get_rental_calendar: (a) => {
-    const s = a.price_summary;
-    return s ? `${s.available} of ${s.days} days available, ${s.bookable} bookable; ${s.priced} priced${s.min_price_per_night !== undefined ? ` at ${s.min_price_per_night}–${s.max_price_per_night} a night` : ''}.` : `${count(a.months?.length ?? 0, 'month')} of availability.`;
+    const s = obj(a.price_summary);
+    return s
+      ? `${s.available} of ${s.days} days available, ${s.bookable} bookable; ${s.priced} priced${s.min_price_per_night !== undefined ? ` at ${s.min_price_per_night}–${s.max_price_per_night} a night` : ''}.`
+      : `${count(arr(a.months).length, 'month')} of availability.`;
   },
   get_rental_quote: (a) =>
-    a.property?.available === false
-      ? `Not bookable as asked: ${a.property.unavailable_reason ?? 'no reason given'}.`
-      : `${money(a.property?.total, a.property?.currency)} in total (${money(a.property?.price_per_night, a.property?.currency)} a night), ${count(a.offers?.length ?? 0, 'offer')}.`,
+    at(a, 'property', 'available') === false
+      ? `Not bookable as asked: ${at(a, 'property', 'unavailable_reason') ?? 'no reason given'}.`
+      : `${money(at(a, 'property', 'total'), at(a, 'property', 'currency'))} in total (${money(at(a, 'property', 'price_per_night'), at(a, 'property', 'currency'))} a night), ${count(arr(a.offers).length, 'offer')}.`,
 };
+
+/** Parity in words: who undercuts the official site and by how much, or why it could not be told. */
+function parityLine(value: unknown): string {
+  const p = obj(value);
+  if (!p) return '';
+  if (p.status === 'undercut') return ` Parity: undercut by ${arr(p.undercuts).map((u) => `${at(u, 'source')} (${money(at(u, 'amount'), at(p, 'basis', 'currency'))} less)`).join(', ')}.`;
+  if (p.status === 'official_cheapest') return ' Parity: the official site is cheapest.';
+  return ` Parity: not comparable, ${p.reason}.`;
+}

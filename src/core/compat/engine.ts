@@ -56,7 +56,7 @@ export interface CompatEngine {
 /** Parameters of every engine of that API. */
 export const COMMON_PARAMS: Record<string, ParamRule> = {
   engine: { doc: 'the engine' },
-  zero_retention: { doc: 'true: nothing of this search is kept (archive, raw page, cache)' },
+  zero_retention: { doc: 'true: nothing kept (archive, raw page, cache)' },
   no_cache: { doc: 'true: fetched live, never answered from the result cache (a repeated search is otherwise answered from it, free, while fresh)' },
   async: { noEffect: 'the search is answered synchronously; the stored answer is also at search_metadata.json_url' },
 };

@@ -1,17 +1,11 @@
 import type { Sql } from '../../db/client.js';
-import { createAccount } from '../../platform/keys.js';
+import { accountByEmail, createAccount, setChosenPassword, setTemporaryPassword, type AccountRow } from '../../platform/accounts.js';
+import { endAccountSessions } from '../../platform/dashboard-sessions.js';
 import type { PlanCode } from '../../platform/plans.js';
 import { hashPassword, temporaryPassword } from './password.js';
 
-export interface DashboardAccount {
-  id: string;
-  name: string;
-  email: string;
-  plan: string;
-  must_change_password: boolean;
-  /** Set with must_change_password when the password signed in with breaks a rule added since it was chosen. */
-  password_rule_problem: string | null;
-}
+/** A dashboard account always has its sign-in email. */
+export type DashboardAccount = AccountRow & { email: string };
 
 export interface IssuedAccount {
   accountId: string;
@@ -38,11 +32,8 @@ export async function createDashboardAccount(sql: Sql, opts: { email: string; pl
   const password = temporaryPassword();
   const hash = await hashPassword(password);
   const accountId = await sql.begin(async (tx) => {
-    const [taken] = await tx`SELECT id FROM accounts WHERE lower(email) = ${email}`;
-    if (taken) throw new Error(`an account with email ${email} already exists`);
-    const id = await createAccount(tx as unknown as Sql, { name: opts.name ?? email, plan: opts.plan, email });
-    await tx`UPDATE accounts SET password_hash = ${hash}, must_change_password = true WHERE id = ${id}`;
-    return id;
+    if (await accountByEmail(tx, email)) throw new Error(`an account with email ${email} already exists`);
+    return createAccount(tx, { name: opts.name ?? email, plan: opts.plan, email, temporaryPasswordHash: hash });
   });
   return { accountId, email, plan: opts.plan, temporaryPassword: password };
 }
@@ -52,40 +43,23 @@ export async function resetTemporaryPassword(sql: Sql, rawEmail: string): Promis
   const password = temporaryPassword();
   const hash = await hashPassword(password);
   return sql.begin(async (tx) => {
-    const [row] = await tx`
-      UPDATE accounts SET password_hash = ${hash}, must_change_password = true, password_rule_problem = NULL, password_changed_at = now()
-      WHERE lower(email) = ${normalizeEmail(rawEmail)} RETURNING id`;
-    if (!row) return null;
-    await tx`DELETE FROM dashboard_sessions WHERE account_id = ${row.id}`;
+    const accountId = await setTemporaryPassword(tx, normalizeEmail(rawEmail), hash);
+    if (!accountId) return null;
+    await endAccountSessions(tx, accountId);
     return password;
   });
 }
 
 export async function accountForSignIn(sql: Sql, email: string): Promise<(DashboardAccount & { password_hash: string | null }) | null> {
-  const [row] = await sql`
-    SELECT id, name, email, plan, must_change_password, password_rule_problem, password_hash FROM accounts
-    WHERE lower(email) = ${normalizeEmail(email)} ORDER BY created_at LIMIT 1`;
-  return (row as (DashboardAccount & { password_hash: string | null }) | undefined) ?? null;
-}
-
-export async function passwordHashOf(sql: Sql, accountId: string): Promise<string | null> {
-  const [row] = await sql`SELECT password_hash FROM accounts WHERE id = ${accountId}`;
-  return row?.password_hash ?? null;
+  return (await accountByEmail(sql, normalizeEmail(email))) as (DashboardAccount & { password_hash: string | null }) | null;
 }
 
 /** Stores the new password and ends every other session of the account. */
 export async function changePassword(sql: Sql, accountId: string, password: string): Promise<void> {
   const hash = await hashPassword(password);
   await sql.begin(async (tx) => {
-    await tx`UPDATE accounts SET password_hash = ${hash}, must_change_password = false, password_rule_problem = NULL, password_changed_at = now() WHERE id = ${accountId}`;
-    await tx`DELETE FROM dashboard_sessions WHERE account_id = ${accountId}`;
+    await setChosenPassword(tx, accountId, hash);
+    await endAccountSessions(tx, accountId);
   });
 }
 
-/**
- * A password chosen before today's rules that breaks one: the account must replace it before any
- * other page opens (found at sign-in, the only moment the password itself is at hand).
- */
-export async function requirePasswordChange(sql: Sql, accountId: string, problem: string): Promise<void> {
-  await sql`UPDATE accounts SET must_change_password = true, password_rule_problem = ${problem} WHERE id = ${accountId}`;
-}

@@ -1,14 +1,9 @@
 import type { Sql } from '../../db/client.js';
-import { createKey, rotateKey, type CreatedKey } from '../../platform/keys.js';
+import { createKey, liveKeysOf, rotateKey, type CreatedKey, type KeySummary } from '../../platform/keys.js';
 import { planOf } from '../../platform/plans.js';
 import type { DashboardAccount } from './accounts.js';
 
-export interface KeySummary {
-  name: string;
-  prefix: string;
-  rate_limit_per_min: number;
-  created_at: Date;
-}
+export type { KeySummary };
 
 export type KeyOutcome = { ok: true; key: CreatedKey } | { ok: false; reason: string };
 
@@ -16,11 +11,8 @@ export type KeyOutcome = { ok: true; key: CreatedKey } | { ok: false; reason: st
 export const accountKeyName = (email: string) => `acct-${email}`;
 
 /** The account's live keys (a dashboard account has at most one; an admin may have issued others). */
-export async function liveKeys(sql: Sql, accountId: string): Promise<KeySummary[]> {
-  const rows = await sql`
-    SELECT name, prefix, rate_limit_per_min, created_at FROM api_keys
-    WHERE account_id = ${accountId} AND kind = 'api' AND revoked_at IS NULL ORDER BY created_at`;
-  return rows as unknown as KeySummary[];
+export function liveKeys(sql: Sql, accountId: string): Promise<KeySummary[]> {
+  return liveKeysOf(sql, accountId);
 }
 
 /** Creates the account's first key, at its plan's rate limit; refused while a live key exists. */

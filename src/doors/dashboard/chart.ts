@@ -1,7 +1,12 @@
 import { html, type Safe } from './html.js';
 import type { BucketUsage } from './usage.js';
 
-const BOX = { width: 960, height: 230, left: 48, right: 10, top: 14, bottom: 28 };
+/** Two drawings of one chart: `wide` for screens, `narrow` for phones (CSS shows one), each with labels that fit it. */
+const BOXES = {
+  wide: { width: 960, height: 230, left: 48, right: 10, top: 14, bottom: 28, labels: 10, font: 11 },
+  narrow: { width: 420, height: 250, left: 46, right: 8, top: 14, bottom: 34, labels: 4, font: 14 },
+};
+type Box = (typeof BOXES)['wide'];
 const COLORS = { ok: '#3b7be8', error: '#d64545', grid: '#e8ecf1', axis: '#5b6776' };
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -18,7 +23,15 @@ const when = (b: BucketUsage) => (b.unit === 'hour' ? `${b.start.slice(0, 10)} $
 
 /** Requests per hour or day as stacked bars (successful below, errors above), inline SVG without scripts. */
 export function requestsChart(days: BucketUsage[]): Safe {
-  const { width, height, left, right, top, bottom } = BOX;
+  const total = days.reduce((s, d) => s + d.requests, 0);
+  const unit = days[0]?.unit ?? 'day';
+  const aria = `Requests and errors per ${unit}: ${total} requests in ${days.length} ${unit}s`;
+  return html`<div class="chart">${drawing(days, BOXES.wide, 'wide', aria)}${drawing(days, BOXES.narrow, 'narrow', aria)}
+<div class="legend"><span><i style="background:${COLORS.ok}"></i>Successful requests</span><span><i style="background:${COLORS.error}"></i>Errors (status ≥ 400)</span></div></div>`;
+}
+
+function drawing(days: BucketUsage[], box: Box, kind: 'wide' | 'narrow', aria: string): Safe {
+  const { width, height, left, right, top, bottom } = box;
   const plotW = width - left - right;
   const plotH = height - top - bottom;
   const step = axisStep(Math.max(0, ...days.map((d) => d.requests)));
@@ -29,25 +42,26 @@ export function requestsChart(days: BucketUsage[]): Safe {
   const grid = [0, 1, 2, 3, 4].map((i) => {
     const v = step * i;
     return html`<line x1="${left}" x2="${width - right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="${COLORS.grid}"/>
-<text x="${left - 8}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="${COLORS.axis}">${v.toLocaleString('en-US')}</text>`;
+<text x="${left - 8}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" font-size="${box.font}" fill="${COLORS.axis}">${v.toLocaleString('en-US')}</text>`;
   });
-  const every = Math.ceil(days.length / 10);
+  // labels from the newest back, a whole step apart, so that the last two never crowd each other
+  const every = Math.ceil(days.length / box.labels);
+  const labelled = new Set<number>();
+  for (let i = days.length - 1; i >= 0; i -= every) labelled.add(i);
   const bars = days.map((d, i) => {
     const x = left + i * slot + (slot - barW) / 2;
     const ok = d.requests - d.errors;
     const tip = `${when(d)}: ${d.requests} requests, ${d.errors} errors`;
-    const last = i === days.length - 1;
-    // Every few days, and the last one unless it would touch the previous label.
-    const tick = last || (i % every === 0 && days.length - 1 - i >= every * 0.6)
-      ? html`<text x="${(x + barW / 2).toFixed(1)}" y="${height - 9}" text-anchor="middle" font-size="11" fill="${COLORS.axis}">${label(d)}</text>`
+    // on a phone the newest label ends at the plot's edge instead of running past it
+    const last = i === days.length - 1 && kind === 'narrow';
+    const tick = labelled.has(i)
+      ? html`<text class="x" x="${(last ? width - right : x + barW / 2).toFixed(1)}" y="${height - 9}" text-anchor="${last ? 'end' : 'middle'}" font-size="${box.font}" fill="${COLORS.axis}">${label(d)}</text>`
       : html``;
     return html`<g><title>${tip}</title>
 ${ok > 0 ? html`<rect x="${x.toFixed(1)}" y="${y(ok).toFixed(1)}" width="${barW.toFixed(1)}" height="${(plotH - (y(ok) - top)).toFixed(1)}" rx="2" fill="${COLORS.ok}"/>` : html``}
 ${d.errors > 0 ? html`<rect x="${x.toFixed(1)}" y="${y(d.requests).toFixed(1)}" width="${barW.toFixed(1)}" height="${(y(ok) - y(d.requests)).toFixed(1)}" rx="2" fill="${COLORS.error}"/>` : html``}
 ${tick}</g>`;
   });
-  const total = days.reduce((s, d) => s + d.requests, 0);
-  return html`<div class="chart"><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="Requests and errors per ${days[0]?.unit ?? 'day'}: ${total} requests in ${days.length} ${days[0]?.unit ?? 'day'}s" xmlns="http://www.w3.org/2000/svg" font-family="system-ui,sans-serif">
-${grid}<line x1="${left}" x2="${width - right}" y1="${top + plotH}" y2="${top + plotH}" stroke="#c9d1db"/>${bars}</svg>
-<div class="legend"><span><i style="background:${COLORS.ok}"></i>Successful requests</span><span><i style="background:${COLORS.error}"></i>Errors (status ≥ 400)</span></div></div>`;
+  return html`<svg class="${kind}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${aria}" xmlns="http://www.w3.org/2000/svg" font-family="system-ui,sans-serif">
+${grid}<line x1="${left}" x2="${width - right}" y1="${top + plotH}" y2="${top + plotH}" stroke="#c9d1db"/>${bars}</svg>`;
 }

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, clientRedirect, type AuthorizationRequest } from '../oauth/authorization-request.js';
 import { issueCode } from '../oauth/codes.js';
-import { approveGrant, connectedApps, recentAppCalls, revokeGrant } from '../../platform/oauth-grants.js';
+import { approveGrant, connectedApps, recentAppCalls, revokeGrant } from '../../platform/oauth-store.js';
 import { oauthUrls } from '../oauth/urls.js';
 import type { DashboardAccount } from './accounts.js';
 import { APP_CALL_ROWS, connectedAppsPage, consentPage } from './oauth-pages.js';

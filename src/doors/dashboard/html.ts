@@ -42,7 +42,7 @@ header{background:#fff;border-bottom:1px solid #e2e6ec}
 .brand{font-weight:650;color:#1d2733;display:flex;align-items:center;gap:10px;white-space:nowrap}
 .logo{width:22px;height:22px;border-radius:6px;background:linear-gradient(135deg,#2b6de8,#17a2b8)}
 nav{display:flex;gap:4px;flex:1}
-nav a{color:#4b5663;padding:6px 12px;border-radius:6px;font-weight:500}
+nav a{color:#4b5663;padding:6px 12px;border-radius:6px;font-weight:500;white-space:nowrap}
 nav a:hover{background:#f0f3f7;text-decoration:none}
 nav a.active{background:#e8effd;color:#1f5fd1}
 .who{display:flex;align-items:center;gap:12px;color:#5b6776;font-size:14px;white-space:nowrap}
@@ -98,13 +98,31 @@ input:focus{outline:2px solid #9dbcf5;border-color:#1f5fd1}
 .foot{text-align:center;font-size:13px;color:#5b6776;margin-top:16px}
 .row{display:flex;justify-content:space-between;align-items:center;gap:16px;flex-wrap:wrap}
 .chart svg{display:block;width:100%;height:auto}
+.chart svg.narrow{display:none}
 .legend{display:flex;gap:16px;font-size:13px;color:#5b6776;margin-top:8px}
 .legend i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;vertical-align:-1px}
 a.button:hover{text-decoration:none}
 .button.secondary{background:#fff;color:#1d2733;border-color:#cfd6df}
 .actions{display:flex;gap:10px;flex-wrap:wrap;margin-top:16px}
 .card{overflow-x:auto}
+.inline-actions{display:flex;gap:6px;justify-content:flex-end}
+td .badge{white-space:nowrap}
+/* a watch without a name shows its id: one long word that must wrap rather than widen the table past its card */
+.breakable{overflow-wrap:anywhere}
+.row>.inline-actions{margin-bottom:14px}
+button.link.danger{color:#a12828;border-color:#f1c4c4}
+.copy-row{display:flex;gap:10px;align-items:center;flex-wrap:wrap}
+.copy-row .secret{flex:1 1 260px;margin:10px 0 8px}
 @media (max-width:760px){
+table.stack thead{display:none}
+table.stack,table.stack tbody,table.stack tr{display:block;width:100%}
+table.stack tr{padding:8px 0;border-bottom:1px solid #eef1f5}
+table.stack tr:last-child{border-bottom:0}
+table.stack td{display:flex;justify-content:space-between;align-items:baseline;gap:14px;padding:3px 0;border:0;text-align:right;white-space:normal;min-width:0}
+table.stack td>*{min-width:0;overflow-wrap:anywhere}
+table.stack td::before{content:attr(data-label);flex:none;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#5b6776;text-align:left}
+table.stack td:not([data-label]){justify-content:flex-end}
+table.stack td:not([data-label])::before{content:none}
 .bar{height:auto;flex-wrap:wrap;padding:10px 16px;gap:6px 14px}
 nav{order:3;flex:1 1 100%;flex-wrap:wrap}
 nav a{white-space:nowrap;padding:6px 10px}
@@ -114,17 +132,18 @@ main{padding:20px 16px 40px}
 .card{padding:16px}
 .stats{grid-template-columns:repeat(2,minmax(0,1fr))}
 .tabs{flex-wrap:wrap}
-.chart svg text{font-size:22px}
+.chart svg.wide{display:none}.chart svg.narrow{display:block}
 .auth .card{padding:22px 18px}
 }
 `;
 
-export type Section = 'api' | 'usage' | 'jobs' | 'apps' | 'sources';
+export type Section = 'api' | 'usage' | 'jobs' | 'watches' | 'apps' | 'sources';
 
 const NAV: [Section, string, string][] = [
   ['api', 'API access', '/dashboard/api'],
   ['usage', 'Usage', '/dashboard/usage'],
   ['jobs', 'Jobs', '/dashboard/jobs'],
+  ['watches', 'Watches', '/dashboard/watches'],
   ['apps', 'Apps', '/dashboard/apps'],
   ['sources', 'Sources', '/dashboard/sources'],
 ];

@@ -1,5 +1,5 @@
 import type { AuthorizationRequest } from '../oauth/authorization-request.js';
-import { hostOf, type AppCall, type ConnectedApp } from '../../platform/oauth-grants.js';
+import { hostOf, type AppCall, type ConnectedApp } from '../../platform/oauth-store.js';
 import { isLoopbackHost } from '../oauth/redirect-uris.js';
 import type { DashboardAccount } from './accounts.js';
 import { alert, appPage, authPage, csrfField, fmtDateTime, fmtInt, html, signOutForm } from './html.js';

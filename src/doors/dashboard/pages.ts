@@ -3,6 +3,7 @@ import type { Balance } from '../../platform/credits.js';
 import type { DashboardAccount } from './accounts.js';
 import type { KeySummary } from './api-key.js';
 import { requestsChart } from './chart.js';
+import { COPY_SCRIPT_PATH } from './copy-button.js';
 import { alert, appPage, authPage, csrfField, fmtDate, fmtDateTime, fmtInt, fmtMs, html, signOutForm } from './html.js';
 import type { JobSummary } from './jobs.js';
 import { PASSWORD_MIN_LENGTH, PASSWORD_RULES_TEXT } from './password-rules.js';
@@ -59,15 +60,15 @@ export function apiPage(o: Signed & { keys: KeySummary[]; created?: { key: Creat
   const shown = o.created
     ? html`<div class="alert ok" role="status"><strong>${o.created.rotated ? 'Key rotated. The previous key has stopped working.' : 'Key created.'}</strong>
 Copy it now: it is shown only this once and cannot be displayed again.
-<code class="secret" id="new-key">${o.created.key.key}</code>
+<span class="copy-row"><code class="secret" id="new-key">${o.created.key.key}</code><button type="button" class="secondary" data-copy="new-key" id="copy-key">Copy</button></span><script src="${COPY_SCRIPT_PATH}" defer></script>
 <span class="hint">Send it as <code>x-api-key</code> from your servers only, e.g. <code>curl -H "x-api-key: $API_KEY" ${o.baseUrl}/v1/billing</code></span></div>`
     : html``;
   const rows = o.keys.map(
-    (k) => html`<tr><td><code>${k.name}</code></td><td><code>${k.prefix}…</code></td><td class="num">${fmtInt(k.rate_limit_per_min)} / min</td><td>${fmtDateTime(k.created_at)}</td>
+    (k) => html`<tr><td data-label="Name"><code>${k.name}</code></td><td data-label="Prefix"><code>${k.prefix}…</code></td><td data-label="Rate limit" class="num">${fmtInt(k.rate_limit_per_min)} / min</td><td data-label="Created">${fmtDateTime(k.created_at)}</td>
 <td class="num"><a class="button secondary" href="/dashboard/api/rotate?name=${encodeURIComponent(k.name)}">Rotate key</a></td></tr>`,
   );
   const body = o.keys.length
-    ? html`<table><thead><tr><th>Name</th><th>Prefix</th><th class="num">Rate limit</th><th>Created</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+    ? html`<table class="stack"><thead><tr><th>Name</th><th>Prefix</th><th class="num">Rate limit</th><th>Created</th><th></th></tr></thead><tbody>${rows}</tbody></table>
 <p class="hint">Rotation mints a replacement with the same name and rate limit and stops the current key immediately. To revoke a key without a replacement, contact support.</p>`
     : html`<p class="empty">This account has no API key yet.</p>
 <form method="post" action="/dashboard/api/key">${csrfField(o.csrf)}<button type="submit">Create API key</button></form>`;
@@ -127,14 +128,14 @@ export function usagePage(o: Signed & { usage: AccountUsage; callers: CallerUsag
   const hourly = span.unit === 'hour';
   const stat = (k: string, v: string, s: string) => html`<div class="stat"><div class="k">${k}</div><div class="v">${v}</div><div class="s">${s}</div></div>`;
   const endpoints = u.by_endpoint.length
-    ? html`<table><thead><tr><th>Endpoint</th><th class="num">Requests</th><th class="num">Errors</th><th class="num">p95 latency</th></tr></thead><tbody>
-${u.by_endpoint.map((e) => html`<tr><td><code>${e.method} ${e.path}</code></td><td class="num">${fmtInt(e.requests)}</td><td class="num">${fmtInt(e.errors)}</td><td class="num">${fmtMs(e.p95_ms)}</td></tr>`)}</tbody></table>`
+    ? html`<table class="stack"><thead><tr><th>Endpoint</th><th class="num">Requests</th><th class="num">Errors</th><th class="num">p95 latency</th></tr></thead><tbody>
+${u.by_endpoint.map((e) => html`<tr><td data-label="Endpoint"><code>${e.method} ${e.path}</code></td><td data-label="Requests" class="num">${fmtInt(e.requests)}</td><td data-label="Errors" class="num">${fmtInt(e.errors)}</td><td data-label="p95 latency" class="num">${fmtMs(e.p95_ms)}</td></tr>`)}</tbody></table>`
     : html`<p class="empty">No requests in this period.</p>`;
   const ledger = o.ledger.length
-    ? html`<table><thead><tr><th>Date</th><th>Entry</th><th class="num">Credits</th><th>Request</th><th>Note</th></tr></thead><tbody>
+    ? html`<table class="stack"><thead><tr><th>Date</th><th>Entry</th><th class="num">Credits</th><th>Request</th><th>Note</th></tr></thead><tbody>
 ${o.ledger.map(
-  (l) => html`<tr><td>${fmtDateTime(l.created_at)}</td><td><span class="badge">${l.kind}</span></td>
-<td class="num amount ${l.amount >= 0 ? 'pos' : 'neg'}">${l.amount > 0 ? '+' : ''}${fmtInt(l.amount)}</td><td><code>${l.request_id ?? ''}</code></td><td class="muted">${l.note ?? ''}</td></tr>`,
+  (l) => html`<tr><td data-label="Date">${fmtDateTime(l.created_at)}</td><td data-label="Entry"><span class="badge">${l.kind}</span></td>
+<td data-label="Credits" class="num amount ${l.amount >= 0 ? 'pos' : 'neg'}">${l.amount > 0 ? '+' : ''}${fmtInt(l.amount)}</td><td data-label="Request"><code>${l.request_id ?? ''}</code></td><td data-label="Note" class="muted">${l.note ?? ''}</td></tr>`,
 )}</tbody></table>`
     : html`<p class="empty">No ledger entries yet.</p>`;
   return appPage({
@@ -157,12 +158,12 @@ export function jobsPage(o: Signed & { jobs: JobSummary[] }): string {
   const rows = o.jobs.map((j) => {
     const done = j.items_succeeded + j.items_failed;
     const pct = (n: number) => (j.items_total > 0 ? ((n / j.items_total) * 100).toFixed(1) : '0');
-    return html`<tr><td><code>${j.id}</code></td><td><span class="badge ${j.status}">${j.status}</span></td>
-<td><div class="progress" title="${j.items_succeeded} succeeded, ${j.items_failed} failed of ${j.items_total}"><div class="ok" style="width:${pct(j.items_succeeded)}%"></div><div class="ko" style="width:${pct(j.items_failed)}%"></div></div></td>
-<td class="num">${fmtInt(done)} / ${fmtInt(j.items_total)}${j.items_failed ? html` <span class="muted">(${fmtInt(j.items_failed)} failed)</span>` : html``}</td><td>${fmtDateTime(j.created_at)}</td></tr>`;
+    return html`<tr><td data-label="Batch"><code>${j.id}</code></td><td data-label="Status"><span class="badge ${j.status}">${j.status}</span></td>
+<td data-label="Progress"><div class="progress" title="${j.items_succeeded} succeeded, ${j.items_failed} failed of ${j.items_total}"><div class="ok" style="width:${pct(j.items_succeeded)}%"></div><div class="ko" style="width:${pct(j.items_failed)}%"></div></div></td>
+<td data-label="Items" class="num">${fmtInt(done)} / ${fmtInt(j.items_total)}${j.items_failed ? html` <span class="muted">(${fmtInt(j.items_failed)} failed)</span>` : html``}</td><td data-label="Created">${fmtDateTime(j.created_at)}</td></tr>`;
   });
   const body = o.jobs.length
-    ? html`<table><thead><tr><th>Batch</th><th>Status</th><th>Progress</th><th class="num">Items</th><th>Created</th></tr></thead><tbody>${rows}</tbody></table>`
+    ? html`<table class="stack"><thead><tr><th>Batch</th><th>Status</th><th>Progress</th><th class="num">Items</th><th>Created</th></tr></thead><tbody>${rows}</tbody></table>`
     : html`<p class="empty">No calendar batches yet. Submit one with <code>POST /v1/jobs</code>; it will show here with its progress.</p>`;
   return appPage({
     title: 'Jobs',

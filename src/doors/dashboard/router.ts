@@ -1,11 +1,14 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { ServiceDeps } from '../../core/service-deps.js';
-import { accountForSignIn, changePassword, normalizeEmail, passwordHashOf, requirePasswordChange, type DashboardAccount } from './accounts.js';
+import { accountForSignIn, changePassword, normalizeEmail, type DashboardAccount } from './accounts.js';
+import { passwordHashOf, requirePasswordChange } from '../../platform/accounts.js';
 import { createAccountKey, liveKeys, rotateAccountKey, type KeyOutcome } from './api-key.js';
 import { mountConnectedApps, passwordStep, safeNext } from './connected-apps.js';
 import { recentJobs } from './jobs.js';
 import { KeyFlashes, type KeyFlash } from './key-flash.js';
 import { mountSources } from './sources.js';
+import { COPY_SCRIPT, COPY_SCRIPT_PATH } from './copy-button.js';
+import { mountWatches } from './watches.js';
 import { LEDGER_ROWS, apiPage, jobsPage, messagePage, passwordPage, rotateConfirmPage, signInPage, usagePage } from './pages.js';
 import { newPasswordProblem, verifyPassword } from './password.js';
 import { passwordRuleProblem } from './password-rules.js';
@@ -20,9 +23,9 @@ import {
   sessionCookie,
   type Session,
 } from './sessions.js';
-import { attemptSucceeded, beginAttempt } from './sign-in-limit.js';
+import { attemptSucceeded, beginAttempt } from '../../platform/sign-in-attempts.js';
 import { DASHBOARD_PERIODS, accountUsage, callerUsage, isDashboardPeriod, type DashboardPeriod } from './usage.js';
-import { appsByKey } from '../../platform/oauth-grants.js';
+import { appsByKey } from '../../platform/oauth-store.js';
 import { badText } from '../../core/validation.js';
 import { baseUrl } from '../oauth/urls.js';
 
@@ -202,6 +205,8 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
       created: outcome?.ok ? { key: outcome.key, rotated } : undefined,
       error: outcome && !outcome.ok ? outcome.reason : undefined,
     });
+    // the new key's copy button is the only script of the dashboard, served from here
+    if (outcome?.ok) res.set('content-security-policy', `${SECURITY_HEADERS['content-security-policy']}; script-src 'self'`);
     send(res, 200, page);
   };
 
@@ -249,6 +254,8 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
 
   mountConnectedApps(r, { deps, csrf, signedIn: (handler) => signedIn(handler), send, field });
   mountSources(r, { deps, signedIn: (handler) => signedIn(handler), send });
+  mountWatches(r, { deps, csrf, signedIn: (handler) => signedIn(handler), send, field });
+  r.get(COPY_SCRIPT_PATH.replace('/dashboard', ''), (_req, res) => void res.type('text/javascript').set('cache-control', 'public, max-age=3600').send(COPY_SCRIPT));
 
   r.use((_req, res) => send(res, 404, messagePage('Page not found', 'There is no dashboard page at this address.', { href: '/dashboard', label: 'Go to the dashboard' })));
   r.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

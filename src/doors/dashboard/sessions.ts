@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Sql } from '../../db/client.js';
 import { randomToken } from '../../domain/ids.js';
+import { accountById } from '../../platform/accounts.js';
+import { deleteSession, deleteStaleSessions, insertSession, touchSession } from '../../platform/dashboard-sessions.js';
 import type { DashboardAccount } from './accounts.js';
 
 export const SESSION_COOKIE = 'dash_session';
@@ -27,40 +29,22 @@ export async function createSession(sql: Sql, accountId: string | null): Promise
   const token = randomToken(43);
   const csrf = randomToken(43);
   const life = accountId ? LIFETIME.signedIn : LIFETIME.anonymous;
-  await sql`INSERT INTO dashboard_sessions (token_hash, account_id, csrf_token, expires_at)
-    VALUES (${hashToken(token)}, ${accountId}, ${csrf}, now() + make_interval(secs => ${life.absoluteS}))`;
-  if (Math.random() < 0.05) {
-    await sql`DELETE FROM dashboard_sessions WHERE expires_at < now() OR last_seen_at < now() - make_interval(secs => ${LIFETIME.signedIn.idleS})`;
-  }
-  const account = accountId ? await accountById(sql, accountId) : null;
+  await insertSession(sql, { tokenHash: hashToken(token), accountId, csrf, lifetimeS: life.absoluteS });
+  if (Math.random() < 0.05) await deleteStaleSessions(sql, LIFETIME.signedIn.idleS);
+  const account = accountId ? ((await accountById(sql, accountId)) as DashboardAccount | null) : null;
   return { token, csrf, account, maxAgeS: life.absoluteS };
-}
-
-async function accountById(sql: Sql, id: string): Promise<DashboardAccount | null> {
-  const [row] = await sql`SELECT id, name, email, plan, must_change_password, password_rule_problem FROM accounts WHERE id = ${id}`;
-  return (row as DashboardAccount | undefined) ?? null;
 }
 
 /** The live session of a cookie value, or null (unknown, expired or idle too long). */
 export async function readSession(sql: Sql, token: string | undefined): Promise<Session | null> {
   if (!token || !TOKEN.test(token)) return null;
-  const [row] = await sql`
-    WITH s AS (
-      UPDATE dashboard_sessions SET last_seen_at = now()
-      WHERE token_hash = ${hashToken(token)} AND expires_at > now()
-        AND last_seen_at > now() - make_interval(secs => CASE WHEN account_id IS NULL THEN ${LIFETIME.anonymous.idleS}::int ELSE ${LIFETIME.signedIn.idleS}::int END)
-      RETURNING account_id, csrf_token)
-    SELECT s.account_id, s.csrf_token, a.name, a.email, a.plan, a.must_change_password, a.password_rule_problem
-    FROM s LEFT JOIN accounts a ON a.id = s.account_id`;
+  const row = await touchSession(sql, hashToken(token), { anonymousS: LIFETIME.anonymous.idleS, signedInS: LIFETIME.signedIn.idleS });
   if (!row) return null;
-  const account = row.account_id
-    ? { id: row.account_id, name: row.name, email: row.email, plan: row.plan, must_change_password: row.must_change_password, password_rule_problem: row.password_rule_problem }
-    : null;
-  return { token, csrf: row.csrf_token, account };
+  return { token, csrf: row.csrf_token, account: row.account as DashboardAccount | null };
 }
 
 export async function destroySession(sql: Sql, token: string): Promise<void> {
-  await sql`DELETE FROM dashboard_sessions WHERE token_hash = ${hashToken(token)}`;
+  await deleteSession(sql, hashToken(token));
 }
 
 /** Synchronizer-token check: the form's token must equal the one stored with this session. */

@@ -11,8 +11,8 @@ const when = (iso: string | null) => (iso ? fmtDateTime(new Date(iso)) : '—');
 
 export function sourcesPage(o: { account: DashboardAccount; csrf: string; sources: SourceStatus[] }): string {
   const rows = o.sources.map(
-    (s) => html`<tr><td><code>${s.source}</code></td><td><span class="badge ${BADGE[s.state]}">${s.state}</span></td>
-<td class="num">${when(s.last_success_at)}</td><td class="num">${when(s.last_contract_change_at)}</td></tr>`,
+    (s) => html`<tr><td data-label="Source"><code>${s.source}</code></td><td data-label="State"><span class="badge ${BADGE[s.state]}">${s.state}</span></td>
+<td data-label="Last success" class="num">${when(s.last_success_at)}</td><td data-label="Last contract change" class="num">${when(s.last_contract_change_at)}</td></tr>`,
   );
   return appPage({
     title: 'Sources',
@@ -20,7 +20,7 @@ export function sourcesPage(o: { account: DashboardAccount; csrf: string; source
     account: o.account,
     csrf: o.csrf,
     body: html`<h1>Sources</h1><p class="lead">How each upstream source answered in the last hour, all requests of the platform together.</p>
-<div class="card"><table><thead><tr><th>Source</th><th>State</th><th class="num">Last success</th><th class="num">Last contract change</th></tr></thead><tbody>${rows}</tbody></table>
+<div class="card"><table class="stack"><thead><tr><th>Source</th><th>State</th><th class="num">Last success</th><th class="num">Last contract change</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="hint">ok: at least ${OK_SHARE * 100}% of requests answered and read; degraded: fewer, or a reply whose structure changed; failing: none answered; unknown: no request.
 The same as <code>GET /v1/sources/status</code>.</p></div>`,
   });

@@ -1,5 +1,6 @@
 import type { Sql } from '../../db/client.js';
-import type { AppLabel } from '../../platform/oauth-grants.js';
+import { alignedWindowStart, historyByBucket, historyByEndpoint, historyByKey, historyTotals } from '../../platform/history.js';
+import type { AppLabel } from '../../platform/oauth-store.js';
 
 /** Usage windows of the dashboard (the same names as GET /v1/usage): whole UTC hours or days ending now. */
 export const DASHBOARD_PERIODS = {
@@ -51,40 +52,21 @@ const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 1
 /** The account's request history (every key it ever had, rotated ones included), per hour or day and per endpoint. */
 export async function accountUsage(sql: Sql, accountId: string, period: DashboardPeriod): Promise<AccountUsage> {
   const { unit, count } = DASHBOARD_PERIODS[period];
-  const step = sql`make_interval(${sql.unsafe(unit === 'hour' ? 'hours' : 'days')} => 1)`;
-  const [bounds] = await sql`
-    SELECT (date_trunc(${unit}, now() AT TIME ZONE 'UTC') - ${count - 1} * ${step}) AT TIME ZONE 'UTC' AS start`;
-  const scope = sql`h.key_id IN (SELECT id FROM api_keys WHERE account_id = ${accountId}) AND h.created_at >= ${bounds.start}`;
-  const [totals, byBucket, byEndpoint, byKey] = await Promise.all([
-    sql`SELECT count(*)::int AS requests, count(*) FILTER (WHERE h.status >= 400)::int AS errors,
-          percentile_cont(0.95) WITHIN GROUP (ORDER BY h.duration_ms) AS p95_ms, avg(h.duration_ms) AS avg_ms
-        FROM request_history h WHERE ${scope}`,
-    sql`WITH b AS (
-          SELECT i, ${bounds.start}::timestamptz + i * ${step} AS start FROM generate_series(0, ${count - 1}::int) AS i)
-        SELECT b.start, count(h.id)::int AS requests, count(h.id) FILTER (WHERE h.status >= 400)::int AS errors
-        FROM b LEFT JOIN request_history h ON ${scope} AND h.created_at >= b.start AND h.created_at < b.start + ${step}
-        GROUP BY b.i, b.start ORDER BY b.i`,
-    sql`SELECT h.method, h.path, count(*)::int AS requests, count(*) FILTER (WHERE h.status >= 400)::int AS errors,
-          percentile_cont(0.95) WITHIN GROUP (ORDER BY h.duration_ms) AS p95_ms
-        FROM request_history h WHERE ${scope}
-        GROUP BY h.method, h.path ORDER BY count(*) DESC, h.method, h.path LIMIT 50`,
-    sql`SELECT h.key_id, count(*)::int AS requests, count(*) FILTER (WHERE h.status >= 400)::int AS errors, coalesce(sum(h.credits), 0)::int AS credits
-        FROM request_history h WHERE ${scope} GROUP BY h.key_id`,
+  const since = await alignedWindowStart(sql, unit, count);
+  const scope = { accountId, since };
+  const [t, byBucket, byEndpoint, byKey] = await Promise.all([
+    historyTotals(sql, scope),
+    historyByBucket(sql, scope, unit, count),
+    historyByEndpoint(sql, scope),
+    historyByKey(sql, scope),
   ]);
-  const t = totals[0];
   return {
     period,
-    start: (bounds.start as Date).toISOString(),
+    start: since.toISOString(),
     totals: { requests: t.requests, errors: t.errors, p95_ms: round1(t.p95_ms), avg_ms: round1(t.avg_ms) },
-    by_bucket: byBucket.map((r) => ({ start: (r.start as Date).toISOString(), unit, requests: r.requests as number, errors: r.errors as number })),
-    by_endpoint: byEndpoint.map((r) => ({
-      method: r.method as string,
-      path: r.path as string,
-      requests: r.requests as number,
-      errors: r.errors as number,
-      p95_ms: round1(r.p95_ms as number | null),
-    })),
-    by_key: byKey.map((r) => ({ key_id: r.key_id as string, requests: r.requests as number, errors: r.errors as number, credits: r.credits as number })),
+    by_bucket: byBucket.map((r) => ({ start: r.start.toISOString(), unit, requests: r.requests, errors: r.errors })),
+    by_endpoint: byEndpoint.map((r) => ({ method: r.method, path: r.path, requests: r.requests, errors: r.errors, p95_ms: round1(r.p95_ms) })),
+    by_key: byKey,
   };
 }
 

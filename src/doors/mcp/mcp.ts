@@ -86,7 +86,7 @@ export async function callTool(deps: ServiceDeps, tool: Tool, args: unknown, cal
   }
   // what goes out: the text block and the structured result beside it
   const bytes = Buffer.byteLength((result.content[0] as { text: string }).text) + (result.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0);
-  const record: CallRecord = { id, key_id: caller.key.id, method: 'MCP', path: tool.name, status, duration_ms: performance.now() - started, response_bytes: bytes };
+  const record: CallRecord = { id, key_id: caller.key.id, account_id: caller.key.account_id, method: 'MCP', path: tool.name, status, duration_ms: performance.now() - started, response_bytes: bytes };
   try {
     if (settle) await settle(meter, record, () => withCallMeta(result, id, meter));
     else await finishCall(deps, meter, record);

@@ -1,34 +1,30 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import type { ServiceDeps } from '../../core/service-deps.js';
-import type { Sql } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { newId, randomToken } from '../../domain/ids.js';
 import { badText } from '../../core/validation.js';
+import {
+  deleteStaleRegistrations,
+  evictPendingClients,
+  findClientRow,
+  insertDynamicClient,
+  upsertMetadataDocumentClient,
+  type OAuthClient,
+} from '../../platform/oauth-store.js';
 import { CLIENT_AUTH_METHODS, parseClientMetadata, type ClientAuthMethod } from './client-metadata.js';
 import { OAuthProblem, invalidClient, invalidRequest } from './errors.js';
 
-export { CLIENT_AUTH_METHODS, type ClientAuthMethod };
-
-export interface OAuthClient {
-  client_id: string;
-  registration: 'metadata_document' | 'dynamic';
-  client_name: string;
-  client_uri: string | null;
-  redirect_uris: string[];
-  token_endpoint_auth_method: ClientAuthMethod;
-  client_secret_hash: Buffer | null;
-}
+export { CLIENT_AUTH_METHODS, type ClientAuthMethod, type OAuthClient };
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest();
-
-const CLIENT_COLUMNS = 'client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash';
 
 /**
  * Dynamic client registration (RFC 7591): a public client, or a confidential one with a secret
  * shown once. Only the metadata kept (see parseClientMetadata) is stored and echoed. Clients no
  * account approved are capped at `pendingMax`, the oldest evicted first.
  */
-export async function registerClient(sql: Sql, body: unknown, pendingMax: number) {
+export async function registerClient(sql: Db, body: unknown, pendingMax: number) {
   const meta = parseClientMetadata(body, 'client metadata');
   // RFC 7591 §2: the default method is client_secret_basic.
   const method = meta.token_endpoint_auth_method ?? 'client_secret_basic';
@@ -42,8 +38,15 @@ export async function registerClient(sql: Sql, body: unknown, pendingMax: number
     grant_types: meta.grant_types ?? ['authorization_code', 'refresh_token'],
     response_types: ['code'],
   };
-  await sql`INSERT INTO oauth_clients (client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash, metadata)
-    VALUES (${clientId}, 'dynamic', ${name}, ${meta.client_uri ?? null}, ${meta.redirect_uris}, ${method}, ${secret ? sha256(secret) : null}, ${sql.json(kept as never)})`;
+  await insertDynamicClient(sql, {
+    clientId,
+    name,
+    clientUri: meta.client_uri ?? null,
+    redirectUris: meta.redirect_uris,
+    method,
+    secretHash: secret ? sha256(secret) : null,
+    metadata: kept,
+  });
   await evictPendingClients(sql, pendingMax);
   return {
     client_id: clientId,
@@ -53,27 +56,12 @@ export async function registerClient(sql: Sql, body: unknown, pendingMax: number
   };
 }
 
-/** Clients without a grant (any account's approval), newest first beyond the cap, are deleted. */
-const PENDING = 'NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.client_id)';
-
-/** Keeps at most `max` clients that no account approved: registrations and cached metadata documents, oldest out first. */
-export async function evictPendingClients(sql: Sql, max: number): Promise<number> {
-  const rows = await sql.unsafe(
-    `DELETE FROM oauth_clients WHERE client_id IN (
-       SELECT c.client_id FROM oauth_clients c WHERE ${PENDING} ORDER BY c.created_at DESC, c.client_id OFFSET $1)
-     RETURNING client_id`,
-    [max],
-  );
-  return rows.length;
-}
-
 /**
  * The hourly prune: registrations no account approved within a week go (their app registers again
- * when it needs to), and the cap is applied again.
+ * when it needs to), and the cap on clients no account approved is applied again.
  */
-export async function prunePendingClients(sql: Sql, max: number): Promise<number> {
-  const old = await sql.unsafe(`DELETE FROM oauth_clients c WHERE c.registration = 'dynamic' AND c.created_at < now() - interval '7 days' AND ${PENDING} RETURNING client_id`);
-  return old.length + (await evictPendingClients(sql, max));
+export async function prunePendingClients(sql: Db, max: number): Promise<number> {
+  return (await deleteStaleRegistrations(sql)) + (await evictPendingClients(sql, max));
 }
 
 /** A client id that names a Client ID Metadata Document: an HTTPS URL with a path. */
@@ -90,12 +78,12 @@ type ClientsDeps = Pick<ServiceDeps, 'sql' | 'config' | 'safeFetch'>;
 /** The client named by `clientId`: a registered one, or a metadata document fetched (and cached) on demand. */
 export async function findClient(deps: ClientsDeps, clientId: string): Promise<OAuthClient> {
   if (!clientId || clientId.length > 2000 || badText(clientId)) throw invalidRequest('client_id is missing, too long or not valid text');
-  const [row] = await deps.sql.unsafe(`SELECT ${CLIENT_COLUMNS}, refresh_after FROM oauth_clients WHERE client_id = $1`, [clientId]);
+  const row = await findClientRow(deps.sql, clientId);
   if (!isMetadataDocumentId(clientId)) {
     if (!row) throw invalidClient('unknown client_id');
-    return row as unknown as OAuthClient;
+    return row;
   }
-  if (row && row.refresh_after > new Date()) return row as unknown as OAuthClient;
+  if (row?.refresh_after && row.refresh_after > new Date()) return row;
   return fetchMetadataDocument(deps, clientId);
 }
 
@@ -128,16 +116,16 @@ async function fetchMetadataDocument(deps: ClientsDeps, clientId: string): Promi
   const maxAge = /(?:^|,)\s*max-age=(\d+)/i.exec(res.headers['cache-control'] ?? '');
   const noStore = /no-store|no-cache/i.test(res.headers['cache-control'] ?? '');
   const cacheS = noStore ? CACHE_S.min : Math.min(CACHE_S.max, Math.max(CACHE_S.min, maxAge ? Number(maxAge[1]) : CACHE_S.default));
-  const [row] = await deps.sql.unsafe(
-    `INSERT INTO oauth_clients (client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, metadata, refresh_after)
-     VALUES ($1, 'metadata_document', $2, $3, $4, 'none', $5, now() + make_interval(secs => $6))
-     ON CONFLICT (client_id) DO UPDATE SET client_name = EXCLUDED.client_name, client_uri = EXCLUDED.client_uri,
-       redirect_uris = EXCLUDED.redirect_uris, metadata = EXCLUDED.metadata, refresh_after = EXCLUDED.refresh_after
-     RETURNING ${CLIENT_COLUMNS}`,
-    [clientId, meta.client_name, meta.client_uri ?? null, meta.redirect_uris, { client_id: clientId, ...meta } as never, cacheS],
-  );
+  const client = await upsertMetadataDocumentClient(deps.sql, {
+    clientId,
+    name: meta.client_name,
+    clientUri: meta.client_uri ?? null,
+    redirectUris: meta.redirect_uris,
+    metadata: { client_id: clientId, ...meta },
+    cacheS,
+  });
   await evictPendingClients(deps.sql, deps.config.OAUTH_PENDING_CLIENTS_MAX);
-  return row as unknown as OAuthClient;
+  return client;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { durable, type Sql } from '../../db/client.js';
+import { durable, type Db, type Sql } from '../../db/client.js';
 import { newId, randomToken } from '../../domain/ids.js';
+import { insertCode, lockCode, markCodeUsed, pruneExpiredCodesAndTokens, revokeFamily } from '../../platform/oauth-store.js';
 import { OAuthProblem, invalidGrant } from './errors.js';
-import { hashSecret, issueTokens, revokeFamily, type TokenLifetimes, type TokenResponse } from './tokens.js';
+import { hashSecret, issueTokens, type TokenLifetimes, type TokenResponse } from './tokens.js';
 import { sameResource } from './urls.js';
 
 /** Authorization codes live two minutes: the client redeems one right after the redirect. */
@@ -19,10 +20,18 @@ export interface CodeRequest {
   scope: string;
 }
 
-export async function issueCode(sql: Sql, c: CodeRequest): Promise<string> {
+export async function issueCode(sql: Db, c: CodeRequest): Promise<string> {
   const code = `hr_ac_${randomToken(43)}`;
-  await sql`INSERT INTO oauth_codes (code_hash, grant_id, account_id, client_id, redirect_uri, code_challenge, resource, scope, expires_at)
-    VALUES (${hashSecret(code)}, ${c.grantId}, ${c.accountId}, ${c.clientId}, ${c.redirectUri}, ${c.codeChallenge}, ${c.resource}, ${c.scope}, now() + make_interval(secs => ${CODE_TTL_S}))`;
+  const row = {
+    grant_id: c.grantId,
+    account_id: c.accountId,
+    client_id: c.clientId,
+    redirect_uri: c.redirectUri,
+    code_challenge: c.codeChallenge,
+    resource: c.resource,
+    scope: c.scope,
+  };
+  await insertCode(sql, hashSecret(code), row, CODE_TTL_S);
   return code;
 }
 
@@ -46,13 +55,10 @@ export async function redeemCode(
 ): Promise<TokenResponse> {
   const outcome = await sql.begin(async (tx) => {
     await durable(tx);
-    const [row] = await tx`
-      SELECT c.*, c.expires_at <= now() AS expired, g.revoked_at AS grant_revoked_at
-      FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id
-      WHERE c.code_hash = ${hashSecret(code)} FOR UPDATE OF c`;
+    const row = await lockCode(tx, hashSecret(code));
     if (!row || row.client_id !== o.clientId) return invalidGrant('unknown authorization code');
     if (row.used_at) {
-      if (row.family_id) await revokeFamily(tx as unknown as Sql, row.family_id);
+      if (row.family_id) await revokeFamily(tx, row.family_id);
       return invalidGrant('authorization code already used: the tokens it was exchanged for are revoked');
     }
     if (row.expired) return invalidGrant('authorization code expired');
@@ -63,9 +69,9 @@ export async function redeemCode(
       return new OAuthProblem('invalid_target', 'the resource is not the one of the authorization request');
     }
     const familyId = newId('fam', 20);
-    await tx`UPDATE oauth_codes SET used_at = now(), family_id = ${familyId} WHERE code_hash = ${hashSecret(code)}`;
+    await markCodeUsed(tx, hashSecret(code), familyId);
     return issueTokens(
-      tx as unknown as Sql,
+      tx,
       { grantId: row.grant_id, accountId: row.account_id, clientId: row.client_id, resource: row.resource, scope: row.scope },
       o.life,
       familyId,
@@ -76,7 +82,6 @@ export async function redeemCode(
 }
 
 /** Expired codes and long-dead tokens go now and then (hashes of spent secrets are worth nothing). */
-export async function pruneExpired(sql: Sql): Promise<void> {
-  await sql`DELETE FROM oauth_codes WHERE expires_at < now() - interval '1 day'`;
-  await sql`DELETE FROM oauth_tokens WHERE expires_at < now() - interval '7 days'`;
+export async function pruneExpired(sql: Db): Promise<void> {
+  await pruneExpiredCodesAndTokens(sql);
 }

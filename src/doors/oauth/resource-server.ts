@@ -4,6 +4,7 @@ import type { ServiceDeps } from '../../core/service-deps.js';
 import { presentedKey, requireKey } from '../../platform/auth.js';
 import { Unauthorized } from '../../domain/errors.js';
 import type { AuthedKey } from '../../platform/keys.js';
+import { touchGrant } from '../../platform/oauth-store.js';
 import { billedPlan, planOf } from '../../platform/plans.js';
 import { ACCESS_TOKEN_PATTERN, findAccessToken, type LiveAccessToken } from './tokens.js';
 import { MCP_SCOPE, oauthUrls } from './urls.js';
@@ -57,7 +58,7 @@ export async function mcpCaller(deps: Pick<ServiceDeps, 'platform' | 'config' | 
     },
   });
   const t = info.extra!.token as LiveAccessToken;
-  await deps.sql`UPDATE oauth_grants SET last_used_at = now() WHERE id = ${t.grant_id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+  await touchGrant(deps.sql, t.grant_id);
   return callerOf(t);
 }
 

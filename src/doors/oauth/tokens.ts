@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { Sql } from '../../db/client.js';
+import type { Db, Sql } from '../../db/client.js';
 import { newId, randomToken } from '../../domain/ids.js';
+import {
+  clientToken,
+  findLiveAccessToken,
+  insertTokenPair,
+  lockRefreshToken,
+  markRotated,
+  revokeFamily,
+  revokeToken as revokeStoredToken,
+  type LiveAccessToken,
+} from '../../platform/oauth-store.js';
 import { OAuthProblem, invalidGrant } from './errors.js';
 import { sameResource } from './urls.js';
 
@@ -36,20 +46,21 @@ export interface TokenResponse {
   scope: string;
 }
 
-type Tx = Sql;
-
 /** A new access token and refresh token in `familyId` (a new family when absent). */
-export async function issueTokens(tx: Tx, g: TokenGrant, life: TokenLifetimes, familyId = newId('fam', 20)): Promise<TokenResponse> {
+export async function issueTokens(tx: Db, g: TokenGrant, life: TokenLifetimes, familyId = newId('fam', 20)): Promise<TokenResponse> {
   const access = PREFIX.access + randomToken(43);
   const refresh = PREFIX.refresh + randomToken(43);
-  await tx`INSERT INTO oauth_tokens (token_hash, kind, family_id, grant_id, account_id, client_id, resource, scope, expires_at) VALUES
-    (${hashSecret(access)}, 'access', ${familyId}, ${g.grantId}, ${g.accountId}, ${g.clientId}, ${g.resource}, ${g.scope}, now() + make_interval(secs => ${life.accessS})),
-    (${hashSecret(refresh)}, 'refresh', ${familyId}, ${g.grantId}, ${g.accountId}, ${g.clientId}, ${g.resource}, ${g.scope}, now() + make_interval(secs => ${life.refreshS}))`;
+  await insertTokenPair(tx, {
+    grant_id: g.grantId,
+    account_id: g.accountId,
+    client_id: g.clientId,
+    resource: g.resource,
+    scope: g.scope,
+    familyId,
+    access: { hash: hashSecret(access), ttlS: life.accessS },
+    refresh: { hash: hashSecret(refresh), ttlS: life.refreshS },
+  });
   return { access_token: access, token_type: 'Bearer', expires_in: life.accessS, refresh_token: refresh, scope: g.scope };
-}
-
-export async function revokeFamily(tx: Tx, familyId: string): Promise<void> {
-  await tx`UPDATE oauth_tokens SET revoked_at = now() WHERE family_id = ${familyId} AND revoked_at IS NULL`;
 }
 
 /**
@@ -59,14 +70,10 @@ export async function revokeFamily(tx: Tx, familyId: string): Promise<void> {
 export async function rotateRefreshToken(sql: Sql, presented: string, opts: { clientId: string; resource?: string; life: TokenLifetimes }): Promise<TokenResponse> {
   if (!REFRESH_TOKEN_PATTERN.test(presented)) throw invalidGrant('unknown refresh token');
   const outcome = await sql.begin(async (tx) => {
-    const [row] = await tx`
-      SELECT t.family_id, t.grant_id, t.account_id, t.client_id, t.resource, t.scope, t.rotated_at, t.revoked_at,
-             t.expires_at <= now() AS expired, g.revoked_at AS grant_revoked_at
-      FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
-      WHERE t.token_hash = ${hashSecret(presented)} AND t.kind = 'refresh' FOR UPDATE OF t`;
+    const row = await lockRefreshToken(tx, hashSecret(presented));
     if (!row || row.client_id !== opts.clientId) return invalidGrant('unknown refresh token');
     if (row.rotated_at && !row.revoked_at) {
-      await revokeFamily(tx as unknown as Sql, row.family_id);
+      await revokeFamily(tx, row.family_id);
       return invalidGrant('refresh token already used: every token of this authorization is revoked');
     }
     if (row.revoked_at || row.grant_revoked_at) return invalidGrant('refresh token revoked');
@@ -74,9 +81,9 @@ export async function rotateRefreshToken(sql: Sql, presented: string, opts: { cl
     if (opts.resource !== undefined && !sameResource(opts.resource, row.resource)) {
       return new OAuthProblem('invalid_target', 'the resource is not the one this refresh token was issued for');
     }
-    await tx`UPDATE oauth_tokens SET rotated_at = now() WHERE token_hash = ${hashSecret(presented)}`;
+    await markRotated(tx, hashSecret(presented));
     return issueTokens(
-      tx as unknown as Sql,
+      tx,
       { grantId: row.grant_id, accountId: row.account_id, clientId: row.client_id, resource: row.resource, scope: row.scope },
       opts.life,
       row.family_id,
@@ -91,34 +98,17 @@ export async function rotateRefreshToken(sql: Sql, presented: string, opts: { cl
  * Token revocation (RFC 7009): a refresh token takes its whole family with it, an access token only
  * itself. A token of another client, or no token at all, is answered the same way (nothing revealed).
  */
-export async function revokeToken(sql: Sql, presented: string, clientId: string): Promise<void> {
-  const [row] = await sql`SELECT kind, family_id FROM oauth_tokens WHERE token_hash = ${hashSecret(presented)} AND client_id = ${clientId}`;
+export async function revokeToken(sql: Db, presented: string, clientId: string): Promise<void> {
+  const row = await clientToken(sql, hashSecret(presented), clientId);
   if (!row) return;
   if (row.kind === 'refresh') await revokeFamily(sql, row.family_id);
-  else await sql`UPDATE oauth_tokens SET revoked_at = now() WHERE token_hash = ${hashSecret(presented)} AND revoked_at IS NULL`;
+  else await revokeStoredToken(sql, hashSecret(presented));
 }
 
-export interface LiveAccessToken {
-  grant_id: string;
-  account_id: string;
-  client_id: string;
-  client_name: string;
-  resource: string;
-  scope: string;
-  expires_at: Date;
-  key_id: string;
-  plan: string;
-}
+export type { LiveAccessToken };
 
 /** The live access token (not expired, not revoked, its grant live), with what the caller needs. */
-export async function findAccessToken(sql: Sql, presented: string): Promise<LiveAccessToken | null> {
+export async function findAccessToken(sql: Db, presented: string): Promise<LiveAccessToken | null> {
   if (!ACCESS_TOKEN_PATTERN.test(presented)) return null;
-  const [row] = await sql`
-    SELECT t.grant_id, t.account_id, t.client_id, c.client_name, t.resource, t.scope, t.expires_at, g.key_id, a.plan
-    FROM oauth_tokens t
-      JOIN oauth_grants g ON g.id = t.grant_id AND g.revoked_at IS NULL
-      JOIN oauth_clients c ON c.client_id = t.client_id
-      JOIN accounts a ON a.id = t.account_id
-    WHERE t.token_hash = ${hashSecret(presented)} AND t.kind = 'access' AND t.revoked_at IS NULL AND t.expires_at > now()`;
-  return (row as LiveAccessToken | undefined) ?? null;
+  return findLiveAccessToken(sql, hashSecret(presented));
 }

@@ -1,4 +1,4 @@
-import type { ErrorStatus, Tool } from '../../core/define-tool.js';
+import { BODY_METHODS, type ErrorStatus, type Tool } from '../../core/define-tool.js';
 
 const text = (description: string) => ({ type: 'string', description });
 
@@ -77,8 +77,8 @@ const validationStatus = (tool: Tool) => (tool.compatErrors ? 400 : 422);
 function statusesOf(tool: Tool): Map<number, string> {
   const out = new Map<number, string>();
   const add = (status: number, why: string) => out.set(status, out.has(status) ? `${out.get(status)}; ${why}` : why);
-  if (tool.method === 'POST') add(413, 'The request body is larger than 2 MB.');
-  if (tool.method === 'POST') add(415, 'The request body is not JSON (send Content-Type: application/json).');
+  if (BODY_METHODS.includes(tool.method)) add(413, 'The request body is larger than 2 MB.');
+  if (BODY_METHODS.includes(tool.method)) add(415, 'The request body is not JSON (send Content-Type: application/json).');
   add(401, 'Missing or invalid API key.');
   if (tool.metered) add(402, 'Credits are enforced and the call needs more credits than the period has left.');
   // The compatible family answers invalid input with 400, as the API it is compatible with does.

@@ -1,4 +1,4 @@
-import type { Tool } from '../../core/define-tool.js';
+import { BODY_METHODS, type Tool } from '../../core/define-tool.js';
 import { jsonSchema } from '../../core/json-schema.js';
 import { exampleOf } from './openapi-examples.js';
 import { ERROR_SCHEMAS, RESPONSE_HEADERS, responsesOf } from './openapi-responses.js';
@@ -24,6 +24,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   retail: 'Retail marketplace: product search and reviews.',
   trends: 'Search interest over time for a keyword.',
   'jobs-search': 'Job cards of the web search engine, rendered in a headless browser.',
+  watches: 'Rate monitoring: watches re-price a calendar, a stay or a comparison on a schedule, store what they see and send a signed watch.triggered event when their rule fires.',
   sources: 'Health of the upstream sources: recent outcomes per source, as recorded by the service.',
 };
 
@@ -65,7 +66,7 @@ function parameters(tool: Tool, path: string) {
   if (tool.engines) schema = dispatchedQuery(tool, schema);
   const required = new Set(schema.required ?? []);
   const fields = Object.entries(schema.properties ?? {})
-    .filter(([name]) => pathNames.includes(name) || tool.method !== 'POST')
+    .filter(([name]) => pathNames.includes(name) || !BODY_METHODS.includes(tool.method))
     .map(([name, s]) => (pathNames.includes(name) ? parameter(name, s, 'path', true) : parameter(name, s, 'query', required.has(name))));
   const headers = Object.entries(tool.headers).map(([name, h]) => ({ name, in: 'header', required: h.required, description: h.description, schema: h.schema }));
   return [...fields, ...headers];
@@ -80,7 +81,7 @@ function bodySchema(tool: Tool, path: string): Schema {
 }
 
 function costText(tool: Tool): string {
-  if (!tool.metered) return 'Free.';
+  if (!tool.metered) return tool.credits.note ? `${tool.credits.note[0].toUpperCase()}${tool.credits.note.slice(1)}.` : 'Free.';
   return `${tool.credits.base} credits${tool.credits.note ? ` (${tool.credits.note})` : ''}; failed and empty results are free.`;
 }
 
@@ -89,7 +90,7 @@ function describe(tool: Tool): { description: string; badges: { name: string }[]
   const lines = [tool.description, '', `**Cost:** ${costText(tool)}`];
   const cache = cacheText(tool);
   if (cache) lines.push('', cache);
-  const badges = [{ name: tool.metered ? `${tool.credits.base}${tool.credits.note ? '+' : ''} credits` : 'free' }];
+  const badges = [{ name: tool.metered ? `${tool.credits.base}${tool.credits.note ? '+' : ''} credits` : tool.credits.note ? 'metered' : 'free' }];
   if (tool.mcp.expose) {
     lines.push('', `**MCP tool:** \`${tool.name}\` (POST /mcp, tools/call).`);
     badges.push({ name: `MCP: ${tool.name}` });
@@ -125,7 +126,7 @@ function operation(tool: Tool, path: string) {
   for (const p of params as { name: string; in: string; schema?: { type?: unknown }; example?: unknown }[]) {
     if (p.in !== 'header' && p.name in own && input[p.name] !== undefined) p.example = asDocumentedType(input[p.name], p.schema?.type);
   }
-  if (tool.method === 'POST') {
+  if (BODY_METHODS.includes(tool.method)) {
     const body = bodySchema(tool, path);
     const media: Record<string, unknown> = { schema: body };
     if (example.input !== undefined) {

@@ -6,7 +6,7 @@ import { cutText } from '../../domain/error-echo.js';
 import { InvalidInput, toApiError, UnsupportedMediaType } from '../../domain/errors.js';
 import type { AuthedKey } from '../../platform/keys.js';
 import { elapsedMs } from '../../platform/request-context.js';
-import type { Tool } from '../../core/define-tool.js';
+import { BODY_METHODS, type Tool } from '../../core/define-tool.js';
 import { recordCall } from '../../ops/ops.js';
 import { failureFields, logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from '../../core/invoke.js';
@@ -22,7 +22,7 @@ export function expressPath(openapiPath: string): string {
 
 function rawInput(tool: Tool, req: Request): Record<string, unknown> {
   const params = { ...(req.params as Record<string, string>) };
-  if (tool.method === 'GET' || tool.method === 'DELETE') {
+  if (!BODY_METHODS.includes(tool.method)) {
     const query = { ...(req.query as Record<string, unknown>) };
     delete query.api_key;
     return { ...coerceQuery(tool.input, query), ...params };
@@ -37,7 +37,7 @@ function rawInput(tool: Tool, req: Request): Record<string, unknown> {
 
 function locator(tool: Tool, req: Request): (key: string | undefined) => Location {
   const pathKeys = new Set(Object.keys(req.params ?? {}));
-  const rest: Location = tool.method === 'POST' ? 'body' : 'query';
+  const rest: Location = BODY_METHODS.includes(tool.method) ? 'body' : 'query';
   return (key) => (key !== undefined && pathKeys.has(key) ? 'path' : rest);
 }
 
@@ -51,7 +51,7 @@ export function restRouter(deps: ServiceDeps): Router {
   const router = express.Router();
   for (const tool of deps.tools) {
     for (const path of [tool.path, ...tool.aliases]) {
-      const method = tool.method.toLowerCase() as 'get' | 'post' | 'delete';
+      const method = tool.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
       router[method](expressPath(path), (req, res) => handle(tool, req, res, deps, req.bodyError));
     }
   }
@@ -80,7 +80,7 @@ export function restDispatch(deps: ServiceDeps): express.RequestHandler {
   };
 }
 
-const METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
+const METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'] as const;
 
 function methodNotAllowed(req: Request, res: Response, allowed: readonly string[], tool: Tool): void {
   const detail = `method ${cutText(req.method, 20)} not allowed on ${cutText(req.path, 200)}; allowed: ${allowed.join(', ')}`;
@@ -90,7 +90,7 @@ function methodNotAllowed(req: Request, res: Response, allowed: readonly string[
 
 /** A body the JSON parser left alone because it is not JSON (text/plain, a form): 415, not an empty input. */
 function unsupportedBody(tool: Tool, req: Request): UnsupportedMediaType | undefined {
-  if (tool.method !== 'POST' || req.body !== undefined) return undefined;
+  if (!BODY_METHODS.includes(tool.method) || req.body !== undefined) return undefined;
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   return hasBody ? new UnsupportedMediaType(req.headers['content-type'] ?? 'no Content-Type') : undefined;
 }
@@ -138,7 +138,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps
   if (key) {
     // Written before the answer so that a client can read its own record at once.
     try {
-      await finishCall(deps, meter, { id: req.id, key_id: key.id, method: req.method, path: tool.path, status, duration_ms: elapsedMs(req), response_bytes: raw ? raw.bytes.length : Buffer.byteLength(text) });
+      await finishCall(deps, meter, { id: req.id, key_id: key.id, account_id: key.account_id, method: req.method, path: tool.path, status, duration_ms: elapsedMs(req), response_bytes: raw ? raw.bytes.length : Buffer.byteLength(text) });
     } catch (err) {
       // A result whose charge could not be written is not handed out free.
       if (status < 400) {

@@ -1,7 +1,5 @@
 import { NotFound, UpstreamContractChanged } from '../../domain/errors.js';
-import { dateOrInstant } from '../shared/json-values.js';
-
-type Json = Record<string, any>;
+import { arr, at, dateOrInstant, isObject, nonEmptyStr, obj, type JsonObject } from '../../domain/json.js';
 
 export interface AppRecord {
   app_id: string;
@@ -35,10 +33,7 @@ export interface AppRecord {
   languages: string[];
 }
 
-function s(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' ? v : null;
-}
-
+/** A finite number, or a string of digits (with decimals) as the store writes some counts. */
 function n(v: unknown): number | null {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   return typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? Number(v) : null;
@@ -59,7 +54,7 @@ function rating(avg: unknown, count: unknown): [number | null, number | null] {
 }
 
 /** One software result of the lookup/search API (iOS and Mac App Store share the schema). */
-export function mapAppResult(r: Json): AppRecord {
+export function mapAppResult(r: JsonObject): AppRecord {
   const id = n(r.trackId);
   if (id === null) throw new UpstreamContractChanged('apps', 'trackId');
   const [avg, count] = rating(r.averageUserRating, r.userRatingCount);
@@ -67,40 +62,42 @@ export function mapAppResult(r: Json): AppRecord {
   const price = n(r.price);
   return {
     app_id: String(id),
-    bundle_id: s(r.bundleId),
-    title: s(r.trackName),
-    url: s(r.trackViewUrl),
-    developer: { name: s(r.artistName), id: n(r.artistId) !== null ? String(r.artistId) : null, url: s(r.artistViewUrl) },
-    seller: { name: s(r.sellerName), url: s(r.sellerUrl) },
-    price: { value: price, currency: s(r.currency), text: s(r.formattedPrice), free: price === null ? null : price === 0 },
+    bundle_id: nonEmptyStr(r.bundleId),
+    title: nonEmptyStr(r.trackName),
+    url: nonEmptyStr(r.trackViewUrl),
+    developer: { name: nonEmptyStr(r.artistName), id: n(r.artistId) !== null ? String(r.artistId) : null, url: nonEmptyStr(r.artistViewUrl) },
+    seller: { name: nonEmptyStr(r.sellerName), url: nonEmptyStr(r.sellerUrl) },
+    price: { value: price, currency: nonEmptyStr(r.currency), text: nonEmptyStr(r.formattedPrice), free: price === null ? null : price === 0 },
     rating: avg,
     ratings_count: count,
     current_version_rating: curAvg,
     current_version_ratings_count: curCount,
     histogram: null,
-    version: s(r.version),
-    release_notes: s(r.releaseNotes),
+    version: nonEmptyStr(r.version),
+    release_notes: nonEmptyStr(r.releaseNotes),
     released: iso(r.releaseDate),
     updated: iso(r.currentVersionReleaseDate),
     size_bytes: n(r.fileSizeBytes),
-    minimum_os_version: s(r.minimumOsVersion),
-    primary_genre: s(r.primaryGenreName),
+    minimum_os_version: nonEmptyStr(r.minimumOsVersion),
+    primary_genre: nonEmptyStr(r.primaryGenreName),
     primary_genre_id: n(r.primaryGenreId),
     genres: strings(r.genres),
-    content_rating: s(r.trackContentRating) ?? s(r.contentAdvisoryRating),
+    content_rating: nonEmptyStr(r.trackContentRating) ?? nonEmptyStr(r.contentAdvisoryRating),
     advisories: strings(r.advisories),
-    description: s(r.description),
-    icon: s(r.artworkUrl512) ?? s(r.artworkUrl100) ?? s(r.artworkUrl60),
+    description: nonEmptyStr(r.description),
+    icon: nonEmptyStr(r.artworkUrl512) ?? nonEmptyStr(r.artworkUrl100) ?? nonEmptyStr(r.artworkUrl60),
     screenshots: strings(r.screenshotUrls),
     ipad_screenshots: strings(r.ipadScreenshotUrls),
     languages: strings(r.languageCodesISO2A),
   };
 }
 
-function softwareResults(payload: unknown): Json[] {
-  const root = payload && typeof payload === 'object' ? (payload as Json) : null;
+function softwareResults(payload: unknown): JsonObject[] {
+  const root = obj(payload);
   if (!root || !Array.isArray(root.results)) throw new UpstreamContractChanged('apps', 'lookup results array');
-  return root.results.filter((r: unknown): r is Json => !!r && typeof r === 'object' && (r as Json).wrapperType === 'software');
+  return arr(root.results)
+    .filter(isObject)
+    .filter((r) => r.wrapperType === 'software');
 }
 
 /** `GET /lookup?id=…` or `?bundleId=…`: the app, or 404 when the storefront does not carry it. */
@@ -116,6 +113,6 @@ export function parseAppLookup(payload: unknown, context: { app_id?: string; bun
 /** `GET /search?entity=software…`: the result list in store order. */
 export function parseAppSearch(payload: unknown): { total: number; apps: AppRecord[] } {
   const results = softwareResults(payload);
-  const total = n((payload as Json).resultCount) ?? results.length;
+  const total = n(at(payload, 'resultCount')) ?? results.length;
   return { total, apps: results.map(mapAppResult) };
 }

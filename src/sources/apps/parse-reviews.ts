@@ -1,7 +1,5 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { dateOrInstant, finiteNumber } from '../shared/json-values.js';
-
-type Json = Record<string, any>;
+import { arrOrNull, dateOrInstant, nonEmptyStr, nonEmptyText, num, obj, stringText } from '../../domain/json.js';
 
 export interface AppReview {
   review_id: string;
@@ -26,49 +24,50 @@ export interface AppRatings {
 /** Review dates as precise as the feed states them. */
 const iso = dateOrInstant;
 
+const isFiveCounts = (v: unknown[] | null): v is [number, number, number, number, number] => v !== null && v.length === 5 && v.every((c) => typeof c === 'number');
+
 /**
  * The storefront's ratings summary (`/<cc>/customer-reviews/id<app>?displayable-kind=11` with a
  * store-front header): `ratingCountList` holds the 1- to 5-star counts in that order.
  */
 export function parseAppRatings(payload: unknown): AppRatings {
-  const root = payload && typeof payload === 'object' ? (payload as Json) : null;
-  const list = root?.ratingCountList;
-  if (!root || !Array.isArray(list) || list.length !== 5 || !list.every((c) => typeof c === 'number')) {
-    throw new UpstreamContractChanged('apps', 'ratingCountList of five counts');
-  }
+  const root = obj(payload);
+  const list = arrOrNull(root, 'ratingCountList');
+  if (!root || !isFiveCounts(list)) throw new UpstreamContractChanged('apps', 'ratingCountList of five counts');
   return {
     app_id: root.adamId != null ? String(root.adamId) : null,
-    rating: finiteNumber(root.ratingAverage),
-    ratings_count: finiteNumber(root.ratingCount),
-    reviews_count: finiteNumber(root.totalNumberOfReviews),
+    rating: num(root.ratingAverage),
+    ratings_count: num(root.ratingCount),
+    reviews_count: num(root.totalNumberOfReviews),
     histogram: { '1': list[0], '2': list[1], '3': list[2], '4': list[3], '5': list[4] },
   };
 }
 
 /** One page of `userReviewsRow`; rows without text (bare ratings) are left out. `rows` counts every row. */
 export function parseAppReviews(payload: unknown): { reviews: AppReview[]; rows: number } {
-  const root = payload && typeof payload === 'object' ? (payload as Json) : null;
-  if (!root || !Array.isArray(root.userReviewList)) throw new UpstreamContractChanged('apps', 'userReviewList array');
+  const list = arrOrNull(obj(payload), 'userReviewList');
+  if (!list) throw new UpstreamContractChanged('apps', 'userReviewList array');
   const out: AppReview[] = [];
-  for (const raw of root.userReviewList) {
-    const r = raw && typeof raw === 'object' ? (raw as Json) : null;
+  for (const raw of list) {
+    const r = obj(raw);
     const id = r?.userReviewId;
-    const body = typeof r?.body === 'string' ? r.body.trim() : '';
+    const body = stringText(r, 'body');
     if (!r || (typeof id !== 'string' && typeof id !== 'number') || body === '') continue;
     const review: AppReview = {
       review_id: String(id),
-      title: typeof r.title === 'string' && r.title.trim() !== '' ? r.title.trim() : null,
+      title: nonEmptyText(r.title),
       text: body,
-      rating: finiteNumber(r.rating),
-      author: typeof r.name === 'string' && r.name !== '' ? r.name : null,
+      rating: num(r.rating),
+      author: nonEmptyStr(r.name),
       date: iso(r.date),
       edited: r.isEdited === true,
     };
-    const dev = r.developerResponse && typeof r.developerResponse === 'object' ? (r.developerResponse as Json) : null;
-    if (dev && typeof dev.body === 'string' && dev.body.trim() !== '') {
-      review.developer_response = { id: dev.id != null ? String(dev.id) : null, text: dev.body.trim(), date: iso(dev.modified) };
+    const dev = obj(r.developerResponse);
+    const devText = nonEmptyText(dev?.body);
+    if (dev && devText !== null) {
+      review.developer_response = { id: dev.id != null ? String(dev.id) : null, text: devText, date: iso(dev.modified) };
     }
     out.push(review);
   }
-  return { reviews: out, rows: root.userReviewList.length };
+  return { reviews: out, rows: list.length };
 }

@@ -58,7 +58,7 @@ const RULES: Rule[] = [
       t = parts[0] === 'api' ? (parts[2] === 'widget' && parts[3] === 'accounts' ? token(parts[4]) : null) : token(parts[0]);
     } else {
       const m = /^([a-z0-9-]+)\.workable\.com$/.exec(host);
-      if (m && !RESERVED_SUBDOMAINS.has(m[1])) t = m[1];
+      if (m && !RESERVED_SUBDOMAINS.has(m[1]!)) t = m[1]!;
     }
     return t ? board('workable', t, `https://apply.workable.com/${t}/`) : null;
   },
@@ -89,14 +89,15 @@ const RULES: Rule[] = [
   // Recruitee: <c>.recruitee.com.
   (_url, host) => {
     const m = /^([a-z0-9-]+)\.recruitee\.com$/.exec(host);
-    if (!m || RESERVED_SUBDOMAINS.has(m[1])) return null;
-    return board('recruitee', m[1], `https://${m[1]}.recruitee.com`, { host });
+    const company = m?.[1];
+    if (!company || RESERVED_SUBDOMAINS.has(company)) return null;
+    return board('recruitee', company, `https://${company}.recruitee.com`, { host });
   },
   // Teamtailor: career.teamtailor.com, <c>.career.teamtailor.com, <c>.teamtailor.com (custom domains are found on the page).
   (_url, host) => {
     const ownSite = host === 'career.teamtailor.com';
     const sub = /^([a-z0-9-]+)\.(?:career\.)?teamtailor\.com$/.exec(host);
-    if (!ownSite && (!sub || RESERVED_SUBDOMAINS.has(sub[1]))) return null;
+    if (!ownSite && (!sub || RESERVED_SUBDOMAINS.has(sub[1]!))) return null;
     return board('teamtailor', host, `https://${host}/jobs`, { host });
   },
 ];
@@ -155,11 +156,16 @@ const URL_IN_TEXT = /(?:https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}(?:\/[^\s"'<>\\`)]*)?
 const TEAMTAILOR_SITE = /teamtailor-cdn\.com|cdn\.teamtailor\.com|teamtailor\.com\/(?:assets|packs)/i;
 const CAREERS_WORDS = /career|karriere|jobs?\b|join[- ]?us|work[- ]?with[- ]?us|vacanc|openings|open[- ]?positions|hiring|stellen|empleo|emplois/i;
 
+/** The first label of a host name (`jobs.acme.com` → `jobs`). */
+export function firstLabel(host: string): string {
+  return host.split('.', 1)[0] ?? '';
+}
+
 /** The registrable part of a host (`www.acme.co.uk` → `acme.co.uk`), to tell same-site links. */
 export function siteOf(host: string): string {
   const labels = host.toLowerCase().replace(/^www\./, '').split('.');
   // Two-letter second-level labels under a country code (co.uk, com.au) belong to the suffix.
-  const n = labels.length >= 3 && /^(co|com|org|net|gov|ac|edu)$/.test(labels[labels.length - 2]) ? 3 : 2;
+  const n = labels.length >= 3 && /^(co|com|org|net|gov|ac|edu)$/.test(labels[labels.length - 2]!) ? 3 : 2;
   return labels.slice(-n).join('.');
 }
 
@@ -234,7 +240,7 @@ function careersLinks($: cheerio.CheerioAPI, page: URL): string[] {
     }
     if ((u.protocol !== 'https:' && u.protocol !== 'http:') || siteOf(u.hostname) !== site) return;
     const text = $(el).text().replace(/\s+/g, ' ').trim();
-    if (!CAREERS_WORDS.test(u.pathname) && !CAREERS_WORDS.test(u.hostname.split('.')[0]) && !CAREERS_WORDS.test(text)) return;
+    if (!CAREERS_WORDS.test(u.pathname) && !CAREERS_WORDS.test(firstLabel(u.hostname)) && !CAREERS_WORDS.test(text)) return;
     u.hash = '';
     const clean = u.toString();
     if (clean.replace(/\/$/, '') === here || out.includes(clean)) return;
@@ -255,7 +261,7 @@ export function domainFallbackBoards(pageUrl: string): CareersBoard[] {
   } catch {
     return [];
   }
-  const name = siteOf(host).split('.')[0].replace(/[^a-z0-9-]/g, '');
+  const name = firstLabel(siteOf(host)).replace(/[^a-z0-9-]/g, '');
   if (!name) return [];
   return [board('greenhouse', name, `https://job-boards.greenhouse.io/${name}`), board('lever', name, `https://jobs.lever.co/${name}`)];
 }

@@ -1,7 +1,7 @@
 import * as cheerio from 'cheerio';
 import { InvalidInput, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchResponse } from '../../upstream/safe-fetch.js';
-import { detectBoardFromUrl, domainFallbackBoards, scanCareersPage, siteOf, type BoardCandidate } from './detect.js';
+import { detectBoardFromUrl, domainFallbackBoards, firstLabel, scanCareersPage, siteOf, type BoardCandidate } from './detect.js';
 import { assertOk, atsJson, fetchAts, fetchCareersPage, type CareersIo } from './io.js';
 import { parseGreenhouseBoardInfo } from './parse-greenhouse.js';
 import { greenhouseBoardInfoRequest } from './requests.js';
@@ -37,8 +37,9 @@ function plain(b: CareersBoard | BoardCandidate): CareersBoard {
   return board;
 }
 
+/** The first of the boards a scan found (callers pass at least one) and the others as candidates. */
 function fromScan(boards: BoardCandidate[], pages: number): FoundBoard {
-  return { board: plain(boards[0]), detected_by: 'page', candidates: boards.slice(1).map(plain), pages_fetched: pages, company_name: null };
+  return { board: plain(boards[0]!), detected_by: 'page', candidates: boards.slice(1).map(plain), pages_fetched: pages, company_name: null };
 }
 
 function notFound(url: string): InvalidInput {
@@ -135,7 +136,7 @@ async function probe(io: CareersIo, b: CareersBoard, pageUrl: string): Promise<{
 /** "Acme, Inc." matches acme.com; "Acme Leisure Group" does not. */
 export function nameMatchesSite(name: string | null, site: string): boolean {
   if (!name) return false;
-  const label = site.split('.')[0].replace(/[^a-z0-9]/g, '');
+  const label = firstLabel(site).replace(/[^a-z0-9]/g, '');
   const words = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -1,6 +1,7 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import type { CareersBoardPage, CareersCompensation, CareersJobRecord } from './types.js';
-import { arr, isoUtc, num, obj, payPeriod, str, uniq } from './values.js';
+import { arr, numeric, obj, textOrNull, type JsonObject } from '../../domain/json.js';
+import { isoUtc, payPeriod, uniq } from './values.js';
 
 /** `GET api.ashbyhq.com/posting-api/job-board/<org>?includeCompensation=true`. */
 export function parseAshbyBoard(payload: unknown): CareersBoardPage {
@@ -15,39 +16,39 @@ export function parseAshbyBoard(payload: unknown): CareersBoardPage {
 
 function ashbyJob(raw: unknown): CareersJobRecord | null {
   const j = obj(raw);
-  const id = str(j?.id);
-  const title = str(j?.title);
+  const id = textOrNull(j?.id);
+  const title = textOrNull(j?.title);
   if (!j || !id || !title) return null;
-  const workplace = str(j.workplaceType);
+  const workplace = textOrNull(j.workplaceType);
   return {
     job_id: id,
     title,
-    department: str(j.department) ?? str(j.team),
-    locations: uniq([str(j.location), ...arr(j.secondaryLocations).map((l) => str(obj(l)?.location))]),
+    department: textOrNull(j.department) ?? textOrNull(j.team),
+    locations: uniq([textOrNull(j.location), ...arr(j.secondaryLocations).map((l) => textOrNull(obj(l)?.location))]),
     posted_at: isoUtc(j.publishedAt),
     updated_at: null,
-    url: str(j.jobUrl),
-    employment_type: str(j.employmentType),
+    url: textOrNull(j.jobUrl),
+    employment_type: textOrNull(j.employmentType),
     compensation: ashbyCompensation(j),
     ats: 'ashby',
-    description_text: str(j.descriptionPlain),
+    description_text: textOrNull(j.descriptionPlain),
     // workplaceType is the system's label; isRemote is also true for hybrid roles.
     remote: workplace ? workplace.toLowerCase() === 'remote' : typeof j.isRemote === 'boolean' ? j.isRemote : null,
   };
 }
 
-function ashbyCompensation(j: Record<string, any>): CareersCompensation | null {
+function ashbyCompensation(j: JsonObject): CareersCompensation | null {
   if (j.shouldDisplayCompensationOnJobPostings === false) return null;
   const comp = obj(j.compensation);
   const salary = arr(comp?.summaryComponents)
     .map((c) => obj(c))
-    .find((c) => c && String(c.compensationType ?? '').toLowerCase() === 'salary' && num(c.minValue) !== null && num(c.maxValue) !== null);
+    .find((c) => c && String(c.compensationType ?? '').toLowerCase() === 'salary' && numeric(c.minValue) !== null && numeric(c.maxValue) !== null);
   if (!salary) return null;
   return {
-    min: num(salary.minValue)!,
-    max: num(salary.maxValue)!,
-    currency: str(salary.currencyCode),
+    min: numeric(salary.minValue)!,
+    max: numeric(salary.maxValue)!,
+    currency: textOrNull(salary.currencyCode),
     period: payPeriod(salary.interval),
-    text: str(comp?.compensationTierSummary) ?? str(comp?.scrapeableCompensationSalarySummary),
+    text: textOrNull(comp?.compensationTierSummary) ?? textOrNull(comp?.scrapeableCompensationSalarySummary),
   };
 }

@@ -1,7 +1,8 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import { htmlToText } from '../network/html-reduce.js';
 import type { CareersBoardPage, CareersJobRecord } from './types.js';
-import { arr, decodeEntities, isoUtc, num, obj, str, uniq } from './values.js';
+import { arr, numeric, obj, textOrNull } from '../../domain/json.js';
+import { decodeEntities, isoUtc, uniq } from './values.js';
 
 /** Custom metadata field that boards use for the employment type (Greenhouse has no native one). */
 const EMPLOYMENT_TYPE_FIELD = /^employment type$/i;
@@ -12,31 +13,31 @@ export function parseGreenhouseBoard(payload: unknown): CareersBoardPage {
   const root = obj(payload);
   if (!root || !Array.isArray(root.jobs)) throw new UpstreamContractChanged('careers', 'greenhouse jobs array');
   const jobs = root.jobs.map(greenhouseJob).filter((j): j is CareersJobRecord => j !== null);
-  const companyName = str(arr(root.jobs).map((j) => obj(j)?.company_name).find((n) => str(n)));
-  return { company_name: companyName, total: num(obj(root.meta)?.total), jobs };
+  const companyName = textOrNull(arr(root.jobs).map((j) => obj(j)?.company_name).find((n) => textOrNull(n)));
+  return { company_name: companyName, total: numeric(obj(root.meta)?.total), jobs };
 }
 
 function greenhouseJob(raw: unknown): CareersJobRecord | null {
   const j = obj(raw);
-  const id = str(j?.id);
-  const title = str(j?.title);
+  const id = textOrNull(j?.id);
+  const title = textOrNull(j?.title);
   if (!j || !id || !title) return null;
   const offices = arr(j.offices).map((o) => obj(o));
-  const locationName = str(obj(j.location)?.name);
-  const places = uniq([locationName, ...offices.map((o) => str(o?.name))]);
+  const locationName = textOrNull(obj(j.location)?.name);
+  const places = uniq([locationName, ...offices.map((o) => textOrNull(o?.name))]);
   const employment = arr(j.metadata)
     .map((m) => obj(m))
     .find((m) => m && EMPLOYMENT_TYPE_FIELD.test(String(m.name ?? '')));
-  const content = str(j.content);
+  const content = textOrNull(j.content);
   return {
     job_id: id,
     title,
-    department: uniq(arr(j.departments).map((d) => str(obj(d)?.name))).join(', ') || null,
+    department: uniq(arr(j.departments).map((d) => textOrNull(obj(d)?.name))).join(', ') || null,
     locations: uniq([locationName]),
     posted_at: isoUtc(j.first_published),
     updated_at: isoUtc(j.updated_at),
-    url: str(j.absolute_url),
-    employment_type: employment ? str(Array.isArray(employment.value) ? employment.value.join(', ') : employment.value) : null,
+    url: textOrNull(j.absolute_url),
+    employment_type: employment ? textOrNull(Array.isArray(employment.value) ? employment.value.join(', ') : employment.value) : null,
     compensation: null,
     ats: 'greenhouse',
     description_text: content ? htmlToText(decodeEntities(content)) || null : null,
@@ -48,5 +49,5 @@ function greenhouseJob(raw: unknown): CareersJobRecord | null {
 export function parseGreenhouseBoardInfo(payload: unknown): { name: string | null } {
   const root = obj(payload);
   if (!root) throw new UpstreamContractChanged('careers', 'greenhouse board object');
-  return { name: str(root.name) };
+  return { name: textOrNull(root.name) };
 }

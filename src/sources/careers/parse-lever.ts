@@ -1,7 +1,8 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import { htmlToText } from '../network/html-reduce.js';
 import type { CareersBoardPage, CareersCompensation, CareersJobRecord } from './types.js';
-import { arr, isoUtc, num, obj, payPeriod, str, uniq } from './values.js';
+import { arr, numeric, obj, textOrNull, type JsonObject } from '../../domain/json.js';
+import { isoUtc, payPeriod, uniq } from './values.js';
 
 /** `GET api.lever.co/v0/postings/<company>?mode=json`: a bare array of postings. */
 export function parseLeverBoard(payload: unknown): CareersBoardPage {
@@ -12,21 +13,21 @@ export function parseLeverBoard(payload: unknown): CareersBoardPage {
 
 function leverJob(raw: unknown): CareersJobRecord | null {
   const j = obj(raw);
-  const id = str(j?.id);
-  const title = str(j?.text);
+  const id = textOrNull(j?.id);
+  const title = textOrNull(j?.text);
   if (!j || !id || !title) return null;
   const cat = obj(j.categories) ?? {};
-  const workplace = str(j.workplaceType);
+  const workplace = textOrNull(j.workplaceType);
   return {
     job_id: id,
     title,
-    department: str(cat.department) ?? str(cat.team),
-    locations: uniq(arr(cat.allLocations).length ? arr(cat.allLocations).map(str) : [str(cat.location)]),
+    department: textOrNull(cat.department) ?? textOrNull(cat.team),
+    locations: uniq(arr(cat.allLocations).length ? arr(cat.allLocations).map((v) => textOrNull(v)) : [textOrNull(cat.location)]),
     // Lever publishes a posting when it is created; createdAt is the only date it exposes.
-    posted_at: isoUtc(num(j.createdAt)),
+    posted_at: isoUtc(numeric(j.createdAt)),
     updated_at: null,
-    url: str(j.hostedUrl),
-    employment_type: str(cat.commitment),
+    url: textOrNull(j.hostedUrl),
+    employment_type: textOrNull(cat.commitment),
     compensation: leverCompensation(j),
     ats: 'lever',
     description_text: leverDescription(j),
@@ -34,26 +35,26 @@ function leverJob(raw: unknown): CareersJobRecord | null {
   };
 }
 
-function leverCompensation(j: Record<string, any>): CareersCompensation | null {
+function leverCompensation(j: JsonObject): CareersCompensation | null {
   const range = obj(j.salaryRange);
-  const min = num(range?.min);
-  const max = num(range?.max);
+  const min = numeric(range?.min);
+  const max = numeric(range?.max);
   if (min === null || max === null) return null;
-  return { min, max, currency: str(range?.currency), period: payPeriod(range?.interval), text: str(j.salaryDescriptionPlain) };
+  return { min, max, currency: textOrNull(range?.currency), period: payPeriod(range?.interval), text: textOrNull(j.salaryDescriptionPlain) };
 }
 
-function leverDescription(j: Record<string, any>): string | null {
+function leverDescription(j: JsonObject): string | null {
   const parts: string[] = [];
-  const opening = str(j.descriptionPlain);
+  const opening = textOrNull(j.descriptionPlain);
   if (opening) parts.push(opening);
   for (const list of arr(j.lists)) {
     const l = obj(list);
-    const heading = str(l?.text);
-    const body = str(l?.content) ? htmlToText(`<ul>${l!.content}</ul>`) : null;
+    const heading = textOrNull(l?.text);
+    const body = textOrNull(l?.content) ? htmlToText(`<ul>${l!.content}</ul>`) : null;
     const block = [heading, body].filter(Boolean).join('\n');
     if (block) parts.push(block);
   }
-  const closing = str(j.additionalPlain);
+  const closing = textOrNull(j.additionalPlain);
   if (closing) parts.push(closing);
   return parts.length ? parts.join('\n\n') : null;
 }

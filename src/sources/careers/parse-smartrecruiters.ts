@@ -1,7 +1,8 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import { htmlToText } from '../network/html-reduce.js';
 import type { CareersBoardPage, CareersJobRecord } from './types.js';
-import { isoUtc, num, obj, str, uniq } from './values.js';
+import { numeric, obj, textOrNull } from '../../domain/json.js';
+import { isoUtc, uniq } from './values.js';
 
 /** Sections of a posting's job ad, in page order. */
 const AD_SECTIONS = ['companyDescription', 'jobDescription', 'qualifications', 'additionalInformation'];
@@ -11,32 +12,32 @@ export function parseSmartRecruitersPage(payload: unknown, context: { company: s
   const root = obj(payload);
   if (!root || !Array.isArray(root.content)) throw new UpstreamContractChanged('careers', 'smartrecruiters content array');
   const jobs = root.content.map((p) => smartRecruitersJob(p, context.company)).filter((j): j is CareersJobRecord => j !== null);
-  const companyName = str(root.content.map((p) => obj(obj(p)?.company)?.name).find((n) => str(n)));
+  const companyName = textOrNull(root.content.map((p) => obj(obj(p)?.company)?.name).find((n) => textOrNull(n)));
   return {
     company_name: companyName,
-    total: num(root.totalFound),
+    total: numeric(root.totalFound),
     jobs,
-    offset: num(root.offset) ?? 0,
-    limit: num(root.limit) ?? jobs.length,
+    offset: numeric(root.offset) ?? 0,
+    limit: numeric(root.limit) ?? jobs.length,
   };
 }
 
 function smartRecruitersJob(raw: unknown, company: string): CareersJobRecord | null {
   const p = obj(raw);
-  const id = str(p?.id);
-  const title = str(p?.name);
+  const id = textOrNull(p?.id);
+  const title = textOrNull(p?.name);
   if (!p || !id || !title) return null;
   const loc = obj(p.location) ?? {};
-  const companyId = str(obj(p.company)?.identifier) ?? company;
+  const companyId = textOrNull(obj(p.company)?.identifier) ?? company;
   return {
     job_id: id,
     title,
-    department: str(obj(p.department)?.label),
-    locations: uniq([str(loc.fullLocation) ?? uniq([str(loc.city), str(loc.region), str(loc.country)]).join(', ')]),
+    department: textOrNull(obj(p.department)?.label),
+    locations: uniq([textOrNull(loc.fullLocation) ?? uniq([textOrNull(loc.city), textOrNull(loc.region), textOrNull(loc.country)]).join(', ')]),
     posted_at: isoUtc(p.releasedDate),
     updated_at: null,
     url: `https://jobs.smartrecruiters.com/${encodeURIComponent(companyId)}/${encodeURIComponent(id)}`,
-    employment_type: str(obj(p.typeOfEmployment)?.label),
+    employment_type: textOrNull(obj(p.typeOfEmployment)?.label),
     compensation: null,
     ats: 'smartrecruiters',
     remote: typeof loc.remote === 'boolean' ? loc.remote : null,
@@ -49,12 +50,12 @@ export function parseSmartRecruitersPosting(payload: unknown): { job_id: string 
   if (!root) throw new UpstreamContractChanged('careers', 'smartrecruiters posting object');
   const sections = obj(obj(obj(root.jobAd)?.sections));
   const parts = AD_SECTIONS.map((k) => obj(sections?.[k]))
-    .filter((s) => s && str(s.text))
-    .map((s) => [str(s!.title), htmlToText(String(s!.text))].filter(Boolean).join('\n'));
+    .filter((s) => s && textOrNull(s.text))
+    .map((s) => [textOrNull(s!.title), htmlToText(String(s!.text))].filter(Boolean).join('\n'));
   return {
-    job_id: str(root.id),
+    job_id: textOrNull(root.id),
     description_text: parts.length ? parts.join('\n\n') : null,
-    url: str(root.postingUrl) ?? str(root.applyUrl),
+    url: textOrNull(root.postingUrl) ?? textOrNull(root.applyUrl),
   };
 }
 

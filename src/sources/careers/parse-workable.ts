@@ -1,7 +1,8 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import { htmlToText } from '../network/html-reduce.js';
 import type { CareersBoardPage, CareersJobRecord } from './types.js';
-import { arr, isoUtc, obj, str, uniq } from './values.js';
+import { arr, obj, textOrNull, type JsonObject } from '../../domain/json.js';
+import { isoUtc, uniq } from './values.js';
 
 /**
  * `GET apply.workable.com/api/v1/widget/accounts/<account>?details=true`. The widget lists a
@@ -13,8 +14,8 @@ export function parseWorkableBoard(payload: unknown): CareersBoardPage {
   const byCode = new Map<string, CareersJobRecord>();
   for (const raw of root.jobs) {
     const j = obj(raw);
-    const code = str(j?.shortcode);
-    const title = str(j?.title);
+    const code = textOrNull(j?.shortcode);
+    const title = textOrNull(j?.title);
     if (!j || !code || !title) continue;
     const locations = workableLocations(j);
     const seen = byCode.get(code);
@@ -22,16 +23,16 @@ export function parseWorkableBoard(payload: unknown): CareersBoardPage {
       seen.locations = uniq([...seen.locations, ...locations]);
       continue;
     }
-    const description = str(j.description);
+    const description = textOrNull(j.description);
     byCode.set(code, {
       job_id: code,
       title,
-      department: str(j.department),
+      department: textOrNull(j.department),
       locations,
       posted_at: isoUtc(j.published_on),
       updated_at: null,
-      url: str(j.url) ?? str(j.shortlink),
-      employment_type: str(j.employment_type),
+      url: textOrNull(j.url) ?? textOrNull(j.shortlink),
+      employment_type: textOrNull(j.employment_type),
       compensation: null,
       ats: 'workable',
       description_text: description ? htmlToText(description) || null : null,
@@ -39,14 +40,14 @@ export function parseWorkableBoard(payload: unknown): CareersBoardPage {
     });
   }
   const jobs = [...byCode.values()];
-  return { company_name: str(root.name), total: jobs.length, jobs };
+  return { company_name: textOrNull(root.name), total: jobs.length, jobs };
 }
 
-function workableLocations(j: Record<string, any>): string[] {
+function workableLocations(j: JsonObject): string[] {
   const listed = arr(j.locations)
     .map((l) => obj(l))
     .filter((l) => l && l.hidden !== true)
-    .map((l) => uniq([str(l!.city), str(l!.region), str(l!.country)]).join(', '));
+    .map((l) => uniq([textOrNull(l!.city), textOrNull(l!.region), textOrNull(l!.country)]).join(', '));
   if (listed.some(Boolean)) return uniq(listed);
-  return uniq([uniq([str(j.city), str(j.state), str(j.country)]).join(', ')]);
+  return uniq([uniq([textOrNull(j.city), textOrNull(j.state), textOrNull(j.country)]).join(', ')]);
 }

@@ -1,29 +1,12 @@
-/** Small value helpers shared by the board parsers. */
+/** Value readers of the board parsers beyond the shared JSON readers (src/domain/json.ts): dates, pay periods, entities. */
+import { textOrNull } from '../../domain/json.js';
 import type { PayPeriod } from './types.js';
 
-export { num } from '../shared/json-values.js';
-
-export function str(v: unknown): string | null {
-  if (typeof v === 'string') {
-    const t = v.trim();
-    return t === '' ? null : t;
-  }
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  return null;
-}
-
-export function obj(v: unknown): Record<string, any> | null {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, any>) : null;
-}
-
-export function arr(v: unknown): any[] {
-  return Array.isArray(v) ? v : [];
-}
 
 /** ISO-8601 UTC for a timestamp the system gives (ISO with offset, `YYYY-MM-DD HH:MM:SS UTC`, epoch ms); dates stay dates. */
 export function isoUtc(v: unknown): string | null {
   if (typeof v === 'number' && Number.isFinite(v)) return trimMs(new Date(v).toISOString());
-  const s = str(v);
+  const s = textOrNull(v);
   if (!s) return null;
   if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return s;
   const normalized = s.replace(/^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC$/, '$1T$2Z');
@@ -62,11 +45,11 @@ export function decodeEntities(s: string): string {
  * Teamtailor). Anything else (one-time, a count of several periods) is null: not a period we can say.
  */
 export function payPeriod(v: unknown): PayPeriod | null {
-  const t = str(v)?.toLowerCase();
+  const t = textOrNull(v)?.toLowerCase();
   if (!t) return null;
   const m = /^(?:per-|1\s+)?(hour|day|week|month|year)(?:ly|s)?(?:-(?:salary|wage))?$/.exec(t) ?? /^(hourly|daily|weekly|monthly|yearly|annual|annually)$/.exec(t);
   if (!m) return null;
-  const word = m[1];
+  const word = m[1]!;
   const map: Record<string, PayPeriod> = { hourly: 'hour', daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year', annual: 'year', annually: 'year' };
   return map[word] ?? (word as PayPeriod);
 }

@@ -5,9 +5,7 @@
  * Dorm prices are per bed.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { num, text } from '../shared/json-values.js';
-
-type Json = any;
+import { arr, at, isObject, numeric, text, type Json } from '../../domain/json.js';
 
 export interface HostelNightPrice {
   date: string;
@@ -56,58 +54,61 @@ export interface HostelAvailability {
   rooms: HostelRoom[];
 }
 
-function byPlan(list: Json, plan: Json): Json | null {
-  return (Array.isArray(list) ? list : []).find((x: Json) => x?.ratePlan === plan) ?? null;
+function byPlan(list: Json, plan: Json): Json {
+  return arr(list).find((x) => at(x, 'ratePlan') === plan) ?? null;
 }
 
 function room(r: Json, kind: 'dorm' | 'private'): HostelRoom {
-  const offers: HostelRateOffer[] = (r?.ratePlans ?? []).map((rp: Json) => {
-    const total = byPlan(r?.totalPrice, rp?.id);
-    const avg = byPlan(r?.averagePricePerNight, rp?.id);
-    const procedure = text(rp?.paymentProcedure?.id);
+  const offers: HostelRateOffer[] = arr(r, 'ratePlans').map((rp) => {
+    const planId = at(rp, 'id');
+    const total = byPlan(at(r, 'totalPrice'), planId);
+    const avg = byPlan(at(r, 'averagePricePerNight'), planId);
+    const procedure = text(rp, 'paymentProcedure', 'id');
     return {
-      rate_plan_id: text(rp?.id),
+      rate_plan_id: text(planId),
       payment_procedure: procedure,
-      payment_label: text(rp?.paymentProcedure?.label),
-      is_default: rp?.isDefault === true,
+      payment_label: text(rp, 'paymentProcedure', 'label'),
+      is_default: at(rp, 'isDefault') === true,
       refundable: procedure === 'nonRefundable' ? false : null,
-      currency: text(total?.price?.currency) || null,
-      total: num(total?.price?.value),
-      original_total: num(total?.originalPrice?.value),
-      average_per_night: num(avg?.price?.value),
-      original_average_per_night: num(avg?.originalPrice?.value),
-      nights: (r?.priceBreakdown ?? [])
-        .filter((b: Json) => b?.ratePlan === rp?.id)
-        .map((b: Json) => ({ date: text(b?.date), price: num(b?.price?.value) })),
-      promotion_discount: text(rp?.promotions?.totalDiscount) || null,
+      currency: text(total, 'price', 'currency') || null,
+      total: numeric(total, 'price', 'value'),
+      original_total: numeric(total, 'originalPrice', 'value'),
+      average_per_night: numeric(avg, 'price', 'value'),
+      original_average_per_night: numeric(avg, 'originalPrice', 'value'),
+      nights: arr(r, 'priceBreakdown')
+        .filter((b) => at(b, 'ratePlan') === planId)
+        .map((b) => ({ date: text(b, 'date'), price: numeric(b, 'price', 'value') })),
+      promotion_discount: text(rp, 'promotions', 'totalDiscount') || null,
     };
   });
   return {
-    room_id: text(r?.id),
-    name: text(r?.name),
+    room_id: text(r, 'id'),
+    name: text(r, 'name'),
     kind,
-    capacity: num(r?.capacity),
-    beds_available: num(r?.totalBedsAvailable),
-    rooms_available: num(r?.totalRoomsAvailable),
-    guests_per_room: num(r?.numberOfGuestsPerRoom),
+    capacity: numeric(r, 'capacity'),
+    beds_available: numeric(r, 'totalBedsAvailable'),
+    rooms_available: numeric(r, 'totalRoomsAvailable'),
+    guests_per_room: numeric(r, 'numberOfGuestsPerRoom'),
     offers,
   };
 }
 
 export function parseHostelAvailability(payload: Json): HostelAvailability {
-  const rooms = payload?.rooms;
-  if (!rooms || !Array.isArray(rooms.dorms) || !Array.isArray(rooms.privates)) {
+  const rooms = at(payload, 'rooms');
+  const dorms = at(rooms, 'dorms');
+  const privates = at(rooms, 'privates');
+  if (!isObject(payload) || !Array.isArray(dorms) || !Array.isArray(privates)) {
     throw new UpstreamContractChanged('hostel', 'rooms.{dorms,privates}');
   }
   return {
     property_id: text(payload.id),
-    currency: text(payload.lowestPricePerNight?.currency) || null,
-    deposit_percentage: num(payload.depositPercentage),
+    currency: text(payload, 'lowestPricePerNight', 'currency') || null,
+    deposit_percentage: numeric(payload.depositPercentage),
     free_cancellation_until: text(payload.freeCancellationAvailableUntil) || null,
-    lowest_price_per_night: num(payload.lowestPricePerNight?.value),
-    lowest_dorm_price_per_night: num(payload.lowestDormPricePerNight?.value),
-    lowest_private_price_per_night: num(payload.lowestPrivatePricePerNight?.value),
-    stay_rule_violations: Array.isArray(payload.stayRuleViolations) ? payload.stayRuleViolations : [],
-    rooms: [...rooms.dorms.map((r: Json) => room(r, 'dorm')), ...rooms.privates.map((r: Json) => room(r, 'private'))],
+    lowest_price_per_night: numeric(payload, 'lowestPricePerNight', 'value'),
+    lowest_dorm_price_per_night: numeric(payload, 'lowestDormPricePerNight', 'value'),
+    lowest_private_price_per_night: numeric(payload, 'lowestPrivatePricePerNight', 'value'),
+    stay_rule_violations: arr(payload.stayRuleViolations),
+    rooms: [...arr(dorms).map((r) => room(r, 'dorm')), ...arr(privates).map((r) => room(r, 'private'))],
   };
 }

@@ -4,9 +4,7 @@
  * `.../legacy-hwapi-service/2.2/cities/{id}/properties/?date-start=&num-nights=`).
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { num, text } from '../shared/json-values.js';
-
-type Json = any;
+import { arr, arrOrNull, at, numeric, text, type Json } from '../../domain/json.js';
 
 export interface HostelPlace {
   id: string;
@@ -56,56 +54,65 @@ export interface HostelCityPage {
 
 export function parseHostelAutocomplete(payload: Json): HostelPlace[] {
   if (!Array.isArray(payload)) throw new UpstreamContractChanged('hostel', 'autocomplete array');
-  return payload.map((p: Json) => ({
-    id: text(p?.id),
-    name: text(p?.name),
-    type: text(p?.type),
-    city_id: p?.city ? text(p.city.id) : p?.type === 'city' ? text(p?.id) : null,
-    city: p?.city ? text(p.city.name) : null,
-    country: p?.city ? text(p.city.country) : null,
-  }));
+  return arr(payload).map((p) => {
+    const city = at(p, 'city');
+    return {
+      id: text(p, 'id'),
+      name: text(p, 'name'),
+      type: text(p, 'type'),
+      city_id: city ? text(city, 'id') : at(p, 'type') === 'city' ? text(p, 'id') : null,
+      city: city ? text(city, 'name') : null,
+      country: city ? text(city, 'country') : null,
+    };
+  });
 }
 
 function listing(p: Json): HostelListing {
-  const avg = p?.lowestAveragePricePerNight ?? {};
-  const images: string[] = (p?.imagesGallery ?? p?.images ?? [])
-    .map((im: Json) => (im?.prefix && im?.suffix ? `https://${text(im.prefix)}${text(im.suffix)}` : ''))
+  const avg = at(p, 'lowestAveragePricePerNight');
+  const images = arr(at(p, 'imagesGallery') ?? at(p, 'images'))
+    .map((im) => {
+      const prefix = at(im, 'prefix');
+      const suffix = at(im, 'suffix');
+      return prefix && suffix ? `https://${text(prefix)}${text(suffix)}` : '';
+    })
     .filter(Boolean);
-  const dist = p?.distance;
+  const distance = numeric(p, 'distance', 'value');
+  const freeCancellation = at(p, 'freeCancellationAvailable');
   return {
-    position: num(p?.position),
-    property_id: text(p?.id),
-    name: text(p?.name),
-    type: text(p?.type),
-    rating: num(p?.overallRating?.overall),
-    review_count: num(p?.overallRating?.numberOfRatings),
-    star_rating: num(p?.starRating) || null,
-    currency: text(p?.lowestPricePerNight?.currency) || null,
-    lowest_price_per_night: num(p?.lowestPricePerNight?.value),
-    lowest_dorm_price_per_night: num(p?.lowestDormPricePerNight?.value),
-    lowest_private_price_per_night: num(p?.lowestPrivatePricePerNight?.value),
-    lowest_average_price_per_night: num(avg.value),
-    lowest_average_original_price_per_night: num(avg.original),
-    free_cancellation: typeof p?.freeCancellationAvailable === 'boolean' ? p.freeCancellationAvailable : null,
-    free_cancellation_until: text(p?.freeCancellationAvailableUntil) || null,
-    address: [text(p?.address1), text(p?.address2)].filter(Boolean).join(', '),
-    district: text(p?.district?.name),
-    latitude: num(p?.latitude),
-    longitude: num(p?.longitude),
-    distance: num(dist?.value) != null ? { value: num(dist.value) as number, units: text(dist.units) } : null,
+    position: numeric(p, 'position'),
+    property_id: text(p, 'id'),
+    name: text(p, 'name'),
+    type: text(p, 'type'),
+    rating: numeric(p, 'overallRating', 'overall'),
+    review_count: numeric(p, 'overallRating', 'numberOfRatings'),
+    star_rating: numeric(p, 'starRating') || null,
+    currency: text(p, 'lowestPricePerNight', 'currency') || null,
+    lowest_price_per_night: numeric(p, 'lowestPricePerNight', 'value'),
+    lowest_dorm_price_per_night: numeric(p, 'lowestDormPricePerNight', 'value'),
+    lowest_private_price_per_night: numeric(p, 'lowestPrivatePricePerNight', 'value'),
+    lowest_average_price_per_night: numeric(avg, 'value'),
+    lowest_average_original_price_per_night: numeric(avg, 'original'),
+    free_cancellation: typeof freeCancellation === 'boolean' ? freeCancellation : null,
+    free_cancellation_until: text(p, 'freeCancellationAvailableUntil') || null,
+    address: [text(p, 'address1'), text(p, 'address2')].filter(Boolean).join(', '),
+    district: text(p, 'district', 'name'),
+    latitude: numeric(p, 'latitude'),
+    longitude: numeric(p, 'longitude'),
+    distance: distance != null ? { value: distance, units: text(p, 'distance', 'units') } : null,
     images,
   };
 }
 
 export function parseHostelCityProperties(payload: Json): HostelCityPage {
-  if (!Array.isArray(payload?.properties)) throw new UpstreamContractChanged('hostel', 'properties[]');
-  const city = payload?.location?.city;
+  const properties = arrOrNull(payload, 'properties');
+  if (!properties) throw new UpstreamContractChanged('hostel', 'properties[]');
+  const city = at(payload, 'location', 'city');
   return {
-    city_id: city ? text(city.id) : null,
-    city: city ? text(city.name) : null,
-    country: city ? text(city.country) : null,
-    total_results: num(payload?.pagination?.totalNumberOfItems),
-    pages: num(payload?.pagination?.numberOfPages),
-    properties: payload.properties.map(listing),
+    city_id: city ? text(city, 'id') : null,
+    city: city ? text(city, 'name') : null,
+    country: city ? text(city, 'country') : null,
+    total_results: numeric(payload, 'pagination', 'totalNumberOfItems'),
+    pages: numeric(payload, 'pagination', 'numberOfPages'),
+    properties: properties.map((p) => listing(p)),
   };
 }

@@ -16,7 +16,7 @@ export function networkJobIdFromUrl(raw: string): string | null {
   const current = url.searchParams.get('currentJobId');
   if (current && JOB_ID.test(current)) return current;
   const m = VIEW_PATH.exec(url.pathname) ?? POSTING_PATH.exec(url.pathname);
-  return m ? m[1] : null;
+  return m?.[1] ?? null;
 }
 
 /** The id from a body carrying job_id and/or url; job_id wins when both are given. */

@@ -1,4 +1,5 @@
 import * as cheerio from 'cheerio';
+import type { Element } from 'domhandler';
 import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { cleanText, htmlToText, reduceHtml } from './html-reduce.js';
 import { networkJobIdFromUrl } from './job-id.js';
@@ -80,7 +81,7 @@ export function stripTracking(href: string | undefined): string | null {
 function codeValue(raw: string | null | undefined): string | null {
   if (!raw) return null;
   const m = /<!--([\s\S]*?)-->/.exec(raw);
-  const body = (m ? m[1] : raw).trim();
+  const body = (m?.[1] ?? raw).trim();
   try {
     const v: unknown = JSON.parse(body);
     return typeof v === 'string' || typeof v === 'number' ? String(v) : null;
@@ -151,7 +152,7 @@ export function parseNetworkJob(html: string, context: { job_id?: string } = {})
 }
 
 /** true for the network's own quick apply, false for apply-on-company-site, undefined without a control. */
-function easyApply($: cheerio.CheerioAPI, card: cheerio.Cheerio<any>): boolean | undefined {
+function easyApply($: cheerio.CheerioAPI, card: cheerio.Cheerio<Element>): boolean | undefined {
   const marks: string[] = [];
   card.find('*').each((_, el) => {
     for (const attr of APPLY_ATTRS) {

@@ -131,7 +131,7 @@ function idFrom(u: URL, spec: EngineSpec): string | null {
     if (rule.subdomain) {
       const labels = u.hostname.toLowerCase().split('.');
       const base = spec.hosts.find((d) => hostMatches(u.hostname, [d]));
-      if (base && labels.length > base.split('.').length && labels[0] !== 'www') return labels[0];
+      if (base && labels.length > base.split('.').length && labels[0] !== 'www') return labels[0] ?? null;
     }
   }
   return null;

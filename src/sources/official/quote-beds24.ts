@@ -7,11 +7,9 @@
  */
 import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
-import { num, text } from '../shared/json-values.js';
+import { isObject, numeric, text } from '../../domain/json.js';
 import { assertStayAnswered } from '../shared/stay.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
-
-type Json = any;
 
 const ENDPOINT = 'https://api.beds24.com/json/getAvailabilities';
 
@@ -32,7 +30,7 @@ export function beds24Request(stay: EngineStay): SafeFetchInit {
 }
 
 /** `20270310` → `2027-03-10`; null for anything else. */
-function isoDate(v: unknown): string | null {
+function compactDate(v: unknown): string | null {
   const m = /^(\d{4})(\d{2})(\d{2})$/.exec(text(v));
   return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
 }
@@ -42,30 +40,31 @@ function isoDate(v: unknown): string | null {
  * echoing other stay dates than asked is a 502 (StayMismatch).
  */
 export function parseBeds24Availability(body: string, stay: Pick<EngineStay, 'propertyCode' | 'checkIn' | 'checkOut'>): EngineRoomOffer[] {
-  let reply: Json;
+  let reply: unknown;
   try {
     reply = JSON.parse(body);
   } catch {
     throw new UpstreamContractChanged('official', 'beds24 availability reply is not JSON');
   }
-  if (reply && typeof reply === 'object' && !Array.isArray(reply) && typeof reply.error === 'string') {
+  if (isObject(reply) && typeof reply.error === 'string') {
     if (/not found|no property|invalid prop/i.test(reply.error)) throw new NotFound(`beds24 property ${stay.propertyCode} not found`);
     throw new UpstreamContractChanged('official', `beds24 error: ${reply.error.slice(0, 120)}`);
   }
   if (!reply || typeof reply !== 'object') throw new UpstreamContractChanged('official', 'beds24 availability object');
-  if (!Array.isArray(reply)) assertStayAnswered(stay, { checkIn: isoDate(reply.checkIn), checkOut: isoDate(reply.checkOut) });
-  const rows: Json[] = Array.isArray(reply) ? reply : Object.values(reply);
+  if (isObject(reply)) assertStayAnswered(stay, { checkIn: compactDate(reply.checkIn), checkOut: compactDate(reply.checkOut) });
+  const rows: unknown[] = Array.isArray(reply) ? reply : Object.values(reply);
   return rows
-    .filter((r) => r && typeof r === 'object' && (r.roomId != null || r.roomsavail != null))
+    .filter(isObject)
+    .filter((r) => r.roomId != null || r.roomsavail != null)
     .map((r) => {
       const roomId = String(r.roomId ?? '');
-      const available = num(r.roomsavail);
+      const available = numeric(r.roomsavail);
       return {
         room_id: roomId,
         room_name: null,
         rate_name: null,
         rooms_available: available,
-        total: num(r.price),
+        total: numeric(r.price),
         nightly: null,
         taxes: null,
         currency: null,

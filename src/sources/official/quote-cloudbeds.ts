@@ -14,10 +14,8 @@
 import { addDays } from '../../domain/dates.js';
 import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
-import { nonEmptyText, num, text } from '../shared/json-values.js';
+import { isObject, nonEmptyText, numeric, stringText, text, type JsonObject } from '../../domain/json.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
-
-type Json = any;
 
 const PROPERTY_INFO = 'https://hotels.cloudbeds.com/booking/property_info';
 const ROOMS = 'https://hotels.cloudbeds.com/booking/rooms';
@@ -37,7 +35,7 @@ const ROOM = {
   maxAdults: ['max_adults', 'max_guests'],
 } as const;
 
-function json(body: string, what: string): Json {
+function json(body: string, what: string): unknown {
   try {
     return JSON.parse(body);
   } catch {
@@ -45,7 +43,7 @@ function json(body: string, what: string): Json {
   }
 }
 
-const firstNum = (row: Json, keys: readonly string[]) => keys.map((k) => num(row[k])).find((v) => v != null) ?? null;
+const firstNum = (row: JsonObject, keys: readonly string[]) => keys.map((k) => numeric(row[k])).find((v) => v != null) ?? null;
 
 export function cloudbedsPropertyInfoRequest(propertyCode: string): SafeFetchInit {
   const form = new URLSearchParams({ booking_engine_source: 'hosted', iframe: 'false', lang: 'en', property_code: propertyCode });
@@ -63,8 +61,8 @@ export function cloudbedsRoomsRequest(propertyId: string, stay: Pick<EngineStay,
 /** The numeric property id behind a booking-link code; `success: false` or no id is a 404. */
 export function parseCloudbedsPropertyInfo(body: string, propertyCode: string): { propertyId: string } {
   const reply = json(body, 'property_info');
-  if (!reply || typeof reply !== 'object' || Array.isArray(reply)) throw new UpstreamContractChanged('official', 'cloudbeds property_info object');
-  const propertyId = reply.success === true ? text(reply.data?.property_id) : '';
+  if (!isObject(reply)) throw new UpstreamContractChanged('official', 'cloudbeds property_info object');
+  const propertyId = reply.success === true ? text(reply.data, 'property_id') : '';
   if (!propertyId) throw new NotFound(`cloudbeds property ${propertyCode} not found`);
   return { propertyId };
 }
@@ -79,8 +77,8 @@ export function nightlyRates(rows: unknown, nights: readonly string[]): number[]
   if (!Array.isArray(rows) || rows.length !== nights.length) return null;
   const byDate = new Map<string, number>();
   for (const r of rows) {
-    const date = typeof r?.date === 'string' ? r.date.trim() : '';
-    const rate = num(r?.rate);
+    const date = stringText(r, 'date');
+    const rate = numeric(r, 'rate');
     if (!date || rate == null || rate <= 0 || byDate.has(date)) return null;
     byDate.set(date, rate);
   }
@@ -91,7 +89,7 @@ export function nightlyRates(rows: unknown, nights: readonly string[]): number[]
 /** Offers of a `booking/rooms` reply for the stay; rooms whose stated maximum is below the party are left out. */
 export function parseCloudbedsRooms(body: string, stay: Pick<EngineStay, 'checkIn' | 'nights' | 'adults'>): EngineRoomOffer[] {
   const reply = json(body, 'rooms');
-  if (!reply || typeof reply !== 'object' || Array.isArray(reply)) throw new UpstreamContractChanged('official', 'cloudbeds rooms object');
+  if (!isObject(reply)) throw new UpstreamContractChanged('official', 'cloudbeds rooms object');
   if (reply.success === false) throw new UpstreamContractChanged('official', `cloudbeds rooms refused: ${text(reply.message).slice(0, 120) || 'success false'}`);
   const key = ROOM_LISTS.find((k) => k in reply);
   if (!key) {
@@ -103,7 +101,7 @@ export function parseCloudbedsRooms(body: string, stay: Pick<EngineStay, 'checkI
   const nights = stayNights(stay.checkIn, stay.nights);
   const offers: EngineRoomOffer[] = [];
   for (const row of list) {
-    if (!row || typeof row !== 'object') continue;
+    if (!isObject(row)) continue;
     const roomId = text(row[ROOM.id]);
     if (!roomId) continue;
     const maxAdults = firstNum(row, ROOM.maxAdults);

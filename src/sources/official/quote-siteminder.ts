@@ -11,10 +11,8 @@
  */
 import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
-import { nonEmptyText, num, text } from '../shared/json-values.js';
+import { arr, at, isObject, nonEmptyText, numeric, text } from '../../domain/json.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
-
-type Json = any;
 
 const ENDPOINT = 'https://direct-book.com/api/graphql';
 const ORIGIN = 'https://direct-book.com';
@@ -73,26 +71,28 @@ export function siteminderQuoteRequest(roomRateId: number, stay: Pick<EngineStay
 }
 
 /** `{data, errors}` of a GraphQL reply; a schema error means our query is out of date (503). */
-function graphql(body: string, what: string): { data: Json; errors: Json[] } {
-  let reply: Json;
+function graphql(body: string, what: string): { data: unknown; errors: unknown[] } {
+  let reply: unknown;
   try {
     reply = JSON.parse(body);
   } catch {
     throw new UpstreamContractChanged('official', `siteminder ${what} reply is not JSON`);
   }
-  if (!reply || typeof reply !== 'object' || Array.isArray(reply)) throw new UpstreamContractChanged('official', `siteminder ${what} reply object`);
+  if (!isObject(reply)) throw new UpstreamContractChanged('official', `siteminder ${what} reply object`);
   const schema = schemaError(reply);
   if (schema != null) throw new UpstreamContractChanged('official', `siteminder ${what} query rejected: ${schema}`);
-  return { data: reply.data, errors: Array.isArray(reply.errors) ? reply.errors : [] };
+  return { data: reply.data, errors: arr(reply, 'errors') };
 }
 
-function schemaError(reply: Json): string | null {
-  const errors: Json[] = Array.isArray(reply?.errors) ? reply.errors : [];
-  const e = errors.find((x) => SCHEMA_ERRORS.has(x?.extensions?.code));
-  return e ? text(e.message).slice(0, 120) || String(e.extensions.code) : null;
+function schemaError(reply: unknown): string | null {
+  for (const e of arr(reply, 'errors')) {
+    const code = at(e, 'extensions', 'code');
+    if (typeof code === 'string' && SCHEMA_ERRORS.has(code)) return text(e, 'message').slice(0, 120) || code;
+  }
+  return null;
 }
 
-const messages = (errors: Json[]) => errors.map((e) => text(e?.message) || text(e?.type) || text(e?.key)).filter(Boolean);
+const messages = (errors: unknown[]) => errors.map((e) => text(e, 'message') || text(e, 'type') || text(e, 'key')).filter(Boolean);
 
 /** The quote's integer `roomRateId` from a rate's `uuid` (a number or digits), else null. */
 function rateId(v: unknown): number | null {
@@ -103,7 +103,7 @@ function rateId(v: unknown): number | null {
 /** Room types and their quotable rates; an unknown channel is a 404, an empty list is nothing to sell. */
 export function parseSiteminderRoomTypes(body: string, stay: Pick<EngineStay, 'propertyCode'>): SiteminderRoomType[] {
   const { data, errors } = graphql(body, 'roomTypes');
-  const list = data?.roomTypes;
+  const list = at(data, 'roomTypes');
   if (list == null) {
     if (messages(errors).some((m) => NOT_FOUND.test(m))) throw new NotFound(`siteminder property ${stay.propertyCode} not found`);
     if (errors.length) throw new UpstreamFailed('EngineGraphqlError');
@@ -111,21 +111,21 @@ export function parseSiteminderRoomTypes(body: string, stay: Pick<EngineStay, 'p
   }
   if (!Array.isArray(list)) throw new UpstreamContractChanged('official', 'siteminder roomTypes is not a list');
   let listed = 0;
-  const rooms = list
-    .filter((r: Json) => r && typeof r === 'object')
-    .map((r: Json) => {
-      const rates: Json[] = Array.isArray(r.rates) ? r.rates : [];
+  const rooms: SiteminderRoomType[] = arr(list)
+    .filter((r) => r !== null && typeof r === 'object')
+    .map((r) => {
+      const rates = arr(r, 'rates');
       listed += rates.length;
       return {
-        uuid: text(r.uuid),
-        name: nonEmptyText(r.name),
+        uuid: text(r, 'uuid'),
+        name: nonEmptyText(r, 'name'),
         rates: rates.flatMap((rate) => {
-          const id = rateId(rate?.uuid);
-          return id == null ? [] : [{ roomRateId: id, name: nonEmptyText(rate.name) }];
+          const id = rateId(at(rate, 'uuid'));
+          return id == null ? [] : [{ roomRateId: id, name: nonEmptyText(rate, 'name') }];
         }),
       };
     });
-  if (listed > 0 && rooms.every((r: SiteminderRoomType) => r.rates.length === 0)) {
+  if (listed > 0 && rooms.every((r) => r.rates.length === 0)) {
     throw new UpstreamContractChanged('official', 'siteminder rate uuid is not an integer roomRateId');
   }
   return rooms;
@@ -138,19 +138,19 @@ export function parseSiteminderQuote(body: string): SiteminderQuote {
     if (errors.length) throw new UpstreamFailed('EngineGraphqlError');
     throw new UpstreamContractChanged('official', 'siteminder quote data');
   }
-  const q = data?.quote;
+  const q = at(data, 'quote');
   if (q == null) return { gross: null, tax: null, name: null, errors: messages(errors), bookable: false };
   if (typeof q !== 'object' || (!('price' in q) && !('errors' in q))) throw new UpstreamContractChanged('official', 'siteminder quote price');
-  const gross = num(q.price?.gross);
-  const tax = num(q.price?.tax);
-  const quoteErrors = (Array.isArray(q.errors) ? q.errors : []).map((e: Json) => text(e?.type) || text(e?.key) || 'error');
-  return { gross, tax, name: nonEmptyText(q.name), errors: quoteErrors, bookable: gross != null && gross > 0 && quoteErrors.length === 0 };
+  const gross = numeric(q, 'price', 'gross');
+  const tax = numeric(q, 'price', 'tax');
+  const quoteErrors = arr(q, 'errors').map((e) => text(e, 'type') || text(e, 'key') || 'error');
+  return { gross, tax, name: nonEmptyText(q, 'name'), errors: quoteErrors, bookable: gross != null && gross > 0 && quoteErrors.length === 0 };
 }
 
 /** A GraphQL server may answer a schema error with 400: read it before giving up on the status. */
 function checkStatus(reply: { status: number; text: string }, what: string): void {
   if (reply.status < 400) return;
-  let parsed: Json = null;
+  let parsed: unknown = null;
   try {
     parsed = JSON.parse(reply.text);
   } catch {

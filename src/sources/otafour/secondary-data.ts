@@ -6,9 +6,7 @@
  * else `price.display` (basis not stated). No recorded reply exists; see the README.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { text } from '../shared/json-values.js';
-
-type Json = any;
+import { arr, at, text, type Json } from '../../domain/json.js';
 
 export interface OtafourGridOffer {
   rate_id: string | null;
@@ -34,43 +32,45 @@ export interface OtafourGrid {
   rooms: OtafourGridRoom[];
 }
 
-function positive(v: Json): number | null {
+function positive(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : null;
 }
 
 function currencyOf(row: Json, grid: Json): string | null {
-  const c = text(row?.currency) || text(row?.currencyCode) || text(row?.pricing?.currency) || text(grid?.currencyCode) || text(grid?.currency);
+  const c = text(row, 'currency') || text(row, 'currencyCode') || text(row, 'pricing', 'currency') || text(grid, 'currencyCode') || text(grid, 'currency');
   return /^[A-Z]{3}$/.test(c) ? c : null;
 }
 
 function offer(row: Json, grid: Json): OtafourGridOffer {
-  const inclusive = positive(row?.inclusivePrice?.display);
-  const exclusive = positive(row?.pricing?.displayPrice);
-  const plain = positive(row?.price?.display);
+  const inclusive = positive(at(row, 'inclusivePrice', 'display'));
+  const exclusive = positive(at(row, 'pricing', 'displayPrice'));
+  const plain = positive(at(row, 'price', 'display'));
   const price = inclusive ?? exclusive ?? plain;
-  const saving = positive(row?.discount?.percent) ?? positive(row?.discountPercent);
+  const saving = positive(at(row, 'discount', 'percent')) ?? positive(at(row, 'discountPercent'));
+  const freeCancellation = at(row, 'isFreeCancellation');
   return {
-    rate_id: text(row?.uid) || text(row?.id) || null,
+    rate_id: text(row, 'uid') || text(row, 'id') || null,
     price,
     currency: currencyOf(row, grid),
     tax_inclusive: inclusive != null ? true : exclusive != null ? false : null,
     discount: saving != null ? `${saving}%` : null,
-    free_cancellation: typeof row?.isFreeCancellation === 'boolean' ? row.isFreeCancellation : null,
-    total: positive(row?.totalPrice?.display),
+    free_cancellation: typeof freeCancellation === 'boolean' ? freeCancellation : null,
+    total: positive(at(row, 'totalPrice', 'display')),
   };
 }
 
 export function parseOtafourSecondaryData(payload: Json, propertyId: string): OtafourGrid {
-  const grid = payload?.roomGridData;
+  const grid = at(payload, 'roomGridData');
   if (!grid || typeof grid !== 'object') throw new UpstreamContractChanged('otafour', 'roomGridData');
-  const masters: Json[] = Array.isArray(grid.masterRooms) ? grid.masterRooms : [];
   return {
-    property_id: text(payload?.hotelInfo?.hotelId) || text(payload?.hotelId) || propertyId,
-    name: text(payload?.hotelInfo?.name) || text(payload?.aboutHotel?.hotelName),
-    currency_display: text(grid.currencySymbol) || text(payload?.currencySymbol) || null,
-    rooms: masters.map((m) => ({
-      name: text(m?.name),
-      offers: (Array.isArray(m?.rooms) ? m.rooms : []).filter((r: Json) => r?.isFit !== false).map((r: Json) => offer(r, grid)),
+    property_id: text(payload, 'hotelInfo', 'hotelId') || text(payload, 'hotelId') || propertyId,
+    name: text(payload, 'hotelInfo', 'name') || text(payload, 'aboutHotel', 'hotelName'),
+    currency_display: text(grid, 'currencySymbol') || text(payload, 'currencySymbol') || null,
+    rooms: arr(grid, 'masterRooms').map((m) => ({
+      name: text(m, 'name'),
+      offers: arr(m, 'rooms')
+        .filter((r) => at(r, 'isFit') !== false)
+        .map((r) => offer(r, grid)),
     })),
   };
 }

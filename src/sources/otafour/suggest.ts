@@ -10,9 +10,7 @@
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import type { TypeaheadHit } from '../shared/typeahead.js';
-import { num, text } from '../shared/json-values.js';
-
-type Json = any;
+import { arrOrNull, at, numeric, text, type Json } from '../../domain/json.js';
 
 export const SUGGEST_PATH = '/api/cronos/search/GetUnifiedSuggestResult/3/1/1/0/en-us/';
 
@@ -41,10 +39,10 @@ function idFromResultUrl(url: unknown): string | null {
 }
 
 function propertyId(item: Json): string | null {
-  const fromUrl = idFromResultUrl(item?.ResultUrl);
+  const fromUrl = idFromResultUrl(at(item, 'ResultUrl'));
   if (fromUrl) return fromUrl;
-  if (item?.IsHotel !== true) return null;
-  const id = num(item?.ObjectId ?? item?.ObjectID);
+  if (at(item, 'IsHotel') !== true) return null;
+  const id = numeric(at(item, 'ObjectId') ?? at(item, 'ObjectID'));
   return id != null && id > 0 && Number.isInteger(id) ? String(id) : null;
 }
 
@@ -55,7 +53,7 @@ function fullName(name: string, geo: string): string {
 
 /** Hotel suggestions with their numeric property id; cities, areas and landmarks are skipped. */
 export function parseOtafourSuggest(payload: Json): TypeaheadHit[] {
-  const items = Array.isArray(payload?.ViewModelList) ? payload.ViewModelList : Array.isArray(payload?.SuggestionList) ? payload.SuggestionList : null;
+  const items = arrOrNull(payload, 'ViewModelList') ?? arrOrNull(payload, 'SuggestionList');
   if (!items) throw new UpstreamContractChanged('otafour', 'suggestion list (ViewModelList[])');
   const out: TypeaheadHit[] = [];
   const seen = new Set<string>();
@@ -63,18 +61,18 @@ export function parseOtafourSuggest(payload: Json): TypeaheadHit[] {
     const id = propertyId(item);
     if (!id || seen.has(id)) continue;
     seen.add(id);
-    const names = item?.DisplayNames ?? {};
-    const name = text(names.Name) || text(item?.Name);
-    const cityId = num(item?.CityId);
+    const names = at(item, 'DisplayNames');
+    const name = text(names, 'Name') || text(item, 'Name');
+    const cityId = numeric(item, 'CityId');
     out.push({
       position: out.length + 1,
       property_id: id,
       name,
-      full_name: fullName(name, text(names.GeoHierarchyName) || text(item?.CityName)),
+      full_name: fullName(name, text(names, 'GeoHierarchyName') || text(item, 'CityName')),
       type: 'hotel',
       region_id: cityId != null && cityId > 0 ? String(cityId) : null,
-      latitude: num(item?.Latitude),
-      longitude: num(item?.Longitude),
+      latitude: numeric(item, 'Latitude'),
+      longitude: numeric(item, 'Longitude'),
     });
   }
   return out;

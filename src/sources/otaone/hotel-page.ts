@@ -7,7 +7,7 @@
  */
 import * as cheerio from 'cheerio';
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { num, text } from '../shared/json-values.js';
+import { arr, at, numeric, str, text } from '../../domain/json.js';
 
 const ROOMS_KEY = 'b_rooms_available_and_soldout';
 const HOTEL_ID = /\bb_hotel_id['"]?\s*:\s*['"]?(\d+)/;
@@ -63,8 +63,6 @@ export interface OtaoneHotelPage {
   rooms: OtaoneRoom[];
 }
 
-type Json = any;
-
 /** Cuts the JSON array that follows `key:` out of a script, honouring strings and nesting. */
 export function extractScriptArray(source: string, key: string): string | null {
   const at = new RegExp(`\\b${key}["']?\\s*:\\s*\\[`).exec(source);
@@ -101,9 +99,10 @@ function propertyName($: cheerio.CheerioAPI): string {
   $('script[type="application/ld+json"]').each((_, el) => {
     if (name) return;
     try {
-      const data = JSON.parse($(el).text());
+      const data: unknown = JSON.parse($(el).text());
       for (const d of Array.isArray(data) ? data : [data]) {
-        if (d?.['@type'] === 'Hotel' && typeof d.name === 'string') name = d.name.trim();
+        const hotelName = at(d, '@type') === 'Hotel' ? str(d, 'name') : null;
+        if (hotelName !== null) name = hotelName.trim();
       }
     } catch {
       // A malformed LD block is not this parser's concern; other blocks may still name the hotel.
@@ -121,28 +120,29 @@ export function parseOtaoneHotelPage(html: string): OtaoneHotelPage {
   const raw = extractScriptArray(scripts, ROOMS_KEY);
   const reason = UNAVAILABLE.map((re) => re.exec(html)?.[0].replace(/&#39;/g, "'").trim()).find(Boolean) ?? null;
   if (raw == null && !reason) throw new UpstreamContractChanged('otaone', `${ROOMS_KEY} in the property page`);
-  let data: Json[] = [];
+  let data: unknown[] = [];
   if (raw != null) {
     try {
-      data = JSON.parse(raw);
+      // The cut text is a bracket-balanced array, so what parses is an array.
+      data = JSON.parse(raw) as unknown[];
     } catch {
       throw new UpstreamContractChanged('otaone', `${ROOMS_KEY} is not JSON`);
     }
   }
   const currency = CURRENCY.exec(scripts)?.[1] ?? null;
-  const rooms: OtaoneRoom[] = data.map((room: Json) => {
-    const blocks: Json[] = Array.isArray(room?.b_blocks) ? room.b_blocks : [];
-    const plans: OtaoneRatePlan[] = blocks.map((b: Json) => {
-      const id = text(b?.b_block_id);
+  const rooms: OtaoneRoom[] = data.map((room) => {
+    const blocks = arr(room, 'b_blocks');
+    const plans: OtaoneRatePlan[] = blocks.map((b) => {
+      const id = text(b, 'b_block_id');
       const row = id ? $(ROW(id)) : null;
       const rowText = row && row.length ? row.text() : null;
       const stated = (key: string, test: (v: string) => boolean, words: RegExp): boolean | null =>
-        b && typeof b === 'object' && key in b ? test(text(b[key])) : rowText != null ? words.test(rowText) : null;
+        b && typeof b === 'object' && key in b ? test(text(at(b, key))) : rowText != null ? words.test(rowText) : null;
       return {
         block_id: id,
-        price: num(b?.b_raw_price),
+        price: numeric(b, 'b_raw_price'),
         currency,
-        guests: num(b?.b_max_persons),
+        guests: numeric(b, 'b_max_persons'),
         free_cancellation: stated('b_cancellation_type', (v) => v === 'free_cancellation', /free cancellation/i),
         no_prepayment: rowText != null ? /no prepayment/i.test(rowText) : null,
         breakfast_included: stated('b_mealplan_included_name', (v) => /breakfast/i.test(v), /breakfast included/i),
@@ -150,8 +150,8 @@ export function parseOtaoneHotelPage(html: string): OtaoneHotelPage {
     });
     const firstId = plans[0]?.block_id ?? '';
     return {
-      name: text(room?.b_name),
-      room_id: text(room?.b_id) || null,
+      name: text(room, 'b_name'),
+      room_id: text(room, 'b_id') || null,
       beds: firstId ? $(ROW(firstId)).find('.hprt-roomtype-bed').first().text().replace(/\s+/g, ' ').trim() : '',
       room_size: null,
       max_persons: highest(plans.map((p) => p.guests)),

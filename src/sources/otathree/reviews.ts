@@ -3,9 +3,7 @@
  * reply (`data.propertyInfo.reviewInfo.reviews[]`, total in `propertyReviewSummaries[0]`).
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { stringText } from '../shared/json-values.js';
-
-type Json = any;
+import { arr, arrOrNull, at, stringText, type Json } from '../../domain/json.js';
 
 export interface OtathreeReview {
   review_id: string;
@@ -34,32 +32,32 @@ export interface OtathreeReviewPage {
 function rating(label: string): number | null {
   const m = /^\s*(\d+(?:[.,]\d+)?)\s*(?:\/\s*10|out of 10)/i.exec(label);
   if (!m) return null;
-  const n = Number(m[1].replace(',', '.'));
+  const n = Number(m[1]!.replace(',', '.'));
   return n >= 0 && n <= 10 ? n : null;
 }
 
 function review(r: Json): OtathreeReview {
-  const score = r?.reviewScoreWithDescription ?? {};
-  const footer: Json[] = r?.reviewFooter?.messages ?? [];
-  const stay = footer.map((m) => stringText(m?.text?.text)).find(Boolean) ?? '';
-  const helpful = (r?.reviewInteractionSections ?? []).find((s: Json) => s?.reviewInteractionType === 'HELPFUL_REVIEW');
-  const votes = helpful && /^\d+$/.test(stringText(helpful.primaryDisplayString)) ? Number(helpful.primaryDisplayString) : undefined;
-  const replies = (r?.managementResponses ?? []).map((m: Json) => stringText(m?.response)).filter(Boolean);
-  const labels = [
-    ...(r?.themes ?? []).map((t: Json) => stringText(t?.label)),
-    stringText(r?.propertyReviewSource?.text?.value),
-  ].filter(Boolean);
+  const score = at(r, 'reviewScoreWithDescription');
+  const footer = arr(r, 'reviewFooter', 'messages');
+  const stay = footer.map((m) => stringText(m, 'text', 'text')).find(Boolean) ?? '';
+  const helpful = arr(r, 'reviewInteractionSections').find((s) => at(s, 'reviewInteractionType') === 'HELPFUL_REVIEW');
+  const helpfulText = at(helpful, 'primaryDisplayString');
+  const votes = helpful && /^\d+$/.test(stringText(helpfulText)) ? Number(helpfulText) : undefined;
+  const replies = arr(r, 'managementResponses')
+    .map((m) => stringText(m, 'response'))
+    .filter(Boolean);
+  const labels = [...arr(r, 'themes').map((t) => stringText(t, 'label')), stringText(r, 'propertyReviewSource', 'text', 'value')].filter(Boolean);
   const author =
-    stringText(r?.reviewAuthorAttribution?.text) ||
-    stringText(footer.find((m) => m?.seoStructuredData?.itemprop === 'author')?.seoStructuredData?.content);
+    stringText(r, 'reviewAuthorAttribution', 'text') ||
+    stringText(footer.find((m) => at(m, 'seoStructuredData', 'itemprop') === 'author'), 'seoStructuredData', 'content');
   const out: OtathreeReview = {
-    review_id: stringText(r?.id),
-    rating: rating(stringText(score.value) || stringText(score.label)),
-    title: stringText(r?.title),
-    text: stringText(r?.text),
-    date: stringText(r?.submissionTime?.longDateFormat) || stringText(r?.submissionTimeLocalized),
+    review_id: stringText(r, 'id'),
+    rating: rating(stringText(score, 'value') || stringText(score, 'label')),
+    title: stringText(r, 'title'),
+    text: stringText(r, 'text'),
+    date: stringText(r, 'submissionTime', 'longDateFormat') || stringText(r, 'submissionTimeLocalized'),
     author,
-    language: stringText(r?.locale),
+    language: stringText(r, 'locale'),
     labels,
     stay_info: stay,
   };
@@ -69,10 +67,9 @@ function review(r: Json): OtathreeReview {
 }
 
 export function parseOtathreeReviews(payload: Json): OtathreeReviewPage {
-  const root = Array.isArray(payload) ? payload[0] : payload;
-  const list = root?.data?.propertyInfo?.reviewInfo?.reviews;
-  if (!Array.isArray(list)) throw new UpstreamContractChanged('otathree', 'propertyInfo.reviewInfo.reviews');
-  const summary = root?.data?.propertyReviewSummaries?.[0];
-  const raw = summary?.totalCount?.raw;
-  return { total: typeof raw === 'number' ? raw : null, reviews: list.map(review) };
+  const root: unknown = Array.isArray(payload) ? payload[0] : payload;
+  const list = arrOrNull(root, 'data', 'propertyInfo', 'reviewInfo', 'reviews');
+  if (!list) throw new UpstreamContractChanged('otathree', 'propertyInfo.reviewInfo.reviews');
+  const raw = at(root, 'data', 'propertyReviewSummaries', 0, 'totalCount', 'raw');
+  return { total: typeof raw === 'number' ? raw : null, reviews: list.map((r) => review(r)) };
 }

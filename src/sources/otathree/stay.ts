@@ -4,8 +4,7 @@
  */
 import { bookableRows, parseOfferGrid, toOffer, type OfferGrid } from '../otatwo/offer-grid.js';
 import { cheapestOffer, parseDisplayedAmount, type OtaHeadline, type OtaOffer } from '../shared/offer.js';
-
-type Json = any;
+import type { Json } from '../../domain/json.js';
 
 export interface OtathreeRoom {
   unit_id: string;

@@ -5,10 +5,10 @@
  * pay-at-property yields two rows.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { stringText } from '../shared/json-values.js';
+import { arr, arrOrNull, at, bool, obj, stringText, type Json } from '../../domain/json.js';
 import {
   PAYMENT_MODELS,
-  isoDate,
+  dateFromParts,
   nightsBetween,
   parseDisplayedAmount,
   withTaxesAndFees,
@@ -16,14 +16,13 @@ import {
   type PaymentModel,
 } from '../shared/offer.js';
 
-type Json = any;
 export type OfferGridAlias = 'otatwo' | 'otathree' | 'rentalone';
 
 /** Where the parts of the document live. */
 const PATH = {
-  root: (p: Json) => p?.data?.propertyOffers,
-  lead: (pd: Json) => pd?.price?.lead,
-  key: (pd: Json) => (Array.isArray(pd?.propertyNaturalKeys) ? pd.propertyNaturalKeys[0] : null),
+  root: (p: Json) => at(p, 'data', 'propertyOffers'),
+  lead: (pd: Json) => at(pd, 'price', 'lead'),
+  key: (pd: Json) => (Array.isArray(at(pd, 'propertyNaturalKeys')) ? at(pd, 'propertyNaturalKeys', 0) : null),
 } as const;
 
 const TAXES_INCLUDED = /\b(includes|including|with)\s+taxes\s*(&|and)\s*fees\b/i;
@@ -96,40 +95,42 @@ function refundable(policyType: Json): boolean | null {
 
 function displayValues(price: Json): { role: string; state: string; value: string }[] {
   const out: { role: string; state: string; value: string }[] = [];
-  for (const m of price?.displayMessages ?? []) {
-    for (const li of m?.lineItems ?? []) {
-      const value = stringText(li?.value) || stringText(li?.price?.formatted);
-      if (value) out.push({ role: stringText(li?.role), state: stringText(li?.state), value });
+  for (const m of arr(price, 'displayMessages')) {
+    for (const li of arr(m, 'lineItems')) {
+      const value = stringText(li, 'value') || stringText(li, 'price', 'formatted');
+      if (value) out.push({ role: stringText(li, 'role'), state: stringText(li, 'state'), value });
     }
   }
   return out;
 }
 
 function cancellationWindow(pd: Json): string {
-  const w = pd?.cancellationPolicy?.cancellationWindow;
-  const date = isoDate(w);
+  const w = obj(pd, 'cancellationPolicy', 'cancellationWindow');
+  const date = dateFromParts(w);
   if (!date) return '';
-  if (typeof w.hour !== 'number') return date;
+  const hour = w?.hour;
+  if (typeof hour !== 'number') return date;
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date}T${pad(w.hour)}:${pad(typeof w.minute === 'number' ? w.minute : 0)}`;
+  const minute = w?.minute;
+  return `${date}T${pad(hour)}:${pad(typeof minute === 'number' ? minute : 0)}`;
 }
 
 function planMessages(rp: Json, pd: Json): { messages: string[]; cancellation: string } {
   const messages: string[] = [];
   let cancellation = '';
-  for (const hm of rp?.highlightedMessages ?? []) {
-    const trigger = stringText(hm?.trigger?.value);
+  for (const hm of arr(rp, 'highlightedMessages')) {
+    const trigger = stringText(hm, 'trigger', 'value');
     if (trigger) messages.push(trigger);
-    const first = Array.isArray(hm?.content) ? stringText(hm.content[0]) : '';
+    const first = stringText(hm, 'content', 0);
     if (!cancellation && first && /cancel|refund/i.test(first)) cancellation = first;
     if (!cancellation && trigger && /refund/i.test(trigger)) {
-      const second = stringText(hm?.trigger?.secondaryValue);
+      const second = stringText(hm, 'trigger', 'secondaryValue');
       cancellation = second ? `${trigger} (${second})` : trigger;
     }
   }
-  const badge = stringText(rp?.badge?.text);
+  const badge = stringText(rp, 'badge', 'text');
   if (badge) messages.push(badge);
-  const scarcity = stringText(pd?.availability?.scarcityMessage);
+  const scarcity = stringText(pd, 'availability', 'scarcityMessage');
   if (scarcity) messages.push(scarcity);
   return { messages, cancellation };
 }
@@ -142,102 +143,106 @@ function paymentModel(raw: Json): PaymentModel {
 function rowFrom(rp: Json, pd: Json, unitId: string, fallbackNights: number | null): { row: OfferGridRow; nights: number | null; checkIn: string | null; checkOut: string | null } {
   const key = PATH.key(pd);
   const lead = PATH.lead(pd);
-  const price = pd?.price;
+  const price = at(pd, 'price');
   const values = displayValues(price);
-  const checkIn = isoDate(key?.checkIn);
-  const checkOut = isoDate(key?.checkOut);
+  const checkIn = dateFromParts(at(key, 'checkIn'));
+  const checkOut = dateFromParts(at(key, 'checkOut'));
   const nights = nightsBetween(checkIn, checkOut) ?? fallbackNights;
-  const roomCount = Array.isArray(key?.rooms) && key.rooms.length > 0 ? key.rooms.length : 1;
+  const rooms = arr(key, 'rooms');
+  const roomCount = rooms.length > 0 ? rooms.length : 1;
 
   const totalMsg = values.find((v) => v.role !== 'LEAD' && v.role !== 'STRIKEOUT' && TOTAL_WORD.test(v.value));
-  const stated = typeof price?.total?.amount === 'number' ? price.total.amount : null;
+  const statedTotal = at(price, 'total', 'amount');
+  const stated = typeof statedTotal === 'number' ? statedTotal : null;
   const total = stated ?? (totalMsg ? parseDisplayedAmount(totalMsg.value) : null);
-  const leadAmount = typeof lead?.amount === 'number' ? lead.amount : null;
-  const leadText = stringText(lead?.formatted) || stringText(price?.options?.[0]?.formattedDisplayPrice);
-  const nightQualifier = [stringText(price?.roomNightMessage), ...(price?.priceMessages ?? []).map((m: Json) => stringText(m?.value))].join(' ');
+  const leadAmountStated = at(lead, 'amount');
+  const leadAmount = typeof leadAmountStated === 'number' ? leadAmountStated : null;
+  const leadText = stringText(lead, 'formatted') || stringText(price, 'options', 0, 'formattedDisplayPrice');
+  const nightQualifier = [stringText(price, 'roomNightMessage'), ...arr(price, 'priceMessages').map((m) => stringText(m, 'value'))].join(' ');
   const leadIsNightly = PER_NIGHT.test(nightQualifier);
 
-  const strike = price?.strikeOut;
+  const strike = at(price, 'strikeOut');
+  const strikeAmount = at(strike, 'amount');
   const strikeText =
-    typeof strike?.amount === 'number' && strike.amount > 0
-      ? stringText(strike.formatted)
+    typeof strikeAmount === 'number' && strikeAmount > 0
+      ? stringText(strike, 'formatted')
       : (values.find((v) => v.role === 'STRIKEOUT')?.value ?? '');
 
   const { messages, cancellation } = planMessages(rp, pd);
-  const extrasText = (rp?.amenities ?? []).map((a: Json) => stringText(a?.description)).filter(Boolean).join(', ');
-  const memberOnly = stringText(pd?.dynamicRateRule?.discountType) === 'MEMBER_DEAL' || stringText(rp?.badge?.theme_temp) === 'DEAL_MEMBER';
+  const extrasText = arr(rp, 'amenities')
+    .map((a) => stringText(a, 'description'))
+    .filter(Boolean)
+    .join(', ');
+  const memberOnly = stringText(pd, 'dynamicRateRule', 'discountType') === 'MEMBER_DEAL' || stringText(rp, 'badge', 'theme_temp') === 'DEAL_MEMBER';
   const allText = values.map((v) => v.value).join(' | ');
 
   const offer: OfferGridRow = {
-    plan_id: stringText(rp?.id) || stringText(key?.ratePlanId),
-    room_type_id: stringText(pd?.roomTypeId) || stringText(key?.roomTypeId) || unitId,
+    plan_id: stringText(rp, 'id') || stringText(key, 'ratePlanId'),
+    room_type_id: stringText(pd, 'roomTypeId') || stringText(key, 'roomTypeId') || unitId,
     total,
     nightly: leadIsNightly ? leadAmount : null,
     taxes_and_fees: null,
-    currency: stringText(lead?.currencyInfo?.code) || null,
+    currency: stringText(lead, 'currencyInfo', 'code') || null,
     total_text: totalMsg?.value ?? '',
     nightly_text: leadIsNightly ? leadText : '',
     taxes_and_fees_included: TAXES_INCLUDED.test(allText) ? true : null,
     fees_included: ALL_FEES_INCLUDED.test(allText) ? true : null,
-    payment_model: paymentModel(pd?.paymentModel),
-    hotel_collect: hotelCollect(key?.businessModelType),
+    payment_model: paymentModel(at(pd, 'paymentModel')),
+    hotel_collect: hotelCollect(at(key, 'businessModelType')),
     member_only: memberOnly,
-    refundable: refundable(pd?.cancellationPolicy?.type),
+    refundable: refundable(at(pd, 'cancellationPolicy', 'type')),
     cancellation_text: cancellation,
     extras: extrasText || null,
     extras_text: extrasText,
     strikeout_text: strikeText,
-    inventory_type: stringText(key?.inventoryType),
-    business_model: neutralBusinessModel(key?.businessModelType),
+    inventory_type: stringText(key, 'inventoryType'),
+    business_model: neutralBusinessModel(at(key, 'businessModelType')),
     messages,
     lead: leadAmount,
     lead_text: leadText,
     refundable_until: cancellationWindow(pd),
-    available: pd?.availability?.available !== false,
+    available: at(pd, 'availability', 'available') !== false,
     room_count: roomCount,
   };
   return { row: withTaxesAndFees(offer, nights, roomCount), nights, checkIn, checkOut };
 }
 
-function unitsOf(root: Json): Json[] {
-  if (Array.isArray(root?.units)) return root.units;
-  return [];
-}
 
 /** Parses `data.propertyOffers`; throws UpstreamContractChanged when that object is missing. */
 export function parseOfferGrid(alias: OfferGridAlias, payload: Json, ctx: OfferGridContext = {}): OfferGrid {
   const root = PATH.root(payload);
   if (!root || typeof root !== 'object') throw new UpstreamContractChanged(alias, 'data.propertyOffers');
-  const single = root.singleUnitOffer;
-  const units = unitsOf(root);
-  if (!Array.isArray(root.units) && !single) throw new UpstreamContractChanged(alias, 'propertyOffers.units');
+  const single = at(root, 'singleUnitOffer');
+  const units = arr(root, 'units');
+  if (!Array.isArray(at(root, 'units')) && !single) throw new UpstreamContractChanged(alias, 'propertyOffers.units');
 
   const grid: OfferGrid = {
-    property_id: stringText(root.id),
-    sold_out: typeof root.soldOut === 'boolean' ? root.soldOut : null,
+    property_id: stringText(root, 'id'),
+    sold_out: bool(root, 'soldOut'),
     check_in: null,
     check_out: null,
     nights: ctx.nights ?? null,
     currency: null,
-    sticky_bar_text: stringText(root.stickyBar?.displayPrice),
-    error_message: stringText(root.errorMessage?.title) || stringText(root.errorMessage?.value) || stringText(root.errorMessage) || null,
+    sticky_bar_text: stringText(root, 'stickyBar', 'displayPrice'),
+    error_message: stringText(root, 'errorMessage', 'title') || stringText(root, 'errorMessage', 'value') || stringText(root, 'errorMessage') || null,
     units: [],
   };
 
-  const sources: { id: string; name: string; unavailable: string; plans: Json[] }[] = units.map((u: Json) => ({
-    id: stringText(u?.id),
-    name: stringText(u?.header?.text),
-    unavailable: stringText(u?.availabilityCallToAction?.value),
-    plans: Array.isArray(u?.ratePlans) ? u.ratePlans : [],
+  const sources: { id: string; name: string; unavailable: string; plans: unknown[] }[] = units.map((u) => ({
+    id: stringText(u, 'id'),
+    name: stringText(u, 'header', 'text'),
+    unavailable: stringText(u, 'availabilityCallToAction', 'value'),
+    plans: arr(u, 'ratePlans'),
   }));
-  if (single && Array.isArray(single.ratePlans)) {
-    sources.push({ id: stringText(single.id) || grid.property_id, name: stringText(single.header?.text), unavailable: '', plans: single.ratePlans });
+  const singlePlans = arrOrNull(single, 'ratePlans');
+  if (single && singlePlans) {
+    sources.push({ id: stringText(single, 'id') || grid.property_id, name: stringText(single, 'header', 'text'), unavailable: '', plans: singlePlans });
   }
 
   for (const src of sources) {
     const rows: OfferGridRow[] = [];
     for (const rp of src.plans) {
-      for (const pd of rp?.priceDetails ?? []) {
+      for (const pd of arr(rp, 'priceDetails')) {
         const r = rowFrom(rp, pd, src.id, ctx.nights ?? null);
         rows.push(r.row);
         grid.check_in ??= r.checkIn;

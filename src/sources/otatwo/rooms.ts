@@ -4,8 +4,7 @@
  */
 import { parseOfferGrid, type OfferGridRow } from './offer-grid.js';
 import type { PaymentModel } from '../shared/offer.js';
-
-type Json = any;
+import type { Json } from '../../domain/json.js';
 
 /** The spec's otatwo rate plan, without provenance. */
 export interface OtatwoRatePlan {

@@ -5,8 +5,7 @@
  */
 import { bookableRows, parseOfferGrid, toOffer } from '../otatwo/offer-grid.js';
 import { cheapestOffer, type OtaHeadline, type OtaOffer } from '../shared/offer.js';
-
-type Json = any;
+import type { Json } from '../../domain/json.js';
 
 export interface RentaloneQuote {
   property: OtaHeadline;

@@ -4,8 +4,7 @@
  * Prices per day are not in this reply (`localPriceFormatted` is null); quotes are separate calls.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-
-type Json = any;
+import { arr, arrOrNull, at, isObject, type Json } from '../../domain/json.js';
 
 export interface RentaltwoCalendarDay {
   /** The night starts on this date. */
@@ -31,9 +30,11 @@ export interface RentaltwoCalendar {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+const integer = (v: unknown): v is number => Number.isInteger(v);
+
 function day(d: Json): RentaltwoCalendarDay {
-  const date = typeof d?.calendarDate === 'string' ? d.calendarDate : '';
-  if (!DATE.test(date)) throw new UpstreamContractChanged('rentaltwo', 'calendarMonths[].days[].calendarDate');
+  const date = at(d, 'calendarDate');
+  if (typeof date !== 'string' || !DATE.test(date) || !isObject(d)) throw new UpstreamContractChanged('rentaltwo', 'calendarMonths[].days[].calendarDate');
   const out: RentaltwoCalendarDay = {
     date,
     is_available: d.available === true,
@@ -41,21 +42,24 @@ function day(d: Json): RentaltwoCalendarDay {
     is_available_for_checkout: d.availableForCheckout === true,
     is_bookable: d.bookable === true,
   };
-  if (Number.isInteger(d.minNights)) out.min_nights = d.minNights;
-  if (Number.isInteger(d.maxNights)) out.max_nights = d.maxNights;
+  if (integer(d.minNights)) out.min_nights = d.minNights;
+  if (integer(d.maxNights)) out.max_nights = d.maxNights;
   return out;
 }
 
 export function parseRentaltwoCalendar(payload: Json): RentaltwoCalendar {
-  const months = payload?.data?.merlin?.pdpAvailabilityCalendar?.calendarMonths;
-  if (!Array.isArray(months)) throw new UpstreamContractChanged('rentaltwo', 'data.merlin.pdpAvailabilityCalendar.calendarMonths');
+  const months = arrOrNull(payload, 'data', 'merlin', 'pdpAvailabilityCalendar', 'calendarMonths');
+  if (!months) throw new UpstreamContractChanged('rentaltwo', 'data.merlin.pdpAvailabilityCalendar.calendarMonths');
   let listing: string | null = null;
-  const out = months.map((m: Json) => {
-    if (!Number.isInteger(m?.year) || !Number.isInteger(m?.month)) {
+  const out = months.map((m) => {
+    const year = at(m, 'year');
+    const month = at(m, 'month');
+    if (!integer(year) || !integer(month)) {
       throw new UpstreamContractChanged('rentaltwo', 'calendarMonths[].{year,month}');
     }
-    if (typeof m.listingId === 'string' && m.listingId) listing ??= m.listingId;
-    return { year: m.year as number, month: m.month as number, days: (Array.isArray(m.days) ? m.days : []).map(day) };
+    const listingId = at(m, 'listingId');
+    if (typeof listingId === 'string' && listingId) listing ??= listingId;
+    return { year, month, days: arr(m, 'days').map((d) => day(d)) };
   });
   return { listing_id: listing, months: out };
 }

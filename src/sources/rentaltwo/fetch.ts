@@ -20,16 +20,15 @@ import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH, WEB_CLIENT_HEADERS
 import { parsePdpQuote } from './pdp-quote.js';
 import { rentaltwoCalendarPath, rentaltwoQuotePath, staysSearchBody, type StaysSearchRequest } from './requests.js';
 import { parseRentaltwoSearch, statedNights, type RentaltwoPrice, type RentaltwoProperty } from './stays-search.js';
-
-type Json = any;
+import { arr, at, type Json } from '../../domain/json.js';
 
 const QUOTE_CONCURRENCY = 4;
 
 /** GraphQL errors in a reply that lacks its data: not-found is the caller's unknown id, the rest a contract change. */
 function graphqlErrors(payload: Json, notFound: string): void {
-  const errors: Json[] = Array.isArray(payload?.errors) ? payload.errors : [];
-  if (!errors.length || payload?.data) return;
-  const text = errors.map((e) => String(e?.message ?? '')).join('; ');
+  const errors = arr(payload, 'errors');
+  if (!errors.length || at(payload, 'data')) return;
+  const text = errors.map((e) => String(at(e, 'message') ?? '')).join('; ');
   if (/persisted ?query ?not ?found/i.test(text)) throw new UpstreamContractChanged('rentaltwo', `persisted query not found (hash rotated): ${text.slice(0, 200)}`);
   if (/not[ _]?found/i.test(text)) throw new NotFound(notFound);
   throw new UpstreamContractChanged('rentaltwo', `GraphQL errors: ${text.slice(0, 200)}`);
@@ -71,22 +70,24 @@ export interface RentaltwoSearchInput {
 
 export type PricedProperty = Omit<RentaltwoProperty, 'price'> & { price: (RentaltwoPrice & { provenance: Provenance }) | null };
 
+const isCorner = (p: unknown): p is [number, number] => Array.isArray(p) && p.length === 2 && p.every((n) => typeof n === 'number' && Number.isFinite(n));
+const isBox = (v: unknown): v is [[number, number], [number, number]] => Array.isArray(v) && v.length === 2 && v.every(isCorner);
+
 function boundingBox(raw: string): [[number, number], [number, number]] {
-  let v: Json;
+  let v: unknown;
   try {
     v = JSON.parse(raw);
   } catch {
     throw new BadRequest('bounding_box must be [[ne_lat,ne_lng],[sw_lat,sw_lng]]');
   }
-  const ok = Array.isArray(v) && v.length === 2 && v.every((p: Json) => Array.isArray(p) && p.length === 2 && p.every((n: Json) => typeof n === 'number' && Number.isFinite(n)));
-  if (!ok) throw new BadRequest('bounding_box must be [[ne_lat,ne_lng],[sw_lat,sw_lng]]');
+  if (!isBox(v)) throw new BadRequest('bounding_box must be [[ne_lat,ne_lng],[sw_lat,sw_lng]]');
   return v;
 }
 
 function cursorOffset(token: string): number {
   try {
-    const v = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
-    if (Number.isInteger(v?.items_offset) && v.items_offset >= 0) return v.items_offset;
+    const offset = at(JSON.parse(Buffer.from(token, 'base64').toString('utf8')), 'items_offset');
+    if (typeof offset === 'number' && Number.isInteger(offset) && offset >= 0) return offset;
   } catch {
     // Falls through to the refusal below.
   }
@@ -98,7 +99,7 @@ function list(raw: string | undefined, table: Record<string, number>, field: str
   const names = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   const unknown = names.filter((n) => !(n in table));
   if (unknown.length) throw new BadRequest(`${field}: unsupported value(s) ${unknown.join(', ')}; supported: ${Object.keys(table).join(', ')}`);
-  return names.map((n) => table[n]);
+  return names.map((n) => table[n]!);
 }
 
 function guestsText(input: RentaltwoSearchInput): string {

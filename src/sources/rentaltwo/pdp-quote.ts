@@ -4,9 +4,8 @@
  * `structuredDisplayPrice`, the same structure as the search cards' price.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
+import { arr, arrOrNull, at, type Json } from '../../domain/json.js';
 import { parseStructuredDisplayPrice, type RentaltwoPrice } from './stays-search.js';
-
-type Json = any;
 
 export const BOOKING_SECTION = 'BOOK_IT_SIDEBAR';
 
@@ -17,10 +16,12 @@ export type PdpQuote =
   /** The booking section came back without a price. */
   | { kind: 'no_price' };
 
-function find(node: Json, depth = 0): Json | null {
+function find(node: Json, depth = 0): Json {
   if (!node || typeof node !== 'object' || depth > 8) return null;
-  if (node.structuredDisplayPrice) return node.structuredDisplayPrice;
-  for (const v of Object.values(node)) {
+  const sdp = at(node, 'structuredDisplayPrice');
+  if (sdp) return sdp;
+  const values: unknown[] = Object.values(node);
+  for (const v of values) {
     const hit = find(v, depth + 1);
     if (hit) return hit;
   }
@@ -28,14 +29,14 @@ function find(node: Json, depth = 0): Json | null {
 }
 
 export function parsePdpQuote(payload: Json): PdpQuote {
-  const errors: Json[] = Array.isArray(payload?.errors) ? payload.errors : [];
-  const sections = payload?.data?.presentation?.stayProductDetailPage?.sections?.sections;
-  if (!Array.isArray(sections)) {
-    if (errors.length) return { kind: 'refused', reason: errors.map((e) => String(e?.message ?? '')).join('; ').slice(0, 200) };
+  const errors = arr(payload, 'errors');
+  const sections = arrOrNull(payload, 'data', 'presentation', 'stayProductDetailPage', 'sections', 'sections');
+  if (!sections) {
+    if (errors.length) return { kind: 'refused', reason: errors.map((e) => String(at(e, 'message') ?? '')).join('; ').slice(0, 200) };
     throw new UpstreamContractChanged('rentaltwo', 'stayProductDetailPage.sections.sections');
   }
-  const booking = sections.find((s: Json) => s?.sectionId === BOOKING_SECTION || s?.sectionComponentType === BOOKING_SECTION);
-  const sdp = booking ? find(booking.section) : null;
+  const booking = sections.find((s) => at(s, 'sectionId') === BOOKING_SECTION || at(s, 'sectionComponentType') === BOOKING_SECTION);
+  const sdp = booking ? find(at(booking, 'section')) : null;
   if (!sdp) return { kind: 'no_price' };
   const price = parseStructuredDisplayPrice(sdp, true);
   if (!price || (price.extracted_total_price == null && price.extracted_price_per_qualifier == null)) return { kind: 'no_price' };

@@ -5,10 +5,8 @@
  * `pricingQuote.structuredStayDisplayPrice`; the newer one is flat with `demandStayListing`.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { stringText } from '../shared/json-values.js';
+import { arr, arrOrNull, at, obj, stringText, type Json, type JsonObject } from '../../domain/json.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
-
-type Json = any;
 
 export interface BreakdownLine {
   description: string;
@@ -86,32 +84,32 @@ const TAX_LINE = /\btax/i;
 const PER_NIGHT_QUALIFIER = /^(per\s+)?night$/i;
 
 function listingId(r: Json): string {
-  const direct = stringText(r?.listing?.id);
+  const direct = stringText(r, 'listing', 'id');
   if (direct) return direct;
-  const encoded = stringText(r?.demandStayListing?.id);
+  const encoded = stringText(r, 'demandStayListing', 'id');
   if (!encoded) return '';
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const m = /^[A-Za-z]+:(\d+)$/.exec(decoded);
-  return m ? m[1] : '';
+  return m?.[1] ?? '';
 }
 
 function primaryParts(line: Json): { shown: string; qualifier: string; original: string } {
   if (!line) return { shown: '', qualifier: '', original: '' };
-  let shown = stringText(line.price) || stringText(line.discountedPrice);
-  let qualifier = stringText(line.qualifier);
-  let original = stringText(line.originalPrice);
-  for (const c of line.orderedComponents ?? []) {
-    shown ||= stringText(c?.discountedPrice) || stringText(c?.price);
-    qualifier ||= stringText(c?.qualifier);
-    original ||= stringText(c?.originalPrice);
+  let shown = stringText(line, 'price') || stringText(line, 'discountedPrice');
+  let qualifier = stringText(line, 'qualifier');
+  let original = stringText(line, 'originalPrice');
+  for (const c of arr(line, 'orderedComponents')) {
+    shown ||= stringText(c, 'discountedPrice') || stringText(c, 'price');
+    qualifier ||= stringText(c, 'qualifier');
+    original ||= stringText(c, 'originalPrice');
   }
   return { shown, qualifier, original };
 }
 
 function breakdownLine(it: Json): BreakdownLine {
-  const price = stringText(it?.priceString);
-  const line: BreakdownLine = { description: stringText(it?.description), price, extracted_price: parseDisplayedAmount(price) };
-  const original = stringText(it?.originalPriceString);
+  const price = stringText(it, 'priceString');
+  const line: BreakdownLine = { description: stringText(it, 'description'), price, extracted_price: parseDisplayedAmount(price) };
+  const original = stringText(it, 'originalPriceString');
   if (original) {
     line.original_price = original;
     const v = parseDisplayedAmount(original);
@@ -127,13 +125,14 @@ function breakdownLine(it: Json): BreakdownLine {
  * The last highlighted line is the stay total; every other line stays in the breakdown as stated.
  */
 export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): RentaltwoPrice | null {
-  if (!sdp?.primaryLine) return null;
-  const { shown, qualifier, original } = primaryParts(sdp.primaryLine);
-  const groups: Json[] = Array.isArray(sdp.explanationData?.priceDetails) ? sdp.explanationData.priceDetails : [];
-  const items: Json[] = groups.flatMap((g: Json) => (Array.isArray(g?.items) ? g.items : []));
-  const notes = [stringText(sdp.explanationData?.subtitle), ...groups.map((g: Json) => stringText(g?.content))].filter(Boolean);
-  const totalLine: Json = items.filter((it) => it?.__typename === 'HighlightExplanationLineItem').pop() ?? null;
-  const hasTaxes = items.some((it) => it !== totalLine && TAX_LINE.test(stringText(it?.description)));
+  const primaryLine = at(sdp, 'primaryLine');
+  if (!primaryLine) return null;
+  const { shown, qualifier, original } = primaryParts(primaryLine);
+  const groups = arr(sdp, 'explanationData', 'priceDetails');
+  const items = groups.flatMap((g) => arr(g, 'items'));
+  const notes = [stringText(sdp, 'explanationData', 'subtitle'), ...groups.map((g) => stringText(g, 'content'))].filter(Boolean);
+  const totalLine: Json = items.filter((it) => at(it, '__typename') === 'HighlightExplanationLineItem').pop() ?? null;
+  const hasTaxes = items.some((it) => it !== totalLine && TAX_LINE.test(stringText(it, 'description')));
   // The tax-inclusive total is reported as such when asked for, and left out when not.
   const totalIsTaxInclusive = totalLine != null && hasTaxes;
   const breakdown: BreakdownLine[] = [];
@@ -141,7 +140,7 @@ export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): R
   for (const it of items) {
     if (it === totalLine && totalIsTaxInclusive) continue;
     const line = breakdownLine(it);
-    if (it?.__typename === 'DiscountedExplanationLineItem' && line.extracted_price != null && line.extracted_price < 0) discountLine ??= line;
+    if (at(it, '__typename') === 'DiscountedExplanationLineItem' && line.extracted_price != null && line.extracted_price < 0) discountLine ??= line;
     breakdown.push(line);
   }
   const perNight = PER_NIGHT_QUALIFIER.test(qualifier);
@@ -155,7 +154,7 @@ export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): R
   if (nightsItem) {
     out.qualifier = `${nightsItem[1]} nights`;
     out.extracted_qualifier = Number(nightsItem[1]);
-    out.price_per_qualifier = nightsItem[2].trim();
+    out.price_per_qualifier = nightsItem[2]!.trim();
     const per = parseDisplayedAmount(out.price_per_qualifier);
     if (per != null) out.extracted_price_per_qualifier = per;
   } else if (nightsQualifier) {
@@ -168,7 +167,7 @@ export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): R
     const per = parseDisplayedAmount(shown);
     if (per != null) out.extracted_price_per_qualifier = per;
   }
-  const originalText = original || stringText(totalLine?.originalPriceString);
+  const originalText = original || stringText(totalLine, 'originalPriceString');
   if (originalText) {
     out.original_price = originalText;
     const v = parseDisplayedAmount(originalText);
@@ -179,7 +178,7 @@ export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): R
     out.extracted_discount = Math.abs(discountLine.extracted_price as number);
   }
   if (includeTaxes && totalIsTaxInclusive) {
-    out.total_with_taxes = stringText(totalLine.priceString);
+    out.total_with_taxes = stringText(totalLine, 'priceString');
     const v = parseDisplayedAmount(out.total_with_taxes);
     if (v != null) out.extracted_total_with_taxes = v;
   }
@@ -193,21 +192,22 @@ export function statedNights(price: RentaltwoPrice): number | null {
 }
 
 function rating(r: Json): { rating?: number; reviews?: number } {
-  const local = stringText(r?.avgRatingLocalized ?? r?.listing?.avgRatingLocalized);
-  const label = stringText(r?.avgRatingA11yLabel ?? r?.listing?.avgRatingA11yLabel);
+  const local = stringText(at(r, 'avgRatingLocalized') ?? at(r, 'listing', 'avgRatingLocalized'));
+  const label = stringText(at(r, 'avgRatingA11yLabel') ?? at(r, 'listing', 'avgRatingA11yLabel'));
   const out: { rating?: number; reviews?: number } = {};
   const m = /^(\d+(?:[.,]\d+)?)(?:\s*\((\d[\d,]*)\))?/.exec(local);
-  if (m) out.rating = Number(m[1].replace(',', '.'));
+  if (m) out.rating = Number(m[1]!.replace(',', '.'));
   const count = m?.[2] ?? /(\d[\d,]*)\s+reviews?/i.exec(label)?.[1];
   if (count) out.reviews = Number(count.replace(/,/g, ''));
   return out;
 }
 
-function lines(sc: Json): Json[] {
-  return [...(sc?.primaryLine ?? []), ...(sc?.mapPrimaryLine ?? []), ...(sc?.secondaryLine ?? [])];
+function lines(sc: Json): unknown[] {
+  return [...arr(sc, 'primaryLine'), ...arr(sc, 'mapPrimaryLine'), ...arr(sc, 'secondaryLine')];
 }
 
-function bookingToken(fields: Record<string, string | number | undefined>): string {
+/** The stay's fields as the reply stated them (values other than strings and numbers included, as given). */
+function bookingToken(fields: Record<string, unknown>): string {
   const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== ''));
   return Buffer.from(JSON.stringify(clean), 'utf8').toString('base64url');
 }
@@ -215,25 +215,27 @@ function bookingToken(fields: Record<string, string | number | undefined>): stri
 function property(r: Json, position: number, ctx: RentaltwoSearchContext): RentaltwoProperty | null {
   const id = listingId(r);
   if (!id) return null;
-  const l = r?.listing ?? {};
+  const l = at(r, 'listing');
   const name =
-    stringText(r?.nameLocalized?.localizedStringWithTranslationPreference) ||
-    stringText(l?.name) ||
-    stringText(r?.demandStayListing?.description?.name?.localizedStringWithTranslationPreference);
-  const descriptor = [stringText(r?.title ?? l?.title), stringText(r?.subtitle)].find((t) => t && t !== name) ?? '';
-  const over = r?.listingParamOverrides ?? {};
+    stringText(r, 'nameLocalized', 'localizedStringWithTranslationPreference') ||
+    stringText(l, 'name') ||
+    stringText(r, 'demandStayListing', 'description', 'name', 'localizedStringWithTranslationPreference');
+  const descriptor = [stringText(at(r, 'title') ?? at(l, 'title')), stringText(r, 'subtitle')].find((t) => t && t !== name) ?? '';
+  const over: JsonObject = obj(r, 'listingParamOverrides') ?? {};
   const checkIn = stringText(over.checkin);
   const checkOut = stringText(over.checkout);
   const q = new URLSearchParams();
   if (checkIn) q.set('check_in', checkIn);
   if (checkOut) q.set('check_out', checkOut);
   for (const k of ['adults', 'children', 'infants', 'pets'] as const) if (typeof over[k] === 'number') q.set(k, String(over[k]));
-  const sc = r?.structuredContent ?? l?.structuredContent;
+  const sc = at(r, 'structuredContent') ?? at(l, 'structuredContent');
   const all = lines(sc);
-  const distanceBody = all.map((x) => stringText(x?.body)).find((b) => DISTANCE.test(b));
-  const coord = l?.coordinate ?? r?.demandStayListing?.location?.coordinate;
-  const pictures: Json[] = r?.contextualPictures ?? l?.contextualPictures ?? [];
-  const freeCancel = (r?.paymentMessages ?? []).some((m: Json) => /FREE_CANCELLATION/.test(stringText(m?.type)));
+  const distanceBody = all.map((x) => stringText(x, 'body')).find((b) => DISTANCE.test(b));
+  const coord = at(l, 'coordinate') ?? at(r, 'demandStayListing', 'location', 'coordinate');
+  const latitude = at(coord, 'latitude');
+  const longitude = at(coord, 'longitude');
+  const pictures = arr(at(r, 'contextualPictures') ?? at(l, 'contextualPictures'));
+  const freeCancel = arr(r, 'paymentMessages').some((m) => /FREE_CANCELLATION/.test(stringText(m, 'type')));
   const out: RentaltwoProperty = {
     position,
     id,
@@ -243,16 +245,18 @@ function property(r: Json, position: number, ctx: RentaltwoSearchContext): Renta
     booking_link: `${ctx.origin}/rooms/${id}${q.toString() ? `?${q.toString()}` : ''}`,
     booking_token: bookingToken({ property_id: id, check_in_date: checkIn, check_out_date: checkOut, adults: over.adults, children: over.children, infants: over.infants, pets: over.pets }),
     ...rating(r),
-    price: parseStructuredDisplayPrice(r?.structuredDisplayPrice ?? r?.pricingQuote?.structuredStayDisplayPrice, ctx.includeTaxes === true),
-    accommodations: all.filter((x) => /^(BEDINFO|BATHROOMINFO)$/.test(stringText(x?.type))).map((x) => stringText(x?.body)),
-    badges: (r?.badges ?? []).map((b: Json) => stringText(b?.text)).filter(Boolean),
-    images: pictures.map((p) => stringText(p?.picture)).filter(Boolean),
+    price: parseStructuredDisplayPrice(at(r, 'structuredDisplayPrice') ?? at(r, 'pricingQuote', 'structuredStayDisplayPrice'), ctx.includeTaxes === true),
+    accommodations: all.filter((x) => /^(BEDINFO|BATHROOMINFO)$/.test(stringText(x, 'type'))).map((x) => stringText(x, 'body')),
+    badges: arr(r, 'badges')
+      .map((b) => stringText(b, 'text'))
+      .filter(Boolean),
+    images: pictures.map((p) => stringText(p, 'picture')).filter(Boolean),
   };
   if (checkIn) out.check_in_date = checkIn;
   if (checkOut) out.check_out_date = checkOut;
   if (ctx.timePeriod) out.time_period = ctx.timePeriod;
-  if (typeof coord?.latitude === 'number' && typeof coord?.longitude === 'number') {
-    out.gps_coordinates = { latitude: coord.latitude, longitude: coord.longitude };
+  if (typeof latitude === 'number' && typeof longitude === 'number') {
+    out.gps_coordinates = { latitude, longitude };
   }
   if (freeCancel) out.has_free_cancellation = true;
   if (distanceBody) {
@@ -264,24 +268,25 @@ function property(r: Json, position: number, ctx: RentaltwoSearchContext): Renta
 }
 
 function nextCursor(pagination: Json, current: string | undefined): string | null {
-  const explicit = stringText(pagination?.nextPageCursor);
+  const explicit = stringText(pagination, 'nextPageCursor');
   if (explicit) return explicit;
-  const cursors: string[] = Array.isArray(pagination?.pageCursors) ? pagination.pageCursors.map(stringText) : [];
+  const cursors = arr(pagination, 'pageCursors').map((c) => stringText(c));
   const at = current ? cursors.indexOf(current) : 0;
-  return at >= 0 && at + 1 < cursors.length ? cursors[at + 1] : null;
+  return at >= 0 ? (cursors[at + 1] ?? null) : null;
 }
 
 /** Accepts the full GraphQL reply or a `{ searchResults }` fragment of it. */
 export function parseRentaltwoSearch(payload: Json, ctx: RentaltwoSearchContext): RentaltwoSearchPage {
-  const results = payload?.data?.presentation?.staysSearch?.results ?? payload;
-  const list = results?.searchResults;
-  if (!Array.isArray(list)) throw new UpstreamContractChanged('rentaltwo', 'staysSearch.results.searchResults');
+  const results = at(payload, 'data', 'presentation', 'staysSearch', 'results') ?? payload;
+  const list = arrOrNull(results, 'searchResults');
+  if (!list) throw new UpstreamContractChanged('rentaltwo', 'staysSearch.results.searchResults');
   const offset = ctx.offset ?? 0;
   const properties: RentaltwoProperty[] = [];
   for (const r of list) {
-    if (r?.__typename && r.__typename !== 'StaySearchResult') continue;
+    const type = at(r, '__typename');
+    if (type && type !== 'StaySearchResult') continue;
     const p = property(r, offset + properties.length + 1, ctx);
     if (p) properties.push(p);
   }
-  return { properties, next_page_token: nextCursor(results?.paginationInfo, ctx.cursor) };
+  return { properties, next_page_token: nextCursor(at(results, 'paginationInfo'), ctx.cursor) };
 }

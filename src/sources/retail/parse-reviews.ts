@@ -1,7 +1,6 @@
 import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
-import { finiteNumber, nonEmptyText } from '../shared/json-values.js';
+import { arr, at, nonEmptyText, num, obj, type Json } from '../../domain/json.js';
 
-type Json = Record<string, any>;
 type Stars = '1' | '2' | '3' | '4' | '5';
 
 export interface RetailSummary {
@@ -41,46 +40,49 @@ export function retailDate(v: unknown): string | null {
   const s = nonEmptyText(v);
   if (!s) return null;
   const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
-  if (us) return `${us[3]}-${us[1].padStart(2, '0')}-${us[2].padStart(2, '0')}`;
+  if (us) return `${us[3]}-${us[1]!.padStart(2, '0')}-${us[2]!.padStart(2, '0')}`;
   const iso = /^(\d{4}-\d{2}-\d{2})(?:T|$)/.exec(s);
-  return iso ? iso[1] : null;
+  return iso?.[1] ?? null;
 }
 
 /** The `reviews` object of a product page's `__NEXT_DATA__` (props.pageProps.initialData.data.reviews). */
 export function parseRetailReviews(reviewsData: unknown): RetailReviewsPage {
-  const r = reviewsData && typeof reviewsData === 'object' ? (reviewsData as Json) : null;
+  const r = obj(reviewsData);
   if (!r || !Array.isArray(r.customerReviews)) throw new UpstreamContractChanged('retail', 'reviews.customerReviews');
-  const counts = Object.fromEntries(STARS.map((k) => [k, finiteNumber(r[`ratingValue${WORDS[k]}Count`])])) as Record<Stars, number | null>;
-  const percentages = Object.fromEntries(STARS.map((k) => [k, finiteNumber(r[`percentage${WORDS[k]}Count`])])) as Record<Stars, number | null>;
-  const total = finiteNumber(r.totalReviewCount);
+  const counts = Object.fromEntries(STARS.map((k) => [k, num(r[`ratingValue${WORDS[k]}Count`])])) as Record<Stars, number | null>;
+  const percentages = Object.fromEntries(STARS.map((k) => [k, num(r[`percentage${WORDS[k]}Count`])])) as Record<Stars, number | null>;
+  const total = num(r.totalReviewCount);
   return {
     total,
-    reviews_with_text: finiteNumber(r.reviewsWithTextCount),
+    reviews_with_text: num(r.reviewsWithTextCount),
     summary: {
-      average: finiteNumber(r.averageOverallRating) ?? finiteNumber(r.roundedAverageOverallRating),
+      average: num(r.averageOverallRating) ?? num(r.roundedAverageOverallRating),
       total,
       counts,
       percentages,
-      recommended_pct: finiteNumber(r.recommendedPercentage),
+      recommended_pct: num(r.recommendedPercentage),
     },
-    reviews: r.customerReviews.map(retailReview).filter((x): x is RetailReview => x !== null),
+    reviews: arr(r.customerReviews)
+      .map((x) => retailReview(x))
+      .filter((x): x is RetailReview => x !== null),
   };
 }
 
 function retailReview(raw: unknown): RetailReview | null {
-  const c = raw && typeof raw === 'object' ? (raw as Json) : null;
+  const c = obj(raw);
   const id = c?.reviewId;
   if (!c || (typeof id !== 'string' && typeof id !== 'number')) return null;
   const labels: string[] = [];
-  for (const b of Array.isArray(c.badges) ? c.badges : []) {
-    const t = nonEmptyText(b?.glassBadge?.text) ?? nonEmptyText(b?.text);
+  for (const b of arr(c.badges)) {
+    const t = nonEmptyText(b, 'glassBadge', 'text') ?? nonEmptyText(b, 'text');
     if (t && !labels.includes(t)) labels.push(t);
   }
-  const syndication = c.syndicationSource && typeof c.syndicationSource === 'object' ? nonEmptyText((c.syndicationSource as Json).name) : nonEmptyText(c.syndicationSource);
+  const source = c.syndicationSource;
+  const syndication = source && typeof source === 'object' ? nonEmptyText(source, 'name') : nonEmptyText(source);
   return {
     source: syndication ?? OWN_SOURCE,
     review_id: String(id),
-    rating: finiteNumber(c.rating),
+    rating: num(c.rating),
     title: nonEmptyText(c.reviewTitle),
     text: nonEmptyText(c.reviewText),
     date: retailDate(c.reviewSubmissionTime),
@@ -97,7 +99,7 @@ export function extractRetailNextData(html: string): Json {
     throw new UpstreamContractChanged('retail', '__NEXT_DATA__ script');
   }
   try {
-    return JSON.parse(m[1]) as Json;
+    return JSON.parse(m[1]!) as Json;
   } catch {
     throw new UpstreamContractChanged('retail', '__NEXT_DATA__ JSON');
   }
@@ -105,7 +107,7 @@ export function extractRetailNextData(html: string): Json {
 
 /** props.pageProps.initialData.data.reviews of a page's __NEXT_DATA__. */
 export function retailReviewsFromNextData(next: Json): unknown {
-  const reviews = next?.props?.pageProps?.initialData?.data?.reviews;
+  const reviews = at(next, 'props', 'pageProps', 'initialData', 'data', 'reviews');
   if (!reviews) throw new UpstreamContractChanged('retail', 'initialData.data.reviews');
   return reviews;
 }

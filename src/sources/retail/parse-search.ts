@@ -1,8 +1,6 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { finiteNumber, nonEmptyText } from '../shared/json-values.js';
+import { arr, arrOrNull, nonEmptyText, num, obj, type Json } from '../../domain/json.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
-
-type Json = Record<string, any>;
 
 export interface RetailSearchItem {
   position: number;
@@ -29,15 +27,15 @@ export function parseRetailSearchItems(items: unknown, context: { offset?: numbe
   if (!Array.isArray(items)) throw new UpstreamContractChanged('retail', 'itemStacks items array');
   const out: RetailSearchItem[] = [];
   for (const raw of items) {
-    const it = raw && typeof raw === 'object' ? (raw as Json) : null;
+    const it = obj(raw);
     if (!it || (it.__typename && it.__typename !== 'Product')) continue;
     const id = nonEmptyText(it.usItemId);
     if (!id) continue;
-    const price = it.priceInfo && typeof it.priceInfo === 'object' ? (it.priceInfo as Json) : {};
+    const price = it.priceInfo;
     const url = nonEmptyText(it.canonicalUrl);
-    const shown = nonEmptyText(price.linePrice) ?? nonEmptyText(price.itemPrice);
+    const shown = nonEmptyText(price, 'linePrice') ?? nonEmptyText(price, 'itemPrice');
     // minPrice is 0 on items without a price range (recorded page): the shown price is the price.
-    const min = finiteNumber(price.minPrice);
+    const min = num(price, 'minPrice');
     out.push({
       position: (context.offset ?? 0) + out.length + 1,
       item_id: id,
@@ -45,13 +43,13 @@ export function parseRetailSearchItems(items: unknown, context: { offset?: numbe
       link: url ? new URL(url, BASE).toString() : null,
       price: parseDisplayedAmount(shown) ?? (min !== null && min > 0 ? min : null),
       price_text: shown,
-      was_price_text: nonEmptyText(price.wasPrice),
-      unit_price_text: nonEmptyText(price.unitPrice),
-      rating: finiteNumber(it.averageRating),
-      reviews: finiteNumber(it.numberOfReviews),
+      was_price_text: nonEmptyText(price, 'wasPrice'),
+      unit_price_text: nonEmptyText(price, 'unitPrice'),
+      rating: num(it.averageRating),
+      reviews: num(it.numberOfReviews),
       seller: nonEmptyText(it.sellerName),
-      availability: nonEmptyText(it.availabilityStatusV2?.display) ?? nonEmptyText(it.availabilityStatusDisplayValue),
-      thumbnail: nonEmptyText(it.imageInfo?.thumbnailUrl),
+      availability: nonEmptyText(it, 'availabilityStatusV2', 'display') ?? nonEmptyText(it.availabilityStatusDisplayValue),
+      thumbnail: nonEmptyText(it, 'imageInfo', 'thumbnailUrl'),
       sponsored: !!it.sponsoredProduct,
     });
   }
@@ -60,7 +58,7 @@ export function parseRetailSearchItems(items: unknown, context: { offset?: numbe
 
 /** The items of every stack in a search page's `initialData.searchResult`. */
 export function retailSearchItemsFromNextData(next: Json): unknown[] {
-  const stacks = next?.props?.pageProps?.initialData?.searchResult?.itemStacks;
-  if (!Array.isArray(stacks)) throw new UpstreamContractChanged('retail', 'searchResult.itemStacks');
-  return stacks.flatMap((s: Json) => (Array.isArray(s?.items) ? s.items : []));
+  const stacks = arrOrNull(next, 'props', 'pageProps', 'initialData', 'searchResult', 'itemStacks');
+  if (!stacks) throw new UpstreamContractChanged('retail', 'searchResult.itemStacks');
+  return stacks.flatMap((s) => arr(s, 'items'));
 }

@@ -16,6 +16,7 @@ import { fetchRentaloneQuote } from '../rentalone/fetch.js';
 import type { OtathreeMarket, OtatwoMarket } from './group-graphql.js';
 import { searchGroupTypeahead } from './group-search.js';
 import { seconds } from './observation.js';
+import { stayParity } from '../../domain/parity.js';
 import { stayWindow } from './stay.js';
 import { scopeSources, type SourceUses } from '../context.js';
 
@@ -30,7 +31,7 @@ export interface CompareInput {
   /** The hotel's name (and city): an OTA named without its id is looked up by it on that OTA's own search. */
   hotel?: string | null;
   sources: {
-    official?: { website: string };
+    official?: { website: string; currency?: string | null; taxes_included?: boolean | null };
     otaone?: { pagename?: string | null; country: string };
     otatwo?: { property_id?: string | null; market: OtatwoMarket };
     otathree?: { property_id?: string | null; market: OtathreeMarket };
@@ -255,6 +256,7 @@ export async function compareStay(deps: CompareContext, input: CompareInput) {
     cheapest: cheapest ? { source: cheapest.source, total: cheapest.total as number, currency: cheapest.currency as string } : null,
     offers,
     sources: results,
+    parity: stayParity(results, { nights: stay.nights, adults: input.adults }, input.sources.official),
     sources_ok: results.filter((r) => r.status === 'ok').length,
     sources_failed: results.filter((r) => r.status === 'error').length,
     elapsed_s: seconds(performance.now() - started),

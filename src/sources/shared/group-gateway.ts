@@ -14,12 +14,11 @@ import {
 } from './group-graphql.js';
 import { checkStatus, observe, type Observation } from './observation.js';
 import type { StayWindow } from './stay.js';
+import type { Json } from '../../domain/json.js';
 import type { SourceUses } from '../context.js';
 
 /** What the group's brands use: the upstream client and the operator's points of sale and operation hashes. */
 export type GroupContext = SourceUses<'upstream', 'GROUP_POS_CONTEXTS' | 'GROUP_QUERY_HASHES'>;
-
-type Json = any;
 
 export interface GroupGraphqlCall {
   body: object[];

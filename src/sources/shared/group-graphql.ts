@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { NotFound, UpstreamContractChanged } from '../../domain/errors.js';
+import { arr, at, type Json } from '../../domain/json.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { dateParts, type StayWindow } from './stay.js';
 import { GROUP_MARKET_CURRENCY, type GroupAlias, type Operation, type OtathreeMarket, type OtatwoMarket, type PointOfSale, type PosContexts } from '../../config/group-settings.js';
@@ -118,19 +119,16 @@ export function propertyOffersBody(op: Operation, pos: PointOfSale, propertyId: 
   ];
 }
 
-type Json = any;
-
 /**
  * The first operation's reply of a (possibly batched) GraphQL answer. GraphQL errors without the
  * expected data are a contract change (a stale persisted-query hash reads `PersistedQueryNotFound`),
  * except a not-found error, which is the caller's unknown id.
  */
 export function graphqlData(alias: GroupAlias, response: UpstreamResponse, root: string, notFound: string): Json {
-  const reply = response.json<Json>();
-  const entry = Array.isArray(reply) ? reply[0] : reply;
-  const data = entry?.data;
-  if (data && data[root] != null) return entry;
-  const messages: string[] = (Array.isArray(entry?.errors) ? entry.errors : []).map((e: Json) => String(e?.message ?? e?.extensions?.code ?? ''));
+  const reply = response.json();
+  const entry: unknown = Array.isArray(reply) ? reply[0] : reply;
+  if (at(entry, 'data', root) != null) return entry;
+  const messages = arr(entry, 'errors').map((e) => String(at(e, 'message') ?? at(e, 'extensions', 'code') ?? ''));
   const joined = messages.join('; ');
   if (/persistedquerynotfound|persisted query not found/i.test(joined)) {
     throw new UpstreamContractChanged(alias, `persisted query not found (hash rotated): ${joined}`);

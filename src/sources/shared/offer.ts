@@ -4,6 +4,7 @@
  * Also the few text helpers every OTA parser needs to read a displayed price.
  */
 import { nightsBetween as utcNights } from '../../domain/dates.js';
+import { at } from '../../domain/json.js';
 
 export type PaymentModel = 'PAY_NOW' | 'PAY_LATER' | 'PAY_LATER_WITH_DEPOSIT' | '';
 
@@ -123,7 +124,7 @@ export function parseDisplayedAmount(text: string | null | undefined): number | 
     if (!sep) normalized = raw;
     else {
       const parts = raw.split(sep);
-      const thousands = parts.length > 2 || parts[parts.length - 1].length === 3;
+      const thousands = parts.length > 2 || parts.at(-1)?.length === 3;
       normalized = thousands ? parts.join('') : parts.join('.');
     }
   }
@@ -169,7 +170,8 @@ const SHARED_SYMBOLS: [RegExp, readonly string[]][] = [
 export function currencyFromText(text: string | null | undefined, requested?: string | null): string | null {
   if (!text) return null;
   const code = /\b([A-Z]{3})\b/.exec(text);
-  if (code && !/^(FOR|PER|AND|THE)$/.test(code[1])) return code[1];
+  const word = code?.[1];
+  if (word && !/^(FOR|PER|AND|THE)$/.test(word)) return word;
   const sorted = [...UNAMBIGUOUS_SYMBOLS].sort((a, b) => b[0].length - a[0].length);
   for (const [symbol, iso] of sorted) if (text.includes(symbol)) return iso;
   if (requested && SHARED_SYMBOLS.some(([symbol, isos]) => symbol.test(text) && isos.includes(requested))) return requested;
@@ -183,8 +185,12 @@ export function nightsBetween(checkIn: string | null | undefined, checkOut: stri
   return nights > 0 ? nights : null;
 }
 
-export function isoDate(parts: { year?: number; month?: number; day?: number } | null | undefined): string | null {
-  if (!parts || !parts.year || !parts.month || !parts.day) return null;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${parts.year}-${pad(parts.month)}-${pad(parts.day)}`;
+/** `{year: 2026, month: 8, day: 5}` (the group's GraphQL date) → `2026-08-05`; null unless all three are set. */
+export function dateFromParts(parts: unknown): string | null {
+  const year = at(parts, 'year');
+  const month = at(parts, 'month');
+  const day = at(parts, 'day');
+  if (!year || !month || !day) return null;
+  const pad = (n: unknown) => String(n).padStart(2, '0');
+  return `${String(year)}-${pad(month)}-${pad(day)}`;
 }

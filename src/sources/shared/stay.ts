@@ -25,7 +25,7 @@ export function stayWindow(input: { check_in: string; check_out?: string | null;
 /** `{day, month, year}` as the travel group's GraphQL dates are written. */
 export function dateParts(date: string): { day: number; month: number; year: number } {
   const [year, month, day] = date.split('-').map(Number);
-  return { day, month, year };
+  return { day: day!, month: month!, year: year! };
 }
 
 /**
@@ -47,10 +47,11 @@ export function assertStayAnswered(asked: Pick<StayWindow, 'checkIn' | 'checkOut
 
 /** The same check for a reply that states the dates of its priced nights: each must be a night of the asked stay. */
 export function assertNightsAnswered(asked: Pick<StayWindow, 'checkIn' | 'checkOut'>, nights: readonly string[]): void {
-  const stated = nights.filter(Boolean);
-  if (!stated.length) return;
-  const sorted = [...stated].sort();
-  if (sorted[0] < asked.checkIn || sorted[sorted.length - 1] >= asked.checkOut) {
-    throw new UpstreamStayMismatch({ checkIn: sorted[0], checkOut: addDays(sorted[sorted.length - 1], 1) });
+  const sorted = nights.filter(Boolean).sort();
+  const first = sorted[0];
+  const last = sorted.at(-1);
+  if (first === undefined || last === undefined) return;
+  if (first < asked.checkIn || last >= asked.checkOut) {
+    throw new UpstreamStayMismatch({ checkIn: first, checkOut: addDays(last, 1) });
   }
 }

@@ -3,9 +3,11 @@
  * route validates a stay the same way.
  */
 import { z } from 'zod';
+import { isoDate } from '../../domain/codes.js';
 import { ProvenanceSchema } from '../../domain/provenance.js';
 
-export const isoDate = z.iso.date();
+/** The one `YYYY-MM-DD` field (src/domain/codes.ts), offered here beside the other stay fields. */
+export { isoDate };
 export const digits = (max = 25) => z.string().regex(/^\d+$/, 'digits only').min(1).max(max);
 export const nightsField = (max: number) => z.int().min(1).max(max).default(1).describe('Nights of the stay, when check_out is not given.');
 export const adultsField = (max: number) => z.int().min(1).max(max).default(2).describe('Adults staying.');

@@ -4,10 +4,8 @@
  * gaiaId, coordinates {lat, long} }] }`. Hotel suggestions carry the numeric property id.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { num, text } from './json-values.js';
+import { arr, at, numeric, obj, text, type Json } from '../../domain/json.js';
 import type { PointOfSale } from './group-graphql.js';
-
-type Json = any;
 
 export interface TypeaheadHit {
   position: number;
@@ -40,21 +38,22 @@ export function typeaheadPath(text: string, pos: PointOfSale, limit: number): { 
 
 /** Hotel suggestions only (regions and airports carry no property id). */
 export function parseTypeahead(alias: string, payload: Json): TypeaheadHit[] {
-  if (!payload || !Array.isArray(payload.sr)) throw new UpstreamContractChanged(alias, 'typeahead sr[]');
+  const list = obj(payload)?.sr;
+  if (!Array.isArray(list)) throw new UpstreamContractChanged(alias, 'typeahead sr[]');
   const out: TypeaheadHit[] = [];
-  for (const s of payload.sr) {
-    const id = text(s?.hotelId);
+  for (const s of arr(list)) {
+    const id = text(s, 'hotelId');
     if (!id) continue;
-    const names = s?.regionNames ?? {};
+    const names = at(s, 'regionNames');
     out.push({
       position: out.length + 1,
       property_id: id,
-      name: text(names.primaryDisplayName) || text(names.shortName) || text(names.displayName),
-      full_name: text(names.fullName) || text(names.displayName),
-      type: text(s?.type),
-      region_id: text(s?.gaiaId) || null,
-      latitude: num(s?.coordinates?.lat),
-      longitude: num(s?.coordinates?.long),
+      name: text(names, 'primaryDisplayName') || text(names, 'shortName') || text(names, 'displayName'),
+      full_name: text(names, 'fullName') || text(names, 'displayName'),
+      type: text(s, 'type'),
+      region_id: text(s, 'gaiaId') || null,
+      latitude: numeric(s, 'coordinates', 'lat'),
+      longitude: numeric(s, 'coordinates', 'long'),
     });
   }
   return out;

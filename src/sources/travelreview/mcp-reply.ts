@@ -5,8 +5,7 @@
  * `output` string after an instruction preamble).
  */
 import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
-
-type Json = any;
+import { arr, arrOrNull, at, str, type Json } from '../../domain/json.js';
 
 /** The JSON-RPC message answering request `id`. */
 export function rpcMessage(body: string, id: number): Json {
@@ -15,18 +14,18 @@ export function rpcMessage(body: string, id: number): Json {
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) candidates.push(trimmed);
   for (const line of body.split(/\r?\n/)) if (line.startsWith('data:')) candidates.push(line.slice(5).trim());
   for (const c of candidates) {
-    let parsed: Json;
+    let parsed: unknown;
     try {
       parsed = JSON.parse(c);
     } catch {
       continue;
     }
-    for (const m of Array.isArray(parsed) ? parsed : [parsed]) if (m && m.id === id) return m;
+    for (const m of Array.isArray(parsed) ? parsed : [parsed]) if (at(m, 'id') === id) return m;
   }
   throw new UpstreamContractChanged('travelreview', `JSON-RPC reply to request ${id}`);
 }
 
-function jsonIn(text: string): Json | null {
+function jsonIn(text: string): Json {
   const start = text.indexOf('{');
   if (start < 0) return null;
   try {
@@ -36,20 +35,28 @@ function jsonIn(text: string): Json | null {
   }
 }
 
+/** An object whose `accommodations` is a list (returned as it came, other keys included). */
+function hasAccommodations(v: unknown): v is { accommodations: unknown[] } {
+  return arrOrNull(v, 'accommodations') !== null;
+}
+
 /** `{ accommodations: [...] }` out of a tools/call result. */
-export function toolAccommodations(message: Json): { accommodations: Json[] } {
-  if (message?.error) throw new UpstreamFailed('ToolCallError');
-  const result = message?.result;
-  if (result?.isError) throw new UpstreamFailed('ToolCallError');
-  if (Array.isArray(result?.structuredContent?.accommodations)) return result.structuredContent;
-  for (const block of result?.content ?? []) {
-    const parsed = typeof block?.text === 'string' ? jsonIn(block.text) : null;
-    if (Array.isArray(parsed?.accommodations)) return parsed;
-    if (typeof parsed?.output === 'string') {
+export function toolAccommodations(message: Json): { accommodations: unknown[] } {
+  if (at(message, 'error')) throw new UpstreamFailed('ToolCallError');
+  const result = at(message, 'result');
+  if (at(result, 'isError')) throw new UpstreamFailed('ToolCallError');
+  const structured = at(result, 'structuredContent');
+  if (hasAccommodations(structured)) return structured;
+  for (const block of arr(result, 'content')) {
+    const blockText = str(block, 'text');
+    const parsed = blockText !== null ? jsonIn(blockText) : null;
+    if (hasAccommodations(parsed)) return parsed;
+    const output = str(parsed, 'output');
+    if (output !== null) {
       try {
-        const inner = JSON.parse(parsed.output);
+        const inner: unknown = JSON.parse(output);
         if (Array.isArray(inner)) return { accommodations: inner };
-        if (Array.isArray(inner?.accommodations)) return inner;
+        if (hasAccommodations(inner)) return inner;
       } catch {
         // Not JSON; other blocks may still carry the list.
       }

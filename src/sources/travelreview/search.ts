@@ -4,10 +4,8 @@
  * MCP search tool output (`accommodations[]`).
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { finiteNumber, text } from '../shared/json-values.js';
+import { arrOrNull, num, text, type Json } from '../../domain/json.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
-
-type Json = any;
 
 export interface TravelreviewResult {
   position: number;
@@ -37,34 +35,34 @@ export interface TravelreviewResult {
 }
 
 export function parseTravelreviewSearch(payload: Json): TravelreviewResult[] {
-  const list = payload?.accommodations;
-  if (!Array.isArray(list)) throw new UpstreamContractChanged('travelreview', 'accommodations[]');
-  return list.map((a: Json, i: number) => {
-    const night = text(a?.price_per_night);
-    const stay = text(a?.price_per_stay);
-    const stars = finiteNumber(a?.hotel_rating);
+  const list = arrOrNull(payload, 'accommodations');
+  if (!list) throw new UpstreamContractChanged('travelreview', 'accommodations[]');
+  return list.map((a, i) => {
+    const night = text(a, 'price_per_night');
+    const stay = text(a, 'price_per_stay');
+    const stars = num(a, 'hotel_rating');
     return {
       position: i + 1,
-      accommodation_id: text(a?.accommodation_id),
-      name: text(a?.accommodation_name),
-      check_in: text(a?.arrival) || null,
-      check_out: text(a?.departure) || null,
-      currency: text(a?.currency) || null,
+      accommodation_id: text(a, 'accommodation_id'),
+      name: text(a, 'accommodation_name'),
+      check_in: text(a, 'arrival') || null,
+      check_out: text(a, 'departure') || null,
+      currency: text(a, 'currency') || null,
       price_per_night: parseDisplayedAmount(night),
       price_per_night_text: night,
       price_per_stay: parseDisplayedAmount(stay),
       price_per_stay_text: stay,
-      advertiser: text(a?.advertisers),
+      advertiser: text(a, 'advertisers'),
       hotel_class: stars ? stars : null,
-      location: text(a?.country_city),
-      review_score: parseDisplayedAmount(text(a?.review_rating)),
-      review_count: parseDisplayedAmount(text(a?.review_count)),
-      amenities: text(a?.top_amenities).split(',').map((s) => s.trim()).filter(Boolean),
-      url: text(a?.accommodation_url),
-      latitude: finiteNumber(a?.latitude),
-      longitude: finiteNumber(a?.longitude),
-      distance: text(a?.distance),
-      image: text(a?.main_image),
+      location: text(a, 'country_city'),
+      review_score: parseDisplayedAmount(text(a, 'review_rating')),
+      review_count: parseDisplayedAmount(text(a, 'review_count')),
+      amenities: text(a, 'top_amenities').split(',').map((s) => s.trim()).filter(Boolean),
+      url: text(a, 'accommodation_url'),
+      latitude: num(a, 'latitude'),
+      longitude: num(a, 'longitude'),
+      distance: text(a, 'distance'),
+      image: text(a, 'main_image'),
     };
   });
 }

@@ -1,13 +1,12 @@
 import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
-
-type Json = Record<string, any>;
+import { arr, arrOrNull, at, isObject, str, type JsonObject } from '../../domain/json.js';
 
 export interface TrendsWidget {
   id: string;
   type: string | null;
   token: string;
   /** The widget's own request object, sent back verbatim as `req`. */
-  request: Json;
+  request: JsonObject;
   keywords: string[];
 }
 
@@ -29,30 +28,42 @@ const XSSI = /^\)\]\}'[,]?\s*/;
 const DATE_RESOLUTIONS = new Set(['DAY', 'WEEK', 'MONTH', 'YEAR']);
 
 /** Parses a trends API body after stripping its anti-JSON prefix; an HTML answer is a block page. */
-export function parseTrendsJson(body: string): Json {
+export function parseTrendsJson(body: string): object {
   const trimmed = body.trimStart();
   if (trimmed.startsWith('<')) throw new UpstreamFailed(/sorry|unusual traffic|captcha/i.test(trimmed) ? 'RateLimitPage' : 'HtmlInsteadOfJson');
   try {
     const v: unknown = JSON.parse(trimmed.replace(XSSI, ''));
-    if (v && typeof v === 'object') return v as Json;
+    if (v && typeof v === 'object') return v;
   } catch {
     // reported below
   }
   throw new UpstreamContractChanged('trends', 'JSON body after the anti-JSON prefix');
 }
 
-function widgetKeywords(request: Json): string[] {
-  const items = Array.isArray(request.comparisonItem) ? request.comparisonItem : [];
-  return items.flatMap((c: Json) => (Array.isArray(c?.complexKeywordsRestriction?.keyword) ? c.complexKeywordsRestriction.keyword : []).map((k: Json) => String(k?.value ?? '')));
+function widgetKeywords(request: JsonObject): string[] {
+  return arr(request, 'comparisonItem').flatMap((c) => arr(c, 'complexKeywordsRestriction', 'keyword').map((k) => String(at(k, 'value') ?? '')));
+}
+
+interface WidgetEntry {
+  id: string;
+  type: unknown;
+  token: string;
+  request: JsonObject;
+}
+
+/** A widget entry carrying what a data request needs: string id and token, and a request object. */
+function isWidgetEntry(w: unknown): w is WidgetEntry {
+  return isObject(w) && typeof w.token === 'string' && typeof w.id === 'string' && isObject(w.request);
 }
 
 /** `POST /trends/api/explore`: the widgets and the tokens their data requests need. */
 export function parseTrendsExplore(body: string): TrendsWidget[] {
   const root = parseTrendsJson(body);
-  if (!Array.isArray(root.widgets)) throw new UpstreamContractChanged('trends', 'explore widgets');
-  return root.widgets
-    .filter((w: Json) => w && typeof w.token === 'string' && typeof w.id === 'string' && w.request && typeof w.request === 'object')
-    .map((w: Json) => ({ id: w.id, type: typeof w.type === 'string' ? w.type : null, token: w.token, request: w.request, keywords: widgetKeywords(w.request) }));
+  const widgets = arrOrNull(root, 'widgets');
+  if (!widgets) throw new UpstreamContractChanged('trends', 'explore widgets');
+  return widgets
+    .filter(isWidgetEntry)
+    .map((w) => ({ id: w.id, type: typeof w.type === 'string' ? w.type : null, token: w.token, request: w.request, keywords: widgetKeywords(w.request) }));
 }
 
 /** The interest-over-time widget (id TIMESERIES); a multi-range explore answers it as fe_multi_range_chart. */
@@ -80,22 +91,24 @@ function point(date: string | null, value: unknown, partial: unknown): TrendsPoi
  */
 export function parseTrendsTimeline(body: string, widget: Pick<TrendsWidget, 'request' | 'keywords'>): TrendsSeries[] {
   const root = parseTrendsJson(body);
-  const rows = root.default?.timelineData;
-  if (!Array.isArray(rows)) throw new UpstreamContractChanged('trends', 'default.timelineData');
-  const resolution = typeof widget.request.resolution === 'string' ? widget.request.resolution : null;
-  const width = Math.max(widget.keywords.length, ...rows.map((r: Json) => (Array.isArray(r?.columnData) ? r.columnData.length : Array.isArray(r?.value) ? r.value.length : 0)));
+  const rows = arrOrNull(root, 'default', 'timelineData');
+  if (!rows) throw new UpstreamContractChanged('trends', 'default.timelineData');
+  const resolution = str(widget.request, 'resolution');
+  const width = Math.max(widget.keywords.length, ...rows.map((r) => (arrOrNull(r, 'columnData') ?? arrOrNull(r, 'value') ?? []).length));
   const series: TrendsSeries[] = Array.from({ length: width }, (_, i) => ({ keyword: widget.keywords[i] ?? null, points: [] }));
-  for (const row of rows as Json[]) {
-    if (Array.isArray(row?.columnData)) {
-      row.columnData.forEach((c: Json, i: number) => {
-        const p = point(pointDate(c?.time, resolution), c?.value, c?.isPartial);
-        if (p) series[i].points.push(p);
+  for (const row of rows) {
+    const columns = arrOrNull(row, 'columnData');
+    const values = arrOrNull(row, 'value');
+    if (columns) {
+      columns.forEach((c, i) => {
+        const p = point(pointDate(at(c, 'time'), resolution), at(c, 'value'), at(c, 'isPartial'));
+        if (p) series[i]!.points.push(p);
       });
-    } else if (Array.isArray(row?.value)) {
-      const date = pointDate(row.time, resolution);
-      row.value.forEach((v: unknown, i: number) => {
-        const p = point(date, v, row.isPartial);
-        if (p) series[i].points.push(p);
+    } else if (values) {
+      const date = pointDate(at(row, 'time'), resolution);
+      values.forEach((v, i) => {
+        const p = point(date, v, at(row, 'isPartial'));
+        if (p) series[i]!.points.push(p);
       });
     }
   }

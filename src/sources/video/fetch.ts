@@ -28,7 +28,7 @@ import {
 } from './requests.js';
 import { parseTimedText, transcriptText, type TranscriptSegment } from './timedtext.js';
 import { captionLanguage, selectTranscriptTrack, type CaptionTrack } from './transcript.js';
-import { at } from './yt-json.js';
+import { at, nonEmptyStr } from '../../domain/json.js';
 
 /** One call's upstream traffic. */
 class VideoCall {
@@ -120,10 +120,6 @@ export interface TranscriptAnswer {
   wire_bytes: number;
 }
 
-function str(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' ? v : null;
-}
-
 function int(v: unknown): number | null {
   if (typeof v === 'number' && Number.isInteger(v)) return v;
   return typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null;
@@ -158,10 +154,10 @@ export async function fetchTranscript(deps: SourceUses<'upstream'>, input: { vid
   const details = at(player, 'videoDetails') ?? at(watch.player, 'videoDetails');
   return {
     video: {
-      video_id: str(at(details, 'videoId')) ?? input.video_id,
-      title: str(at(details, 'title')),
-      channel_id: str(at(details, 'channelId')),
-      author: str(at(details, 'author')),
+      video_id: nonEmptyStr(details, 'videoId') ?? input.video_id,
+      title: nonEmptyStr(details, 'title'),
+      channel_id: nonEmptyStr(details, 'channelId'),
+      author: nonEmptyStr(details, 'author'),
       length_seconds: int(at(details, 'lengthSeconds')),
     },
     language: captionLanguage(track),

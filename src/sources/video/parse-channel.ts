@@ -1,5 +1,6 @@
 import { NotFound, UpstreamContractChanged } from '../../domain/errors.js';
-import { arr, at, bestThumb, clockSeconds, type Json, obj, text } from './yt-json.js';
+import { arr, at, isObject, type JsonObject, obj, str } from '../../domain/json.js';
+import { bestThumb, clockSeconds, rendererText } from './yt-json.js';
 import { decodeUrlPart } from '../shared/url-text.js';
 
 const WATCH = 'https://www.youtube.com/watch?v=';
@@ -66,9 +67,9 @@ export function assertVideoChannelExists(status: number, body: unknown): void {
   const root = obj(body);
   if (!root) return;
   const alert = arr(root.alerts)
-    .map((a) => obj(a)?.alertRenderer)
-    .find((a) => a?.type === 'ERROR');
-  if (alert && !root.contents) throw new NotFound(text(alert.text) ?? 'channel not found');
+    .map((a) => at(a, 'alertRenderer'))
+    .find((a) => at(a, 'type') === 'ERROR');
+  if (alert && !root.contents) throw new NotFound(rendererText(at(alert, 'text')) ?? 'channel not found');
 }
 
 /** `navigation/resolve_url` answer → the channel id a handle or custom URL points to. */
@@ -80,7 +81,7 @@ export function parseVideoResolveUrl(body: unknown): string | null {
 function handleFromUrl(u: unknown): string | null {
   if (typeof u !== 'string') return null;
   const m = /\/(@[^/?#]+)/.exec(u);
-  return m ? decodeUrlPart(m[1]) : null;
+  return m ? decodeUrlPart(m[1]!) : null;
 }
 
 /** The target of a platform redirect link (`/redirect?...&q=<url>`). */
@@ -95,37 +96,37 @@ function unwrapRedirect(u: string): string {
 }
 
 function splitKeywords(s: string): string[] {
-  return [...s.matchAll(/"([^"]+)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
+  return [...s.matchAll(/"([^"]+)"|(\S+)/g)].map((m) => (m[1] ?? m[2])!);
 }
 
-function headerParts(header: Json | null): Json[] {
-  return arr(at(header, 'metadata', 'contentMetadataViewModel', 'metadataRows')).flatMap((r) => arr(obj(r)?.metadataParts));
+function headerParts(header: JsonObject | null): unknown[] {
+  return arr(at(header, 'metadata', 'contentMetadataViewModel', 'metadataRows')).flatMap((r) => arr(r, 'metadataParts'));
 }
 
-function channelMeta(data: Json): VideoChannel | null {
+function channelMeta(data: JsonObject): VideoChannel | null {
   const meta = obj(at(data, 'metadata', 'channelMetadataRenderer'));
   const id = meta?.externalId;
   if (!meta || typeof id !== 'string') return null;
   const micro = obj(at(data, 'microformat', 'microformatDataRenderer'));
   const header = obj(at(data, 'header', 'pageHeaderRenderer', 'content', 'pageHeaderViewModel'));
   const legacy = obj(at(data, 'header', 'c4TabbedHeaderRenderer'));
-  const parts = headerParts(header).map((p) => ({ text: text(p.text), label: typeof p.accessibilityLabel === 'string' ? p.accessibilityLabel : '' }));
+  const parts = headerParts(header).map((p) => ({ text: rendererText(at(p, 'text')), label: str(p, 'accessibilityLabel') ?? '' }));
   const nonHandle = parts.filter((p) => p.text && !p.text.startsWith('@'));
   const subscribers = nonHandle.find((p) => /subscriber/i.test(`${p.text} ${p.label}`)) ?? nonHandle[0];
   const videos = nonHandle.find((p) => /\bvideos?\b/i.test(p.text ?? '')) ?? nonHandle.find((p) => p !== subscribers);
 
   const attribution = obj(at(header, 'attribution', 'attributionViewModel'));
-  const linkTitle = text(attribution?.text);
+  const linkTitle = rendererText(attribution?.text);
   const linkUrl = at(attribution, 'text', 'commandRuns', 0, 'onTap', 'innertubeCommand', 'urlEndpoint', 'url');
   const tags = arr(micro?.tags).filter((t): t is string => typeof t === 'string');
 
   return {
     channel_id: id,
     title: typeof meta.title === 'string' ? meta.title : null,
-    handle: handleFromUrl(meta.vanityChannelUrl) ?? parts.find((p) => p.text?.startsWith('@'))?.text ?? text(legacy?.channelHandleText),
+    handle: handleFromUrl(meta.vanityChannelUrl) ?? parts.find((p) => p.text?.startsWith('@'))?.text ?? rendererText(legacy?.channelHandleText),
     link: typeof meta.channelUrl === 'string' ? meta.channelUrl : `https://www.youtube.com/channel/${id}`,
-    subscribers_text: subscribers?.text ?? text(legacy?.subscriberCountText),
-    video_count_text: videos?.text ?? text(legacy?.videosCountText),
+    subscribers_text: subscribers?.text ?? rendererText(legacy?.subscriberCountText),
+    video_count_text: videos?.text ?? rendererText(legacy?.videosCountText),
     description: typeof meta.description === 'string' ? meta.description : null,
     keywords: tags.length ? tags : typeof meta.keywords === 'string' ? splitKeywords(meta.keywords) : [],
     rss_url: typeof meta.rssUrl === 'string' ? meta.rssUrl : null,
@@ -133,7 +134,7 @@ function channelMeta(data: Json): VideoChannel | null {
     avatar: bestThumb(meta.avatar) ?? bestThumb(at(header, 'image', 'decoratedAvatarViewModel', 'avatar', 'avatarViewModel', 'image')),
     banner: bestThumb(at(header, 'banner', 'imageBannerViewModel', 'image')) ?? bestThumb(legacy?.banner),
     links: linkTitle && typeof linkUrl === 'string' ? [{ title: linkTitle, url: unwrapRedirect(linkUrl) }] : [],
-    more_links_text: text(at(attribution, 'suffix')),
+    more_links_text: rendererText(at(attribution, 'suffix')),
   };
 }
 
@@ -147,46 +148,51 @@ function cardChannel(c: VideoChannel | null): VideoCardChannel {
   };
 }
 
-function lockupCard(item: Json, position: number, channel: VideoCardChannel): VideoCard | null {
+function lockupCard(item: JsonObject, position: number, channel: VideoCardChannel): VideoCard | null {
   const lockup = obj(at(item, 'richItemRenderer', 'content', 'lockupViewModel'));
   if (lockup) {
     const id = lockup.contentId;
     if (typeof id !== 'string' || (lockup.contentType && lockup.contentType !== 'LOCKUP_CONTENT_TYPE_VIDEO')) return null;
     const md = obj(at(lockup, 'metadata', 'lockupMetadataViewModel'));
-    const row = arr(at(md, 'metadata', 'contentMetadataViewModel', 'metadataRows', 0, 'metadataParts')).map((p) => text(obj(p)?.text));
+    const row = arr(at(md, 'metadata', 'contentMetadataViewModel', 'metadataRows', 0, 'metadataParts')).map((p) => rendererText(at(p, 'text')));
     const badges = arr(at(lockup, 'contentImage', 'thumbnailViewModel', 'overlays'))
       .flatMap((o) => arr(at(o, 'thumbnailBottomOverlayViewModel', 'badges')))
-      .map((b) => obj(obj(b)?.thumbnailBadgeViewModel))
-      .filter((b): b is Json => !!b && typeof b.text === 'string');
+      .flatMap((b) => {
+        const badge = obj(b, 'thumbnailBadgeViewModel');
+        const text = str(badge, 'text');
+        return badge && text !== null ? [{ text, style: badge.badgeStyle }] : [];
+      });
     const duration = badges.find((b) => DURATION.test(b.text));
-    const live = badges.some((b) => /LIVE/.test(String(b.badgeStyle ?? '')) || b.text === 'LIVE');
+    const live = badges.some((b) => /LIVE/.test(String(b.style ?? '')) || b.text === 'LIVE');
     return {
       position,
       video_id: id,
-      title: text(md?.title),
+      title: rendererText(md?.title),
       link: `${WATCH}${id}`,
       channel,
       views_text: row[0] ?? null,
       published_time: row[1] ?? null,
       length: duration?.text ?? null,
       length_seconds: clockSeconds(duration?.text),
-      badges: badges.filter((b) => b !== duration).map((b) => b.text as string),
+      badges: badges.filter((b) => b !== duration).map((b) => b.text),
       is_live: live,
       thumbnail: bestThumb(at(lockup, 'contentImage', 'thumbnailViewModel', 'image')),
     };
   }
   const v = obj(at(item, 'richItemRenderer', 'content', 'videoRenderer'));
   if (!v || typeof v.videoId !== 'string') return null;
-  const overlays = arr(v.thumbnailOverlays).map((o) => obj(o?.thumbnailOverlayTimeStatusRenderer)).filter(Boolean) as Json[];
-  const length = text(v.lengthText);
+  const overlays = arr(v.thumbnailOverlays)
+    .map((o) => obj(o, 'thumbnailOverlayTimeStatusRenderer'))
+    .filter(isObject);
+  const length = rendererText(v.lengthText);
   return {
     position,
     video_id: v.videoId,
-    title: text(v.title),
+    title: rendererText(v.title),
     link: `${WATCH}${v.videoId}`,
     channel,
-    views_text: text(v.viewCountText),
-    published_time: text(v.publishedTimeText),
+    views_text: rendererText(v.viewCountText),
+    published_time: rendererText(v.publishedTimeText),
     length,
     length_seconds: clockSeconds(length),
     badges: arr(v.badges).map((b) => at(b, 'metadataBadgeRenderer', 'label')).filter((l): l is string => typeof l === 'string'),
@@ -195,7 +201,7 @@ function lockupCard(item: Json, position: number, channel: VideoCardChannel): Vi
   };
 }
 
-function cardsAndToken(items: any[], offset: number, channel: VideoCardChannel): { videos: VideoCard[]; next_page_token: string | null } {
+function cardsAndToken(items: unknown[], offset: number, channel: VideoCardChannel): { videos: VideoCard[]; next_page_token: string | null } {
   const videos: VideoCard[] = [];
   let next: string | null = null;
   for (const raw of items) {
@@ -219,7 +225,9 @@ export function parseVideoChannelPage(data: unknown): VideoChannelPage {
   assertVideoChannelExists(200, root);
   const channel = channelMeta(root);
   if (!channel) throw new UpstreamContractChanged('video', 'channelMetadataRenderer');
-  const tabs = arr(at(root, 'contents', 'twoColumnBrowseResultsRenderer', 'tabs')).map((t) => obj(t?.tabRenderer)).filter(Boolean) as Json[];
+  const tabs = arr(at(root, 'contents', 'twoColumnBrowseResultsRenderer', 'tabs'))
+    .map((t) => obj(t, 'tabRenderer'))
+    .filter(isObject);
   const videosTab = tabs.find((t) => t.selected === true && at(t, 'content', 'richGridRenderer')) ?? tabs.find((t) => /\/videos$/.test(String(at(t, 'endpoint', 'commandMetadata', 'webCommandMetadata', 'url') ?? '')));
   const grid = arr(at(videosTab, 'content', 'richGridRenderer', 'contents'));
   const { videos, next_page_token } = cardsAndToken(grid, 0, cardChannel(channel));

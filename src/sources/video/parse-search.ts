@@ -1,6 +1,7 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import type { VideoCard } from './parse-channel.js';
-import { arr, at, bestThumb, clockSeconds, type Json, obj, text } from './yt-json.js';
+import { arr, at, isObject, type JsonObject, obj } from '../../domain/json.js';
+import { bestThumb, clockSeconds, rendererText } from './yt-json.js';
 import { decodeUrlPart } from '../shared/url-text.js';
 
 export interface VideoSearchPage {
@@ -9,19 +10,21 @@ export interface VideoSearchPage {
   next_page_token: string | null;
 }
 
-function searchCard(v: Json, position: number): VideoCard | null {
+function searchCard(v: JsonObject, position: number): VideoCard | null {
   if (typeof v.videoId !== 'string') return null;
   const ownerRun = obj(at(v, 'ownerText', 'runs', 0)) ?? obj(at(v, 'longBylineText', 'runs', 0));
   const browse = obj(at(ownerRun, 'navigationEndpoint', 'browseEndpoint'));
   const id = typeof browse?.browseId === 'string' ? browse.browseId : null;
   const base = typeof browse?.canonicalBaseUrl === 'string' ? browse.canonicalBaseUrl : null;
-  const length = text(v.lengthText);
-  const overlays = arr(v.thumbnailOverlays).map((o) => obj(o?.thumbnailOverlayTimeStatusRenderer)).filter(Boolean) as Json[];
+  const length = rendererText(v.lengthText);
+  const overlays = arr(v.thumbnailOverlays)
+    .map((o) => obj(o, 'thumbnailOverlayTimeStatusRenderer'))
+    .filter(isObject);
   const badges = arr(v.badges).map((b) => at(b, 'metadataBadgeRenderer', 'label')).filter((l): l is string => typeof l === 'string');
   return {
     position,
     video_id: v.videoId,
-    title: text(v.title),
+    title: rendererText(v.title),
     link: `https://www.youtube.com/watch?v=${v.videoId}`,
     channel: {
       name: typeof ownerRun?.text === 'string' ? ownerRun.text : null,
@@ -30,8 +33,8 @@ function searchCard(v: Json, position: number): VideoCard | null {
       link: id ? `https://www.youtube.com/channel/${id}` : null,
       thumbnail: bestThumb(at(v, 'channelThumbnailSupportedRenderers', 'channelThumbnailWithLinkRenderer', 'thumbnail')),
     },
-    views_text: text(v.viewCountText),
-    published_time: text(v.publishedTimeText),
+    views_text: rendererText(v.viewCountText),
+    published_time: rendererText(v.publishedTimeText),
     length,
     length_seconds: clockSeconds(length),
     badges,
@@ -41,7 +44,7 @@ function searchCard(v: Json, position: number): VideoCard | null {
 }
 
 /** Sections of a first page, or the appended items of a continuation answer. */
-function searchSections(data: unknown): any[] | null {
+function searchSections(data: unknown): unknown[] | null {
   const first = at(data, 'contents', 'twoColumnSearchResultsRenderer', 'primaryContents', 'sectionListRenderer', 'contents');
   if (Array.isArray(first)) return first;
   const commands = at(data, 'onResponseReceivedCommands');

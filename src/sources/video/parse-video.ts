@@ -1,7 +1,7 @@
 import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { assertVideoAvailable } from './playability.js';
-import { arr, at, bestThumb, exactCount, extractAssignedJson, type Json, obj, text, thumbs, type Thumb } from './yt-json.js';
-import { dateOrInstant } from '../shared/json-values.js';
+import { arr, at, dateOrInstant, isObject, type JsonObject, obj, str } from '../../domain/json.js';
+import { bestThumb, exactCount, extractAssignedJson, rendererText, type Thumb, thumbs } from './yt-json.js';
 import { decodeUrlPart } from '../shared/url-text.js';
 
 export interface VideoChapter {
@@ -73,11 +73,11 @@ function bool(v: unknown): boolean | null {
 /** publishDate / uploadDate: a date-only value stays a date (older pages state only the day). */
 const isoUtc = dateOrInstant;
 
-function watchContents(data: unknown): Json[] {
-  return arr(at(data, 'contents', 'twoColumnWatchNextResults', 'results', 'results', 'contents')).map(obj).filter(Boolean) as Json[];
+function watchContents(data: unknown): JsonObject[] {
+  return arr(at(data, 'contents', 'twoColumnWatchNextResults', 'results', 'results', 'contents')).filter(isObject);
 }
 
-function likeButton(primary: Json | null): Json | null {
+function likeButton(primary: JsonObject | null): JsonObject | null {
   const buttons = arr(at(primary, 'videoActions', 'menuRenderer', 'topLevelButtons'));
   for (const b of buttons) {
     const vm = obj(at(b, 'segmentedLikeDislikeButtonViewModel', 'likeButtonViewModel', 'likeButtonViewModel', 'toggleButtonViewModel', 'toggleButtonViewModel', 'defaultButtonViewModel', 'buttonViewModel'));
@@ -86,8 +86,8 @@ function likeButton(primary: Json | null): Json | null {
   return null;
 }
 
-function panels(data: unknown): Json[] {
-  return arr(at(data, 'engagementPanels')).map((p) => obj(obj(p)?.engagementPanelSectionListRenderer)).filter(Boolean) as Json[];
+function panels(data: unknown): JsonObject[] {
+  return arr(at(data, 'engagementPanels')).map((p) => obj(obj(p)?.engagementPanelSectionListRenderer)).filter(Boolean) as JsonObject[];
 }
 
 /** Chapters from the macro-marker panels, else from the player bar's markers map. */
@@ -98,10 +98,10 @@ export function parseVideoChapters(data: unknown): VideoChapter[] {
     if (!source) continue;
     const items = arr(at(panel, 'content', 'macroMarkersListRenderer', 'contents'))
       .map((i) => obj(obj(i)?.macroMarkersListItemRenderer))
-      .filter(Boolean) as Json[];
+      .filter(Boolean) as JsonObject[];
     const chapters = items
       .map((r) => {
-        const title = text(r.title);
+        const title = rendererText(r.title);
         const start = at(r, 'onTap', 'watchEndpoint', 'startTimeSeconds');
         return title && typeof start === 'number' ? { title, start_s: start, source } : null;
       })
@@ -112,10 +112,12 @@ export function parseVideoChapters(data: unknown): VideoChapter[] {
   for (const m of markers) {
     const source = MARKER_KEYS[String(obj(m)?.key)];
     if (!source) continue;
-    return arr(at(m, 'value', 'chapters'))
-      .map((c) => obj(obj(c)?.chapterRenderer))
-      .filter((c): c is Json => !!c && typeof c.timeRangeStartMillis === 'number' && !!text(c.title))
-      .map((c) => ({ title: text(c.title)!, start_s: c.timeRangeStartMillis / 1000, source }));
+    return arr(at(m, 'value', 'chapters')).flatMap((c) => {
+      const chapter = obj(c, 'chapterRenderer');
+      const start = chapter?.timeRangeStartMillis;
+      const title = rendererText(chapter?.title);
+      return typeof start === 'number' && title ? [{ title, start_s: start / 1000, source }] : [];
+    });
   }
   return [];
 }
@@ -143,29 +145,29 @@ export function parseVideo(input: { player?: unknown; data?: unknown }): VideoRe
   const handleUrl = (typeof ownerEndpoint?.canonicalBaseUrl === 'string' ? ownerEndpoint.canonicalBaseUrl : null) ?? (typeof micro?.ownerProfileUrl === 'string' ? micro.ownerProfileUrl : null);
   const rawHandle = handleUrl ? (/\/(@[^/?#]+)/.exec(handleUrl)?.[1] ?? null) : null;
   const handle = rawHandle ? decodeUrlPart(rawHandle) : null;
-  const viewText = text(at(primary, 'viewCount', 'videoViewCountRenderer', 'viewCount'));
+  const viewText = rendererText(at(primary, 'viewCount', 'videoViewCountRenderer', 'viewCount'));
   const like = likeButton(primary);
   const comments = panels(data).find((p) => p.panelIdentifier === 'engagement-panel-comments-section');
-  const description = (typeof details?.shortDescription === 'string' ? details.shortDescription : null) ?? text(micro?.description) ?? text(secondary?.attributedDescription);
+  const description = (typeof details?.shortDescription === 'string' ? details.shortDescription : null) ?? rendererText(micro?.description) ?? rendererText(secondary?.attributedDescription);
   const shownAboveTitle = arr(at(primary, 'superTitleLink', 'runs'))
-    .map((r) => (typeof r?.text === 'string' ? r.text.trim() : ''))
+    .map((r) => str(r, 'text')?.trim() ?? '')
     .filter((t) => t.startsWith('#'));
   // The watch page shows up to three above the title; the description states all of them.
   const hashtags = [...new Set([...shownAboveTitle, ...descriptionHashtags(description)])];
 
   return {
     video_id: videoId,
-    title: (typeof details?.title === 'string' ? details.title : null) ?? text(primary?.title),
+    title: (typeof details?.title === 'string' ? details.title : null) ?? rendererText(primary?.title),
     link: `https://www.youtube.com/watch?v=${videoId}`,
     description,
     channel: {
-      name: (typeof details?.author === 'string' ? details.author : null) ?? text(owner?.title),
+      name: (typeof details?.author === 'string' ? details.author : null) ?? rendererText(owner?.title),
       id: channelId,
       handle,
       link: channelId ? `https://www.youtube.com/channel/${channelId}` : null,
       verified: owner ? arr(owner.badges).some((b) => VERIFIED.test(String(at(b, 'metadataBadgeRenderer', 'style') ?? ''))) : null,
       thumbnail: bestThumb(owner?.thumbnail),
-      subscribers_text: text(owner?.subscriberCountText),
+      subscribers_text: rendererText(owner?.subscriberCountText),
     },
     views: intOf(details?.viewCount) ?? intOf(micro?.viewCount) ?? exactCount(viewText),
     views_text: viewText,
@@ -173,8 +175,8 @@ export function parseVideo(input: { player?: unknown; data?: unknown }): VideoRe
     likes_text: typeof like?.title === 'string' ? like.title : null,
     published_date: isoUtc(micro?.publishDate),
     upload_date: isoUtc(micro?.uploadDate),
-    date_text: text(primary?.dateText),
-    relative_date_text: text(primary?.relativeDateText),
+    date_text: rendererText(primary?.dateText),
+    relative_date_text: rendererText(primary?.relativeDateText),
     length_seconds: intOf(details?.lengthSeconds) ?? intOf(micro?.lengthSeconds),
     category: typeof micro?.category === 'string' ? micro.category : null,
     keywords: arr(details?.keywords).filter((k): k is string => typeof k === 'string'),
@@ -187,12 +189,12 @@ export function parseVideo(input: { player?: unknown; data?: unknown }): VideoRe
     age_restricted: playability ? playability.age_restricted : null,
     thumbnails: thumbs(details?.thumbnail ?? micro?.thumbnail),
     chapters: parseVideoChapters(data),
-    comment_count_text: text(at(comments, 'header', 'engagementPanelTitleHeaderRenderer', 'contextualInfo')),
+    comment_count_text: rendererText(at(comments, 'header', 'engagementPanelTitleHeaderRenderer', 'contextualInfo')),
   };
 }
 
 /** The watch page's two embedded objects; a consent or sign-in wall carries neither. */
-export function extractVideoWatchData(html: string): { player: Json | null; data: Json | null; api_key: string | null } {
+export function extractVideoWatchData(html: string): { player: JsonObject | null; data: JsonObject | null; api_key: string | null } {
   const player = extractAssignedJson(html, 'ytInitialPlayerResponse');
   const data = extractAssignedJson(html, 'ytInitialData');
   if (!player && !data) {

@@ -1,5 +1,6 @@
 import { NotFound, UpstreamFailed } from '../../domain/errors.js';
-import { at, obj, text } from './yt-json.js';
+import { at, obj } from '../../domain/json.js';
+import { rendererText } from './yt-json.js';
 
 const AGE_STATUSES = new Set(['AGE_CHECK_REQUIRED', 'AGE_VERIFICATION_REQUIRED']);
 const AGE_REASON = /inappropriate|age[- ]restrict|confirm your age|age[- ]verif/i;
@@ -17,7 +18,7 @@ export function readPlayability(player: unknown): Playability | null {
   const ps = obj(at(player, 'playabilityStatus'));
   if (!ps) return null;
   const status = typeof ps.status === 'string' ? ps.status : null;
-  const reason = (typeof ps.reason === 'string' ? ps.reason : null) ?? text(at(ps, 'errorScreen', 'playerErrorMessageRenderer', 'reason'));
+  const reason = (typeof ps.reason === 'string' ? ps.reason : null) ?? rendererText(at(ps, 'errorScreen', 'playerErrorMessageRenderer', 'reason'));
   const ageGate =
     (status !== null && AGE_STATUSES.has(status)) ||
     typeof ps.desktopLegacyAgeGateReason === 'number' ||

@@ -1,6 +1,6 @@
 import * as cheerio from 'cheerio';
 import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
-import { arr, obj } from './yt-json.js';
+import { arr, type JsonObject, obj, str } from '../../domain/json.js';
 
 export interface TranscriptSegment {
   start_s: number;
@@ -41,7 +41,7 @@ function round3(n: number): number {
 
 /** fmt=json3: `{wireMagic:"pb3", events:[{tStartMs, dDurationMs, segs:[{utf8}]}]}`; window events carry no segs. */
 function parseJson3(body: string): TranscriptSegment[] {
-  let root: Record<string, any> | null;
+  let root: JsonObject | null;
   try {
     root = obj(JSON.parse(body));
   } catch {
@@ -53,7 +53,7 @@ function parseJson3(body: string): TranscriptSegment[] {
     const ev = obj(e);
     const start = ms(ev?.tStartMs);
     if (!ev || start === null || !Array.isArray(ev.segs)) continue;
-    const t = clean(arr(ev.segs).map((s) => (typeof s?.utf8 === 'string' ? s.utf8 : '')).join(''));
+    const t = clean(arr(ev.segs).map((s) => str(s, 'utf8') ?? '').join(''));
     if (!t) continue;
     const d = ms(ev.dDurationMs);
     out.push({ start_s: round3(start / 1000), duration_s: d === null ? null : round3(d / 1000), text: t });

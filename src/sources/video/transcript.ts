@@ -1,6 +1,7 @@
 import { NotFound } from '../../domain/errors.js';
 import { readPlayability } from './playability.js';
-import { arr, at, obj, text } from './yt-json.js';
+import { arr, at, obj } from '../../domain/json.js';
+import { rendererText } from './yt-json.js';
 
 export interface CaptionTrack {
   code: string;
@@ -26,7 +27,7 @@ export function parseCaptionTracks(player: unknown): CaptionTrack[] {
       if (!o || typeof o.languageCode !== 'string' || typeof o.baseUrl !== 'string') return null;
       return {
         code: o.languageCode,
-        name: text(o.name),
+        name: rendererText(o.name),
         kind: o.kind === 'asr' ? 'asr' : 'manual',
         translatable: o.isTranslatable === true,
         is_default: hasDefault && typeof defIdx === 'number' && defIdx === i,
@@ -37,7 +38,7 @@ export function parseCaptionTracks(player: unknown): CaptionTrack[] {
 }
 
 function base(code: string): string {
-  return code.toLowerCase().split(/[-_]/)[0];
+  return code.toLowerCase().split(/[-_]/)[0]!;
 }
 
 /**
@@ -47,7 +48,7 @@ function base(code: string): string {
  */
 export function chooseCaptionTrack(tracks: CaptionTrack[], lang?: string | null): CaptionTrack | null {
   if (tracks.length === 0) return null;
-  if (!lang) return chooseCaptionTrack(tracks, 'en') ?? tracks.find((t) => t.is_default) ?? tracks[0];
+  if (!lang) return chooseCaptionTrack(tracks, 'en') ?? tracks.find((t) => t.is_default) ?? tracks[0]!;
   const wanted = lang.toLowerCase();
   const isBase = !/[-_]/.test(wanted);
   const scored = tracks

@@ -1,33 +1,17 @@
-/** Small readers for the platform's JSON: text objects, thumbnails, nested lookups. */
-
-export type Json = Record<string, any>;
-
-export function obj(v: unknown): Json | null {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
-}
-
-export function arr(v: unknown): any[] {
-  return Array.isArray(v) ? v : [];
-}
-
-/** Follows a path of keys and indexes; undefined as soon as a step is missing. */
-export function at(root: unknown, ...path: (string | number)[]): any {
-  let cur: any = root;
-  for (const p of path) {
-    if (cur == null || typeof cur !== 'object') return undefined;
-    cur = cur[p as any];
-  }
-  return cur;
-}
+/**
+ * Readers of the video platform's renderer objects (text runs, thumbnails, counts) and of the page's
+ * embedded JSON, on top of the shared JSON readers (src/domain/json.ts).
+ */
+import { arr, isObject, jsonValueEnd, obj, str, type JsonObject } from '../../domain/json.js';
 
 /** Text of `{simpleText}`, `{runs:[{text}]}` or `{content}` objects, or a plain string. */
-export function text(v: unknown): string | null {
+export function rendererText(v: unknown): string | null {
   if (typeof v === 'string') return v;
   const o = obj(v);
   if (!o) return null;
   if (typeof o.simpleText === 'string') return o.simpleText;
   if (typeof o.content === 'string') return o.content;
-  if (Array.isArray(o.runs)) return o.runs.map((r: any) => (typeof r?.text === 'string' ? r.text : '')).join('');
+  if (Array.isArray(o.runs)) return o.runs.map((r) => str(r, 'text') ?? '').join('');
   return null;
 }
 
@@ -41,14 +25,11 @@ export interface Thumb {
 export function thumbs(v: unknown): Thumb[] {
   const o = obj(v);
   const list = arr(o?.thumbnails ?? o?.sources ?? v);
-  return list
-    .map((t) => obj(t))
-    .filter((t): t is Json => !!t && typeof t.url === 'string')
-    .map((t) => ({
-      url: t.url.startsWith('//') ? `https:${t.url}` : t.url,
-      width: typeof t.width === 'number' ? t.width : null,
-      height: typeof t.height === 'number' ? t.height : null,
-    }));
+  return list.flatMap((t) => {
+    const url = str(t, 'url');
+    if (!isObject(t) || url === null) return [];
+    return [{ url: url.startsWith('//') ? `https:${url}` : url, width: typeof t.width === 'number' ? t.width : null, height: typeof t.height === 'number' ? t.height : null }];
+  });
 }
 
 /** The widest thumbnail's URL (the last one when sizes are not given). */
@@ -72,11 +53,11 @@ export function exactCount(s: string | null | undefined): number | null {
   if (!s) return null;
   const m = /^\D*?(\d{1,3}(?:[,.\u00a0\u202f ]\d{3})+|\d+)(?![.,]?\d*\s*[kKmMbB]\b)/.exec(s.trim());
   if (!m) return null;
-  return Number(m[1].replace(/[^\d]/g, ''));
+  return Number(m[1]!.replace(/[^\d]/g, ''));
 }
 
 /** Extracts `var <name> = {...};` (or `window["<name>"] = {...}`) from a page without evaluating it. */
-export function extractAssignedJson(html: string, name: string): Json | null {
+export function extractAssignedJson(html: string, name: string): JsonObject | null {
   const markers = [`var ${name} = `, `window["${name}"] = `, `window['${name}'] = `, `${name} = `];
   for (const marker of markers) {
     let from = 0;
@@ -86,32 +67,15 @@ export function extractAssignedJson(html: string, name: string): Json | null {
       from = i + marker.length;
       const start = html.indexOf('{', from);
       if (start < 0 || start - from > 3) continue;
-      const end = matchingBrace(html, start);
+      const end = jsonValueEnd(html, start);
       if (end < 0) continue;
       try {
-        return JSON.parse(html.slice(start, end + 1)) as Json;
+        // The slice is balanced from a '{', so what parses is an object.
+        return JSON.parse(html.slice(start, end)) as JsonObject;
       } catch {
         continue;
       }
     }
   }
   return null;
-}
-
-/** Index of the brace closing the object opened at `start`, skipping string contents. */
-function matchingBrace(s: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < s.length; i++) {
-    const c = s[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i;
-  }
-  return -1;
 }

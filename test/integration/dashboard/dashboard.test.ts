@@ -7,7 +7,7 @@ import { createApp } from '../../../src/app/http-app.js';
 import type { Config } from '../../../src/config/config.js';
 import { createDashboardAccount } from '../../../src/doors/dashboard/accounts.js';
 import { recentJobs } from '../../../src/doors/dashboard/jobs.js';
-import { SIGN_IN_LIMITS } from '../../../src/doors/dashboard/sign-in-limit.js';
+import { SIGN_IN_LIMITS } from '../../../src/platform/sign-in-attempts.js';
 import { FormBrowser as Browser } from '../../helpers/form-browser.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 
@@ -268,9 +268,10 @@ describe('usage and jobs pages', () => {
     for (const path of ['/v1/billing', '/v1/markets', '/v1/markets', '/v1/no-such']) await svc.call(path, { key });
     const page = await b.request('/dashboard/usage?period=7d');
     expect(page.status).toBe(200);
-    expect(page.text).toMatch(/<code>GET \/v1\/markets<\/code><\/td><td class="num">2<\/td><td class="num">0<\/td>/);
-    expect(page.text).toMatch(/<code>GET \/v1\/billing<\/code><\/td><td class="num">1<\/td>/);
-    expect(page.text).toContain('<svg viewBox="0 0 960 230"');
+    expect(page.text).toMatch(/<code>GET \/v1\/markets<\/code><\/td><td data-label="Requests" class="num">2<\/td><td data-label="Errors" class="num">0<\/td>/);
+    expect(page.text).toMatch(/<code>GET \/v1\/billing<\/code><\/td><td data-label="Requests" class="num">1<\/td>/);
+    expect(page.text).toContain('<svg class="wide" viewBox="0 0 960 230"');
+    expect(page.text).toContain('<svg class="narrow" viewBox="0 0 420 250"');
     expect(page.text).toContain('3 requests in 7 days');
     expect(page.text).toContain('50,000');
     expect(page.text).toContain('starter plan monthly grant');
@@ -306,8 +307,8 @@ describe('usage and jobs pages', () => {
       ['refreshjob_old', 'partial', 10, 8, 2],
     ]);
     const page = await b.request('/dashboard/jobs');
-    expect(page.text).toContain('<code>refreshjob_new</code></td><td><span class="badge running">running</span>');
-    expect(page.text).toMatch(/<td class="num">10 \/ 10 <span class="muted">\(2 failed\)<\/span><\/td>/);
+    expect(page.text).toContain('<code>refreshjob_new</code></td><td data-label="Status"><span class="badge running">running</span>');
+    expect(page.text).toMatch(/<td data-label="Items" class="num">10 \/ 10 <span class="muted">\(2 failed\)<\/span><\/td>/);
     expect(page.text).not.toContain('refreshjob_theirs');
   });
 });

@@ -9,7 +9,7 @@ import { createDashboardAccount } from '../../../src/doors/dashboard/accounts.js
 import { hashPassword } from '../../../src/doors/dashboard/password.js';
 import { OAUTH_PRUNE_QUEUE } from '../../../src/workers/oauth-prune.js';
 import { METADATA_MAX_BYTES } from '../../../src/doors/oauth/client-metadata.js';
-import { approveGrant } from '../../../src/platform/oauth-grants.js';
+import { approveGrant } from '../../../src/platform/oauth-store.js';
 import { startService } from '../../../src/app/service.js';
 import { FormBrowser } from '../../helpers/form-browser.js';
 import { registerClient } from '../../helpers/oauth-flow.js';

@@ -177,6 +177,9 @@ const groupStay = { property_id: '9209612', check_in: '2023-06-04', nights: 10 }
 const roundTrip = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', return_date: '2026-08-15', currency: 'USD', hl: 'en', gl: 'us' };
 const calendarItem = { token: 'ChkIq9DtnN2Sx7kBGg0vZy8xMWJ3cGh0c2JtEAE', start: '2027-03-01', days: 3, market: 'FR' };
 
+/** A PATCH or DELETE answer as the harness's post and get give theirs. */
+const wrapJson = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
+
 /** Cases run in this order (not the registry's): later ones read what earlier ones left in `state`. */
 const CASES: Record<string, Case> = {
   get_billing_plans: { run: get('/v1/billing/plans') },
@@ -248,6 +251,27 @@ const CASES: Record<string, Case> = {
   get_rental_calendar: { run: post('/v1/rentaltwo/calendar', { property_id: '38817969', months: 1, price_nights: 'all', max_price_quotes: 3, currency: 'USD' }) },
   get_official_rate: { run: (h) => h.post('/v1/official', { website: `${h.replay.url}/site/inn`, check_in: '2027-03-10', nights: 2, adults: 2 }) },
   list_official_engines: { run: get('/v1/official/engines') },
+  create_watch: {
+    status: 201,
+    async run(h, state) {
+      const r = await h.post('/v1/watches', { target: { operation: 'calendar', ...calendarItem }, rule: { type: 'below', price: 1_000_000 }, name: 'registry' });
+      state.watch = r.body.id;
+      return r;
+    },
+  },
+  get_watch: {
+    async run(h, state) {
+      return waitFor(async () => {
+        const r = await h.get(`/v1/watches/${state.watch}`);
+        return r.body.checks_total ? r : null;
+      }, { what: 'the first check of the watch' });
+    },
+  },
+  list_watches: { run: get('/v1/watches') },
+  update_watch: { run: async (h, state) => wrapJson(await h.svc.call(`/v1/watches/${state.watch}`, { key: h.key, method: 'PATCH', body: { every_hours: 12, name: 'registry, twice a day' } })) },
+  check_watch: { run: async (h, state) => h.post(`/v1/watches/${state.watch}/check`, {}) },
+  list_watch_events: { run: async (h, state) => h.get(`/v1/watches/${state.watch}/events`) },
+  delete_watch: { run: async (h, state) => wrapJson(await h.svc.call(`/v1/watches/${state.watch}`, { key: h.key, method: 'DELETE' })) },
   compare_hotel_prices: {
     run: (h) =>
       h.post('/v1/ota/compare', {

@@ -70,7 +70,7 @@ describe('what the descriptors declare', () => {
     for (const t of cached) {
       expect(t.metered, t.name).toBe(true);
       const field = (jsonSchema(t.input, 'input') as { properties?: Record<string, unknown> }).properties?.cache;
-      expect(field, t.name).toEqual({ type: 'boolean', description: 'false: fetch live' });
+      expect(field, t.name).toEqual({ type: 'boolean', description: 'false: live' });
     }
     const uncached = TOOLS.filter((t) => t.metered && !t.cache && !t.cacheInHandler).map((t) => t.name);
     expect(uncached.sort()).toEqual(['get_hotel_calendar']);

@@ -94,19 +94,20 @@ function median(xs: number[]): number | null {
   if (!xs.length) return null;
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 /** Effective tax profile of the returned nights: taxes and fees as shares of the base. */
 export function taxProfile(rows: CalendarRow[], request: NormalizedCalendarRequest) {
   const split = rows.filter((r) => r.rate_base !== null && r.rate_base > 0 && r.rate_taxes !== null && r.rate_fees !== null);
-  if (!split.length) return null;
+  const [head] = split;
+  if (!head) return null;
   const share = (pick: (r: CalendarRow) => number) => {
     const m = median(split.map((r) => pick(r) / (r.rate_base as number)));
     return m === null ? null : Math.round(m * 10_000) / 10_000;
   };
   return {
-    currency: split[0].currency,
+    currency: head.currency,
     nights_with_split: split.length,
     taxes_share_of_base: share((r) => r.rate_taxes as number),
     fees_share_of_base: share((r) => r.rate_fees as number),
@@ -132,9 +133,9 @@ export function validateRows(rows: CalendarRow[], requestedCurrency: string) {
 
 /** How far out the property sells, from the priced nights. */
 export function bookingWindow(rows: CalendarRow[], request: NormalizedCalendarRequest, today: string) {
-  if (!rows.length) return undefined;
-  const first = rows[0].date;
-  const last = rows[rows.length - 1].date;
+  const first = rows[0]?.date;
+  const last = rows.at(-1)?.date;
+  if (first === undefined || last === undefined) return undefined;
   return {
     first_priced_date: first,
     last_priced_date: last,

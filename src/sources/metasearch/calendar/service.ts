@@ -55,9 +55,11 @@ async function fetchAll(upstream: Upstream, r: NormalizedCalendarRequest, window
 
 /** Smallest windows covering the given dates (sorted), at most WINDOW_DAYS each. */
 function windowsCovering(dates: string[]): CalendarWindow[] {
-  if (!dates.length) return [];
-  const span = nightsBetween(dates[0], dates[dates.length - 1]) + 1;
-  return calendarWindows(dates[0], span).filter((w) => dates.some((d) => d >= w.first && d <= w.last));
+  const first = dates[0];
+  const last = dates.at(-1);
+  if (first === undefined || last === undefined) return [];
+  const span = nightsBetween(first, last) + 1;
+  return calendarWindows(first, span).filter((w) => dates.some((d) => d >= w.first && d <= w.last));
 }
 
 /**

@@ -2,34 +2,10 @@
  * Extracts the JSON payloads the search engine's pages embed as
  * `AF_initDataCallback({key: 'ds:N', hash: '…', data:[…], sideChannel: {}});`.
  */
+import { jsonValueEnd } from '../../../domain/json.js';
 
 const OPEN = '['.charCodeAt(0);
 const OPEN_OBJ = '{'.charCodeAt(0);
-const CLOSE = ']'.charCodeAt(0);
-const CLOSE_OBJ = '}'.charCodeAt(0);
-const QUOTE = '"'.charCodeAt(0);
-const BACKSLASH = '\\'.charCodeAt(0);
-
-/** Index one past the bracket that closes the one at `start`, skipping string contents; -1 if unbalanced. */
-export function balancedEnd(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) {
-      inString = true;
-    } else if (c === OPEN || c === OPEN_OBJ) {
-      depth++;
-    } else if (c === CLOSE || c === CLOSE_OBJ) {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
 
 function callbackStarts(html: string, key: string): number[] {
   const out: number[] = [];
@@ -48,10 +24,10 @@ export function extractAfData(html: string, key: string): unknown {
     const dataAt = html.indexOf('data:', after);
     if (dataAt < 0) continue;
     let start = dataAt + 5;
-    while (start < html.length && /\s/.test(html[start])) start++;
+    while (start < html.length && /\s/.test(html.charAt(start))) start++;
     const first = html.charCodeAt(start);
     if (first !== OPEN && first !== OPEN_OBJ) continue;
-    const end = balancedEnd(html, start);
+    const end = jsonValueEnd(html, start);
     if (end < 0) continue;
     try {
       found = JSON.parse(html.slice(start, end));
@@ -66,6 +42,6 @@ export function extractAfData(html: string, key: string): unknown {
 export function afKeys(html: string): string[] {
   const keys: string[] = [];
   const re = /AF_initDataCallback\(\{\s*key:\s*['"]([^'"]+)['"]/g;
-  for (let m = re.exec(html); m; m = re.exec(html)) keys.push(m[1]);
+  for (let m = re.exec(html); m; m = re.exec(html)) keys.push(m[1]!);
   return keys;
 }

@@ -6,6 +6,7 @@
  * `docs/wire/booking-results.md`). Rows are read by the row parser of parse-booking.ts.
  */
 import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.js';
+import { arrOrNull } from '../../../domain/json.js';
 import { rpcFrames } from '../batchexecute.js';
 import { findBookingOptions, type FlightBookingOption } from './parse-booking.js';
 
@@ -24,7 +25,7 @@ function payloadOf(text: string): unknown {
 
 /** The option list slot (`inner[1][0]`) is there: an empty one means no seller, not a changed reply. */
 function hasOptionList(inner: unknown): boolean {
-  return Array.isArray(inner) && Array.isArray(inner[1]) && Array.isArray(inner[1][0]);
+  return arrOrNull(inner, 1, 0) !== null;
 }
 
 /**

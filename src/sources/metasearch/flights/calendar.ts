@@ -8,7 +8,8 @@
 import { nightsBetween } from '../../../domain/dates.js';
 import { BadRequest } from '../../../domain/errors.js';
 import { rpcPayload } from '../batchexecute.js';
-import { arr, moneyOf, str } from './jspb.js';
+import { arrOrNull, nonEmptyStr } from '../../../domain/json.js';
+import { moneyOf } from './jspb.js';
 import type { FlightSearch, Stops } from './params.js';
 import { SEAT_CODE, TRIP_CODE } from './tfs.js';
 import { priceTokenCurrency } from './price-token.js';
@@ -96,7 +97,7 @@ export function calendarFilters(search: FlightSearch, range: CalendarRange): unk
   ];
   const filters: unknown[] = [null, settings, [range.start_date, range.end_date]];
   if (search.flightType === 'round_trip') {
-    const stay = nightsBetween(search.legs[0].date, search.legs[1].date);
+    const stay = nightsBetween(search.legs[0]!.date, search.legs[1]!.date);
     filters.push(null, [stay, stay]);
   }
   return filters;
@@ -119,16 +120,16 @@ export function buildCalendarRequest(search: FlightSearch, range: CalendarRange)
 /** Parses a GetCalendarGraph reply; rows without a date are dropped, rows without a price kept with null. */
 export function parseCalendarGraph(text: string): FlightCalendarDay[] {
   const inner = rpcPayload(text, null);
-  const list = Array.isArray(inner) ? arr(inner, [inner.length - 1]) : null;
+  const list = Array.isArray(inner) ? arrOrNull(inner, inner.length - 1) : null;
   return (list ?? []).flatMap((row) => {
-    const departure = str(row, ROW.departure);
+    const departure = nonEmptyStr(row, ...ROW.departure);
     if (!departure) return [];
     return [
       {
         departure,
-        return: str(row, ROW.return),
-        price: moneyOf(row, ROW.price),
-        currency: priceTokenCurrency(str(row, ROW.priceToken)),
+        return: nonEmptyStr(row, ...ROW.return),
+        price: moneyOf(row, ...ROW.price),
+        currency: priceTokenCurrency(nonEmptyStr(row, ...ROW.priceToken)),
       },
     ];
   });

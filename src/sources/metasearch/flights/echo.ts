@@ -15,10 +15,11 @@ export function searchEcho(search: FlightSearch): Record<string, string> {
       search.legs.map((l) => ({ departure_id: l.departure.join(','), arrival_id: l.arrival.join(','), date: l.date })),
     );
   } else {
-    out.departure_id = search.legs[0].departure.join(',');
-    out.arrival_id = search.legs[0].arrival.join(',');
-    out.outbound_date = search.legs[0].date;
-    if (search.flightType === 'round_trip') out.return_date = search.legs[1].date;
+    const [outbound, back] = search.legs;
+    out.departure_id = outbound!.departure.join(',');
+    out.arrival_id = outbound!.arrival.join(',');
+    out.outbound_date = outbound!.date;
+    if (search.flightType === 'round_trip') out.return_date = back!.date;
   }
   out.flight_type = search.flightType;
   out.travel_class = search.travelClass;

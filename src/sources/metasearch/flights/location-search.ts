@@ -6,7 +6,7 @@
  */
 import { BadRequest } from '../../../domain/errors.js';
 import { batchexecuteBody, rpcPayload } from '../batchexecute.js';
-import { arr, at, num, str } from './jspb.js';
+import { arr, at, nonEmptyStr, num } from '../../../domain/json.js';
 
 export const LOCATION_RPC = 'H028ib';
 const RPC_PATH = '/_/FlightsFrontendUi/data/batchexecute';
@@ -65,16 +65,16 @@ export function buildLocationSearchRequest(params: { q: string; hl?: string; gl?
 }
 
 function place(p: unknown, distance: string | null, airports: FlightLocation[]): FlightLocation {
-  const kind = num(p, PLACE.kind);
+  const kind = num(p, ...PLACE.kind);
   return {
     kind,
-    title: str(p, PLACE.title),
-    name: str(p, PLACE.name),
-    description: str(p, PLACE.description),
-    kgmid: str(p, PLACE.id),
-    code: str(p, PLACE.code),
+    title: nonEmptyStr(p, ...PLACE.title),
+    name: nonEmptyStr(p, ...PLACE.name),
+    description: nonEmptyStr(p, ...PLACE.description),
+    kgmid: nonEmptyStr(p, ...PLACE.id),
+    code: nonEmptyStr(p, ...PLACE.code),
     distance,
-    score: num(p, PLACE.score),
+    score: num(p, ...PLACE.score),
     airports,
   };
 }
@@ -82,13 +82,13 @@ function place(p: unknown, distance: string | null, airports: FlightLocation[]):
 /** Parses an `H028ib` reply into places with their nearby airports. */
 export function parseLocationSearch(text: string): FlightLocation[] {
   const inner = rpcPayload(text, LOCATION_RPC);
-  const rows = arr(inner, [0]) ?? [];
+  const rows = arr(inner, 0);
   return rows.flatMap((row) => {
-    const p = at(row, RESULT.place);
+    const p = at(row, ...RESULT.place);
     if (!Array.isArray(p)) return [];
-    const airports = (arr(row, RESULT.airports) ?? []).flatMap((a) => {
-      const ap = at(a, NEARBY.place);
-      return Array.isArray(ap) ? [place(ap, str(a, NEARBY.distance), [])] : [];
+    const airports = arr(row, ...RESULT.airports).flatMap((a) => {
+      const ap = at(a, ...NEARBY.place);
+      return Array.isArray(ap) ? [place(ap, nonEmptyStr(a, ...NEARBY.distance), [])] : [];
     });
     return [place(p, null, airports)];
   });

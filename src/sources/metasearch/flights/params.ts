@@ -4,6 +4,7 @@
  * builders and our departure/booking tokens carry.
  */
 import { BadRequest } from '../../../domain/errors.js';
+import { str } from '../../../domain/json.js';
 
 export const FLIGHT_TYPES = ['round_trip', 'one_way', 'multi_city'] as const;
 export type FlightType = (typeof FLIGHT_TYPES)[number];
@@ -107,10 +108,11 @@ function multiCityLegs(raw: FlightSearchParams['multi_city_json']): SearchLeg[] 
     }
   }
   if (!Array.isArray(list) || list.length < 2) throw new BadRequest('multi_city_json must list at least two legs');
-  return list.map((leg: Partial<MultiCityLegParam>, i) => ({
-    departure: ids(leg?.departure_id, `multi_city_json[${i}].departure_id`),
-    arrival: ids(leg?.arrival_id, `multi_city_json[${i}].arrival_id`),
-    date: date(leg?.date, `multi_city_json[${i}].date`),
+  // A leg's fields are read as strings: anything else is missing (400), never a crash on .split.
+  return list.map((leg, i) => ({
+    departure: ids(str(leg, 'departure_id') ?? undefined, `multi_city_json[${i}].departure_id`),
+    arrival: ids(str(leg, 'arrival_id') ?? undefined, `multi_city_json[${i}].arrival_id`),
+    date: date(str(leg, 'date') ?? undefined, `multi_city_json[${i}].date`),
   }));
 }
 
@@ -129,15 +131,16 @@ export function normalizeFlightSearch(params: FlightSearchParams): FlightSearch 
   } else {
     const departure = ids(params.departure_id, 'departure_id');
     const arrival = ids(params.arrival_id, 'arrival_id');
-    legs = [{ departure, arrival, date: date(params.outbound_date, 'outbound_date') }];
+    const outbound = date(params.outbound_date, 'outbound_date');
+    legs = [{ departure, arrival, date: outbound }];
     if (flightType === 'round_trip') {
       const back = date(params.return_date, 'return_date');
-      if (back < legs[0].date) throw new BadRequest('return_date is before outbound_date');
+      if (back < outbound) throw new BadRequest('return_date is before outbound_date');
       legs.push({ departure: arrival, arrival: departure, date: back });
     }
   }
   for (let i = 1; i < legs.length; i++) {
-    if (legs[i].date < legs[i - 1].date) throw new BadRequest('leg dates must not go backwards');
+    if (legs[i]!.date < legs[i - 1]!.date) throw new BadRequest('leg dates must not go backwards');
   }
 
   const passengers: Passengers = {

@@ -14,7 +14,8 @@
  */
 import { UpstreamContractChanged } from '../../../domain/errors.js';
 import { afKeys, extractAfData } from './af-data.js';
-import { arr, at, moneyOf, str } from './jspb.js';
+import { arr, arrOrNull, at, nonEmptyStr } from '../../../domain/json.js';
+import { moneyOf } from './jspb.js';
 import { priceTokenCurrency } from './price-token.js';
 
 const SOURCE = 'metasearch';
@@ -65,10 +66,10 @@ export type FlightBookingOption =
 
 function isRow(node: unknown[]): boolean {
   if (node.length < 8 || typeof node[0] !== 'number') return false;
-  const seller = at(node, ROW.seller);
+  const seller = at(node, ...ROW.seller);
   if (!Array.isArray(seller) || typeof seller[0] !== 'string' || typeof seller[1] !== 'string') return false;
-  const click = str(node, ROW.clickUrl);
-  return !!click && click.includes(CLICK_MARKER) && Array.isArray(at(node, ROW.price));
+  const click = nonEmptyStr(node, ...ROW.clickUrl);
+  return !!click && click.includes(CLICK_MARKER) && Array.isArray(at(node, ...ROW.price));
 }
 
 function postData(params: unknown[] | null): string | null {
@@ -79,32 +80,32 @@ function postData(params: unknown[] | null): string | null {
 }
 
 function ticket(row: unknown[]): FlightBookingTicket {
-  const isAirline = at(row, [...ROW.seller, ...SELLER.isAirline]);
-  const marketed = (arr(row, ROW.flights) ?? []).flatMap((f) => {
-    const carrier = str(f, [0]);
-    const number = str(f, [1]);
+  const isAirline = at(row, ...ROW.seller, ...SELLER.isAirline);
+  const marketed = arr(row, ...ROW.flights).flatMap((f) => {
+    const carrier = nonEmptyStr(f, 0);
+    const number = nonEmptyStr(f, 1);
     return carrier && number ? [`${carrier} ${number}`] : [];
   });
   return {
-    seller_code: str(row, [...ROW.seller, ...SELLER.code]) as string,
-    seller: str(row, [...ROW.seller, ...SELLER.name]) as string,
+    seller_code: nonEmptyStr(row, ...ROW.seller, ...SELLER.code) as string,
+    seller: nonEmptyStr(row, ...ROW.seller, ...SELLER.name) as string,
     is_airline: typeof isAirline === 'boolean' ? isAirline : null,
-    display_url: str(row, ROW.displayHost),
+    display_url: nonEmptyStr(row, ...ROW.displayHost),
     marketed_as: marketed,
-    price: moneyOf(row, ROW.price),
-    currency: priceTokenCurrency(str(row, ROW.priceToken)),
-    fare_name: str(row, ROW.fareName),
-    booking_url: str(row, ROW.clickUrl) as string,
-    booking_post_data: postData(arr(row, ROW.clickParams)),
-    offer_token: str(row, ROW.offerToken),
+    price: moneyOf(row, ...ROW.price),
+    currency: priceTokenCurrency(nonEmptyStr(row, ...ROW.priceToken)),
+    fare_name: nonEmptyStr(row, ...ROW.fareName),
+    booking_url: nonEmptyStr(row, ...ROW.clickUrl) as string,
+    booking_post_data: postData(arrOrNull(row, ...ROW.clickParams)),
+    offer_token: nonEmptyStr(row, ...ROW.offerToken),
   };
 }
 
 function groupTickets(node: unknown[]): unknown[][] | null {
   if (typeof node[0] !== 'number' || !Array.isArray(node[1])) return null;
-  const subs = arr(node, GROUP.tickets);
+  const subs = arrOrNull(node, ...GROUP.tickets);
   if (!subs || subs.length < 2 || !subs.every((s) => Array.isArray(s) && isRow(s))) return null;
-  return Array.isArray(at(node, [4, 0])) ? (subs as unknown[][]) : null;
+  return Array.isArray(at(node, 4, 0)) ? (subs as unknown[][]) : null;
 }
 
 /** Option rows and separate-ticket groups anywhere in a payload, in document order, deduplicated. */
@@ -124,7 +125,7 @@ export function findBookingOptions(data: unknown): FlightBookingOption[] {
     if (subs) {
       const tickets = subs.map(ticket);
       add(
-        { kind: 'separate', tickets, price: moneyOf(node, GROUP.price), currency: priceTokenCurrency(str(node, GROUP.priceToken)) },
+        { kind: 'separate', tickets, price: moneyOf(node, ...GROUP.price), currency: priceTokenCurrency(nonEmptyStr(node, ...GROUP.priceToken)) },
         JSON.stringify(['separate', tickets.map((t) => [t.seller_code, t.price, t.booking_post_data])]),
       );
       continue;
@@ -193,7 +194,8 @@ function side(t: FlightBookingTicket): CompatBookingSide {
 export function toCompatBookingOptions(options: FlightBookingOption[]): CompatBookingOption[] {
   return options.flatMap((o): CompatBookingOption[] => {
     if (o.kind === 'together') return [{ together: side(o.ticket) }];
-    if (o.tickets.length !== 2) return [];
-    return [{ separate_tickets: true, departing: side(o.tickets[0]), returning: side(o.tickets[1]) }];
+    const [departing, returning, ...more] = o.tickets;
+    if (!departing || !returning || more.length) return [];
+    return [{ separate_tickets: true, departing: side(departing), returning: side(returning) }];
   });
 }

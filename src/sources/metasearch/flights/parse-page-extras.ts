@@ -2,7 +2,7 @@
  * Page-level parts of the flight results `ds:1` blob: price insights, the searched airports,
  * the airline / alliance / connecting-airport filter lists and the per-airline policy links.
  */
-import { arr, at, num, str } from './jspb.js';
+import { arr, arrOrNull, at, nonEmptyStr, num } from '../../../domain/json.js';
 
 /** Paths into `ds:1`. */
 const PAGE = {
@@ -96,37 +96,37 @@ export interface FlightPageExtras {
 }
 
 function parseInsights(p: unknown[]): FlightPriceInsights {
-  const code = num(p, INSIGHTS.level);
-  const low = num(p, INSIGHTS.typicalLow);
-  const high = num(p, INSIGHTS.typicalHigh);
+  const code = num(p, ...INSIGHTS.level);
+  const low = num(p, ...INSIGHTS.typicalLow);
+  const high = num(p, ...INSIGHTS.typicalHigh);
   const history: FlightPriceInsights['price_history'] = [];
-  for (const point of arr(p, INSIGHTS.history) ?? []) {
-    const ts = num(point, [0]);
-    const price = num(point, [1]);
+  for (const point of arr(p, ...INSIGHTS.history)) {
+    const ts = num(point, 0);
+    const price = num(point, 1);
     if (ts !== null && price !== null) history.push({ price, timestamp: ts });
   }
   return {
-    lowest_price: num(p, INSIGHTS.lowest),
+    lowest_price: num(p, ...INSIGHTS.lowest),
     price_level: code !== null ? (PRICE_LEVELS[code] ?? null) : null,
     price_level_code: code,
     typical_price_range: low === null && high === null ? null : { low_price: low, high_price: high },
-    usual_price: num(p, INSIGHTS.usual),
+    usual_price: num(p, ...INSIGHTS.usual),
     price_history: history,
   };
 }
 
 function parseAirport(a: unknown): FlightAirportInfo | null {
-  const id = str(a, AIRPORT.id);
+  const id = nonEmptyStr(a, ...AIRPORT.id);
   if (!id) return null;
   return {
     id,
-    name: str(a, AIRPORT.name),
-    city: str(a, AIRPORT.city),
-    city_id: str(a, AIRPORT.cityId),
-    country: str(a, AIRPORT.country),
-    country_code: str(a, AIRPORT.countryCode),
-    image: str(a, AIRPORT.image),
-    thumbnail: str(a, AIRPORT.thumbnail),
+    name: nonEmptyStr(a, ...AIRPORT.name),
+    city: nonEmptyStr(a, ...AIRPORT.city),
+    city_id: nonEmptyStr(a, ...AIRPORT.cityId),
+    country: nonEmptyStr(a, ...AIRPORT.country),
+    country_code: nonEmptyStr(a, ...AIRPORT.countryCode),
+    image: nonEmptyStr(a, ...AIRPORT.image),
+    thumbnail: nonEmptyStr(a, ...AIRPORT.thumbnail),
   };
 }
 
@@ -136,37 +136,37 @@ function airportList(list: unknown): FlightAirportInfo[] {
 
 function codeNames(list: unknown[] | null): CodeName[] {
   return (list ?? []).flatMap((e) => {
-    const code = str(e, [0]);
-    return code ? [{ code, name: str(e, [1]) }] : [];
+    const code = nonEmptyStr(e, 0);
+    return code ? [{ code, name: nonEmptyStr(e, 1) }] : [];
   });
 }
 
 function links(list: unknown[] | null): AirlineLink[] {
   return (list ?? []).flatMap((e) => {
-    const code = str(e, [0]);
-    const url = str(e, [2]);
-    return code && url ? [{ airline_code: code, airline: str(e, [1]), url }] : [];
+    const code = nonEmptyStr(e, 0);
+    const url = nonEmptyStr(e, 2);
+    return code && url ? [{ airline_code: code, airline: nonEmptyStr(e, 1), url }] : [];
   });
 }
 
 export function parsePageExtras(data: unknown[]): FlightPageExtras {
-  const insights = arr(data, PAGE.priceInsights);
-  const filters = at(data, PAGE.filters);
+  const insights = arrOrNull(data, ...PAGE.priceInsights);
+  const filters = at(data, ...PAGE.filters);
   return {
     price_insights: insights ? parseInsights(insights) : null,
-    airports: (arr(data, PAGE.airportsByLeg) ?? []).map((leg) => ({
-      departure: airportList(at(leg, [0])),
-      arrival: airportList(at(leg, [1])),
+    airports: arr(data, ...PAGE.airportsByLeg).map((leg) => ({
+      departure: airportList(at(leg, 0)),
+      arrival: airportList(at(leg, 1)),
     })),
     airline_filters: Array.isArray(filters)
       ? {
-          alliances: codeNames(arr(filters, FILTERS.alliances)),
-          airlines: codeNames(arr(filters, FILTERS.airlines)),
-          hubs: codeNames(arr(filters, FILTERS.hubs)),
+          alliances: codeNames(arrOrNull(filters, ...FILTERS.alliances)),
+          airlines: codeNames(arrOrNull(filters, ...FILTERS.airlines)),
+          hubs: codeNames(arrOrNull(filters, ...FILTERS.hubs)),
         }
       : null,
-    baggage_allowance_links: links(arr(data, PAGE.baggageLinks)),
-    passenger_assistance_links: links(arr(data, PAGE.assistanceLinks)),
+    baggage_allowance_links: links(arrOrNull(data, ...PAGE.baggageLinks)),
+    passenger_assistance_links: links(arrOrNull(data, ...PAGE.assistanceLinks)),
     airline_logos: {},
   };
 }

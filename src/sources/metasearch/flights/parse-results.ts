@@ -5,7 +5,8 @@
  */
 import { UpstreamContractChanged } from '../../../domain/errors.js';
 import { afKeys, extractAfData } from './af-data.js';
-import { arr, at, dateOf, flag, moneyOf, num, str, timeOf } from './jspb.js';
+import { arr, arrOrNull, at, nonEmptyStr, num } from '../../../domain/json.js';
+import { dateOf, flag, moneyOf, timeOf } from './jspb.js';
 import { parsePageExtras, priceLevelFromPage, type FlightPageExtras } from './parse-page-extras.js';
 import { priceTokenCurrency } from './price-token.js';
 
@@ -168,76 +169,76 @@ export interface FlightResultsPage extends FlightPageExtras {
 }
 
 function point(leg: unknown, id: readonly number[], name: readonly number[], date: readonly number[], time: readonly number[]): FlightPoint {
-  return { id: str(leg, id) ?? '', name: str(leg, name), date: dateOf(leg, date), time: timeOf(leg, time) };
+  return { id: nonEmptyStr(leg, ...id) ?? '', name: nonEmptyStr(leg, ...name), date: dateOf(leg, ...date), time: timeOf(leg, ...time) };
 }
 
 function parseLeg(leg: unknown): FlightLeg {
-  const code = str(leg, LEG.airlineCode);
-  const number = str(leg, LEG.flightNumber);
-  const cabin = num(leg, LEG.cabin);
+  const code = nonEmptyStr(leg, ...LEG.airlineCode);
+  const number = nonEmptyStr(leg, ...LEG.flightNumber);
+  const cabin = num(leg, ...LEG.cabin);
   return {
     departure_airport: point(leg, LEG.departureAirport, LEG.departureAirportName, LEG.departureDate, LEG.departureTime),
     arrival_airport: point(leg, LEG.arrivalAirport, LEG.arrivalAirportName, LEG.arrivalDate, LEG.arrivalTime),
-    duration: num(leg, LEG.duration),
-    airplane: str(leg, LEG.airplane),
-    airline: str(leg, LEG.airlineName),
+    duration: num(leg, ...LEG.duration),
+    airplane: nonEmptyStr(leg, ...LEG.airplane),
+    airline: nonEmptyStr(leg, ...LEG.airlineName),
     airline_code: code,
     flight_number: code && number ? `${code} ${number}` : number,
     travel_class: cabin !== null ? (CABINS[cabin] ?? null) : null,
-    legroom: str(leg, LEG.legroom),
-    legroom_long: str(leg, LEG.legroomLong),
-    operated_by: str(leg, LEG.operator),
-    ticket_also_sold_by: (arr(leg, LEG.codeshares) ?? []).map((c) => ({
-      airline: str(c, [3]),
-      flight_number: str(c, [0]) && str(c, [1]) ? `${str(c, [0])} ${str(c, [1])}` : null,
+    legroom: nonEmptyStr(leg, ...LEG.legroom),
+    legroom_long: nonEmptyStr(leg, ...LEG.legroomLong),
+    operated_by: nonEmptyStr(leg, ...LEG.operator),
+    ticket_also_sold_by: arr(leg, ...LEG.codeshares).map((c) => ({
+      airline: nonEmptyStr(c, 3),
+      flight_number: nonEmptyStr(c, 0) && nonEmptyStr(c, 1) ? `${nonEmptyStr(c, 0)} ${nonEmptyStr(c, 1)}` : null,
     })),
-    overnight: flag(leg, LEG.overnight),
-    carbon_emissions: num(leg, LEG.emissions),
+    overnight: flag(leg, ...LEG.overnight),
+    carbon_emissions: num(leg, ...LEG.emissions),
   };
 }
 
 function parseLayover(l: unknown): FlightLayover {
-  const arrival = str(l, LAYOVER.arrivalAirport);
-  const departure = str(l, LAYOVER.departureAirport);
+  const arrival = nonEmptyStr(l, ...LAYOVER.arrivalAirport);
+  const departure = nonEmptyStr(l, ...LAYOVER.departureAirport);
   return {
-    duration: num(l, LAYOVER.duration),
+    duration: num(l, ...LAYOVER.duration),
     id: arrival,
-    name: str(l, LAYOVER.arrivalAirportName),
-    city: str(l, LAYOVER.arrivalCity),
+    name: nonEmptyStr(l, ...LAYOVER.arrivalAirportName),
+    city: nonEmptyStr(l, ...LAYOVER.arrivalCity),
     departure_id: departure && departure !== arrival ? departure : null,
-    overnight: flag(l, LAYOVER.overnight),
+    overnight: flag(l, ...LAYOVER.overnight),
   };
 }
 
 function parseItinerary(row: unknown, group: FlightItinerary['group']): FlightItinerary | null {
-  const info = at(row, ROW.info);
-  const legs = arr(info, INFO.legs);
+  const info = at(row, ...ROW.info);
+  const legs = arrOrNull(info, ...INFO.legs);
   if (!legs || !legs.length) return null;
-  const thisFlight = num(info, INFO.emissionsThisFlight);
-  const typical = num(info, INFO.emissionsTypical);
-  const priceToken = str(row, ROW.priceToken);
+  const thisFlight = num(info, ...INFO.emissionsThisFlight);
+  const typical = num(info, ...INFO.emissionsTypical);
+  const priceToken = nonEmptyStr(row, ...ROW.priceToken);
   return {
     group,
-    airline_code: str(info, INFO.airlineCode),
-    airlines: (arr(info, INFO.airlineNames) ?? []).filter((a): a is string => typeof a === 'string'),
+    airline_code: nonEmptyStr(info, ...INFO.airlineCode),
+    airlines: arr(info, ...INFO.airlineNames).filter((a): a is string => typeof a === 'string'),
     flights: legs.map(parseLeg),
-    layovers: (arr(info, INFO.layovers) ?? []).map(parseLayover),
-    total_duration: num(info, INFO.totalDuration),
-    price: moneyOf(row, ROW.price),
+    layovers: arr(info, ...INFO.layovers).map(parseLayover),
+    total_duration: num(info, ...INFO.totalDuration),
+    price: moneyOf(row, ...ROW.price),
     currency: priceTokenCurrency(priceToken),
     carbon_emissions:
       thisFlight === null && typical === null
         ? null
-        : { this_flight: thisFlight, typical_for_this_route: typical, difference_percent: num(info, INFO.emissionsDifferencePercent) },
-    self_transfer: flag(info, INFO.selfTransfer),
+        : { this_flight: thisFlight, typical_for_this_route: typical, difference_percent: num(info, ...INFO.emissionsDifferencePercent) },
+    self_transfer: flag(info, ...INFO.selfTransfer),
     price_token: priceToken,
-    itinerary_token: str(row, ROW.itineraryToken),
+    itinerary_token: nonEmptyStr(row, ...ROW.itineraryToken),
   };
 }
 
 /** Rows without legs (placements) are skipped; a list where no row has legs means the layout moved. */
 function itineraries(data: unknown, path: readonly number[], group: FlightItinerary['group']): FlightItinerary[] {
-  const list = at(data, path);
+  const list = at(data, ...path);
   if (list === null || list === undefined) return [];
   if (!Array.isArray(list)) throw new UpstreamContractChanged(SOURCE, `ds:1 [${path.join('][')}] is not a list`);
   const out = list.map((r) => parseItinerary(r, group)).filter((i): i is FlightItinerary => i !== null);
@@ -250,7 +251,7 @@ export function parseFlightResultsData(data: unknown): FlightResultsPage {
   if (!Array.isArray(data)) throw new UpstreamContractChanged(SOURCE, 'ds:1 payload is not an array');
   const best = itineraries(data, PAGE.best, 'best');
   const other = itineraries(data, PAGE.other, 'other');
-  return { session_id: str(data, PAGE.sessionId), best_flights: best, other_flights: other, ...parsePageExtras(data) };
+  return { session_id: nonEmptyStr(data, ...PAGE.sessionId), best_flights: best, other_flights: other, ...parsePageExtras(data) };
 }
 
 /** Parses a results page's HTML. A page without the `ds:1` blob is a contract change (503). */
@@ -272,7 +273,7 @@ const LOGO_RE = /https:\/\/www\.gstatic\.com\/flights\/airline_logos\/70px\/([A-
 /** Logo URLs the page itself carries, by carrier code (`multi` for several carriers). */
 function collectLogos(html: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let m = LOGO_RE.exec(html); m; m = LOGO_RE.exec(html)) out[m[1]] ??= m[0];
+  for (let m = LOGO_RE.exec(html); m; m = LOGO_RE.exec(html)) out[m[1]!] ??= m[0];
   LOGO_RE.lastIndex = 0;
   return out;
 }

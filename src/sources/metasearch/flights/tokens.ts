@@ -85,9 +85,11 @@ function decode<T>(token: unknown, schema: z.ZodType<T>, name: string): T {
 function checkConsistent(search: FlightSearch, selected: TfsSelectedFlight[][], complete: boolean): boolean {
   if (complete ? selected.length !== search.legs.length : selected.length >= search.legs.length) return false;
   // each chosen flight list starts on its leg's date and chains airport to airport
-  return selected.every((flights, i) =>
-    flights[0].date === search.legs[i].date && flights.every((f, j) => j === 0 || flights[j - 1].to === f.from),
-  );
+  return selected.every((flights, i) => {
+    const [head] = flights;
+    const leg = search.legs[i];
+    return head !== undefined && leg !== undefined && head.date === leg.date && flights.every((f, j) => j === 0 || flights[j - 1]!.to === f.from);
+  });
 }
 
 export function encodeDepartureToken(search: FlightSearch, selected: TfsSelectedFlight[][]): string {

@@ -6,6 +6,8 @@
  * `AF_dataServiceRequests = {'ds:0' : {id:'AtySUc',request:[…]}, …}` names the RPC behind each key.
  */
 
+import { isObject, jsonValueEnd } from '../../../domain/json.js';
+
 const CALL = 'AF_initDataCallback(';
 const KEY_RE = /^\{\s*key:\s*'([^']*)'/;
 const HEAD_WINDOW = 200;
@@ -16,27 +18,6 @@ export interface InitDataBlob {
   data: unknown;
 }
 
-/** Index just past the JSON value starting at `start` (an array or object), or -1 when unbalanced. */
-function endOfJsonValue(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 91 /* [ */ || c === 123 /* { */) depth++;
-    else if (c === 93 /* ] */ || c === 125 /* } */) {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
 /** Every AF_initDataCallback blob on the page, in page order. Malformed blobs are skipped. */
 export function extractInitData(html: string): InitDataBlob[] {
   const blobs: InitDataBlob[] = [];
@@ -45,26 +26,26 @@ export function extractInitData(html: string): InitDataBlob[] {
     const at = html.indexOf(CALL, from);
     if (at < 0) break;
     from = at + CALL.length;
-    const head = KEY_RE.exec(html.slice(from, from + HEAD_WINDOW));
-    if (!head) continue;
+    const key = KEY_RE.exec(html.slice(from, from + HEAD_WINDOW))?.[1];
+    if (key === undefined) continue;
     // `data:` follows key and hash closely; an error blob has none, and the page has other "data:" text.
     const dataAt = html.indexOf('data:', from);
     const nextCall = html.indexOf(CALL, from);
     if (dataAt < 0 || dataAt - from > HEAD_WINDOW || (nextCall >= 0 && nextCall < dataAt)) {
-      blobs.push({ key: head[1], data: undefined });
+      blobs.push({ key, data: undefined });
       continue;
     }
     let start = dataAt + 5;
-    while (start < html.length && /\s/.test(html[start])) start++;
-    const open = html[start];
+    while (start < html.length && /\s/.test(html.charAt(start))) start++;
+    const open = html.charAt(start);
     if (open !== '[' && open !== '{') {
-      blobs.push({ key: head[1], data: undefined });
+      blobs.push({ key, data: undefined });
       continue;
     }
-    const end = endOfJsonValue(html, start);
+    const end = jsonValueEnd(html, start);
     if (end < 0) continue;
     try {
-      blobs.push({ key: head[1], data: JSON.parse(html.slice(start, end)) });
+      blobs.push({ key, data: JSON.parse(html.slice(start, end)) });
     } catch {
       // A blob that is not JSON is left out; callers report the missing structure.
     }
@@ -80,37 +61,24 @@ export function dataServiceRpcIds(html: string): Map<string, string> {
   if (at < 0) return ids;
   const end = html.indexOf('</script>', at);
   const decl = html.slice(at, end < 0 ? undefined : end);
-  for (const m of decl.matchAll(/'(ds:\d+)'\s*:\s*\{\s*id:\s*'([^']+)'/g)) ids.set(m[1], m[2]);
+  for (const m of decl.matchAll(/'(ds:\d+)'\s*:\s*\{\s*id:\s*'([^']+)'/g)) ids.set(m[1]!, m[2]!);
   return ids;
 }
 
-/** Safe nested read: at(x, [0, 1, 'key']) → x[0][1].key or undefined. */
-export function at(value: unknown, path: readonly (number | string)[]): unknown {
-  let cur: unknown = value;
-  for (const k of path) {
-    if (cur === null || cur === undefined) return undefined;
-    if (typeof k === 'number') {
-      if (!Array.isArray(cur)) return undefined;
-      cur = cur[k];
-    } else {
-      if (typeof cur !== 'object' || Array.isArray(cur)) return undefined;
-      cur = (cur as Record<string, unknown>)[k];
-    }
+/** The value of `key` in the first object of `entries` that carries it (the extension entries of a reply). */
+export function extensionIn(entries: unknown[], key: string): unknown {
+  for (const e of entries) {
+    if (isObject(e) && Object.hasOwn(e, key)) return e[key];
   }
-  return cur;
+  return undefined;
 }
 
-export function atString(value: unknown, path: readonly (number | string)[]): string | null {
-  const v = at(value, path);
-  return typeof v === 'string' ? v : null;
+/** `[2026, 8, 15]` → `2026-08-15`; null unless the value is an array of at least three numbers. */
+export function ymd(v: unknown): string | null {
+  if (!Array.isArray(v) || v.length < 3 || !v.every((x) => typeof x === 'number')) return null;
+  const [y, m, d] = v as number[];
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-export function atNumber(value: unknown, path: readonly (number | string)[]): number | null {
-  const v = at(value, path);
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
-export function atArray(value: unknown, path: readonly (number | string)[]): unknown[] {
-  const v = at(value, path);
-  return Array.isArray(v) ? v : [];
-}
+/** A set flag of the page data: `true` or `1`. */
+export const truthy = (v: unknown): boolean => v === true || v === 1;

@@ -148,7 +148,8 @@ export async function runOffers(deps: SourceUses<'upstream'>, input: OffersInput
   const missing = required.filter((r) => !offersInclude(offers, r));
   if (missing.length) warnings.push(`required sources not offered after retry: ${missing.join(', ')}`);
 
-  const head = fetches[0];
+  const [head] = fetches;
+  if (!head) throw new Error('runOffers: coverage is at least one profile');
   const d = head.data;
   const rate = d.property.rate;
   const currency = rate?.currency ?? null;

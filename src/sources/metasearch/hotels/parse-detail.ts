@@ -7,7 +7,8 @@
  * `tests/fixtures/googlehotels/santa-sophia-detail.txt`; slots confirmed by the `stays` library.
  */
 import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.js';
-import { at, atArray, atNumber, atString, dataServiceRpcIds, extractInitData } from './af-init-data.js';
+import { arr, at, num, str } from '../../../domain/json.js';
+import { dataServiceRpcIds, extensionIn, extractInitData, truthy } from './af-init-data.js';
 import { amenityName } from './amenities.js';
 import { parseProperty, type AmenityRecord, type PropertyRecord, type RateRecord } from './parse-property.js';
 import { EXTENSIONS } from './parse-search.js';
@@ -56,18 +57,16 @@ export interface DetailRecord {
   display_basis: DisplayBasis;
 }
 
-const truthy = (v: unknown): boolean => v === true || v === 1;
-
 function amenityPairs(p: unknown): [number, number][] {
   const pairs = new Map<number, number>();
-  for (const pair of atArray(p, DETAIL_PATHS.amenityPairs)) {
-    const code = atNumber(pair, [1]);
-    if (code !== null && !pairs.has(code)) pairs.set(code, truthy(at(pair, [0])) ? 1 : 0);
+  for (const pair of arr(p, ...DETAIL_PATHS.amenityPairs)) {
+    const code = num(pair, 1);
+    if (code !== null && !pairs.has(code)) pairs.set(code, truthy(at(pair, 0)) ? 1 : 0);
   }
-  for (const group of atArray(p, DETAIL_PATHS.amenityGroups)) {
-    for (const entry of atArray(group, [1])) {
-      const code = atNumber(entry, [1]);
-      if (code !== null && !pairs.has(code)) pairs.set(code, truthy(at(entry, [0])) ? 1 : 0);
+  for (const group of arr(p, ...DETAIL_PATHS.amenityGroups)) {
+    for (const entry of arr(group, 1)) {
+      const code = num(entry, 1);
+      if (code !== null && !pairs.has(code)) pairs.set(code, truthy(at(entry, 0)) ? 1 : 0);
     }
   }
   return [...pairs].map(([code, flag]) => [flag, code]);
@@ -75,22 +74,22 @@ function amenityPairs(p: unknown): [number, number][] {
 
 function amenities(p: unknown, codes: [number, number][]): AmenityRecord[] {
   const hotel = codes.map(([flag, code]) => ({ code, name: amenityName(code), available: flag === 1 }));
-  const rental = atArray(p, DETAIL_PATHS.rentalAmenities).flatMap((a) => {
-    const label = atString(a, [0]);
-    return label ? [{ code: null, name: label, available: truthy(at(a, [1])) }] : [];
+  const rental = arr(p, ...DETAIL_PATHS.rentalAmenities).flatMap((a) => {
+    const label = str(a, 0);
+    return label ? [{ code: null, name: label, available: truthy(at(a, 1)) }] : [];
   });
   return [...hotel, ...rental];
 }
 
 function priceInsights(rate: unknown): PriceInsightsRecord | null {
-  const entry = atArray(rate, DETAIL_PATHS.insights).find((e) => atNumber(e, [0]) === INSIGHT_KIND);
-  const slot = at(entry, [INSIGHT_SLOT]);
+  const entry = arr(rate, ...DETAIL_PATHS.insights).find((e) => num(e, 0) === INSIGHT_KIND);
+  const slot = at(entry, INSIGHT_SLOT);
   if (!Array.isArray(slot)) return null;
   return {
-    lowest_price: atString(slot, [0]),
-    typical_low: atString(slot, [1]),
-    typical_high: atString(slot, [2]),
-    price_level_code: atNumber(slot, [4]),
+    lowest_price: str(slot, 0),
+    typical_low: str(slot, 1),
+    typical_high: str(slot, 2),
+    price_level_code: num(slot, 4),
   };
 }
 
@@ -109,19 +108,12 @@ export function displayBasis(rate: RateRecord | null): DisplayBasis {
   return null;
 }
 
-function extensionIn(entries: unknown[], key: string): unknown {
-  for (const e of entries) {
-    if (e && typeof e === 'object' && !Array.isArray(e) && key in e) return (e as Record<string, unknown>)[key];
-  }
-  return undefined;
-}
-
 /**
  * The property of a property lookup, or null when the answer carries none (the token is unknown
  * to the engine). A reply without the request echo is a contract change.
  */
 export function parsePropertyData(data: unknown): DetailRecord | null {
-  const echo = atArray(data, [1]);
+  const echo = arr(data, 1);
   if (!echo.length || extensionIn(echo, EXTENSIONS.requestEcho) === undefined) {
     throw new UpstreamContractChanged(ALIAS, 'property data has no request echo');
   }
@@ -131,12 +123,12 @@ export function parsePropertyData(data: unknown): DetailRecord | null {
   if (!property) throw new UpstreamContractChanged(ALIAS, 'property payload has no name');
   const codes = amenityPairs(payload);
   property.amenities = amenities(payload, codes);
-  const rate = at(payload, DETAIL_PATHS.rate);
+  const rate = at(payload, ...DETAIL_PATHS.rate);
   return {
     property,
-    address: atString(payload, DETAIL_PATHS.address),
-    phone: atString(payload, DETAIL_PATHS.phone),
-    phone_link: atString(payload, DETAIL_PATHS.phoneLink),
+    address: str(payload, ...DETAIL_PATHS.address),
+    phone: str(payload, ...DETAIL_PATHS.phone),
+    phone_link: str(payload, ...DETAIL_PATHS.phoneLink),
     amenity_codes: codes,
     sellers: parseSellers(rate),
     price_insights: priceInsights(rate),
@@ -152,7 +144,7 @@ export function searchBlobOf(html: string): unknown {
     throw new UpstreamContractChanged(ALIAS, 'page carries no AF_initDataCallback data');
   }
   const key = [...dataServiceRpcIds(html)].find(([, id]) => id === SEARCH_RPC)?.[0];
-  const blob = blobs.find((b) => b.key === key && b.data !== undefined) ?? blobs.find((b) => Array.isArray(at(b.data, [1])));
+  const blob = blobs.find((b) => b.key === key && b.data !== undefined) ?? blobs.find((b) => Array.isArray(at(b.data, 1)));
   if (!blob) throw new UpstreamContractChanged(ALIAS, `page has no ${SEARCH_RPC} data blob`);
   return blob.data;
 }

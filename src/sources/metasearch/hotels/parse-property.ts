@@ -2,7 +2,8 @@
  * One result entry of the hotel search data (the `397419284` extension payload of a list item),
  * and the sponsored entries (`300000000`). Raw records: no provenance, missing values are null.
  */
-import { at, atArray, atNumber, atString } from './af-init-data.js';
+import { arr, at, num, str } from '../../../domain/json.js';
+import { ymd } from './af-init-data.js';
 import { amenityName } from './amenities.js';
 
 /** JSON index paths inside one property payload. */
@@ -202,17 +203,11 @@ export function extractAmount(text: string | null): number | null {
   } else if (lastDot >= 0 || lastComma >= 0) {
     const sep = lastDot >= 0 ? '.' : ',';
     const parts = s.split(sep);
-    const grouping = parts.length > 2 || parts[parts.length - 1].length === 3;
+    const grouping = parts.length > 2 || parts.at(-1)?.length === 3;
     s = grouping ? parts.join('') : parts.join('.');
   }
   const n = Number(s);
   return Number.isFinite(n) ? n : null;
-}
-
-function ymd(v: unknown): string | null {
-  if (!Array.isArray(v) || v.length < 3 || !v.every((x) => typeof x === 'number')) return null;
-  const [y, m, d] = v as number[];
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
 function gps(lat: number | null, lng: number | null): GpsCoordinates | null {
@@ -220,39 +215,39 @@ function gps(lat: number | null, lng: number | null): GpsCoordinates | null {
 }
 
 function hotelAmenity(pair: unknown): AmenityRecord | null {
-  const code = atNumber(pair, [1]);
-  const flag = atNumber(pair, [0]);
+  const code = num(pair, 1);
+  const flag = num(pair, 0);
   if (code === null || flag === null) return null;
   return { code, name: amenityName(code), available: flag === 1 };
 }
 
 export function parseRate(rate: unknown): RateRecord | null {
   if (!Array.isArray(rate)) return null;
-  const breakdown = at(rate, RATE_PATHS.breakdown);
-  const part = (i: number) => atNumber(breakdown, [i]);
-  const totalText = atString(rate, RATE_PATHS.totalText);
-  const nightlyText = atString(rate, RATE_PATHS.nightlyText);
-  const nightly = atNumber(rate, RATE_PATHS.nightly);
+  const breakdown = at(rate, ...RATE_PATHS.breakdown);
+  const part = (i: number) => num(breakdown, i);
+  const totalText = str(rate, ...RATE_PATHS.totalText);
+  const nightlyText = str(rate, ...RATE_PATHS.nightlyText);
+  const nightly = num(rate, ...RATE_PATHS.nightly);
   // Sold-out or unpriced entries keep only the echoed dates: no price at all is a null rate.
   if (nightlyText === null && nightly === null && totalText === null && !Array.isArray(breakdown)) return null;
-  const sellers = atArray(rate, RATE_PATHS.sellers).flatMap((s) => {
-    const name = atString(s, [0, 0]);
-    return name ? [{ name, logo: atString(s, [0, 3, 0]), price_text: atString(s, [12, 4, 0]) }] : [];
+  const sellers = arr(rate, ...RATE_PATHS.sellers).flatMap((s) => {
+    const name = str(s, 0, 0);
+    return name ? [{ name, logo: str(s, 0, 3, 0), price_text: str(s, 12, 4, 0) }] : [];
   });
   return {
-    currency: atString(rate, RATE_PATHS.currency),
+    currency: str(rate, ...RATE_PATHS.currency),
     nightly_text: nightlyText,
     nightly,
-    nightly_exact: atNumber(rate, RATE_PATHS.nightlyExact),
+    nightly_exact: num(rate, ...RATE_PATHS.nightlyExact),
     total_text: totalText,
     total: extractAmount(totalText),
     total_exact: part(3),
     before_taxes_total: part(0),
     taxes: part(1),
     fees: part(2),
-    check_in: ymd(at(rate, RATE_PATHS.checkIn)),
-    check_out: ymd(at(rate, RATE_PATHS.checkOut)),
-    nights: atNumber(rate, RATE_PATHS.nights),
+    check_in: ymd(at(rate, ...RATE_PATHS.checkIn)),
+    check_out: ymd(at(rate, ...RATE_PATHS.checkOut)),
+    nights: num(rate, ...RATE_PATHS.nights),
     sellers,
   };
 }
@@ -260,13 +255,13 @@ export function parseRate(rate: unknown): RateRecord | null {
 function nearbyPlaces(groups: unknown[]): NearbyPlaceRecord[] {
   const out: NearbyPlaceRecord[] = [];
   for (const group of groups) {
-    const category = atNumber(group, [0]);
-    for (const place of atArray(group, [1, 2])) {
-      const name = atString(place, [0]);
+    const category = num(group, 0);
+    for (const place of arr(group, 1, 2)) {
+      const name = str(place, 0);
       if (!name) continue;
-      const transportations = atArray(place, [2]).flatMap((t) => {
-        const duration = atString(t, [1]);
-        const mode = atNumber(t, [0]);
+      const transportations = arr(place, 2).flatMap((t) => {
+        const duration = str(t, 1);
+        const mode = num(t, 0);
         return duration ? [{ mode_code: mode, duration }] : [];
       });
       out.push({ name, category_code: category, transportations });
@@ -277,15 +272,15 @@ function nearbyPlaces(groups: unknown[]): NearbyPlaceRecord[] {
 
 function reviewTopics(entries: unknown[]): ReviewTopicRecord[] {
   return entries.flatMap((e) => {
-    const name = atString(e, [6]) ?? atString(e, [4]);
+    const name = str(e, 6) ?? str(e, 4);
     if (!name) return [];
     return [
       {
         name,
-        description: atString(e, [4]),
-        total: atNumber(e, [2]),
-        positive: atNumber(e, [7]),
-        negative: atNumber(e, [8]),
+        description: str(e, 4),
+        total: num(e, 2),
+        positive: num(e, 7),
+        negative: num(e, 8),
       },
     ];
   });
@@ -294,8 +289,8 @@ function reviewTopics(entries: unknown[]): ReviewTopicRecord[] {
 function histogram(entries: unknown[]): Record<string, number> | null {
   const out: Record<string, number> = {};
   for (const e of entries) {
-    const stars = atNumber(e, [0]);
-    const count = atNumber(e, [2]);
+    const stars = num(e, 0);
+    const count = num(e, 2);
     if (stars !== null && count !== null) out[String(stars)] = count;
   }
   return Object.keys(out).length ? out : null;
@@ -303,93 +298,93 @@ function histogram(entries: unknown[]): Record<string, number> | null {
 
 function locationScores(entries: unknown[]): { code: number; value: number }[] {
   return entries.flatMap((e) => {
-    const code = atNumber(e, [0]);
-    const value = Number(atString(e, [1]));
+    const code = num(e, 0);
+    const value = Number(str(e, 1));
     return code !== null && Number.isFinite(value) ? [{ code, value }] : [];
   });
 }
 
 function images(entries: unknown[]): { thumbnail: string; original: string | null }[] {
   return entries.flatMap((e) => {
-    const thumbnail = atString(e, [1, 0]);
+    const thumbnail = str(e, 1, 0);
     if (!thumbnail) return [];
     // Source 1 carries the partner's original image URL; source 10 (own photos) carries only an id.
-    const original = atNumber(e, [1, 4, 0]) === 1 ? atString(e, [1, 4, 1]) : null;
+    const original = num(e, 1, 4, 0) === 1 ? str(e, 1, 4, 1) : null;
     return [{ thumbnail, original }];
   });
 }
 
 export function parseProperty(p: unknown, position: number): PropertyRecord | null {
   const P = PROPERTY_PATHS;
-  const name = atString(p, P.name);
+  const name = str(p, ...P.name);
   if (!name) return null;
-  const kindCode = atNumber(p, P.kind);
-  const scores = locationScores(atArray(p, P.locationScores));
-  const cityEntityId = atString(p, P.cityEntityId);
-  const searched = at(p, P.searchContext);
-  const rentalAmenities = atArray(p, P.rentalAmenities).flatMap((a) => {
-    const label = atString(a, [0]);
-    return label ? [{ code: null, name: label, available: atNumber(a, [1]) === 1 }] : [];
+  const kindCode = num(p, ...P.kind);
+  const scores = locationScores(arr(p, ...P.locationScores));
+  const cityEntityId = str(p, ...P.cityEntityId);
+  const searched = at(p, ...P.searchContext);
+  const rentalAmenities = arr(p, ...P.rentalAmenities).flatMap((a) => {
+    const label = str(a, 0);
+    return label ? [{ code: null, name: label, available: num(a, 1) === 1 }] : [];
   });
-  const eco = atNumber(p, P.ecoCertified);
+  const eco = num(p, ...P.ecoCertified);
   return {
     position,
     kind: kindCode === 1 ? 'hotel' : kindCode === 2 ? 'vacation_rental' : null,
     name,
-    property_token: atString(p, P.token),
-    data_id: atString(p, P.dataId),
-    source_id: atString(p, P.sourceId),
-    link: atString(p, P.website),
-    description: atString(p, P.description),
-    gps_coordinates: gps(atNumber(p, P.latitude), atNumber(p, P.longitude)),
+    property_token: str(p, ...P.token),
+    data_id: str(p, ...P.dataId),
+    source_id: str(p, ...P.sourceId),
+    link: str(p, ...P.website),
+    description: str(p, ...P.description),
+    gps_coordinates: gps(num(p, ...P.latitude), num(p, ...P.longitude)),
     city_entity_id: cityEntityId,
-    city: cityEntityId && atString(searched, [18, 0]) === cityEntityId ? atString(searched, [18, 1]) : null,
-    country: atString(p, P.country),
-    check_in_time: atString(p, P.checkInTime),
-    check_out_time: atString(p, P.checkOutTime),
-    hotel_class_text: atString(p, P.hotelClassText),
-    hotel_class: atNumber(p, P.hotelClass),
-    rating: atNumber(p, P.rating),
-    reviews: atNumber(p, P.reviews),
-    reviews_histogram: histogram(atArray(p, P.histogram)),
+    city: cityEntityId && str(searched, 18, 0) === cityEntityId ? str(searched, 18, 1) : null,
+    country: str(p, ...P.country),
+    check_in_time: str(p, ...P.checkInTime),
+    check_out_time: str(p, ...P.checkOutTime),
+    hotel_class_text: str(p, ...P.hotelClassText),
+    hotel_class: num(p, ...P.hotelClass),
+    rating: num(p, ...P.rating),
+    reviews: num(p, ...P.reviews),
+    reviews_histogram: histogram(arr(p, ...P.histogram)),
     location_rating: scores.find((s) => s.code === LOCATION_SCORE_CODES.overall)?.value ?? null,
     location_scores: scores,
-    review_topics: reviewTopics(atArray(p, P.reviewTopics)),
-    rate: parseRate(at(p, P.rate)),
-    amenities: [...atArray(p, P.hotelAmenities).flatMap((a) => hotelAmenity(a) ?? []), ...rentalAmenities],
-    essential_info: atArray(p, P.rentalEssentials).flatMap((e) => atString(e, [0]) ?? []),
-    images: images(atArray(p, P.images)),
-    thumbnail: atString(p, P.thumbnail),
-    categories: atArray(p, P.categories).flatMap((c) => atString(c, [0]) ?? []),
+    review_topics: reviewTopics(arr(p, ...P.reviewTopics)),
+    rate: parseRate(at(p, ...P.rate)),
+    amenities: [...arr(p, ...P.hotelAmenities).flatMap((a) => hotelAmenity(a) ?? []), ...rentalAmenities],
+    essential_info: arr(p, ...P.rentalEssentials).flatMap((e) => str(e, 0) ?? []),
+    images: images(arr(p, ...P.images)),
+    thumbnail: str(p, ...P.thumbnail),
+    categories: arr(p, ...P.categories).flatMap((c) => str(c, 0) ?? []),
     eco_certified: eco === null ? null : eco === 1,
-    nearby_places: nearbyPlaces(atArray(p, P.nearbyGroups)),
+    nearby_places: nearbyPlaces(arr(p, ...P.nearbyGroups)),
     sponsored: false,
   };
 }
 
 export function parseAd(a: unknown, position: number): AdRecord | null {
   const A = AD_PATHS;
-  const name = atString(a, A.name);
+  const name = str(a, ...A.name);
   if (!name) return null;
   return {
     position,
     sponsored: true,
     name,
-    property_token: atString(a, A.token),
-    link: atString(a, A.link),
-    source: atString(a, A.source),
-    source_icon: atString(a, A.sourceIcon),
-    price_text: atString(a, A.priceText),
-    total_text: atString(a, A.totalText),
-    rating: atNumber(a, A.rating),
-    reviews: atNumber(a, A.reviews),
-    hotel_class: atNumber(a, A.hotelClass),
+    property_token: str(a, ...A.token),
+    link: str(a, ...A.link),
+    source: str(a, ...A.source),
+    source_icon: str(a, ...A.sourceIcon),
+    price_text: str(a, ...A.priceText),
+    total_text: str(a, ...A.totalText),
+    rating: num(a, ...A.rating),
+    reviews: num(a, ...A.reviews),
+    hotel_class: num(a, ...A.hotelClass),
     // Bare codes; whether they share the organic entries' code table is unverified, so no names.
-    amenity_codes: atArray(a, A.amenityCodes).filter((c): c is number => typeof c === 'number'),
-    thumbnail: atString(a, A.thumbnail),
-    gps_coordinates: gps(atNumber(a, A.latitude), atNumber(a, A.longitude)),
-    check_in: atString(a, A.checkIn),
-    check_out: atString(a, A.checkOut),
-    nights: atNumber(a, A.nights),
+    amenity_codes: arr(a, ...A.amenityCodes).filter((c): c is number => typeof c === 'number'),
+    thumbnail: str(a, ...A.thumbnail),
+    gps_coordinates: gps(num(a, ...A.latitude), num(a, ...A.longitude)),
+    check_in: str(a, ...A.checkIn),
+    check_out: str(a, ...A.checkOut),
+    nights: num(a, ...A.nights),
   };
 }

@@ -4,7 +4,8 @@
  * the batchexecute `AtySUc` RPC, so parseSearchData serves both.
  */
 import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.js';
-import { at, atArray, atNumber, atString, dataServiceRpcIds, extractInitData } from './af-init-data.js';
+import { arr, at, num, str } from '../../../domain/json.js';
+import { dataServiceRpcIds, extensionIn, extractInitData, ymd } from './af-init-data.js';
 import { parseAd, parseProperty, type AdRecord, type PropertyRecord } from './parse-property.js';
 
 const ALIAS = 'metasearch';
@@ -57,34 +58,18 @@ export interface SearchPageRecord {
   brands: BrandRecord[];
 }
 
-function ymd(v: unknown): string | null {
-  if (!Array.isArray(v) || v.length < 3 || !v.every((x) => typeof x === 'number')) return null;
-  return v
-    .slice(0, 3)
-    .map((n, i) => String(n).padStart(i === 0 ? 4 : 2, '0'))
-    .join('-');
-}
-
-/** The one entry of `entries` that is an object carrying `key`, and that key's value. */
-function extensionIn(entries: unknown[], key: string): unknown {
-  for (const e of entries) {
-    if (e && typeof e === 'object' && !Array.isArray(e) && key in e) return (e as Record<string, unknown>)[key];
-  }
-  return undefined;
-}
-
 function brands(data: unknown, echo: unknown): BrandRecord[] {
   const names = new Map<number, string>();
-  for (const entry of atArray(data, SEARCH_PATHS.brandNames)) {
-    const id = atNumber(entry, [0]);
-    const name = atString(entry, [1, 0]);
+  for (const entry of arr(data, ...SEARCH_PATHS.brandNames)) {
+    const id = num(entry, 0);
+    const name = str(entry, 1, 0);
     if (id !== null && name) names.set(id, name);
   }
-  return atArray(echo, ECHO_PATHS.brandTree).flatMap((node) => {
-    const id = atNumber(node, [0, 0]);
+  return arr(echo, ...ECHO_PATHS.brandTree).flatMap((node) => {
+    const id = num(node, 0, 0);
     if (id === null) return [];
-    const children = atArray(node, [1]).flatMap((c) => {
-      const cid = atNumber(c, [0]);
+    const children = arr(node, 1).flatMap((c) => {
+      const cid = num(c, 0);
       return cid === null ? [] : [{ id: cid, title: names.get(cid) ?? null }];
     });
     const brand: BrandRecord = { id, title: names.get(id) ?? null };
@@ -95,21 +80,21 @@ function brands(data: unknown, echo: unknown): BrandRecord[] {
 
 /** Parses the AtySUc data (ds blob or RPC answer). Throws UpstreamContractChanged without a result list. */
 export function parseSearchData(data: unknown): SearchPageRecord {
-  const list = at(data, SEARCH_PATHS.list);
+  const list = at(data, ...SEARCH_PATHS.list);
   if (!Array.isArray(list)) throw new UpstreamContractChanged(ALIAS, 'hotel search data has no result list');
 
   const properties: PropertyRecord[] = [];
   const ads: AdRecord[] = [];
   let pagingItem: unknown;
   for (const item of list) {
-    const payloads = at(item, [1]);
+    const payloads = at(item, 1);
     if (!payloads || typeof payloads !== 'object') continue;
     const ext = payloads as Record<string, unknown>;
     if (EXTENSIONS.property in ext) {
-      const record = parseProperty(at(ext[EXTENSIONS.property], [0]), properties.length);
+      const record = parseProperty(at(ext[EXTENSIONS.property], 0), properties.length);
       if (record) properties.push(record);
     } else if (EXTENSIONS.ads in ext) {
-      for (const a of atArray(ext[EXTENSIONS.ads], [2])) {
+      for (const a of arr(ext[EXTENSIONS.ads], 2)) {
         const ad = parseAd(a, ads.length);
         if (ad) ads.push(ad);
       }
@@ -118,23 +103,23 @@ export function parseSearchData(data: unknown): SearchPageRecord {
     }
   }
 
-  const pageInfo = at(data, SEARCH_PATHS.pageInfo) ?? pagingItem;
-  const echo = at(extensionIn(atArray(data, SEARCH_PATHS.request), EXTENSIONS.requestEcho), [0]);
-  const query = atString(data, [...SEARCH_PATHS.request, 1]);
+  const pageInfo = at(data, ...SEARCH_PATHS.pageInfo) ?? pagingItem;
+  const echo = at(extensionIn(arr(data, ...SEARCH_PATHS.request), EXTENSIONS.requestEcho), 0);
+  const query = str(data, ...SEARCH_PATHS.request, 1);
   return {
     query,
-    place_id: atString(echo, ECHO_PATHS.placeId),
-    place_name: atString(echo, ECHO_PATHS.placeName),
-    currency: atString(echo, ECHO_PATHS.currency),
-    check_in: ymd(at(echo, ECHO_PATHS.checkIn)),
-    check_out: ymd(at(echo, ECHO_PATHS.checkOut)),
-    nights: atNumber(echo, ECHO_PATHS.nights),
-    total_results: atNumber(pageInfo, [2]),
+    place_id: str(echo, ...ECHO_PATHS.placeId),
+    place_name: str(echo, ...ECHO_PATHS.placeName),
+    currency: str(echo, ...ECHO_PATHS.currency),
+    check_in: ymd(at(echo, ...ECHO_PATHS.checkIn)),
+    check_out: ymd(at(echo, ...ECHO_PATHS.checkOut)),
+    nights: num(echo, ...ECHO_PATHS.nights),
+    total_results: num(pageInfo, 2),
     pagination: {
-      records_from: atNumber(pageInfo, [3]),
-      records_to: atNumber(pageInfo, [4]),
+      records_from: num(pageInfo, 3),
+      records_to: num(pageInfo, 4),
       // An empty string is the engine's "no further page".
-      next_page_token: atString(pageInfo, [0]) || null,
+      next_page_token: str(pageInfo, 0) || null,
     },
     properties,
     ads,
@@ -153,7 +138,7 @@ export function parseSearchPage(html: string): SearchPageRecord {
   const searchKey = [...rpcKeys].find(([, id]) => id === SEARCH_RPC)?.[0];
   const blob =
     blobs.find((b) => b.key === searchKey && b.data !== undefined) ??
-    blobs.find((b) => Array.isArray(at(b.data, SEARCH_PATHS.list)));
+    blobs.find((b) => Array.isArray(at(b.data, ...SEARCH_PATHS.list)));
   if (!blob) throw new UpstreamContractChanged(ALIAS, `search page has no ${SEARCH_RPC} data blob`);
   return parseSearchData(blob.data);
 }

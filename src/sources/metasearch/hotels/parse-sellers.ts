@@ -6,7 +6,8 @@
  * `stays` library's detail parser and golden output (NYC capture); the search page's rental
  * sellers at `[21]` have the same entry layout with 0/1 where the RPC writes false/true.
  */
-import { at, atArray, atNumber, atString } from './af-init-data.js';
+import { arr, at, num, str } from '../../../domain/json.js';
+import { truthy } from './af-init-data.js';
 import { extractAmount } from './parse-property.js';
 
 /** Seller lists inside the rate block. */
@@ -73,12 +74,10 @@ export interface SellerRecord {
   rooms: RoomRateRecord[];
 }
 
-const truthy = (v: unknown): boolean => v === true || v === 1;
-
 export function pricePair(v: unknown): PricePair | null {
   if (!Array.isArray(v)) return null;
-  const text = atString(v, [0]);
-  const exact = atNumber(v, [2]) ?? atNumber(v, [4]);
+  const text = str(v, 0);
+  const exact = num(v, 2) ?? num(v, 4);
   if (exact !== null) return { text, amount: exact, exact: true };
   const parsed = extractAmount(text);
   return text === null && parsed === null ? null : { text, amount: parsed, exact: false };
@@ -89,39 +88,39 @@ export function cancellation(v: unknown): CancellationRecord {
   const free = truthy(v[0]);
   return {
     free,
-    until: free ? (atString(v, [1])?.trim() || null) : null,
-    time: free ? (atString(v, [2])?.trim() || null) : null,
+    until: free ? (str(v, 1)?.trim() || null) : null,
+    time: free ? (str(v, 2)?.trim() || null) : null,
   };
 }
 
 function roomRates(seller: unknown): RoomRateRecord[] {
-  return atArray(seller, SELLER_PATHS.rooms).flatMap((room) => {
-    const name = atString(room, [0])?.trim() || null;
-    return atArray(room, [2]).flatMap((rate) => {
+  return arr(seller, ...SELLER_PATHS.rooms).flatMap((room) => {
+    const name = str(room, 0)?.trim() || null;
+    return arr(room, 2).flatMap((rate) => {
       if (!Array.isArray(rate)) return [];
-      const nightly = pricePair(at(rate, ROOM_RATE_PATHS.nightly));
-      const total = pricePair(at(rate, ROOM_RATE_PATHS.total));
+      const nightly = pricePair(at(rate, ...ROOM_RATE_PATHS.nightly));
+      const total = pricePair(at(rate, ...ROOM_RATE_PATHS.total));
       if (!nightly && !total) return [];
-      return [{ room_name: name, link: atString(rate, ROOM_RATE_PATHS.link), nightly, total, cancellation: cancellation(at(rate, ROOM_RATE_PATHS.cancellation)) }];
+      return [{ room_name: name, link: str(rate, ...ROOM_RATE_PATHS.link), nightly, total, cancellation: cancellation(at(rate, ...ROOM_RATE_PATHS.cancellation)) }];
     });
   });
 }
 
 export function parseSeller(entry: unknown, featured: boolean): SellerRecord | null {
-  const name = atString(entry, SELLER_PATHS.name)?.trim();
+  const name = str(entry, ...SELLER_PATHS.name)?.trim();
   if (!name) return null;
-  const id = at(entry, SELLER_PATHS.partnerId);
-  const link = atString(entry, SELLER_PATHS.link);
+  const id = at(entry, ...SELLER_PATHS.partnerId);
+  const link = str(entry, ...SELLER_PATHS.link);
   return {
     name,
     partner_id: typeof id === 'number' || typeof id === 'string' ? String(id) : null,
     link: link || null,
-    logo: atString(entry, SELLER_PATHS.logo),
-    is_official: truthy(at(entry, SELLER_PATHS.official)),
+    logo: str(entry, ...SELLER_PATHS.logo),
+    is_official: truthy(at(entry, ...SELLER_PATHS.official)),
     featured,
-    nightly: pricePair(at(entry, SELLER_PATHS.nightly)),
-    total: pricePair(at(entry, SELLER_PATHS.total)),
-    cancellation: cancellation(at(entry, SELLER_PATHS.cancellation)),
+    nightly: pricePair(at(entry, ...SELLER_PATHS.nightly)),
+    total: pricePair(at(entry, ...SELLER_PATHS.total)),
+    cancellation: cancellation(at(entry, ...SELLER_PATHS.cancellation)),
     rooms: roomRates(entry),
   };
 }
@@ -140,10 +139,10 @@ function better(a: PricePair | null, b: PricePair | null): PricePair | null {
  */
 export function parseSellers(rate: unknown): SellerRecord[] {
   const byName = new Map<string, SellerRecord>();
-  const all = atArray(rate, SELLER_LISTS.all);
+  const all = arr(rate, ...SELLER_LISTS.all);
   const lists: [unknown[], boolean][] = [
-    [atArray(rate, SELLER_LISTS.featured), true],
-    [all.length ? all : atArray(rate, SELLER_LISTS.allAlternative), false],
+    [arr(rate, ...SELLER_LISTS.featured), true],
+    [all.length ? all : arr(rate, ...SELLER_LISTS.allAlternative), false],
   ];
   for (const [list, featured] of lists) {
     for (const entry of list) {

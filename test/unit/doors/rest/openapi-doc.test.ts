@@ -49,7 +49,8 @@ describe('/openapi.json content', () => {
     for (const tool of TOOLS) {
       const op = doc.paths[tool.path][tool.method.toLowerCase()];
       expect(Object.keys(op.responses).map(Number).sort()).toEqual([...documentedStatuses(tool)].sort());
-      expect(op.description).toContain(tool.metered ? `${tool.credits.base} credits` : 'Free.');
+      // an operation charged like another one (a watch check) states how instead of "Free."
+      expect(op.description).toContain(tool.metered ? `${tool.credits.base} credits` : tool.credits.note ? tool.credits.note.slice(1) : 'Free.');
       if (tool.mcp.expose) expect(op['x-mcp-tool']).toBe(tool.name);
     }
   });

@@ -10,7 +10,7 @@ import { correctedQuery, toCompatSearch } from '../../../../src/sources/metasear
 import { parseOtaoneSearchCards } from '../../../../src/sources/otaone/search-cards.js';
 import { parseRentaltwoSearch } from '../../../../src/sources/rentaltwo/stays-search.js';
 import { parseRetailSearchItems } from '../../../../src/sources/retail/parse-search.js';
-import { dateOrInstant } from '../../../../src/sources/shared/json-values.js';
+import { dateOrInstant } from '../../../../src/domain/json.js';
 import { extractVideoWatchData, parseVideo } from '../../../../src/sources/video/parse-video.js';
 import { parseNetworkSearch } from '../../../../src/sources/network/parse-search.js';
 import { fixtureSuite, readFixture, readFixtureJson } from '../../../helpers/fixtures.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { at, dataServiceRpcIds, extractInitData } from '../../../../../src/sources/metasearch/hotels/af-init-data.js';
+import { at } from '../../../../../src/domain/json.js';
+import { dataServiceRpcIds, extractInitData } from '../../../../../src/sources/metasearch/hotels/af-init-data.js';
 
 /** Hand-written page in the shape of the recorded ones (see test/fixtures/README.md). */
 const PAGE = [
@@ -14,8 +15,8 @@ describe('metasearch hotels AF_initDataCallback extraction', () => {
     const blobs = extractInitData(PAGE);
     expect(blobs.map((b) => b.key)).toEqual(['ds:1', 'ds:0', 'ds:2']);
     expect(blobs[0].data).toEqual([[['EUR', 'Euro']]]);
-    expect(at(blobs[1].data, [0, 0])).toBe('a ] tricky " string [');
-    expect(at(blobs[1].data, [0, 1, '397419284', 1])).toBe('}');
+    expect(at(blobs[1].data, 0, 0)).toBe('a ] tricky " string [');
+    expect(at(blobs[1].data, 0, 1, '397419284', 1)).toBe('}');
     expect(blobs[2].data).toBeUndefined();
   });
 
@@ -41,8 +42,8 @@ describe('metasearch hotels AF_initDataCallback extraction', () => {
   });
 
   it('reads nested paths without throwing on the wrong shape', () => {
-    expect(at({ a: [1, [2, 3]] }, ['a', 1, 0])).toBe(2);
-    expect(at({ a: 1 }, ['a', 0])).toBeUndefined();
-    expect(at([1], ['x'])).toBeUndefined();
+    expect(at({ a: [1, [2, 3]] }, 'a', 1, 0)).toBe(2);
+    expect(at({ a: 1 }, 'a', 0)).toBeUndefined();
+    expect(at([1], 'x')).toBeUndefined();
   });
 });

@@ -1,4 +1,9 @@
-import type { Sql } from '../../db/client.js';
+import type { Db, Sql } from '../db/client.js';
+
+/*
+ * The owner of dashboard_sign_in_attempts: the dashboard's password checks, counted per email and
+ * per client IP to throttle guessing.
+ */
 
 /** Failed password checks allowed in a sliding window, per email and per client IP. */
 export const SIGN_IN_LIMITS = { perEmail: 5, perIp: 20, windowS: 15 * 60 } as const;
@@ -18,7 +23,7 @@ export async function beginAttempt(sql: Sql, email: string, ip: string): Promise
   const { perEmail, perIp, windowS } = SIGN_IN_LIMITS;
   return sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${LOCK_EMAIL}, hashtext(${email})), pg_advisory_xact_lock(${LOCK_IP}, hashtext(${ip}))`;
-    const [c] = await tx`
+    const [c] = await tx<{ by_email: number; email_oldest: Date | null; by_ip: number; ip_oldest: Date | null; now: Date }[]>`
       WITH recent AS (
         SELECT id, email, ip, created_at FROM dashboard_sign_in_attempts
         WHERE outcome = 'failure' AND created_at > now() - make_interval(secs => ${windowS}) AND (email = ${email} OR ip = ${ip})),
@@ -33,19 +38,19 @@ export async function beginAttempt(sql: Sql, email: string, ip: string): Promise
       FROM last_ok l LEFT JOIN recent r ON true
       GROUP BY l.id`;
     const blockedUntil: Date[] = [];
-    if (c.by_email >= perEmail) blockedUntil.push(c.email_oldest as Date);
-    if (c.by_ip >= perIp) blockedUntil.push(c.ip_oldest as Date);
+    if (c.by_email >= perEmail) blockedUntil.push(c.email_oldest!);
+    if (c.by_ip >= perIp) blockedUntil.push(c.ip_oldest!);
     if (blockedUntil.length > 0) {
       await tx`INSERT INTO dashboard_sign_in_attempts (email, ip, outcome) VALUES (${email}, ${ip}, 'refused')`;
       const freeAt = Math.max(...blockedUntil.map((d) => d.getTime())) + windowS * 1000;
-      return { allowed: false as const, retryAfterS: Math.max(1, Math.ceil((freeAt - (c.now as Date).getTime()) / 1000)) };
+      return { allowed: false as const, retryAfterS: Math.max(1, Math.ceil((freeAt - c.now.getTime()) / 1000)) };
     }
-    const [row] = await tx`INSERT INTO dashboard_sign_in_attempts (email, ip, outcome) VALUES (${email}, ${ip}, 'failure') RETURNING id`;
+    const [row] = await tx<{ id: number }[]>`INSERT INTO dashboard_sign_in_attempts (email, ip, outcome) VALUES (${email}, ${ip}, 'failure') RETURNING id`;
     if (Math.random() < 0.02) await tx`DELETE FROM dashboard_sign_in_attempts WHERE created_at < now() - interval '1 day'`;
-    return { allowed: true as const, id: row.id as number };
+    return { allowed: true as const, id: row.id };
   });
 }
 
-export async function attemptSucceeded(sql: Sql, id: number): Promise<void> {
-  await sql`UPDATE dashboard_sign_in_attempts SET outcome = 'success' WHERE id = ${id}`;
+export async function attemptSucceeded(db: Db, id: number): Promise<void> {
+  await db`UPDATE dashboard_sign_in_attempts SET outcome = 'success' WHERE id = ${id}`;
 }

@@ -1,0 +1,131 @@
+/**
+ * The watch, check and event resources as the API answers them (tools/watches.ts states their
+ * schemas), built from the rows of platform/watches.ts.
+ */
+import { z } from 'zod';
+import { ProvenanceSchema } from '../../domain/provenance.js';
+import { ParitySchema } from '../../domain/parity.js';
+import { ChangeSchema, RuleSchema } from '../../domain/watch-rules.js';
+import { OPERATIONS } from '../../domain/watch-observation.js';
+import { isoOrNull, type CheckRow, type EventRow, type WatchRow, type WatchTotals } from '../../platform/watches.js';
+
+/** Changes listed per check in the answers (the stored check keeps them all). */
+export const CHANGES_SHOWN = 50;
+
+const Cheapest = z
+  .object({ key: z.string(), total: z.number(), currency: z.string(), provenance: ProvenanceSchema.nullable() })
+  .nullable()
+  .describe('the lowest price seen in the target currency: which night, seller or source, with its provenance');
+
+export const StoredRun = z
+  .object({ run_id: z.string(), rows_written: z.int(), rows_changed: z.int(), rows_removed: z.int() })
+  .nullable()
+  .describe("the check's stored rates (GET /v1/rates): the run and its diff against what the account had stored");
+
+export const CheckSchema = z.object({
+  id: z.string().describe('the check; also its request id (GET /v1/requests/{request_id}) and its ledger entry'),
+  request_id: z.string(),
+  checked_at: z.string(),
+  trigger: z.enum(['schedule', 'request']),
+  period: z.int().nullable().describe('the schedule slot checked (0, 1, 2 …); null for a check asked for'),
+  credits: z.int(),
+  currency: z.string().nullable(),
+  cheapest: Cheapest,
+  changed: z.int().describe('nights, sellers or sources different from the previous check'),
+  changes: z.array(ChangeSchema).describe(`what changed (at most ${CHANGES_SHOWN} here)`),
+  fired: z.boolean(),
+  parity: ParitySchema.nullable(),
+  stored: StoredRun,
+});
+
+export const WatchSchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  status: z.enum(['active', 'paused']),
+  paused_reason: z.enum(['paused_by_user', 'insufficient_credits']).nullable().describe('insufficient_credits: resumes by itself once the account can pay a check'),
+  target: z.looseObject({ operation: z.enum(OPERATIONS) }).describe("the operation and its input, as given"),
+  rule: RuleSchema,
+  every_hours: z.int(),
+  callback_url: z.string().nullable(),
+  credits_per_check: z.int().describe('the most one check costs (the operation’s cost); empty or failed checks cost 0'),
+  next_check_at: z.string().nullable().describe('null while paused'),
+  last_check_at: z.string().nullable(),
+  last_price: Cheapest,
+  last_error: z.string().nullable().describe('the last failed attempt (charged nothing), until a check succeeds'),
+  periods_missed: z.int().describe('schedule periods that ended unchecked (every attempt failed, or the service was down longer than a period)'),
+  checks_total: z.int(),
+  credits_spent: z.int(),
+  events_total: z.int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const EventSchema = z.object({
+  id: z.string().describe('the webhook-id of its delivery'),
+  type: z.literal('watch.triggered'),
+  created_at: z.string(),
+  check_id: z.string(),
+  request_id: z.string(),
+  callback_status: z.enum(['not_configured', 'pending', 'delivered', 'failed']),
+  callback_attempts: z.int(),
+  callback_last_error: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()).describe('the event’s data as delivered: watch, rule, reason, before, after, changes, parity, check'),
+});
+
+export function checkResource(c: CheckRow) {
+  return {
+    id: c.id,
+    request_id: c.id,
+    checked_at: c.created_at.toISOString(),
+    trigger: c.trigger,
+    period: c.period,
+    credits: c.credits,
+    currency: c.currency,
+    cheapest: (c.observation.cheapest ?? null) as z.infer<typeof Cheapest>,
+    changed: c.changes.length,
+    changes: c.changes.slice(0, CHANGES_SHOWN) as z.infer<typeof ChangeSchema>[],
+    fired: c.fired,
+    parity: (c.parity ?? null) as z.infer<typeof ParitySchema> | null,
+    stored: (c.run ?? null) as z.infer<typeof StoredRun>,
+  };
+}
+
+export function watchResource(w: WatchRow, t: WatchTotals | undefined) {
+  return {
+    id: w.id,
+    name: w.name,
+    status: w.status,
+    paused_reason: w.paused_reason,
+    target: { operation: w.operation, ...w.target },
+    rule: w.rule,
+    every_hours: w.every_hours,
+    callback_url: w.callback_url,
+    credits_per_check: w.credits_per_check,
+    next_check_at: w.status === 'active' ? w.next_check_at.toISOString() : null,
+    last_check_at: isoOrNull(w.last_check_at),
+    last_price: (t?.last_price ?? null) as z.infer<typeof Cheapest>,
+    last_error: w.last_error,
+    periods_missed: w.periods_missed,
+    checks_total: t?.checks ?? 0,
+    credits_spent: t?.credits ?? 0,
+    events_total: t?.events ?? 0,
+    created_at: w.created_at.toISOString(),
+    updated_at: w.updated_at.toISOString(),
+  };
+}
+
+export type WatchResource = ReturnType<typeof watchResource>;
+
+export function eventResource(e: EventRow) {
+  return {
+    id: e.id,
+    type: 'watch.triggered' as const,
+    created_at: e.created_at.toISOString(),
+    check_id: e.check_id,
+    request_id: e.check_id,
+    callback_status: e.callback_status,
+    callback_attempts: e.callback_attempts,
+    callback_last_error: e.callback_last_error,
+    data: ((e.payload as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>,
+  };
+}

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarRoute } from '../../helpers/calendar-replay.js';
+import { startTestService, type TestService } from '../../helpers/test-service.js';
+import { waitFor } from '../../helpers/wait.js';
+import { startReplayServer, type ReplayServer } from '../../replay/server.js';
+
+/**
+ * Credits enforced: a watch whose account cannot pay its next check is paused with the reason
+ * insufficient_credits (nothing charged, nothing run), and resumes by itself once the account can
+ * pay. Watch hours are 2 s here (WATCH_HOUR_S), the sweep runs every second.
+ */
+let svc: TestService;
+let replay: ReplayServer;
+
+beforeAll(async () => {
+  const pricer = (date: string) => 100 + Number(date.slice(8));
+  replay = await startReplayServer([
+    // the flaky hotel's first two calendar requests fail upstream (HTTP 500), then it answers
+    { ...calendarRoute(pricer), match: (req) => req.body.includes('flaky-hotel-01'), failFirst: [{ status: 500, body: 'down' }, { status: 500, body: 'down' }] },
+    calendarRoute(pricer),
+  ]);
+  svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', CREDITS_MODE: 'enforce', WATCH_HOUR_S: '2', WATCH_SWEEP_S: '1', QUEUE_MAINTENANCE_S: '1' });
+});
+afterAll(async () => {
+  await svc?.close();
+  await replay?.close();
+});
+
+const watch = async (key: string, id: string) => (await (await svc.call(`/v1/watches/${id}?checks=50`, { key })).json()) as any;
+
+describe('watches under enforced credits', () => {
+  it('pauses with insufficient_credits when a check cannot be paid, resumes by itself once it can', async () => {
+    const { key, account_id } = await svc.key({ plan: 'free' });
+    // 7 credits left: one 5-credit check, then not another
+    await svc.deps.credits.adjust(account_id, 'free', 7 - 1000, 'test: leave 7 credits');
+    const res = await svc.call('/v1/watches', { key, body: { target: { operation: 'calendar', property_token: 'unpaid-hotel-01', start: '2027-05-01', days: 3, probe_min_stay: false }, rule: { type: 'any_change' }, every_hours: 1 } });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as any;
+
+    const paused = await waitFor(async () => {
+      const w = await watch(key, id);
+      return w.status === 'paused' ? w : null;
+    }, { what: 'the watch to pause' });
+    expect(paused).toMatchObject({ status: 'paused', paused_reason: 'insufficient_credits', next_check_at: null, checks_total: 1, credits_spent: 5 });
+    expect(paused.last_error).toBe('insufficient credits: a check costs 5, 2 available');
+    expect((await svc.deps.credits.balance(account_id, 'free')).remaining).toBe(2);
+    // a check asked for is refused as any call would be: 402, nothing charged
+    const asked = await svc.call(`/v1/watches/${id}/check`, { key, method: 'POST' });
+    expect(asked.status).toBe(402);
+    expect(((await asked.json()) as any).detail).toMatch(/^insufficient credits: this request costs 5, 2 available\./);
+
+    await svc.deps.credits.adjust(account_id, 'free', 10, 'test: top-up');
+    const resumed = await waitFor(async () => {
+      const w = await watch(key, id);
+      return w.checks_total >= 2 ? w : null;
+    }, { what: 'the watch to resume and check' });
+    expect(resumed.checks[0]).toMatchObject({ trigger: 'schedule', credits: 5 });
+    // 12 credits: two more checks, then paused again
+    const again = await waitFor(async () => {
+      const w = await watch(key, id);
+      return w.status === 'paused' && w.checks_total === 3 ? w : null;
+    }, { what: 'the second pause' });
+    expect(again.paused_reason).toBe('insufficient_credits');
+    const charges = await svc.deps.sql`SELECT request_id, amount FROM credit_ledger WHERE account_id = ${account_id} AND kind = 'charge' ORDER BY id`;
+    expect(charges.map((c) => c.amount)).toEqual([-5, -5, -5]);
+    expect(charges.map((c) => c.request_id).sort()).toEqual(again.checks.map((c: any) => c.id).sort());
+    expect((await svc.deps.credits.balance(account_id, 'free')).remaining).toBe(2);
+  });
+
+  it('a check that fails upstream is retried later in its period and charged nothing', async () => {
+    const { key, account_id } = await svc.key({ plan: 'starter' });
+    {
+      const res = await svc.call('/v1/watches', { key, body: { target: { operation: 'calendar', property_token: 'flaky-hotel-01', start: '2027-05-01', days: 3, probe_min_stay: false }, rule: { type: 'any_change' }, every_hours: 24 } });
+      const { id } = (await res.json()) as any;
+      const failing = await waitFor(async () => {
+        const w = await watch(key, id);
+        return w.last_error ? w : null;
+      }, { what: 'a failed attempt' });
+      expect(failing).toMatchObject({ checks_total: 0, credits_spent: 0, status: 'active' });
+      expect(failing.last_error).toMatch(/^req_\w+: /);
+      const [failedCall] = await svc.deps.sql`SELECT status, credits FROM request_history WHERE id = ${failing.last_error.split(':')[0]}`;
+      expect(failedCall).toEqual({ status: 502, credits: 0 });
+      const ok = await waitFor(async () => {
+        const w = await watch(key, id);
+        return w.checks_total === 1 ? w : null;
+      }, { timeoutMs: 60_000, what: 'the retried check' });
+      expect(ok).toMatchObject({ last_error: null, periods_missed: 0, credits_spent: 5 });
+      expect(ok.checks[0]).toMatchObject({ period: 0, trigger: 'schedule' });
+      const charges = await svc.deps.sql`SELECT amount FROM credit_ledger WHERE account_id = ${account_id} AND kind = 'charge'`;
+      expect(charges.map((c) => c.amount)).toEqual([-5]);
+    }
+  });
+});

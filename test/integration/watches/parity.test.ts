@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
+import { waitFor } from '../../helpers/wait.js';
+import { websiteFetch } from '../../../src/upstream/scope.js';
+import { siteminderReply } from '../../fixtures/official-engine-payloads.js';
+import { EngineHostRewrite, startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { BEDS24_AVAILABILITY, HOTEL_SITE_BEDS24, HOTEL_SITE_SITEMINDER, asRental } from '../../fixtures/ota-payloads.js';
+
+/**
+ * Parity on the recorded agency payloads (the second and third OTA's propertyOffers, the rental
+ * platform's single-unit copy of it) against the official site's booking-engine replies (built in
+ * the engines' documented shapes, test/fixtures/README.md): the compare answer says on one basis
+ * whether an agency undercuts the official site, and a compare watch with rule undercut fires when one does.
+ */
+const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
+const suite = fixtureSuite('rate parity and undercut watches', OFFERS);
+const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+
+describe.skipIf(suite.missing)(suite.title, () => {
+  let h: Harness;
+  let site: string;
+  /** The official site's quotes are the recorded-shape SiteMinder replies times this. */
+  let officialFactor = 1;
+
+  beforeAll(async () => {
+    const offers = readFixtureJson(OFFERS);
+    const cheaperRental = asRental(offers);
+    cheaperRental.data.propertyOffers.singleUnitOffer.ratePlans[0].priceDetails[0].price.total.amount = 700.5;
+    h = await startHarness(
+      [
+        { path: '/site/sm', body: HOTEL_SITE_SITEMINDER },
+        { path: '/site/inn', body: HOTEL_SITE_BEDS24 },
+        {
+          method: 'POST',
+          path: '/siteminder/api/graphql',
+          reply: (q) => {
+            const reply = JSON.parse(JSON.stringify(siteminderReply(q.body)));
+            const price = reply.data?.quote?.price;
+            if (price) for (const k of ['net', 'tax', 'gross', 'amount']) price[k] = Math.round(Number(price[k]) * officialFactor * 100) / 100;
+            return reply;
+          },
+        },
+        {
+          method: 'POST',
+          path: '/engine-api/json/getAvailabilities',
+          reply: (req) => {
+            const { checkIn, checkOut } = JSON.parse(req.body);
+            return { ...BEDS24_AVAILABILITY, checkIn, checkOut, lastNight: undefined };
+          },
+        },
+        { method: 'POST', path: '/otathree/graphql', body: [offers] },
+        { method: 'POST', path: '/otatwo/graphql', body: offers },
+        { method: 'POST', path: '/rentalone/graphql', body: [cheaperRental] },
+        { path: '/otafour/api/cronos/property/BelowFoldParams/GetSecondaryData', status: 500, body: 'down' },
+      ],
+      { WEBHOOK_SIGNING_SECRET: SECRET },
+    );
+    site = `${h.replay.url}/site`;
+    h.svc.deps.safeFetch = websiteFetch(new EngineHostRewrite({ 'direct-book.com': `${h.replay.url}/siteminder`, 'api.beds24.com': `${h.replay.url}/engine-api` }));
+  });
+  afterAll(() => h?.close());
+
+  const stay = { check_in: '2023-06-04', nights: 10, adults: 2, currency: 'USD' };
+  const agencies = { otatwo: { property_id: '9209612' }, otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' }, otafour: { property_id: '2454174' } };
+
+  it('compare: the official site whose engine states no currency is not comparable, with the reason; stated by the hotel, it is', async () => {
+    const unstated = await h.post('/v1/ota/compare', { ...stay, sources: { official: { website: `${site}/sm` }, ...agencies } });
+    expect(unstated.status).toBe(200);
+    expect(unstated.body.parity).toMatchObject({
+      status: 'not_comparable',
+      reason: "the official site's booking engine does not state its currency: give sources.official.currency (the currency your site prices in)",
+      basis: null,
+      undercuts: [],
+    });
+    const stated = await h.post('/v1/ota/compare', { ...stay, sources: { official: { website: `${site}/sm`, currency: 'USD' }, ...agencies } });
+    // the engine's gross quote includes taxes (its price basis says so); 380 is below every agency
+    expect(stated.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      reason: null,
+      basis: { price: 'all_in_total', currency: 'USD', nights: 10, adults: 2 },
+      official: { source: 'official', total: 380, currency: 'USD', currency_stated_by: 'caller', taxes_included_stated_by: 'source' },
+      undercuts: [],
+    });
+    expect(stated.body.parity.official.provenance.price_basis).toBe('stay_total_gross_as_quoted');
+    expect(stated.body.parity.excluded).toEqual(expect.arrayContaining([{ source: 'otafour', reason: 'failed: UpstreamHttp500' }]));
+    // a total whose taxes are not stated by the engine (beds24) needs the hotel's word too
+    const beds = await h.post('/v1/ota/compare', { ...stay, sources: { official: { website: `${site}/inn`, currency: 'USD' }, ...agencies } });
+    expect(beds.body.parity.status).toBe('not_comparable');
+    expect(beds.body.parity.reason).toContain('does not state whether its total includes taxes and fees');
+  });
+
+  it('compare: an official price above the agencies is undercut — which agency, by how much, cheapest first', async () => {
+    officialFactor = 3;
+    try {
+      const r = await h.post('/v1/ota/compare', { ...stay, sources: { official: { website: `${site}/sm`, currency: 'USD' }, ...agencies } });
+      expect(r.body.parity.status).toBe('undercut');
+      expect(r.body.parity.official.total).toBe(1140);
+      const agencyTotals = Object.fromEntries(r.body.offers.filter((o: any) => o.source !== 'official').map((o: any) => [o.source, o.total]));
+      expect(r.body.parity.undercuts.map((u: any) => [u.source, u.total, u.amount, u.pct])).toEqual(
+        r.body.parity.undercuts.map((u: any) => [u.source, agencyTotals[u.source], Math.round((1140 - agencyTotals[u.source]) * 100) / 100, Math.round(((1140 - agencyTotals[u.source]) / 1140) * 1000) / 10]),
+      );
+      expect(r.body.parity.undercuts[0]).toMatchObject({ source: 'rentalone', total: 700.5, amount: 439.5, pct: 38.6 });
+      expect(r.body.parity.cheapest_agency).toMatchObject({ source: 'rentalone', total: 700.5 });
+      for (const u of r.body.parity.undercuts) expect(u.provenance.observation_id).toMatch(/^rateobs_/);
+    } finally {
+      officialFactor = 1;
+    }
+  });
+
+  it('a compare watch with rule undercut: quiet while the official site is cheapest, fires when an agency goes below it', async () => {
+    const target = { operation: 'compare', ...stay, sources: { official: { website: `${site}/sm`, currency: 'USD' }, otatwo: agencies.otatwo, rentalone: agencies.rentalone } };
+    const created = await h.post('/v1/watches', { target, rule: { type: 'undercut' }, name: 'parity' });
+    expect(created.status).toBe(201);
+    expect(created.body.credits_per_check).toBe(20);
+    const id = created.body.id;
+    const first = await waitFor(async () => {
+      const w = (await h.get(`/v1/watches/${id}`)).body;
+      return w.checks_total ? w : null;
+    }, { what: 'the first check' });
+    expect(first.checks[0]).toMatchObject({ fired: false, credits: 20, parity: { status: 'official_cheapest' } });
+    // each source's stay is a stored rate of the account, under the source's own property id
+    const rates = await h.get('/v1/rates?property_token=otatwo:9209612&los=10&from=2023-06-04&to=2023-06-04');
+    expect(rates.body.rates).toHaveLength(1);
+    expect(rates.body.rates[0].provenance.source).toBe('otatwo');
+
+    officialFactor = 3;
+    try {
+      const checked = await h.post(`/v1/watches/${id}/check`, {});
+      expect(checked.status).toBe(200);
+      expect(checked.charged).toBe('20');
+      expect(checked.body.check).toMatchObject({ fired: true, parity: { status: 'undercut' } });
+      expect(checked.body.check.changes.find((c: any) => c.key === 'official')).toMatchObject({ before: { total: 380 }, after: { total: 1140 } });
+      const data = checked.body.event.data;
+      expect(data.reason).toMatch(/^undercut on the official site: rentalone by 439\.5 USD \(38\.6%\), otatwo by [\d.]+ USD \([\d.]+%\)$/);
+      expect(data.parity.undercuts.map((u: any) => u.source)).toEqual(['rentalone', 'otatwo']);
+      expect(data.changes.map((c: any) => c.key).sort()).toEqual(['otatwo', 'rentalone']);
+      expect(data.changes[0].after.provenance.observation_id).toMatch(/^rateobs_/);
+      // the cheapest price a check reports is one whose currency its source states: not the official site's
+      expect(data.before.cheapest).toMatchObject({ key: 'rentalone', total: 700.5, currency: 'USD' });
+      // still undercut by the same agencies: nothing new to tell
+      const again = await h.post(`/v1/watches/${id}/check`, {});
+      expect(again.body.check).toMatchObject({ fired: false, parity: { status: 'undercut' } });
+    } finally {
+      officialFactor = 1;
+    }
+  });
+});
