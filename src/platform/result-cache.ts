@@ -126,13 +126,15 @@ export class ResultCacheStore {
 
   /** Listens for written keys (once per process); false when it cannot (waits then end on their timer). */
   listen(): Promise<boolean> {
-    this.listening ??= this.sql
-      .listen(CHANNEL, (key) => this.wake(key))
-      .then((sub) => {
+    this.listening ??= (async () => {
+      try {
+        const sub = await this.sql.listen(CHANNEL, (key) => this.wake(key));
         this.unlisten = () => sub.unlisten();
         return true;
-      })
-      .catch(() => false);
+      } catch {
+        return false;
+      }
+    })();
     return this.listening;
   }
 
