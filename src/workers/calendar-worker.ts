@@ -8,6 +8,7 @@ import { toApiError } from '../domain/errors.js';
 import { billedPlan } from '../platform/plans.js';
 import { newUpstreamSession } from '../upstream/session.js';
 import { writeJobArtifact } from '../jobs/artifacts.js';
+import { ensureQueue } from '../jobs/queue.js';
 import {
   CALENDAR_QUEUE,
   MAX_ITEM_ATTEMPTS,
@@ -38,13 +39,6 @@ import { queueJobWebhook, sendJobWebhook, webhookFetcher } from './webhooks.js';
  * An item's result, stored rates, charge and the job counters commit in one transaction,
  * guarded by the item's status, so a replay after a crash changes nothing twice.
  */
-
-export async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
-  if (await boss.getQueue(name)) return;
-  await boss.createQueue(name).catch(async (err) => {
-    if (!(await boss.getQueue(name))) throw err;
-  });
-}
 
 export async function ensureJobQueues(boss: PgBoss): Promise<void> {
   await ensureQueue(boss, CALENDAR_QUEUE);
