@@ -161,9 +161,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     try {
       jobs = await loadJobs();
       boss = await jobs.startQueue(db.url, config, log);
-      await jobs.ensureJobQueues(boss);
-      await jobs.ensureQueue(boss, jobs.MCP_TASK_QUEUE);
-      await jobs.ensureWatchQueues(boss);
+      await jobs.ensureQueues(boss, db.sql, jobs.QUEUES);
     } catch (err) {
       await db.close();
       throw err;
@@ -211,8 +209,10 @@ type Jobs = Awaited<ReturnType<typeof loadJobs>>;
 
 /** pg-boss and the workers, for the processes that run a queue. */
 async function loadJobs() {
-  const [queue, calendarWorker, taskStore, taskWorker, purge, oauthPrune, watchScheduler, cachePurge] = await Promise.all([
+  const [queue, calendarJobs, watchQueue, calendarWorker, taskStore, taskWorker, purge, oauthPrune, watchScheduler, cachePurge] = await Promise.all([
     import('../jobs/queue.js'),
+    import('../jobs/calendar-jobs.js'),
+    import('../jobs/watch-queue.js'),
     import('../workers/calendar-worker.js'),
     import('../jobs/mcp-task-store.js'),
     import('../workers/mcp-task-worker.js'),
@@ -223,14 +223,23 @@ async function loadJobs() {
   ]);
   return {
     startQueue: queue.startQueue,
-    ensureJobQueues: calendarWorker.ensureJobQueues,
-    ensureQueue: calendarWorker.ensureQueue,
+    ensureQueues: queue.ensureQueues,
+    /** Every queue the workers read, made before any process works them. */
+    QUEUES: [
+      calendarJobs.CALENDAR_QUEUE,
+      calendarJobs.WEBHOOK_QUEUE,
+      taskStore.MCP_TASK_QUEUE,
+      watchQueue.WATCH_CHECK_QUEUE,
+      watchQueue.WATCH_WEBHOOK_QUEUE,
+      watchQueue.WATCH_SWEEP_QUEUE,
+      purge.ARCHIVE_PURGE_QUEUE,
+      oauthPrune.OAUTH_PRUNE_QUEUE,
+      cachePurge.RESULT_CACHE_PURGE_QUEUE,
+    ],
     startCalendarWorker: calendarWorker.startCalendarWorker,
-    MCP_TASK_QUEUE: taskStore.MCP_TASK_QUEUE,
     startMcpTaskWorker: taskWorker.startMcpTaskWorker,
     startArchivePurge: purge.startArchivePurge,
     startOAuthPrune: oauthPrune.startOAuthPrune,
-    ensureWatchQueues: watchScheduler.ensureWatchQueues,
     startWatchScheduler: watchScheduler.startWatchScheduler,
     startResultCachePurge: cachePurge.startResultCachePurge,
   };

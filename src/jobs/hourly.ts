@@ -14,6 +14,7 @@ export interface HourlyTask {
 
 /** Runs `task` now and then on pg-boss's schedule, and once at start-up. */
 export async function startHourly(log: Logger, boss: PgBoss, task: HourlyTask): Promise<void> {
+  // made before, with the other queues, under the start-up lock (queue.ts ensureQueues): this finds it
   await ensureQueue(boss, task.queue);
   await boss.schedule(task.queue, task.cron);
   await boss.work(task.queue, { pollingIntervalSeconds: 60 }, async () => {

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
+import type { Sql } from '../db/client.js';
 
 /** pg-boss on the service's own database, in its own schema. */
 export async function startQueue(url: string, config: Config, log: Logger): Promise<PgBoss> {
@@ -17,23 +18,30 @@ export async function startQueue(url: string, config: Config, log: Logger): Prom
   return boss;
 }
 
-/** PostgreSQL's "deadlock detected": one of two processes creating queues at once is picked to fail. */
-const DEADLOCK = '40P01';
+// Any fixed number (the migrations take 727_001): processes starting at once create queues one at a time.
+const QUEUE_CREATION_LOCK = 727_002;
+
+/** Creates a queue unless it exists (one process at a time: see ensureQueues). */
+export async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
+  if (await boss.getQueue(name)) return;
+  await boss.createQueue(name).catch(async (err) => {
+    if (!(await boss.getQueue(name))) throw err;
+  });
+}
 
 /**
- * Creates the queue unless it exists. Processes starting at once may race: pg-boss creates a queue
- * (its partition table and its row) in a transaction that can deadlock with another process's; the
- * loser tries again, or finds the queue the other made.
+ * Creates the queues that do not exist yet, holding a session advisory lock meanwhile. Several
+ * processes starting at once on a new database would otherwise create the same queues together,
+ * and pg-boss's create_queue (a queue row, then a partition attached to its job table) deadlocks
+ * against itself that way: PostgreSQL then fails one process's start.
  */
-export async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    if (await boss.getQueue(name)) return;
-    try {
-      await boss.createQueue(name);
-      return;
-    } catch (err) {
-      if (await boss.getQueue(name)) return;
-      if ((err as { code?: string }).code !== DEADLOCK || attempt >= 5) throw err;
-    }
+export async function ensureQueues(boss: PgBoss, sql: Sql, names: readonly string[]): Promise<void> {
+  const conn = await sql.reserve();
+  try {
+    await conn`SELECT pg_advisory_lock(${QUEUE_CREATION_LOCK})`;
+    for (const name of names) await ensureQueue(boss, name);
+  } finally {
+    await conn`SELECT pg_advisory_unlock(${QUEUE_CREATION_LOCK})`.catch(() => undefined);
+    conn.release();
   }
 }

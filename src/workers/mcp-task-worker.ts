@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { finishCall } from '../core/invoke.js';
 import { callTool, type McpCaller } from '../doors/mcp/mcp.js';
-import { ensureQueue } from './calendar-worker.js';
+import { ensureQueue } from '../jobs/queue.js';
 import {
   claimTask,
   completeTask,

@@ -10,7 +10,7 @@
 import os from 'node:os';
 import type PgBoss from 'pg-boss';
 import type { ServiceDeps } from '../core/service-deps.js';
-import { ensureQueue } from './calendar-worker.js';
+import { ensureQueue } from '../jobs/queue.js';
 import { webhookFetcher } from './webhooks.js';
 import { toApiError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
