@@ -10,6 +10,7 @@ const BENCHES: [string, Record<string, string>][] = [
   ['bench/calendar-jobs.ts', {}],
   ['bench/calendar-jobs.ts', { WORKER_CONCURRENCY: '1' }],
   ['bench/compare.ts', {}],
+  ['bench/result-cache.ts', {}],
   ['bench/watches.ts', {}],
   ['bench/metasearch-hotels-parse.ts', {}],
   ['bench/flights-parse.ts', {}],

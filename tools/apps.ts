@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { countryLower } from '../src/domain/codes.js';
 import { InvalidInput } from '../src/domain/errors.js';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchApp, fetchAppReviews, fetchAppSearch } from '../src/sources/apps/fetch.js';
 import { normalizeAppId } from '../src/sources/apps/requests.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';
@@ -60,6 +61,7 @@ export const getApp = defineTool({
       .optional()
       .describe('Bundle identifier of the app, e.g. com.example.notes. Give app_id or bundle_id.'),
     country: countryField,
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('apps_app'), app_id: ns, bundle_id: ns, country: z.string() }),
@@ -67,6 +69,7 @@ export const getApp = defineTool({
     meta: WebMeta.extend({ histogram_error: z.string().optional() }),
   }),
   credits: 2,
+  cache: 'details',
   async handler(input, { deps }) {
     const started = performance.now();
     if (!input.app_id === !input.bundle_id) throw new InvalidInput('send one of app_id or bundle_id');
@@ -102,6 +105,7 @@ export const getAppReviews = defineTool({
     country: countryField,
     sort: z.enum(['most_helpful', 'most_recent', 'most_favorable', 'most_critical']).default('most_helpful').describe('Order of the reviews.'),
     offset: z.int().min(0).max(50_000).default(0).describe('Reviews to skip, for paging.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('apps_reviews'), app_id: z.string(), country: z.string(), sort: z.string(), offset: z.int() }),
@@ -122,6 +126,7 @@ export const getAppReviews = defineTool({
     meta: WebMeta,
   }),
   credits: 1,
+  cache: 'reviews',
   isEmpty: (o) => o.reviews.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();
@@ -149,6 +154,7 @@ export const searchApps = defineTool({
     term: z.string().min(1).max(200).describe('Search words, as typed in the store.'),
     country: countryField,
     limit: z.int().min(1).max(200).default(50).describe('Most apps returned.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('apps_search'), term: z.string(), country: z.string(), limit: z.int() }),
@@ -157,6 +163,7 @@ export const searchApps = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'listings',
   isEmpty: (o) => o.apps.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();

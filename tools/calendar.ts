@@ -4,6 +4,7 @@ import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { currency, isoDate } from '../src/domain/codes.js';
 import { expectedCalendarSeconds } from '../src/jobs/calendar-jobs.js';
 import { readStoredRates, storageStatus as readStorageStatus, storeCalendarRates } from '../src/platform/stored-rates.js';
+import { resultCacheSize } from '../src/platform/result-cache.js';
 import { BadRequest, InvalidInput } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
 import { defineTool, type ToolContext } from '../src/core/define-tool.js';
@@ -199,19 +200,43 @@ export const storedRates = defineTool({
   },
 });
 
+const ResultCacheSize = z
+  .object({
+    entries: z.int().describe('answers kept'),
+    bytes: z.int().describe('their size'),
+    max_bytes: z.int().describe('the size cap (RESULT_CACHE_MAX_MB)'),
+    pending: z.int().describe('fetches under way whose answers identical calls wait for'),
+    oldest_observed_at: z.string().nullable().describe('when the oldest answer kept was fetched'),
+  })
+  .describe('Admin keys only: the shared result cache of the whole service (public web data, no account\'s).');
+
 export const storageStatus = defineTool({
   name: 'get_storage_status',
   title: 'Storage status',
-  description: "What your account has stored: rate rows, distinct properties, collection runs and the newest observation (never other accounts' figures, admin keys included). Free.",
+  description:
+    "What your account has stored: rate rows, distinct properties, collection runs and the newest observation (never other accounts' figures, admin keys included). An admin key also gets the shared result cache's size (result_cache). Free.",
   method: 'GET',
   path: '/v1/storage',
   tags: ['hotels'],
   input: z.strictObject({}),
-  output: z.object({ stored_rates: z.int(), properties: z.int(), runs: z.int(), newest_observation: z.string().nullable(), database: z.enum(['up']) }),
+  output: z.object({
+    stored_rates: z.int(),
+    properties: z.int(),
+    runs: z.int(),
+    newest_observation: z.string().nullable(),
+    database: z.enum(['up']),
+    result_cache: ResultCacheSize.optional(),
+  }),
   credits: 0,
   async handler(_input, { deps, key }) {
     const s = await readStorageStatus(deps.sql, key.account_id);
-    return { ...s, newest_observation: s.newest_observation?.toISOString() ?? null, database: 'up' as const };
+    const cache = key.role === 'admin' ? await resultCacheSize(deps.sql) : null;
+    return {
+      ...s,
+      newest_observation: s.newest_observation?.toISOString() ?? null,
+      database: 'up' as const,
+      ...(cache ? { result_cache: { ...cache, max_bytes: deps.config.resultCache.maxBytes, oldest_observed_at: cache.oldest_observed_at?.toISOString() ?? null } } : {}),
+    };
   },
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchBoardJobs } from '../src/sources/careers/fetch-board.js';
 import { findCareersBoard } from '../src/sources/careers/find-board.js';
 import { careersIo } from '../src/sources/careers/io.js';
@@ -55,6 +56,7 @@ export const getCareersJobs = defineTool({
     remote_only: z.boolean().default(false).describe('Only jobs the board marks as remote.'),
     include_description: z.boolean().default(false).describe('Add each job’s full description (one more request per job on some systems).'),
     limit: z.int().min(1).max(1000).default(100).describe('Most jobs returned.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({
@@ -82,6 +84,7 @@ export const getCareersJobs = defineTool({
     }),
   }),
   credits: 2,
+  cache: 'jobs',
   isEmpty: (o) => o.jobs.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();
@@ -128,7 +131,7 @@ export const detectCareersBoard = defineTool({
   method: 'POST',
   path: '/v1/careers/detect',
   tags: ['careers'],
-  input: z.strictObject({ url: z.string().min(4).max(2048).describe('Careers page of the company (or any page of its site that links to the board).') }),
+  input: z.strictObject({ url: z.string().min(4).max(2048).describe('Careers page of the company (or any page of its site that links to the board).'), ...CACHE_FIELD }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('careers_detect'), url: z.string() }),
     company: BoardRef,
@@ -141,6 +144,7 @@ export const detectCareersBoard = defineTool({
     }),
   }),
   credits: 1,
+  cache: 'jobs',
   async handler(input, { deps }) {
     const started = performance.now();
     const found = await findCareersBoard(careersIo(deps), withScheme(input.url));

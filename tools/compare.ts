@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, countryLower } from '../src/domain/codes.js';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { compareStay } from '../src/sources/shared/compare.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
 import { ParitySchema } from '../src/domain/parity.js';
@@ -66,6 +67,7 @@ export const compareHotelPrices = defineTool({
             .describe('rental platform'),
         })
         .describe('the sources to price, at least one'),
+      ...CACHE_FIELD,
     })
     .refine((v) => Object.values(v.sources).some(Boolean), { message: 'name at least one source', path: ['sources'] })
     .superRefine((v, ctx) => {
@@ -113,6 +115,8 @@ export const compareHotelPrices = defineTool({
   }),
   credits: 20,
   isEmpty: (o) => o.offers.length === 0,
+  cache: 'prices',
+  partial: (o) => o.sources_failed > 0,
   // the sources run in parallel, each up to timeout_s
   mcp: { expose: true, title: 'Compare hotel prices', task: { when: (i) => i.timeout_s > 10, seconds: (i) => i.timeout_s }, summary: SUMMARIES.compare_hotel_prices },
   handler: (input, { deps }) => compareStay(deps, input),

@@ -120,7 +120,7 @@ function compatRoute(spec: { name: string; title: string; method: HttpMethod; pa
     },
   };
   const engine = z.enum(NAMES, { error: engineError }).describe(ENGINE_DOC);
-  return defineTool({
+  const route = defineTool({
     name: spec.name,
     title: spec.title,
     description: spec.description,
@@ -140,6 +140,8 @@ function compatRoute(spec: { name: string; title: string; method: HttpMethod; pa
       return body as z.output<typeof SearchOutput>;
     },
   });
+  // the engine's operation is cached (as its descriptor says), inside runSearch; the envelope is made per call
+  return { ...route, cacheInHandler: true };
 }
 
 const FAMILY =

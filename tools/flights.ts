@@ -3,6 +3,7 @@ import { addDays } from '../src/domain/dates.js';
 import { BadRequest } from '../src/domain/errors.js';
 import { defineTool, type Tool, type ToolContext } from '../src/core/define-tool.js';
 import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { SearchTimer } from '../src/sources/shared/search-metadata.js';
 import { CALENDAR_MAX_DAYS } from '../src/sources/metasearch/flights/calendar.js';
 import { pageCurrency, pricing, searchEcho, withLocale } from '../src/sources/metasearch/flights/echo.js';
@@ -69,9 +70,10 @@ export const searchFlights = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights',
   tags: TAGS,
-  input: z.strictObject({ ...searchFields, ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS }).superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
+  input: z.strictObject({ ...searchFields, ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS, ...CACHE_FIELD }).superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
   output: FlightsOutput,
   credits: 3,
+  cache: 'prices',
   isEmpty: noItineraries,
   mcp: {
     expose: true,
@@ -99,9 +101,10 @@ export const getReturnFlights = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_return',
   tags: TAGS,
-  input: z.strictObject({ departure_token: token.describe('from search_flights'), ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS }),
+  input: z.strictObject({ departure_token: token.describe('from search_flights'), ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS, ...CACHE_FIELD }),
   output: FlightsOutput,
   credits: 3,
+  cache: 'prices',
   isEmpty: noItineraries,
   mcp: { expose: true, title: 'Get return flights', ...MCP_FLIGHTS },
   async handler(input, ctx) {
@@ -119,9 +122,10 @@ export const getBookingOptions = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_booking',
   tags: TAGS,
-  input: z.strictObject({ booking_token: token.describe('from search_flights or get_return_flights'), ...localeFields, ...COMPAT_COMMON_FIELDS }),
+  input: z.strictObject({ booking_token: token.describe('from search_flights or get_return_flights'), ...localeFields, ...COMPAT_COMMON_FIELDS, ...CACHE_FIELD }),
   output: BookingOutput,
   credits: 3,
+  cache: 'prices',
   isEmpty: (o) => o.booking_options.length === 0,
   mcp: { expose: true, title: 'Get booking options', summary: SUMMARIES.get_booking_options },
   async handler(input, ctx) {
@@ -146,9 +150,10 @@ export const searchFlightLocations = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_location_search',
   tags: TAGS,
-  input: z.strictObject({ q: z.string().trim().min(1).max(100).describe('place or airport name'), hl: localeFields.hl, gl: localeFields.gl, ...COMPAT_COMMON_FIELDS }),
+  input: z.strictObject({ q: z.string().trim().min(1).max(100).describe('place or airport name'), hl: localeFields.hl, gl: localeFields.gl, ...COMPAT_COMMON_FIELDS, ...CACHE_FIELD }),
   output: LocationsOutput,
   credits: 1,
+  cache: 'details',
   isEmpty: (o) => o.locations.length === 0,
   mcp: { expose: true, title: 'Search flight locations', summary: SUMMARIES.search_flight_locations },
   async handler(input, ctx) {
@@ -187,10 +192,12 @@ export const getFlightCalendar = defineTool({
       infants_on_lap: searchFields.infants_on_lap,
       ...localeFields,
       ...COMPAT_COMMON_FIELDS,
+      ...CACHE_FIELD,
     })
     .superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
   output: CalendarOutput,
   credits: 5,
+  cache: 'prices',
   isEmpty: (o) => o.calendar.length === 0,
   mcp: {
     expose: true,

@@ -25,6 +25,7 @@ export const requestRecord = defineTool({
     response_bytes: z.int(),
     credits: z.int(),
     rate_limited: z.boolean(),
+    cache_hit: z.boolean().describe('Answered from the shared result cache (free).'),
     created_at: z.string(),
     app: AppLabel.nullable().describe('The app connected to your account that made the call (OAuth on /mcp); null for a call made with this key.'),
   }),
@@ -43,6 +44,7 @@ export const requestRecord = defineTool({
       response_bytes: row.response_bytes,
       credits: row.credits,
       rate_limited: row.rate_limited,
+      cache_hit: row.cache_hit === true,
       created_at: row.created_at.toISOString(),
       app,
     };

@@ -5,6 +5,7 @@ import type { Tool } from '../src/core/define-tool.js';
 import { defineTool } from '../src/core/define-tool.js';
 import { queryInt } from '../src/domain/query-params.js';
 import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { BadRequest } from '../src/domain/errors.js';
 import { SearchMetadataSchema, SearchTimer, echoParameters } from '../src/sources/shared/search-metadata.js';
 import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/property-token.js';
@@ -64,9 +65,11 @@ export const resolveHotel = defineTool({
     currency: currency.nullable().optional(),
     limit: z.int().min(1).max(10).default(5).describe('most matches returned'),
     verify: z.boolean().default(true).describe('open each candidate to confirm it'),
+    ...CACHE_FIELD,
   }),
   output: ResolveOutput,
   credits: 1,
+  cache: 'details',
   isEmpty: (o) => o.matches.length === 0,
   mcp: { expose: true, title: 'Resolve hotel', summary: SUMMARIES.resolve_hotel },
   handler: (input, { deps }) => runResolve(deps, input),
@@ -106,6 +109,7 @@ export const searchHotels = defineTool({
     pages: z.int().min(1).max(5).default(1).describe('result pages fetched in a row'),
     next_page_token: z.string().min(1).max(100).optional().describe('pagination.next_page_token of a previous answer'),
     images_per_property: z.int().min(0).max(100).optional().describe('photo URLs kept per property; all when absent'),
+    ...CACHE_FIELD,
   }),
   output: SearchOutput,
   credits: {
@@ -114,6 +118,7 @@ export const searchHotels = defineTool({
     max: (i) => 3 * i.pages,
     actual: (_i, o) => 3 * o.pages.filter((p) => p.properties > 0).length,
   },
+  cache: 'prices',
   // an agent gets the thumbnail and no photo list unless it asks: photos are most of a page's size
   mcp: {
     expose: true,
@@ -177,6 +182,7 @@ export const serpHotels = defineTool({
     property_type: propertyType.optional().describe('Kind of property to keep.'),
     next_page_token: z.string().min(1).max(100).optional().describe('next_page_token of the previous page, for the next page.'),
     ...COMPAT_COMMON_FIELDS,
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_metadata: SearchMetadataSchema,
@@ -188,6 +194,7 @@ export const serpHotels = defineTool({
   }),
   credits: 3,
   isEmpty: (o) => o.properties.length === 0,
+  cache: 'prices',
   async handler(i, { deps, requestId }) {
     const stay = stayDates(i.check_in_date, i.check_out_date, 1);
     const timer = new SearchTimer();
@@ -234,9 +241,11 @@ export const getHotelDetails = defineTool({
     currency: currency.default('USD'),
     gl: gl.default('us'),
     hl: hl.default('en'),
+    ...CACHE_FIELD,
   }),
   output: PropertyDetailsSchema,
   credits: 3,
+  cache: 'details',
   mcp: { expose: true, title: 'Get hotel details', summary: SUMMARIES.get_hotel_details },
   async handler(i, { deps }) {
     const stay = transportStay();
@@ -264,9 +273,11 @@ export const serpHotelsProperty = defineTool({
     gl: anyCaseGl.default('us').describe('Two-letter country the search is made from.'),
     hl: hl.default('en').describe('Language of the texts, e.g. en.'),
     ...COMPAT_COMMON_FIELDS,
+    ...CACHE_FIELD,
   }),
   output: z.object({ search_metadata: SearchMetadataSchema, search_parameters: z.record(z.string(), z.string()), property: Compat }),
   credits: 3,
+  cache: 'prices',
   async handler(i, { deps, requestId }) {
     const stay = i.check_in_date ? stayDates(i.check_in_date, i.check_out_date, 1) : transportStay();
     const timer = new SearchTimer();
@@ -290,6 +301,7 @@ const stayInput = {
   currency: currency.nullable().optional(),
   adults,
   device: device.default('iphone'),
+  ...CACHE_FIELD,
 };
 
 export const getHotelOffers = defineTool({
@@ -311,6 +323,8 @@ export const getHotelOffers = defineTool({
   }).transform(asToken),
   output: OffersOutput,
   credits: 3,
+  cache: 'prices',
+  partial: (o) => o.missing_sources.length > 0,
   isEmpty: (o) => o.offers.length === 0,
   // several device profiles: a ~3 MB page each, and a retry when a required source is missing
   mcp: { expose: true, title: 'Get hotel offers', task: { when: (i) => i.coverage > 1, seconds: (i) => 10 * i.coverage }, requires: { required: ['property_token'] }, summary: SUMMARIES.get_hotel_offers },
@@ -328,6 +342,7 @@ export const getHotelRooms = defineTool({
   input: z.strictObject(stayInput).transform(asToken),
   output: RoomsOutput,
   credits: 3,
+  cache: 'prices',
   isEmpty: (o) => o.rooms_total === 0,
   mcp: { expose: true, title: 'Get hotel rooms', requires: { required: ['property_token'] }, summary: SUMMARIES.get_hotel_rooms },
   handler: (i, { deps }) => runRooms(deps, { ...i, hl: 'en' }),
@@ -344,6 +359,7 @@ export const getStayPrice = defineTool({
   input: z.strictObject(stayInput).transform(asToken),
   output: StayOutput,
   credits: 3,
+  cache: 'prices',
   isEmpty: (o) => !o.available,
   mcp: { expose: true, title: 'Get stay price', requires: { required: ['property_token'] }, summary: SUMMARIES.get_stay_price },
   handler: (i, { deps }) => runStay(deps, { ...i, hl: 'en' }),

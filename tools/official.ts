@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { OFFICIAL_ENGINES } from '../src/sources/official/engines.js';
 import { currency } from '../src/domain/codes.js';
 import { PRICED_ENGINES } from '../src/sources/official/engine-quotes.js';
@@ -45,6 +46,7 @@ export const OfficialRateInput = z.strictObject({
   website: z.url({ protocol: /^https?$/ }).max(2048).describe("the hotel's own website, e.g. the link of get_hotel_details"),
   ...stayFields(30, 8),
   currency: currency.nullable().optional(),
+  ...CACHE_FIELD,
 });
 
 export const officialRate = defineTool({
@@ -55,6 +57,7 @@ export const officialRate = defineTool({
   path: '/v1/official',
   tags: ['hotels'],
   input: OfficialRateInput,
+  cache: 'prices',
   output: OfficialRateOutput,
   credits: 4,
   isEmpty: (o) => o.listed === 0,

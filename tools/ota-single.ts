@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../src/domain/codes.js';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchHostelAvailability, fetchHostelSearch } from '../src/sources/hostel/fetch.js';
 import { fetchRentaloneQuote } from '../src/sources/rentalone/fetch.js';
 import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-schemas.js';
@@ -29,6 +30,7 @@ export const rentalone = defineTool({
     url: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional().describe('public listing URL, e.g. https://www.vrbo.com/321456ha'),
     ...stayFields(28, 16),
     market: z.enum(['US']).default('US').describe('point of sale'),
+    ...CACHE_FIELD,
   }).transform(listingFromUrl),
   output: z.object({
     search_parameters: z.object({
@@ -54,6 +56,7 @@ export const rentalone = defineTool({
     }),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => !o.property.available && o.property.unavailable_reason == null && o.offers.length === 0,
   mcp: {
     expose: true,
@@ -81,6 +84,7 @@ export const travelreviewSearch = defineTool({
     rooms: z.int().min(1).max(8).default(1).describe('Rooms wanted.'),
     currency: z.enum(CURRENCIES).nullable().optional().describe('Currency of the prices asked for; the site’s default when absent.'),
     limit: z.int().min(1).max(50).default(20).describe('Most results returned.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     query: z.string(),
@@ -118,6 +122,7 @@ export const travelreviewSearch = defineTool({
     ),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => o.results.length === 0,
   handler: (input, { deps }) => fetchTravelreviewSearch(deps, input),
 });
@@ -154,6 +159,7 @@ export const hostelRates = defineTool({
     nights: nightsField(30),
     guests: z.int().min(1).max(8).default(1).describe('Guests staying.'),
     currency: z.enum(CURRENCIES).default('USD').describe('Currency of the prices asked for.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     property_id: z.string(),
@@ -182,6 +188,7 @@ export const hostelRates = defineTool({
     ),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => o.rooms.length === 0 && o.stay_rule_violations.length === 0,
   handler: (input, { deps }) => fetchHostelAvailability(deps, input),
 });
@@ -194,7 +201,7 @@ export const hostelSearch = defineTool({
   method: 'POST',
   path: '/v1/ota/hostel/search',
   tags: ['ota'],
-  input: z.strictObject({ query: z.string().min(1).max(200).describe('City or place to search hostels in.'), check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'), nights: nightsField(30), limit: z.int().min(1).max(100).default(30).describe('Most results returned.') }),
+  input: z.strictObject({ query: z.string().min(1).max(200).describe('City or place to search hostels in.'), check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'), nights: nightsField(30), limit: z.int().min(1).max(100).default(30).describe('Most results returned.'), ...CACHE_FIELD }),
   output: z.object({
     query: z.string(),
     matched_place: z.string(),
@@ -235,6 +242,7 @@ export const hostelSearch = defineTool({
     ),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => o.properties.length === 0,
   handler: (input, { deps }) => fetchHostelSearch(deps, input),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type CreditRule, type Tool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { queryBool, queryInt } from '../src/domain/query-params.js';
 import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
 import { PRICE_STATUSES } from '../src/sources/rentaltwo/calendar-pricing.js';
@@ -49,6 +50,7 @@ export const RentalSearchInput = z.strictObject({
   next_page_token: z.string().min(1).max(2000).optional().describe('pagination.next_page_token of a previous answer'),
   ...COMPAT_COMMON_FIELDS,
   zero_retention: zeroRetention,
+  ...CACHE_FIELD,
 });
 
 const Breakdown = z.array(
@@ -132,6 +134,7 @@ export const searchRentals = defineTool({
   input: RentalSearchInput,
   output: RentalSearchOutput,
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => o.properties.length === 0,
   mcp: { expose: true, title: 'Search vacation rentals', requires: { when: { if: { not: { required: ['bounding_box'] } }, then: { required: ['q'] } } }, summary: SUMMARIES.search_rentals },
   handler: (input, { deps, requestId }) => fetchRentaltwoSearch(deps, input, requestId),
@@ -156,6 +159,7 @@ export const RentalCalendarInput = z.strictObject({
   price_nights: z.enum(['none', 'sample', 'all']).default('none').describe('price no, some or all check-in dates'),
   ...COMPAT_COMMON_FIELDS,
   zero_retention: zeroRetention,
+  ...CACHE_FIELD,
 });
 
 /** One check-in's quote: the listing's price figures as the booking section states them, with its dates. */
@@ -230,6 +234,7 @@ export const rentalCalendarSerp = defineTool({
   input: RentalCalendarInput,
   output: RentalCalendarOutput,
   credits: calendarCredits,
+  cache: 'prices',
   handler: (input, { deps, requestId }) => fetchRentaltwoCalendar(deps, input, requestId),
 });
 
@@ -243,6 +248,7 @@ export const getRentalCalendar = defineTool({
   input: RentalCalendarInput,
   output: RentalCalendarOutput,
   credits: calendarCredits,
+  cache: 'prices',
   mcp: { expose: true, title: 'Get a vacation-rental availability calendar', summary: SUMMARIES.get_rental_calendar },
   handler: (input, { deps, requestId }) => fetchRentaltwoCalendar(deps, input, requestId),
 });

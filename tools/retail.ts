@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchRetailReviews, fetchRetailSearch } from '../src/sources/retail/fetch.js';
 import { RETAIL_REVIEW_SORTS, type RetailReviewSort } from '../src/sources/retail/requests.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';
@@ -21,6 +22,7 @@ export const getRetailReviews = defineTool({
     item_id: z.string().regex(/^\d{1,20}$/, 'Input should be digits only').describe('Numeric item id of the product (from its product URL).'),
     page: z.int().min(1).max(100).default(1).describe('Page of results, from 1.'),
     sort: z.enum(SORTS).default('relevancy').describe('Order of the reviews.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('retail_reviews'), item_id: z.string(), page: z.int(), sort: z.string() }),
@@ -33,6 +35,7 @@ export const getRetailReviews = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'reviews',
   isEmpty: (o) => o.reviews.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();
@@ -60,6 +63,7 @@ export const searchRetail = defineTool({
     q: z.string().min(1).max(200).describe('Search words, as typed on the site.'),
     page: z.int().min(1).max(100).default(1).describe('Page of results, from 1.'),
     sort: z.enum(['best_match', 'price_low', 'price_high', 'best_seller', 'rating_high', 'new']).optional().describe('Order of the results; the site’s default when absent.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('retail_search'), q: z.string(), page: z.int(), sort: ns }),
@@ -84,6 +88,7 @@ export const searchRetail = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'prices',
   isEmpty: (o) => o.items.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();

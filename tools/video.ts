@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidInput } from '../src/domain/errors.js';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchTranscript, fetchVideo, fetchVideoChannel, fetchVideoSearch } from '../src/sources/video/fetch.js';
 import { parseVideoIdInput } from '../src/sources/video/requests.js';
 import { elapsedSince, glField, hlField, WebMeta } from './webdata-schemas.js';
@@ -54,6 +55,7 @@ export const getVideoChannel = defineTool({
     page_token: z.string().max(4000).optional().describe('next_page_token of the previous page, for the next page.'),
     hl: hlField,
     gl: glField,
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('video_channel'), channel: ns, hl: z.string(), gl: z.string() }),
@@ -63,6 +65,7 @@ export const getVideoChannel = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'listings',
   isEmpty: (o) => o.channel === null && o.videos.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();
@@ -115,13 +118,14 @@ export const getVideo = defineTool({
   method: 'POST',
   path: '/v1/video/video',
   tags: ['video'],
-  input: z.strictObject({ video_id: videoIdField, hl: hlField, gl: glField }),
+  input: z.strictObject({ video_id: videoIdField, hl: hlField, gl: glField, ...CACHE_FIELD }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('video_video'), video_id: z.string(), hl: z.string(), gl: z.string() }),
     video: Video,
     meta: WebMeta,
   }),
   credits: 1,
+  cache: 'details',
   async handler(input, { deps }) {
     const started = performance.now();
     const videoId = parseVideoIdInput(input.video_id);
@@ -149,6 +153,7 @@ export const getVideoTranscript = defineTool({
     lang: z.string().min(2).max(20).regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/, 'Input should be a language code such as en or pt-BR').optional().describe('Language of the transcript track, e.g. en or pt-BR; the default track when absent.'),
     hl: hlField,
     gl: glField,
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('video_transcript'), video_id: z.string(), lang: ns, hl: z.string(), gl: z.string() }),
@@ -160,6 +165,7 @@ export const getVideoTranscript = defineTool({
     meta: WebMeta.extend({ client: z.string() }),
   }),
   credits: 1,
+  cache: 'details',
   isEmpty: (o) => o.segments.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();
@@ -190,6 +196,7 @@ export const searchVideos = defineTool({
     page_token: z.string().max(4000).optional().describe('next_page_token of the previous page, for the next page.'),
     hl: hlField,
     gl: glField,
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('video_search'), q: z.string(), hl: z.string(), gl: z.string() }),
@@ -199,6 +206,7 @@ export const searchVideos = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'listings',
   isEmpty: (o) => o.videos.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();

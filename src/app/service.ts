@@ -27,6 +27,8 @@ import { PlatformPath } from '../platform/fast-path.js';
 import { ensureFirstKey, type CreatedKey } from '../platform/keys.js';
 import { randomToken } from '../domain/ids.js';
 import { createOps, type Ops } from '../ops/ops.js';
+import { ResultCacheStore } from '../platform/result-cache.js';
+import { ResultCache } from '../core/result-cache.js';
 import type { Tool } from '../core/define-tool.js';
 
 export interface Database {
@@ -97,6 +99,8 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
   const platform = new PlatformPath(sql, credits);
   // until it listens, the key cache stays off (every call looks its key up)
   void platform.start();
+  const results = new ResultCache(new ResultCacheStore(sql), config.resultCache, ops.metrics, log, tools);
+  results.start();
   const client = new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops));
   const jobsBrowser = new JobsBrowser();
   const deps: ServiceDeps = {
@@ -105,6 +109,7 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
     log,
     credits,
     platform,
+    results,
     tools,
     ops,
     queue,
@@ -117,6 +122,7 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
     async close() {
       await jobsBrowser.close();
       await client.close();
+      await results.close();
     },
   };
 }
@@ -175,6 +181,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     queue.addWorker(taskWorker);
     watchScheduler = await jobs.startWatchScheduler(deps, queue.boss());
     await jobs.startArchivePurge(deps, queue.boss());
+    await jobs.startResultCachePurge(deps, queue.boss());
     await jobs.startOAuthPrune(deps, queue.boss());
   }
   let closing: Promise<void> | null = null;
@@ -202,7 +209,7 @@ type Jobs = Awaited<ReturnType<typeof loadJobs>>;
 
 /** pg-boss and the workers, for the processes that run a queue. */
 async function loadJobs() {
-  const [queue, calendarJobs, watchQueue, calendarWorker, taskStore, taskWorker, purge, oauthPrune, watchScheduler] = await Promise.all([
+  const [queue, calendarJobs, watchQueue, calendarWorker, taskStore, taskWorker, purge, oauthPrune, watchScheduler, cachePurge] = await Promise.all([
     import('../jobs/queue.js'),
     import('../jobs/calendar-jobs.js'),
     import('../jobs/watch-queue.js'),
@@ -212,6 +219,7 @@ async function loadJobs() {
     import('../workers/archive-purge.js'),
     import('../workers/oauth-prune.js'),
     import('../workers/watch-scheduler.js'),
+    import('../workers/result-cache-purge.js'),
   ]);
   return {
     startQueue: queue.startQueue,
@@ -226,12 +234,14 @@ async function loadJobs() {
       watchQueue.WATCH_SWEEP_QUEUE,
       purge.ARCHIVE_PURGE_QUEUE,
       oauthPrune.OAUTH_PRUNE_QUEUE,
+      cachePurge.RESULT_CACHE_PURGE_QUEUE,
     ],
     startCalendarWorker: calendarWorker.startCalendarWorker,
     startMcpTaskWorker: taskWorker.startMcpTaskWorker,
     startArchivePurge: purge.startArchivePurge,
     startOAuthPrune: oauthPrune.startOAuthPrune,
     startWatchScheduler: watchScheduler.startWatchScheduler,
+    startResultCachePurge: cachePurge.startResultCachePurge,
   };
 }
 

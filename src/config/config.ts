@@ -6,6 +6,7 @@ import { HOST_OVERRIDE_DOC, HOST_OVERRIDE_FIELDS, resolveHosts, type Alias } fro
 import { assertProxyUrl, parseMarketProxies } from './proxies.js';
 import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE, webhookSigningKey } from './webhook-settings.js';
 import { MODE_DOC, MODE_FIELDS, resolveModes, type UpstreamMode } from './upstream-modes.js';
+import { CACHE_DOC, CACHE_FIELDS, resolveCacheSettings, type CacheSettings } from './cache-settings.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -106,6 +107,7 @@ const ConfigSchema = z.object({
   OAUTH_REGISTRATIONS_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(20),
   OAUTH_PENDING_CLIENTS_MAX: z.coerce.number().int().min(10).max(1_000_000).default(1000),
   SEARCH_ARCHIVE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  ...CACHE_FIELDS,
   ...HOST_OVERRIDE_FIELDS,
   ...MODE_FIELDS,
 });
@@ -122,6 +124,8 @@ export interface Config extends RawConfig {
   upstreamHosts: Record<Alias, string>;
   /** How each alias is reached (`UPSTREAM_<ALIAS>_MODE`). */
   upstreamModes: Record<Alias, UpstreamMode>;
+  /** The result cache's settings (RESULT_CACHE_*). */
+  resultCache: CacheSettings;
 }
 
 export class ConfigError extends Error {}
@@ -147,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(data.DATA_DIR),
     upstreamHosts: resolveHosts(data),
     upstreamModes: resolveModes(data),
+    resultCache: resolveCacheSettings(data),
     mcpAllowedHosts: mcpHosts,
     mcpAllowedOrigins: data.MCP_ALLOWED_ORIGINS === undefined ? mcpHosts : allowList(data.MCP_ALLOWED_ORIGINS, data.PUBLIC_BASE_URL),
   };
@@ -248,6 +253,7 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   OAUTH_REGISTRATIONS_PER_IP_PER_MIN: 'dynamic client registrations accepted per minute from one client address',
   OAUTH_PENDING_CLIENTS_MAX: 'OAuth clients no account has approved (registrations, cached client metadata documents) kept at most; the oldest are evicted first',
   SEARCH_ARCHIVE_DAYS: 'days a compatible search stays readable at its json_url / html_url (GET /api/v1/searches/{id}); an hourly job deletes older ones',
+  ...CACHE_DOC,
   ...HOST_OVERRIDE_DOC,
   ...MODE_DOC,
 };

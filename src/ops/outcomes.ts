@@ -97,6 +97,14 @@ function add(sink: OutcomeSink | null, event: PendingEvent, reply?: object): voi
   } else (scope?.sink ?? sink)?.record([strip(event)]);
 }
 
+/**
+ * Whether an upstream request of the current operation so far did not end well (blocked, timed
+ * out, failed, its reply rejected): its answer, even a successful one, may be partial.
+ */
+export function upstreamTroubleInScope(): boolean {
+  return scopes.getStore()?.events.some((e) => e.outcome !== 'ok') ?? false;
+}
+
 /** A parser rejected `reply` (withContractGuard): its request counts as a contract change. */
 export function noteContractChanged(reply: object): void {
   const event = scopes.getStore()?.byReply.get(reply);

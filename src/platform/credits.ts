@@ -74,6 +74,7 @@ function settlementRow({ id, accountId, history: h, charge: c }: Settlement): Se
     row.response_bytes = h.response_bytes;
     row.credits = h.credits;
     row.rate_limited = h.rate_limited;
+    if (h.cache_hit) row.cache_hit = true;
   }
   if (c) {
     row.period_start = c.periodStart;
@@ -98,7 +99,7 @@ export async function settle(db: Db, items: Settlement[]): Promise<(number | nul
     WITH c AS (
       SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c(
         id text, account_id text, key_id text, method text, path text, status int, duration_ms float8, response_bytes int,
-        credits int, rate_limited bool, period_start timestamptz, amount int, note text, require_funds bool)),
+        credits int, rate_limited bool, cache_hit bool, period_start timestamptz, amount int, note text, require_funds bool)),
     r AS (DELETE FROM credit_reservations WHERE request_id IN (SELECT id FROM c)),
     p AS (
       UPDATE credit_periods cp SET used = cp.used + s.total

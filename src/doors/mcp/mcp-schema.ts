@@ -2,7 +2,8 @@
  * JSON Schemas as the MCP tool list carries them. An agent pays for every byte of `tools/list` in
  * every conversation, so the listing keeps what tells it what to send and what comes back (field
  * names, types, short enums, bounds it can break, descriptions) and drops what only a validator
- * needs: JavaScript's safe-integer bounds, regular expressions behind a format, enums longer than
+ * needs: JavaScript's safe-integer bounds, regular expressions behind a format or an example in
+ * the description (`e.g. en`), enums longer than
  * MAX_ENUM (currency lists: the field's description names the code system; the server still
  * checks and its 422 lists the values), fields with nothing to choose (a constant, such as the
  * compatible routes' `engine`) or kept only for older callers (deprecated aliases), and on outputs
@@ -71,6 +72,8 @@ function trim(schema: unknown, io: 'input' | 'output'): unknown {
     if (k === 'minLength' && v === 1) continue; // any non-empty text: nothing an agent needs told
     if (k === 'maxLength' && typeof v === 'number' && v >= LONG_TEXT) continue; // a bound no name, place or URL an agent sends comes near
     if (k === 'pattern' && src.format) continue;
+    // a form the description shows by example (a language, country or currency code) needs no regular expression too: the server's 422 names it
+    if (k === 'pattern' && typeof src.description === 'string' && /\be\.g\. /.test(src.description)) continue;
     // a date's pattern says less than its format, in more bytes
     if (k === 'pattern' && v === ISO_DATE_PATTERN) {
       out.format = 'date';

@@ -104,9 +104,14 @@ export async function callTool(deps: ServiceDeps, tool: Tool, args: unknown, cal
   return result;
 }
 
-/** A successful result carries its request id and credits in `_meta`. */
+/**
+ * A successful result carries its request id and credits in `_meta`; a cached tool's also whether it
+ * came from the result cache (`cached`, free) and, when it did, when it was fetched (`observed_at`).
+ */
 function withCallMeta(result: CallToolResult, id: string, meter: Meter): CallToolResult {
-  return result.isError ? result : { ...result, _meta: { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining } };
+  if (result.isError) return result;
+  const cache = meter.cache ? { cached: meter.cache.hit, ...(meter.cache.hit ? { observed_at: meter.cache.observedAt.toISOString() } : {}) } : {};
+  return { ...result, _meta: { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining, ...cache } };
 }
 
 function errorResult(detail: unknown, status: number, requestId: string | null): CallToolResult {

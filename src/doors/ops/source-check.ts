@@ -1,4 +1,5 @@
 import type { ServiceDeps } from '../../core/service-deps.js';
+import { LIVE } from '../../core/result-cache.js';
 import { ApiError } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
 import type { AuthedKey } from '../../platform/keys.js';
@@ -60,7 +61,7 @@ export async function checkSource(deps: ServiceDeps, check: CanonicalCheck, time
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
     const input = tool.input.parse(check.input);
-    const ctx = { deps: scopeSources(deps, { signal: deadline, session }), requestId, key: OPERATOR, transport: 'operator' as const, headers: {}, zeroRetention: false };
+    const ctx = { deps: scopeSources(deps, { signal: deadline, session }), requestId, key: OPERATOR, transport: 'operator' as const, headers: {}, zeroRetention: false, cache: LIVE };
     const output = await inSourceScope(sink, () => tool.handler(input, ctx));
     return tool.credits.actual(input, output) > 0 ? done('ok', null) : done('empty', 'the answer had nothing in it');
   } catch (err) {

@@ -62,7 +62,14 @@ export const RESPONSE_HEADERS = {
     description: 'Credits left in the current period after this call, when the key belongs to a billing account.',
     schema: { type: 'integer' },
   },
+  Cache: {
+    description: 'hit: answered from the shared result cache or from an identical call in flight, free (the answer says `cached: true`); miss: fetched for this call. Sent by cached operations while the cache is on.',
+    schema: { type: 'string', enum: ['hit', 'miss'] },
+  },
 };
+
+/** Whether an operation's answers may come from the result cache (its own `cache`, or its engine's). */
+export const answersFromCache = (tool: Tool) => tool.cache !== null || tool.cacheInHandler;
 
 const validationStatus = (tool: Tool) => (tool.compatErrors ? 400 : 422);
 
@@ -98,6 +105,7 @@ function headers(tool: Tool, failure: boolean) {
     out['x-credits-charged'] = { $ref: '#/components/headers/CreditsCharged' };
     if (!failure) out['x-credits-remaining'] = { $ref: '#/components/headers/CreditsRemaining' };
   }
+  if (!failure && answersFromCache(tool)) out['x-cache'] = { $ref: '#/components/headers/Cache' };
   return out;
 }
 

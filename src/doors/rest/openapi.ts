@@ -3,6 +3,7 @@ import { jsonSchema } from '../../core/json-schema.js';
 import { exampleOf } from './openapi-examples.js';
 import { ERROR_SCHEMAS, RESPONSE_HEADERS, responsesOf } from './openapi-responses.js';
 import { openApiSchema } from './openapi-schema.js';
+import { cacheText, withCacheMarker } from './openapi-cache.js';
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[]; description?: string };
 
@@ -87,6 +88,8 @@ function costText(tool: Tool): string {
 /** The MCP tool and the cost, where a reader of the reference sees them: the description and badges. */
 function describe(tool: Tool): { description: string; badges: { name: string }[] } {
   const lines = [tool.description, '', `**Cost:** ${costText(tool)}`];
+  const cache = cacheText(tool);
+  if (cache) lines.push('', cache);
   const badges = [{ name: tool.metered ? `${tool.credits.base}${tool.credits.note ? '+' : ''} credits` : tool.credits.note ? 'metered' : 'free' }];
   if (tool.mcp.expose) {
     lines.push('', `**MCP tool:** \`${tool.name}\` (POST /mcp, tools/call).`);
@@ -97,7 +100,7 @@ function describe(tool: Tool): { description: string; badges: { name: string }[]
 
 function operation(tool: Tool, path: string) {
   const { description, badges } = describe(tool);
-  const output = openApiSchema(jsonSchema(tool.output, 'output'));
+  const output = withCacheMarker(tool, openApiSchema(jsonSchema(tool.output, 'output')) as Schema);
   const example = exampleOf(tool, { input: inputSchema(tool), output });
   const op: Record<string, unknown> = {
     operationId: path === tool.path ? tool.name : `${tool.name}_${tool.aliases.indexOf(path) + 1}`,

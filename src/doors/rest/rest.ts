@@ -12,6 +12,7 @@ import { failureFields, logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from '../../core/invoke.js';
 import { coerceQuery } from '../../core/query.js';
 import { RawBody, inertHeaders } from '../../core/raw-body.js';
+import { markedAnswer } from '../../core/result-cache.js';
 import { routeTable } from './route-table.js';
 import type { Location } from '../../core/validation.js';
 
@@ -126,7 +127,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps
     req.keyPrefix = key.prefix;
     if (refused) throw refused;
     const ctx = { deps, signal: hangUp.signal, requestId: req.id, key, transport: 'rest' as const, headers: req.headers as Record<string, string> };
-    body = await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter);
+    body = markedAnswer(await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter), meter.cache);
   } catch (err) {
     ({ status, body } = hangUp.signal.aborted ? CLIENT_CLOSED : errorReply(deps, req, err, tool));
     failed(meter);
@@ -151,6 +152,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps
     res.setHeader('x-credits-charged', String(meter.charged));
     if (meter.remaining !== null) res.setHeader('x-credits-remaining', String(meter.remaining));
   }
+  if (meter.cache) res.setHeader('x-cache', meter.cache.hit ? 'hit' : 'miss');
   if (raw && status < 400) res.status(status).set(inertHeaders(raw)).type(raw.contentType).send(raw.bytes);
   else res.status(status).type('application/json').send(text);
   recordCall(deps.ops, { operation: tool.name, transport: 'rest', status, ms: elapsedMs(req), credits: meter.charged });

@@ -37,6 +37,7 @@ const OWNERS: Record<string, string> = {
   watches: 'src/platform/watches.ts',
   watch_checks: 'src/platform/watches.ts',
   watch_events: 'src/platform/watches.ts',
+  result_cache: 'src/platform/result-cache.ts',
 };
 
 /** Where owner modules live: the platform layer (platform, jobs, ops), under the doors and the kernel. */

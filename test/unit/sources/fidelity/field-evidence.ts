@@ -16,6 +16,7 @@ export type Evidence = { page: string; shows: string } | { request: string } | {
 const WATCH_RECORD: Evidence = { ours: "the watch's own record (src/platform/watches.ts: watches, watch_checks, watch_events); null or empty until it has a check, an event, an error or a callback to show" };
 const WATCH_PRICES: Evidence = { ours: 'what a check saw, stored on the check: the prices and provenance of the operation the watch runs (as that route answers them), null until a check priced it' };
 const WATCH_PARITY: Evidence = { ours: 'the parity a compare check saw (src/domain/parity.ts, as POST /v1/ota/compare answers it); null for calendar and offers targets' };
+const RESULT_CACHE: Evidence = { ours: "the shared result cache's own size (src/platform/result-cache.ts), for admin keys only; the recorded example is a user key's" };
 const PARITY: Evidence = { ours: "parity: our comparison of the agencies with the official site on one basis (src/domain/parity.ts); the recorded example's official engine states no currency, so it is not_comparable (test/integration/watches/parity.test.ts shows the other outcomes)" };
 
 export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
@@ -32,6 +33,15 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     app: { ours: 'the request history row: the connected app (OAuth client) that made the call, absent for API-key calls' },
     'app.client_id': { ours: 'the request history row: the connected app (OAuth client) that made the call, absent for API-key calls' },
     'app.name': { ours: 'the request history row: the connected app (OAuth client) that made the call, absent for API-key calls' },
+    cache_hit: { ours: 'the request history row: whether the call was answered from the result cache (recorded before the field existed)' },
+  },
+  get_storage_status: {
+    result_cache: RESULT_CACHE,
+    'result_cache.entries': RESULT_CACHE,
+    'result_cache.bytes': RESULT_CACHE,
+    'result_cache.max_bytes': RESULT_CACHE,
+    'result_cache.pending': RESULT_CACHE,
+    'result_cache.oldest_observed_at': RESULT_CACHE,
   },
   compare_hotel_prices: {
     'parity.basis': PARITY,
