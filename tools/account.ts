@@ -162,8 +162,8 @@ export const ledger = defineTool({
         amount: r.amount,
         request_id: r.request_id,
         note: r.note,
-        period_start: (r.period_start as Date).toISOString(),
-        created_at: (r.created_at as Date).toISOString(),
+        period_start: (r.period_start).toISOString(),
+        created_at: (r.created_at).toISOString(),
       })),
       next_cursor: rows.length > limit ? cursor.encode(page[page.length - 1].id) : null,
     };

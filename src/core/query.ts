@@ -30,7 +30,7 @@ function itemsOf(node: Record<string, unknown> | undefined): Set<string> {
 function fields(schema: z.ZodType): Map<string, FieldTypes> {
   let map = fieldCache.get(schema);
   if (!map) {
-    const props = ((jsonSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>> }).properties ?? {}) as Record<string, Record<string, unknown>>;
+    const props = ((jsonSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>> }).properties ?? {});
     map = new Map(Object.entries(props).map(([k, node]) => [k, { types: typesOf(node), items: itemsOf(node) }]));
     fieldCache.set(schema, map);
   }

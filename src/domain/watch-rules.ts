@@ -60,9 +60,9 @@ export function diff(prev: Observation | null, cur: Observation): Change[] {
     out.push({
       key,
       before: b ? side(b) : null,
-      after: a ? { ...side(a), provenance: a.provenance as Provenance | null } : null,
-      delta: comparable ? round(a!.total! - b!.total!, 2) : null,
-      delta_pct: comparable && b!.total! > 0 ? round(((a!.total! - b!.total!) / b!.total!) * 100, 2) : null,
+      after: a ? { ...side(a), provenance: a.provenance } : null,
+      delta: comparable ? round(a.total! - b.total!, 2) : null,
+      delta_pct: comparable && b.total! > 0 ? round(((a.total! - b.total!) / b.total!) * 100, 2) : null,
     });
   }
   return out;
@@ -82,8 +82,8 @@ const asChange = (i: ObservedItem, prev: ObservedItem | undefined): Change => {
     key: i.key,
     before: prev ? side(prev) : null,
     after: { ...side(i), provenance: i.provenance },
-    delta: comparable ? round(i.total! - prev!.total!, 2) : null,
-    delta_pct: comparable && prev!.total! > 0 ? round(((i.total! - prev!.total!) / prev!.total!) * 100, 2) : null,
+    delta: comparable ? round(i.total! - prev.total!, 2) : null,
+    delta_pct: comparable && prev.total! > 0 ? round(((i.total! - prev.total!) / prev.total!) * 100, 2) : null,
   };
 };
 

@@ -115,7 +115,7 @@ async function attemptFailed(deps: ServiceDeps, boss: PgBoss, watch: WatchRow, a
       await pauseUnpaid(tx, watch.id, watch.seq, detail);
       return;
     }
-    const next = retry ? { retry: true, at: new Date(now.getTime() + delay!), missed: 0 } : { retry: false, ...nextSlot(watch.next_check_at, now, period, true) };
+    const next = retry ? { retry: true, at: new Date(now.getTime() + delay), missed: 0 } : { retry: false, ...nextSlot(watch.next_check_at, now, period, true) };
     const row = await slotFailed(tx, watch.id, watch.seq, detail, next);
     if (row) await queueCheck(boss, tx, row, next.at, a.lease, retry ? `retry-${row.failures}` : 'slot');
   });

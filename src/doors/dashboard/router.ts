@@ -64,7 +64,7 @@ function trustSetting(deps: ServiceDeps, opts: DashboardOptions): boolean | numb
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (raw === 'true' || raw === 'false') return raw === 'true';
   if (typeof raw === 'string' && /^\d+$/.test(raw)) return Number(raw);
-  return raw as boolean | number | string;
+  return raw;
 }
 
 /**

@@ -32,7 +32,7 @@ export function buildToolTable(tools: Tool[]): McpToolTable {
       title: t.mcp.title,
       description: t.description,
       inputSchema: mcpInputSchema(t) as McpTool['inputSchema'],
-      outputSchema: mcpOutputSchema(t) as McpTool['outputSchema'],
+      outputSchema: mcpOutputSchema(t),
       annotations: {
         title: t.mcp.title,
         readOnlyHint: true,

@@ -58,7 +58,7 @@ const RULES: Rule[] = [
       t = parts[0] === 'api' ? (parts[2] === 'widget' && parts[3] === 'accounts' ? token(parts[4]) : null) : token(parts[0]);
     } else {
       const m = /^([a-z0-9-]+)\.workable\.com$/.exec(host);
-      if (m && !RESERVED_SUBDOMAINS.has(m[1]!)) t = m[1]!;
+      if (m && !RESERVED_SUBDOMAINS.has(m[1])) t = m[1]!;
     }
     return t ? board('workable', t, `https://apply.workable.com/${t}/`) : null;
   },
@@ -97,7 +97,7 @@ const RULES: Rule[] = [
   (_url, host) => {
     const ownSite = host === 'career.teamtailor.com';
     const sub = /^([a-z0-9-]+)\.(?:career\.)?teamtailor\.com$/.exec(host);
-    if (!ownSite && (!sub || RESERVED_SUBDOMAINS.has(sub[1]!))) return null;
+    if (!ownSite && (!sub || RESERVED_SUBDOMAINS.has(sub[1]))) return null;
     return board('teamtailor', host, `https://${host}/jobs`, { host });
   },
 ];
@@ -165,7 +165,7 @@ export function firstLabel(host: string): string {
 export function siteOf(host: string): string {
   const labels = host.toLowerCase().replace(/^www\./, '').split('.');
   // Two-letter second-level labels under a country code (co.uk, com.au) belong to the suffix.
-  const n = labels.length >= 3 && /^(co|com|org|net|gov|ac|edu)$/.test(labels[labels.length - 2]!) ? 3 : 2;
+  const n = labels.length >= 3 && /^(co|com|org|net|gov|ac|edu)$/.test(labels[labels.length - 2]) ? 3 : 2;
   return labels.slice(-n).join('.');
 }
 

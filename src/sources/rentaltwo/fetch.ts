@@ -99,7 +99,7 @@ function list(raw: string | undefined, table: Record<string, number>, field: str
   const names = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   const unknown = names.filter((n) => !(n in table));
   if (unknown.length) throw new BadRequest(`${field}: unsupported value(s) ${unknown.join(', ')}; supported: ${Object.keys(table).join(', ')}`);
-  return names.map((n) => table[n]!);
+  return names.map((n) => table[n]);
 }
 
 function guestsText(input: RentaltwoSearchInput): string {

@@ -102,13 +102,13 @@ export function parseTrendsTimeline(body: string, widget: Pick<TrendsWidget, 're
     if (columns) {
       columns.forEach((c, i) => {
         const p = point(pointDate(at(c, 'time'), resolution), at(c, 'value'), at(c, 'isPartial'));
-        if (p) series[i]!.points.push(p);
+        if (p) series[i].points.push(p);
       });
     } else if (values) {
       const date = pointDate(at(row, 'time'), resolution);
       values.forEach((v, i) => {
         const p = point(date, v, at(row, 'isPartial'));
-        if (p) series[i]!.points.push(p);
+        if (p) series[i].points.push(p);
       });
     }
   }

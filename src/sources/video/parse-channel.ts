@@ -81,7 +81,7 @@ export function parseVideoResolveUrl(body: unknown): string | null {
 function handleFromUrl(u: unknown): string | null {
   if (typeof u !== 'string') return null;
   const m = /\/(@[^/?#]+)/.exec(u);
-  return m ? decodeUrlPart(m[1]!) : null;
+  return m ? decodeUrlPart(m[1]) : null;
 }
 
 /** The target of a platform redirect link (`/redirect?...&q=<url>`). */
@@ -96,7 +96,7 @@ function unwrapRedirect(u: string): string {
 }
 
 function splitKeywords(s: string): string[] {
-  return [...s.matchAll(/"([^"]+)"|(\S+)/g)].map((m) => (m[1] ?? m[2])!);
+  return [...s.matchAll(/"([^"]+)"|(\S+)/g)].map((m) => (m[1] ?? m[2]));
 }
 
 function headerParts(header: JsonObject | null): unknown[] {

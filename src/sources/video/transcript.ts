@@ -32,13 +32,13 @@ export function parseCaptionTracks(player: unknown): CaptionTrack[] {
         translatable: o.isTranslatable === true,
         is_default: hasDefault && typeof defIdx === 'number' && defIdx === i,
         base_url: o.baseUrl,
-      } as CaptionTrack;
+      };
     })
     .filter((t): t is CaptionTrack => t !== null);
 }
 
 function base(code: string): string {
-  return code.toLowerCase().split(/[-_]/)[0]!;
+  return code.toLowerCase().split(/[-_]/)[0];
 }
 
 /**
@@ -48,7 +48,7 @@ function base(code: string): string {
  */
 export function chooseCaptionTrack(tracks: CaptionTrack[], lang?: string | null): CaptionTrack | null {
   if (tracks.length === 0) return null;
-  if (!lang) return chooseCaptionTrack(tracks, 'en') ?? tracks.find((t) => t.is_default) ?? tracks[0]!;
+  if (!lang) return chooseCaptionTrack(tracks, 'en') ?? tracks.find((t) => t.is_default) ?? tracks[0];
   const wanted = lang.toLowerCase();
   const isBase = !/[-_]/.test(wanted);
   const scored = tracks

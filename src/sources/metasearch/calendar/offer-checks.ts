@@ -93,7 +93,7 @@ export async function annotateMainstream(deps: SourceUses<'upstream'>, r: Normal
 export function sampleNights(rows: CalendarRow[], count: number): CalendarRow[] {
   if (count <= 0 || !rows.length) return [];
   if (count >= rows.length) return [...rows];
-  return Array.from({ length: count }, (_, i) => rows[Math.floor(((i + 0.5) * rows.length) / count)]!);
+  return Array.from({ length: count }, (_, i) => rows[Math.floor(((i + 0.5) * rows.length) / count)]);
 }
 
 /** Spot-checks: the calendar's figure against the lowest total on the offers page, aggregators included. */
