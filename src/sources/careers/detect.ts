@@ -58,7 +58,7 @@ const RULES: Rule[] = [
       t = parts[0] === 'api' ? (parts[2] === 'widget' && parts[3] === 'accounts' ? token(parts[4]) : null) : token(parts[0]);
     } else {
       const m = /^([a-z0-9-]+)\.workable\.com$/.exec(host);
-      if (m && !RESERVED_SUBDOMAINS.has(m[1])) t = m[1]!;
+      if (m && !RESERVED_SUBDOMAINS.has(m[1]!)) t = m[1]!;
     }
     return t ? board('workable', t, `https://apply.workable.com/${t}/`) : null;
   },
@@ -74,9 +74,7 @@ const RULES: Rule[] = [
     const jobs = /^([a-z0-9-]+)\.(wd\d+)\.myworkdayjobs\.com$/.exec(host);
     if (jobs) {
       const tenant = jobs[1];
-      let site: string | null = null;
-      if (parts[0] === 'wday' && parts[1] === 'cxs') site = token(parts[3]);
-      else site = token(LOCALE_SEGMENT.test(parts[0] ?? '') ? parts[1] : parts[0]);
+      const site = parts[0] === 'wday' && parts[1] === 'cxs' ? token(parts[3]) : token(LOCALE_SEGMENT.test(parts[0] ?? '') ? parts[1] : parts[0]);
       return site ? board('workday', `${tenant}/${site}`, `https://${host}/${site}`, { host, tenant, site }) : null;
     }
     const site = /^(wd\d+)\.myworkdaysite\.com$/.exec(host);
@@ -97,7 +95,7 @@ const RULES: Rule[] = [
   (_url, host) => {
     const ownSite = host === 'career.teamtailor.com';
     const sub = /^([a-z0-9-]+)\.(?:career\.)?teamtailor\.com$/.exec(host);
-    if (!ownSite && (!sub || RESERVED_SUBDOMAINS.has(sub[1]))) return null;
+    if (!ownSite && (!sub || RESERVED_SUBDOMAINS.has(sub[1]!))) return null;
     return board('teamtailor', host, `https://${host}/jobs`, { host });
   },
 ];
@@ -165,7 +163,7 @@ export function firstLabel(host: string): string {
 export function siteOf(host: string): string {
   const labels = host.toLowerCase().replace(/^www\./, '').split('.');
   // Two-letter second-level labels under a country code (co.uk, com.au) belong to the suffix.
-  const n = labels.length >= 3 && /^(co|com|org|net|gov|ac|edu)$/.test(labels[labels.length - 2]) ? 3 : 2;
+  const n = labels.length >= 3 && /^(co|com|org|net|gov|ac|edu)$/.test(labels[labels.length - 2]!) ? 3 : 2;
   return labels.slice(-n).join('.');
 }
 
@@ -209,7 +207,7 @@ export function scanCareersPage(html: string, pageUrl: string): CareersPageScan 
     for (const m of text.matchAll(URL_IN_TEXT)) note(m[0].startsWith('//') ? `https:${m[0]}` : m[0], evidence);
   });
 
-  let page: URL | null = null;
+  let page: URL | null;
   try {
     page = new URL(pageUrl);
   } catch {

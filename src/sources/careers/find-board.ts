@@ -39,7 +39,7 @@ function plain(b: CareersBoard | BoardCandidate): CareersBoard {
 
 /** The first of the boards a scan found (callers pass at least one) and the others as candidates. */
 function fromScan(boards: BoardCandidate[], pages: number): FoundBoard {
-  return { board: plain(boards[0]), detected_by: 'page', candidates: boards.slice(1).map(plain), pages_fetched: pages, company_name: null };
+  return { board: plain(boards[0]!), detected_by: 'page', candidates: boards.slice(1).map(plain), pages_fetched: pages, company_name: null };
 }
 
 function notFound(url: string): InvalidInput {

@@ -64,7 +64,7 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, in
   const worker = async (): Promise<void> => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i], i);
+      out[i] = await fn(items[i]!, i);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

@@ -49,7 +49,7 @@ export function payPeriod(v: unknown): PayPeriod | null {
   if (!t) return null;
   const m = /^(?:per-|1\s+)?(hour|day|week|month|year)(?:ly|s)?(?:-(?:salary|wage))?$/.exec(t) ?? /^(hourly|daily|weekly|monthly|yearly|annual|annually)$/.exec(t);
   if (!m) return null;
-  const word = m[1];
+  const word = m[1]!;
   const map: Record<string, PayPeriod> = { hourly: 'hour', daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year', annual: 'year', annually: 'year' };
   return map[word] ?? (word as PayPeriod);
 }

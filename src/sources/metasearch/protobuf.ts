@@ -77,7 +77,7 @@ function readVarint(buf: Uint8Array, pos: number): [bigint, number] {
   let shift = 0n;
   for (;;) {
     if (pos >= buf.length) throw new ProtoDecodeError('truncated varint');
-    const byte = buf[pos++];
+    const byte = buf[pos++]!;
     result |= BigInt(byte & 0x7f) << shift;
     if ((byte & 0x80) === 0) return [result, pos];
     shift += 7n;

@@ -51,7 +51,7 @@ export function parseNetworkSearch(html: string, context: { start?: number } = {
     const time = c.find(SEL.listdate).first();
     cards.push({
       position: offset + cards.length + 1,
-      job_id: m[1],
+      job_id: m[1]!,
       title,
       company: cleanText(c.find(SEL.company).first().text()),
       company_url: stripTracking(c.find(SEL.companyLink).first().attr('href')),

@@ -40,11 +40,11 @@ export async function fetchOfficialRate(deps: SourceUses<'safeFetch'>, input: Of
   if (site.matches.length === 0) throw new InvalidInput(`no booking engine detected on ${new URL(site.finalUrl).hostname}`);
   const match = site.matches.find((m) => PRICED_ENGINES[m.engine]);
   if (!match) {
-    const top = site.matches[0];
+    const top = site.matches[0]!;
     throw new InvalidInput(`booking engine ${top.name} (${top.engine}) is not supported for pricing; supported: ${Object.keys(PRICED_ENGINES).join(', ')}`);
   }
   if (!match.hotel_id) throw new InvalidInput(`booking engine ${match.name} detected, but its booking link carries no property id`);
-  const engine = PRICED_ENGINES[match.engine];
+  const engine = PRICED_ENGINES[match.engine]!;
   const hotelId = match.hotel_id;
   const engineStay: EngineStay = { propertyCode: hotelId, checkIn: stay.checkIn, checkOut: stay.checkOut, nights: stay.nights, adults: input.adults, currency: input.currency ?? null };
   let engineBytes = 0;

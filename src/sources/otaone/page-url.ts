@@ -16,7 +16,7 @@ const PAGE_PATH = /\/hotel\/([a-z]{2})\/([a-z0-9][a-z0-9-]*?)(?:\.([a-z]{2}(?:-[
 export function parseOtaonePageUrl(url: string): OtaonePageRef | null {
   const m = PAGE_PATH.exec(url);
   if (!m) return null;
-  return { country: m[1].toLowerCase(), pagename: m[2], lang: (m[3] ?? '').toLowerCase() };
+  return { country: m[1]!.toLowerCase(), pagename: m[2]!, lang: (m[3] ?? '').toLowerCase() };
 }
 
 export interface OtaoneStayQuery {

@@ -32,7 +32,7 @@ export interface OtathreeReviewPage {
 function rating(label: string): number | null {
   const m = /^\s*(\d+(?:[.,]\d+)?)\s*(?:\/\s*10|out of 10)/i.exec(label);
   if (!m) return null;
-  const n = Number(m[1].replace(',', '.'));
+  const n = Number(m[1]!.replace(',', '.'));
   return n >= 0 && n <= 10 ? n : null;
 }
 

@@ -14,7 +14,7 @@ const PROPERTY_ID_PATTERNS: RegExp[] = [
 export function parseRentaloneListingPage(html: string): string {
   for (const re of PROPERTY_ID_PATTERNS) {
     const m = re.exec(html);
-    if (m) return m[1];
+    if (m) return m[1]!;
   }
   throw new UpstreamContractChanged('rentalone', 'property id in the listing page');
 }

@@ -109,7 +109,7 @@ export function summarize(days: { is_available: boolean; is_available_for_checki
   const [min, max] = [perNight[0], perNight.at(-1)];
   if (min !== undefined && max !== undefined) {
     const mid = Math.floor(perNight.length / 2);
-    const median = perNight.length % 2 ? perNight[mid] : (perNight[mid - 1] + perNight[mid]) / 2;
+    const median = perNight.length % 2 ? perNight[mid]! : (perNight[mid - 1]! + perNight[mid]!) / 2;
     out.min_price_per_night = min;
     out.max_price_per_night = max;
     out.median_price_per_night = Math.round(median * 100) / 100;

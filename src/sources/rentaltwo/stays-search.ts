@@ -154,7 +154,7 @@ export function parseStructuredDisplayPrice(sdp: Json, includeTaxes: boolean): R
   if (nightsItem) {
     out.qualifier = `${nightsItem[1]} nights`;
     out.extracted_qualifier = Number(nightsItem[1]);
-    out.price_per_qualifier = nightsItem[2].trim();
+    out.price_per_qualifier = nightsItem[2]!.trim();
     const per = parseDisplayedAmount(out.price_per_qualifier);
     if (per != null) out.extracted_price_per_qualifier = per;
   } else if (nightsQualifier) {
@@ -196,7 +196,7 @@ function rating(r: Json): { rating?: number; reviews?: number } {
   const label = stringText(at(r, 'avgRatingA11yLabel') ?? at(r, 'listing', 'avgRatingA11yLabel'));
   const out: { rating?: number; reviews?: number } = {};
   const m = /^(\d+(?:[.,]\d+)?)(?:\s*\((\d[\d,]*)\))?/.exec(local);
-  if (m) out.rating = Number(m[1].replace(',', '.'));
+  if (m) out.rating = Number(m[1]!.replace(',', '.'));
   const count = m?.[2] ?? /(\d[\d,]*)\s+reviews?/i.exec(label)?.[1];
   if (count) out.reviews = Number(count.replace(/,/g, ''));
   return out;

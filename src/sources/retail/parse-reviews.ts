@@ -40,7 +40,7 @@ export function retailDate(v: unknown): string | null {
   const s = nonEmptyText(v);
   if (!s) return null;
   const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
-  if (us) return `${us[3]}-${us[1].padStart(2, '0')}-${us[2].padStart(2, '0')}`;
+  if (us) return `${us[3]}-${us[1]!.padStart(2, '0')}-${us[2]!.padStart(2, '0')}`;
   const iso = /^(\d{4}-\d{2}-\d{2})(?:T|$)/.exec(s);
   return iso?.[1] ?? null;
 }
@@ -99,7 +99,7 @@ export function extractRetailNextData(html: string): Json {
     throw new UpstreamContractChanged('retail', '__NEXT_DATA__ script');
   }
   try {
-    return JSON.parse(m[1]) as Json;
+    return JSON.parse(m[1]!);
   } catch {
     throw new UpstreamContractChanged('retail', '__NEXT_DATA__ JSON');
   }

@@ -25,7 +25,7 @@ export function stayWindow(input: { check_in: string; check_out?: string | null;
 /** `{day, month, year}` as the travel group's GraphQL dates are written. */
 export function dateParts(date: string): { day: number; month: number; year: number } {
   const [year, month, day] = date.split('-').map(Number);
-  return { day: day, month: month, year: year };
+  return { day: day!, month: month!, year: year! };
 }
 
 /**

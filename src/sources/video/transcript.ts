@@ -38,7 +38,7 @@ export function parseCaptionTracks(player: unknown): CaptionTrack[] {
 }
 
 function base(code: string): string {
-  return code.toLowerCase().split(/[-_]/)[0];
+  return code.toLowerCase().split(/[-_]/)[0]!;
 }
 
 /**
@@ -48,7 +48,7 @@ function base(code: string): string {
  */
 export function chooseCaptionTrack(tracks: CaptionTrack[], lang?: string | null): CaptionTrack | null {
   if (tracks.length === 0) return null;
-  if (!lang) return chooseCaptionTrack(tracks, 'en') ?? tracks.find((t) => t.is_default) ?? tracks[0];
+  if (!lang) return chooseCaptionTrack(tracks, 'en') ?? tracks.find((t) => t.is_default) ?? tracks[0]!;
   const wanted = lang.toLowerCase();
   const isBase = !/[-_]/.test(wanted);
   const scored = tracks

@@ -53,7 +53,7 @@ export function exactCount(s: string | null | undefined): number | null {
   if (!s) return null;
   const m = /^\D*?(\d{1,3}(?:[,.\u00a0\u202f ]\d{3})+|\d+)(?![.,]?\d*\s*[kKmMbB]\b)/.exec(s.trim());
   if (!m) return null;
-  return Number(m[1].replace(/[^\d]/g, ''));
+  return Number(m[1]!.replace(/[^\d]/g, ''));
 }
 
 /** Extracts `var <name> = {...};` (or `window["<name>"] = {...}`) from a page without evaluating it. */

@@ -42,6 +42,6 @@ export function extractAfData(html: string, key: string): unknown {
 export function afKeys(html: string): string[] {
   const keys: string[] = [];
   const re = /AF_initDataCallback\(\{\s*key:\s*['"]([^'"]+)['"]/g;
-  for (let m = re.exec(html); m; m = re.exec(html)) keys.push(m[1]);
+  for (let m = re.exec(html); m; m = re.exec(html)) keys.push(m[1]!);
   return keys;
 }

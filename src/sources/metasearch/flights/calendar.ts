@@ -97,7 +97,7 @@ export function calendarFilters(search: FlightSearch, range: CalendarRange): unk
   ];
   const filters: unknown[] = [null, settings, [range.start_date, range.end_date]];
   if (search.flightType === 'round_trip') {
-    const stay = nightsBetween(search.legs[0].date, search.legs[1].date);
+    const stay = nightsBetween(search.legs[0]!.date, search.legs[1]!.date);
     filters.push(null, [stay, stay]);
   }
   return filters;

@@ -16,10 +16,10 @@ export function searchEcho(search: FlightSearch): Record<string, string> {
     );
   } else {
     const [outbound, back] = search.legs;
-    out.departure_id = outbound.departure.join(',');
-    out.arrival_id = outbound.arrival.join(',');
-    out.outbound_date = outbound.date;
-    if (search.flightType === 'round_trip') out.return_date = back.date;
+    out.departure_id = outbound!.departure.join(',');
+    out.arrival_id = outbound!.arrival.join(',');
+    out.outbound_date = outbound!.date;
+    if (search.flightType === 'round_trip') out.return_date = back!.date;
   }
   out.flight_type = search.flightType;
   out.travel_class = search.travelClass;

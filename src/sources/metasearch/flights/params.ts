@@ -140,7 +140,7 @@ export function normalizeFlightSearch(params: FlightSearchParams): FlightSearch 
     }
   }
   for (let i = 1; i < legs.length; i++) {
-    if (legs[i].date < legs[i - 1].date) throw new BadRequest('leg dates must not go backwards');
+    if (legs[i]!.date < legs[i - 1]!.date) throw new BadRequest('leg dates must not go backwards');
   }
 
   const passengers: Passengers = {

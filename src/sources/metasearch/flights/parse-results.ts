@@ -273,7 +273,7 @@ const LOGO_RE = /https:\/\/www\.gstatic\.com\/flights\/airline_logos\/70px\/([A-
 /** Logo URLs the page itself carries, by carrier code (`multi` for several carriers). */
 function collectLogos(html: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let m = LOGO_RE.exec(html); m; m = LOGO_RE.exec(html)) out[m[1]] ??= m[0];
+  for (let m = LOGO_RE.exec(html); m; m = LOGO_RE.exec(html)) out[m[1]!] ??= m[0];
   LOGO_RE.lastIndex = 0;
   return out;
 }

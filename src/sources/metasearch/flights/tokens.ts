@@ -88,7 +88,7 @@ function checkConsistent(search: FlightSearch, selected: TfsSelectedFlight[][], 
   return selected.every((flights, i) => {
     const [head] = flights;
     const leg = search.legs[i];
-    return head !== undefined && leg !== undefined && head.date === leg.date && flights.every((f, j) => j === 0 || flights[j - 1].to === f.from);
+    return head !== undefined && leg !== undefined && head.date === leg.date && flights.every((f, j) => j === 0 || flights[j - 1]!.to === f.from);
   });
 }
 

@@ -61,7 +61,7 @@ export function dataServiceRpcIds(html: string): Map<string, string> {
   if (at < 0) return ids;
   const end = html.indexOf('</script>', at);
   const decl = html.slice(at, end < 0 ? undefined : end);
-  for (const m of decl.matchAll(/'(ds:\d+)'\s*:\s*\{\s*id:\s*'([^']+)'/g)) ids.set(m[1], m[2]);
+  for (const m of decl.matchAll(/'(ds:\d+)'\s*:\s*\{\s*id:\s*'([^']+)'/g)) ids.set(m[1]!, m[2]!);
   return ids;
 }
 

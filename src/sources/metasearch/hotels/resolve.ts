@@ -54,12 +54,12 @@ interface Candidate {
 
 /** Runs fn over items, at most `limit` at a time, keeping order. */
 async function pool<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i]);
+      out[i] = await fn(items[i]!);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
@@ -90,7 +90,7 @@ export async function runResolve(deps: SourceUses<'upstream'>, input: ResolveInp
     }
   }
   candidates = candidates.slice(0, input.limit);
-  const gl = (matchedMarket ?? markets[0]).toLowerCase();
+  const gl = (matchedMarket ?? markets[0]!).toLowerCase();
 
   let matches: z.infer<typeof MatchSchema>[];
   if (!input.verify) {
