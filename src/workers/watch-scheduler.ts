@@ -52,11 +52,12 @@ export async function startWatchScheduler(deps: ServiceDeps, boss: PgBoss): Prom
       .insert([{ id: derivedUuid('watch-sweep', Math.floor(Date.now() / everyMs)), name: WATCH_SWEEP_QUEUE, expireInSeconds: Math.max(60, deps.config.WATCH_SWEEP_S), retryLimit: 0 }])
       .catch((err) => deps.log.warn({ err }, 'queueing the watch sweep failed'));
   await offer();
-  const timer = setInterval(offer, everyMs);
+  const timer = setInterval(() => void offer(), everyMs);
   timer.unref();
   return {
-    async stop() {
+    stop() {
       clearInterval(timer);
+      return Promise.resolve();
     },
   };
 }
