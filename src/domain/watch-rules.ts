@@ -4,7 +4,7 @@
  * previous check counts as "not in it"); change rules (`drop_pct`, `any_change`) need a previous check.
  */
 import { z } from 'zod';
-import { ProvenanceSchema, type Provenance } from './provenance.js';
+import { ProvenanceSchema } from './provenance.js';
 import type { Observation, ObservedItem, Operation } from './watch-observation.js';
 
 export const RuleSchema = z

@@ -152,7 +152,7 @@ export interface WatchTotals {
 /** Totals of the watches' checks and events, for the list and the resource. */
 export async function watchTotals(sql: Sql | TransactionSql, ids: string[]): Promise<Map<string, WatchTotals>> {
   if (!ids.length) return new Map();
-  const rows = await sql`
+  const rows = await sql<({ id: string } & WatchTotals)[]>`
     SELECT w.id,
       (SELECT count(*)::int FROM watch_checks c WHERE c.watch_id = w.id) AS checks,
       (SELECT coalesce(sum(credits), 0)::int FROM watch_checks c WHERE c.watch_id = w.id) AS credits,
@@ -160,7 +160,7 @@ export async function watchTotals(sql: Sql | TransactionSql, ids: string[]): Pro
       l.observation -> 'cheapest' AS last_price
     FROM watches w LEFT JOIN watch_checks l ON l.id = w.last_check_id
     WHERE w.id = ANY(${ids})`;
-  return new Map(rows.map((r) => [r.id as string, { checks: r.checks, credits: r.credits, events: r.events, last_price: r.last_price ?? null }]));
+  return new Map(rows.map((r) => [r.id, { checks: r.checks, credits: r.credits, events: r.events, last_price: r.last_price ?? null }]));
 }
 
 export interface NewCheck {
