@@ -66,7 +66,7 @@ async function main() {
   const t0 = performance.now();
   const created = await fetch(`${service.url}/v1/jobs`, { method: 'POST', headers: { ...headers, 'idempotency-key': `bench-${Date.now()}` }, body: JSON.stringify({ items }) });
   const job = (await created.json()) as { id: string };
-  let wall = 0;
+  let wall: number;
   for (;;) {
     const j = (await (await fetch(`${service.url}/v1/jobs/${job.id}`, { headers })).json()) as { finished_at: string | null; status: string };
     if (j.finished_at) {

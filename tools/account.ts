@@ -33,9 +33,9 @@ export const billingPlans = defineTool({
     mode,
   }),
   credits: 0,
-  async handler(_input, { deps }) {
+  handler(_input, { deps }) {
     const routes = deps.tools.flatMap((t) => [t.path, ...t.aliases].map((path) => ({ tool: t, path })));
-    return {
+    return Promise.resolve({
       plans: Object.values(PLANS).map(({ code, name, monthly_credits, price_usd, concurrency, active_watches }) => ({ code, name, monthly_credits, price_usd, concurrency, active_watches })),
       // an operation charged like another one (a watch check) is listed with its note, not as free
       costs: routes
@@ -50,7 +50,7 @@ export const billingPlans = defineTool({
         `Metering mode is ${deps.config.CREDITS_MODE}: ${modeText(deps.config.CREDITS_MODE)}`,
       ],
       mode: deps.config.CREDITS_MODE,
-    };
+    });
   },
 });
 
@@ -73,8 +73,8 @@ export const markets = defineTool({
     total: z.int(),
   }),
   credits: 0,
-  async handler() {
-    return { markets: PRICING_MARKETS, total: PRICING_MARKETS.length };
+  handler() {
+    return Promise.resolve({ markets: PRICING_MARKETS, total: PRICING_MARKETS.length });
   },
 });
 
@@ -162,8 +162,8 @@ export const ledger = defineTool({
         amount: r.amount,
         request_id: r.request_id,
         note: r.note,
-        period_start: (r.period_start as Date).toISOString(),
-        created_at: (r.created_at as Date).toISOString(),
+        period_start: (r.period_start).toISOString(),
+        created_at: (r.created_at).toISOString(),
       })),
       next_cursor: rows.length > limit ? cursor.encode(page[page.length - 1].id) : null,
     };

@@ -74,7 +74,7 @@ export const compareHotelPrices = defineTool({
       if (v.hotel) return;
       for (const [source, id] of Object.entries(idOf)) {
         const given = v.sources[source as keyof typeof idOf];
-        if (given && !id(given as never)) ctx.addIssue({ code: 'custom', path: ['sources', source], message: `give its id or the hotel name in hotel` });
+        if (given && !id(given)) ctx.addIssue({ code: 'custom', path: ['sources', source], message: `give its id or the hotel name in hotel` });
       }
     }),
   output: z.object({

@@ -39,7 +39,8 @@ const SERVED = `engines answered here: ${THEIRS.join(', ')}; and ours: ${OURS.jo
 /** The 400 for an engine this service does not answer: what it is, and what we answer. */
 function engineError(iss: { input?: unknown }): string {
   if (iss.input === undefined || iss.input === '') return `engine is required; ${SERVED}`;
-  const name = String(iss.input).slice(0, 60);
+  const input = iss.input;
+  const name = (typeof input === 'string' ? input : Array.isArray(input) ? input.join(',') : JSON.stringify(input)).slice(0, 60);
   return NOT_SERVED.has(name) ? `${name} is an engine of the compatible API that this service has no source for; ${SERVED}` : `unknown engine ${name}; ${SERVED}`;
 }
 

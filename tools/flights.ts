@@ -8,7 +8,7 @@ import { SearchTimer } from '../src/sources/shared/search-metadata.js';
 import { CALENDAR_MAX_DAYS } from '../src/sources/metasearch/flights/calendar.js';
 import { pageCurrency, pricing, searchEcho, withLocale } from '../src/sources/metasearch/flights/echo.js';
 import { fetchFlightBooking, fetchFlightCalendar, fetchFlightLocations, fetchFlightResults, type FetchMeta } from '../src/sources/metasearch/flights/fetch.js';
-import { normalizeFlightSearch, STOPS, TRAVEL_CLASSES, type FlightSearch } from '../src/sources/metasearch/flights/params.js';
+import { normalizeFlightSearch, type FlightSearch } from '../src/sources/metasearch/flights/params.js';
 import { bookingCurrency, toCompatBookingOptions } from '../src/sources/metasearch/flights/parse-booking.js';
 import {
   BookingOutput,

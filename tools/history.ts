@@ -83,7 +83,7 @@ export const usage = defineTool({
   async handler({ period }, { deps, key }) {
     const { by_key, ...u } = await usageFor(deps.sql, await readableKeyIds(deps.sql, key), period);
     const others = by_key.filter((k) => k.key_id !== key.id);
-    const apps = others.length ? await appsByKey(deps.sql, key.account_id) : new Map();
+    const apps = others.length ? await appsByKey(deps.sql, key.account_id) : new Map<string, z.output<typeof AppLabel>>();
     const by_app = others.flatMap(({ key_id, ...n }) => (apps.has(key_id) ? [{ app: apps.get(key_id)!, ...n }] : [])).sort((a, b) => b.requests - a.requests);
     return { key: { name: key.name, prefix: key.prefix, rate_limit_per_min: key.rate_limit_per_min, role: key.role }, ...u, by_app };
   },

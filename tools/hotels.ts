@@ -32,7 +32,7 @@ const BrandChild = z.object({ id: z.int(), title: z.string().nullable() });
 const Brand = BrandChild.extend({ children: z.array(BrandChild).optional() });
 /** The compatible API's rating filter: 3.5/4/4.5, or its 7/8/9 (twice the rating). */
 const RATING_BY_CODE: Record<string, 3.5 | 4 | 4.5> = { '3.5': 3.5, '4': 4, '4.5': 4.5, '7': 3.5, '8': 4, '9': 4.5 };
-const queryRating = z.preprocess((v) => (v === undefined ? v : (RATING_BY_CODE[String(v)] ?? v)), z.union([z.literal(3.5), z.literal(4), z.literal(4.5)]));
+const queryRating = z.preprocess((v) => (typeof v === 'string' || typeof v === 'number' ? (RATING_BY_CODE[String(v)] ?? v) : v), z.union([z.literal(3.5), z.literal(4), z.literal(4.5)]));
 const csvInts = (max: number) => z.string().regex(new RegExp(`^\\d{1,2}(,\\d{1,2}){0,${max - 1}}$`), 'Input should be comma-separated integers');
 const csvList = (s: string | undefined) => (s ? s.split(',').map(Number) : undefined);
 const AMENITY_BY_CODE = new Map(Object.entries(AMENITY_FILTER_CODES).map(([name, code]) => [code as number, name as AmenityFilter]));

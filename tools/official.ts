@@ -79,9 +79,9 @@ export const officialEngines = defineTool({
     priced: z.int(),
   }),
   credits: 0,
-  async handler() {
+  handler() {
     const engines = OFFICIAL_ENGINES.map((e) => ({ id: e.id, name: e.name, hosts: [...e.hosts], priced: e.id in PRICED_ENGINES }));
-    return { engines, recognised: engines.length, priced: engines.filter((e) => e.priced).length };
+    return Promise.resolve({ engines, recognised: engines.length, priced: engines.filter((e) => e.priced).length });
   },
 });
 

@@ -301,15 +301,15 @@ export const otaSources = defineTool({
     status_url: z.string(),
   }),
   credits: 0,
-  async handler(_input, { deps }) {
+  handler(_input, { deps }) {
     const routesOf = (alias: string) =>
       deps.tools
         .filter((t) => t.path.startsWith(`/v1/ota/${alias}`) || t.path.startsWith(`/v1/serp/${alias}`) || t.path.startsWith(`/v1/${alias}/`))
         .map((t) => ({ method: t.method, path: t.path, credits: t.credits.base }));
-    return {
+    return Promise.resolve({
       sources: SOURCE_FACTS.map((f) => ({ ...withMarkets(f, deps.config.GROUP_POS_CONTEXTS), routes: routesOf(f.source) })),
       status_url: `${deps.config.PUBLIC_BASE_URL ?? ''}${sourcesStatus.path}`,
-    };
+    });
   },
 });
 

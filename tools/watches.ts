@@ -66,7 +66,7 @@ export const createWatchTool = defineTool({
   },
   example: { target: { operation: 'calendar', property_token: 'ChcIyo2FqYnKnMQ2GgsvZy8xdGZ6NDQ2ahAB', days: 30 }, rule: { type: 'below', price: 150 }, every_hours: 24, name: 'Spring nights under 150' },
   async handler(input, { deps, key, headers }) {
-    const watch = await createWatch(deps, key, input as never, idempotencyKey(headers));
+    const watch = await createWatch(deps, key, input, idempotencyKey(headers));
     return watchAnswer(deps, watch);
   },
 });

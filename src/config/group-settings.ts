@@ -5,6 +5,7 @@
  * are in sources/shared/group-graphql.ts.
  */
 import { z } from 'zod';
+import { isObject } from '../domain/json.js';
 
 export type GroupAlias = 'otatwo' | 'otathree' | 'rentalone';
 
@@ -52,12 +53,12 @@ const ConfiguredContext = z.strictObject({
  */
 export function parsePosContexts(json: string): PosContexts {
   const raw: unknown = JSON.parse(json);
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('not a JSON object of brand to markets');
+  if (!isObject(raw)) throw new Error('not a JSON object of brand to markets');
   const out: PosContexts = {};
   for (const [alias, markets] of Object.entries(raw)) {
     const currencies = GROUP_MARKET_CURRENCY[alias as GroupAlias];
     if (!currencies) throw new Error(`unknown brand ${alias} (otatwo, otathree, rentalone)`);
-    if (!markets || typeof markets !== 'object' || Array.isArray(markets)) throw new Error(`${alias}: not an object of market to context`);
+    if (!isObject(markets)) throw new Error(`${alias}: not an object of market to context`);
     const entries: Record<string, PointOfSale> = {};
     for (const [market, given] of Object.entries(markets)) {
       const currency = currencies[market];

@@ -212,7 +212,8 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   engines?: Record<string, Tool>;
   /** A request to show in the reference; it must validate against `input`. */
   example?: z.input<S>;
-  handler(input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
+  /** Called unbound (the doors and the compatible search pass it around), so it never reads `this`. */
+  handler(this: void, input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
 }
 
 export interface Tool<I = unknown, O = unknown> {
@@ -250,7 +251,7 @@ export interface Tool<I = unknown, O = unknown> {
   headers: Record<string, HeaderSpec>;
   engines?: Record<string, Tool>;
   example?: unknown;
-  handler(input: I, ctx: ToolContext): Promise<O>;
+  handler(this: void, input: I, ctx: ToolContext): Promise<O>;
 }
 
 export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolSpec<S, O>): Tool<z.output<S>, z.output<O>> {

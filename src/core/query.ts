@@ -30,7 +30,7 @@ function itemsOf(node: Record<string, unknown> | undefined): Set<string> {
 function fields(schema: z.ZodType): Map<string, FieldTypes> {
   let map = fieldCache.get(schema);
   if (!map) {
-    const props = ((jsonSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>> }).properties ?? {}) as Record<string, Record<string, unknown>>;
+    const props = ((jsonSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>> }).properties ?? {});
     map = new Map(Object.entries(props).map(([k, node]) => [k, { types: typesOf(node), items: itemsOf(node) }]));
     fieldCache.set(schema, map);
   }
@@ -56,7 +56,7 @@ export function coerceQuery(schema: z.ZodType, raw: Record<string, unknown>): Re
     const f = known.get(key);
     if (!f || f.types.has('string')) continue;
     if (f.types.has('array')) {
-      const list = Array.isArray(value) ? value : typeof value === 'string' ? (value === '' ? [] : value.split(',')) : null;
+      const list: unknown[] | null = Array.isArray(value) ? value : typeof value === 'string' ? (value === '' ? [] : value.split(',')) : null;
       if (list) out[key] = list.map((v) => (typeof v === 'string' ? scalar(v.trim(), f.items) : v));
     } else if (typeof value === 'string') out[key] = scalar(value, f.types);
   }

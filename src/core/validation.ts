@@ -49,7 +49,7 @@ export function toValidationIssues(
 ): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   for (const zi of issues) {
-    const path = zi.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) as (string | number)[];
+    const path = zi.path.map<string | number>((p) => (typeof p === 'symbol' ? String(p) : p));
     const where = locate(typeof path[0] === 'string' ? path[0] : undefined);
     const input = valueAt(data, path);
     switch (zi.code) {

@@ -88,7 +88,7 @@ export async function startEmbeddedPostgres(opts: {
   const running = await readPostmaster(dir);
   if (running) {
     // Another process of ours (the server, a worker) runs this cluster: share it, never stop it.
-    if (alive(running.pid) && (await ownedByLiveProcess(running.pid))) return { url: urlAt(running.port || opts.port), stop: async () => undefined };
+    if (alive(running.pid) && (await ownedByLiveProcess(running.pid))) return { url: urlAt(running.port || opts.port), stop: () => Promise.resolve() };
     await stopOrphanedPostmaster(dir, running.pid);
   }
   const url = urlAt(opts.port);

@@ -4,7 +4,7 @@
  * previous check counts as "not in it"); change rules (`drop_pct`, `any_change`) need a previous check.
  */
 import { z } from 'zod';
-import { ProvenanceSchema, type Provenance } from './provenance.js';
+import { ProvenanceSchema } from './provenance.js';
 import type { Observation, ObservedItem, Operation } from './watch-observation.js';
 
 export const RuleSchema = z
@@ -60,9 +60,9 @@ export function diff(prev: Observation | null, cur: Observation): Change[] {
     out.push({
       key,
       before: b ? side(b) : null,
-      after: a ? { ...side(a), provenance: a.provenance as Provenance | null } : null,
-      delta: comparable ? round(a!.total! - b!.total!, 2) : null,
-      delta_pct: comparable && b!.total! > 0 ? round(((a!.total! - b!.total!) / b!.total!) * 100, 2) : null,
+      after: a ? { ...side(a), provenance: a.provenance } : null,
+      delta: comparable ? round(a.total! - b.total!, 2) : null,
+      delta_pct: comparable && b.total! > 0 ? round(((a.total! - b.total!) / b.total!) * 100, 2) : null,
     });
   }
   return out;
@@ -82,8 +82,8 @@ const asChange = (i: ObservedItem, prev: ObservedItem | undefined): Change => {
     key: i.key,
     before: prev ? side(prev) : null,
     after: { ...side(i), provenance: i.provenance },
-    delta: comparable ? round(i.total! - prev!.total!, 2) : null,
-    delta_pct: comparable && prev!.total! > 0 ? round(((i.total! - prev!.total!) / prev!.total!) * 100, 2) : null,
+    delta: comparable ? round(i.total! - prev.total!, 2) : null,
+    delta_pct: comparable && prev.total! > 0 ? round(((i.total! - prev.total!) / prev.total!) * 100, 2) : null,
   };
 };
 

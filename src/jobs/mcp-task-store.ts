@@ -68,7 +68,7 @@ export async function createTask(sql: Sql, boss: PgBoss, t: NewTask): Promise<Ta
   return sql.begin(async (tx) => {
     const [row] = await tx<TaskRecord[]>`INSERT INTO mcp_tasks (id, account_id, key_id, request_id, tool, arguments, caller, queue_job_id, poll_interval_ms, ttl_ms)
       VALUES (${newId('task', 32)}, ${t.key.account_id}, ${t.key.id}, ${t.requestId}, ${t.tool}, ${tx.json(t.arguments as never)},
-              ${tx.json(caller as never)}, ${queueJobId}, ${pollIntervalMs(t.expectedSeconds)}, ${TASK_TTL_MS})
+              ${tx.json(caller)}, ${queueJobId}, ${pollIntervalMs(t.expectedSeconds)}, ${TASK_TTL_MS})
       RETURNING *`;
     await boss.insert(
       [

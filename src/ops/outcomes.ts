@@ -46,7 +46,7 @@ export function classifyFailure(err: unknown): Outcome | null {
   if (err instanceof UpstreamContractChanged) return 'contract_changed';
   if (err instanceof UpstreamBlocked) return 'blocked';
   if (!(err instanceof UpstreamFailed)) return null;
-  const detail = String(err.detail);
+  const detail = err.detail;
   if (detail === 'Aborted') return null;
   if (/blocked$/i.test(detail)) return 'blocked';
   if (/timeout/i.test(detail)) return 'timeout';

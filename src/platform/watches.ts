@@ -91,7 +91,7 @@ export async function lockAccountWatches(tx: TransactionSql, accountId: string):
 
 export async function insertWatch(tx: TransactionSql, w: Omit<WatchRow, 'seq' | 'claimed_until' | 'claimed_by' | 'failures' | 'last_error' | 'last_check_id' | 'last_check_at' | 'periods_missed' | 'created_at' | 'updated_at' | 'status' | 'paused_reason'>): Promise<WatchRow> {
   const [row] = await tx`INSERT INTO watches (id, account_id, key_id, name, operation, target, rule, every_hours, callback_url, credits_per_check, next_check_at)
-    VALUES (${w.id}, ${w.account_id}, ${w.key_id}, ${w.name}, ${w.operation}, ${tx.json(w.target as never)}, ${tx.json(w.rule as never)}, ${w.every_hours},
+    VALUES (${w.id}, ${w.account_id}, ${w.key_id}, ${w.name}, ${w.operation}, ${tx.json(w.target as never)}, ${tx.json(w.rule)}, ${w.every_hours},
             ${w.callback_url}, ${w.credits_per_check}, ${w.next_check_at})
     RETURNING *`;
   return row as WatchRow;
@@ -112,7 +112,7 @@ export interface WatchChanges {
 export async function updateWatch(tx: TransactionSql, id: string, c: WatchChanges): Promise<WatchRow> {
   const [row] = await tx`UPDATE watches SET
       name = ${c.name === undefined ? tx`name` : c.name},
-      rule = ${c.rule === undefined ? tx`rule` : tx`${tx.json(c.rule as never)}::jsonb`},
+      rule = ${c.rule === undefined ? tx`rule` : tx`${tx.json(c.rule)}::jsonb`},
       every_hours = ${c.every_hours ?? tx`every_hours`},
       callback_url = ${c.callback_url === undefined ? tx`callback_url` : c.callback_url},
       status = ${c.status ?? tx`status`},
@@ -152,7 +152,7 @@ export interface WatchTotals {
 /** Totals of the watches' checks and events, for the list and the resource. */
 export async function watchTotals(sql: Sql | TransactionSql, ids: string[]): Promise<Map<string, WatchTotals>> {
   if (!ids.length) return new Map();
-  const rows = await sql`
+  const rows = await sql<({ id: string } & WatchTotals)[]>`
     SELECT w.id,
       (SELECT count(*)::int FROM watch_checks c WHERE c.watch_id = w.id) AS checks,
       (SELECT coalesce(sum(credits), 0)::int FROM watch_checks c WHERE c.watch_id = w.id) AS credits,
@@ -160,7 +160,7 @@ export async function watchTotals(sql: Sql | TransactionSql, ids: string[]): Pro
       l.observation -> 'cheapest' AS last_price
     FROM watches w LEFT JOIN watch_checks l ON l.id = w.last_check_id
     WHERE w.id = ANY(${ids})`;
-  return new Map(rows.map((r) => [r.id as string, { checks: r.checks, credits: r.credits, events: r.events, last_price: r.last_price ?? null }]));
+  return new Map(rows.map((r) => [r.id, { checks: r.checks, credits: r.credits, events: r.events, last_price: r.last_price ?? null }]));
 }
 
 export interface NewCheck {
@@ -228,7 +228,7 @@ export async function pauseUnpaid(tx: TransactionSql | Sql, watchId: string, seq
 export async function overdueWatches(sql: Sql, graceS: number, limit: number): Promise<Pick<WatchRow, 'id' | 'seq' | 'next_check_at' | 'operation' | 'target'>[]> {
   return (await sql`SELECT id, seq, next_check_at, operation, target FROM watches
     WHERE status = 'active' AND next_check_at < now() - make_interval(secs => ${graceS}) AND (claimed_until IS NULL OR claimed_until < now())
-    ORDER BY next_check_at LIMIT ${limit}`) as never;
+    ORDER BY next_check_at LIMIT ${limit}`);
 }
 
 /** Locks a watch still paused for credits (a resumption); false when it no longer is. */
@@ -240,7 +240,7 @@ export async function lockUnpaid(tx: TransactionSql, id: string): Promise<boolea
 /** Watches paused for credits, with their account's plan. */
 export async function unpaidWatches(sql: Sql, limit: number): Promise<(WatchRow & { plan: string })[]> {
   return (await sql`SELECT w.*, a.plan FROM watches w JOIN LATERAL ${accountOf(sql, sql`w.account_id`)} a ON true
-    WHERE w.paused_reason = 'insufficient_credits' ORDER BY w.updated_at LIMIT ${limit}`) as never;
+    WHERE w.paused_reason = 'insufficient_credits' ORDER BY w.updated_at LIMIT ${limit}`);
 }
 
 export interface EventRow {

@@ -127,7 +127,7 @@ export async function startEgressGuard(rules: EgressRules, onBlocked: (b: Blocke
   };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
-  const server = http.createServer(async (req, res) => {
+  const onRequest = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     let url: URL;
     try {
       url = new URL(req.url ?? '');
@@ -156,10 +156,8 @@ export async function startEgressGuard(rules: EgressRules, onBlocked: (b: Blocke
     upstream.on('socket', track);
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
-  });
-
-  server.on('connection', track);
-  server.on('connect', async (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+  };
+  const onConnect = async (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
     if (!m) {
@@ -184,7 +182,11 @@ export async function startEgressGuard(rules: EgressRules, onBlocked: (b: Blocke
     track(upstream);
     upstream.on('error', () => socket.destroy());
     socket.on('close', () => upstream.destroy());
-  });
+  };
+  // a lookup that fails ends that one page request or tunnel as a network error, never the process
+  const server = http.createServer((req, res) => void onRequest(req, res).catch(() => res.destroy()));
+  server.on('connection', track);
+  server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void onConnect(req, socket, head).catch(() => socket.destroy()));
   // a plain-text WebSocket through the proxy: no source needs one
   server.on('upgrade', (_req, socket: net.Socket) => socket.destroy());
 

@@ -258,7 +258,7 @@ export class BrowserFetcher {
       if (doc && !(doc instanceof UpstreamBlocked)) return doc;
       if (doc instanceof UpstreamBlocked) {
         if (!isScriptChallenge(doc) || n >= MAX_DOCUMENTS) throw doc;
-        state.challenge = { detail: String(doc.detail), marker: doc.marker };
+        state.challenge = { detail: doc.detail, marker: doc.marker };
       }
       // a challenge (or a document replaced before it could be read): the page's next document
       response = next ?? (await documents.next(response, deadline));
@@ -380,6 +380,6 @@ function classify(err: unknown): BrowserOutcome {
   if (err instanceof BrowserBusy) return 'busy';
   if (err instanceof DependencyDown) return 'unavailable';
   if (err instanceof UpstreamBlocked) return 'blocked';
-  if (err instanceof UpstreamFailed && /timeout/i.test(String(err.detail))) return 'timeout';
+  if (err instanceof UpstreamFailed && /timeout/i.test(err.detail)) return 'timeout';
   return 'failed';
 }

@@ -32,7 +32,7 @@ export interface Upstream {
 }
 
 export type BrowserFallback = Upstream['browserFallback'];
-const NO_BROWSER: BrowserFallback = async () => false;
+const NO_BROWSER: BrowserFallback = () => Promise.resolve(false);
 
 /** The SSRF-safe website fetcher within one scope (its requests share no cookies: nothing to carry but the signal). */
 export interface WebsiteFetch {

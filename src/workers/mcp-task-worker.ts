@@ -49,7 +49,7 @@ export async function startMcpTaskWorker(deps: ServiceDeps, boss: PgBoss): Promi
   }
   const prune = () => pruneTasks(deps.sql).catch((err) => deps.log.warn({ err }, 'pruning expired MCP tasks failed'));
   await prune();
-  const timer = setInterval(prune, PRUNE_EVERY_MS);
+  const timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
   timer.unref();
   return {
     wake: () => ids.forEach((id) => boss.notifyWorker(id)),

@@ -52,11 +52,12 @@ export async function startWatchScheduler(deps: ServiceDeps, boss: PgBoss): Prom
       .insert([{ id: derivedUuid('watch-sweep', Math.floor(Date.now() / everyMs)), name: WATCH_SWEEP_QUEUE, expireInSeconds: Math.max(60, deps.config.WATCH_SWEEP_S), retryLimit: 0 }])
       .catch((err) => deps.log.warn({ err }, 'queueing the watch sweep failed'));
   await offer();
-  const timer = setInterval(offer, everyMs);
+  const timer = setInterval(() => void offer(), everyMs);
   timer.unref();
   return {
-    async stop() {
+    stop() {
       clearInterval(timer);
+      return Promise.resolve();
     },
   };
 }
@@ -115,7 +116,7 @@ async function attemptFailed(deps: ServiceDeps, boss: PgBoss, watch: WatchRow, a
       await pauseUnpaid(tx, watch.id, watch.seq, detail);
       return;
     }
-    const next = retry ? { retry: true, at: new Date(now.getTime() + delay!), missed: 0 } : { retry: false, ...nextSlot(watch.next_check_at, now, period, true) };
+    const next = retry ? { retry: true, at: new Date(now.getTime() + delay), missed: 0 } : { retry: false, ...nextSlot(watch.next_check_at, now, period, true) };
     const row = await slotFailed(tx, watch.id, watch.seq, detail, next);
     if (row) await queueCheck(boss, tx, row, next.at, a.lease, retry ? `retry-${row.failures}` : 'slot');
   });

@@ -75,7 +75,7 @@ describe.skipIf(!hasChromium)(`mcp-remote connects a new account with a temporar
     try {
       await client.connect(transport, { timeout: 180_000 });
     } catch (err) {
-      throw new Error(`mcp-remote did not connect: ${(err as Error).message}\n${stderr.slice(-3000)}\n${fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : ''}`);
+      throw new Error(`mcp-remote did not connect: ${(err as Error).message}\n${stderr.slice(-3000)}\n${fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : ''}`, { cause: err });
     }
 
     // the browser went sign-in → password change → consent → the client's callback, the request carried through

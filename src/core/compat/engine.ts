@@ -180,7 +180,7 @@ function echo(r: Pick<ResolvedSearch, 'engine' | 'params'>, ours: Record<string,
   for (const [k, v] of Object.entries(r.params)) if (k !== 'engine' && v !== undefined) out[k] = v;
   for (const [k, v] of Object.entries(out)) {
     if (k === 'engine') continue;
-    out[k] = engine.numbers?.includes(k) && v !== '' && Number.isFinite(Number(v)) ? Number(v) : Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    out[k] = engine.numbers?.includes(k) && v !== '' && Number.isFinite(Number(v)) ? Number(v) : Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
   }
   return out;
 }

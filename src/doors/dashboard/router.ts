@@ -64,7 +64,7 @@ function trustSetting(deps: ServiceDeps, opts: DashboardOptions): boolean | numb
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (raw === 'true' || raw === 'false') return raw === 'true';
   if (typeof raw === 'string' && /^\d+$/.test(raw)) return Number(raw);
-  return raw as boolean | number | string;
+  return raw;
 }
 
 /**
@@ -113,7 +113,7 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
   };
 
   /** Wraps a signed-in handler; until the temporary password is replaced only the password page opens. */
-  const signedIn = (handler: (req: Request, res: Response, s: Signed) => Promise<void>, opts2: { passwordPage?: boolean } = {}): RequestHandler =>
+  const signedIn = (handler: (req: Request, res: Response, s: Signed) => void | Promise<void>, opts2: { passwordPage?: boolean } = {}): RequestHandler =>
     async (req, res) => {
       const session = sessionOf(res);
       if (!session?.account) return res.redirect(303, PAGES.signIn);
@@ -121,7 +121,7 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
       await handler(req, res, { session, account: session.account });
     };
 
-  r.get('/', signedIn(async (_req, res) => res.redirect(303, PAGES.home)));
+  r.get('/', signedIn((_req, res) => res.redirect(303, PAGES.home)));
 
   r.get('/sign-in', async (req, res) => {
     let session = sessionOf(res);
@@ -164,7 +164,7 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
     res.redirect(303, PAGES.signIn);
   });
 
-  r.get('/password', signedIn(async (req, res, s) => send(res, 200, passwordPage({ account: s.account, csrf: s.session.csrf, next: safeNext(req.query.next) })), { passwordPage: true }));
+  r.get('/password', signedIn((req, res, s) => send(res, 200, passwordPage({ account: s.account, csrf: s.session.csrf, next: safeNext(req.query.next) })), { passwordPage: true }));
 
   r.post(
     '/password',

@@ -33,6 +33,6 @@ export function honourConnectionClose(req: Request, res: Response, next: NextFun
     const args = rest.map((a) => (a && typeof a === 'object' ? withoutConnection(a as OutgoingHttpHeaders) : a));
     raw.setHeader('connection', 'close');
     return writeHead(status, ...args);
-  }) as typeof raw.writeHead;
+  });
   next();
 }

@@ -22,7 +22,7 @@ export function splitArguments(tool: Tool, given: Json): { view: Json; rest: Jso
   if (!names.length) return { view: {}, rest: given };
   const mine = Object.fromEntries(Object.entries(given).filter(([k]) => names.includes(k)));
   const rest = Object.fromEntries(Object.entries(given).filter(([k]) => !names.includes(k)));
-  const parsed = z.object(tool.mcp.view!.args!).safeParse(mine);
+  const parsed = z.object(tool.mcp.view!.args).safeParse(mine);
   if (!parsed.success) throw new InvalidInput(toValidationIssues(parsed.error.issues, mine, () => 'body'));
   return { view: parsed.data, rest };
 }

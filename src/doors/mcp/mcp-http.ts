@@ -112,7 +112,7 @@ export function mcpRouter(deps: ServiceDeps): Router {
     if (body.replay) {
       // the stream was read: the SDK reads the same bytes from a copy carrying the request's line and headers
       const copy = Object.assign(Readable.from([body.replay]), { method: req.method, url: req.url, headers: req.headers, auth });
-      await serve(copy as unknown as Request, res);
+      await serve(copy, res);
     } else if (body.parsed !== undefined) await serveParsedBody(handler, req, res, auth, body.parsed);
     else await serve(Object.assign(req, { auth }), res);
   });

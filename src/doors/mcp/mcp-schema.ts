@@ -98,7 +98,8 @@ function trim(schema: unknown, io: 'input' | 'output'): unknown {
       out.properties = Object.fromEntries(kept.map(([name, p]) => [name, trim(io === 'input' && !required.has(name) ? withoutNull(p) : p, io)]));
     } else if (k === 'required' && Array.isArray(v) && isSchema(src.properties)) {
       const props = src.properties;
-      out.required = v.filter((name) => isSchema(props[name]) && !(props[name].deprecated === true || 'const' in props[name]));
+      const names: unknown[] = v;
+      out.required = names.filter((name) => typeof name === 'string' && isSchema(props[name]) && !(props[name].deprecated === true || 'const' in props[name]));
     } else if (SUBSCHEMA.has(k)) out[k] = trim(v, io);
     else if (SUBSCHEMA_LIST.has(k) && Array.isArray(v)) out[k] = v.map((x) => trim(x, io));
     else out[k] = v; // a value, not a schema (default, enum, description …)

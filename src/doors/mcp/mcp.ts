@@ -1,7 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpServerFactory, type ServerContext, type Tool as McpTool } from '@modelcontextprotocol/server';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { toApiError } from '../../domain/errors.js';
-import type { AuthedKey } from '../../platform/keys.js';
 import { recordCall } from '../../ops/ops.js';
 import type { Tool } from '../../core/define-tool.js';
 import { failed, finishCall, invokeTool, newMeter, type CallRecord, type Meter } from '../../core/invoke.js';
@@ -32,7 +31,7 @@ export function buildToolTable(tools: Tool[]): McpToolTable {
       title: t.mcp.title,
       description: t.description,
       inputSchema: mcpInputSchema(t) as McpTool['inputSchema'],
-      outputSchema: mcpOutputSchema(t) as McpTool['outputSchema'],
+      outputSchema: mcpOutputSchema(t),
       annotations: {
         title: t.mcp.title,
         readOnlyHint: true,

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import type { Db } from '../../db/client.js';
 import { newId, randomToken } from '../../domain/ids.js';
+import { isObject } from '../../domain/json.js';
 import { badText } from '../../core/validation.js';
 import {
   deleteStaleRegistrations,
@@ -102,13 +103,13 @@ async function fetchMetadataDocument(deps: ClientsDeps, clientId: string): Promi
   if (res.redirects.length > 0) throw invalidClient('the client metadata document must be served at the client_id URL itself, not through a redirect');
   if (res.status !== 200) throw invalidClient(`the client metadata document answered HTTP ${res.status}`);
   if (res.body.length > DOCUMENT_MAX_BYTES) throw invalidClient(`the client metadata document is larger than ${DOCUMENT_MAX_BYTES} bytes`);
-  let doc: Record<string, unknown>;
+  let doc: unknown;
   try {
     doc = JSON.parse(res.body.toString('utf8'));
   } catch {
     throw invalidClient('the client metadata document is not JSON');
   }
-  if (!doc || typeof doc !== 'object' || doc.client_id !== clientId) throw invalidClient('the client metadata document must state the same client_id as its URL');
+  if (!isObject(doc) || doc.client_id !== clientId) throw invalidClient('the client metadata document must state the same client_id as its URL');
   if ('client_secret' in doc || 'client_secret_expires_at' in doc) throw invalidClient('a client metadata document must not contain a client secret');
   const meta = parseClientMetadata(doc, 'client metadata document');
   if (!meta.client_name) throw invalidClient('the client metadata document must name the client (client_name)');

@@ -72,7 +72,7 @@ export async function authenticateMcp(deps: Pick<ServiceDeps, 'platform' | 'conf
   try {
     return await mcpCaller(deps, req);
   } catch (err) {
-    if (!(err instanceof OAuthError) || err.code === OAuthErrorCode.ServerError) throw err;
+    if (!(err instanceof OAuthError) || err.code === String(OAuthErrorCode.ServerError)) throw err;
     const answer = bearerAuthChallengeResponse(err, { requiredScopes: REQUIRED_SCOPES, resourceMetadataUrl: oauthUrls(deps.config, req).resourceMetadata });
     res.set('www-authenticate', answer.headers.get('www-authenticate') ?? '');
     res.status(answer.status).json({ detail: err.message });

@@ -91,7 +91,7 @@ export async function rotateRefreshToken(sql: Sql, presented: string, opts: { cl
   });
   // The family revocation commits before the refusal is reported.
   if (outcome instanceof OAuthProblem) throw outcome;
-  return outcome as TokenResponse;
+  return outcome;
 }
 
 /**

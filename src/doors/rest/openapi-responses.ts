@@ -90,7 +90,7 @@ function statusesOf(tool: Tool): Map<number, string> {
     add(502, 'The upstream failed, blocked the request or answered something unusable; retryable, nothing is charged.');
     add(503, 'The upstream’s structure changed (not retryable until adapted), or a dependency of ours (database, browser) is down or busy (`browser_busy`: every browser context is taken; retryable).');
   } else add(503, 'A dependency of ours (the database) is down; retryable.');
-  for (const [status, why] of Object.entries(tool.errors) as [string, string][]) add(Number(status), why);
+  for (const [status, why] of Object.entries(tool.errors)) if (why) add(Number(status), why);
   return new Map([...out.entries()].sort(([a], [b]) => a - b));
 }
 

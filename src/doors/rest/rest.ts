@@ -3,7 +3,8 @@ import { compatErrorText } from './compat-errors.js';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { requireKey } from '../../platform/auth.js';
 import { cutText } from '../../domain/error-echo.js';
-import { InvalidInput, toApiError, UnsupportedMediaType } from '../../domain/errors.js';
+import { InvalidInput, toApiError, UnsupportedMediaType, type ApiError } from '../../domain/errors.js';
+import { isObject } from '../../domain/json.js';
 import type { AuthedKey } from '../../platform/keys.js';
 import { elapsedMs } from '../../platform/request-context.js';
 import { BODY_METHODS, type Tool } from '../../core/define-tool.js';
@@ -27,9 +28,9 @@ function rawInput(tool: Tool, req: Request): Record<string, unknown> {
     delete query.api_key;
     return { ...coerceQuery(tool.input, query), ...params };
   }
-  const body = req.body;
+  const body: unknown = req.body;
   if (body === undefined) return { ...params };
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (!isObject(body)) {
     throw new InvalidInput([{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a JSON object', input: body }]);
   }
   return { ...body, ...params };
@@ -111,7 +112,7 @@ function assertUnique(tools: Tool[]): void {
 }
 
 /** Runs one call; `refused` is an error found before the route (unreadable body or path), answered once the caller is known. */
-async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps, refused?: unknown): Promise<void> {
+async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps, refused?: ApiError): Promise<void> {
   const meter = newMeter();
   let key: AuthedKey | undefined;
   let status = tool.status;

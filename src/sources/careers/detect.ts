@@ -74,9 +74,7 @@ const RULES: Rule[] = [
     const jobs = /^([a-z0-9-]+)\.(wd\d+)\.myworkdayjobs\.com$/.exec(host);
     if (jobs) {
       const tenant = jobs[1];
-      let site: string | null = null;
-      if (parts[0] === 'wday' && parts[1] === 'cxs') site = token(parts[3]);
-      else site = token(LOCALE_SEGMENT.test(parts[0] ?? '') ? parts[1] : parts[0]);
+      const site = parts[0] === 'wday' && parts[1] === 'cxs' ? token(parts[3]) : token(LOCALE_SEGMENT.test(parts[0] ?? '') ? parts[1] : parts[0]);
       return site ? board('workday', `${tenant}/${site}`, `https://${host}/${site}`, { host, tenant, site }) : null;
     }
     const site = /^(wd\d+)\.myworkdaysite\.com$/.exec(host);
@@ -209,7 +207,7 @@ export function scanCareersPage(html: string, pageUrl: string): CareersPageScan 
     for (const m of text.matchAll(URL_IN_TEXT)) note(m[0].startsWith('//') ? `https:${m[0]}` : m[0], evidence);
   });
 
-  let page: URL | null = null;
+  let page: URL | null;
   try {
     page = new URL(pageUrl);
   } catch {

@@ -1,7 +1,7 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import { htmlToText } from '../network/html-reduce.js';
 import type { CareersBoardPage, CareersJobRecord } from './types.js';
-import { arr, numeric, obj, textOrNull } from '../../domain/json.js';
+import { arr, numeric, obj, str, textOrNull } from '../../domain/json.js';
 import { decodeEntities, isoUtc, uniq } from './values.js';
 
 /** Custom metadata field that boards use for the employment type (Greenhouse has no native one). */
@@ -27,7 +27,7 @@ function greenhouseJob(raw: unknown): CareersJobRecord | null {
   const places = uniq([locationName, ...offices.map((o) => textOrNull(o?.name))]);
   const employment = arr(j.metadata)
     .map((m) => obj(m))
-    .find((m) => m && EMPLOYMENT_TYPE_FIELD.test(String(m.name ?? '')));
+    .find((m) => m && EMPLOYMENT_TYPE_FIELD.test(str(m, 'name') ?? ''));
   const content = textOrNull(j.content);
   return {
     job_id: id,

@@ -1,5 +1,5 @@
 import * as cheerio from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
+import { isTag, isText, type AnyNode } from 'domhandler';
 
 /** Tags kept in reduced markup; `b` and `i` are their presentational twins. */
 const KEPT_TAGS = new Set(['p', 'br', 'strong', 'em', 'u', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -13,10 +13,6 @@ function escapeText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-function isElement(node: AnyNode): node is Element {
-  return node.type === 'tag' || node.type === 'script' || node.type === 'style';
-}
-
 function rootNodes(html: string): AnyNode[] {
   const $ = cheerio.load(html, null, false);
   return $.root().contents().toArray();
@@ -27,9 +23,9 @@ export function reduceHtml(html: string): string {
   const out: string[] = [];
   const walk = (nodes: AnyNode[]): void => {
     for (const node of nodes) {
-      if (node.type === 'text') {
+      if (isText(node)) {
         out.push(escapeText(node.data));
-      } else if (isElement(node)) {
+      } else if (isTag(node)) {
         const name = node.name.toLowerCase();
         if (DROPPED_TAGS.has(name)) continue;
         const tag = RENAMED_TAGS[name] ?? name;
@@ -58,11 +54,11 @@ export function htmlToText(html: string): string {
   };
   const walk = (nodes: AnyNode[]): void => {
     for (const node of nodes) {
-      if (node.type === 'text') {
+      if (isText(node)) {
         let t = node.data.replace(/[ \t\r\n\f\u00a0]+/g, ' ');
         if (s === '' || s.endsWith('\n') || s.endsWith(' ')) t = t.replace(/^ +/, '');
         s += t;
-      } else if (isElement(node)) {
+      } else if (isTag(node)) {
         const name = node.name.toLowerCase();
         if (DROPPED_TAGS.has(name)) continue;
         if (name === 'br') {

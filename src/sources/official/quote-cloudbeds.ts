@@ -83,7 +83,7 @@ export function nightlyRates(rows: unknown, nights: readonly string[]): number[]
     byDate.set(date, rate);
   }
   const out = nights.map((d) => byDate.get(d));
-  return out.every((v) => v != null) ? (out as number[]) : null;
+  return out.every((v) => v != null) ? out : null;
 }
 
 /** Offers of a `booking/rooms` reply for the stay; rooms whose stated maximum is below the party are left out. */

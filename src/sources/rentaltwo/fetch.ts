@@ -20,7 +20,7 @@ import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH, WEB_CLIENT_HEADERS
 import { parsePdpQuote } from './pdp-quote.js';
 import { rentaltwoCalendarPath, rentaltwoQuotePath, staysSearchBody, type StaysSearchRequest } from './requests.js';
 import { parseRentaltwoSearch, statedNights, type RentaltwoPrice, type RentaltwoProperty } from './stays-search.js';
-import { arr, at, type Json } from '../../domain/json.js';
+import { arr, at, text, type Json } from '../../domain/json.js';
 
 const QUOTE_CONCURRENCY = 4;
 
@@ -28,10 +28,10 @@ const QUOTE_CONCURRENCY = 4;
 function graphqlErrors(payload: Json, notFound: string): void {
   const errors = arr(payload, 'errors');
   if (!errors.length || at(payload, 'data')) return;
-  const text = errors.map((e) => String(at(e, 'message') ?? '')).join('; ');
-  if (/persisted ?query ?not ?found/i.test(text)) throw new UpstreamContractChanged('rentaltwo', `persisted query not found (hash rotated): ${text.slice(0, 200)}`);
-  if (/not[ _]?found/i.test(text)) throw new NotFound(notFound);
-  throw new UpstreamContractChanged('rentaltwo', `GraphQL errors: ${text.slice(0, 200)}`);
+  const messages = errors.map((e) => text(e, 'message')).join('; ');
+  if (/persisted ?query ?not ?found/i.test(messages)) throw new UpstreamContractChanged('rentaltwo', `persisted query not found (hash rotated): ${messages.slice(0, 200)}`);
+  if (/not[ _]?found/i.test(messages)) throw new NotFound(notFound);
+  throw new UpstreamContractChanged('rentaltwo', `GraphQL errors: ${messages.slice(0, 200)}`);
 }
 
 // ---------------------------------------------------------------- search
@@ -182,7 +182,7 @@ export async function fetchRentaltwoSearch(deps: SourceUses<'upstream'>, input: 
   if (checkIn) publicQuery.set('checkin', checkIn);
   if (checkOut) publicQuery.set('checkout', checkOut);
   if (input.adults) publicQuery.set('adults', String(input.adults));
-  const requestUrl = `${origin}/s/${encodeURIComponent(input.q ?? 'map')}/homes${publicQuery.size ? `?${publicQuery}` : ''}`;
+  const requestUrl = `${origin}/s/${encodeURIComponent(input.q ?? 'map')}/homes${publicQuery.size ? `?${publicQuery.toString()}` : ''}`;
   const { zero_retention: _z, ...echo } = input;
   return {
     search_metadata: timer.metadata(requestId, requestUrl, { collection_id: obs.collectionId, observed_at: obs.observedAt.toISOString(), wire_bytes: obs.wireBytes }),

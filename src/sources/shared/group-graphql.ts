@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { NotFound, UpstreamContractChanged } from '../../domain/errors.js';
-import { arr, at, type Json } from '../../domain/json.js';
+import { arr, at, text, textOrNull, type Json } from '../../domain/json.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { dateParts, type StayWindow } from './stay.js';
 import { GROUP_MARKET_CURRENCY, type GroupAlias, type Operation, type OtathreeMarket, type OtatwoMarket, type PointOfSale, type PosContexts } from '../../config/group-settings.js';
@@ -128,7 +128,7 @@ export function graphqlData(alias: GroupAlias, response: UpstreamResponse, root:
   const reply = response.json();
   const entry: unknown = Array.isArray(reply) ? reply[0] : reply;
   if (at(entry, 'data', root) != null) return entry;
-  const messages = arr(entry, 'errors').map((e) => String(at(e, 'message') ?? at(e, 'extensions', 'code') ?? ''));
+  const messages = arr(entry, 'errors').map((e) => textOrNull(e, 'message') ?? text(e, 'extensions', 'code'));
   const joined = messages.join('; ');
   if (/persistedquerynotfound|persisted query not found/i.test(joined)) {
     throw new UpstreamContractChanged(alias, `persisted query not found (hash rotated): ${joined}`);

@@ -4,7 +4,7 @@
  * Also the few text helpers every OTA parser needs to read a displayed price.
  */
 import { nightsBetween as utcNights } from '../../domain/dates.js';
-import { at } from '../../domain/json.js';
+import { numeric } from '../../domain/json.js';
 
 export type PaymentModel = 'PAY_NOW' | 'PAY_LATER' | 'PAY_LATER_WITH_DEPOSIT' | '';
 
@@ -187,10 +187,10 @@ export function nightsBetween(checkIn: string | null | undefined, checkOut: stri
 
 /** `{year: 2026, month: 8, day: 5}` (the group's GraphQL date) → `2026-08-05`; null unless all three are set. */
 export function dateFromParts(parts: unknown): string | null {
-  const year = at(parts, 'year');
-  const month = at(parts, 'month');
-  const day = at(parts, 'day');
+  const year = numeric(parts, 'year');
+  const month = numeric(parts, 'month');
+  const day = numeric(parts, 'day');
   if (!year || !month || !day) return null;
-  const pad = (n: unknown) => String(n).padStart(2, '0');
-  return `${String(year)}-${pad(month)}-${pad(day)}`;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${year}-${pad(month)}-${pad(day)}`;
 }

@@ -93,7 +93,7 @@ function panels(data: unknown): JsonObject[] {
 /** Chapters from the macro-marker panels, else from the player bar's markers map. */
 export function parseVideoChapters(data: unknown): VideoChapter[] {
   for (const panel of panels(data)) {
-    const id = String(panel.panelIdentifier ?? panel.targetId ?? '');
+    const id = str(panel, 'panelIdentifier') ?? str(panel, 'targetId') ?? '';
     const source = CHAPTER_PANELS.find(([re]) => re.test(id))?.[1];
     if (!source) continue;
     const items = arr(at(panel, 'content', 'macroMarkersListRenderer', 'contents'))
@@ -165,7 +165,7 @@ export function parseVideo(input: { player?: unknown; data?: unknown }): VideoRe
       id: channelId,
       handle,
       link: channelId ? `https://www.youtube.com/channel/${channelId}` : null,
-      verified: owner ? arr(owner.badges).some((b) => VERIFIED.test(String(at(b, 'metadataBadgeRenderer', 'style') ?? ''))) : null,
+      verified: owner ? arr(owner.badges).some((b) => VERIFIED.test(str(b, 'metadataBadgeRenderer', 'style') ?? '')) : null,
       thumbnail: bestThumb(owner?.thumbnail),
       subscribers_text: rendererText(owner?.subscriberCountText),
     },

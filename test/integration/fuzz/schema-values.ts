@@ -93,7 +93,7 @@ function stringArb(s: Schema, ctx: ValueContext, name: string): fc.Arbitrary<str
   const min = s.minLength ?? 0;
   const max = Math.min(s.maxLength ?? 40, Math.max(min, 40));
   if (s.pattern) {
-    let re: RegExp | null = null;
+    let re: RegExp | null;
     try {
       re = new RegExp(s.pattern);
     } catch {

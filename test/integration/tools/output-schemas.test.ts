@@ -15,7 +15,7 @@ import { decodeTfs } from '../../../src/sources/metasearch/flights/tfs.js';
 import { SECONDARY_DATA_PATH } from '../../../src/sources/otafour/fetch.js';
 import { SUGGEST_PATH } from '../../../src/sources/otafour/suggest.js';
 import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH } from '../../../src/sources/rentaltwo/operations.js';
-import { fixtureSuite, readFixture, readFixtureJson } from '../../helpers/fixtures.js';
+import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
 import { assertOutputConforms } from '../../helpers/output-schema.js';
 import { waitFor } from '../../helpers/wait.js';

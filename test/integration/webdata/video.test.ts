@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getVideo, getVideoChannel, getVideoTranscript, searchVideos } from '../../../tools/video.js';
-import { fixtureSuite, readFixture } from '../../helpers/fixtures.js';
+import { fixtureSuite } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { newpipeRoute as mock, watchPage } from '../../helpers/webdata-replay.js';

@@ -7,7 +7,7 @@
  */
 import type { SourceUses } from '../../context.js';
 import type { NormalizedCalendarRequest } from '../../../domain/calendar-request.js';
-import { toApiError } from '../../../domain/errors.js';
+import { detailText, toApiError } from '../../../domain/errors.js';
 import type { Offer } from '../hotels/offers.js';
 import { runOffers, type OffersResult } from '../hotels/offers-run.js';
 import type { CalendarRow } from './rows.js';
@@ -71,7 +71,7 @@ export async function annotateMainstream(deps: SourceUses<'upstream'>, r: Normal
     try {
       offers = await offersFor(deps, r, row.date, false);
     } catch (err) {
-      row.mainstream_error = String(toApiError(err).detail);
+      row.mainstream_error = detailText(toApiError(err));
       return;
     }
     out.wireBytes += offers.wire_bytes;
@@ -118,7 +118,7 @@ export async function checkSources(deps: SourceUses<'upstream'>, r: NormalizedCa
         match: delta !== null && Math.abs(delta) <= Math.max(1, r.los),
       });
     } catch (err) {
-      nights.push({ date: row.date, calendar_total: row.rate_total, error: String(toApiError(err).detail) });
+      nights.push({ date: row.date, calendar_total: row.rate_total, error: detailText(toApiError(err)) });
     }
   });
   nights.sort((a, b) => String(a.date).localeCompare(String(b.date)));

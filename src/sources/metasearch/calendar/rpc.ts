@@ -83,7 +83,7 @@ function otherStay(rate: RateRecord, los: number): boolean {
 export function parseCalendarRpc(text: string, los?: number): Map<string, RateRecord> {
   const inner = rpcPayload(text, CALENDAR_RPC);
   if (!Array.isArray(inner)) throw new UpstreamContractChanged('metasearch', 'calendar reply is not a list');
-  const entries = inner[1];
+  const entries: unknown = inner[1];
   if (entries === null || entries === undefined) return new Map(); // nothing bookable in the window
   if (!Array.isArray(entries)) throw new UpstreamContractChanged('metasearch', 'calendar entries missing at [1]');
   const out = new Map<string, RateRecord>();

@@ -130,6 +130,6 @@ export async function collectCalendar(deps: SourceUses<'upstream'>, r: Normalize
     validation: validateRows(rates, r.currency),
     ...(window ? { booking_window: window } : {}),
     ...extra,
-    rates: rates as CalendarResult['rates'],
+    rates,
   };
 }

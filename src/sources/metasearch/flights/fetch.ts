@@ -163,7 +163,7 @@ export function fetchFlightCalendar(
     browser: { page: { path: results.path, query: results.query }, capture: CALENDAR_RPC, expect: 'any' },
   };
   return fetchWithBrowser(upstream, timer, request(call, search.gl), text(parseCalendarGraph), {
-    refused: (err) => err instanceof UpstreamFailed && /^RpcStatus/.test(String(err.detail)),
+    refused: (err) => err instanceof UpstreamFailed && /^RpcStatus/.test(err.detail),
     empty: (days) => days.length === 0,
   });
 }

@@ -70,7 +70,7 @@ describe('the documented full request of every engine served', () => {
       try {
         r = resolveSearch(engine, params, () => 'query');
       } catch (err) {
-        throw new Error(`${engine.name}: ${JSON.stringify(err instanceof InvalidInput ? err.detail : String(err))}`);
+        throw new Error(`${engine.name}: ${JSON.stringify(err instanceof InvalidInput ? err.detail : String(err))}`, { cause: err });
       }
       for (const [name, rule] of Object.entries(engine.params)) {
         if ((rule.notApplied || rule.noEffect) && name in params) expect(r.warnings.some((w) => w.startsWith(`${name}: `))).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureSuite, readFixture, readFixtureJson } from '../../../helpers/fixtures.js';
+import { fixtureSuite, readFixture } from '../../../helpers/fixtures.js';
 import { parseOtaoneSearchCards } from '../../../../src/sources/otaone/search-cards.js';
 import { parseOtaoneHotelPage } from '../../../../src/sources/otaone/hotel-page.js';
 import { otaonePropertyPath, parseOtaonePageUrl } from '../../../../src/sources/otaone/page-url.js';

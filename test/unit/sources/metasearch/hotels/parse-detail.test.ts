@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite } from '../../../../helpers/fixtures.js';
 import { UpstreamContractChanged } from '../../../../../src/domain/errors.js';
-import { displayBasis, parsePropertyData, parsePropertyPage } from '../../../../../src/sources/metasearch/hotels/parse-detail.js';
+import { displayBasis, parsePropertyData } from '../../../../../src/sources/metasearch/hotels/parse-detail.js';
 import { cancellation, pricePair } from '../../../../../src/sources/metasearch/hotels/parse-sellers.js';
 import { normalizeSeller } from '../../../../../src/sources/metasearch/hotels/offers.js';
 import { buildHotelPropertyUrl, encodePropertyQs, pageTokenOffset } from '../../../../../src/sources/metasearch/hotels/requests.js';
 import { decodeTs } from '../../../../../src/sources/metasearch/hotels/ts-param.js';
-import { crownDetail, LONDON_TOKENS, page, PAGES, searchData, withData } from '../../../../fixtures/hotels-payloads.js';
+import { crownDetail, LONDON_TOKENS, page, PAGES, searchData } from '../../../../fixtures/hotels-payloads.js';
 
 describe('metasearch hotels: seller slots and request helpers', () => {
   it('reads price pairs with and without exact amounts', () => {
