@@ -282,9 +282,10 @@ class CallCacheRun implements CallCache {
   private untilAborted(flight: Promise<Flight>): Promise<Flight> {
     const { signal } = this.call;
     if (!signal) return flight;
-    if (signal.aborted) return Promise.resolve({ ok: false, error: signal.reason, shared: true });
+    // the DOM typings give an abort reason as any: it is whatever the aborting side passed
+    if (signal.aborted) return Promise.resolve({ ok: false, error: signal.reason as unknown, shared: true });
     return new Promise((resolve) => {
-      const onAbort = () => resolve({ ok: false, error: signal.reason, shared: true });
+      const onAbort = () => resolve({ ok: false, error: signal.reason as unknown, shared: true });
       signal.addEventListener('abort', onAbort, { once: true });
       void flight.then((f) => {
         signal.removeEventListener('abort', onAbort);
