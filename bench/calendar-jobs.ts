@@ -14,7 +14,6 @@ import { buildCalendarRpc, calendarWindows } from '../src/sources/metasearch/cal
 const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
-
 /** The replayed upstream runs in its own process: its work is not the service's overhead. */
 async function startUpstream(): Promise<{ url: string; close(): void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/replay-upstream.ts', String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -34,8 +33,11 @@ async function main() {
   // The upstream's own time for a 90-night calendar (its three monthly RPCs, in parallel, asked
   // directly) and the same calendar through the API, taken in turns so that both see the same
   // machine: the overhead is the difference of their medians.
-  const windows = calendarWindows('2027-03-01', 90).map((w) => buildCalendarRpc({ token: 'bench-direct', window: w, los: 1, adults: 2, currency: 'USD', gl: 'us', hl: 'en' }));
-  const direct = (w: (typeof windows)[number]) => fetch(`${replay.url}${w.path}?${new URLSearchParams(w.query)}`, { method: 'POST', headers: w.headers, body: w.body }).then((r) => r.arrayBuffer());
+  const windows = calendarWindows('2027-03-01', 90).map((w) =>
+    buildCalendarRpc({ token: 'bench-direct', window: w, los: 1, adults: 2, currency: 'USD', gl: 'us', hl: 'en' }),
+  );
+  const direct = (w: (typeof windows)[number]) =>
+    fetch(`${replay.url}${w.path}?${new URLSearchParams(w.query)}`, { method: 'POST', headers: w.headers, body: w.body }).then((r) => r.arrayBuffer());
   const upstreamTimes: number[] = [];
   const windowTimes: number[] = [];
   const apiTimes: number[] = [];
@@ -47,7 +49,11 @@ async function main() {
     await direct(windows[0]);
     const oneWindow = performance.now() - t;
     t = performance.now();
-    const res = await fetch(`${service.url}/v1/calendar`, { method: 'POST', headers, body: JSON.stringify({ token: `bench-hotel-${i}`, start: '2027-03-01', days: 90, probe_min_stay: false }) });
+    const res = await fetch(`${service.url}/v1/calendar`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ token: `bench-hotel-${i}`, start: '2027-03-01', days: 90, probe_min_stay: false }),
+    });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`calendar answered ${res.status}`);
     // the first two rounds warm both paths up
@@ -64,7 +70,11 @@ async function main() {
   // 50-item batch: each item is one 31-night window (one upstream reply)
   const items = Array.from({ length: 50 }, (_, i) => ({ token: `bench-batch-${i}`, start: '2027-03-01', days: 31, probe_min_stay: false }));
   const t0 = performance.now();
-  const created = await fetch(`${service.url}/v1/jobs`, { method: 'POST', headers: { ...headers, 'idempotency-key': `bench-${Date.now()}` }, body: JSON.stringify({ items }) });
+  const created = await fetch(`${service.url}/v1/jobs`, {
+    method: 'POST',
+    headers: { ...headers, 'idempotency-key': `bench-${Date.now()}` },
+    body: JSON.stringify({ items }),
+  });
   const job = (await created.json()) as { id: string };
   let wall: number;
   for (;;) {

@@ -28,7 +28,11 @@ async function main() {
   const { service, key } = bench;
   const search = async (body: Record<string, unknown>) => {
     const t = performance.now();
-    const res = await fetch(`${service.url}/v1/hotels/search`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${service.url}/v1/hotels/search`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status !== 200) throw new Error(`search answered ${res.status}: ${text.slice(0, 300)}`);
     return { ms: performance.now() - t, cache: res.headers.get('x-cache'), charged: Number(res.headers.get('x-credits-charged')), bytes: text.length };
@@ -54,7 +58,12 @@ async function main() {
     const before = await upstreamRequests(q);
     const t = performance.now();
     const answers = await Promise.all(Array.from({ length: CROWD }, () => search({ q, ...stay, ...asked })));
-    return { wall: performance.now() - t, upstream: (await upstreamRequests(q)) - before, charged: answers.reduce((s, a) => s + a.charged, 0), worst: Math.max(...answers.map((a) => a.ms)) };
+    return {
+      wall: performance.now() - t,
+      upstream: (await upstreamRequests(q)) - before,
+      charged: answers.reduce((s, a) => s + a.charged, 0),
+      worst: Math.max(...answers.map((a) => a.ms)),
+    };
   };
   const coalesced = await crowd('Crowd', {});
   const uncached = await crowd('Crowd', { cache: false });

@@ -23,7 +23,11 @@ const BENCHES: [string, Record<string, string>][] = [
 let failed = false;
 for (const [file, env] of BENCHES) {
   if (!fs.existsSync(file)) continue;
-  console.log(`\n# ${file} ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
+  console.log(
+    `\n# ${file} ${Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}\n`,
+  );
   const r = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit', env: { ...process.env, ...env } });
   failed ||= r.status !== 0;
 }

@@ -36,7 +36,14 @@ export const billingPlans = defineTool({
   handler(_input, { deps }) {
     const routes = deps.tools.flatMap((t) => [t.path, ...t.aliases].map((path) => ({ tool: t, path })));
     return Promise.resolve({
-      plans: Object.values(PLANS).map(({ code, name, monthly_credits, price_usd, concurrency, active_watches }) => ({ code, name, monthly_credits, price_usd, concurrency, active_watches })),
+      plans: Object.values(PLANS).map(({ code, name, monthly_credits, price_usd, concurrency, active_watches }) => ({
+        code,
+        name,
+        monthly_credits,
+        price_usd,
+        concurrency,
+        active_watches,
+      })),
       // an operation charged like another one (a watch check) is listed with its note, not as free
       costs: routes
         .filter(({ tool }) => tool.metered || tool.credits.note)
@@ -63,7 +70,8 @@ function modeText(m: string): string {
 export const markets = defineTool({
   name: 'list_markets',
   title: 'Pricing markets',
-  description: 'The 18 pricing markets accepted by calendar, offers and batch items, with the currency each prices in and whether its rates conventionally include taxes.',
+  description:
+    'The 18 pricing markets accepted by calendar, offers and batch items, with the currency each prices in and whether its rates conventionally include taxes.',
   method: 'GET',
   path: '/v1/markets',
   tags: ['hotels'],
@@ -124,7 +132,8 @@ const cursor = {
 export const ledger = defineTool({
   name: 'get_credit_ledger',
   title: 'Credit ledger',
-  description: 'Append-only credit entries of the account, newest first: monthly grants, per-request charges (with their request id) and manual adjustments. Page with next_cursor.',
+  description:
+    'Append-only credit entries of the account, newest first: monthly grants, per-request charges (with their request id) and manual adjustments. Page with next_cursor.',
   method: 'GET',
   path: '/v1/billing/ledger',
   tags: ['account'],
@@ -162,8 +171,8 @@ export const ledger = defineTool({
         amount: r.amount,
         request_id: r.request_id,
         note: r.note,
-        period_start: (r.period_start).toISOString(),
-        created_at: (r.created_at).toISOString(),
+        period_start: r.period_start.toISOString(),
+        created_at: r.created_at.toISOString(),
       })),
       next_cursor: rows.length > limit ? cursor.encode(page[page.length - 1].id) : null,
     };

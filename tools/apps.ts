@@ -48,7 +48,7 @@ export const getApp = defineTool({
   name: 'get_app',
   title: 'Mobile app record',
   description:
-    "One app of the mobile app store in a storefront (country): title, developer, seller, price, rating and ratings count (overall and current version), the 1-5 star histogram, version and release notes, dates, size, genres, content rating, description, icon, screenshots, languages. Send app_id (digits, optionally id-prefixed) or bundle_id. When the histogram call fails the record still comes back with histogram null and meta.histogram_error. Costs 2 credits; an app missing from the storefront (404) and failures are free. App ids come from search_apps; reviews from get_app_reviews.",
+    'One app of the mobile app store in a storefront (country): title, developer, seller, price, rating and ratings count (overall and current version), the 1-5 star histogram, version and release notes, dates, size, genres, content rating, description, icon, screenshots, languages. Send app_id (digits, optionally id-prefixed) or bundle_id. When the histogram call fails the record still comes back with histogram null and meta.histogram_error. Costs 2 credits; an app missing from the storefront (404) and failures are free. App ids come from search_apps; reviews from get_app_reviews.',
   method: 'POST',
   path: '/v1/apps/app',
   tags: ['apps'],
@@ -96,7 +96,7 @@ export const getAppReviews = defineTool({
   name: 'get_app_reviews',
   title: 'Mobile app reviews',
   description:
-    'Written reviews of one app in a storefront, 20 per page (ratings without text never appear), each with rating, title, text, author, date, edited and the developer response when there is one; total is the storefront\'s written-review count. Page with offset = the previous next_offset (absent on the last page). Costs 1 credit per non-empty page (our choice: the spec shows none); an empty page, an unknown app (404) and failures are free. Get the app id from search_apps or get_app.',
+    "Written reviews of one app in a storefront, 20 per page (ratings without text never appear), each with rating, title, text, author, date, edited and the developer response when there is one; total is the storefront's written-review count. Page with offset = the previous next_offset (absent on the last page). Costs 1 credit per non-empty page (our choice: the spec shows none); an empty page, an unknown app (404) and failures are free. Get the app id from search_apps or get_app.",
   method: 'POST',
   path: '/v1/apps/reviews',
   tags: ['apps'],

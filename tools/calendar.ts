@@ -60,10 +60,14 @@ export const CalendarResultSchema = z.object({
 });
 type CalendarResultOut = z.infer<typeof CalendarResultSchema>;
 
-const zeroRetention = queryBool.default(false).describe('true: nothing of this call is stored (no stored rates, no collection run, no raw page); the answer is the same');
+const zeroRetention = queryBool
+  .default(false)
+  .describe('true: nothing of this call is stored (no stored rates, no collection run, no raw page); the answer is the same');
 
 /** POST /v1/calendar: one calendar request, plus zero_retention (batch items are stored by design and do not take it). */
-const CalendarCallRequest = z.strictObject({ ...calendarRequestShape, ...propertyTokenFields(calendarRequestShape.token), zero_retention: zeroRetention }).transform(asToken);
+const CalendarCallRequest = z
+  .strictObject({ ...calendarRequestShape, ...propertyTokenFields(calendarRequestShape.token), zero_retention: zeroRetention })
+  .transform(asToken);
 
 /** Collects, stores in the caller's account (latest rate per night; nothing under zero_retention) and returns one calendar. */
 async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext): Promise<CalendarResultOut> {
@@ -147,7 +151,11 @@ export const serpCalendar = defineTool({
     const timer = new SearchTimer();
     const result = await timer.upstream(() => collect({ ...rest, token: chosen }, ctx));
     return {
-      search_metadata: timer.metadata(requestId, '/v1/serp/metasearch_hotels_calendar', { collection_id: result.collection_id, observed_at: result.observed_at, wire_bytes: result.wire_bytes }),
+      search_metadata: timer.metadata(requestId, '/v1/serp/metasearch_hotels_calendar', {
+        collection_id: result.collection_id,
+        observed_at: result.observed_at,
+        wire_bytes: result.wire_bytes,
+      }),
       search_parameters: echoParameters({ engine: 'metasearch_hotels_calendar', property_token: chosen, ...rest }),
       calendar: result,
     };
@@ -185,7 +193,18 @@ export const storedRates = defineTool({
   credits: 0,
   errors: { 400: '`to` is before `from`.' },
   async handler(input, { deps, key }) {
-    const request = normalizeCalendarRequest({ token: input.token, market: input.market, currency: input.currency, adults: input.adults, los: input.los, days: 1, is_hostel: false, probe_min_stay: false, basis: 'cheapest', verify_sources: 0 });
+    const request = normalizeCalendarRequest({
+      token: input.token,
+      market: input.market,
+      currency: input.currency,
+      adults: input.adults,
+      los: input.los,
+      days: 1,
+      is_hostel: false,
+      probe_min_stay: false,
+      basis: 'cheapest',
+      verify_sources: 0,
+    });
     if (input.from && input.to && input.to < input.from) throw new BadRequest('to is before from');
     const rows = await readStoredRates(deps.sql, key.account_id, { ...request, from: input.from, to: input.to });
     return {
@@ -208,7 +227,7 @@ const ResultCacheSize = z
     pending: z.int().describe('fetches under way whose answers identical calls wait for'),
     oldest_observed_at: z.string().nullable().describe('when the oldest answer kept was fetched'),
   })
-  .describe('Admin keys only: the shared result cache of the whole service (public web data, no account\'s).');
+  .describe("Admin keys only: the shared result cache of the whole service (public web data, no account's).");
 
 export const storageStatus = defineTool({
   name: 'get_storage_status',
@@ -235,7 +254,9 @@ export const storageStatus = defineTool({
       ...s,
       newest_observation: s.newest_observation?.toISOString() ?? null,
       database: 'up' as const,
-      ...(cache ? { result_cache: { ...cache, max_bytes: deps.config.resultCache.maxBytes, oldest_observed_at: cache.oldest_observed_at?.toISOString() ?? null } } : {}),
+      ...(cache
+        ? { result_cache: { ...cache, max_bytes: deps.config.resultCache.maxBytes, oldest_observed_at: cache.oldest_observed_at?.toISOString() ?? null } }
+        : {}),
     };
   },
 });

@@ -25,7 +25,10 @@ const CareersJob = z.object({
       min: z.number(),
       max: z.number(),
       currency: z.string().nullable(),
-      period: z.enum(PAY_PERIODS).nullable().describe('what min and max are paid per (hour, day, week, month, year), as the board states it; null when it states none'),
+      period: z
+        .enum(PAY_PERIODS)
+        .nullable()
+        .describe('what min and max are paid per (hour, day, week, month, year), as the board states it; null when it states none'),
       text: z.string().nullable(),
     })
     .nullable(),
@@ -131,7 +134,10 @@ export const detectCareersBoard = defineTool({
   method: 'POST',
   path: '/v1/careers/detect',
   tags: ['careers'],
-  input: z.strictObject({ url: z.string().min(4).max(2048).describe('Careers page of the company (or any page of its site that links to the board).'), ...CACHE_FIELD }),
+  input: z.strictObject({
+    url: z.string().min(4).max(2048).describe('Careers page of the company (or any page of its site that links to the board).'),
+    ...CACHE_FIELD,
+  }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('careers_detect'), url: z.string() }),
     company: BoardRef,
@@ -140,7 +146,9 @@ export const detectCareersBoard = defineTool({
     meta: z.object({
       pages_fetched: z.int(),
       elapsed_s: z.number(),
-      board_probes: z.array(z.object({ ats: z.string(), board: z.string(), outcome: z.enum(['confirmed', 'absent', 'different_company', 'failed']) })).optional(),
+      board_probes: z
+        .array(z.object({ ats: z.string(), board: z.string(), outcome: z.enum(['confirmed', 'absent', 'different_company', 'failed']) }))
+        .optional(),
     }),
   }),
   credits: 1,

@@ -48,10 +48,20 @@ function metadata(timer: SearchTimer, ctx: ToolContext, meta: FetchMeta) {
 }
 
 /** Results page for the next leg, in the compatible shape, with the effective search echoed. */
-async function flightsPage(engine: string, search: FlightSearch, selected: TfsSelectedFlight[][], echo: Record<string, string>, ctx: ToolContext, maxFlights?: number) {
+async function flightsPage(
+  engine: string,
+  search: FlightSearch,
+  selected: TfsSelectedFlight[][],
+  echo: Record<string, string>,
+  ctx: ToolContext,
+  maxFlights?: number,
+) {
   const timer = new SearchTimer();
   const { data: page, meta } = await fetchFlightResults(ctx.deps.upstream, timer, search, selected);
-  const body = capFlights(timer.parse(() => toCompatFlights(page, { search, selected })), maxFlights);
+  const body = capFlights(
+    timer.parse(() => toCompatFlights(page, { search, selected })),
+    maxFlights,
+  );
   return {
     search_metadata: metadata(timer, ctx, meta),
     search_parameters: { engine, ...searchEcho(search), ...echo },
@@ -70,7 +80,9 @@ export const searchFlights = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights',
   tags: TAGS,
-  input: z.strictObject({ ...searchFields, ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS, ...CACHE_FIELD }).superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
+  input: z
+    .strictObject({ ...searchFields, ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS, ...CACHE_FIELD })
+    .superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
   output: FlightsOutput,
   credits: 3,
   cache: 'prices',
@@ -101,7 +113,13 @@ export const getReturnFlights = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_return',
   tags: TAGS,
-  input: z.strictObject({ departure_token: token.describe('from search_flights'), ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS, ...CACHE_FIELD }),
+  input: z.strictObject({
+    departure_token: token.describe('from search_flights'),
+    ...localeFields,
+    max_flights: maxFlights,
+    ...COMPAT_COMMON_FIELDS,
+    ...CACHE_FIELD,
+  }),
   output: FlightsOutput,
   credits: 3,
   cache: 'prices',
@@ -122,7 +140,12 @@ export const getBookingOptions = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_booking',
   tags: TAGS,
-  input: z.strictObject({ booking_token: token.describe('from search_flights or get_return_flights'), ...localeFields, ...COMPAT_COMMON_FIELDS, ...CACHE_FIELD }),
+  input: z.strictObject({
+    booking_token: token.describe('from search_flights or get_return_flights'),
+    ...localeFields,
+    ...COMPAT_COMMON_FIELDS,
+    ...CACHE_FIELD,
+  }),
   output: BookingOutput,
   credits: 3,
   cache: 'prices',
@@ -150,7 +173,13 @@ export const searchFlightLocations = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_location_search',
   tags: TAGS,
-  input: z.strictObject({ q: z.string().trim().min(1).max(100).describe('place or airport name'), hl: localeFields.hl, gl: localeFields.gl, ...COMPAT_COMMON_FIELDS, ...CACHE_FIELD }),
+  input: z.strictObject({
+    q: z.string().trim().min(1).max(100).describe('place or airport name'),
+    hl: localeFields.hl,
+    gl: localeFields.gl,
+    ...COMPAT_COMMON_FIELDS,
+    ...CACHE_FIELD,
+  }),
   output: LocationsOutput,
   credits: 1,
   cache: 'details',
@@ -161,7 +190,12 @@ export const searchFlightLocations = defineTool({
     const { data, meta } = await fetchFlightLocations(ctx.deps.upstream, timer, input);
     return {
       search_metadata: metadata(timer, ctx, meta),
-      search_parameters: { engine: 'metasearch_flights_location_search', q: input.q, ...(input.hl ? { hl: input.hl } : {}), ...(input.gl ? { gl: input.gl } : {}) },
+      search_parameters: {
+        engine: 'metasearch_flights_location_search',
+        q: input.q,
+        ...(input.hl ? { hl: input.hl } : {}),
+        ...(input.gl ? { gl: input.gl } : {}),
+      },
       locations: data.map((p) => ({ ...p, airports: p.airports.map((a) => ({ ...a, airports: [] })) })),
     };
   },
@@ -170,8 +204,7 @@ export const searchFlightLocations = defineTool({
 export const getFlightCalendar = defineTool({
   name: 'get_flight_calendar',
   title: 'Flight price calendar',
-  description:
-    `Cheapest price per departure date (and return date, for a round trip of the same length) over up to ${CALENDAR_MAX_DAYS} outbound dates: pick dates before search_flights. Airport codes only, from search_flight_locations (or known IATA codes). 5 credits; empty is free.`,
+  description: `Cheapest price per departure date (and return date, for a round trip of the same length) over up to ${CALENDAR_MAX_DAYS} outbound dates: pick dates before search_flights. Airport codes only, from search_flight_locations (or known IATA codes). 5 credits; empty is free.`,
   method: 'POST',
   path: '/v1/serp/metasearch_flights_calendar',
   tags: TAGS,

@@ -11,7 +11,8 @@ const AppLabel = z.object({ client_id: z.string().describe('The OAuth client id 
 export const requestRecord = defineTool({
   name: 'get_request',
   title: 'One request of the history',
-  description: 'The history record of one of your own requests, by the x-request-id it answered with, or of a call an app connected to your account made (OAuth on /mcp; `app` names it). Another key’s record is a 404.',
+  description:
+    'The history record of one of your own requests, by the x-request-id it answered with, or of a call an app connected to your account made (OAuth on /mcp; `app` names it). Another key’s record is a 404.',
   method: 'GET',
   path: '/v1/requests/{request_id}',
   tags: ['account'],
@@ -56,11 +57,17 @@ const endpointStats = { avg_duration_ms: z.number(), p95_duration_ms: z.number()
 export const usage = defineTool({
   name: 'get_usage',
   title: 'Usage of the calling key',
-  description: 'Requests, errors, rate-limited calls, bytes and latency of the calling key over a period, by status, endpoint and day, counting the calls of the apps connected to its account (OAuth on /mcp), which by_app lists. Free.',
+  description:
+    'Requests, errors, rate-limited calls, bytes and latency of the calling key over a period, by status, endpoint and day, counting the calls of the apps connected to its account (OAuth on /mcp), which by_app lists. Free.',
   method: 'GET',
   path: '/v1/usage',
   tags: ['account'],
-  input: z.strictObject({ period: z.enum(Object.keys(USAGE_PERIODS) as [UsagePeriod, ...UsagePeriod[]]).default('30d').describe('Window ending now: 24 hours, 7, 30 or 90 days.') }),
+  input: z.strictObject({
+    period: z
+      .enum(Object.keys(USAGE_PERIODS) as [UsagePeriod, ...UsagePeriod[]])
+      .default('30d')
+      .describe('Window ending now: 24 hours, 7, 30 or 90 days.'),
+  }),
   output: z.object({
     key: z.object({ name: z.string(), prefix: z.string(), rate_limit_per_min: z.int(), role: z.string() }),
     period: z.object({ name: z.string(), start: z.string(), end: z.string() }),

@@ -16,7 +16,11 @@ export const searchJobCards = defineTool({
   input: z.strictObject({
     q: z.string().min(1).max(300).describe('What to search for, e.g. data engineer jobs in berlin.'),
     gl: countryLower.default('us').describe('Two-letter country of the search, lower case.'),
-    hl: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,4})?$/, 'Input should be a language code such as en').default('en').describe('Language of the search, e.g. en.'),
+    hl: z
+      .string()
+      .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,4})?$/, 'Input should be a language code such as en')
+      .default('en')
+      .describe('Language of the search, e.g. en.'),
     ...CACHE_FIELD,
   }),
   output: z.object({

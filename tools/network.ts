@@ -38,7 +38,11 @@ export const getNetworkJob = defineTool({
   path: '/v1/network/job',
   tags: ['network'],
   input: z.strictObject({
-    job_id: z.string().regex(/^\d{6,12}$/, 'Input should be 6-12 digits').optional().describe('Numeric id of the posting (6-12 digits), as in the posting URL /jobs/view/<id>. Give job_id or url.'),
+    job_id: z
+      .string()
+      .regex(/^\d{6,12}$/, 'Input should be 6-12 digits')
+      .optional()
+      .describe('Numeric id of the posting (6-12 digits), as in the posting URL /jobs/view/<id>. Give job_id or url.'),
     url: z.string().min(12).max(2000).optional().describe('Public URL of the posting; its numeric id is used. Give job_id or url.'),
     ...CACHE_FIELD,
   }),
@@ -91,7 +95,12 @@ export const searchNetworkJobs = defineTool({
   input: z.strictObject({
     keywords: z.string().min(1).max(200).optional().describe('Words to search postings for, as typed in the network’s job search.'),
     location: z.string().min(1).max(200).optional().describe('Place the postings are in, e.g. Berlin or United States.'),
-    company_ids: z.array(z.string().regex(/^\d{1,12}$/, 'Input should be a numeric company id')).min(1).max(20).optional().describe('Numeric company ids (1-20) to restrict the search to.'),
+    company_ids: z
+      .array(z.string().regex(/^\d{1,12}$/, 'Input should be a numeric company id'))
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('Numeric company ids (1-20) to restrict the search to.'),
     posted_within: z.enum(['past_24_hours', 'past_week', 'past_month']).optional().describe('Only postings published within this window.'),
     start: z.int().min(0).max(1000).default(0).describe('Offset in the result list, for paging (steps of the page size).'),
     ...CACHE_FIELD,

@@ -43,7 +43,10 @@ export const OfficialRateOutput = z.object({
 });
 
 export const OfficialRateInput = z.strictObject({
-  website: z.url({ protocol: /^https?$/ }).max(2048).describe("the hotel's own website, e.g. the link of get_hotel_details"),
+  website: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .describe("the hotel's own website, e.g. the link of get_hotel_details"),
   ...stayFields(30, 8),
   currency: currency.nullable().optional(),
   ...CACHE_FIELD,

@@ -87,7 +87,15 @@ function groupSearch(alias: 'otatwo' | 'otathree', markets: readonly [string, ..
     method: 'POST',
     path: `/v1/ota/${alias}/search`,
     tags: ['ota'],
-    input: z.strictObject({ query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'), market: z.enum(markets as [string, ...string[]]).default('US').describe('Point of sale: the country site searched.'), limit: z.int().min(1).max(10).default(5).describe('Most results returned.'), ...CACHE_FIELD }),
+    input: z.strictObject({
+      query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'),
+      market: z
+        .enum(markets as [string, ...string[]])
+        .default('US')
+        .describe('Point of sale: the country site searched.'),
+      limit: z.int().min(1).max(10).default(5).describe('Most results returned.'),
+      ...CACHE_FIELD,
+    }),
     output: SearchOut,
     credits: 1,
     cache: 'details',
@@ -110,7 +118,11 @@ export const otafourSearch = defineTool({
   method: 'POST',
   path: '/v1/ota/otafour/search',
   tags: ['ota'],
-  input: z.strictObject({ query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'), limit: z.int().min(1).max(10).default(5).describe('Most results returned.'), ...CACHE_FIELD }),
+  input: z.strictObject({
+    query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'),
+    limit: z.int().min(1).max(10).default(5).describe('Most results returned.'),
+    ...CACHE_FIELD,
+  }),
   output: SearchOut,
   credits: 1,
   cache: 'details',
@@ -124,11 +136,16 @@ export const otafourSearch = defineTool({
 export const rentaloneSearch = defineTool({
   name: 'search_rentalone',
   title: 'Vacation rental (first platform): find a property id',
-  description: 'Resolves a rental name or place to the first rental platform’s numeric property id (the site’s own suggestions) for POST /v1/ota/rentalone. Costs 1 credit; no match is free.',
+  description:
+    'Resolves a rental name or place to the first rental platform’s numeric property id (the site’s own suggestions) for POST /v1/ota/rentalone. Costs 1 credit; no match is free.',
   method: 'POST',
   path: '/v1/ota/rentalone/search',
   tags: ['rentals'],
-  input: z.strictObject({ query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'), limit: z.int().min(1).max(10).default(5).describe('Most results returned.'), ...CACHE_FIELD }),
+  input: z.strictObject({
+    query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'),
+    limit: z.int().min(1).max(10).default(5).describe('Most results returned.'),
+    ...CACHE_FIELD,
+  }),
   output: SearchOut,
   credits: 1,
   cache: 'details',
@@ -138,4 +155,3 @@ export const rentaloneSearch = defineTool({
     return { query: input.query, market: r.market, results: r.results };
   },
 });
-

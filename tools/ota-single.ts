@@ -24,14 +24,27 @@ export const rentalone = defineTool({
   method: 'POST',
   path: '/v1/ota/rentalone',
   tags: ['rentals'],
-  input: z.strictObject({
-    property_id: digits().nullable().optional().describe('internal property id (its search route)'),
-    listing_id: z.string().regex(/^\d+(ha)?$/, 'digits, optionally followed by ha').max(30).nullable().optional().describe('number in the public listing URL, e.g. 321456ha'),
-    url: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional().describe('public listing URL, e.g. https://www.vrbo.com/321456ha'),
-    ...stayFields(28, 16),
-    market: z.enum(['US']).default('US').describe('point of sale'),
-    ...CACHE_FIELD,
-  }).transform(listingFromUrl),
+  input: z
+    .strictObject({
+      property_id: digits().nullable().optional().describe('internal property id (its search route)'),
+      listing_id: z
+        .string()
+        .regex(/^\d+(ha)?$/, 'digits, optionally followed by ha')
+        .max(30)
+        .nullable()
+        .optional()
+        .describe('number in the public listing URL, e.g. 321456ha'),
+      url: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .nullable()
+        .optional()
+        .describe('public listing URL, e.g. https://www.vrbo.com/321456ha'),
+      ...stayFields(28, 16),
+      market: z.enum(['US']).default('US').describe('point of sale'),
+      ...CACHE_FIELD,
+    })
+    .transform(listingFromUrl),
   output: z.object({
     search_parameters: z.object({
       engine: z.string(),
@@ -201,7 +214,13 @@ export const hostelSearch = defineTool({
   method: 'POST',
   path: '/v1/ota/hostel/search',
   tags: ['ota'],
-  input: z.strictObject({ query: z.string().min(1).max(200).describe('City or place to search hostels in.'), check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'), nights: nightsField(30), limit: z.int().min(1).max(100).default(30).describe('Most results returned.'), ...CACHE_FIELD }),
+  input: z.strictObject({
+    query: z.string().min(1).max(200).describe('City or place to search hostels in.'),
+    check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'),
+    nights: nightsField(30),
+    limit: z.int().min(1).max(100).default(30).describe('Most results returned.'),
+    ...CACHE_FIELD,
+  }),
   output: z.object({
     query: z.string(),
     matched_place: z.string(),
@@ -268,12 +287,24 @@ function withMarkets(fact: SourceFact, configured: PosContexts): SourceFact {
 }
 
 const SOURCE_FACTS: SourceFact[] = [
-  { source: 'otaone', kind: 'ota', markets: ['any (country of the page)'], status: 'served', notes: ['rooms from the server-rendered property page; room size and occupancy enrichment are not fetched'] },
+  {
+    source: 'otaone',
+    kind: 'ota',
+    markets: ['any (country of the page)'],
+    status: 'served',
+    notes: ['rooms from the server-rendered property page; room size and occupancy enrichment are not fetched'],
+  },
   { source: 'otatwo', kind: 'ota', markets: [], status: 'served', notes: [] },
   { source: 'otathree', kind: 'ota', markets: [], status: 'served', notes: [] },
   { source: 'otafour', kind: 'ota', markets: ['23 display currencies'], status: 'served', notes: ['search reads the search-box suggestions; hotels only'] },
   { source: 'rentalone', kind: 'vacation_rental', markets: ['US'], status: 'served', notes: [] },
-  { source: 'rentaltwo', kind: 'vacation_rental', markets: ['94 regional hosts'], status: 'served', notes: ['per-night prices come from one quote request per priced date'] },
+  {
+    source: 'rentaltwo',
+    kind: 'vacation_rental',
+    markets: ['94 regional hosts'],
+    status: 'served',
+    notes: ['per-night prices come from one quote request per priced date'],
+  },
   { source: 'travelreview', kind: 'metasearch', markets: ['any'], status: 'served', notes: ['the cheapest advertiser per hotel only'] },
   { source: 'hostel', kind: 'ota', markets: ['any'], status: 'served', notes: [] },
 ];
@@ -281,7 +312,8 @@ const SOURCE_FACTS: SourceFact[] = [
 export const otaSources = defineTool({
   name: 'list_ota_sources',
   title: 'OTA and rental sources',
-  description: 'The OTA, metasearch and vacation-rental sources this service reads, their routes and credit cost, the markets served and known gaps; status_url is the live health of every source (GET /v1/sources/status). Free.',
+  description:
+    'The OTA, metasearch and vacation-rental sources this service reads, their routes and credit cost, the markets served and known gaps; status_url is the live health of every source (GET /v1/sources/status). Free.',
   method: 'GET',
   path: '/v1/ota/sources',
   tags: ['ota'],

@@ -131,7 +131,8 @@ const otatwoCommon = {
   ...stamp,
 };
 
-const OTATWO_POS_NOTE = 'Points of sale with a known public context: US, GB, EU; the others answer 503 naming the missing context unless the operator supplies it (GROUP_POS_CONTEXTS; GET /v1/ota/sources lists the markets served).';
+const OTATWO_POS_NOTE =
+  'Points of sale with a known public context: US, GB, EU; the others answer 503 naming the missing context unless the operator supplies it (GROUP_POS_CONTEXTS; GET /v1/ota/sources lists the markets served).';
 
 export const otatwoRooms = defineTool({
   name: 'get_otatwo_rooms',
@@ -237,7 +238,8 @@ const Review = z.object({
 export const otathreeReviews = defineTool({
   name: 'get_otathree_reviews',
   title: 'Third OTA: guest reviews',
-  description: 'Guest reviews of one property on the third OTA, newest first, rating 0-10. Page with start_index += size. Costs 2 credits; an empty page is free.',
+  description:
+    'Guest reviews of one property on the third OTA, newest first, rating 0-10. Page with start_index += size. Costs 2 credits; an empty page is free.',
   method: 'POST',
   path: '/v1/ota/otathree/reviews',
   tags: ['ota'],

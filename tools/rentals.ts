@@ -12,14 +12,66 @@ import { SUMMARIES } from './views/summaries.js';
 
 /** The 51 currencies of the rental destination search. */
 export const RENTAL_CURRENCIES = [
-  'AED', 'AUD', 'BAM', 'BGN', 'BRL', 'CAD', 'CHF', 'CLP', 'CNY', 'COP', 'CRC', 'CZK', 'DKK', 'EGP', 'EUR', 'GBP', 'GHS', 'GTQ', 'HKD', 'HNL',
-  'HUF', 'IDR', 'ILS', 'INR', 'JPY', 'KES', 'KRW', 'KZT', 'MAD', 'MXN', 'MYR', 'NOK', 'NZD', 'PEN', 'PHP', 'PLN', 'QAR', 'RON', 'RUB', 'SAR',
-  'SEK', 'SGD', 'THB', 'TRY', 'TWD', 'UAH', 'UGX', 'USD', 'UYU', 'VND', 'ZAR',
+  'AED',
+  'AUD',
+  'BAM',
+  'BGN',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CLP',
+  'CNY',
+  'COP',
+  'CRC',
+  'CZK',
+  'DKK',
+  'EGP',
+  'EUR',
+  'GBP',
+  'GHS',
+  'GTQ',
+  'HKD',
+  'HNL',
+  'HUF',
+  'IDR',
+  'ILS',
+  'INR',
+  'JPY',
+  'KES',
+  'KRW',
+  'KZT',
+  'MAD',
+  'MXN',
+  'MYR',
+  'NOK',
+  'NZD',
+  'PEN',
+  'PHP',
+  'PLN',
+  'QAR',
+  'RON',
+  'RUB',
+  'SAR',
+  'SEK',
+  'SGD',
+  'THB',
+  'TRY',
+  'TWD',
+  'UAH',
+  'UGX',
+  'USD',
+  'UYU',
+  'VND',
+  'ZAR',
 ] as const;
 
 /** An integer in bounds that may arrive as query-string digits. */
 const qInt = (min: number, max: number) => queryInt.pipe(z.int().min(min).max(max));
-const domain = z.string().refine(isRentaltwoDomain, { message: 'Input should be one of the rental platform’s regional hosts' }).default(DEFAULT_DOMAIN).describe('regional site of the platform');
+const domain = z
+  .string()
+  .refine(isRentaltwoDomain, { message: 'Input should be one of the rental platform’s regional hosts' })
+  .default(DEFAULT_DOMAIN)
+  .describe('regional site of the platform');
 const currencyCode = z.enum(RENTAL_CURRENCIES).optional().describe('ISO 4217 code, e.g. EUR');
 const zeroRetention = queryBool.default(false).describe('true: nothing of this call is stored');
 
@@ -136,14 +188,24 @@ export const searchRentals = defineTool({
   credits: 8,
   cache: 'prices',
   isEmpty: (o) => o.properties.length === 0,
-  mcp: { expose: true, title: 'Search vacation rentals', requires: { when: { if: { not: { required: ['bounding_box'] } }, then: { required: ['q'] } } }, summary: SUMMARIES.search_rentals },
+  mcp: {
+    expose: true,
+    title: 'Search vacation rentals',
+    requires: { when: { if: { not: { required: ['bounding_box'] } }, then: { required: ['q'] } } },
+    summary: SUMMARIES.search_rentals,
+  },
   handler: (input, { deps, requestId }) => fetchRentaltwoSearch(deps, input, requestId),
 });
 
 // ------------------------------------------------------------------ availability calendar
 
 export const RentalCalendarInput = z.strictObject({
-  property_id: z.string().regex(/^\d+$/, 'digits only').min(1).max(25).describe("a listing's id: search_rentals properties[].id, or the number in its /rooms/ URL"),
+  property_id: z
+    .string()
+    .regex(/^\d+$/, 'digits only')
+    .min(1)
+    .max(25)
+    .describe("a listing's id: search_rentals properties[].id, or the number in its /rooms/ URL"),
   currency: currencyCode,
   adults: qInt(1, 16).default(1).describe('adult guests'),
   children: qInt(0, 15).default(0).describe('children'),

@@ -144,13 +144,19 @@ export const getVideoTranscript = defineTool({
   name: 'get_video_transcript',
   title: 'Video transcript',
   description:
-    "The captions of one video as timed segments and joined text. lang picks the track (creator captions win over auto-generated; a base code such as en also matches en-GB); without it English when present, else the default track. available_languages lists every track; machine translation is not offered. Costs 1 credit (our choice: the spec shows none); no captions, no track in lang (the 404 lists the available ones), an age-gated video (a 404 that says so), an empty transcript and failures are free. Get video ids from get_video_channel or search_videos.",
+    'The captions of one video as timed segments and joined text. lang picks the track (creator captions win over auto-generated; a base code such as en also matches en-GB); without it English when present, else the default track. available_languages lists every track; machine translation is not offered. Costs 1 credit (our choice: the spec shows none); no captions, no track in lang (the 404 lists the available ones), an age-gated video (a 404 that says so), an empty transcript and failures are free. Get video ids from get_video_channel or search_videos.',
   method: 'POST',
   path: '/v1/video/transcript',
   tags: ['video'],
   input: z.strictObject({
     video_id: videoIdField,
-    lang: z.string().min(2).max(20).regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/, 'Input should be a language code such as en or pt-BR').optional().describe('Language of the transcript track, e.g. en or pt-BR; the default track when absent.'),
+    lang: z
+      .string()
+      .min(2)
+      .max(20)
+      .regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/, 'Input should be a language code such as en or pt-BR')
+      .optional()
+      .describe('Language of the transcript track, e.g. en or pt-BR; the default track when absent.'),
     hl: hlField,
     gl: glField,
     ...CACHE_FIELD,
@@ -187,7 +193,7 @@ export const searchVideos = defineTool({
   name: 'search_videos',
   title: 'Search videos',
   description:
-    'One page of video results (about 20) for a query on the video platform: id, title, channel, views and published text, length. For the next page send the same q with the answer\'s next_page_token as page_token. Costs 2 credits per non-empty page (our choice: the spec shows none); an empty page and failures are free. Feeds get_video and get_video_transcript.',
+    "One page of video results (about 20) for a query on the video platform: id, title, channel, views and published text, length. For the next page send the same q with the answer's next_page_token as page_token. Costs 2 credits per non-empty page (our choice: the spec shows none); an empty page and failures are free. Feeds get_video and get_video_transcript.",
   method: 'POST',
   path: '/v1/video/search',
   tags: ['video'],

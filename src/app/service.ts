@@ -45,7 +45,12 @@ export interface Database {
 export async function openDatabase(config: Config, log?: Logger): Promise<Database> {
   const embedded = config.DATABASE_URL
     ? null
-    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.EMBEDDED_PG_PORT, systemDir: path.resolve(config.EMBEDDED_PG_SYSTEM_DIR), onLog: (l) => log?.debug({ pg: l.trim() }) });
+    : await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        port: config.EMBEDDED_PG_PORT,
+        systemDir: path.resolve(config.EMBEDDED_PG_SYSTEM_DIR),
+        onLog: (l) => log?.debug({ pg: l.trim() }),
+      });
   const url = config.DATABASE_URL ?? embedded!.url;
   const applicationName = `hotelrates-${process.pid}-${randomToken(6)}`;
   const sql = createSql(url, { max: config.DB_POOL_MAX, applicationName });

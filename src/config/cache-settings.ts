@@ -27,7 +27,13 @@ export const FRESHNESS_NAMES = Object.keys(FRESHNESS) as Freshness[];
 
 type FreshnessEnv = (typeof FRESHNESS)[Freshness]['env'];
 
-const seconds = (dflt: number) => z.coerce.number().int().min(0).max(7 * 86_400).default(dflt);
+const seconds = (dflt: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(dflt);
 
 function parseOperationSeconds(json: string): Record<string, number> {
   const parsed = JSON.parse(json) as unknown;
@@ -64,9 +70,13 @@ export const CACHE_FIELDS = {
 export const CACHE_DOC: Record<keyof typeof CACHE_FIELDS, string> = {
   RESULT_CACHE_ENABLED:
     'answer repeated calls from the shared result cache (PostgreSQL, shared by every process) and let identical calls in flight share one upstream fetch; false: every call is fetched live',
-  RESULT_CACHE_MAX_MB: 'size cap of the answers the result cache keeps; past it the entries nearest their expiry go first, and an answer over a tenth of it is not kept',
-  ...(Object.fromEntries(Object.values(FRESHNESS).map((f) => [f.env, `seconds an answer of ${f.doc} is served from the result cache (default ${f.seconds}); 0: not cached`])) as Record<FreshnessEnv, string>),
-  RESULT_CACHE_OPERATION_S: 'JSON map of operation name to seconds, overriding its kind\'s freshness, e.g. {"search_hotels":300,"get_hotel_offers":0} (0: that operation is not cached)',
+  RESULT_CACHE_MAX_MB:
+    'size cap of the answers the result cache keeps; past it the entries nearest their expiry go first, and an answer over a tenth of it is not kept',
+  ...(Object.fromEntries(
+    Object.values(FRESHNESS).map((f) => [f.env, `seconds an answer of ${f.doc} is served from the result cache (default ${f.seconds}); 0: not cached`]),
+  ) as Record<FreshnessEnv, string>),
+  RESULT_CACHE_OPERATION_S:
+    'JSON map of operation name to seconds, overriding its kind\'s freshness, e.g. {"search_hotels":300,"get_hotel_offers":0} (0: that operation is not cached)',
 };
 
 export interface CacheSettings {

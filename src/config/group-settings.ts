@@ -21,7 +21,17 @@ export interface PointOfSale {
 
 /** Currency of every point of sale the spec names, known context or not. */
 export const OTATWO_MARKET_CURRENCY = {
-  AU: 'AUD', CA: 'CAD', DE: 'EUR', EU: 'EUR', FR: 'EUR', GB: 'GBP', IE: 'EUR', IT: 'EUR', NL: 'EUR', NZ: 'NZD', US: 'USD',
+  AU: 'AUD',
+  CA: 'CAD',
+  DE: 'EUR',
+  EU: 'EUR',
+  FR: 'EUR',
+  GB: 'GBP',
+  IE: 'EUR',
+  IT: 'EUR',
+  NL: 'EUR',
+  NZ: 'NZD',
+  US: 'USD',
 } as const;
 export type OtatwoMarket = keyof typeof OTATWO_MARKET_CURRENCY;
 export const OTATWO_MARKETS = Object.keys(OTATWO_MARKET_CURRENCY) as [OtatwoMarket, ...OtatwoMarket[]];
@@ -95,4 +105,3 @@ export function parseQueryHashes(json: string): Record<string, string> {
   }
   return raw as Record<string, string>;
 }
-

@@ -255,10 +255,7 @@ export interface Tool<I = unknown, O = unknown> {
 }
 
 export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolSpec<S, O>): Tool<z.output<S>, z.output<O>> {
-  const credits: CreditRule<z.output<S>, z.output<O>> =
-    typeof spec.credits === 'number'
-      ? fixedCost(spec.credits, spec.isEmpty)
-      : spec.credits;
+  const credits: CreditRule<z.output<S>, z.output<O>> = typeof spec.credits === 'number' ? fixedCost(spec.credits, spec.isEmpty) : spec.credits;
   if (spec.cache && !(credits.base > 0)) throw new Error(`${spec.name}: only a metered operation is cached (a free one has nothing to save)`);
   return {
     name: spec.name,

@@ -49,7 +49,10 @@ const formats = new WeakMap<Tool, string>();
 function formatOf(tool: Tool): string {
   let f = formats.get(tool);
   if (!f) {
-    f = createHash('sha256').update(JSON.stringify(jsonSchema(tool.output, 'output'))).digest('hex').slice(0, 16);
+    f = createHash('sha256')
+      .update(JSON.stringify(jsonSchema(tool.output, 'output')))
+      .digest('hex')
+      .slice(0, 16);
     formats.set(tool, f);
   }
   return f;
@@ -57,7 +60,9 @@ function formatOf(tool: Tool): string {
 
 /** The cache key of a call of `tool` with its valid `input`. */
 export function cacheKey(tool: Tool, input: unknown): string {
-  return createHash('sha256').update(`${tool.name}\n${formatOf(tool)}\n${canonicalJson(input)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${tool.name}\n${formatOf(tool)}\n${canonicalJson(input)}`)
+    .digest('hex');
 }
 
 /** The answer a hit hands out: the stored one, with this call's request id where the fetching call's stood. */
@@ -87,7 +92,6 @@ type Flight = { ok: true; stored: CachedAnswer; fetched: boolean; output?: unkno
 
 /** Marks an error of the fetching call's own (no credits): the calls that waited on it go again. */
 const NOT_SHARED = Symbol('not shared');
-
 
 /** A fetched answer: the object, its JSON as stored, and whether it may be kept for others. */
 interface Fetched {
@@ -226,7 +230,12 @@ class CallCacheRun implements CallCache {
     private readonly call: CacheCallOptions,
   ) {}
 
-  async run<O>(tool: Tool<unknown, O>, input: unknown, fetch: () => Promise<O>, opts: { bypass?: boolean; facts?: () => Record<string, unknown> } = {}): Promise<Answered<O>> {
+  async run<O>(
+    tool: Tool<unknown, O>,
+    input: unknown,
+    fetch: () => Promise<O>,
+    opts: { bypass?: boolean; facts?: () => Record<string, unknown> } = {},
+  ): Promise<Answered<O>> {
     const fresh = this.cache.freshness(tool);
     if (!fresh) return { output: await this.fetchForThisCall(fetch), facts: null };
     const { zeroRetention, signal } = this.call;
@@ -313,7 +322,13 @@ class CallCacheRun implements CallCache {
    * identical calls waiting on it (as JSON, so that none shares an object with another) and maybe to
    * the cache; otherwise it is this call's alone.
    */
-  private async fetchAndJudge<O>(tool: Tool<unknown, O>, input: unknown, fetch: () => Promise<O>, facts: (() => Record<string, unknown>) | undefined, share: boolean): Promise<Fetched> {
+  private async fetchAndJudge<O>(
+    tool: Tool<unknown, O>,
+    input: unknown,
+    fetch: () => Promise<O>,
+    facts: (() => Record<string, unknown>) | undefined,
+    share: boolean,
+  ): Promise<Fetched> {
     const observedAt = new Date();
     const output = await this.fetchForThisCall(fetch);
     const keep = share && !upstreamTroubleInScope() && tool.credits.actual(input, output) > 0 && !tool.partial(output);

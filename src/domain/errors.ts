@@ -118,7 +118,18 @@ export class DependencyDown extends ApiError {
   }
 }
 
-const DB_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', '3D000', '55000']);
+const DB_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  '3D000',
+  '55000',
+]);
 // SQLSTATE classes of an unreachable or unavailable server: connection exception, insufficient
 // resources, operator intervention (shutdown, terminated backend).
 const DB_ERROR_CLASSES = ['08', '53', '57P'];

@@ -9,11 +9,17 @@ import type { Observation, ObservedItem, Operation } from './watch-observation.j
 
 export const RuleSchema = z
   .discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('below'), price: z.number().positive().max(1e9).describe("a total in the target's currency") }).describe('a night, seller or source priced below `price`'),
-    z.strictObject({ type: z.literal('drop_pct'), pct: z.number().gt(0).max(100).describe('percent') }).describe('a price down by at least `pct` percent since the previous check'),
+    z
+      .strictObject({ type: z.literal('below'), price: z.number().positive().max(1e9).describe("a total in the target's currency") })
+      .describe('a night, seller or source priced below `price`'),
+    z
+      .strictObject({ type: z.literal('drop_pct'), pct: z.number().gt(0).max(100).describe('percent') })
+      .describe('a price down by at least `pct` percent since the previous check'),
     z.strictObject({ type: z.literal('any_change') }).describe('any price or availability different from the previous check'),
     z.strictObject({ type: z.literal('available') }).describe('a night (calendar) or the stay (offers, compare) becomes bookable'),
-    z.strictObject({ type: z.literal('undercut') }).describe('compare targets with the official site: an agency goes below the official price (parity undercut)'),
+    z
+      .strictObject({ type: z.literal('undercut') })
+      .describe('compare targets with the official site: an agency goes below the official price (parity undercut)'),
   ])
   .describe('when to tell (a watch.triggered event)');
 export type Rule = z.infer<typeof RuleSchema>;
@@ -94,7 +100,8 @@ export function evaluate(rule: Rule, operation: Operation, prev: Observation | n
   switch (rule.type) {
     case 'below': {
       const currency = cur.currency;
-      const inState = (i: ObservedItem | undefined) => Boolean(i && i.available && i.total !== null && i.total < rule.price && (!currency || i.currency === currency));
+      const inState = (i: ObservedItem | undefined) =>
+        Boolean(i && i.available && i.total !== null && i.total < rule.price && (!currency || i.currency === currency));
       const matched = cur.items.filter((i) => inState(i) && !inState(before.get(i.key))).map((i) => asChange(i, before.get(i.key)));
       return { fired: matched.length > 0, reason: `${plural(matched.length, unit)} now below ${rule.price} ${currency ?? ''}`.trim(), matched };
     }
@@ -112,14 +119,19 @@ export function evaluate(rule: Rule, operation: Operation, prev: Observation | n
       const was = (prev?.items ?? []).some((i) => i.available);
       const now = cur.items.filter((i) => i.available);
       const fired = !was && now.length > 0;
-      return { fired, reason: fired ? `the stay became bookable (${plural(now.length, unit)})` : 'no change in availability', matched: fired ? now.map((i) => asChange(i, before.get(i.key))) : [] };
+      return {
+        fired,
+        reason: fired ? `the stay became bookable (${plural(now.length, unit)})` : 'no change in availability',
+        matched: fired ? now.map((i) => asChange(i, before.get(i.key))) : [],
+      };
     }
     case 'undercut': {
       const undercutting = (o: Observation | null) => new Set(o?.parity?.status === 'undercut' ? o.parity.undercuts.map((u) => u.source) : []);
       const was = undercutting(prev);
       const fresh = [...undercutting(cur)].filter((s) => !was.has(s));
       const matched = cur.items.filter((i) => fresh.includes(i.key)).map((i) => asChange(i, before.get(i.key)));
-      const detail = cur.parity?.undercuts.filter((u) => fresh.includes(u.source)).map((u) => `${u.source} by ${u.amount} ${cur.parity!.basis!.currency} (${u.pct}%)`) ?? [];
+      const detail =
+        cur.parity?.undercuts.filter((u) => fresh.includes(u.source)).map((u) => `${u.source} by ${u.amount} ${cur.parity!.basis!.currency} (${u.pct}%)`) ?? [];
       return { fired: fresh.length > 0, reason: fresh.length ? `undercut on the official site: ${detail.join(', ')}` : 'no new undercut', matched };
     }
   }

@@ -85,7 +85,7 @@ export function createMetrics(): Metrics {
     }),
     resultCache: new Counter({
       name: `${PREFIX}result_cache_calls_total`,
-      help: 'Calls of cached operations by operation and how the result cache answered: hit, coalesced (an identical call\'s fetch shared), miss, bypass (asked live)',
+      help: "Calls of cached operations by operation and how the result cache answered: hit, coalesced (an identical call's fetch shared), miss, bypass (asked live)",
       labelNames: ['operation', 'outcome'],
       registers,
     }),

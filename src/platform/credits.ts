@@ -220,9 +220,7 @@ export class Credits {
       const available = row.remaining - held.amount;
       if (available < amount) {
         const renew = period.end.toISOString().slice(0, 10);
-        throw new PaymentRequired(
-          `insufficient credits: this request costs ${amount}, ${Math.max(0, available)} available. Credits renew ${renew}.`,
-        );
+        throw new PaymentRequired(`insufficient credits: this request costs ${amount}, ${Math.max(0, available)} available. Credits renew ${renew}.`);
       }
       await tx`INSERT INTO credit_reservations (request_id, account_id, amount, expires_at)
         VALUES (${requestId}, ${accountId}, ${amount}, now() + make_interval(secs => ${RESERVATION_TTL_S}))`;

@@ -83,7 +83,12 @@ export class ResultCacheStore {
    * Stores the answer under `key`, fresh for `freshS` seconds from `observedAt` (when its fetch began),
    * whoever held the claim, and wakes the processes waiting on it.
    */
-  async fill(key: string, operation: string, a: { answer: string; facts: Record<string, unknown> | null; requestId: string; observedAt: Date }, freshS: number): Promise<void> {
+  async fill(
+    key: string,
+    operation: string,
+    a: { answer: string; facts: Record<string, unknown> | null; requestId: string; observedAt: Date },
+    freshS: number,
+  ): Promise<void> {
     const bytes = Buffer.byteLength(a.answer);
     await this.sql`
       WITH f AS (

@@ -85,7 +85,12 @@ export class EgressRules {
    */
   async resolve(host: string, port: string): Promise<{ address: string } | { blocked: BlockReason } | { unresolved: true }> {
     const h = bare(host);
-    const addresses = net.isIP(h) ? [h] : await dns.lookup(h, { all: true }).then((as) => as.map((a) => a.address), () => []);
+    const addresses = net.isIP(h)
+      ? [h]
+      : await dns.lookup(h, { all: true }).then(
+          (as) => as.map((a) => a.address),
+          () => [],
+        );
     if (addresses.length === 0) return { unresolved: true };
     if (!this.mayBePrivate(h, port) && addresses.some((a) => !isPublicAddress(a))) return { blocked: 'private_address' };
     return { address: addresses[0] };
@@ -146,7 +151,15 @@ export async function startEgressGuard(rules: EgressRules, onBlocked: (b: Blocke
       return;
     }
     const upstream = http.request(
-      { host: target.address, port: Number(port), method: req.method, path: url.pathname + url.search, headers: forwardHeaders(req.headers), agent, setHost: false },
+      {
+        host: target.address,
+        port: Number(port),
+        method: req.method,
+        path: url.pathname + url.search,
+        headers: forwardHeaders(req.headers),
+        agent,
+        setHost: false,
+      },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardRaw(up.rawHeaders));
         up.pipe(res);

@@ -354,7 +354,6 @@ function encodeBody(body: string | object | undefined): EncodedBody | undefined 
   return { data: JSON.stringify(body), contentType: 'application/json' };
 }
 
-
 /** Short class-like name of a network failure: the undici error class, else the system error code. */
 export function errorName(err: unknown): string {
   const e = err as { name?: string; code?: string; cause?: unknown } | null;

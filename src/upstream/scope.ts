@@ -55,7 +55,11 @@ export function upstreamScope(send: SendUpstream, scope: UpstreamScope = {}, bro
  * the caller's source scope when there is one, see ops/outcomes.ts).
  */
 export function observedUpstream(client: Pick<UpstreamClient, 'fetch' | 'browserFallback'>, outcomes: OutcomeSink): Upstream {
-  return upstreamScope((req) => observed(outcomes, req.source, () => client.fetch(req)), {}, (req) => client.browserFallback(req));
+  return upstreamScope(
+    (req) => observed(outcomes, req.source, () => client.fetch(req)),
+    {},
+    (req) => client.browserFallback(req),
+  );
 }
 
 /** Website fetches through `fetcher`, each also ended by `signal`. */

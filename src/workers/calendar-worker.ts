@@ -93,7 +93,9 @@ async function runItem(deps: ServiceDeps, boss: PgBoss, itemId: string): Promise
     if (account.plan && deps.config.CREDITS_MODE === 'enforce') {
       const left = await deps.credits.remaining(account.id, account.plan);
       if (left < calendarCost(request)) {
-        return finishItem(deps, boss, item.job_id, itemId, account, { error: `insufficient credits: this item costs ${calendarCost(request)}, ${left} available` });
+        return finishItem(deps, boss, item.job_id, itemId, account, {
+          error: `insufficient credits: this item costs ${calendarCost(request)}, ${left} available`,
+        });
       }
     }
     // the item is one logical operation: its upstream cookies stay within it

@@ -10,5 +10,10 @@ export const RESULT_CACHE_PURGE_QUEUE = 'result-cache-purge';
  * go; this bounds the table between them.
  */
 export async function startResultCachePurge(deps: Pick<ServiceDeps, 'results' | 'log'>, boss: PgBoss): Promise<void> {
-  await startHourly(deps.log, boss, { queue: RESULT_CACHE_PURGE_QUEUE, cron: '27 * * * *', what: 'expired or evicted result cache entries deleted', run: () => deps.results.purge() });
+  await startHourly(deps.log, boss, {
+    queue: RESULT_CACHE_PURGE_QUEUE,
+    cron: '27 * * * *',
+    what: 'expired or evicted result cache entries deleted',
+    run: () => deps.results.purge(),
+  });
 }

@@ -92,10 +92,9 @@ export async function queueJobWebhook(boss: PgBoss, tx: Tx, jobId: string, attem
   const data: WebhookJob = { job_id: jobId, attempt };
   // retryLimit covers a worker dying mid-attempt (the entry expires and runs again); failed
   // deliveries are not retried by pg-boss but rescheduled here with the spec's delays.
-  await boss.insert(
-    [{ name: WEBHOOK_QUEUE, data, retryLimit: 3, retryDelay: 5, expireInSeconds: 60, startAfter: new Date(Date.now() + delayS * 1000) }],
-    { db: bossDb(tx) },
-  );
+  await boss.insert([{ name: WEBHOOK_QUEUE, data, retryLimit: 3, retryDelay: 5, expireInSeconds: 60, startAfter: new Date(Date.now() + delayS * 1000) }], {
+    db: bossDb(tx),
+  });
 }
 
 /**

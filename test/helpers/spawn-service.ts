@@ -41,7 +41,11 @@ export function spawnNpmStart(env: Record<string, string | undefined>, cwd = REP
 }
 
 /** Starts the server and waits for the line that prints its URL (and the first key, when one is made). */
-export async function spawnServer(env: Record<string, string | undefined>, timeoutMs = 60_000, opts: { npmStart?: boolean; nodeFlags?: string[]; cwd?: string } = {}): Promise<Spawned> {
+export async function spawnServer(
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+  opts: { npmStart?: boolean; nodeFlags?: string[]; cwd?: string } = {},
+): Promise<Spawned> {
   const child = opts.npmStart ? spawnNpmStart(env, opts.cwd) : spawnEntry('src/main.ts', [], env, opts.nodeFlags);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -65,7 +69,11 @@ export async function spawnServer(env: Record<string, string | undefined>, timeo
   return { child, url, firstKey: key ? key[1] : null, output: () => out, exited };
 }
 
-export async function runEntry(entry: string, args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runEntry(
+  entry: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawnEntry(entry, args, env);
   let stdout = '';
   let stderr = '';

@@ -64,10 +64,16 @@ describe('an MCP task across process deaths', () => {
       const firstWorker = spawnEntry('src/worker.ts', [], env());
       children.push(firstWorker);
       const args = { token: 'durable-task-hotel', start: '2027-05-01', days: 181, probe_min_stay: false };
-      const created = await rawRequest(`${api.url}/mcp`, key, { method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: args, _meta: envelope(true) } });
+      const created = await rawRequest(`${api.url}/mcp`, key, {
+        method: 'tools/call',
+        params: { name: 'get_hotel_calendar', arguments: args, _meta: envelope(true) },
+      });
       expect(created.body.result).toMatchObject({ resultType: 'task', status: 'working' });
       const taskId: string = created.body.result.taskId;
-      await waitFor(async () => (await sql`SELECT 1 FROM mcp_tasks WHERE id = ${taskId} AND attempts = 1`).length > 0, { timeoutMs: 60_000, what: 'the worker to take the task' });
+      await waitFor(async () => (await sql`SELECT 1 FROM mcp_tasks WHERE id = ${taskId} AND attempts = 1`).length > 0, {
+        timeoutMs: 60_000,
+        what: 'the worker to take the task',
+      });
 
       firstWorker.kill('SIGKILL');
       api.child.kill('SIGKILL');
@@ -111,9 +117,15 @@ describe('an MCP task across process deaths', () => {
       const api = await spawnServer(env());
       children.push(api.child);
       const args = { token: 'graceful-task-hotel', start: '2027-05-01', days: 181, probe_min_stay: false };
-      const created = await rawRequest(`${api.url}/mcp`, key, { method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: args, _meta: envelope(true) } });
+      const created = await rawRequest(`${api.url}/mcp`, key, {
+        method: 'tools/call',
+        params: { name: 'get_hotel_calendar', arguments: args, _meta: envelope(true) },
+      });
       const taskId: string = created.body.result.taskId;
-      await waitFor(async () => (await sql`SELECT 1 FROM mcp_tasks WHERE id = ${taskId} AND attempts = 1`).length > 0, { timeoutMs: 60_000, what: 'the worker to take the task' });
+      await waitFor(async () => (await sql`SELECT 1 FROM mcp_tasks WHERE id = ${taskId} AND attempts = 1`).length > 0, {
+        timeoutMs: 60_000,
+        what: 'the worker to take the task',
+      });
       api.child.kill('SIGTERM');
       await exited(api.child);
       const [mid] = await sql`SELECT status, result FROM mcp_tasks WHERE id = ${taskId}`;

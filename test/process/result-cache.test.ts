@@ -26,7 +26,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
   const servers: Spawned[] = [];
   const fetched = (q: string) => replay.requests.filter((r) => r.path === SEARCH && r.query.q === q).length;
   const search = async (server: Spawned, q: string) => {
-    const res = await fetch(`${server.url}/v1/hotels/search`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ q, ...STAY }) });
+    const res = await fetch(`${server.url}/v1/hotels/search`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ q, ...STAY }),
+    });
     const body = (await res.json()) as Record<string, any>;
     return { status: res.status, cache: res.headers.get('x-cache'), charged: res.headers.get('x-credits-charged'), id: res.headers.get('x-request-id')!, body };
   };
@@ -42,7 +46,17 @@ describe.skipIf(suite.missing)(suite.title, () => {
     sql = createSql(db.url, { max: 4 });
     await migrate(sql);
     key = (await createKey(sql, { name: 'cache-processes', plan: 'starter', rateLimit: 100_000 })).key;
-    const env = { DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', BOOTSTRAP_KEY: 'false', RUN_WORKER: 'false', CREDITS_MODE: 'enforce', UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0' };
+    const env = {
+      DATABASE_URL: db.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      BOOTSTRAP_KEY: 'false',
+      RUN_WORKER: 'false',
+      CREDITS_MODE: 'enforce',
+      UPSTREAM_METASEARCH_URL: replay.url,
+      UPSTREAM_RETRIES: '0',
+    };
     servers.push(...(await Promise.all([spawnServer(env), spawnServer(env)])));
   }, 120_000);
   afterAll(async () => {

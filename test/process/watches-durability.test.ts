@@ -91,14 +91,21 @@ describe('watch checks across process deaths', () => {
         const res = await fetch(`${api.url}/v1/watches`, {
           method: 'POST',
           headers: { 'x-api-key': key, 'content-type': 'application/json' },
-          body: JSON.stringify({ target: { operation: 'calendar', property_token: `durable-watch-${i}`, start: '2027-05-01', days: 2, probe_min_stay: false }, rule: { type: 'any_change' }, every_hours: 1 }),
+          body: JSON.stringify({
+            target: { operation: 'calendar', property_token: `durable-watch-${i}`, start: '2027-05-01', days: 2, probe_min_stay: false },
+            rule: { type: 'any_change' },
+            every_hours: 1,
+          }),
         });
         expect(res.status).toBe(201);
         ids.push(((await res.json()) as { id: string }).id);
       }
 
       // period 1: the workers holding its checks are killed while the upstream reply is pending, and so is the API
-      await waitFor(async () => (await sql`SELECT count(*)::int AS n FROM watch_checks WHERE watch_id = ANY(${ids})`)[0].n === ids.length, { timeoutMs: 60_000, what: 'the first checks' });
+      await waitFor(async () => (await sql`SELECT count(*)::int AS n FROM watch_checks WHERE watch_id = ANY(${ids})`)[0].n === ids.length, {
+        timeoutMs: 60_000,
+        what: 'the first checks',
+      });
       const holders = await waitFor(
         async () => {
           const rows = await sql`SELECT claimed_by FROM watches WHERE id = ANY(${ids}) AND seq = 1 AND claimed_until > now()`;

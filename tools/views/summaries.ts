@@ -8,7 +8,8 @@ import { arr, bool, num, obj, text, textOrNull, type JsonObject, type JsonPath }
 
 type Answer = JsonObject;
 
-const money = (amount: number | null, currency: string | null) => (amount !== null && Number.isFinite(amount) ? `${Math.round(amount * 100) / 100} ${currency ?? ''}`.trim() : 'unpriced');
+const money = (amount: number | null, currency: string | null) =>
+  amount !== null && Number.isFinite(amount) ? `${Math.round(amount * 100) / 100} ${currency ?? ''}`.trim() : 'unpriced';
 /** An amount and its currency read from the answer. */
 const moneyAt = (v: unknown, amount: JsonPath, currency: JsonPath) => money(num(v, ...amount), textOrNull(v, ...currency));
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -71,7 +72,9 @@ export const SUMMARIES: Record<string, (a: Answer) => string> = {
       })
       .sort((x, y) => x.price - y.price);
     const cheapest = priced[0];
-    return cheapest ? `${count(priced.length, 'date')} priced; cheapest departure ${text(cheapest.day, 'departure')} at ${money(cheapest.price, textOrNull(cheapest.day, 'currency'))}.` : 'No date priced.';
+    return cheapest
+      ? `${count(priced.length, 'date')} priced; cheapest departure ${text(cheapest.day, 'departure')} at ${money(cheapest.price, textOrNull(cheapest.day, 'currency'))}.`
+      : 'No date priced.';
   },
   search_rentals: (a) =>
     `${count(arr(a, 'properties').length, 'rental')} for ${textOrNull(a, 'search_information', 'query_displayed') ?? textOrNull(a, 'search_parameters', 'q') ?? 'the area'}${textOrNull(a, 'pagination', 'next_page_token') ? '; more with next_page_token' : ''}.`,
@@ -91,7 +94,10 @@ export const SUMMARIES: Record<string, (a: Answer) => string> = {
 function parityLine(value: unknown): string {
   const p = obj(value);
   if (!p) return '';
-  if (p.status === 'undercut') return ` Parity: undercut by ${arr(p, 'undercuts').map((u) => `${text(u, 'source')} (${money(num(u, 'amount'), textOrNull(p, 'basis', 'currency'))} less)`).join(', ')}.`;
+  if (p.status === 'undercut')
+    return ` Parity: undercut by ${arr(p, 'undercuts')
+      .map((u) => `${text(u, 'source')} (${money(num(u, 'amount'), textOrNull(p, 'basis', 'currency'))} less)`)
+      .join(', ')}.`;
   if (p.status === 'official_cheapest') return ' Parity: the official site is cheapest.';
   return ` Parity: not comparable, ${textOrNull(p, 'reason') ?? 'no reason given'}.`;
 }

@@ -180,7 +180,16 @@ function echo(r: Pick<ResolvedSearch, 'engine' | 'params'>, ours: Record<string,
   for (const [k, v] of Object.entries(r.params)) if (k !== 'engine' && v !== undefined) out[k] = v;
   for (const [k, v] of Object.entries(out)) {
     if (k === 'engine') continue;
-    out[k] = engine.numbers?.includes(k) && v !== '' && Number.isFinite(Number(v)) ? Number(v) : Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+    out[k] =
+      engine.numbers?.includes(k) && v !== '' && Number.isFinite(Number(v))
+        ? Number(v)
+        : Array.isArray(v)
+          ? v.join(',')
+          : typeof v === 'string'
+            ? v
+            : typeof v === 'number' || typeof v === 'boolean'
+              ? String(v)
+              : JSON.stringify(v);
   }
   return out;
 }
@@ -207,19 +216,41 @@ type FetchFacts = {
  * that had no effect. Unless zero_retention is set, the answer (and the first upstream reply, when
  * this call fetched one) is archived for the caller's key.
  */
-export async function runSearch(r: ResolvedSearch, ctx: ToolContext, handler: Tool['handler'] = r.tool.handler): Promise<{ output: unknown; body: Record<string, unknown> }> {
+export async function runSearch(
+  r: ResolvedSearch,
+  ctx: ToolContext,
+  handler: Tool['handler'] = r.tool.handler,
+): Promise<{ output: unknown; body: Record<string, unknown> }> {
   const tap = new UpstreamTap();
   const started = new Date();
   const t0 = performance.now();
-  const facts = (): FetchFacts => ({ started: started.toISOString(), request_ms: tap.requestMs, total_ms: performance.now() - t0, request_url: tap.replies[0]?.url ?? null });
-  const run = await ctx.cache.run(r.tool, r.input, () => handler(r.input, { ...ctx, deps: { ...ctx.deps, upstream: tap.around(ctx.deps.upstream) } }), { bypass: asksLive(r), facts });
+  const facts = (): FetchFacts => ({
+    started: started.toISOString(),
+    request_ms: tap.requestMs,
+    total_ms: performance.now() - t0,
+    request_url: tap.replies[0]?.url ?? null,
+  });
+  const run = await ctx.cache.run(r.tool, r.input, () => handler(r.input, { ...ctx, deps: { ...ctx.deps, upstream: tap.around(ctx.deps.upstream) } }), {
+    bypass: asksLive(r),
+    facts,
+  });
   const body = await finishSearch(r, run.output as Record<string, unknown>, ctx, tap, (run.facts as FetchFacts | null) ?? facts());
   return { output: run.output, body };
 }
 
-async function finishSearch(r: ResolvedSearch, output: Record<string, unknown>, ctx: ToolContext, tap: UpstreamTap, facts: FetchFacts): Promise<Record<string, unknown>> {
+async function finishSearch(
+  r: ResolvedSearch,
+  output: Record<string, unknown>,
+  ctx: ToolContext,
+  tap: UpstreamTap,
+  facts: FetchFacts,
+): Promise<Record<string, unknown>> {
   const shaped = r.engine.reshape ? r.engine.reshape(output) : output;
-  const { search_metadata: ourMeta, search_parameters: ourEcho, ...rest } = shaped as { search_metadata?: Record<string, unknown>; search_parameters?: Record<string, unknown> };
+  const {
+    search_metadata: ourMeta,
+    search_parameters: ourEcho,
+    ...rest
+  } = shaped as { search_metadata?: Record<string, unknown>; search_parameters?: Record<string, unknown> };
   // the page this call fetched (none when its answer came from the result cache)
   const page = tap.replies[0] ?? null;
   // the archive serves that API's json_url / html_url: an MCP call (no such links in that protocol) keeps nothing there
@@ -240,7 +271,8 @@ async function finishSearch(r: ResolvedSearch, output: Record<string, unknown>, 
   };
   const body: Record<string, unknown> = { search_metadata, search_parameters: echo(r, ourEcho), ...rest };
   if (r.warnings.length) body.warnings = r.warnings;
-  if (store) await archiveSearch(ctx.deps.sql, ctx.deps.config.SEARCH_ARCHIVE_DAYS, { id: ctx.requestId, key: ctx.key, engine: r.engine.name, response: body, page });
+  if (store)
+    await archiveSearch(ctx.deps.sql, ctx.deps.config.SEARCH_ARCHIVE_DAYS, { id: ctx.requestId, key: ctx.key, engine: r.engine.name, response: body, page });
   return body;
 }
 

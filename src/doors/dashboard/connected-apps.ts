@@ -90,7 +90,10 @@ export function mountConnectedApps(r: Router, kit: DashboardKit): void {
       if (!checked.ok) return 'fatal' in checked ? refuse(res, checked.fatal) : res.redirect(303, checked.redirect);
       const q = checked.request;
       if (kit.field(req, 'decision') !== 'approve') {
-        return res.redirect(303, clientRedirect(q.redirectUri, urls.issuer, { error: 'access_denied', error_description: 'the user denied the request', state: q.state }));
+        return res.redirect(
+          303,
+          clientRedirect(q.redirectUri, urls.issuer, { error: 'access_denied', error_description: 'the user denied the request', state: q.state }),
+        );
       }
       const grantId = await approveGrant(deps.sql, { accountId: account.id, clientId: q.client.client_id, scope: q.scope });
       const code = await issueCode(deps.sql, {

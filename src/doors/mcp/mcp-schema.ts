@@ -27,7 +27,20 @@ const LONG_TEXT = 200;
 /** Byte budget of one tool's output schema in the listing (18 tools share the ≤ 48 KB of tools/list). */
 export const OUTPUT_SCHEMA_BYTES = 1_200;
 /** Keys an output schema does not need: outputs are produced by us, not checked against the agent. */
-const OUTPUT_ONLY_DROPS = new Set(['required', 'additionalProperties', 'minLength', 'maxLength', 'pattern', 'format', 'const', 'minItems', 'maxItems', 'minimum', 'maximum', 'default']);
+const OUTPUT_ONLY_DROPS = new Set([
+  'required',
+  'additionalProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'const',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'default',
+]);
 
 function isSchema(v: unknown): v is Schema {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -53,7 +66,33 @@ function withoutNull(p: unknown): unknown {
 }
 
 /** Keywords that constrain a value (as the Inspector counts them); a sub-schema with none accepts anything (its "untyped-schema"). */
-const CONSTRAINING = new Set(['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', '$ref', 'properties', 'items', 'prefixItems', 'required', 'additionalProperties', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf']);
+const CONSTRAINING = new Set([
+  'type',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  '$ref',
+  'properties',
+  'items',
+  'prefixItems',
+  'required',
+  'additionalProperties',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'multipleOf',
+]);
 /** Any JSON value, spelled as its kinds. */
 const ANY_VALUE = ['string', 'number', 'boolean', 'object', 'array', 'null'].map((type) => ({ type }));
 const constrains = (s: Schema) => Object.keys(s).some((k) => CONSTRAINING.has(k)) || ('if' in s && ('then' in s || 'else' in s));
@@ -121,7 +160,11 @@ function inlineRefs(root: Schema): Schema {
       if (!isSchema(target) || depth > 4) return { type: 'object', ...rest };
       return { ...(resolve(target, depth + 1) as Schema), ...rest };
     }
-    return Object.fromEntries(Object.entries(v).filter(([k]) => k !== '$defs').map(([k, child]) => [k, resolve(child, depth)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => k !== '$defs')
+        .map(([k, child]) => [k, resolve(child, depth)]),
+    );
   };
   return resolve(root, 0) as Schema;
 }
@@ -132,7 +175,10 @@ function cutBelow(s: unknown, depth: number): unknown {
   if (!isSchema(s)) return s;
   if (depth < 0 && isSchema(s.properties)) return { type: s.type ?? 'object' };
   return Object.fromEntries(
-    Object.entries(s).map(([k, v]) => [k, k === 'properties' && isSchema(v) ? Object.fromEntries(Object.entries(v).map(([n, p]) => [n, cutBelow(p, depth - 1)])) : cutBelow(v, depth)]),
+    Object.entries(s).map(([k, v]) => [
+      k,
+      k === 'properties' && isSchema(v) ? Object.fromEntries(Object.entries(v).map(([n, p]) => [n, cutBelow(p, depth - 1)])) : cutBelow(v, depth),
+    ]),
   );
 }
 

@@ -1,4 +1,12 @@
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpServerFactory, type ServerContext, type Tool as McpTool } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type McpServerFactory,
+  type ServerContext,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/server';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { toApiError } from '../../domain/errors.js';
 import { recordCall } from '../../ops/ops.js';
@@ -58,7 +66,14 @@ const CLIENT_CLOSED = 499;
  */
 export type SettleCall = (meter: Meter, record: CallRecord, final: () => CallToolResult) => Promise<void>;
 
-export async function callTool(deps: ServiceDeps, tool: Tool, args: unknown, caller: McpCaller, signal: AbortSignal, settle?: SettleCall): Promise<CallToolResult> {
+export async function callTool(
+  deps: ServiceDeps,
+  tool: Tool,
+  args: unknown,
+  caller: McpCaller,
+  signal: AbortSignal,
+  settle?: SettleCall,
+): Promise<CallToolResult> {
   const id = caller.nextRequestId();
   const started = performance.now();
   const meter = newMeter();
@@ -84,8 +99,19 @@ export async function callTool(deps: ServiceDeps, tool: Tool, args: unknown, cal
     result = errorResult(api.detail, status, id);
   }
   // what goes out: the text block and the structured result beside it
-  const bytes = Buffer.byteLength((result.content[0] as { text: string }).text) + (result.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0);
-  const record: CallRecord = { id, key_id: caller.key.id, account_id: caller.key.account_id, method: 'MCP', path: tool.name, status, duration_ms: performance.now() - started, response_bytes: bytes };
+  const bytes =
+    Buffer.byteLength((result.content[0] as { text: string }).text) +
+    (result.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0);
+  const record: CallRecord = {
+    id,
+    key_id: caller.key.id,
+    account_id: caller.key.account_id,
+    method: 'MCP',
+    path: tool.name,
+    status,
+    duration_ms: performance.now() - started,
+    response_bytes: bytes,
+  };
   try {
     if (settle) await settle(meter, record, () => withCallMeta(result, id, meter));
     else await finishCall(deps, meter, record);

@@ -113,7 +113,8 @@ async function fetchMetadataDocument(deps: ClientsDeps, clientId: string): Promi
   if ('client_secret' in doc || 'client_secret_expires_at' in doc) throw invalidClient('a client metadata document must not contain a client secret');
   const meta = parseClientMetadata(doc, 'client metadata document');
   if (!meta.client_name) throw invalidClient('the client metadata document must name the client (client_name)');
-  if ((meta.token_endpoint_auth_method ?? 'none') !== 'none') throw invalidClient('clients identified by a metadata document authenticate with PKCE only (token_endpoint_auth_method "none")');
+  if ((meta.token_endpoint_auth_method ?? 'none') !== 'none')
+    throw invalidClient('clients identified by a metadata document authenticate with PKCE only (token_endpoint_auth_method "none")');
   const maxAge = /(?:^|,)\s*max-age=(\d+)/i.exec(res.headers['cache-control'] ?? '');
   const noStore = /no-store|no-cache/i.test(res.headers['cache-control'] ?? '');
   const cacheS = noStore ? CACHE_S.min : Math.min(CACHE_S.max, Math.max(CACHE_S.min, maxAge ? Number(maxAge[1]) : CACHE_S.default));
@@ -158,7 +159,8 @@ export async function authenticateClient(deps: ClientsDeps, req: Request): Promi
   const client = await findClient(deps, clientId).catch((err) => {
     throw err instanceof OAuthProblem ? invalidClient('client authentication failed') : err;
   });
-  if (client.token_endpoint_auth_method !== method) throw invalidClient(`client authentication failed: this client authenticates with ${client.token_endpoint_auth_method}`);
+  if (client.token_endpoint_auth_method !== method)
+    throw invalidClient(`client authentication failed: this client authenticates with ${client.token_endpoint_auth_method}`);
   if (method !== 'none') {
     const presented = sha256(secret ?? '');
     if (!client.client_secret_hash || !timingSafeEqual(presented, client.client_secret_hash)) throw invalidClient('client authentication failed');

@@ -53,7 +53,14 @@ export async function mcpCaller(deps: Pick<ServiceDeps, 'platform' | 'config' | 
       async verifyAccessToken(token) {
         const t = await findAccessToken(deps.sql, token);
         if (!t) throw refused('the access token is unknown, expired or revoked');
-        return { token, clientId: t.client_id, scopes: t.scope.split(' '), expiresAt: Math.floor(t.expires_at.getTime() / 1000), resource: new URL(t.resource), extra: { token: t } };
+        return {
+          token,
+          clientId: t.client_id,
+          scopes: t.scope.split(' '),
+          expiresAt: Math.floor(t.expires_at.getTime() / 1000),
+          resource: new URL(t.resource),
+          extra: { token: t },
+        };
       },
     },
   });

@@ -20,7 +20,13 @@ export function withCacheMarker(tool: Tool, output: Schema): Schema {
   const own = resolve(output, output.properties[key]);
   const meta: Schema = own
     ? { ...own, properties: { ...own.properties, ...MARKER, ...(own.properties?.observed_at ? { observed_at: own.properties.observed_at } : {}) } }
-    : { type: 'object', description: 'On an answer from the shared result cache (x-cache: hit) only.', properties: MARKER, required: ['cached', 'observed_at'], additionalProperties: false };
+    : {
+        type: 'object',
+        description: 'On an answer from the shared result cache (x-cache: hit) only.',
+        properties: MARKER,
+        required: ['cached', 'observed_at'],
+        additionalProperties: false,
+      };
   return { ...output, properties: { ...output.properties, [key]: meta } };
 }
 
@@ -41,7 +47,8 @@ export function cacheText(tool: Tool): string | null {
     const f = FRESHNESS[tool.cache];
     return `**Cache:** an identical call within ${minutes(f.seconds)} (${tool.cache}; the operator's ${f.env}) is answered from the shared result cache, free (\`x-cache: hit\`, \`cached: true\`); \`cache: false\` fetches live.`;
   }
-  if (tool.cacheInHandler) return "**Cache:** the engine's operation is answered from the shared result cache as that operation states (free, `x-cache: hit`); `no_cache=true` fetches live.";
+  if (tool.cacheInHandler)
+    return "**Cache:** the engine's operation is answered from the shared result cache as that operation states (free, `x-cache: hit`); `no_cache=true` fetches live.";
   return null;
 }
 

@@ -139,7 +139,16 @@ async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps
   if (key) {
     // Written before the answer so that a client can read its own record at once.
     try {
-      await finishCall(deps, meter, { id: req.id, key_id: key.id, account_id: key.account_id, method: req.method, path: tool.path, status, duration_ms: elapsedMs(req), response_bytes: raw ? raw.bytes.length : Buffer.byteLength(text) });
+      await finishCall(deps, meter, {
+        id: req.id,
+        key_id: key.id,
+        account_id: key.account_id,
+        method: req.method,
+        path: tool.path,
+        status,
+        duration_ms: elapsedMs(req),
+        response_bytes: raw ? raw.bytes.length : Buffer.byteLength(text),
+      });
     } catch (err) {
       // A result whose charge could not be written is not handed out free.
       if (status < 400) {

@@ -24,7 +24,8 @@ export interface AppRatings {
 /** Review dates as precise as the feed states them. */
 const iso = dateOrInstant;
 
-const isFiveCounts = (v: unknown[] | null): v is [number, number, number, number, number] => v !== null && v.length === 5 && v.every((c) => typeof c === 'number');
+const isFiveCounts = (v: unknown[] | null): v is [number, number, number, number, number] =>
+  v !== null && v.length === 5 && v.every((c) => typeof c === 'number');
 
 /**
  * The storefront's ratings summary (`/<cc>/customer-reviews/id<app>?displayable-kind=11` with a

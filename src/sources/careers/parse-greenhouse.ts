@@ -13,7 +13,11 @@ export function parseGreenhouseBoard(payload: unknown): CareersBoardPage {
   const root = obj(payload);
   if (!root || !Array.isArray(root.jobs)) throw new UpstreamContractChanged('careers', 'greenhouse jobs array');
   const jobs = root.jobs.map(greenhouseJob).filter((j): j is CareersJobRecord => j !== null);
-  const companyName = textOrNull(arr(root.jobs).map((j) => obj(j)?.company_name).find((n) => textOrNull(n)));
+  const companyName = textOrNull(
+    arr(root.jobs)
+      .map((j) => obj(j)?.company_name)
+      .find((n) => textOrNull(n)),
+  );
   return { company_name: companyName, total: numeric(obj(root.meta)?.total), jobs };
 }
 

@@ -7,7 +7,30 @@ const RENAMED_TAGS: Record<string, string> = { b: 'strong', i: 'em' };
 /** Subtrees that never carry description text. */
 const DROPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'button', 'form', 'input', 'select']);
 /** Elements that end a line in plain text. */
-const BLOCK_TAGS = new Set(['p', 'div', 'section', 'article', 'li', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr', 'table', 'blockquote', 'pre', 'dd', 'dt', 'dl', 'header', 'footer']);
+const BLOCK_TAGS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'li',
+  'ul',
+  'ol',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'tr',
+  'table',
+  'blockquote',
+  'pre',
+  'dd',
+  'dt',
+  'dl',
+  'header',
+  'footer',
+]);
 
 function escapeText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -32,7 +32,14 @@ export function parsePdpQuote(payload: Json): PdpQuote {
   const errors = arr(payload, 'errors');
   const sections = arrOrNull(payload, 'data', 'presentation', 'stayProductDetailPage', 'sections', 'sections');
   if (!sections) {
-    if (errors.length) return { kind: 'refused', reason: errors.map((e) => text(e, 'message')).join('; ').slice(0, 200) };
+    if (errors.length)
+      return {
+        kind: 'refused',
+        reason: errors
+          .map((e) => text(e, 'message'))
+          .join('; ')
+          .slice(0, 200),
+      };
     throw new UpstreamContractChanged('rentaltwo', 'stayProductDetailPage.sections.sections');
   }
   const booking = sections.find((s) => at(s, 'sectionId') === BOOKING_SECTION || at(s, 'sectionComponentType') === BOOKING_SECTION);

@@ -73,11 +73,7 @@ export const TAXES_AND_FEES_DERIVATION = 'total_minus_nightly_times_nights';
  * quoted per (the source's nightly is per room). Accurate to within `nights` currency units,
  * because displayed nightly prices are rounded.
  */
-export function deriveTaxesAndFees(
-  offer: Pick<OtaOffer, 'total' | 'nightly' | 'taxes_and_fees_included'>,
-  nights: number,
-  units = 1,
-): number | null {
+export function deriveTaxesAndFees(offer: Pick<OtaOffer, 'total' | 'nightly' | 'taxes_and_fees_included'>, nights: number, units = 1): number | null {
   if (offer.taxes_and_fees_included !== true) return null;
   if (offer.total == null || offer.nightly == null) return null;
   if (!Number.isInteger(nights) || nights < 1 || !Number.isInteger(units) || units < 1) return null;

@@ -20,7 +20,9 @@ function searchCard(v: JsonObject, position: number): VideoCard | null {
   const overlays = arr(v.thumbnailOverlays)
     .map((o) => obj(o, 'thumbnailOverlayTimeStatusRenderer'))
     .filter(isObject);
-  const badges = arr(v.badges).map((b) => at(b, 'metadataBadgeRenderer', 'label')).filter((l): l is string => typeof l === 'string');
+  const badges = arr(v.badges)
+    .map((b) => at(b, 'metadataBadgeRenderer', 'label'))
+    .filter((l): l is string => typeof l === 'string');
   return {
     position,
     video_id: v.videoId,
@@ -49,7 +51,9 @@ function searchSections(data: unknown): unknown[] | null {
   if (first) return first;
   const commands = at(data, 'onResponseReceivedCommands');
   if (!Array.isArray(commands)) return null;
-  return commands.flatMap((c) => arr(at(c, 'appendContinuationItemsAction', 'continuationItems') ?? at(c, 'reloadContinuationItemsCommand', 'continuationItems')));
+  return commands.flatMap((c) =>
+    arr(at(c, 'appendContinuationItemsAction', 'continuationItems') ?? at(c, 'reloadContinuationItemsCommand', 'continuationItems')),
+  );
 }
 
 /** Innertube search answer (first page or continuation): top-level video results; shelves and ads are skipped. */

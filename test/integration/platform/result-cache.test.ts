@@ -31,10 +31,17 @@ describe.skipIf(suite.missing)(suite.title, () => {
   const fetched = (q: string) => replay.requests.filter((r) => r.path === SEARCH && r.query.q === q).length;
   const post = async (path: string, body: unknown, k = key) => {
     const res = await svc.call(path, { key: k, body });
-    return { status: res.status, cache: res.headers.get('x-cache'), charged: res.headers.get('x-credits-charged'), id: res.headers.get('x-request-id')!, body: (await res.json()) as Json };
+    return {
+      status: res.status,
+      cache: res.headers.get('x-cache'),
+      charged: res.headers.get('x-credits-charged'),
+      id: res.headers.get('x-request-id')!,
+      body: (await res.json()) as Json,
+    };
   };
   const history = async (id: string, k = key) => (await (await svc.call(`/v1/requests/${id}`, { key: k })).json()) as Json;
-  const rows = async () => (await svc.deps.sql<{ operation: string; state: string }[]>`SELECT operation, state FROM result_cache`).map((r) => `${r.operation} ${r.state}`);
+  const rows = async () =>
+    (await svc.deps.sql<{ operation: string; state: string }[]>`SELECT operation, state FROM result_cache`).map((r) => `${r.operation} ${r.state}`);
 
   beforeAll(async () => {
     const london = page(PAGES.london);
@@ -46,7 +53,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: SEARCH, query: { q: 'Crowd' }, body: london, delayMs: 300 },
       { path: SEARCH, body: london },
     ]);
-    svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', RESULT_CACHE_ENABLED: 'true', CREDITS_MODE: 'enforce', PUBLIC_BASE_URL: 'https://api.example.test' });
+    svc = await startTestService({
+      UPSTREAM_METASEARCH_URL: replay.url,
+      UPSTREAM_RETRIES: '0',
+      RESULT_CACHE_ENABLED: 'true',
+      CREDITS_MODE: 'enforce',
+      PUBLIC_BASE_URL: 'https://api.example.test',
+    });
     key = (await svc.key({ plan: 'starter' })).key;
     other = (await svc.key({ plan: 'starter' })).key;
     admin = (await svc.key({ plan: 'starter', role: 'admin' })).key;
@@ -149,7 +162,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('failures, blocked pages and empty answers are never cached', async () => {
-    for (const [q, status] of [['Boom', 502], ['Blocked', 502], ['Nowhere', 200]] as const) {
+    for (const [q, status] of [
+      ['Boom', 502],
+      ['Blocked', 502],
+      ['Nowhere', 200],
+    ] as const) {
       const a = await post('/v1/hotels/search', { q, ...STAY });
       const b = await post('/v1/hotels/search', { q, ...STAY });
       expect([a.status, b.status, a.charged, b.charged], q).toEqual([status, status, '0', '0']);
@@ -200,7 +217,14 @@ describe.skipIf(suite.missing)(suite.title, () => {
 
   it('/metrics counts hits and misses per operation and the cache size; /v1/storage shows the size to admin keys only', async () => {
     const text = await (await svc.call('/metrics', { key: admin })).text();
-    const value = (line: string) => Number(text.split('\n').find((l) => l.startsWith(line))?.split(' ').at(-1));
+    const value = (line: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(line))
+          ?.split(' ')
+          .at(-1),
+      );
     expect(value('hotelrates_result_cache_calls_total{operation="search_hotels",outcome="miss"}')).toBeGreaterThanOrEqual(5);
     expect(value('hotelrates_result_cache_calls_total{operation="search_hotels",outcome="hit"}')).toBeGreaterThanOrEqual(3);
     expect(value('hotelrates_result_cache_calls_total{operation="search_hotels",outcome="coalesced"}')).toBeGreaterThanOrEqual(1);
@@ -211,7 +235,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const mine = (await (await svc.call('/v1/storage', { key })).json()) as Json;
     expect(mine).not.toHaveProperty('result_cache');
     const ops = (await (await svc.call('/v1/storage', { key: admin })).json()) as Json;
-    expect(ops.result_cache).toMatchObject({ entries: expect.any(Number), bytes: expect.any(Number), max_bytes: 256 * 1024 * 1024, pending: 0, oldest_observed_at: expect.any(String) });
+    expect(ops.result_cache).toMatchObject({
+      entries: expect.any(Number),
+      bytes: expect.any(Number),
+      max_bytes: 256 * 1024 * 1024,
+      pending: 0,
+      oldest_observed_at: expect.any(String),
+    });
     expect(ops.result_cache.entries).toBeGreaterThanOrEqual(4);
   });
 
@@ -223,7 +253,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(purged).toBe(before.length - after.length);
     expect(after.some((r) => r.startsWith('serp_metasearch_hotels'))).toBe(false);
     // a cap of one entry's size keeps the one with the most time left
-    const entries = await svc.deps.sql<{ key: string; bytes: number; expires_at: Date }[]>`SELECT key, bytes, expires_at FROM result_cache ORDER BY expires_at DESC`;
+    const entries = await svc.deps.sql<
+      { key: string; bytes: number; expires_at: Date }[]
+    >`SELECT key, bytes, expires_at FROM result_cache ORDER BY expires_at DESC`;
     expect(entries.length).toBeGreaterThanOrEqual(2);
     await svc.deps.results.store.evict(entries[0].bytes);
     expect((await svc.deps.sql`SELECT key FROM result_cache`).map((r) => r.key)).toEqual([entries[0].key]);

@@ -34,8 +34,14 @@ describe('result cache key', () => {
 describe('a hit as the REST door hands it out', () => {
   const observedAt = new Date('2026-01-02T03:04:05.000Z');
   it('says cached and when it was fetched in search_metadata, else meta (kept beside what meta says), else a meta of its own', () => {
-    expect(markedAnswer({ search_metadata: { id: 'req_1', observed_at: 'then' }, x: 1 }, { hit: true, observedAt })).toEqual({ search_metadata: { id: 'req_1', observed_at: 'then', cached: true }, x: 1 });
-    expect(markedAnswer({ meta: { source: 'video' }, x: 1 }, { hit: true, observedAt })).toEqual({ meta: { source: 'video', cached: true, observed_at: '2026-01-02T03:04:05.000Z' }, x: 1 });
+    expect(markedAnswer({ search_metadata: { id: 'req_1', observed_at: 'then' }, x: 1 }, { hit: true, observedAt })).toEqual({
+      search_metadata: { id: 'req_1', observed_at: 'then', cached: true },
+      x: 1,
+    });
+    expect(markedAnswer({ meta: { source: 'video' }, x: 1 }, { hit: true, observedAt })).toEqual({
+      meta: { source: 'video', cached: true, observed_at: '2026-01-02T03:04:05.000Z' },
+      x: 1,
+    });
     expect(markedAnswer({ x: 1 }, { hit: true, observedAt })).toEqual({ x: 1, meta: { cached: true, observed_at: '2026-01-02T03:04:05.000Z' } });
   });
   it('leaves a fetched answer as it is', () => {
@@ -78,14 +84,18 @@ describe('what the descriptors declare', () => {
     expect(TOOLS.find((t) => t.name === 'serp_metasearch_hotels_calendar')).toMatchObject({ cache: null, cacheInHandler: true });
   });
 
-  it('docs/caching.md lists every cached operation under its kind, with that kind\'s default and setting', () => {
+  it("docs/caching.md lists every cached operation under its kind, with that kind's default and setting", () => {
     const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../../docs/caching.md'), 'utf8');
     for (const [kind, f] of Object.entries(FRESHNESS)) {
       const row = doc.split('\n').find((l) => l.startsWith(`| ${kind} |`));
       expect(row, kind).toBeDefined();
       expect(row, kind).toContain(`\`${f.env}\``);
       const listed = [...row!.split('|')[4].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort();
-      expect(listed, kind).toEqual(TOOLS.filter((t) => t.cache === kind).map((t) => t.name).sort());
+      expect(listed, kind).toEqual(
+        TOOLS.filter((t) => t.cache === kind)
+          .map((t) => t.name)
+          .sort(),
+      );
     }
   });
 });

@@ -63,7 +63,9 @@ function migratedTables(): string[] {
   const dir = path.join(ROOT, 'migrations');
   const tables = fs
     .readdirSync(dir)
-    .flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF NOT EXISTS\s+)?([a-z_]+)/gi)].map((m) => m[1]));
+    .flatMap((f) =>
+      [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF NOT EXISTS\s+)?([a-z_]+)/gi)].map((m) => m[1]),
+    );
   return [...new Set(tables)].sort();
 }
 

@@ -65,7 +65,18 @@ export function buildCalendarRpc(opts: {
       'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
       'x-same-domain': '1',
       // locale, market, currency and occupancy as the front end sends them with priced sessions
-      'x-goog-ext-259736195-jspb': JSON.stringify([`${opts.hl}-${opts.gl.toUpperCase()}`, opts.gl.toUpperCase(), opts.currency, opts.adults, null, [0], null, null, 7, []]),
+      'x-goog-ext-259736195-jspb': JSON.stringify([
+        `${opts.hl}-${opts.gl.toUpperCase()}`,
+        opts.gl.toUpperCase(),
+        opts.currency,
+        opts.adults,
+        null,
+        [0],
+        null,
+        null,
+        7,
+        [],
+      ]),
     },
   };
 }

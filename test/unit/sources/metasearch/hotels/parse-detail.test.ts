@@ -33,7 +33,9 @@ describe('metasearch hotels: seller slots and request helpers', () => {
     expect(pageTokenOffset('CBI=')).toBe(18);
     expect(pageTokenOffset('CCQ=')).toBe(36);
     expect(pageTokenOffset('!!')).toBeNull();
-    const url = new URL(`https://x${buildHotelPropertyUrl(LONDON_TOKENS[0], { checkIn: '2026-04-15', checkOut: '2026-04-22', adults: 2, currency: 'GBP', gl: 'gb', hl: 'en' }).path}`);
+    const url = new URL(
+      `https://x${buildHotelPropertyUrl(LONDON_TOKENS[0], { checkIn: '2026-04-15', checkOut: '2026-04-22', adults: 2, currency: 'GBP', gl: 'gb', hl: 'en' }).path}`,
+    );
     expect(url.searchParams.get('qs')).toBe(encodePropertyQs(LONDON_TOKENS[0]));
     expect(decodeTs(url.searchParams.get('ts')!).search).toMatchObject({ checkIn: '2026-04-15', checkOut: '2026-04-22', currency: 'GBP' });
   });
