@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/config.js';
@@ -7,7 +6,7 @@ import { startRuntime } from '../../src/app/service.js';
 import { createSql, type Sql } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { calendarRoute } from '../helpers/calendar-replay.js';
-import { spawnEntry, spawnServer, type Spawned } from '../helpers/spawn-service.js';
+import { durableProcessEnv, printed, spawnEntry, spawnServer, type Spawned } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 import { startTestService } from '../helpers/test-service.js';
 import { waitFor } from '../helpers/wait.js';
@@ -38,18 +37,7 @@ afterAll(async () => {
   await replay?.close();
 });
 
-const env = () => ({
-  DATABASE_URL: db.url,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  BOOTSTRAP_KEY: 'false',
-  UPSTREAM_METASEARCH_URL: replay.url,
-  UPSTREAM_RETRIES: '0',
-  WORKER_CONCURRENCY: '2',
-  QUEUE_MAINTENANCE_S: '1',
-  JOB_MIN_EXPIRY_S: '1',
-});
+const env = () => durableProcessEnv(db.url, replay.url, { WORKER_CONCURRENCY: '2' });
 
 async function submit(url: string, key: string, items: unknown[], priority = 5, idem = `k-${Math.random()}`) {
   const res = await fetch(`${url}/v1/jobs`, {
@@ -135,20 +123,6 @@ describe('calendar batches across process deaths', () => {
     }
   });
 });
-
-/** Resolves once the process has written `text` to stdout or stderr. */
-function printed(child: ChildProcess, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d;
-      if (out.includes(text)) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', () => reject(new Error(`exited before printing "${text}":\n${out}`)));
-  });
-}
 
 /** The largest number of [start, end] intervals that are open at one moment. */
 function maxOverlap(spans: Array<[number, number]>): number {

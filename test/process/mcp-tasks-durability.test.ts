@@ -6,7 +6,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { createKey } from '../../src/platform/keys.js';
 import { calendarRoute } from '../helpers/calendar-replay.js';
 import { envelope, rawRequest, tasksRequester } from '../helpers/mcp-tasks-client.js';
-import { spawnEntry, spawnServer } from '../helpers/spawn-service.js';
+import { durableProcessEnv, exited, spawnEntry, spawnServer } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 import { waitFor } from '../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
@@ -32,21 +32,7 @@ afterAll(async () => {
   await replay?.close();
 });
 
-const env = () => ({
-  DATABASE_URL: db.url,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  BOOTSTRAP_KEY: 'false',
-  UPSTREAM_METASEARCH_URL: replay.url,
-  UPSTREAM_RETRIES: '0',
-  QUEUE_MAINTENANCE_S: '1',
-  JOB_MIN_EXPIRY_S: '1',
-});
-
-/** Resolves when the process has exited (at once if it already has). */
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+const env = () => durableProcessEnv(db.url, replay.url);
 
 /** Every process a test started is gone before the next test (none is left behind). */
 async function killAll(children: ChildProcess[]): Promise<void> {
