@@ -17,10 +17,16 @@ const LAYERS = [
 
 const upward = LAYERS.slice(1).map(([name, path], i) => ({
   name: `no-import-up-from-${name}`,
-  comment: `${name} may not import a layer above it (${LAYERS.slice(0, i + 1).map(([n]) => n).join(', ')})`,
+  comment: `${name} may not import a layer above it (${LAYERS.slice(0, i + 1)
+    .map(([n]) => n)
+    .join(', ')})`,
   severity: 'error',
   from: { path },
-  to: { path: LAYERS.slice(0, i + 1).map(([, p]) => p).join('|') },
+  to: {
+    path: LAYERS.slice(0, i + 1)
+      .map(([, p]) => p)
+      .join('|'),
+  },
 }));
 
 module.exports = {
@@ -46,6 +52,10 @@ module.exports = {
     exclude: { path: '^(node_modules|dist|test|bench|scripts)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.json'],
+    },
   },
 };

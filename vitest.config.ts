@@ -21,7 +21,15 @@ export default defineConfig({
     projects: [
       { test: { ...common, name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 } },
       { test: { ...common, name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 60_000 } },
-      { test: { ...common, name: 'process', include: ['test/process/**/*.test.ts', 'test/conformance/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000 } },
+      {
+        test: {
+          ...common,
+          name: 'process',
+          include: ['test/process/**/*.test.ts', 'test/conformance/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });

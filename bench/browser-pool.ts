@@ -109,9 +109,21 @@ async function main() {
     { nodeFlags: startFlags },
   );
   const pid = server.child.pid!;
-  const input = searchFlights.input.parse({ departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', flight_type: 'one_way', currency: 'USD', hl: 'en', gl: 'us' });
+  const input = searchFlights.input.parse({
+    departure_id: 'SFO',
+    arrival_id: 'JFK',
+    outbound_date: '2026-07-15',
+    flight_type: 'one_way',
+    currency: 'USD',
+    hl: 'en',
+    gl: 'us',
+  });
   const search = normalizeFlightSearch(input as Parameters<typeof normalizeFlightSearch>[0]);
-  const token = encodeBookingToken(search, [[{ from: 'SFO', date: '2026-07-15', to: 'JFK', airline: 'B6', flightNumber: '16' }]], { price_token: null, price: 110, currency: 'USD' });
+  const token = encodeBookingToken(search, [[{ from: 'SFO', date: '2026-07-15', to: 'JFK', airline: 'B6', flightNumber: '16' }]], {
+    price_token: null,
+    price: 110,
+    currency: 'USD',
+  });
   const book = async (): Promise<{ status: number; ms: number; detail?: string }> => {
     const started = performance.now();
     const res = await fetch(`${server.url}/v1/serp/metasearch_flights_booking`, {
@@ -140,7 +152,12 @@ async function main() {
   let peak: Sample = { serviceRss: 0, treeRss: 0, treePss: 0, processes: 0 };
   const sampler = setInterval(() => {
     const s = sample(pid);
-    peak = { serviceRss: Math.max(peak.serviceRss, s.serviceRss), treeRss: Math.max(peak.treeRss, s.treeRss), treePss: Math.max(peak.treePss, s.treePss), processes: Math.max(peak.processes, s.processes) };
+    peak = {
+      serviceRss: Math.max(peak.serviceRss, s.serviceRss),
+      treeRss: Math.max(peak.treeRss, s.treeRss),
+      treePss: Math.max(peak.treePss, s.treePss),
+      processes: Math.max(peak.processes, s.processes),
+    };
   }, 100);
   const statuses: Record<string, number> = {};
   const answered: number[] = [];

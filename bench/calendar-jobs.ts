@@ -19,7 +19,6 @@ import { buildCalendarRpc, calendarWindows } from '../src/sources/metasearch/cal
 const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
-
 /** The replayed upstream runs in its own process: its work is not the service's overhead. */
 async function startUpstream(): Promise<{ url: string; close(): void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/replay-upstream.ts', String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -39,8 +38,11 @@ async function main() {
   // The upstream's own time for a 90-night calendar (its three monthly RPCs, in parallel, asked
   // directly) and the same calendar through the API, taken in turns so that both see the same
   // machine: the overhead is the difference of their medians.
-  const windows = calendarWindows('2027-03-01', 90).map((w) => buildCalendarRpc({ token: 'bench-direct', window: w, los: 1, adults: 2, currency: 'USD', gl: 'us', hl: 'en' }));
-  const direct = (w: (typeof windows)[number]) => fetch(`${replay.url}${w.path}?${new URLSearchParams(w.query)}`, { method: 'POST', headers: w.headers, body: w.body }).then((r) => r.arrayBuffer());
+  const windows = calendarWindows('2027-03-01', 90).map((w) =>
+    buildCalendarRpc({ token: 'bench-direct', window: w, los: 1, adults: 2, currency: 'USD', gl: 'us', hl: 'en' }),
+  );
+  const direct = (w: (typeof windows)[number]) =>
+    fetch(`${replay.url}${w.path}?${new URLSearchParams(w.query)}`, { method: 'POST', headers: w.headers, body: w.body }).then((r) => r.arrayBuffer());
   const upstreamTimes: number[] = [];
   const apiTimes: number[] = [];
   const loadAtStart = os.loadavg()[0];
@@ -53,7 +55,11 @@ async function main() {
     const cpu = process.cpuUsage();
     const pg = clusterCpuUs();
     t = performance.now();
-    const res = await fetch(`${service.url}/v1/calendar`, { method: 'POST', headers, body: JSON.stringify({ token: `bench-hotel-${i}`, start: '2027-03-01', days: 90, probe_min_stay: false }) });
+    const res = await fetch(`${service.url}/v1/calendar`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ token: `bench-hotel-${i}`, start: '2027-03-01', days: 90, probe_min_stay: false }),
+    });
     await res.arrayBuffer();
     const api = performance.now() - t;
     if (res.status !== 200) throw new Error(`calendar answered ${res.status}`);
@@ -84,9 +90,13 @@ async function main() {
   const batchCpu = process.cpuUsage();
   const batchPg = clusterCpuUs();
   const t0 = performance.now();
-  const created = await fetch(`${service.url}/v1/jobs`, { method: 'POST', headers: { ...headers, 'idempotency-key': `bench-${Date.now()}` }, body: JSON.stringify({ items }) });
+  const created = await fetch(`${service.url}/v1/jobs`, {
+    method: 'POST',
+    headers: { ...headers, 'idempotency-key': `bench-${Date.now()}` },
+    body: JSON.stringify({ items }),
+  });
   const job = (await created.json()) as { id: string };
-  let wall = 0;
+  let wall: number;
   // The job's end, read straight from its row every 10 ms: polling GET /v1/jobs/{id} that often
   // (an authenticated, recorded call reading 50 items) would load the service it measures.
   for (;;) {

@@ -39,14 +39,17 @@ async function main() {
     const t = performance.now();
     const res = await fetch(`${service.url}/v1/ota/compare`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body });
     const json = (await res.json()) as { sources: { status: string }[] };
-    if (res.status !== 200 || json.sources.some((s) => s.status !== 'ok')) throw new Error(`compare answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
+    if (res.status !== 200 || json.sources.some((s) => s.status !== 'ok'))
+      throw new Error(`compare answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
     if (i > 0) walls.push(performance.now() - t);
   }
   const slowest = Math.max(...Object.values(LATENCIES));
   const m = median(walls);
   console.log(
     [
-      `## Compare across sources (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores; injected latencies ${Object.entries(LATENCIES).map(([k, v]) => `${k} ${v} ms`).join(', ')})`,
+      `## Compare across sources (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores; injected latencies ${Object.entries(LATENCIES)
+        .map(([k, v]) => `${k} ${v} ms`)
+        .join(', ')})`,
       '',
       '| measure | value |',
       '|---|---|',

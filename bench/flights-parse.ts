@@ -43,6 +43,8 @@ const heapAfter = process.memoryUsage().heapUsed;
 const mean = times.reduce((a, b) => a + b, 0) / times.length;
 const sorted = [...times].sort((a, b) => a - b);
 
-console.log(`page: ${largest.rel} (${(largest.html.length / 1e6).toFixed(1)} M chars, ${(statSync(fixturePath(largest.rel)).size / 1e3).toFixed(0)} kB zstd), ${itineraries} itineraries`);
+console.log(
+  `page: ${largest.rel} (${(largest.html.length / 1e6).toFixed(1)} M chars, ${(statSync(fixturePath(largest.rel)).size / 1e3).toFixed(0)} kB zstd), ${itineraries} itineraries`,
+);
 console.log(`runs: ${RUNS}  mean ${mean.toFixed(1)} ms/page  min ${sorted[0].toFixed(1)}  max ${sorted[sorted.length - 1].toFixed(1)}`);
 console.log(`heap: ${((heapAfter - heapBefore) / 1e6).toFixed(1)} MB delta over ${RUNS} parses (${gc ? 'after gc' : 'no --expose-gc, unsettled'})`);

@@ -16,7 +16,10 @@ export interface BenchService {
   close(): Promise<void>;
 }
 
-/** The real service for a benchmark: DATABASE_URL or a fresh embedded cluster, a key without limits. */
+/**
+ * The real service for a benchmark: DATABASE_URL or a fresh embedded cluster, a key without limits.
+ * The result cache is off unless `env` turns it on: the benchmarks repeat identical calls to time the live path.
+ */
 export async function startBenchService(env: Record<string, string> = {}, tools?: Tool[]): Promise<BenchService> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-'));
   const config = loadConfig({
@@ -27,6 +30,7 @@ export async function startBenchService(env: Record<string, string> = {}, tools?
     BOOTSTRAP_KEY: 'false',
     DATA_DIR: dataDir,
     EMBEDDED_PG_PORT: String(await freePort()),
+    RESULT_CACHE_ENABLED: 'false',
     ...env,
   });
   const service = await startService(config, { log: pino({ level: 'silent' }), ...(tools ? { tools } : {}) });

@@ -32,5 +32,12 @@ const result = await autocannon({
     },
   ],
 });
-const out = { mean: result.latency.average, p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx, requests: result.requests.total };
+const out = {
+  mean: result.latency.average,
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  rps: result.requests.average,
+  errors: result.errors + result.non2xx,
+  requests: result.requests.total,
+};
 process.stdout.write(`${JSON.stringify(out)}\n`);

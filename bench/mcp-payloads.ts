@@ -19,7 +19,9 @@ const LIST_BUDGET = 48 * 1024;
 const DEFAULT_BUDGET = 8_000;
 const MAX_BUDGET = 25_000;
 const HOTEL_PAGES = ['london-long-stay', 'paris-budget', 'tokyo-5star', 'tokyo-standard'].map((n) => `google-hotels/travel-search-${n}.html`);
-const FLIGHT_PAGES = ['nonstop-sfo_jfk_economy', 'layover-mad_nrt', 'domestic_business-lax_ord', 'overnight_1day-sfo_lhr_economy'].map((n) => `google-flights/results-${n}.html.zst`);
+const FLIGHT_PAGES = ['nonstop-sfo_jfk_economy', 'layover-mad_nrt', 'domestic_business-lax_ord', 'overnight_1day-sfo_lhr_economy'].map(
+  (n) => `google-flights/results-${n}.html.zst`,
+);
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -48,7 +50,10 @@ async function main() {
   const variants: { label: string; set: () => void }[] = [
     { label: 'default pages', set: () => Object.assign(pages, { hotels: HOTEL_PAGES[0], flights: null }) },
     ...HOTEL_PAGES.filter((p) => fs.existsSync(fixturePath(p))).map((p) => ({ label: p, set: () => Object.assign(pages, { hotels: p, flights: null }) })),
-    ...FLIGHT_PAGES.filter((p) => fs.existsSync(fixturePath(p))).map((p) => ({ label: p, set: () => Object.assign(pages, { hotels: HOTEL_PAGES[0], flights: p }) })),
+    ...FLIGHT_PAGES.filter((p) => fs.existsSync(fixturePath(p))).map((p) => ({
+      label: p,
+      set: () => Object.assign(pages, { hotels: HOTEL_PAGES[0], flights: p }),
+    })),
   ];
   for (const variant of variants) {
     variant.set();

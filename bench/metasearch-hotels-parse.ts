@@ -10,14 +10,10 @@ import { parseSearchPage } from '../src/sources/metasearch/hotels/parse-search.j
 import { toCompatSearch } from '../src/sources/metasearch/hotels/to-compat.js';
 
 const RUNS = 20;
-const PAGES = ['london-long-stay', 'paris-budget', 'tokyo-5star', 'tokyo-standard'].map(
-  (n) => `google-hotels/travel-search-${n}.html`,
-);
+const PAGES = ['london-long-stay', 'paris-budget', 'tokyo-5star', 'tokyo-standard'].map((n) => `google-hotels/travel-search-${n}.html`);
 
 const gc = (globalThis as { gc?: () => void }).gc;
-const largest = PAGES.filter((p) => fs.existsSync(fixturePath(p))).sort(
-  (a, b) => fs.statSync(fixturePath(b)).size - fs.statSync(fixturePath(a)).size,
-)[0];
+const largest = PAGES.filter((p) => fs.existsSync(fixturePath(p))).sort((a, b) => fs.statSync(fixturePath(b)).size - fs.statSync(fixturePath(a)).size)[0];
 if (!largest) {
   console.log('metasearch-hotels-parse: SKIPPED, no recorded search page found');
   process.exit(0);

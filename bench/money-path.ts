@@ -54,7 +54,12 @@ async function run(label: string, keys: CreatedKey[], clients: number, calls: nu
   );
   const ms = performance.now() - t0;
   const used = process.cpuUsage(cpu);
-  return { case: label, callsPerS: Math.round((calls / ms) * 1000), statementsPerCall: statements / calls, cpuUsPerCall: Math.round((used.user + used.system) / calls) };
+  return {
+    case: label,
+    callsPerS: Math.round((calls / ms) * 1000),
+    statementsPerCall: statements / calls,
+    cpuUsPerCall: Math.round((used.user + used.system) / calls),
+  };
 }
 
 try {

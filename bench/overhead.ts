@@ -176,7 +176,10 @@ async function main() {
   await load(mcpSpec); // warm
   const rest = await measured(statements, restSpec);
   const mcp = await measured(statements, mcpSpec);
-  lines.push(row('balance (free)', 'REST GET /v1/billing', rest), row('balance (free)', `MCP tools/call get_credit_balance (${call.headers['mcp-protocol-version'] ?? 'no version header'})`, mcp));
+  lines.push(
+    row('balance (free)', 'REST GET /v1/billing', rest),
+    row('balance (free)', `MCP tools/call get_credit_balance (${call.headers['mcp-protocol-version'] ?? 'no version header'})`, mcp),
+  );
   summary.push(
     `MCP tools/call vs REST, free balance tool: added p50 ${(mcp.p50 - rest.p50).toFixed(2)} ms, throughput ratio ${((mcp.rps / rest.rps) * 100).toFixed(1)} %.`,
   );

@@ -46,7 +46,17 @@ async function main() {
   // node's own flags as `npm start` passes them (package.json), so the process is the one users run
   const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string).split(/\s+/).filter((t) => t.startsWith('--max-'));
   const server = await spawnServer(
-    { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, BOOTSTRAP_KEY: 'false', UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', RUN_WORKER: 'false', ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}) },
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      BOOTSTRAP_KEY: 'false',
+      UPSTREAM_METASEARCH_URL: replay.url,
+      UPSTREAM_RETRIES: '0',
+      RUN_WORKER: 'false',
+      ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
+    },
     120_000,
     { nodeFlags: startFlags },
   );
@@ -74,9 +84,16 @@ async function main() {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const hwm = statusField(pid, 'VmHWM');
-  server.child.kill("SIGTERM");
+  server.child.kill('SIGTERM');
   await server.exited;
-  if (process.env.SHOW_OUTPUT) console.log(server.output().split('\n').filter((l) => l.includes('MEMMAX')).join('\n'));
+  if (process.env.SHOW_OUTPUT)
+    console.log(
+      server
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('MEMMAX'))
+        .join('\n'),
+    );
   await replay.close();
   await embedded?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ const BENCHES: [string, Record<string, string>][] = [
   ['bench/calendar-jobs.ts', {}],
   ['bench/calendar-jobs.ts', { WORKER_CONCURRENCY: '1' }],
   ['bench/compare.ts', {}],
+  ['bench/result-cache.ts', {}],
   ['bench/watches.ts', {}],
   ['bench/metasearch-hotels-parse.ts', {}],
   ['bench/flights-parse.ts', {}],
@@ -23,7 +24,11 @@ const BENCHES: [string, Record<string, string>][] = [
 let failed = false;
 for (const [file, env] of BENCHES) {
   if (!fs.existsSync(file)) continue;
-  console.log(`\n# ${file} ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
+  console.log(
+    `\n# ${file} ${Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}\n`,
+  );
   const r = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit', env: { ...process.env, ...env } });
   failed ||= r.status !== 0;
 }

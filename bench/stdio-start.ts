@@ -85,7 +85,13 @@ async function launch(env: Record<string, string>): Promise<Launch> {
   // e.g. BENCH_STDIO_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to see where the CPU goes
   const args = [...(process.env.BENCH_STDIO_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), ...readmeArgs];
   const started = performance.now();
-  const transport = new StdioClientTransport({ command, args, cwd: os.tmpdir(), env: { PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, ...env }, stderr: process.env.BENCH_STDIO_STDERR ? 'inherit' : 'ignore' });
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd: os.tmpdir(),
+    env: { PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, ...env },
+    stderr: process.env.BENCH_STDIO_STDERR ? 'inherit' : 'ignore',
+  });
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(transport);
   await client.listTools();

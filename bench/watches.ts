@@ -40,7 +40,11 @@ async function main() {
   for (let i = 0; i < WATCHES; i += 20) {
     await Promise.all(
       Array.from({ length: Math.min(20, WATCHES - i) }, async (_, j) => {
-        const body = { target: { operation: 'calendar', property_token: `bench-watch-${i + j}`, start: '2027-03-01', days: 7, probe_min_stay: false }, rule: { type: 'below', price: 105 }, every_hours: 1 };
+        const body = {
+          target: { operation: 'calendar', property_token: `bench-watch-${i + j}`, start: '2027-03-01', days: 7, probe_min_stay: false },
+          rule: { type: 'below', price: 105 },
+          every_hours: 1,
+        };
         const res = await fetch(`${service.url}/v1/watches`, { method: 'POST', headers, body: JSON.stringify(body) });
         if (res.status !== 201) throw new Error(`create answered ${res.status}: ${await res.text()}`);
         await res.arrayBuffer();
@@ -53,13 +57,20 @@ async function main() {
   const counters = async () => {
     // PostgreSQL publishes a backend's table counters at the end of its transactions, at most once a second
     await new Promise((r) => setTimeout(r, 1500));
-    const [r] = await sql`SELECT coalesce(sum(n_tup_ins), 0)::float8 AS ins, coalesce(sum(n_tup_upd), 0)::float8 AS upd, coalesce(sum(n_tup_del), 0)::float8 AS del
+    const [r] =
+      await sql`SELECT coalesce(sum(n_tup_ins), 0)::float8 AS ins, coalesce(sum(n_tup_upd), 0)::float8 AS upd, coalesce(sum(n_tup_del), 0)::float8 AS del
       FROM pg_stat_all_tables WHERE schemaname IN ('public', 'pgboss')`;
     // pg-boss keeps each queue in a partition of its own: named here by its queue
-    const tables = await sql`SELECT coalesce('pgboss job: ' || q.name, s.schemaname || '.' || s.relname) AS t, (s.n_tup_ins + s.n_tup_upd + s.n_tup_del)::float8 AS w
+    const tables =
+      await sql`SELECT coalesce('pgboss job: ' || q.name, s.schemaname || '.' || s.relname) AS t, (s.n_tup_ins + s.n_tup_upd + s.n_tup_del)::float8 AS w
       FROM pg_stat_all_tables s LEFT JOIN pgboss.queue q ON s.schemaname = 'pgboss' AND s.relname = 'j' || encode(sha224(q.name::bytea), 'hex')
       WHERE s.schemaname IN ('public', 'pgboss')`;
-    return { ...r, tables: new Map(tables.map((t) => [t.t as string, t.w as number])) } as { ins: number; upd: number; del: number; tables: Map<string, number> };
+    return { ...r, tables: new Map(tables.map((t) => [t.t as string, t.w as number])) } as {
+      ins: number;
+      upd: number;
+      del: number;
+      tables: Map<string, number>;
+    };
   };
   const before = await counters();
 
@@ -74,7 +85,8 @@ async function main() {
   const wallS = (Date.now() - t0) / 1000;
   await worker.close();
   const after = await counters();
-  const [late] = await sql`SELECT max(extract(epoch FROM c.created_at - (w.created_at)))::float8 AS worst, count(*) FILTER (WHERE c.created_at >= w.created_at + interval '1 hour')::int AS outside
+  const [late] =
+    await sql`SELECT max(extract(epoch FROM c.created_at - (w.created_at)))::float8 AS worst, count(*) FILTER (WHERE c.created_at >= w.created_at + interval '1 hour')::int AS outside
     FROM watch_checks c JOIN watches w ON w.id = c.watch_id`;
   const [{ charged }] = await sql`SELECT count(*)::int AS charged FROM credit_ledger WHERE kind = 'charge'`;
   const rows = (k: 'ins' | 'upd' | 'del') => (after[k] - before[k]) / WATCHES;

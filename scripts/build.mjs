@@ -62,7 +62,12 @@ function toolListing() {
   const script = `const { TOOLS } = await import(${JSON.stringify(new URL('../dist/tools/index.js', import.meta.url).href)});
 const { buildToolTable } = await import(${JSON.stringify(new URL('../dist/src/doors/mcp/mcp.js', import.meta.url).href)});
 process.stdout.write(JSON.stringify(buildToolTable(TOOLS).listing));`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (r.status !== 0) throw new Error(`build failed: the compiled registry did not load (exit ${r.status})`);
   return r.stdout;
 }
@@ -76,7 +81,9 @@ function main() {
   const toCompile = stale.filter((s) => s.endsWith('.ts'));
   // what no source produces any more (a deleted module, a renamed migration)
   const expected = new Set(sources.map(target));
-  const orphans = TREES.flatMap((t) => (fs.existsSync(path.join(OUT, t)) ? walk(path.join(OUT, t)) : [])).filter((f) => !expected.has(f) && !f.endsWith('.tmp'));
+  const orphans = TREES.flatMap((t) => (fs.existsSync(path.join(OUT, t)) ? walk(path.join(OUT, t)) : [])).filter(
+    (f) => !expected.has(f) && !f.endsWith('.tmp'),
+  );
 
   // the listing describes the modules as they are: gone before any of them changes, made again after
   if (toCompile.length > 0 || orphans.length > 0) fs.rmSync(LISTING, { force: true });
@@ -85,7 +92,14 @@ function main() {
     const ts = createRequire(import.meta.url)('typescript');
     const { options } = ts.convertCompilerOptionsFromJson(JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions, ROOT);
     // every file is an ES module (package.json "type": "module"), emitted as written apart from its types
-    const compilerOptions = { ...options, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, noEmit: false, declaration: false, sourceMap: false };
+    const compilerOptions = {
+      ...options,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      noEmit: false,
+      declaration: false,
+      sourceMap: false,
+    };
     for (const source of toCompile) {
       const { outputText, diagnostics } = ts.transpileModule(fs.readFileSync(source, 'utf8'), { compilerOptions, fileName: source, reportDiagnostics: true });
       if (diagnostics?.length) {
@@ -99,7 +113,8 @@ function main() {
   for (const file of orphans) fs.rmSync(file, { force: true });
   if (!fs.existsSync(LISTING)) writeAtomically(LISTING, toolListing());
   if (rebuildAll) writeAtomically(stamp, inputs);
-  if (stale.length || orphans.length) console.error(`build: ${toCompile.length} compiled, ${stale.length - toCompile.length} copied, ${orphans.length} removed (dist/)`);
+  if (stale.length || orphans.length)
+    console.error(`build: ${toCompile.length} compiled, ${stale.length - toCompile.length} copied, ${orphans.length} removed (dist/)`);
 }
 
 main();

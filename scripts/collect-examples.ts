@@ -23,7 +23,9 @@ function shrink(value: unknown): unknown {
 
 const known = new Map(TOOLS.map((t) => [t.name, t]));
 const out: Record<string, { input: unknown; output: unknown }> = {};
-for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()) {
+for (const file of readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   const name = file.slice(0, -5);
   const tool = known.get(name);
   if (!tool) continue;

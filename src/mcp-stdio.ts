@@ -34,7 +34,8 @@ function toolTable(tools: Tool[]): McpToolTable {
   const exposed = tools.filter((t) => t.mcp.expose);
   try {
     const listing = JSON.parse(fs.readFileSync(PREBUILT_LISTING, 'utf8')) as McpTool[];
-    if (listing.length === exposed.length && listing.every((t, i) => t.name === exposed[i].name)) return { listing, byName: new Map(exposed.map((t) => [t.name, t])) };
+    if (listing.length === exposed.length && listing.every((t, i) => t.name === exposed[i].name))
+      return { listing, byName: new Map(exposed.map((t) => [t.name, t])) };
   } catch {
     // no build listing: built below
   }
@@ -76,10 +77,9 @@ function main(): void {
     }));
 
   const table = toolTable(TOOLS);
-  const connection = serveStdio(
-    withShortProtocolErrors(mcpServerFactory(table, resolve, () => void start().catch(() => undefined))),
-    { onerror: (err) => log.debug({ err }, 'MCP message refused') },
-  );
+  const connection = serveStdio(withShortProtocolErrors(mcpServerFactory(table, resolve, () => void start().catch(() => undefined))), {
+    onerror: (err) => log.debug({ err }, 'MCP message refused'),
+  });
 
   const stop = closeOnSignals(
     async () => {

@@ -33,10 +33,17 @@ export const billingPlans = defineTool({
     mode,
   }),
   credits: 0,
-  async handler(_input, { deps }) {
+  handler(_input, { deps }) {
     const routes = deps.tools.flatMap((t) => [t.path, ...t.aliases].map((path) => ({ tool: t, path })));
-    return {
-      plans: Object.values(PLANS).map(({ code, name, monthly_credits, price_usd, concurrency, active_watches }) => ({ code, name, monthly_credits, price_usd, concurrency, active_watches })),
+    return Promise.resolve({
+      plans: Object.values(PLANS).map(({ code, name, monthly_credits, price_usd, concurrency, active_watches }) => ({
+        code,
+        name,
+        monthly_credits,
+        price_usd,
+        concurrency,
+        active_watches,
+      })),
       // an operation charged like another one (a watch check) is listed with its note, not as free
       costs: routes
         .filter(({ tool }) => tool.metered || tool.credits.note)
@@ -50,7 +57,7 @@ export const billingPlans = defineTool({
         `Metering mode is ${deps.config.CREDITS_MODE}: ${modeText(deps.config.CREDITS_MODE)}`,
       ],
       mode: deps.config.CREDITS_MODE,
-    };
+    });
   },
 });
 
@@ -63,7 +70,8 @@ function modeText(m: string): string {
 export const markets = defineTool({
   name: 'list_markets',
   title: 'Pricing markets',
-  description: 'The 18 pricing markets accepted by calendar, offers and batch items, with the currency each prices in and whether its rates conventionally include taxes.',
+  description:
+    'The 18 pricing markets accepted by calendar, offers and batch items, with the currency each prices in and whether its rates conventionally include taxes.',
   method: 'GET',
   path: '/v1/markets',
   tags: ['hotels'],
@@ -73,8 +81,8 @@ export const markets = defineTool({
     total: z.int(),
   }),
   credits: 0,
-  async handler() {
-    return { markets: PRICING_MARKETS, total: PRICING_MARKETS.length };
+  handler() {
+    return Promise.resolve({ markets: PRICING_MARKETS, total: PRICING_MARKETS.length });
   },
 });
 
@@ -124,7 +132,8 @@ const cursor = {
 export const ledger = defineTool({
   name: 'get_credit_ledger',
   title: 'Credit ledger',
-  description: 'Append-only credit entries of the account, newest first: monthly grants, per-request charges (with their request id) and manual adjustments. Page with next_cursor.',
+  description:
+    'Append-only credit entries of the account, newest first: monthly grants, per-request charges (with their request id) and manual adjustments. Page with next_cursor.',
   method: 'GET',
   path: '/v1/billing/ledger',
   tags: ['account'],
@@ -162,8 +171,8 @@ export const ledger = defineTool({
         amount: r.amount,
         request_id: r.request_id,
         note: r.note,
-        period_start: (r.period_start as Date).toISOString(),
-        created_at: (r.created_at as Date).toISOString(),
+        period_start: r.period_start.toISOString(),
+        created_at: r.created_at.toISOString(),
       })),
       next_cursor: rows.length > limit ? cursor.encode(page[page.length - 1].id) : null,
     };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { countryLower } from '../src/domain/codes.js';
 import { InvalidInput } from '../src/domain/errors.js';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchApp, fetchAppReviews, fetchAppSearch } from '../src/sources/apps/fetch.js';
 import { normalizeAppId } from '../src/sources/apps/requests.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';
@@ -47,7 +48,7 @@ export const getApp = defineTool({
   name: 'get_app',
   title: 'Mobile app record',
   description:
-    "One app of the mobile app store in a storefront (country): title, developer, seller, price, rating and ratings count (overall and current version), the 1-5 star histogram, version and release notes, dates, size, genres, content rating, description, icon, screenshots, languages. Send app_id (digits, optionally id-prefixed) or bundle_id. When the histogram call fails the record still comes back with histogram null and meta.histogram_error. Costs 2 credits; an app missing from the storefront (404) and failures are free. App ids come from search_apps; reviews from get_app_reviews.",
+    'One app of the mobile app store in a storefront (country): title, developer, seller, price, rating and ratings count (overall and current version), the 1-5 star histogram, version and release notes, dates, size, genres, content rating, description, icon, screenshots, languages. Send app_id (digits, optionally id-prefixed) or bundle_id. When the histogram call fails the record still comes back with histogram null and meta.histogram_error. Costs 2 credits; an app missing from the storefront (404) and failures are free. App ids come from search_apps; reviews from get_app_reviews.',
   method: 'POST',
   path: '/v1/apps/app',
   tags: ['apps'],
@@ -60,6 +61,7 @@ export const getApp = defineTool({
       .optional()
       .describe('Bundle identifier of the app, e.g. com.example.notes. Give app_id or bundle_id.'),
     country: countryField,
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('apps_app'), app_id: ns, bundle_id: ns, country: z.string() }),
@@ -67,6 +69,7 @@ export const getApp = defineTool({
     meta: WebMeta.extend({ histogram_error: z.string().optional() }),
   }),
   credits: 2,
+  cache: 'details',
   async handler(input, { deps }) {
     const started = performance.now();
     if (!input.app_id === !input.bundle_id) throw new InvalidInput('send one of app_id or bundle_id');
@@ -93,7 +96,7 @@ export const getAppReviews = defineTool({
   name: 'get_app_reviews',
   title: 'Mobile app reviews',
   description:
-    'Written reviews of one app in a storefront, 20 per page (ratings without text never appear), each with rating, title, text, author, date, edited and the developer response when there is one; total is the storefront\'s written-review count. Page with offset = the previous next_offset (absent on the last page). Costs 1 credit per non-empty page (our choice: the spec shows none); an empty page, an unknown app (404) and failures are free. Get the app id from search_apps or get_app.',
+    "Written reviews of one app in a storefront, 20 per page (ratings without text never appear), each with rating, title, text, author, date, edited and the developer response when there is one; total is the storefront's written-review count. Page with offset = the previous next_offset (absent on the last page). Costs 1 credit per non-empty page (our choice: the spec shows none); an empty page, an unknown app (404) and failures are free. Get the app id from search_apps or get_app.",
   method: 'POST',
   path: '/v1/apps/reviews',
   tags: ['apps'],
@@ -102,6 +105,7 @@ export const getAppReviews = defineTool({
     country: countryField,
     sort: z.enum(['most_helpful', 'most_recent', 'most_favorable', 'most_critical']).default('most_helpful').describe('Order of the reviews.'),
     offset: z.int().min(0).max(50_000).default(0).describe('Reviews to skip, for paging.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('apps_reviews'), app_id: z.string(), country: z.string(), sort: z.string(), offset: z.int() }),
@@ -122,6 +126,7 @@ export const getAppReviews = defineTool({
     meta: WebMeta,
   }),
   credits: 1,
+  cache: 'reviews',
   isEmpty: (o) => o.reviews.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();
@@ -149,6 +154,7 @@ export const searchApps = defineTool({
     term: z.string().min(1).max(200).describe('Search words, as typed in the store.'),
     country: countryField,
     limit: z.int().min(1).max(200).default(50).describe('Most apps returned.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('apps_search'), term: z.string(), country: z.string(), limit: z.int() }),
@@ -157,6 +163,7 @@ export const searchApps = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'listings',
   isEmpty: (o) => o.apps.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();

@@ -4,6 +4,7 @@ import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { currency, isoDate } from '../src/domain/codes.js';
 import { expectedCalendarSeconds } from '../src/jobs/calendar-jobs.js';
 import { calendarRatesStatement, readStoredRates, storageStatus as readStorageStatus, storeCalendarRates } from '../src/platform/stored-rates.js';
+import { resultCacheSize } from '../src/platform/result-cache.js';
 import { BadRequest, InvalidInput } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
 import { defineTool, type ToolContext } from '../src/core/define-tool.js';
@@ -59,10 +60,14 @@ export const CalendarResultSchema = z.object({
 });
 type CalendarResultOut = z.infer<typeof CalendarResultSchema>;
 
-const zeroRetention = queryBool.default(false).describe('true: nothing of this call is stored (no stored rates, no collection run, no raw page); the answer is the same');
+const zeroRetention = queryBool
+  .default(false)
+  .describe('true: nothing of this call is stored (no stored rates, no collection run, no raw page); the answer is the same');
 
 /** POST /v1/calendar: one calendar request, plus zero_retention (batch items are stored by design and do not take it). */
-const CalendarCallRequest = z.strictObject({ ...calendarRequestShape, ...propertyTokenFields(calendarRequestShape.token), zero_retention: zeroRetention }).transform(asToken);
+const CalendarCallRequest = z
+  .strictObject({ ...calendarRequestShape, ...propertyTokenFields(calendarRequestShape.token), zero_retention: zeroRetention })
+  .transform(asToken);
 
 /** Collects, stores in the caller's account (latest rate per night; nothing under zero_retention) and returns one calendar. */
 async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext): Promise<CalendarResultOut> {
@@ -148,7 +153,11 @@ export const serpCalendar = defineTool({
     const timer = new SearchTimer();
     const result = await timer.upstream(() => collect({ ...rest, token: chosen }, ctx));
     return {
-      search_metadata: timer.metadata(requestId, '/v1/serp/metasearch_hotels_calendar', { collection_id: result.collection_id, observed_at: result.observed_at, wire_bytes: result.wire_bytes }),
+      search_metadata: timer.metadata(requestId, '/v1/serp/metasearch_hotels_calendar', {
+        collection_id: result.collection_id,
+        observed_at: result.observed_at,
+        wire_bytes: result.wire_bytes,
+      }),
       search_parameters: echoParameters({ engine: 'metasearch_hotels_calendar', property_token: chosen, ...rest }),
       calendar: result,
     };
@@ -186,7 +195,18 @@ export const storedRates = defineTool({
   credits: 0,
   errors: { 400: '`to` is before `from`.' },
   async handler(input, { deps, key }) {
-    const request = normalizeCalendarRequest({ token: input.token, market: input.market, currency: input.currency, adults: input.adults, los: input.los, days: 1, is_hostel: false, probe_min_stay: false, basis: 'cheapest', verify_sources: 0 });
+    const request = normalizeCalendarRequest({
+      token: input.token,
+      market: input.market,
+      currency: input.currency,
+      adults: input.adults,
+      los: input.los,
+      days: 1,
+      is_hostel: false,
+      probe_min_stay: false,
+      basis: 'cheapest',
+      verify_sources: 0,
+    });
     if (input.from && input.to && input.to < input.from) throw new BadRequest('to is before from');
     const rows = await readStoredRates(deps.sql, key.account_id, { ...request, from: input.from, to: input.to });
     return {
@@ -201,19 +221,45 @@ export const storedRates = defineTool({
   },
 });
 
+const ResultCacheSize = z
+  .object({
+    entries: z.int().describe('answers kept'),
+    bytes: z.int().describe('their size'),
+    max_bytes: z.int().describe('the size cap (RESULT_CACHE_MAX_MB)'),
+    pending: z.int().describe('fetches under way whose answers identical calls wait for'),
+    oldest_observed_at: z.string().nullable().describe('when the oldest answer kept was fetched'),
+  })
+  .describe("Admin keys only: the shared result cache of the whole service (public web data, no account's).");
+
 export const storageStatus = defineTool({
   name: 'get_storage_status',
   title: 'Storage status',
-  description: "What your account has stored: rate rows, distinct properties, collection runs and the newest observation (never other accounts' figures, admin keys included). Free.",
+  description:
+    "What your account has stored: rate rows, distinct properties, collection runs and the newest observation (never other accounts' figures, admin keys included). An admin key also gets the shared result cache's size (result_cache). Free.",
   method: 'GET',
   path: '/v1/storage',
   tags: ['hotels'],
   input: z.strictObject({}),
-  output: z.object({ stored_rates: z.int(), properties: z.int(), runs: z.int(), newest_observation: z.string().nullable(), database: z.enum(['up']) }),
+  output: z.object({
+    stored_rates: z.int(),
+    properties: z.int(),
+    runs: z.int(),
+    newest_observation: z.string().nullable(),
+    database: z.enum(['up']),
+    result_cache: ResultCacheSize.optional(),
+  }),
   credits: 0,
   async handler(_input, { deps, key }) {
     const s = await readStorageStatus(deps.sql, key.account_id);
-    return { ...s, newest_observation: s.newest_observation?.toISOString() ?? null, database: 'up' as const };
+    const cache = key.role === 'admin' ? await resultCacheSize(deps.sql) : null;
+    return {
+      ...s,
+      newest_observation: s.newest_observation?.toISOString() ?? null,
+      database: 'up' as const,
+      ...(cache
+        ? { result_cache: { ...cache, max_bytes: deps.config.resultCache.maxBytes, oldest_observed_at: cache.oldest_observed_at?.toISOString() ?? null } }
+        : {}),
+    };
   },
 });
 

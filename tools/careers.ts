@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchBoardJobs } from '../src/sources/careers/fetch-board.js';
 import { findCareersBoard } from '../src/sources/careers/find-board.js';
 import { careersIo } from '../src/sources/careers/io.js';
@@ -24,7 +25,10 @@ const CareersJob = z.object({
       min: z.number(),
       max: z.number(),
       currency: z.string().nullable(),
-      period: z.enum(PAY_PERIODS).nullable().describe('what min and max are paid per (hour, day, week, month, year), as the board states it; null when it states none'),
+      period: z
+        .enum(PAY_PERIODS)
+        .nullable()
+        .describe('what min and max are paid per (hour, day, week, month, year), as the board states it; null when it states none'),
       text: z.string().nullable(),
     })
     .nullable(),
@@ -55,6 +59,7 @@ export const getCareersJobs = defineTool({
     remote_only: z.boolean().default(false).describe('Only jobs the board marks as remote.'),
     include_description: z.boolean().default(false).describe('Add each job’s full description (one more request per job on some systems).'),
     limit: z.int().min(1).max(1000).default(100).describe('Most jobs returned.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({
@@ -82,6 +87,7 @@ export const getCareersJobs = defineTool({
     }),
   }),
   credits: 2,
+  cache: 'jobs',
   isEmpty: (o) => o.jobs.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();
@@ -128,7 +134,10 @@ export const detectCareersBoard = defineTool({
   method: 'POST',
   path: '/v1/careers/detect',
   tags: ['careers'],
-  input: z.strictObject({ url: z.string().min(4).max(2048).describe('Careers page of the company (or any page of its site that links to the board).') }),
+  input: z.strictObject({
+    url: z.string().min(4).max(2048).describe('Careers page of the company (or any page of its site that links to the board).'),
+    ...CACHE_FIELD,
+  }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('careers_detect'), url: z.string() }),
     company: BoardRef,
@@ -137,10 +146,13 @@ export const detectCareersBoard = defineTool({
     meta: z.object({
       pages_fetched: z.int(),
       elapsed_s: z.number(),
-      board_probes: z.array(z.object({ ats: z.string(), board: z.string(), outcome: z.enum(['confirmed', 'absent', 'different_company', 'failed']) })).optional(),
+      board_probes: z
+        .array(z.object({ ats: z.string(), board: z.string(), outcome: z.enum(['confirmed', 'absent', 'different_company', 'failed']) }))
+        .optional(),
     }),
   }),
   credits: 1,
+  cache: 'jobs',
   async handler(input, { deps }) {
     const started = performance.now();
     const found = await findCareersBoard(careersIo(deps), withScheme(input.url));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, countryLower } from '../src/domain/codes.js';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { compareStay } from '../src/sources/shared/compare.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
 import { ParitySchema } from '../src/domain/parity.js';
@@ -40,39 +41,64 @@ export const compareHotelPrices = defineTool({
   input: z
     .strictObject({
       ...stayFields(28, 8),
-      currency: z.enum(CURRENCIES).nullable().optional().describe('ISO 4217; default each source\'s own'),
+      currency: z.enum(CURRENCIES).nullable().optional().describe("ISO 4217; default each source's own"),
       timeout_s: z.number().min(1).max(120).default(45).describe('seconds each source may take'),
       hotel: z.string().trim().min(2).max(200).nullable().optional().describe('hotel name and city, looked up on each OTA listed without its id'),
       sources: z
         .strictObject({
           official: z
             .strictObject({
-              website: z.url({ protocol: /^https?$/ }).max(2048).describe("the hotel's own website"),
+              website: z
+                .url({ protocol: /^https?$/ })
+                .max(2048)
+                .describe("the hotel's own website"),
               currency: z.enum(CURRENCIES).nullable().optional().describe("parity: your site's currency"),
               taxes_included: z.boolean().nullable().optional().describe('parity: its totals include tax'),
             })
             .optional()
             .describe('official site'),
-          otaone: z.strictObject({ pagename: z.string().min(2).max(200).nullable().optional().describe(`page name from the first OTA's hotel URL; ${byName}`), country: countryLower.default('us').describe('country segment of that URL') }).optional().describe('first OTA'),
-          otatwo: z.strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(OTATWO_MARKETS).default('US').describe(pos) }).optional().describe('second OTA'),
-          otathree: z.strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(['US', 'CA']).default('US').describe(pos) }).optional().describe('third OTA'),
-          otafour: z.strictObject({ property_id: digits().nullable().optional().describe(byName) }).optional().describe('fourth OTA'),
+          otaone: z
+            .strictObject({
+              pagename: z.string().min(2).max(200).nullable().optional().describe(`page name from the first OTA's hotel URL; ${byName}`),
+              country: countryLower.default('us').describe('country segment of that URL'),
+            })
+            .optional()
+            .describe('first OTA'),
+          otatwo: z
+            .strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(OTATWO_MARKETS).default('US').describe(pos) })
+            .optional()
+            .describe('second OTA'),
+          otathree: z
+            .strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(['US', 'CA']).default('US').describe(pos) })
+            .optional()
+            .describe('third OTA'),
+          otafour: z
+            .strictObject({ property_id: digits().nullable().optional().describe(byName) })
+            .optional()
+            .describe('fourth OTA'),
           rentalone: z
             .strictObject({
               property_id: digits().nullable().optional().describe(byName),
-              listing_id: z.string().regex(/^\d+(ha)?$/).max(30).nullable().optional().describe('number in the listing URL, e.g. 321456ha'),
+              listing_id: z
+                .string()
+                .regex(/^\d+(ha)?$/)
+                .max(30)
+                .nullable()
+                .optional()
+                .describe('number in the listing URL, e.g. 321456ha'),
             })
             .optional()
             .describe('rental platform'),
         })
         .describe('the sources to price, at least one'),
+      ...CACHE_FIELD,
     })
     .refine((v) => Object.values(v.sources).some(Boolean), { message: 'name at least one source', path: ['sources'] })
     .superRefine((v, ctx) => {
       if (v.hotel) return;
       for (const [source, id] of Object.entries(idOf)) {
         const given = v.sources[source as keyof typeof idOf];
-        if (given && !id(given as never)) ctx.addIssue({ code: 'custom', path: ['sources', source], message: `give its id or the hotel name in hotel` });
+        if (given && !id(given)) ctx.addIssue({ code: 'custom', path: ['sources', source], message: `give its id or the hotel name in hotel` });
       }
     }),
   output: z.object({
@@ -106,15 +132,24 @@ export const compareHotelPrices = defineTool({
         matched: z.object({ name: z.string(), id: z.string() }).nullable(),
       }),
     ),
-    parity: ParitySchema.describe("the official site against the agencies on one basis (all-in total, same currency, same stay): official_cheapest, undercut (by which agency and how much) or not_comparable with the reason"),
+    parity: ParitySchema.describe(
+      'the official site against the agencies on one basis (all-in total, same currency, same stay): official_cheapest, undercut (by which agency and how much) or not_comparable with the reason',
+    ),
     sources_ok: z.int(),
     sources_failed: z.int(),
     elapsed_s: z.number(),
   }),
   credits: 20,
   isEmpty: (o) => o.offers.length === 0,
+  cache: 'prices',
+  partial: (o) => o.sources_failed > 0,
   // the sources run in parallel, each up to timeout_s
-  mcp: { expose: true, title: 'Compare hotel prices', task: { when: (i) => i.timeout_s > 10, seconds: (i) => i.timeout_s }, summary: SUMMARIES.compare_hotel_prices },
+  mcp: {
+    expose: true,
+    title: 'Compare hotel prices',
+    task: { when: (i) => i.timeout_s > 10, seconds: (i) => i.timeout_s },
+    summary: SUMMARIES.compare_hotel_prices,
+  },
   handler: (input, { deps }) => compareStay(deps, input),
 });
 

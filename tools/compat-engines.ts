@@ -46,15 +46,61 @@ const flightFilters: Record<string, ParamRule> = {
   checked_bags: unsupported('fares are priced without bags; send the search without it'),
 };
 const flightSearch: Record<string, ParamRule> = Object.fromEntries(
-  ['departure_id', 'arrival_id', 'outbound_date', 'return_date', 'flight_type', 'travel_class', 'stops', 'adults', 'children', 'infants_in_seat', 'infants_on_lap', 'currency', 'hl', 'gl'].map((p) => [p, same]),
+  [
+    'departure_id',
+    'arrival_id',
+    'outbound_date',
+    'return_date',
+    'flight_type',
+    'travel_class',
+    'stops',
+    'adults',
+    'children',
+    'infants_in_seat',
+    'infants_on_lap',
+    'currency',
+    'hl',
+    'gl',
+  ].map((p) => [p, same]),
 );
-const FLIGHT_ECHO = ['departure_id', 'arrival_id', 'currency', 'hl', 'gl', 'outbound_date', 'return_date', 'flight_type', 'travel_class', 'stops', 'adults', 'children', 'infants_in_seat', 'infants_on_lap'];
+const FLIGHT_ECHO = [
+  'departure_id',
+  'arrival_id',
+  'currency',
+  'hl',
+  'gl',
+  'outbound_date',
+  'return_date',
+  'flight_type',
+  'travel_class',
+  'stops',
+  'adults',
+  'children',
+  'infants_in_seat',
+  'infants_on_lap',
+];
 /** What a departure or booking token fixes: the search it came from. */
-const TOKEN_CARRIES = ['departure_id', 'arrival_id', 'outbound_date', 'return_date', 'flight_type', 'multi_city_json', 'travel_class', 'stops', 'adults', 'children', 'infants_in_seat', 'infants_on_lap'];
+const TOKEN_CARRIES = [
+  'departure_id',
+  'arrival_id',
+  'outbound_date',
+  'return_date',
+  'flight_type',
+  'multi_city_json',
+  'travel_class',
+  'stops',
+  'adults',
+  'children',
+  'infants_in_seat',
+  'infants_on_lap',
+];
 
 const HOTEL_FILTER_NOT_APPLIED = 'the answer also lists properties the filter would leave out';
 const hotelFilters: Record<string, ParamRule> = Object.fromEntries(
-  ['free_cancellation', 'special_offers', 'eco_certified', 'for_displaced_individuals', 'brands', 'property_types', 'bedrooms', 'bathrooms'].map((p) => [p, notApplied(HOTEL_FILTER_NOT_APPLIED)]),
+  ['free_cancellation', 'special_offers', 'eco_certified', 'for_displaced_individuals', 'brands', 'property_types', 'bedrooms', 'bathrooms'].map((p) => [
+    p,
+    notApplied(HOTEL_FILTER_NOT_APPLIED),
+  ]),
 );
 
 /** The stay of that API's Booking.com engines, as the first OTA's operations take it. */
@@ -190,7 +236,16 @@ export const SEARCHAPI_ENGINES: CompatEngine[] = [
   {
     name: 'airbnb_property_availability_calendar',
     tool: rentalCalendarSerp,
-    params: { ...airbnbCommon, property_id: same, start_month: same, start_year: same, months: same, price_nights: same, max_price_quotes: same, stay_nights: same },
+    params: {
+      ...airbnbCommon,
+      property_id: same,
+      start_month: same,
+      start_year: same,
+      months: same,
+      price_nights: same,
+      max_price_quotes: same,
+      stay_nights: same,
+    },
   },
   {
     name: 'youtube',
@@ -218,7 +273,12 @@ export const SEARCHAPI_ENGINES: CompatEngine[] = [
     reshape: youtubeTranscripts,
   },
   { name: 'youtube_channel', tool: getVideoChannel, params: { channel_id: { to: 'channel' }, hl: same, gl: same }, reshape: youtubeVideos },
-  { name: 'youtube_channel_videos', tool: getVideoChannel, params: { channel_id: { to: 'channel' }, next_page_token: { to: 'page_token' }, hl: same, gl: same }, reshape: youtubeVideos },
+  {
+    name: 'youtube_channel_videos',
+    tool: getVideoChannel,
+    params: { channel_id: { to: 'channel' }, next_page_token: { to: 'page_token' }, hl: same, gl: same },
+    reshape: youtubeVideos,
+  },
   {
     name: 'apple_app_store',
     tool: searchApps,

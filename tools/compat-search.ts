@@ -25,22 +25,69 @@ const OURS = COMPAT_ENGINES.filter((e) => e.ownEcho).map((e) => e.name);
  * announcements): named as such in the 400, so a client knows it is not a typo.
  */
 const NOT_SERVED = new Set([
-  'google', 'google_light', 'google_images', 'google_maps', 'google_maps_place', 'google_maps_reviews', 'google_maps_photos', 'google_maps_directions',
-  'google_shopping', 'google_shopping_autocomplete', 'google_shopping_filters', 'google_news', 'google_rank_tracking', 'google_ai_mode', 'google_ai_overview',
-  'google_ads_transparency_center', 'google_ads_transparency_center_advertiser_search', 'google_ads_transparency_center_ad_details', 'google_ads_advertiser_info',
-  'google_hotels_autocomplete', 'booking_autocomplete', 'skyscanner_flights', 'skyscanner_hotels', 'youtube_comments', 'youtube_trends',
-  'bing', 'bing_news', 'bing_copilot', 'baidu', 'yandex', 'yandex_reverse_image', 'duckduckgo', 'duckduckgo_light', 'duckduckgo_images', 'duckduckgo_videos',
-  'amazon_search', 'amazon_product', 'amazon_offers', 'meta_ad_library', 'meta_ad_library_ad_details', 'meta_ad_library_page_info', 'meta_ad_library_page_search',
-  'linkedin_ad_library', 'reddit_ad_library', 'tiktok_ads_library', 'tiktok_ads_library_advertiser_search', 'tiktok_ads_library_ad_details', 'tiktok_profile',
-  'instagram_profile', 'chatgpt', 'gemini', 'perplexity',
+  'google',
+  'google_light',
+  'google_images',
+  'google_maps',
+  'google_maps_place',
+  'google_maps_reviews',
+  'google_maps_photos',
+  'google_maps_directions',
+  'google_shopping',
+  'google_shopping_autocomplete',
+  'google_shopping_filters',
+  'google_news',
+  'google_rank_tracking',
+  'google_ai_mode',
+  'google_ai_overview',
+  'google_ads_transparency_center',
+  'google_ads_transparency_center_advertiser_search',
+  'google_ads_transparency_center_ad_details',
+  'google_ads_advertiser_info',
+  'google_hotels_autocomplete',
+  'booking_autocomplete',
+  'skyscanner_flights',
+  'skyscanner_hotels',
+  'youtube_comments',
+  'youtube_trends',
+  'bing',
+  'bing_news',
+  'bing_copilot',
+  'baidu',
+  'yandex',
+  'yandex_reverse_image',
+  'duckduckgo',
+  'duckduckgo_light',
+  'duckduckgo_images',
+  'duckduckgo_videos',
+  'amazon_search',
+  'amazon_product',
+  'amazon_offers',
+  'meta_ad_library',
+  'meta_ad_library_ad_details',
+  'meta_ad_library_page_info',
+  'meta_ad_library_page_search',
+  'linkedin_ad_library',
+  'reddit_ad_library',
+  'tiktok_ads_library',
+  'tiktok_ads_library_advertiser_search',
+  'tiktok_ads_library_ad_details',
+  'tiktok_profile',
+  'instagram_profile',
+  'chatgpt',
+  'gemini',
+  'perplexity',
 ]);
 const SERVED = `engines answered here: ${THEIRS.join(', ')}; and ours: ${OURS.join(', ')}`;
 
 /** The 400 for an engine this service does not answer: what it is, and what we answer. */
 function engineError(iss: { input?: unknown }): string {
   if (iss.input === undefined || iss.input === '') return `engine is required; ${SERVED}`;
-  const name = String(iss.input).slice(0, 60);
-  return NOT_SERVED.has(name) ? `${name} is an engine of the compatible API that this service has no source for; ${SERVED}` : `unknown engine ${name}; ${SERVED}`;
+  const input = iss.input;
+  const name = (typeof input === 'string' ? input : Array.isArray(input) ? input.join(',') : JSON.stringify(input)).slice(0, 60);
+  return NOT_SERVED.has(name)
+    ? `${name} is an engine of the compatible API that this service has no source for; ${SERVED}`
+    : `unknown engine ${name}; ${SERVED}`;
 }
 
 function targetTools(e: CompatEngine): Tool[] {
@@ -68,19 +115,26 @@ function parameterFields(): Record<string, z.ZodType> {
       if (rule.doc) entry.notes.add(rule.doc);
       if (rule.to) entry.notes.add(`${e.name}: our ${rule.to}`);
       if (rule.noEffect) entry.notes.add(`${e.name}: accepted, no effect (${rule.noEffect}); named in warnings`);
-      if (rule.unsupported) entry.notes.add(`${e.name}: only its neutral value${rule.neutral ? ` (${rule.neutral.join(', ')})` : ''}, else 400: ${rule.unsupported}`);
+      if (rule.unsupported)
+        entry.notes.add(`${e.name}: only its neutral value${rule.neutral ? ` (${rule.neutral.join(', ')})` : ''}, else 400: ${rule.unsupported}`);
       byName.set(name, entry);
     }
   }
   const fields: Record<string, z.ZodType> = {};
   for (const [name, rule] of Object.entries(COMMON_PARAMS)) {
     if (name === 'engine') continue;
-    fields[name] = z.unknown().optional().meta({ type: 'boolean', description: `every engine: ${rule.doc ?? `accepted, no effect (${rule.noEffect}); named in warnings`}` });
+    fields[name] = z
+      .unknown()
+      .optional()
+      .meta({ type: 'boolean', description: `every engine: ${rule.doc ?? `accepted, no effect (${rule.noEffect}); named in warnings`}` });
   }
   for (const [name, { engines, types, notes }] of [...byName].sort(([a], [b]) => a.localeCompare(b))) {
     const type = types.size === 1 ? [...types][0] : undefined;
     const description = [`engines: ${engines.join(', ')}`, ...notes].join('. ');
-    fields[name] = z.unknown().optional().meta(type ? { type, description } : { description });
+    fields[name] = z
+      .unknown()
+      .optional()
+      .meta(type ? { type, description } : { description });
   }
   return fields;
 }
@@ -120,7 +174,7 @@ function compatRoute(spec: { name: string; title: string; method: HttpMethod; pa
     },
   };
   const engine = z.enum(NAMES, { error: engineError }).describe(ENGINE_DOC);
-  return defineTool({
+  const route = defineTool({
     name: spec.name,
     title: spec.title,
     description: spec.description,
@@ -140,6 +194,8 @@ function compatRoute(spec: { name: string; title: string; method: HttpMethod; pa
       return body as z.output<typeof SearchOutput>;
     },
   });
+  // the engine's operation is cached (as its descriptor says), inside runSearch; the envelope is made per call
+  return { ...route, cacheInHandler: true };
 }
 
 const FAMILY =

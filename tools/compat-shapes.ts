@@ -50,7 +50,9 @@ export function googleJobs(body: Json): Json {
       company_name: j.company,
       location: j.location,
       via: j.via,
-      detected_extensions: Object.keys(stated({ posted_at: j.posted, schedule_type: j.employment_type })).length ? stated({ posted_at: j.posted, schedule_type: j.employment_type }) : null,
+      detected_extensions: Object.keys(stated({ posted_at: j.posted, schedule_type: j.employment_type })).length
+        ? stated({ posted_at: j.posted, schedule_type: j.employment_type })
+        : null,
       apply_links: list(j.apply_options).map((a) => stated({ link: a.link, source: a.source })),
     }),
   );
@@ -90,5 +92,10 @@ export function bookingProperties(body: Json): Json {
       provenance: r.provenance,
     });
   });
-  return { search_metadata: { collection_id, observed_at, wire_bytes }, search_information: stated({ check_in_date: check_in, check_out_date: check_out }), properties, ...rest };
+  return {
+    search_metadata: { collection_id, observed_at, wire_bytes },
+    search_information: stated({ check_in_date: check_in, check_out_date: check_out }),
+    properties,
+    ...rest,
+  };
 }

@@ -3,11 +3,12 @@ import { addDays } from '../src/domain/dates.js';
 import { BadRequest } from '../src/domain/errors.js';
 import { defineTool, type Tool, type ToolContext } from '../src/core/define-tool.js';
 import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { SearchTimer } from '../src/sources/shared/search-metadata.js';
 import { CALENDAR_MAX_DAYS } from '../src/sources/metasearch/flights/calendar.js';
 import { pageCurrency, pricing, searchEcho, withLocale } from '../src/sources/metasearch/flights/echo.js';
 import { fetchFlightBooking, fetchFlightCalendar, fetchFlightLocations, fetchFlightResults, type FetchMeta } from '../src/sources/metasearch/flights/fetch.js';
-import { normalizeFlightSearch, STOPS, TRAVEL_CLASSES, type FlightSearch } from '../src/sources/metasearch/flights/params.js';
+import { normalizeFlightSearch, type FlightSearch } from '../src/sources/metasearch/flights/params.js';
 import { bookingCurrency, toCompatBookingOptions } from '../src/sources/metasearch/flights/parse-booking.js';
 import {
   BookingOutput,
@@ -47,10 +48,20 @@ function metadata(timer: SearchTimer, ctx: ToolContext, meta: FetchMeta) {
 }
 
 /** Results page for the next leg, in the compatible shape, with the effective search echoed. */
-async function flightsPage(engine: string, search: FlightSearch, selected: TfsSelectedFlight[][], echo: Record<string, string>, ctx: ToolContext, maxFlights?: number) {
+async function flightsPage(
+  engine: string,
+  search: FlightSearch,
+  selected: TfsSelectedFlight[][],
+  echo: Record<string, string>,
+  ctx: ToolContext,
+  maxFlights?: number,
+) {
   const timer = new SearchTimer();
   const { data: page, meta } = await fetchFlightResults(ctx.deps.upstream, timer, search, selected);
-  const body = capFlights(timer.parse(() => toCompatFlights(page, { search, selected })), maxFlights);
+  const body = capFlights(
+    timer.parse(() => toCompatFlights(page, { search, selected })),
+    maxFlights,
+  );
   return {
     search_metadata: metadata(timer, ctx, meta),
     search_parameters: { engine, ...searchEcho(search), ...echo },
@@ -69,9 +80,12 @@ export const searchFlights = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights',
   tags: TAGS,
-  input: z.strictObject({ ...searchFields, ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS }).superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
+  input: z
+    .strictObject({ ...searchFields, ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS, ...CACHE_FIELD })
+    .superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
   output: FlightsOutput,
   credits: 3,
+  cache: 'prices',
   isEmpty: noItineraries,
   mcp: {
     expose: true,
@@ -99,9 +113,16 @@ export const getReturnFlights = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_return',
   tags: TAGS,
-  input: z.strictObject({ departure_token: token.describe('from search_flights'), ...localeFields, max_flights: maxFlights, ...COMPAT_COMMON_FIELDS }),
+  input: z.strictObject({
+    departure_token: token.describe('from search_flights'),
+    ...localeFields,
+    max_flights: maxFlights,
+    ...COMPAT_COMMON_FIELDS,
+    ...CACHE_FIELD,
+  }),
   output: FlightsOutput,
   credits: 3,
+  cache: 'prices',
   isEmpty: noItineraries,
   mcp: { expose: true, title: 'Get return flights', ...MCP_FLIGHTS },
   async handler(input, ctx) {
@@ -119,9 +140,15 @@ export const getBookingOptions = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_booking',
   tags: TAGS,
-  input: z.strictObject({ booking_token: token.describe('from search_flights or get_return_flights'), ...localeFields, ...COMPAT_COMMON_FIELDS }),
+  input: z.strictObject({
+    booking_token: token.describe('from search_flights or get_return_flights'),
+    ...localeFields,
+    ...COMPAT_COMMON_FIELDS,
+    ...CACHE_FIELD,
+  }),
   output: BookingOutput,
   credits: 3,
+  cache: 'prices',
   isEmpty: (o) => o.booking_options.length === 0,
   mcp: { expose: true, title: 'Get booking options', summary: SUMMARIES.get_booking_options },
   async handler(input, ctx) {
@@ -146,9 +173,16 @@ export const searchFlightLocations = defineTool({
   method: 'POST',
   path: '/v1/serp/metasearch_flights_location_search',
   tags: TAGS,
-  input: z.strictObject({ q: z.string().trim().min(1).max(100).describe('place or airport name'), hl: localeFields.hl, gl: localeFields.gl, ...COMPAT_COMMON_FIELDS }),
+  input: z.strictObject({
+    q: z.string().trim().min(1).max(100).describe('place or airport name'),
+    hl: localeFields.hl,
+    gl: localeFields.gl,
+    ...COMPAT_COMMON_FIELDS,
+    ...CACHE_FIELD,
+  }),
   output: LocationsOutput,
   credits: 1,
+  cache: 'details',
   isEmpty: (o) => o.locations.length === 0,
   mcp: { expose: true, title: 'Search flight locations', summary: SUMMARIES.search_flight_locations },
   async handler(input, ctx) {
@@ -156,7 +190,12 @@ export const searchFlightLocations = defineTool({
     const { data, meta } = await fetchFlightLocations(ctx.deps.upstream, timer, input);
     return {
       search_metadata: metadata(timer, ctx, meta),
-      search_parameters: { engine: 'metasearch_flights_location_search', q: input.q, ...(input.hl ? { hl: input.hl } : {}), ...(input.gl ? { gl: input.gl } : {}) },
+      search_parameters: {
+        engine: 'metasearch_flights_location_search',
+        q: input.q,
+        ...(input.hl ? { hl: input.hl } : {}),
+        ...(input.gl ? { gl: input.gl } : {}),
+      },
       locations: data.map((p) => ({ ...p, airports: p.airports.map((a) => ({ ...a, airports: [] })) })),
     };
   },
@@ -165,8 +204,7 @@ export const searchFlightLocations = defineTool({
 export const getFlightCalendar = defineTool({
   name: 'get_flight_calendar',
   title: 'Flight price calendar',
-  description:
-    `Cheapest price per departure date (and return date, for a round trip of the same length) over up to ${CALENDAR_MAX_DAYS} outbound dates: pick dates before search_flights. Airport codes only, from search_flight_locations (or known IATA codes). 5 credits; empty is free.`,
+  description: `Cheapest price per departure date (and return date, for a round trip of the same length) over up to ${CALENDAR_MAX_DAYS} outbound dates: pick dates before search_flights. Airport codes only, from search_flight_locations (or known IATA codes). 5 credits; empty is free.`,
   method: 'POST',
   path: '/v1/serp/metasearch_flights_calendar',
   tags: TAGS,
@@ -187,10 +225,12 @@ export const getFlightCalendar = defineTool({
       infants_on_lap: searchFields.infants_on_lap,
       ...localeFields,
       ...COMPAT_COMMON_FIELDS,
+      ...CACHE_FIELD,
     })
     .superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
   output: CalendarOutput,
   credits: 5,
+  cache: 'prices',
   isEmpty: (o) => o.calendar.length === 0,
   mcp: {
     expose: true,

@@ -11,7 +11,8 @@ const AppLabel = z.object({ client_id: z.string().describe('The OAuth client id 
 export const requestRecord = defineTool({
   name: 'get_request',
   title: 'One request of the history',
-  description: 'The history record of one of your own requests, by the x-request-id it answered with, or of a call an app connected to your account made (OAuth on /mcp; `app` names it). Another key’s record is a 404.',
+  description:
+    'The history record of one of your own requests, by the x-request-id it answered with, or of a call an app connected to your account made (OAuth on /mcp; `app` names it). Another key’s record is a 404.',
   method: 'GET',
   path: '/v1/requests/{request_id}',
   tags: ['account'],
@@ -25,6 +26,7 @@ export const requestRecord = defineTool({
     response_bytes: z.int(),
     credits: z.int(),
     rate_limited: z.boolean(),
+    cache_hit: z.boolean().describe('Answered from the shared result cache (free).'),
     created_at: z.string(),
     app: AppLabel.nullable().describe('The app connected to your account that made the call (OAuth on /mcp); null for a call made with this key.'),
   }),
@@ -43,6 +45,7 @@ export const requestRecord = defineTool({
       response_bytes: row.response_bytes,
       credits: row.credits,
       rate_limited: row.rate_limited,
+      cache_hit: row.cache_hit === true,
       created_at: row.created_at.toISOString(),
       app,
     };
@@ -54,11 +57,17 @@ const endpointStats = { avg_duration_ms: z.number(), p95_duration_ms: z.number()
 export const usage = defineTool({
   name: 'get_usage',
   title: 'Usage of the calling key',
-  description: 'Requests, errors, rate-limited calls, bytes and latency of the calling key over a period, by status, endpoint and day, counting the calls of the apps connected to its account (OAuth on /mcp), which by_app lists. Free.',
+  description:
+    'Requests, errors, rate-limited calls, bytes and latency of the calling key over a period, by status, endpoint and day, counting the calls of the apps connected to its account (OAuth on /mcp), which by_app lists. Free.',
   method: 'GET',
   path: '/v1/usage',
   tags: ['account'],
-  input: z.strictObject({ period: z.enum(Object.keys(USAGE_PERIODS) as [UsagePeriod, ...UsagePeriod[]]).default('30d').describe('Window ending now: 24 hours, 7, 30 or 90 days.') }),
+  input: z.strictObject({
+    period: z
+      .enum(Object.keys(USAGE_PERIODS) as [UsagePeriod, ...UsagePeriod[]])
+      .default('30d')
+      .describe('Window ending now: 24 hours, 7, 30 or 90 days.'),
+  }),
   output: z.object({
     key: z.object({ name: z.string(), prefix: z.string(), rate_limit_per_min: z.int(), role: z.string() }),
     period: z.object({ name: z.string(), start: z.string(), end: z.string() }),
@@ -81,7 +90,7 @@ export const usage = defineTool({
   async handler({ period }, { deps, key }) {
     const { by_key, ...u } = await usageFor(deps.sql, await readableKeyIds(deps.sql, key), period);
     const others = by_key.filter((k) => k.key_id !== key.id);
-    const apps = others.length ? await appsByKey(deps.sql, key.account_id) : new Map();
+    const apps = others.length ? await appsByKey(deps.sql, key.account_id) : new Map<string, z.output<typeof AppLabel>>();
     const by_app = others.flatMap(({ key_id, ...n }) => (apps.has(key_id) ? [{ app: apps.get(key_id)!, ...n }] : [])).sort((a, b) => b.requests - a.requests);
     return { key: { name: key.name, prefix: key.prefix, rate_limit_per_min: key.rate_limit_per_min, role: key.role }, ...u, by_app };
   },

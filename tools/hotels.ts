@@ -5,6 +5,7 @@ import type { Tool } from '../src/core/define-tool.js';
 import { defineTool } from '../src/core/define-tool.js';
 import { queryInt } from '../src/domain/query-params.js';
 import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { BadRequest } from '../src/domain/errors.js';
 import { SearchMetadataSchema, SearchTimer, echoParameters } from '../src/sources/shared/search-metadata.js';
 import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/property-token.js';
@@ -18,8 +19,15 @@ import { AMENITY_FILTER_CODES, type AmenityFilter } from '../src/sources/metasea
 import { hotelSearchSummary, hotelSearchView } from './views/hotel-search.js';
 import { SUMMARIES } from './views/summaries.js';
 
-const hl = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/, 'Input should be a language code such as en or en-GB').describe('language, e.g. en');
-const token = z.string().min(8).max(200).regex(/^[A-Za-z0-9_-]+$/, 'Input should be a property token');
+const hl = z
+  .string()
+  .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/, 'Input should be a language code such as en or en-GB')
+  .describe('language, e.g. en');
+const token = z
+  .string()
+  .min(8)
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Input should be a property token');
 const gl = countryLower.describe('market country, lowercase, e.g. us');
 const sortBy = z.enum(['relevance', 'lowest_price', 'highest_rating', 'most_reviewed']);
 const propertyType = z.enum(['hotel', 'vacation_rental']);
@@ -31,7 +39,10 @@ const BrandChild = z.object({ id: z.int(), title: z.string().nullable() });
 const Brand = BrandChild.extend({ children: z.array(BrandChild).optional() });
 /** The compatible API's rating filter: 3.5/4/4.5, or its 7/8/9 (twice the rating). */
 const RATING_BY_CODE: Record<string, 3.5 | 4 | 4.5> = { '3.5': 3.5, '4': 4, '4.5': 4.5, '7': 3.5, '8': 4, '9': 4.5 };
-const queryRating = z.preprocess((v) => (v === undefined ? v : (RATING_BY_CODE[String(v)] ?? v)), z.union([z.literal(3.5), z.literal(4), z.literal(4.5)]));
+const queryRating = z.preprocess(
+  (v) => (typeof v === 'string' || typeof v === 'number' ? (RATING_BY_CODE[String(v)] ?? v) : v),
+  z.union([z.literal(3.5), z.literal(4), z.literal(4.5)]),
+);
 const csvInts = (max: number) => z.string().regex(new RegExp(`^\\d{1,2}(,\\d{1,2}){0,${max - 1}}$`), 'Input should be comma-separated integers');
 const csvList = (s: string | undefined) => (s ? s.split(',').map(Number) : undefined);
 const AMENITY_BY_CODE = new Map(Object.entries(AMENITY_FILTER_CODES).map(([name, code]) => [code as number, name as AmenityFilter]));
@@ -64,9 +75,11 @@ export const resolveHotel = defineTool({
     currency: currency.nullable().optional(),
     limit: z.int().min(1).max(10).default(5).describe('most matches returned'),
     verify: z.boolean().default(true).describe('open each candidate to confirm it'),
+    ...CACHE_FIELD,
   }),
   output: ResolveOutput,
   credits: 1,
+  cache: 'details',
   isEmpty: (o) => o.matches.length === 0,
   mcp: { expose: true, title: 'Resolve hotel', summary: SUMMARIES.resolve_hotel },
   handler: (input, { deps }) => runResolve(deps, input),
@@ -78,7 +91,10 @@ const searchFilters = {
   sort_by: sortBy.default('relevance').describe('result order'),
   min_price: z.int().min(0).optional().describe('lowest nightly price'),
   max_price: z.int().min(1).optional().describe('highest nightly price'),
-  rating: z.union([z.literal(3.5), z.literal(4), z.literal(4.5)]).optional().describe('lowest guest rating'),
+  rating: z
+    .union([z.literal(3.5), z.literal(4), z.literal(4.5)])
+    .optional()
+    .describe('lowest guest rating'),
   hotel_class: z.array(z.int().min(1).max(5)).max(5).optional().describe('star classes, e.g. [4, 5]'),
   amenities: z.array(z.enum(amenityNames)).max(7).optional().describe('amenities every result has'),
   property_type: propertyType.optional().describe('only hotels or only vacation rentals'),
@@ -106,6 +122,7 @@ export const searchHotels = defineTool({
     pages: z.int().min(1).max(5).default(1).describe('result pages fetched in a row'),
     next_page_token: z.string().min(1).max(100).optional().describe('pagination.next_page_token of a previous answer'),
     images_per_property: z.int().min(0).max(100).optional().describe('photo URLs kept per property; all when absent'),
+    ...CACHE_FIELD,
   }),
   output: SearchOutput,
   credits: {
@@ -114,6 +131,7 @@ export const searchHotels = defineTool({
     max: (i) => 3 * i.pages,
     actual: (_i, o) => 3 * o.pages.filter((p) => p.properties > 0).length,
   },
+  cache: 'prices',
   // an agent gets the thumbnail and no photo list unless it asks: photos are most of a page's size
   mcp: {
     expose: true,
@@ -154,7 +172,7 @@ export const serpHotels = defineTool({
   name: 'serp_metasearch_hotels',
   title: 'Hotel search (compatible shape)',
   description:
-    'The destination search in the compatible search API\'s google_hotels shape (search_metadata, search_parameters, search_information, properties, pagination, brands), one page per call; follow pagination.next_page_token. property_type keeps only results of that type on the fetched page. Also GET /api/v1/search?engine=metasearch_hotels. Costs 3 credits per page; an empty page is free.',
+    "The destination search in the compatible search API's google_hotels shape (search_metadata, search_parameters, search_information, properties, pagination, brands), one page per call; follow pagination.next_page_token. property_type keeps only results of that type on the fetched page. Also GET /api/v1/search?engine=metasearch_hotels. Costs 3 credits per page; an empty page is free.",
   method: 'POST',
   path: '/v1/serp/metasearch_hotels',
   tags: ['compatible'],
@@ -173,21 +191,35 @@ export const serpHotels = defineTool({
     max_price: queryInt.pipe(z.int().min(1)).optional().describe('Highest nightly price, in currency.'),
     rating: queryRating.optional().describe('Lowest guest rating: 3.5, 4 or 4.5 (the compatible API’s codes 7, 8 and 9 are accepted).'),
     hotel_class: csvInts(5).optional().describe('Hotel classes (stars) to keep, comma-separated (e.g. 4,5).'),
-    amenities: csvInts(7).optional().describe(`Amenity codes of the engine, comma-separated: ${Object.entries(AMENITY_FILTER_CODES).map(([n, c]) => `${c} ${n}`).join(', ')}.`),
+    amenities: csvInts(7)
+      .optional()
+      .describe(
+        `Amenity codes of the engine, comma-separated: ${Object.entries(AMENITY_FILTER_CODES)
+          .map(([n, c]) => `${c} ${n}`)
+          .join(', ')}.`,
+      ),
     property_type: propertyType.optional().describe('Kind of property to keep.'),
     next_page_token: z.string().min(1).max(100).optional().describe('next_page_token of the previous page, for the next page.'),
     ...COMPAT_COMMON_FIELDS,
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_metadata: SearchMetadataSchema,
     search_parameters: z.record(z.string(), z.string()),
-    search_information: z.object({ total_results: z.int().optional(), corrected_query: z.string().optional().describe('the query the page says it answered, when not the one asked'), original_query: z.string().optional().describe('the query asked, beside corrected_query') }).optional(),
+    search_information: z
+      .object({
+        total_results: z.int().optional(),
+        corrected_query: z.string().optional().describe('the query the page says it answered, when not the one asked'),
+        original_query: z.string().optional().describe('the query asked, beside corrected_query'),
+      })
+      .optional(),
     pagination: z.object({ records_from: z.int().optional(), records_to: z.int().optional(), next_page_token: z.string().optional() }).optional(),
     brands: z.array(Brand).optional(),
     properties: z.array(Compat),
   }),
   credits: 3,
   isEmpty: (o) => o.properties.length === 0,
+  cache: 'prices',
   async handler(i, { deps, requestId }) {
     const stay = stayDates(i.check_in_date, i.check_out_date, 1);
     const timer = new SearchTimer();
@@ -212,7 +244,11 @@ export const serpHotels = defineTool({
       timer,
     });
     return {
-      search_metadata: timer.metadata(requestId, page.requestUrl, { collection_id: page.collectionId, observed_at: page.observedAt.toISOString(), wire_bytes: page.wireBytes }),
+      search_metadata: timer.metadata(requestId, page.requestUrl, {
+        collection_id: page.collectionId,
+        observed_at: page.observedAt.toISOString(),
+        wire_bytes: page.wireBytes,
+      }),
       search_parameters: echoParameters({ engine: 'metasearch_hotels', ...i }),
       ...toCompatSearch(page.data, i.q),
     };
@@ -234,14 +270,20 @@ export const getHotelDetails = defineTool({
     currency: currency.default('USD'),
     gl: gl.default('us'),
     hl: hl.default('en'),
+    ...CACHE_FIELD,
   }),
   output: PropertyDetailsSchema,
   credits: 3,
+  cache: 'details',
   mcp: { expose: true, title: 'Get hotel details', summary: SUMMARIES.get_hotel_details },
   async handler(i, { deps }) {
     const stay = transportStay();
     const f = await loadProperty(deps, { token: i.property_token, stay, adults: 2, currency: i.currency, gl: i.gl, hl: i.hl });
-    return propertyDetails(f.data, i.property_token, priceContext(f, { token: i.property_token, stay, adults: 2, market: i.gl.toUpperCase(), currency: i.currency }));
+    return propertyDetails(
+      f.data,
+      i.property_token,
+      priceContext(f, { token: i.property_token, stay, adults: 2, market: i.gl.toUpperCase(), currency: i.currency }),
+    );
   },
 });
 
@@ -264,15 +306,30 @@ export const serpHotelsProperty = defineTool({
     gl: anyCaseGl.default('us').describe('Two-letter country the search is made from.'),
     hl: hl.default('en').describe('Language of the texts, e.g. en.'),
     ...COMPAT_COMMON_FIELDS,
+    ...CACHE_FIELD,
   }),
   output: z.object({ search_metadata: SearchMetadataSchema, search_parameters: z.record(z.string(), z.string()), property: Compat }),
   credits: 3,
+  cache: 'prices',
   async handler(i, { deps, requestId }) {
     const stay = i.check_in_date ? stayDates(i.check_in_date, i.check_out_date, 1) : transportStay();
     const timer = new SearchTimer();
-    const f = await loadProperty(deps, { token: i.property_token, stay, adults: i.adults, childrenAges: csvList(i.children_ages), currency: i.currency, gl: i.gl, hl: i.hl, timer });
+    const f = await loadProperty(deps, {
+      token: i.property_token,
+      stay,
+      adults: i.adults,
+      childrenAges: csvList(i.children_ages),
+      currency: i.currency,
+      gl: i.gl,
+      hl: i.hl,
+      timer,
+    });
     return {
-      search_metadata: timer.metadata(requestId, f.requestUrl, { collection_id: f.collectionId, observed_at: f.observedAt.toISOString(), wire_bytes: f.wireBytes }),
+      search_metadata: timer.metadata(requestId, f.requestUrl, {
+        collection_id: f.collectionId,
+        observed_at: f.observedAt.toISOString(),
+        wire_bytes: f.wireBytes,
+      }),
       search_parameters: echoParameters({ engine: 'metasearch_hotels_property', ...i, check_in_date: stay.checkIn, check_out_date: stay.checkOut }),
       property: toCompatPropertyDetail(f.data),
     };
@@ -290,6 +347,7 @@ const stayInput = {
   currency: currency.nullable().optional(),
   adults,
   device: device.default('iphone'),
+  ...CACHE_FIELD,
 };
 
 export const getHotelOffers = defineTool({
@@ -300,20 +358,30 @@ export const getHotelOffers = defineTool({
   method: 'POST',
   path: '/v1/offers',
   tags: ['hotels'],
-  input: z.strictObject({
-    ...stayInput,
-    rates_include_tax: z.boolean().nullable().optional().describe('prices with taxes; default per market'),
-    property_name: z.string().max(300).default('').describe("hotel's name, to recognise its official site"),
-    include_metasearch: z.boolean().default(false).describe('also list metasearch sites'),
-    free_cancellation_only: z.boolean().default(false).describe('only freely cancellable offers'),
-    coverage: z.int().min(1).max(3).default(1).describe('device profiles fetched and merged'),
-    require_sources: z.array(z.string().min(1).max(60)).max(10).nullable().optional().describe('sellers expected; a page missing one is fetched again once'),
-  }).transform(asToken),
+  input: z
+    .strictObject({
+      ...stayInput,
+      rates_include_tax: z.boolean().nullable().optional().describe('prices with taxes; default per market'),
+      property_name: z.string().max(300).default('').describe("hotel's name, to recognise its official site"),
+      include_metasearch: z.boolean().default(false).describe('also list metasearch sites'),
+      free_cancellation_only: z.boolean().default(false).describe('only freely cancellable offers'),
+      coverage: z.int().min(1).max(3).default(1).describe('device profiles fetched and merged'),
+      require_sources: z.array(z.string().min(1).max(60)).max(10).nullable().optional().describe('sellers expected; a page missing one is fetched again once'),
+    })
+    .transform(asToken),
   output: OffersOutput,
   credits: 3,
+  cache: 'prices',
+  partial: (o) => o.missing_sources.length > 0,
   isEmpty: (o) => o.offers.length === 0,
   // several device profiles: a ~3 MB page each, and a retry when a required source is missing
-  mcp: { expose: true, title: 'Get hotel offers', task: { when: (i) => i.coverage > 1, seconds: (i) => 10 * i.coverage }, requires: { required: ['property_token'] }, summary: SUMMARIES.get_hotel_offers },
+  mcp: {
+    expose: true,
+    title: 'Get hotel offers',
+    task: { when: (i) => i.coverage > 1, seconds: (i) => 10 * i.coverage },
+    requires: { required: ['property_token'] },
+    summary: SUMMARIES.get_hotel_offers,
+  },
   handler: (i, { deps }) => runOffers(deps, { ...i, hl: 'en' }),
 });
 
@@ -328,6 +396,7 @@ export const getHotelRooms = defineTool({
   input: z.strictObject(stayInput).transform(asToken),
   output: RoomsOutput,
   credits: 3,
+  cache: 'prices',
   isEmpty: (o) => o.rooms_total === 0,
   mcp: { expose: true, title: 'Get hotel rooms', requires: { required: ['property_token'] }, summary: SUMMARIES.get_hotel_rooms },
   handler: (i, { deps }) => runRooms(deps, { ...i, hl: 'en' }),
@@ -344,6 +413,7 @@ export const getStayPrice = defineTool({
   input: z.strictObject(stayInput).transform(asToken),
   output: StayOutput,
   credits: 3,
+  cache: 'prices',
   isEmpty: (o) => !o.available,
   mcp: { expose: true, title: 'Get stay price', requires: { required: ['property_token'] }, summary: SUMMARIES.get_stay_price },
   handler: (i, { deps }) => runStay(deps, { ...i, hl: 'en' }),

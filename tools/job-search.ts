@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countryLower } from '../src/domain/codes.js';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchJobCards } from '../src/sources/jobsearch/fetch.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';
 
@@ -15,7 +16,12 @@ export const searchJobCards = defineTool({
   input: z.strictObject({
     q: z.string().min(1).max(300).describe('What to search for, e.g. data engineer jobs in berlin.'),
     gl: countryLower.default('us').describe('Two-letter country of the search, lower case.'),
-    hl: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,4})?$/, 'Input should be a language code such as en').default('en').describe('Language of the search, e.g. en.'),
+    hl: z
+      .string()
+      .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,4})?$/, 'Input should be a language code such as en')
+      .default('en')
+      .describe('Language of the search, e.g. en.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('jobs_search'), q: z.string(), gl: z.string(), hl: z.string() }),
@@ -34,6 +40,7 @@ export const searchJobCards = defineTool({
     meta: WebMeta,
   }),
   credits: 3,
+  cache: 'jobs',
   isEmpty: (o) => o.jobs_results.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();

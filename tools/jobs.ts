@@ -66,13 +66,19 @@ export const createJob = defineTool({
   input: z.strictObject({
     items: z.array(CalendarRequest).min(1).max(50).describe('The calendars to price (1-50), each as the body of POST /v1/calendar.'),
     priority: z.int().min(0).max(9).default(5).describe('0-9, higher first; equal priorities in submission order.'),
-    callback_url: z.string().max(2048).nullable().optional().describe('HTTPS URL to receive the signed job.completed webhook (Standard Webhooks) when the batch ends.'),
+    callback_url: z
+      .string()
+      .max(2048)
+      .nullable()
+      .optional()
+      .describe('HTTPS URL to receive the signed job.completed webhook (Standard Webhooks) when the batch ends.'),
   }),
   output: Job,
   credits: 0,
   headers: {
     'Idempotency-Key': {
-      description: 'Your unique key for this submission (1-200 characters): the same key with the same body returns the original job; with another body it is a 409.',
+      description:
+        'Your unique key for this submission (1-200 characters): the same key with the same body returns the original job; with another body it is a 409.',
       required: true,
       schema: { type: 'string', minLength: 1, maxLength: 200 },
     },
@@ -107,7 +113,8 @@ export const createJob = defineTool({
 export const getJob = defineTool({
   name: 'get_calendar_job',
   title: 'Calendar batch status',
-  description: 'A calendar batch with progress per item; include_results=true adds each succeeded item’s full calendar result. Free. A job of another account is a 404.',
+  description:
+    'A calendar batch with progress per item; include_results=true adds each succeeded item’s full calendar result. Free. A job of another account is a 404.',
   method: 'GET',
   path: '/v1/jobs/{job_id}',
   tags: ['jobs'],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidInput } from '../src/domain/errors.js';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchNetworkJob, fetchNetworkSearch, NETWORK_SEARCH_PAGE_SIZE } from '../src/sources/network/fetch.js';
 import { resolveNetworkJobId } from '../src/sources/network/job-id.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';
@@ -37,8 +38,13 @@ export const getNetworkJob = defineTool({
   path: '/v1/network/job',
   tags: ['network'],
   input: z.strictObject({
-    job_id: z.string().regex(/^\d{6,12}$/, 'Input should be 6-12 digits').optional().describe('Numeric id of the posting (6-12 digits), as in the posting URL /jobs/view/<id>. Give job_id or url.'),
+    job_id: z
+      .string()
+      .regex(/^\d{6,12}$/, 'Input should be 6-12 digits')
+      .optional()
+      .describe('Numeric id of the posting (6-12 digits), as in the posting URL /jobs/view/<id>. Give job_id or url.'),
     url: z.string().min(12).max(2000).optional().describe('Public URL of the posting; its numeric id is used. Give job_id or url.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('network_job'), job_id: z.string() }),
@@ -46,6 +52,7 @@ export const getNetworkJob = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'jobs',
   async handler(input, { deps }) {
     const started = performance.now();
     if (!input.job_id && !input.url) throw new InvalidInput('send job_id or url');
@@ -88,9 +95,15 @@ export const searchNetworkJobs = defineTool({
   input: z.strictObject({
     keywords: z.string().min(1).max(200).optional().describe('Words to search postings for, as typed in the network’s job search.'),
     location: z.string().min(1).max(200).optional().describe('Place the postings are in, e.g. Berlin or United States.'),
-    company_ids: z.array(z.string().regex(/^\d{1,12}$/, 'Input should be a numeric company id')).min(1).max(20).optional().describe('Numeric company ids (1-20) to restrict the search to.'),
+    company_ids: z
+      .array(z.string().regex(/^\d{1,12}$/, 'Input should be a numeric company id'))
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('Numeric company ids (1-20) to restrict the search to.'),
     posted_within: z.enum(['past_24_hours', 'past_week', 'past_month']).optional().describe('Only postings published within this window.'),
     start: z.int().min(0).max(1000).default(0).describe('Offset in the result list, for paging (steps of the page size).'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({
@@ -106,6 +119,7 @@ export const searchNetworkJobs = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'jobs',
   isEmpty: (o) => o.jobs.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { OFFICIAL_ENGINES } from '../src/sources/official/engines.js';
 import { currency } from '../src/domain/codes.js';
 import { PRICED_ENGINES } from '../src/sources/official/engine-quotes.js';
@@ -42,9 +43,13 @@ export const OfficialRateOutput = z.object({
 });
 
 export const OfficialRateInput = z.strictObject({
-  website: z.url({ protocol: /^https?$/ }).max(2048).describe("the hotel's own website, e.g. the link of get_hotel_details"),
+  website: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .describe("the hotel's own website, e.g. the link of get_hotel_details"),
   ...stayFields(30, 8),
   currency: currency.nullable().optional(),
+  ...CACHE_FIELD,
 });
 
 export const officialRate = defineTool({
@@ -55,6 +60,7 @@ export const officialRate = defineTool({
   path: '/v1/official',
   tags: ['hotels'],
   input: OfficialRateInput,
+  cache: 'prices',
   output: OfficialRateOutput,
   credits: 4,
   isEmpty: (o) => o.listed === 0,
@@ -76,9 +82,9 @@ export const officialEngines = defineTool({
     priced: z.int(),
   }),
   credits: 0,
-  async handler() {
+  handler() {
     const engines = OFFICIAL_ENGINES.map((e) => ({ id: e.id, name: e.name, hosts: [...e.hosts], priced: e.id in PRICED_ENGINES }));
-    return { engines, recognised: engines.length, priced: engines.filter((e) => e.priced).length };
+    return Promise.resolve({ engines, recognised: engines.length, priced: engines.filter((e) => e.priced).length });
   },
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../src/domain/codes.js';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { searchOtafour } from '../src/sources/otafour/fetch.js';
 import { fetchOtaoneSearch } from '../src/sources/otaone/fetch.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
@@ -27,6 +28,7 @@ export const otaoneSearch = defineTool({
     rooms: z.int().min(1).max(8).default(1).describe('Rooms wanted.'),
     currency: z.enum(CURRENCIES).default('USD').describe('Currency of the prices asked for.'),
     limit: z.int().min(1).max(50).default(10).describe('Most results returned.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     query: z.string(),
@@ -60,6 +62,7 @@ export const otaoneSearch = defineTool({
     ),
   }),
   credits: 1,
+  cache: 'prices',
   isEmpty: (o) => o.results.length === 0,
   handler: (input, { deps }) => fetchOtaoneSearch(deps, input),
 });
@@ -84,9 +87,18 @@ function groupSearch(alias: 'otatwo' | 'otathree', markets: readonly [string, ..
     method: 'POST',
     path: `/v1/ota/${alias}/search`,
     tags: ['ota'],
-    input: z.strictObject({ query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'), market: z.enum(markets as [string, ...string[]]).default('US').describe('Point of sale: the country site searched.'), limit: z.int().min(1).max(10).default(5).describe('Most results returned.') }),
+    input: z.strictObject({
+      query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'),
+      market: z
+        .enum(markets as [string, ...string[]])
+        .default('US')
+        .describe('Point of sale: the country site searched.'),
+      limit: z.int().min(1).max(10).default(5).describe('Most results returned.'),
+      ...CACHE_FIELD,
+    }),
     output: SearchOut,
     credits: 1,
+    cache: 'details',
     isEmpty: (o) => o.results.length === 0,
     async handler(input, { deps }) {
       const r = await searchGroupTypeahead(deps, alias, input.market, input.query, input.limit);
@@ -106,9 +118,14 @@ export const otafourSearch = defineTool({
   method: 'POST',
   path: '/v1/ota/otafour/search',
   tags: ['ota'],
-  input: z.strictObject({ query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'), limit: z.int().min(1).max(10).default(5).describe('Most results returned.') }),
+  input: z.strictObject({
+    query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'),
+    limit: z.int().min(1).max(10).default(5).describe('Most results returned.'),
+    ...CACHE_FIELD,
+  }),
   output: SearchOut,
   credits: 1,
+  cache: 'details',
   isEmpty: (o) => o.results.length === 0,
   async handler(input, { deps }) {
     const r = await searchOtafour(deps, input.query, input.limit);
@@ -119,17 +136,22 @@ export const otafourSearch = defineTool({
 export const rentaloneSearch = defineTool({
   name: 'search_rentalone',
   title: 'Vacation rental (first platform): find a property id',
-  description: 'Resolves a rental name or place to the first rental platform’s numeric property id (the site’s own suggestions) for POST /v1/ota/rentalone. Costs 1 credit; no match is free.',
+  description:
+    'Resolves a rental name or place to the first rental platform’s numeric property id (the site’s own suggestions) for POST /v1/ota/rentalone. Costs 1 credit; no match is free.',
   method: 'POST',
   path: '/v1/ota/rentalone/search',
   tags: ['rentals'],
-  input: z.strictObject({ query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'), limit: z.int().min(1).max(10).default(5).describe('Most results returned.') }),
+  input: z.strictObject({
+    query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'),
+    limit: z.int().min(1).max(10).default(5).describe('Most results returned.'),
+    ...CACHE_FIELD,
+  }),
   output: SearchOut,
   credits: 1,
+  cache: 'details',
   isEmpty: (o) => o.results.length === 0,
   async handler(input, { deps }) {
     const r = await searchGroupTypeahead(deps, 'rentalone', 'US', input.query, input.limit);
     return { query: input.query, market: r.market, results: r.results };
   },
 });
-

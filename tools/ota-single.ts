@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../src/domain/codes.js';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchHostelAvailability, fetchHostelSearch } from '../src/sources/hostel/fetch.js';
 import { fetchRentaloneQuote } from '../src/sources/rentalone/fetch.js';
 import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-schemas.js';
@@ -23,13 +24,27 @@ export const rentalone = defineTool({
   method: 'POST',
   path: '/v1/ota/rentalone',
   tags: ['rentals'],
-  input: z.strictObject({
-    property_id: digits().nullable().optional().describe('internal property id (its search route)'),
-    listing_id: z.string().regex(/^\d+(ha)?$/, 'digits, optionally followed by ha').max(30).nullable().optional().describe('number in the public listing URL, e.g. 321456ha'),
-    url: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional().describe('public listing URL, e.g. https://www.vrbo.com/321456ha'),
-    ...stayFields(28, 16),
-    market: z.enum(['US']).default('US').describe('point of sale'),
-  }).transform(listingFromUrl),
+  input: z
+    .strictObject({
+      property_id: digits().nullable().optional().describe('internal property id (its search route)'),
+      listing_id: z
+        .string()
+        .regex(/^\d+(ha)?$/, 'digits, optionally followed by ha')
+        .max(30)
+        .nullable()
+        .optional()
+        .describe('number in the public listing URL, e.g. 321456ha'),
+      url: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .nullable()
+        .optional()
+        .describe('public listing URL, e.g. https://www.vrbo.com/321456ha'),
+      ...stayFields(28, 16),
+      market: z.enum(['US']).default('US').describe('point of sale'),
+      ...CACHE_FIELD,
+    })
+    .transform(listingFromUrl),
   output: z.object({
     search_parameters: z.object({
       engine: z.string(),
@@ -54,6 +69,7 @@ export const rentalone = defineTool({
     }),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => !o.property.available && o.property.unavailable_reason == null && o.offers.length === 0,
   mcp: {
     expose: true,
@@ -81,6 +97,7 @@ export const travelreviewSearch = defineTool({
     rooms: z.int().min(1).max(8).default(1).describe('Rooms wanted.'),
     currency: z.enum(CURRENCIES).nullable().optional().describe('Currency of the prices asked for; the site’s default when absent.'),
     limit: z.int().min(1).max(50).default(20).describe('Most results returned.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     query: z.string(),
@@ -118,6 +135,7 @@ export const travelreviewSearch = defineTool({
     ),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => o.results.length === 0,
   handler: (input, { deps }) => fetchTravelreviewSearch(deps, input),
 });
@@ -154,6 +172,7 @@ export const hostelRates = defineTool({
     nights: nightsField(30),
     guests: z.int().min(1).max(8).default(1).describe('Guests staying.'),
     currency: z.enum(CURRENCIES).default('USD').describe('Currency of the prices asked for.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     property_id: z.string(),
@@ -182,6 +201,7 @@ export const hostelRates = defineTool({
     ),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => o.rooms.length === 0 && o.stay_rule_violations.length === 0,
   handler: (input, { deps }) => fetchHostelAvailability(deps, input),
 });
@@ -194,7 +214,13 @@ export const hostelSearch = defineTool({
   method: 'POST',
   path: '/v1/ota/hostel/search',
   tags: ['ota'],
-  input: z.strictObject({ query: z.string().min(1).max(200).describe('City or place to search hostels in.'), check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'), nights: nightsField(30), limit: z.int().min(1).max(100).default(30).describe('Most results returned.') }),
+  input: z.strictObject({
+    query: z.string().min(1).max(200).describe('City or place to search hostels in.'),
+    check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'),
+    nights: nightsField(30),
+    limit: z.int().min(1).max(100).default(30).describe('Most results returned.'),
+    ...CACHE_FIELD,
+  }),
   output: z.object({
     query: z.string(),
     matched_place: z.string(),
@@ -235,6 +261,7 @@ export const hostelSearch = defineTool({
     ),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => o.properties.length === 0,
   handler: (input, { deps }) => fetchHostelSearch(deps, input),
 });
@@ -260,12 +287,24 @@ function withMarkets(fact: SourceFact, configured: PosContexts): SourceFact {
 }
 
 const SOURCE_FACTS: SourceFact[] = [
-  { source: 'otaone', kind: 'ota', markets: ['any (country of the page)'], status: 'served', notes: ['rooms from the server-rendered property page; room size and occupancy enrichment are not fetched'] },
+  {
+    source: 'otaone',
+    kind: 'ota',
+    markets: ['any (country of the page)'],
+    status: 'served',
+    notes: ['rooms from the server-rendered property page; room size and occupancy enrichment are not fetched'],
+  },
   { source: 'otatwo', kind: 'ota', markets: [], status: 'served', notes: [] },
   { source: 'otathree', kind: 'ota', markets: [], status: 'served', notes: [] },
   { source: 'otafour', kind: 'ota', markets: ['23 display currencies'], status: 'served', notes: ['search reads the search-box suggestions; hotels only'] },
   { source: 'rentalone', kind: 'vacation_rental', markets: ['US'], status: 'served', notes: [] },
-  { source: 'rentaltwo', kind: 'vacation_rental', markets: ['94 regional hosts'], status: 'served', notes: ['per-night prices come from one quote request per priced date'] },
+  {
+    source: 'rentaltwo',
+    kind: 'vacation_rental',
+    markets: ['94 regional hosts'],
+    status: 'served',
+    notes: ['per-night prices come from one quote request per priced date'],
+  },
   { source: 'travelreview', kind: 'metasearch', markets: ['any'], status: 'served', notes: ['the cheapest advertiser per hotel only'] },
   { source: 'hostel', kind: 'ota', markets: ['any'], status: 'served', notes: [] },
 ];
@@ -273,7 +312,8 @@ const SOURCE_FACTS: SourceFact[] = [
 export const otaSources = defineTool({
   name: 'list_ota_sources',
   title: 'OTA and rental sources',
-  description: 'The OTA, metasearch and vacation-rental sources this service reads, their routes and credit cost, the markets served and known gaps; status_url is the live health of every source (GET /v1/sources/status). Free.',
+  description:
+    'The OTA, metasearch and vacation-rental sources this service reads, their routes and credit cost, the markets served and known gaps; status_url is the live health of every source (GET /v1/sources/status). Free.',
   method: 'GET',
   path: '/v1/ota/sources',
   tags: ['ota'],
@@ -293,15 +333,15 @@ export const otaSources = defineTool({
     status_url: z.string(),
   }),
   credits: 0,
-  async handler(_input, { deps }) {
+  handler(_input, { deps }) {
     const routesOf = (alias: string) =>
       deps.tools
         .filter((t) => t.path.startsWith(`/v1/ota/${alias}`) || t.path.startsWith(`/v1/serp/${alias}`) || t.path.startsWith(`/v1/${alias}/`))
         .map((t) => ({ method: t.method, path: t.path, credits: t.credits.base }));
-    return {
+    return Promise.resolve({
       sources: SOURCE_FACTS.map((f) => ({ ...withMarkets(f, deps.config.GROUP_POS_CONTEXTS), routes: routesOf(f.source) })),
       status_url: `${deps.config.PUBLIC_BASE_URL ?? ''}${sourcesStatus.path}`,
-    };
+    });
   },
 });
 

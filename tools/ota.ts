@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, countryLower } from '../src/domain/codes.js';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
 import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-schemas.js';
 import { adultsField, digits, isoDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';
@@ -40,6 +41,7 @@ export const otaoneRooms = defineTool({
     ...stayFields(30, 8),
     rooms: z.int().min(1).max(8).default(1).describe('Rooms wanted.'),
     currency: z.enum(CURRENCIES).default('USD').describe('Currency of the prices asked for.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     pagename: z.string(),
@@ -69,6 +71,7 @@ export const otaoneRooms = defineTool({
     ),
   }),
   credits: 8,
+  cache: 'prices',
   // A page that lists no room and says nothing is empty; a sold-out or minimum-stay page is an answer.
   isEmpty: (o) => o.rooms.length === 0 && o.unavailable_reason == null && o.sold_out !== true,
   handler: (input, { deps }) => fetchOtaoneRooms(deps, input),
@@ -82,6 +85,7 @@ const otatwoStay = {
   nights: nightsField(30),
   adults: adultsField(8),
   market: z.enum(OTATWO_MARKETS).default('US').describe('Point of sale: the country site asked; its currency follows.'),
+  ...CACHE_FIELD,
 };
 
 const OtatwoRatePlan = z.object({
@@ -127,7 +131,8 @@ const otatwoCommon = {
   ...stamp,
 };
 
-const OTATWO_POS_NOTE = 'Points of sale with a known public context: US, GB, EU; the others answer 503 naming the missing context unless the operator supplies it (GROUP_POS_CONTEXTS; GET /v1/ota/sources lists the markets served).';
+const OTATWO_POS_NOTE =
+  'Points of sale with a known public context: US, GB, EU; the others answer 503 naming the missing context unless the operator supplies it (GROUP_POS_CONTEXTS; GET /v1/ota/sources lists the markets served).';
 
 export const otatwoRooms = defineTool({
   name: 'get_otatwo_rooms',
@@ -142,6 +147,7 @@ export const otatwoRooms = defineTool({
     rooms: z.array(z.object({ name: z.string(), unit_id: z.string(), cheapest_rate: z.number().nullable(), rate_plans: z.array(OtatwoRatePlan) })),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => o.rooms.length === 0 && !o.sold_out,
   handler: (input, { deps }) => fetchOtatwoRooms(deps, input),
 });
@@ -161,6 +167,7 @@ export const otatwoHeadline = defineTool({
     cheapest: OtatwoRatePlan.extend({ room_name: z.string() }).nullable(),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => o.cheapest == null && o.room_types === 0 && !o.sold_out,
   handler: (input, { deps }) => fetchOtatwoHeadline(deps, input),
 });
@@ -180,6 +187,7 @@ export const otathreeStay = defineTool({
     ...stayFields(28, 8),
     market: z.enum(['US', 'CA']).default('US').describe('Point of sale: the country site asked.'),
     rooms: z.boolean().default(true).describe('Also list every room and rate plan, not only the cheapest.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({
@@ -207,6 +215,7 @@ export const otathreeStay = defineTool({
     }),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => !o.property.available && o.property.unavailable_reason == null && o.rooms.length === 0,
   handler: (input, { deps }) => fetchOtathreeStay(deps, input),
 });
@@ -229,7 +238,8 @@ const Review = z.object({
 export const otathreeReviews = defineTool({
   name: 'get_otathree_reviews',
   title: 'Third OTA: guest reviews',
-  description: 'Guest reviews of one property on the third OTA, newest first, rating 0-10. Page with start_index += size. Costs 2 credits; an empty page is free.',
+  description:
+    'Guest reviews of one property on the third OTA, newest first, rating 0-10. Page with start_index += size. Costs 2 credits; an empty page is free.',
   method: 'POST',
   path: '/v1/ota/otathree/reviews',
   tags: ['ota'],
@@ -238,6 +248,7 @@ export const otathreeReviews = defineTool({
     size: z.int().min(1).max(25).default(10).describe('Reviews per page.'),
     start_index: z.int().min(0).default(0).describe('Reviews to skip, for paging.'),
     market: z.enum(['US', 'CA']).default('US').describe('Point of sale: the country site asked.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     source: z.string(),
@@ -256,6 +267,7 @@ export const otathreeReviews = defineTool({
     warnings: z.array(z.string()),
   }),
   credits: 2,
+  cache: 'reviews',
   isEmpty: (o) => o.count === 0,
   handler: (input, { deps }) => fetchOtathreeReviews(deps, input),
 });
@@ -286,6 +298,7 @@ export const otafour = defineTool({
     ...stayFields(30, 8),
     rooms: z.int().min(1).max(8).default(1).describe('Rooms wanted.'),
     currency: z.enum(OTAFOUR_CURRENCIES).default('USD').describe('Currency of the prices asked for.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({
@@ -320,6 +333,7 @@ export const otafour = defineTool({
     }),
   }),
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => o.meta.room_types === 0,
   handler: (input, { deps }) => fetchOtafour(deps, input),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type CreditRule, type Tool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { queryBool, queryInt } from '../src/domain/query-params.js';
 import { COMPAT_COMMON_FIELDS } from '../src/core/compat/engine.js';
 import { PRICE_STATUSES } from '../src/sources/rentaltwo/calendar-pricing.js';
@@ -11,14 +12,66 @@ import { SUMMARIES } from './views/summaries.js';
 
 /** The 51 currencies of the rental destination search. */
 export const RENTAL_CURRENCIES = [
-  'AED', 'AUD', 'BAM', 'BGN', 'BRL', 'CAD', 'CHF', 'CLP', 'CNY', 'COP', 'CRC', 'CZK', 'DKK', 'EGP', 'EUR', 'GBP', 'GHS', 'GTQ', 'HKD', 'HNL',
-  'HUF', 'IDR', 'ILS', 'INR', 'JPY', 'KES', 'KRW', 'KZT', 'MAD', 'MXN', 'MYR', 'NOK', 'NZD', 'PEN', 'PHP', 'PLN', 'QAR', 'RON', 'RUB', 'SAR',
-  'SEK', 'SGD', 'THB', 'TRY', 'TWD', 'UAH', 'UGX', 'USD', 'UYU', 'VND', 'ZAR',
+  'AED',
+  'AUD',
+  'BAM',
+  'BGN',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CLP',
+  'CNY',
+  'COP',
+  'CRC',
+  'CZK',
+  'DKK',
+  'EGP',
+  'EUR',
+  'GBP',
+  'GHS',
+  'GTQ',
+  'HKD',
+  'HNL',
+  'HUF',
+  'IDR',
+  'ILS',
+  'INR',
+  'JPY',
+  'KES',
+  'KRW',
+  'KZT',
+  'MAD',
+  'MXN',
+  'MYR',
+  'NOK',
+  'NZD',
+  'PEN',
+  'PHP',
+  'PLN',
+  'QAR',
+  'RON',
+  'RUB',
+  'SAR',
+  'SEK',
+  'SGD',
+  'THB',
+  'TRY',
+  'TWD',
+  'UAH',
+  'UGX',
+  'USD',
+  'UYU',
+  'VND',
+  'ZAR',
 ] as const;
 
 /** An integer in bounds that may arrive as query-string digits. */
 const qInt = (min: number, max: number) => queryInt.pipe(z.int().min(min).max(max));
-const domain = z.string().refine(isRentaltwoDomain, { message: 'Input should be one of the rental platform’s regional hosts' }).default(DEFAULT_DOMAIN).describe('regional site of the platform');
+const domain = z
+  .string()
+  .refine(isRentaltwoDomain, { message: 'Input should be one of the rental platform’s regional hosts' })
+  .default(DEFAULT_DOMAIN)
+  .describe('regional site of the platform');
 const currencyCode = z.enum(RENTAL_CURRENCIES).optional().describe('ISO 4217 code, e.g. EUR');
 const zeroRetention = queryBool.default(false).describe('true: nothing of this call is stored');
 
@@ -49,6 +102,7 @@ export const RentalSearchInput = z.strictObject({
   next_page_token: z.string().min(1).max(2000).optional().describe('pagination.next_page_token of a previous answer'),
   ...COMPAT_COMMON_FIELDS,
   zero_retention: zeroRetention,
+  ...CACHE_FIELD,
 });
 
 const Breakdown = z.array(
@@ -132,15 +186,26 @@ export const searchRentals = defineTool({
   input: RentalSearchInput,
   output: RentalSearchOutput,
   credits: 8,
+  cache: 'prices',
   isEmpty: (o) => o.properties.length === 0,
-  mcp: { expose: true, title: 'Search vacation rentals', requires: { when: { if: { not: { required: ['bounding_box'] } }, then: { required: ['q'] } } }, summary: SUMMARIES.search_rentals },
+  mcp: {
+    expose: true,
+    title: 'Search vacation rentals',
+    requires: { when: { if: { not: { required: ['bounding_box'] } }, then: { required: ['q'] } } },
+    summary: SUMMARIES.search_rentals,
+  },
   handler: (input, { deps, requestId }) => fetchRentaltwoSearch(deps, input, requestId),
 });
 
 // ------------------------------------------------------------------ availability calendar
 
 export const RentalCalendarInput = z.strictObject({
-  property_id: z.string().regex(/^\d+$/, 'digits only').min(1).max(25).describe("a listing's id: search_rentals properties[].id, or the number in its /rooms/ URL"),
+  property_id: z
+    .string()
+    .regex(/^\d+$/, 'digits only')
+    .min(1)
+    .max(25)
+    .describe("a listing's id: search_rentals properties[].id, or the number in its /rooms/ URL"),
   currency: currencyCode,
   adults: qInt(1, 16).default(1).describe('adult guests'),
   children: qInt(0, 15).default(0).describe('children'),
@@ -156,6 +221,7 @@ export const RentalCalendarInput = z.strictObject({
   price_nights: z.enum(['none', 'sample', 'all']).default('none').describe('price no, some or all check-in dates'),
   ...COMPAT_COMMON_FIELDS,
   zero_retention: zeroRetention,
+  ...CACHE_FIELD,
 });
 
 /** One check-in's quote: the listing's price figures as the booking section states them, with its dates. */
@@ -230,6 +296,7 @@ export const rentalCalendarSerp = defineTool({
   input: RentalCalendarInput,
   output: RentalCalendarOutput,
   credits: calendarCredits,
+  cache: 'prices',
   handler: (input, { deps, requestId }) => fetchRentaltwoCalendar(deps, input, requestId),
 });
 
@@ -243,6 +310,7 @@ export const getRentalCalendar = defineTool({
   input: RentalCalendarInput,
   output: RentalCalendarOutput,
   credits: calendarCredits,
+  cache: 'prices',
   mcp: { expose: true, title: 'Get a vacation-rental availability calendar', summary: SUMMARIES.get_rental_calendar },
   handler: (input, { deps, requestId }) => fetchRentaltwoCalendar(deps, input, requestId),
 });

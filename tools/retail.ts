@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchRetailReviews, fetchRetailSearch } from '../src/sources/retail/fetch.js';
 import { RETAIL_REVIEW_SORTS, type RetailReviewSort } from '../src/sources/retail/requests.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';
@@ -13,14 +14,18 @@ export const getRetailReviews = defineTool({
   name: 'get_retail_reviews',
   title: 'Retail product reviews',
   description:
-    "Customer reviews of one product of the big-box retailer, 10 per page, with the rating summary (average, total, counts and percentages per star, recommended_pct); dates as YYYY-MM-DD; next_page is null past the last page of reviews with text. item_id is the numeric item id of the product URL (/ip/<slug>/<item_id>) or of search_retail. Costs 2 credits; an empty page, an unknown item (404) and failures are free.",
+    'Customer reviews of one product of the big-box retailer, 10 per page, with the rating summary (average, total, counts and percentages per star, recommended_pct); dates as YYYY-MM-DD; next_page is null past the last page of reviews with text. item_id is the numeric item id of the product URL (/ip/<slug>/<item_id>) or of search_retail. Costs 2 credits; an empty page, an unknown item (404) and failures are free.',
   method: 'POST',
   path: '/v1/retail/reviews',
   tags: ['retail'],
   input: z.strictObject({
-    item_id: z.string().regex(/^\d{1,20}$/, 'Input should be digits only').describe('Numeric item id of the product (from its product URL).'),
+    item_id: z
+      .string()
+      .regex(/^\d{1,20}$/, 'Input should be digits only')
+      .describe('Numeric item id of the product (from its product URL).'),
     page: z.int().min(1).max(100).default(1).describe('Page of results, from 1.'),
     sort: z.enum(SORTS).default('relevancy').describe('Order of the reviews.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('retail_reviews'), item_id: z.string(), page: z.int(), sort: z.string() }),
@@ -33,6 +38,7 @@ export const getRetailReviews = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'reviews',
   isEmpty: (o) => o.reviews.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();
@@ -59,7 +65,11 @@ export const searchRetail = defineTool({
   input: z.strictObject({
     q: z.string().min(1).max(200).describe('Search words, as typed on the site.'),
     page: z.int().min(1).max(100).default(1).describe('Page of results, from 1.'),
-    sort: z.enum(['best_match', 'price_low', 'price_high', 'best_seller', 'rating_high', 'new']).optional().describe('Order of the results; the site’s default when absent.'),
+    sort: z
+      .enum(['best_match', 'price_low', 'price_high', 'best_seller', 'rating_high', 'new'])
+      .optional()
+      .describe('Order of the results; the site’s default when absent.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('retail_search'), q: z.string(), page: z.int(), sort: ns }),
@@ -84,6 +94,7 @@ export const searchRetail = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'prices',
   isEmpty: (o) => o.items.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { countryUpper } from '../src/domain/codes.js';
 import { BadRequest } from '../src/domain/errors.js';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchTrendsInterest } from '../src/sources/trends/fetch.js';
 import { elapsedSince, WebMeta } from './webdata-schemas.js';
 
@@ -19,8 +20,17 @@ export const getTrendsInterest = defineTool({
   input: z.strictObject({
     keyword: z.string().min(1).max(200).describe('The search term whose interest over time is returned.'),
     geo: countryUpper.default('US').describe('Two-letter country the interest is measured in.'),
-    time_range: z.string().regex(TIME_RANGE, 'Input should be like `today 1-m`, `now 7-d`, `today 12-m`, `all` or two dates').default('today 1-m').describe('Time span, as the site writes it: today 1-m, now 7-d, today 12-m, all, or two dates YYYY-MM-DD YYYY-MM-DD.'),
-    hl: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,4})?$/, 'Input should be a language code such as en-US').default('en-US').describe('Language of the labels, e.g. en-US.'),
+    time_range: z
+      .string()
+      .regex(TIME_RANGE, 'Input should be like `today 1-m`, `now 7-d`, `today 12-m`, `all` or two dates')
+      .default('today 1-m')
+      .describe('Time span, as the site writes it: today 1-m, now 7-d, today 12-m, all, or two dates YYYY-MM-DD YYYY-MM-DD.'),
+    hl: z
+      .string()
+      .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,4})?$/, 'Input should be a language code such as en-US')
+      .default('en-US')
+      .describe('Language of the labels, e.g. en-US.'),
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('trends_interest'), keyword: z.string(), geo: z.string(), time_range: z.string() }),
@@ -29,6 +39,7 @@ export const getTrendsInterest = defineTool({
     meta: WebMeta,
   }),
   credits: 1,
+  cache: 'listings',
   isEmpty: (o) => o.total === 0,
   async handler(input, { deps }) {
     const started = performance.now();

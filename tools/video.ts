@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidInput } from '../src/domain/errors.js';
 import { defineTool } from '../src/core/define-tool.js';
+import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { fetchTranscript, fetchVideo, fetchVideoChannel, fetchVideoSearch } from '../src/sources/video/fetch.js';
 import { parseVideoIdInput } from '../src/sources/video/requests.js';
 import { elapsedSince, glField, hlField, WebMeta } from './webdata-schemas.js';
@@ -54,6 +55,7 @@ export const getVideoChannel = defineTool({
     page_token: z.string().max(4000).optional().describe('next_page_token of the previous page, for the next page.'),
     hl: hlField,
     gl: glField,
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('video_channel'), channel: ns, hl: z.string(), gl: z.string() }),
@@ -63,6 +65,7 @@ export const getVideoChannel = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'listings',
   isEmpty: (o) => o.channel === null && o.videos.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();
@@ -115,13 +118,14 @@ export const getVideo = defineTool({
   method: 'POST',
   path: '/v1/video/video',
   tags: ['video'],
-  input: z.strictObject({ video_id: videoIdField, hl: hlField, gl: glField }),
+  input: z.strictObject({ video_id: videoIdField, hl: hlField, gl: glField, ...CACHE_FIELD }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('video_video'), video_id: z.string(), hl: z.string(), gl: z.string() }),
     video: Video,
     meta: WebMeta,
   }),
   credits: 1,
+  cache: 'details',
   async handler(input, { deps }) {
     const started = performance.now();
     const videoId = parseVideoIdInput(input.video_id);
@@ -140,15 +144,22 @@ export const getVideoTranscript = defineTool({
   name: 'get_video_transcript',
   title: 'Video transcript',
   description:
-    "The captions of one video as timed segments and joined text. lang picks the track (creator captions win over auto-generated; a base code such as en also matches en-GB); without it English when present, else the default track. available_languages lists every track; machine translation is not offered. Costs 1 credit (our choice: the spec shows none); no captions, no track in lang (the 404 lists the available ones), an age-gated video (a 404 that says so), an empty transcript and failures are free. Get video ids from get_video_channel or search_videos.",
+    'The captions of one video as timed segments and joined text. lang picks the track (creator captions win over auto-generated; a base code such as en also matches en-GB); without it English when present, else the default track. available_languages lists every track; machine translation is not offered. Costs 1 credit (our choice: the spec shows none); no captions, no track in lang (the 404 lists the available ones), an age-gated video (a 404 that says so), an empty transcript and failures are free. Get video ids from get_video_channel or search_videos.',
   method: 'POST',
   path: '/v1/video/transcript',
   tags: ['video'],
   input: z.strictObject({
     video_id: videoIdField,
-    lang: z.string().min(2).max(20).regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/, 'Input should be a language code such as en or pt-BR').optional().describe('Language of the transcript track, e.g. en or pt-BR; the default track when absent.'),
+    lang: z
+      .string()
+      .min(2)
+      .max(20)
+      .regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/, 'Input should be a language code such as en or pt-BR')
+      .optional()
+      .describe('Language of the transcript track, e.g. en or pt-BR; the default track when absent.'),
     hl: hlField,
     gl: glField,
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('video_transcript'), video_id: z.string(), lang: ns, hl: z.string(), gl: z.string() }),
@@ -160,6 +171,7 @@ export const getVideoTranscript = defineTool({
     meta: WebMeta.extend({ client: z.string() }),
   }),
   credits: 1,
+  cache: 'details',
   isEmpty: (o) => o.segments.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();
@@ -181,7 +193,7 @@ export const searchVideos = defineTool({
   name: 'search_videos',
   title: 'Search videos',
   description:
-    'One page of video results (about 20) for a query on the video platform: id, title, channel, views and published text, length. For the next page send the same q with the answer\'s next_page_token as page_token. Costs 2 credits per non-empty page (our choice: the spec shows none); an empty page and failures are free. Feeds get_video and get_video_transcript.',
+    "One page of video results (about 20) for a query on the video platform: id, title, channel, views and published text, length. For the next page send the same q with the answer's next_page_token as page_token. Costs 2 credits per non-empty page (our choice: the spec shows none); an empty page and failures are free. Feeds get_video and get_video_transcript.",
   method: 'POST',
   path: '/v1/video/search',
   tags: ['video'],
@@ -190,6 +202,7 @@ export const searchVideos = defineTool({
     page_token: z.string().max(4000).optional().describe('next_page_token of the previous page, for the next page.'),
     hl: hlField,
     gl: glField,
+    ...CACHE_FIELD,
   }),
   output: z.object({
     search_parameters: z.object({ engine: z.literal('video_search'), q: z.string(), hl: z.string(), gl: z.string() }),
@@ -199,6 +212,7 @@ export const searchVideos = defineTool({
     meta: WebMeta,
   }),
   credits: 2,
+  cache: 'listings',
   isEmpty: (o) => o.videos.length === 0,
   async handler(input, { deps }) {
     const started = performance.now();

@@ -16,7 +16,11 @@ import { OPERATIONS } from '../src/domain/watch-observation.js';
 
 const watchId = z.string().min(1).max(100).describe('The watch id returned by POST /v1/watches.');
 const everyHours = z.int().min(1).max(168).describe('hours between checks (1-168)');
-const callbackUrl = z.string().max(2048).nullable().describe('HTTPS URL receiving the signed watch.triggered webhook (Standard Webhooks), as batch callbacks do; null: none');
+const callbackUrl = z
+  .string()
+  .max(2048)
+  .nullable()
+  .describe('HTTPS URL receiving the signed watch.triggered webhook (Standard Webhooks), as batch callbacks do; null: none');
 const name = z.string().trim().min(1).max(200).nullable().describe('your name for the watch');
 const TARGET_DOC =
   'What to re-price: `operation` names an existing operation and the other fields are its own input, validated as that route validates it: ' +
@@ -26,7 +30,8 @@ const TARGET_DOC =
 
 const idempotency = {
   'Idempotency-Key': {
-    description: 'Optional unique key for this creation (1-200 characters): the same key with the same body returns the original watch; with another body it is a 409.',
+    description:
+      'Optional unique key for this creation (1-200 characters): the same key with the same body returns the original watch; with another body it is a 409.',
     required: false,
     schema: { type: 'string', minLength: 1, maxLength: 200 },
   },
@@ -64,9 +69,14 @@ export const createWatchTool = defineTool({
     409: 'The Idempotency-Key was already used with a different body.',
     503: 'callback_url was given but webhooks are not enabled on this service, or the queue is down.',
   },
-  example: { target: { operation: 'calendar', property_token: 'ChcIyo2FqYnKnMQ2GgsvZy8xdGZ6NDQ2ahAB', days: 30 }, rule: { type: 'below', price: 150 }, every_hours: 24, name: 'Spring nights under 150' },
+  example: {
+    target: { operation: 'calendar', property_token: 'ChcIyo2FqYnKnMQ2GgsvZy8xdGZ6NDQ2ahAB', days: 30 },
+    rule: { type: 'below', price: 150 },
+    every_hours: 24,
+    name: 'Spring nights under 150',
+  },
   async handler(input, { deps, key, headers }) {
-    const watch = await createWatch(deps, key, input as never, idempotencyKey(headers));
+    const watch = await createWatch(deps, key, input, idempotencyKey(headers));
     return watchAnswer(deps, watch);
   },
 });
@@ -86,7 +96,10 @@ export const listWatchesTool = defineTool({
   credits: 0,
   async handler({ limit, offset }, { deps, key }) {
     const rows = await listWatches(deps.sql, key.account_id, limit, offset);
-    const totals = await watchTotals(deps.sql, rows.map((r) => r.id));
+    const totals = await watchTotals(
+      deps.sql,
+      rows.map((r) => r.id),
+    );
     return { watches: rows.map((w) => watchResource(w, totals.get(w.id))) };
   },
 });
@@ -94,7 +107,8 @@ export const listWatchesTool = defineTool({
 export const getWatchTool = defineTool({
   name: 'get_watch',
   title: 'A watch and its last checks',
-  description: 'One watch with its latest checks: when, the price seen (cheapest, with provenance), what changed, whether the rule fired, parity (compare targets), the stored-rates run and the credits. Free; another account’s watch is a 404.',
+  description:
+    'One watch with its latest checks: when, the price seen (cheapest, with provenance), what changed, whether the rule fired, parity (compare targets), the stored-rates run and the credits. Free; another account’s watch is a 404.',
   method: 'GET',
   path: '/v1/watches/{watch_id}',
   tags: ['watches'],
@@ -140,7 +154,8 @@ export const updateWatchTool = defineTool({
 export const deleteWatchTool = defineTool({
   name: 'delete_watch',
   title: 'Delete a watch',
-  description: 'Deletes a watch with its checks and events (its stored rates, history rows and ledger entries stay). A check running meanwhile is discarded, charged nothing. Free.',
+  description:
+    'Deletes a watch with its checks and events (its stored rates, history rows and ledger entries stay). A check running meanwhile is discarded, charged nothing. Free.',
   method: 'DELETE',
   path: '/v1/watches/{watch_id}',
   tags: ['watches'],
@@ -164,7 +179,12 @@ export const checkWatchTool = defineTool({
   tags: ['watches'],
   input: z.strictObject({ watch_id: watchId }),
   output: z.object({ check: CheckSchema, event: EventSchema.nullable(), watch: WatchSchema }),
-  credits: { base: 0, note: 'charged like the operation the watch runs (credits_per_check at most); failed and empty checks are free', max: () => 0, actual: () => 0 },
+  credits: {
+    base: 0,
+    note: 'charged like the operation the watch runs (credits_per_check at most); failed and empty checks are free',
+    max: () => 0,
+    actual: () => 0,
+  },
   errors: {
     400: 'The operation refuses the target now (e.g. a stay date in the past).',
     402: 'Credits are enforced and the check needs more credits than the period has left.',
@@ -180,14 +200,19 @@ export const checkWatchTool = defineTool({
     if (!outcome) throw new NotFound('watch not found');
     ctx.reportCharge?.(outcome.charged, outcome.remaining);
     const totals = await watchTotals(deps.sql, [watch.id]);
-    return { check: checkResource(outcome.check), event: outcome.event ? eventResource(outcome.event) : null, watch: watchResource(outcome.watch, totals.get(watch.id)) };
+    return {
+      check: checkResource(outcome.check),
+      event: outcome.event ? eventResource(outcome.event) : null,
+      watch: watchResource(outcome.watch, totals.get(watch.id)),
+    };
   },
 });
 
 export const watchEventsTool = defineTool({
   name: 'list_watch_events',
   title: 'Events of a watch',
-  description: 'The watch.triggered events of a watch, newest first, each as delivered to callback_url (data: watch, rule, reason, before, after, changes with provenance, parity, the check and its request id) with its delivery state. Free.',
+  description:
+    'The watch.triggered events of a watch, newest first, each as delivered to callback_url (data: watch, rule, reason, before, after, changes with provenance, parity, the check and its request id) with its delivery state. Free.',
   method: 'GET',
   path: '/v1/watches/{watch_id}/events',
   tags: ['watches'],

@@ -8,12 +8,4 @@ import { TRENDS_TOOLS } from './trends.js';
 import { VIDEO_TOOLS } from './video.js';
 
 /** Every web-data operation (none is an MCP tool). */
-export const WEBDATA_TOOLS: Tool[] = [
-  ...NETWORK_TOOLS,
-  ...CAREERS_TOOLS,
-  ...VIDEO_TOOLS,
-  ...APPS_TOOLS,
-  ...RETAIL_TOOLS,
-  ...TRENDS_TOOLS,
-  ...JOB_SEARCH_TOOLS,
-];
+export const WEBDATA_TOOLS: Tool[] = [...NETWORK_TOOLS, ...CAREERS_TOOLS, ...VIDEO_TOOLS, ...APPS_TOOLS, ...RETAIL_TOOLS, ...TRENDS_TOOLS, ...JOB_SEARCH_TOOLS];

@@ -27,6 +27,8 @@ import { PlatformPath } from '../platform/fast-path.js';
 import { ensureFirstKey, type CreatedKey } from '../platform/keys.js';
 import { randomToken } from '../domain/ids.js';
 import { createOps, type Ops } from '../ops/ops.js';
+import { ResultCacheStore } from '../platform/result-cache.js';
+import { ResultCache } from '../core/result-cache.js';
 import type { Tool } from '../core/define-tool.js';
 
 export interface Database {
@@ -43,7 +45,12 @@ export interface Database {
 export async function openDatabase(config: Config, log?: Logger): Promise<Database> {
   const embedded = config.DATABASE_URL
     ? null
-    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.EMBEDDED_PG_PORT, systemDir: path.resolve(config.EMBEDDED_PG_SYSTEM_DIR), onLog: (l) => log?.debug({ pg: l.trim() }) });
+    : await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        port: config.EMBEDDED_PG_PORT,
+        systemDir: path.resolve(config.EMBEDDED_PG_SYSTEM_DIR),
+        onLog: (l) => log?.debug({ pg: l.trim() }),
+      });
   const url = config.DATABASE_URL ?? embedded!.url;
   const applicationName = `hotelrates-${process.pid}-${randomToken(6)}`;
   const sql = createSql(url, { max: config.DB_POOL_MAX, applicationName });
@@ -97,6 +104,8 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
   const platform = new PlatformPath(sql, credits);
   // until it listens, the key cache stays off (every call looks its key up)
   void platform.start();
+  const results = new ResultCache(new ResultCacheStore(sql), config.resultCache, ops.metrics, log, tools);
+  results.start();
   const client = new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops));
   const jobsBrowser = new JobsBrowser();
   const deps: ServiceDeps = {
@@ -105,6 +114,7 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
     log,
     credits,
     platform,
+    results,
     tools,
     ops,
     queue,
@@ -117,6 +127,7 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
     async close() {
       await jobsBrowser.close();
       await client.close();
+      await results.close();
     },
   };
 }
@@ -155,9 +166,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     try {
       jobs = await loadJobs();
       boss = await jobs.startQueue(db.url, config, log);
-      await jobs.ensureJobQueues(boss);
-      await jobs.ensureQueue(boss, jobs.MCP_TASK_QUEUE);
-      await jobs.ensureWatchQueues(boss);
+      await jobs.ensureQueues(boss, db.sql, jobs.QUEUES);
     } catch (err) {
       await db.close();
       throw err;
@@ -177,6 +186,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
     queue.addWorker(taskWorker);
     watchScheduler = await jobs.startWatchScheduler(deps, queue.boss());
     await jobs.startArchivePurge(deps, queue.boss());
+    await jobs.startResultCachePurge(deps, queue.boss());
     await jobs.startOAuthPrune(deps, queue.boss());
   }
   let closing: Promise<void> | null = null;
@@ -204,26 +214,39 @@ type Jobs = Awaited<ReturnType<typeof loadJobs>>;
 
 /** pg-boss and the workers, for the processes that run a queue. */
 async function loadJobs() {
-  const [queue, calendarWorker, taskStore, taskWorker, purge, oauthPrune, watchScheduler] = await Promise.all([
+  const [queue, calendarJobs, watchQueue, calendarWorker, taskStore, taskWorker, purge, oauthPrune, watchScheduler, cachePurge] = await Promise.all([
     import('../jobs/queue.js'),
+    import('../jobs/calendar-jobs.js'),
+    import('../jobs/watch-queue.js'),
     import('../workers/calendar-worker.js'),
     import('../jobs/mcp-task-store.js'),
     import('../workers/mcp-task-worker.js'),
     import('../workers/archive-purge.js'),
     import('../workers/oauth-prune.js'),
     import('../workers/watch-scheduler.js'),
+    import('../workers/result-cache-purge.js'),
   ]);
   return {
     startQueue: queue.startQueue,
-    ensureJobQueues: calendarWorker.ensureJobQueues,
-    ensureQueue: calendarWorker.ensureQueue,
+    ensureQueues: queue.ensureQueues,
+    /** Every queue the workers read, made before any process works them. */
+    QUEUES: [
+      calendarJobs.CALENDAR_QUEUE,
+      calendarJobs.WEBHOOK_QUEUE,
+      taskStore.MCP_TASK_QUEUE,
+      watchQueue.WATCH_CHECK_QUEUE,
+      watchQueue.WATCH_WEBHOOK_QUEUE,
+      watchQueue.WATCH_SWEEP_QUEUE,
+      purge.ARCHIVE_PURGE_QUEUE,
+      oauthPrune.OAUTH_PRUNE_QUEUE,
+      cachePurge.RESULT_CACHE_PURGE_QUEUE,
+    ],
     startCalendarWorker: calendarWorker.startCalendarWorker,
-    MCP_TASK_QUEUE: taskStore.MCP_TASK_QUEUE,
     startMcpTaskWorker: taskWorker.startMcpTaskWorker,
     startArchivePurge: purge.startArchivePurge,
     startOAuthPrune: oauthPrune.startOAuthPrune,
-    ensureWatchQueues: watchScheduler.ensureWatchQueues,
     startWatchScheduler: watchScheduler.startWatchScheduler,
+    startResultCachePurge: cachePurge.startResultCachePurge,
   };
 }
 

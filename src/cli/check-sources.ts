@@ -24,7 +24,10 @@ function noDatabase(): Sql {
 
 function options() {
   try {
-    return parseArgs({ options: { json: { type: 'boolean' }, only: { type: 'string' }, 'timeout-s': { type: 'string' }, help: { type: 'boolean' } }, strict: true }).values;
+    return parseArgs({
+      options: { json: { type: 'boolean' }, only: { type: 'string' }, 'timeout-s': { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+    }).values;
   } catch (err) {
     return cli.fail((err as Error).message);
   }
@@ -36,7 +39,10 @@ cli.run(async () => {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = values.only
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = only?.filter((s) => !MONITORED_SOURCES.includes(s)) ?? [];
   if (unknown.length) cli.fail(`unknown source: ${unknown.join(', ')} (sources: ${MONITORED_SOURCES.join(', ')})`);
   const timeoutS = Number(values['timeout-s'] ?? 60);

@@ -33,7 +33,9 @@ cli.run(async () => {
     if (command === 'list') {
       for (const k of await listKeys(db.sql)) {
         const state = k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active';
-        process.stdout.write(`${k.name}\t${k.prefix}…\t${k.role}\t${k.rate_limit_per_min}/min\t${k.plan ?? 'no account'}\t${k.created_at.toISOString()}\t${state}\n`);
+        process.stdout.write(
+          `${k.name}\t${k.prefix}…\t${k.role}\t${k.rate_limit_per_min}/min\t${k.plan ?? 'no account'}\t${k.created_at.toISOString()}\t${state}\n`,
+        );
       }
     } else if (command === 'create') {
       const created = await createKey(db.sql, {
@@ -45,7 +47,9 @@ cli.run(async () => {
         if ((err as { code?: string }).code === '23505') cli.fail(`a live key named ${values.name} already exists (rotate or revoke it)`);
         throw err;
       });
-      process.stdout.write(`created key ${created.name} (${created.prefix}…, ${created.rate_limit_per_min}/min, ${created.role}); shown once:\n${created.key}\n`);
+      process.stdout.write(
+        `created key ${created.name} (${created.prefix}…, ${created.rate_limit_per_min}/min, ${created.role}); shown once:\n${created.key}\n`,
+      );
     } else if (command === 'rotate') {
       const created = await rotateKey(db.sql, values.name!);
       if (!created) cli.fail(`no live key named ${values.name}`);

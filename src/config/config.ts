@@ -6,10 +6,9 @@ import { HOST_OVERRIDE_DOC, HOST_OVERRIDE_FIELDS, resolveHosts, type Alias } fro
 import { assertProxyUrl, parseMarketProxies } from './proxies.js';
 import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE, webhookSigningKey } from './webhook-settings.js';
 import { MODE_DOC, MODE_FIELDS, resolveModes, type UpstreamMode } from './upstream-modes.js';
+import { CACHE_DOC, CACHE_FIELDS, resolveCacheSettings, type CacheSettings } from './cache-settings.js';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /** A structured setting, parsed and checked by `parse` at start; its error names the expected shape. */
 function parsedSetting<T>(parse: (text: string) => T, fallback: string, shape: string) {
@@ -30,7 +29,8 @@ const jsonSetting = <T>(parse: (json: string) => T, shape: string) => parsedSett
 
 function parseHostMap(json: string): Record<string, string> {
   const parsed = JSON.parse(json) as unknown;
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) throw new Error('not an object of strings');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string'))
+    throw new Error('not an object of strings');
   return parsed as Record<string, string>;
 }
 
@@ -106,6 +106,7 @@ const ConfigSchema = z.object({
   OAUTH_REGISTRATIONS_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(20),
   OAUTH_PENDING_CLIENTS_MAX: z.coerce.number().int().min(10).max(1_000_000).default(1000),
   SEARCH_ARCHIVE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  ...CACHE_FIELDS,
   ...HOST_OVERRIDE_FIELDS,
   ...MODE_FIELDS,
 });
@@ -122,6 +123,8 @@ export interface Config extends RawConfig {
   upstreamHosts: Record<Alias, string>;
   /** How each alias is reached (`UPSTREAM_<ALIAS>_MODE`). */
   upstreamModes: Record<Alias, UpstreamMode>;
+  /** The result cache's settings (RESULT_CACHE_*). */
+  resultCache: CacheSettings;
 }
 
 export class ConfigError extends Error {}
@@ -147,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(data.DATA_DIR),
     upstreamHosts: resolveHosts(data),
     upstreamModes: resolveModes(data),
+    resultCache: resolveCacheSettings(data),
     mcpAllowedHosts: mcpHosts,
     mcpAllowedOrigins: data.MCP_ALLOWED_ORIGINS === undefined ? mcpHosts : allowList(data.MCP_ALLOWED_ORIGINS, data.PUBLIC_BASE_URL),
   };
@@ -157,7 +161,11 @@ const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 /** A comma-separated hostname list; unset: the loopback names and PUBLIC_BASE_URL's host; `*`: no check. */
 function allowList(value: string | undefined, publicBaseUrl: string | undefined): string[] | null {
   if (value?.trim() === '*') return null;
-  if (value !== undefined) return value.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  if (value !== undefined)
+    return value
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean);
   return publicBaseUrl ? [...LOCALHOST_NAMES, new URL(publicBaseUrl).hostname.toLowerCase()] : LOCALHOST_NAMES;
 }
 
@@ -180,7 +188,7 @@ export function assertPublicBaseUrl(config: Pick<Config, 'NODE_ENV' | 'HOST' | '
   if (reason && !config.PUBLIC_BASE_URL) {
     throw new ConfigError(
       `invalid configuration:\n  PUBLIC_BASE_URL: required in production (${reason}): set it to the public origin, e.g. https://api.example.com, ` +
-        'so that the OAuth issuer and links never follow a request\'s Host header (or set HOST=127.0.0.1 to serve this machine only)',
+        "so that the OAuth issuer and links never follow a request's Host header (or set HOST=127.0.0.1 to serve this machine only)",
     );
   }
 }
@@ -204,16 +212,21 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   DATABASE_URL: 'external PostgreSQL ≥ 14; unset starts the embedded one',
   DATA_DIR: 'data directory (embedded database, diagnostics)',
   EMBEDDED_PG_PORT: 'port of the embedded PostgreSQL',
-  EMBEDDED_PG_SYSTEM_DIR: 'started as root only: where the embedded PostgreSQL (a copy of its programs, and the cluster, linked from DATA_DIR/pg) goes when its unprivileged postgres user cannot reach node_modules or DATA_DIR, e.g. a repository under /root (mode 0700)',
+  EMBEDDED_PG_SYSTEM_DIR:
+    'started as root only: where the embedded PostgreSQL (a copy of its programs, and the cluster, linked from DATA_DIR/pg) goes when its unprivileged postgres user cannot reach node_modules or DATA_DIR, e.g. a repository under /root (mode 0700)',
   LOG_LEVEL: 'pino log level',
   CREDITS_MODE: 'off | shadow | enforce',
   DEFAULT_RATE_LIMIT_PER_MIN: 'rate limit of new keys',
-  PUBLIC_BASE_URL: 'the service\'s public origin (https://api.example.com): printed at start, used in links, the OAuth issuer and the /mcp resource identifier. Required in production (NODE_ENV=production, a HOST other than loopback, or TRUST_PROXY set): the start is refused without it. Unset on a loopback start, they are http://127.0.0.1:<port> (or localhost / [::1] as the request named it), never another Host',
-  MCP_ALLOWED_HOSTS: 'hostnames (comma-separated, any port) /mcp accepts in the Host header, against DNS rebinding; default localhost, 127.0.0.1, [::1] and the host of PUBLIC_BASE_URL; * turns the check off (e.g. behind a proxy that checks)',
-  MCP_ALLOWED_ORIGINS: 'hostnames /mcp accepts in a browser\'s Origin header (a request without Origin passes); default MCP_ALLOWED_HOSTS; * turns the check off',
+  PUBLIC_BASE_URL:
+    "the service's public origin (https://api.example.com): printed at start, used in links, the OAuth issuer and the /mcp resource identifier. Required in production (NODE_ENV=production, a HOST other than loopback, or TRUST_PROXY set): the start is refused without it. Unset on a loopback start, they are http://127.0.0.1:<port> (or localhost / [::1] as the request named it), never another Host",
+  MCP_ALLOWED_HOSTS:
+    'hostnames (comma-separated, any port) /mcp accepts in the Host header, against DNS rebinding; default localhost, 127.0.0.1, [::1] and the host of PUBLIC_BASE_URL; * turns the check off (e.g. behind a proxy that checks)',
+  MCP_ALLOWED_ORIGINS:
+    "hostnames /mcp accepts in a browser's Origin header (a request without Origin passes); default MCP_ALLOWED_HOSTS; * turns the check off",
   BOOTSTRAP_KEY: 'create and print a first key when none exists',
   DB_POOL_MAX: 'PostgreSQL connection pool size',
-  HEAP_GROWING_PERCENT: 'how far the JavaScript heap may grow past what the last full collection kept before the next one (V8 --heap-growing-percent); 0: V8 decides (it lets the heap reach several times its live size under load)',
+  HEAP_GROWING_PERCENT:
+    'how far the JavaScript heap may grow past what the last full collection kept before the next one (V8 --heap-growing-percent); 0: V8 decides (it lets the heap reach several times its live size under load)',
   UPSTREAM_TIMEOUT_MS: 'timeout of one upstream attempt, connect to last body byte',
   UPSTREAM_RETRIES: 'retries after a connect error, 5xx or 429 (jittered exponential backoff)',
   UPSTREAM_BACKOFF_MS: 'base delay of the upstream retry backoff',
@@ -225,29 +238,39 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   UPSTREAM_BROWSER_CONTEXTS: 'browser contexts open at once for the upstream browser path (one per call, closed after it)',
   UPSTREAM_BROWSER_QUEUE: 'browser calls that may wait for a context; beyond it a call answers 503 browser_busy (retryable, free)',
   UPSTREAM_BROWSER_TIMEOUT_MS: 'bound of one browser call: waiting for a context, then opening the page until the awaited reply',
-  UPSTREAM_BROWSER_MEMORY_MB: 'JavaScript heap cap of each context\'s page (V8 max-old-space-size of its renderer); over it the page crashes and the call answers 502',
+  UPSTREAM_BROWSER_MEMORY_MB:
+    "JavaScript heap cap of each context's page (V8 max-old-space-size of its renderer); over it the page crashes and the call answers 502",
   UPSTREAM_BROWSER_RECYCLE_PAGES: 'pages after which the browser process is replaced (once its running calls end)',
-  UPSTREAM_BROWSER_ALLOW_PRIVATE: 'TEST ONLY: let browser pages reach a private/loopback address when it is the host an UPSTREAM_<ALIAS>_URL names (replay server)',
+  UPSTREAM_BROWSER_ALLOW_PRIVATE:
+    'TEST ONLY: let browser pages reach a private/loopback address when it is the host an UPSTREAM_<ALIAS>_URL names (replay server)',
   ATS_HOST_OVERRIDES: 'JSON map of careers hosts to other base URLs (mirrors, tests), e.g. {"boards-api.greenhouse.io":"http://127.0.0.1:9000/gh"}',
-  TRUST_PROXY: 'dashboard behind a reverse proxy: true, a hop count, loopback or addresses (Express trust proxy); Secure cookies and per-IP limits follow X-Forwarded-* only then',
-  GROUP_POS_CONTEXTS: 'JSON contexts for otatwo/otathree/rentalone points of sale whose context is not public (those answer 503 without one), e.g. {"otatwo":{"CA":{"siteId":…,"tpid":…,"eapid":…,"locale":"en_CA","baseUrl":"https://…"}}}; the currency follows the market, baseUrl (optional) sends that market to its own site',
-  GROUP_QUERY_HASHES: 'JSON map of persisted GraphQL operation name to its current sha256, for when a site release rotates one (otherwise 503 "persisted query not found")',
+  TRUST_PROXY:
+    'dashboard behind a reverse proxy: true, a hop count, loopback or addresses (Express trust proxy); Secure cookies and per-IP limits follow X-Forwarded-* only then',
+  GROUP_POS_CONTEXTS:
+    'JSON contexts for otatwo/otathree/rentalone points of sale whose context is not public (those answer 503 without one), e.g. {"otatwo":{"CA":{"siteId":…,"tpid":…,"eapid":…,"locale":"en_CA","baseUrl":"https://…"}}}; the currency follows the market, baseUrl (optional) sends that market to its own site',
+  GROUP_QUERY_HASHES:
+    'JSON map of persisted GraphQL operation name to its current sha256, for when a site release rotates one (otherwise 503 "persisted query not found")',
   RUN_WORKER: 'run the calendar-batch worker in the API process (npm run worker runs it alone)',
   STDIO_RUN_WORKER: 'also run the calendar-batch worker (and its queue) inside the stdio MCP server; off, a desktop launch serves tool calls only',
   WORKER_CONCURRENCY: 'calendar items run at once per worker process',
-  JOB_MIN_EXPIRY_S: 'lower bound of a batch item\'s queue expiry (after a crash it is handed out again once expired)',
+  JOB_MIN_EXPIRY_S: "lower bound of a batch item's queue expiry (after a crash it is handed out again once expired)",
   QUEUE_MAINTENANCE_S: 'pg-boss maintenance interval (expiry of abandoned items); also run at start-up',
-  WEBHOOK_SIGNING_SECRET: 'Standard Webhooks secret `whsec_<base64 of 24-64 random bytes>`: enables job.completed webhooks and signs them; unset: callback_url is refused with 503',
-  WEBHOOK_RETRY_SCHEDULE_S: 'seconds before each retry of a failed webhook delivery, comma-separated (`none`: one attempt); default the Standard Webhooks schedule 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h',
+  WEBHOOK_SIGNING_SECRET:
+    'Standard Webhooks secret `whsec_<base64 of 24-64 random bytes>`: enables job.completed webhooks and signs them; unset: callback_url is refused with 503',
+  WEBHOOK_RETRY_SCHEDULE_S:
+    'seconds before each retry of a failed webhook delivery, comma-separated (`none`: one attempt); default the Standard Webhooks schedule 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h',
   WATCH_CONCURRENCY: 'watch checks run at once per worker process',
-  WATCH_SWEEP_S: 'how often the watch scheduler looks for overdue checks and for watches paused for credits that the account can now pay (one sweep per interval across processes)',
+  WATCH_SWEEP_S:
+    'how often the watch scheduler looks for overdue checks and for watches paused for credits that the account can now pay (one sweep per interval across processes)',
   WATCH_HOUR_S: 'TEST/BENCH ONLY: seconds in an hour of a watch schedule (every_hours); 3600 in production',
   OAUTH_ACCESS_TOKEN_TTL_S: 'lifetime of an OAuth access token for /mcp (connected apps refresh it)',
   OAUTH_REFRESH_TOKEN_TTL_S: 'lifetime of an OAuth refresh token; each refresh rotates it and starts a new lifetime',
   OAUTH_REGISTRATIONS_PER_MIN: 'dynamic client registrations (POST /oauth/register) accepted per minute from all addresses together',
   OAUTH_REGISTRATIONS_PER_IP_PER_MIN: 'dynamic client registrations accepted per minute from one client address',
-  OAUTH_PENDING_CLIENTS_MAX: 'OAuth clients no account has approved (registrations, cached client metadata documents) kept at most; the oldest are evicted first',
+  OAUTH_PENDING_CLIENTS_MAX:
+    'OAuth clients no account has approved (registrations, cached client metadata documents) kept at most; the oldest are evicted first',
   SEARCH_ARCHIVE_DAYS: 'days a compatible search stays readable at its json_url / html_url (GET /api/v1/searches/{id}); an hourly job deletes older ones',
+  ...CACHE_DOC,
   ...HOST_OVERRIDE_DOC,
   ...MODE_DOC,
 };

@@ -5,6 +5,7 @@
  * are in sources/shared/group-graphql.ts.
  */
 import { z } from 'zod';
+import { isObject } from '../domain/json.js';
 
 export type GroupAlias = 'otatwo' | 'otathree' | 'rentalone';
 
@@ -20,7 +21,17 @@ export interface PointOfSale {
 
 /** Currency of every point of sale the spec names, known context or not. */
 export const OTATWO_MARKET_CURRENCY = {
-  AU: 'AUD', CA: 'CAD', DE: 'EUR', EU: 'EUR', FR: 'EUR', GB: 'GBP', IE: 'EUR', IT: 'EUR', NL: 'EUR', NZ: 'NZD', US: 'USD',
+  AU: 'AUD',
+  CA: 'CAD',
+  DE: 'EUR',
+  EU: 'EUR',
+  FR: 'EUR',
+  GB: 'GBP',
+  IE: 'EUR',
+  IT: 'EUR',
+  NL: 'EUR',
+  NZ: 'NZD',
+  US: 'USD',
 } as const;
 export type OtatwoMarket = keyof typeof OTATWO_MARKET_CURRENCY;
 export const OTATWO_MARKETS = Object.keys(OTATWO_MARKET_CURRENCY) as [OtatwoMarket, ...OtatwoMarket[]];
@@ -52,12 +63,12 @@ const ConfiguredContext = z.strictObject({
  */
 export function parsePosContexts(json: string): PosContexts {
   const raw: unknown = JSON.parse(json);
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('not a JSON object of brand to markets');
+  if (!isObject(raw)) throw new Error('not a JSON object of brand to markets');
   const out: PosContexts = {};
   for (const [alias, markets] of Object.entries(raw)) {
     const currencies = GROUP_MARKET_CURRENCY[alias as GroupAlias];
     if (!currencies) throw new Error(`unknown brand ${alias} (otatwo, otathree, rentalone)`);
-    if (!markets || typeof markets !== 'object' || Array.isArray(markets)) throw new Error(`${alias}: not an object of market to context`);
+    if (!isObject(markets)) throw new Error(`${alias}: not an object of market to context`);
     const entries: Record<string, PointOfSale> = {};
     for (const [market, given] of Object.entries(markets)) {
       const currency = currencies[market];
@@ -94,4 +105,3 @@ export function parseQueryHashes(json: string): Record<string, string> {
   }
   return raw as Record<string, string>;
 }
-

@@ -59,9 +59,9 @@ export const HOST_OVERRIDE_FIELDS = Object.fromEntries(ALIASES.map((a) => [hostE
   [A in Alias as HostEnvName<A>]: z.ZodOptional<typeof httpUrl>;
 };
 
-export const HOST_OVERRIDE_DOC = Object.fromEntries(
-  ALIASES.map((a) => [hostEnvName(a), `base URL of the ${a} upstream (default ${UPSTREAM_HOSTS[a]})`]),
-) as { [A in Alias as HostEnvName<A>]: string };
+export const HOST_OVERRIDE_DOC = Object.fromEntries(ALIASES.map((a) => [hostEnvName(a), `base URL of the ${a} upstream (default ${UPSTREAM_HOSTS[a]})`])) as {
+  [A in Alias as HostEnvName<A>]: string;
+};
 
 /** Base URL per alias: the override `UPSTREAM_<ALIAS>_URL` when set, else the real site; no trailing slash. */
 export function resolveHosts(env: Readonly<Record<string, unknown>>): Record<Alias, string> {
@@ -102,4 +102,12 @@ export const BROWSER_HOSTS: Record<Alias, string[]> = {
 };
 
 /** Where the bot walls in front of the sites serve their challenge scripts (blocked.ts names them). */
-export const CHALLENGE_HOSTS = ['challenges.cloudflare.com', '*.captcha-delivery.com', 'js.datadome.co', '*.awswaf.com', '*.perimeterx.net', '*.px-cdn.net', '*.px-cloud.net'];
+export const CHALLENGE_HOSTS = [
+  'challenges.cloudflare.com',
+  '*.captcha-delivery.com',
+  'js.datadome.co',
+  '*.awswaf.com',
+  '*.perimeterx.net',
+  '*.px-cdn.net',
+  '*.px-cloud.net',
+];

@@ -23,7 +23,10 @@ export const MODE_FIELDS = Object.fromEntries(ALIASES.map((a) => [modeEnvName(a)
 };
 
 export const MODE_DOC = Object.fromEntries(
-  ALIASES.map((a) => [modeEnvName(a), `how the ${a} source is reached: http | browser | auto (plain first, headless Chromium when refused, signed or challenged)`]),
+  ALIASES.map((a) => [
+    modeEnvName(a),
+    `how the ${a} source is reached: http | browser | auto (plain first, headless Chromium when refused, signed or challenged)`,
+  ]),
 ) as { [A in Alias as ModeEnvName<A>]: string };
 
 /** Mode per alias from the parsed settings. */

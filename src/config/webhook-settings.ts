@@ -17,7 +17,9 @@ const SECRET_MAX_BYTES = 64;
 export function webhookSigningKey(secret: string): Buffer {
   const generate = `make one with: node -e "console.log('whsec_' + require('crypto').randomBytes(32).toString('base64'))"`;
   if (!secret.startsWith(SECRET_PREFIX)) {
-    throw new Error(`must be a Standard Webhooks secret, whsec_ followed by the base64 of ${SECRET_MIN_BYTES}-${SECRET_MAX_BYTES} random bytes (plain secrets of the former x-signature scheme are no longer accepted); ${generate}`);
+    throw new Error(
+      `must be a Standard Webhooks secret, whsec_ followed by the base64 of ${SECRET_MIN_BYTES}-${SECRET_MAX_BYTES} random bytes (plain secrets of the former x-signature scheme are no longer accepted); ${generate}`,
+    );
   }
   const encoded = secret.slice(SECRET_PREFIX.length);
   const key = Buffer.from(encoded, 'base64');

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Freshness } from '../config/cache-settings.js';
 import type { Db, Sql, Statement } from '../db/client.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Ops } from '../ops/ops.js';
@@ -36,6 +37,22 @@ export interface ToolServices extends SourceContext {
   tools: Tool[];
   /** The batch queue (calendar jobs). */
   queue: JobQueue;
+  /** The shared result cache (src/core/result-cache.ts): repeated calls answered from it, identical calls in flight sharing one fetch. */
+  results: ResultCacheService;
+}
+
+/** The process's result cache as the kernel asks it for each call's side of it. */
+export interface ResultCacheService {
+  forCall(call: CacheCallOptions): CallCache;
+}
+
+export interface CacheCallOptions {
+  requestId: string;
+  zeroRetention: boolean;
+  /** Ends this call's wait for an identical call's fetch (its client hung up). */
+  signal?: AbortSignal;
+  /** Runs once before this call fetches (its credits reserved), never for an answer it did not fetch. */
+  beforeFetch?: () => Promise<void>;
 }
 
 export interface ToolContext {
@@ -52,6 +69,8 @@ export interface ToolContext {
    * rates, no run, no archived result, no raw page under diagnostics). Its history row and charge stay.
    */
   zeroRetention: boolean;
+  /** The shared result cache as this call uses it (src/core/result-cache.ts). */
+  cache: CallCache;
   /**
    * For a handler that commits its own charge with its outcome (a watch check): tells the door what
    * was charged, so that its answer carries the credit headers; the door then charges nothing more.
@@ -65,6 +84,31 @@ export interface ToolContext {
    * record follows (the handler then sends it itself).
    */
   commitWithCall?: (write: (tx: Db) => Statement) => void;
+}
+
+/** How a call that may be cached was answered. */
+export interface CacheOutcome {
+  /** From the cache or from an identical call's fetch (free); false: fetched for this call (charged). */
+  hit: boolean;
+  /** When the answer was fetched from the upstream. */
+  observedAt: Date;
+}
+
+/** The result cache as one call uses it: invokeTool runs a cached operation through it, the compatible search its operation. */
+export interface CallCache {
+  /**
+   * `fetch`'s answer for `tool` and its valid `input`, or the same answer from the shared cache or
+   * from an identical call in flight, as `tool.cache` allows. `bypass`: fetched live (the caller
+   * asked so). `facts`: kept beside a fetched answer and handed back with it on a hit.
+   */
+  run<O>(
+    tool: Tool<unknown, O>,
+    input: unknown,
+    fetch: () => Promise<O>,
+    opts?: { bypass?: boolean; facts?: () => Record<string, unknown> },
+  ): Promise<{ output: O; facts: Record<string, unknown> | null }>;
+  /** How the call was answered; null while nothing of it could be cached. */
+  readonly outcome: CacheOutcome | null;
 }
 
 /** What a call costs: charged only on a successful, non-empty result. */
@@ -147,6 +191,15 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   credits: number | CreditRule<z.output<S>, z.output<O>>;
   /** For fixed costs: results that count as empty and are therefore free. */
   isEmpty?: (output: z.output<O>) => boolean;
+  /**
+   * How fast its answers go out of date, when they are served again from the shared result cache
+   * (the seconds per kind are settings: RESULT_CACHE_*): a repeated identical call within that time
+   * is answered from it, free. Only for metered operations of public web data; its input takes
+   * CACHE_FIELD (src/core/result-cache.ts). Absent: every call is fetched live.
+   */
+  cache?: Freshness;
+  /** A successful answer that is partial (a source failed or is missing from it): never cached. */
+  partial?: (output: z.output<O>) => boolean;
   /** HTTP status of success (200 unless stated). */
   status?: number;
   /** The key may come as `api_key` in the query (compatible search GET routes only). */
@@ -167,7 +220,8 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   engines?: Record<string, Tool>;
   /** A request to show in the reference; it must validate against `input`. */
   example?: z.input<S>;
-  handler(input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
+  /** Called unbound (the doors and the compatible search pass it around), so it never reads `this`. */
+  handler(this: void, input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
 }
 
 export interface Tool<I = unknown, O = unknown> {
@@ -182,6 +236,12 @@ export interface Tool<I = unknown, O = unknown> {
   output: z.ZodType;
   credits: CreditRule<I, O>;
   metered: boolean;
+  /** ToolSpec.cache; null: not cached. */
+  cache: Freshness | null;
+  /** The handler runs its operation through ctx.cache itself (the compatible search builds its envelope around it). */
+  cacheInHandler: boolean;
+  /** ToolSpec.partial; false when absent. */
+  partial(output: O): boolean;
   status: number;
   queryKey: boolean;
   compatErrors: boolean;
@@ -199,14 +259,12 @@ export interface Tool<I = unknown, O = unknown> {
   headers: Record<string, HeaderSpec>;
   engines?: Record<string, Tool>;
   example?: unknown;
-  handler(input: I, ctx: ToolContext): Promise<O>;
+  handler(this: void, input: I, ctx: ToolContext): Promise<O>;
 }
 
 export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolSpec<S, O>): Tool<z.output<S>, z.output<O>> {
-  const credits: CreditRule<z.output<S>, z.output<O>> =
-    typeof spec.credits === 'number'
-      ? fixedCost(spec.credits, spec.isEmpty)
-      : spec.credits;
+  const credits: CreditRule<z.output<S>, z.output<O>> = typeof spec.credits === 'number' ? fixedCost(spec.credits, spec.isEmpty) : spec.credits;
+  if (spec.cache && !(credits.base > 0)) throw new Error(`${spec.name}: only a metered operation is cached (a free one has nothing to save)`);
   return {
     name: spec.name,
     title: spec.title,
@@ -219,6 +277,9 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     output: spec.output,
     credits,
     metered: credits.base > 0,
+    cache: spec.cache ?? null,
+    cacheInHandler: false,
+    partial: spec.partial ?? (() => false),
     status: spec.status ?? 200,
     queryKey: spec.queryKey ?? false,
     // the compatible search family answers errors with both `detail` and that API's `error`

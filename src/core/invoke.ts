@@ -7,7 +7,7 @@ import type { PeriodLeft } from '../platform/credits.js';
 import type { CallHistory } from '../platform/history.js';
 import { scopeSources } from '../sources/context.js';
 import { newUpstreamSession } from '../upstream/session.js';
-import type { Tool, ToolContext, ToolServices } from './define-tool.js';
+import type { CacheOutcome, Tool, ToolContext, ToolServices } from './define-tool.js';
 import type { ServiceDeps } from './service-deps.js';
 import { parseInput, type Location } from './validation.js';
 
@@ -21,16 +21,18 @@ export interface Meter {
   rateLimited: boolean;
   /** The account to charge and the ledger note, once the handler succeeded. */
   pending: { accountId: string; plan: string; note: string } | null;
+  /** How the result cache answered (a hit is free); null for a call of an operation that is not cached. */
+  cache: CacheOutcome | null;
   /** Statements the handler left to commit with the call's record (ToolContext.commitWithCall). */
   writes: ((tx: Db) => Statement)[];
 }
 
 export function newMeter(): Meter {
-  return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null, writes: [] };
+  return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null, cache: null, writes: [] };
 }
 
 /** Who runs an operation already admitted (a watch's check): a ToolContext before the call's scope is made. */
-export interface AdmittedCaller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'reportCharge' | 'commitWithCall'> {
+export interface AdmittedCaller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'reportCharge' | 'cache' | 'commitWithCall'> {
   deps: ToolServices;
   /** Ends the call's upstream work; an enclosing scope's signal (the deps' own) still applies. */
   signal?: AbortSignal;
@@ -47,6 +49,12 @@ export interface Caller extends AdmittedCaller {
 export function asksZeroRetention(input: unknown): boolean {
   const v = (input as { zero_retention?: unknown } | null)?.zero_retention;
   return v === true || v === 'true';
+}
+
+/** A call that asks to be fetched live: `cache: false` (the operations), `no_cache=true` (the compatible search's name). */
+export function asksLive(input: unknown): boolean {
+  const v = input as { cache?: unknown; no_cache?: unknown } | null;
+  return v?.cache === false || v?.cache === 'false' || v?.no_cache === true || v?.no_cache === 'true';
 }
 
 /**
@@ -84,6 +92,9 @@ export async function invokeTool(
  * The one path after admission: validate, reserve (when enforced), run, and work out the actual
  * cost of a non-empty success. invokeTool runs it for every door's call; a watch's check runs it
  * directly (its schedule is the account's standing order, a check asked for was admitted as its own call).
+ * A cached operation (its descriptor's `cache`) runs through the result cache: an answer it did
+ * not fetch (stored, or an identical call's in flight) is free and reserves nothing. A watch's check
+ * is an observation of now: it is always fetched live.
  */
 export async function runAdmitted(
   tool: Tool,
@@ -102,24 +113,38 @@ export async function runAdmitted(
   checkInput?.(input);
   const zeroRetention = asksZeroRetention(input);
   const session = newUpstreamSession(zeroRetention ? null : { account_id: key.account_id, request_id: requestId });
+  const account = billed && key.plan ? { accountId: key.account_id, plan: key.plan } : null;
+  const enforced = mode === 'enforce' && account !== null;
+  let reserved = false;
+  const reserve = async () => {
+    if (!enforced) return;
+    await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
+    reserved = true;
+  };
+  // a cached operation reserves only when it fetches; the others (and the compatible search, which caches its operation inside) before they run
+  const cachedHere = tool.cache !== null && !tool.cacheInHandler;
+  const cache = deps.results.forCall({ requestId, zeroRetention, signal, beforeFetch: cachedHere ? reserve : undefined });
   const ctx: ToolContext = {
     ...who,
     zeroRetention,
+    cache,
     deps: scopeSources(deps, { signal, session }),
     reportCharge: (charged, remaining) => settledByHandler(meter, charged, remaining),
     commitWithCall: (write) => void meter.writes.push(write),
   };
-  const account = billed && key.plan ? { accountId: key.account_id, plan: key.plan } : null;
-  const enforced = mode === 'enforce' && account !== null;
-  if (enforced) await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
+  if (!cachedHere) await reserve();
+  const live = asksLive(input) || who.transport === 'watch';
   let output: unknown;
   try {
-    output = await inSourceScope(deps.ops.outcomes, () => tool.handler(input, ctx));
+    output = await inSourceScope(deps.ops.outcomes, async () =>
+      cachedHere ? (await cache.run(tool, input, () => tool.handler(input, ctx), { bypass: live })).output : tool.handler(input, ctx),
+    );
   } catch (err) {
-    if (enforced) await deps.credits.release(requestId).catch(() => undefined);
+    if (reserved) await deps.credits.release(requestId).catch(() => undefined);
     throw err;
   }
-  if (billed) meter.charged = Math.max(0, Math.round(tool.credits.actual(input, output)));
+  meter.cache = cache.outcome;
+  if (billed) meter.charged = cache.outcome?.hit ? 0 : Math.max(0, Math.round(tool.credits.actual(input, output)));
   if (account) meter.pending = { ...account, note: `${tool.method} ${tool.path}` };
   return output;
 }
@@ -139,6 +164,7 @@ function settledByHandler(meter: Meter, charged: number, remaining: number | nul
 export function failed(meter: Meter): void {
   meter.charged = 0;
   meter.pending = null;
+  meter.cache = null;
   meter.writes = [];
 }
 
@@ -191,10 +217,10 @@ export async function commitHandlerWrites(meter: Meter, tx: Db): Promise<void> {
 
 function outcomeOf(meter: Meter, record: CallRecord): CallOutcome {
   const { id, account_id, ...call } = record;
-  const history: CallHistory = { ...call, credits: meter.charged, rate_limited: meter.rateLimited };
+  const history: CallHistory = { ...call, credits: meter.charged, rate_limited: meter.rateLimited, cache_hit: meter.cache?.hit === true };
   const charge = meter.pending ? { plan: meter.pending.plan, amount: meter.charged, note: meter.pending.note } : null;
   return { id, accountId: account_id, history, charge };
 }
 
 /** What a call's history row says, before its charge is known: the request id, the key and its account. */
-export type CallRecord = Omit<CallHistory, 'credits' | 'rate_limited'> & { id: string; account_id: string };
+export type CallRecord = Omit<CallHistory, 'credits' | 'rate_limited' | 'cache_hit'> & { id: string; account_id: string };

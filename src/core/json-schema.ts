@@ -13,7 +13,7 @@ const converted = { input: new WeakMap<z.ZodType, Record<string, unknown>>(), ou
 export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   let out = converted[io].get(schema);
   if (!out) {
-    out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+    out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
     delete out.$schema;
     deepFreeze(out);
     converted[io].set(schema, out);

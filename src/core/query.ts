@@ -14,7 +14,8 @@ function typesOf(node: Record<string, unknown> | undefined): Set<string> {
   const t = node.type;
   if (typeof t === 'string') out.add(t);
   else if (Array.isArray(t)) for (const x of t) out.add(String(x));
-  for (const alt of [...((node.anyOf as unknown[]) ?? []), ...((node.oneOf as unknown[]) ?? [])]) for (const x of typesOf(alt as Record<string, unknown>)) out.add(x);
+  for (const alt of [...((node.anyOf as unknown[]) ?? []), ...((node.oneOf as unknown[]) ?? [])])
+    for (const x of typesOf(alt as Record<string, unknown>)) out.add(x);
   if (out.size === 0 && node.const !== undefined) out.add(typeof node.const);
   if (out.size === 0 && Array.isArray(node.enum)) for (const v of node.enum) out.add(typeof v);
   return out;
@@ -23,14 +24,15 @@ function typesOf(node: Record<string, unknown> | undefined): Set<string> {
 function itemsOf(node: Record<string, unknown> | undefined): Set<string> {
   const out = new Set<string>();
   if (!node) return out;
-  for (const alt of [node, ...((node.anyOf as Record<string, unknown>[]) ?? [])]) for (const x of typesOf(alt.items as Record<string, unknown> | undefined)) out.add(x);
+  for (const alt of [node, ...((node.anyOf as Record<string, unknown>[]) ?? [])])
+    for (const x of typesOf(alt.items as Record<string, unknown> | undefined)) out.add(x);
   return out;
 }
 
 function fields(schema: z.ZodType): Map<string, FieldTypes> {
   let map = fieldCache.get(schema);
   if (!map) {
-    const props = ((jsonSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>> }).properties ?? {}) as Record<string, Record<string, unknown>>;
+    const props = (jsonSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
     map = new Map(Object.entries(props).map(([k, node]) => [k, { types: typesOf(node), items: itemsOf(node) }]));
     fieldCache.set(schema, map);
   }
@@ -56,7 +58,7 @@ export function coerceQuery(schema: z.ZodType, raw: Record<string, unknown>): Re
     const f = known.get(key);
     if (!f || f.types.has('string')) continue;
     if (f.types.has('array')) {
-      const list = Array.isArray(value) ? value : typeof value === 'string' ? (value === '' ? [] : value.split(',')) : null;
+      const list: unknown[] | null = Array.isArray(value) ? value : typeof value === 'string' ? (value === '' ? [] : value.split(',')) : null;
       if (list) out[key] = list.map((v) => (typeof v === 'string' ? scalar(v.trim(), f.items) : v));
     } else if (typeof value === 'string') out[key] = scalar(value, f.types);
   }

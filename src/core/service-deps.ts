@@ -1,5 +1,6 @@
 import type { PlatformPath } from '../platform/fast-path.js';
 import type { ToolServices } from './define-tool.js';
+import type { ResultCache } from './result-cache.js';
 
 /**
  * What the doors and workers run on: the services the handlers use and the per-call platform work.
@@ -9,4 +10,6 @@ import type { ToolServices } from './define-tool.js';
 export interface ServiceDeps extends ToolServices {
   /** Key cache, rate-limit slots and call outcomes: the per-call platform work, group-committed. */
   platform: PlatformPath;
+  /** The shared result cache, with its store and purge (the hourly job, the tests). */
+  results: ResultCache;
 }

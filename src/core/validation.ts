@@ -42,14 +42,10 @@ function boundType(issue: { origin?: string; inclusive?: boolean }, small: boole
 }
 
 /** Zod issues in the spec's 422 shape: {type, loc, msg, input}, one entry per problem. */
-export function toValidationIssues(
-  issues: z.core.$ZodIssue[],
-  data: unknown,
-  locate: (topKey: string | undefined) => Location,
-): ValidationIssue[] {
+export function toValidationIssues(issues: z.core.$ZodIssue[], data: unknown, locate: (topKey: string | undefined) => Location): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   for (const zi of issues) {
-    const path = zi.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) as (string | number)[];
+    const path = zi.path.map<string | number>((p) => (typeof p === 'symbol' ? String(p) : p));
     const where = locate(typeof path[0] === 'string' ? path[0] : undefined);
     const input = valueAt(data, path);
     switch (zi.code) {
@@ -126,11 +122,7 @@ export function inputHazards(data: unknown, locate: (topKey: string | undefined)
   return out;
 }
 
-export function parseInput<S extends z.ZodType>(
-  schema: S,
-  data: unknown,
-  locate: (topKey: string | undefined) => Location,
-): z.output<S> {
+export function parseInput<S extends z.ZodType>(schema: S, data: unknown, locate: (topKey: string | undefined) => Location): z.output<S> {
   const hazards = inputHazards(data, locate);
   if (hazards.length) throw new InvalidInput(hazards);
   const result = schema.safeParse(data);

@@ -36,8 +36,8 @@ export function createSql(url: string, opts: { max?: number; applicationName?: s
       // counts and sums come back as int8; every value this service stores fits a double
       int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) },
       // pg-boss hands over JSON already as text; pass text through instead of encoding it twice
-      json: { to: 114, from: [114], serialize: jsonParam, parse: (x: string) => JSON.parse(x) },
-      jsonb: { to: 3802, from: [3802], serialize: jsonParam, parse: (x: string) => JSON.parse(x) },
+      json: { to: 114, from: [114], serialize: jsonParam, parse: (x: string): unknown => JSON.parse(x) },
+      jsonb: { to: 3802, from: [3802], serialize: jsonParam, parse: (x: string): unknown => JSON.parse(x) },
       numeric: { to: 1700, from: [1700], serialize: (x: number) => String(x), parse: (x: string) => Number(x) },
     },
   });

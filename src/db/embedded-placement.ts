@@ -106,7 +106,8 @@ export async function placeCluster(dataDir: string, systemDir: string): Promise<
   const binReachable = await reachable(ids, [bin.postgres, bin.initdb, path.join(installed.root, 'share'), path.join(installed.root, 'lib')]);
   if (dataReachable && binReachable) return { dir, bin, ids };
   await fs.mkdir(systemDir, { recursive: true, mode: 0o755 });
-  if (!(await reachable(ids, [systemDir]))) throw unreachable(dataReachable ? 'its programs under node_modules, nor EMBEDDED_PG_SYSTEM_DIR' : 'DATA_DIR, nor EMBEDDED_PG_SYSTEM_DIR', systemDir);
+  if (!(await reachable(ids, [systemDir])))
+    throw unreachable(dataReachable ? 'its programs under node_modules, nor EMBEDDED_PG_SYSTEM_DIR' : 'DATA_DIR, nor EMBEDDED_PG_SYSTEM_DIR', systemDir);
   if (!binReachable) {
     bin = binariesIn(await reachableCopy(installed.root, installed.version, systemDir));
     if (!(await reachable(ids, [bin.postgres, bin.initdb]))) throw unreachable('the copy of its programs', bin.postgres);

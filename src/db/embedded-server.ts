@@ -49,7 +49,7 @@ export async function startPostmaster(opts: {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   quitWithThisProcess(child);
   await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       opts.onLog(text);
       if (text.includes('database system is ready to accept connections')) resolve();

@@ -88,13 +88,21 @@ export async function startEmbeddedPostgres(opts: {
   const running = await readPostmaster(dir);
   if (running) {
     // Another process of ours (the server, a worker) runs this cluster: share it, never stop it.
-    if (alive(running.pid) && (await ownedByLiveProcess(running.pid))) return { url: urlAt(running.port || opts.port), stop: async () => undefined };
+    if (alive(running.pid) && (await ownedByLiveProcess(running.pid))) return { url: urlAt(running.port || opts.port), stop: () => Promise.resolve() };
     await stopOrphanedPostmaster(dir, running.pid);
   }
   const url = urlAt(opts.port);
   // initdb only makes the cluster; later starts run the postmaster alone
   if (!(await exists(path.join(dir, 'PG_VERSION')))) await initialise(placement, remember);
-  const server = await startPostmaster({ postgres: placement.bin.postgres, dataDir: dir, port: opts.port, flags: POSTGRES_FLAGS, ids: await runAs(dir), onLog: remember, detached: opts.ownProcessGroup ?? true }).catch((err: unknown) => {
+  const server = await startPostmaster({
+    postgres: placement.bin.postgres,
+    dataDir: dir,
+    port: opts.port,
+    flags: POSTGRES_FLAGS,
+    ids: await runAs(dir),
+    onLog: remember,
+    detached: opts.ownProcessGroup ?? true,
+  }).catch((err: unknown) => {
     throw new Error(`embedded PostgreSQL did not start on port ${opts.port}: ${String(err)}\n${recent.join('\n')}`);
   });
   return { url, stop: () => server.stop() };
@@ -127,7 +135,9 @@ async function initialise({ dir, bin, ids }: Placement, remember: (line: string)
         remember(d.toString('utf8'));
       });
       child.once('error', reject);
-      child.once('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`initdb failed (${signal ?? `exit ${code}`}): ${stderr.trim().split('\n').slice(-3).join(' ')}`))));
+      child.once('close', (code, signal) =>
+        code === 0 ? resolve() : reject(new Error(`initdb failed (${signal ?? `exit ${code}`}): ${stderr.trim().split('\n').slice(-3).join(' ')}`)),
+      );
     });
   } finally {
     await fs.rm(secrets, { recursive: true, force: true });

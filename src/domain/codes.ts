@@ -2,16 +2,75 @@ import { z } from 'zod';
 
 /** The spec's currency set of 39. */
 export const CURRENCIES = [
-  'AED', 'ARS', 'AUD', 'BRL', 'CAD', 'CHF', 'CLP', 'CNY', 'COP', 'CZK', 'DKK', 'EGP', 'EUR', 'GBP', 'HKD', 'HUF', 'IDR', 'ILS', 'INR', 'JPY',
-  'KRW', 'MXN', 'MYR', 'NOK', 'NZD', 'PEN', 'PHP', 'PLN', 'QAR', 'RON', 'SAR', 'SEK', 'SGD', 'THB', 'TRY', 'TWD', 'USD', 'VND', 'ZAR',
+  'AED',
+  'ARS',
+  'AUD',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CLP',
+  'CNY',
+  'COP',
+  'CZK',
+  'DKK',
+  'EGP',
+  'EUR',
+  'GBP',
+  'HKD',
+  'HUF',
+  'IDR',
+  'ILS',
+  'INR',
+  'JPY',
+  'KRW',
+  'MXN',
+  'MYR',
+  'NOK',
+  'NZD',
+  'PEN',
+  'PHP',
+  'PLN',
+  'QAR',
+  'RON',
+  'SAR',
+  'SEK',
+  'SGD',
+  'THB',
+  'TRY',
+  'TWD',
+  'USD',
+  'VND',
+  'ZAR',
 ] as const;
 
 // The spec's 251-country set, written as first letter -> allowed second letters.
 const COUNTRY_TABLE: Record<string, string> = {
-  a: 'defgilmoqrstuwxz', b: 'abdefghijlmnoqrstvwyz', c: 'acdfghiklmnoruvwxyz', d: 'ejkmoz', e: 'ceghrst', f: 'ijkmor',
-  g: 'abdefghilmnpqrstuwy', h: 'kmnrtu', i: 'delmnoqrst', j: 'emop', k: 'eghimnprwyz', l: 'abcikrstuvy', m: 'acdefghklmnopqrstuvwxyz',
-  n: 'acefgilopruz', o: 'm', p: 'aefghklmnrstwy', q: 'a', r: 'eosuw', s: 'abcdeghijklmnorstvxyz', t: 'cdfghjklmnortvwz',
-  u: 'agkmsyz', v: 'aceginu', w: 'fs', x: 'k', y: 'et', z: 'amw',
+  a: 'defgilmoqrstuwxz',
+  b: 'abdefghijlmnoqrstvwyz',
+  c: 'acdfghiklmnoruvwxyz',
+  d: 'ejkmoz',
+  e: 'ceghrst',
+  f: 'ijkmor',
+  g: 'abdefghilmnpqrstuwy',
+  h: 'kmnrtu',
+  i: 'delmnoqrst',
+  j: 'emop',
+  k: 'eghimnprwyz',
+  l: 'abcikrstuvy',
+  m: 'acdefghklmnopqrstuvwxyz',
+  n: 'acefgilopruz',
+  o: 'm',
+  p: 'aefghklmnrstwy',
+  q: 'a',
+  r: 'eosuw',
+  s: 'abcdeghijklmnorstvxyz',
+  t: 'cdfghjklmnortvwz',
+  u: 'agkmsyz',
+  v: 'aceginu',
+  w: 'fs',
+  x: 'k',
+  y: 'et',
+  z: 'amw',
 };
 
 export const COUNTRIES: string[] = Object.entries(COUNTRY_TABLE).flatMap(([a, rest]) => [...rest].map((b) => a + b));
@@ -19,7 +78,9 @@ export const COUNTRIES: string[] = Object.entries(COUNTRY_TABLE).flatMap(([a, re
 const COUNTRY_SET = new Set(COUNTRIES);
 
 /** Lowercase country field (`country`, `gl`, storefront). */
-export const countryLower = z.string().refine((v) => COUNTRY_SET.has(v), { message: 'Input should be a lowercase two-letter country code of the supported set' });
+export const countryLower = z
+  .string()
+  .refine((v) => COUNTRY_SET.has(v), { message: 'Input should be a lowercase two-letter country code of the supported set' });
 /** Uppercase country field (search `market`, trends `geo`). */
 export const countryUpper = z.string().refine((v) => COUNTRY_SET.has(v.toLowerCase()) && v === v.toUpperCase(), {
   message: 'Input should be an uppercase two-letter country code of the supported set',

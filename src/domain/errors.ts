@@ -73,6 +73,7 @@ export class Limited extends ApiError {
 }
 /** 502: the upstream failed, blocked us or answered something unusable. Retryable. */
 export class UpstreamFailed extends ApiError {
+  declare readonly detail: string;
   constructor(detail: string) {
     super(502, detail, true);
   }
@@ -117,7 +118,18 @@ export class DependencyDown extends ApiError {
   }
 }
 
-const DB_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', '3D000', '55000']);
+const DB_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  '3D000',
+  '55000',
+]);
 // SQLSTATE classes of an unreachable or unavailable server: connection exception, insufficient
 // resources, operator intervention (shutdown, terminated backend).
 const DB_ERROR_CLASSES = ['08', '53', '57P'];
@@ -141,6 +153,11 @@ function httpClientError(err: unknown): ApiError | null {
   if (!Number.isInteger(status) || status < 400 || status > 499) return null;
   const message = typeof e?.message === 'string' && e.message ? e.message : 'bad request';
   return new ApiError(status, cutText(message, 200));
+}
+
+/** An error's detail as one line of text: the text itself, or the validation issues as JSON. */
+export function detailText(err: ApiError): string {
+  return typeof err.detail === 'string' ? err.detail : JSON.stringify(err.detail);
 }
 
 /** Maps any thrown value to an ApiError; unknown faults become 500 and are logged by the caller. */

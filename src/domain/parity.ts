@@ -71,10 +71,13 @@ export function stayParity(sources: ParitySource[], stay: { nights: number; adul
   const o = official.offer;
   if (!o || !o.available || o.total === null) return notComparable('the official site has no priced offer for this stay');
   const currency = o.currency ?? stated.currency ?? null;
-  if (!currency) return notComparable("the official site's booking engine does not state its currency: give sources.official.currency (the currency your site prices in)");
-  if (o.currency && stated.currency && o.currency !== stated.currency) return notComparable(`the official site prices in ${o.currency}, not the stated ${stated.currency}`);
+  if (!currency)
+    return notComparable("the official site's booking engine does not state its currency: give sources.official.currency (the currency your site prices in)");
+  if (o.currency && stated.currency && o.currency !== stated.currency)
+    return notComparable(`the official site prices in ${o.currency}, not the stated ${stated.currency}`);
   const officialAllIn = allIn(o) ?? stated.taxes_included ?? null;
-  if (officialAllIn === null) return notComparable("the official site's booking engine does not state whether its total includes taxes and fees: give sources.official.taxes_included");
+  if (officialAllIn === null)
+    return notComparable("the official site's booking engine does not state whether its total includes taxes and fees: give sources.official.taxes_included");
   if (!officialAllIn) return notComparable("the official site's total excludes taxes or fees: no all-in total to compare");
   const excluded: Parity['excluded'] = [];
   const agencies: z.infer<typeof Priced>[] = [];
@@ -82,13 +85,19 @@ export function stayParity(sources: ParitySource[], stay: { nights: number; adul
     if (s.source === 'official') continue;
     const a = s.offer;
     const why =
-      s.status === 'error' ? `failed: ${s.error?.detail ?? 'error'}`
-      : !a || !a.available ? 'nothing available for this stay'
-      : a.total === null ? 'no stay total (a nightly price only)'
-      : a.currency !== currency ? `priced in ${a.currency ?? 'an unstated currency'}, not ${currency}`
-      : allIn(a) === null ? 'does not state whether its total includes taxes and fees'
-      : allIn(a) === false ? 'its total excludes taxes or fees'
-      : null;
+      s.status === 'error'
+        ? `failed: ${s.error?.detail ?? 'error'}`
+        : !a || !a.available
+          ? 'nothing available for this stay'
+          : a.total === null
+            ? 'no stay total (a nightly price only)'
+            : a.currency !== currency
+              ? `priced in ${a.currency ?? 'an unstated currency'}, not ${currency}`
+              : allIn(a) === null
+                ? 'does not state whether its total includes taxes and fees'
+                : allIn(a) === false
+                  ? 'its total excludes taxes or fees'
+                  : null;
     if (why) excluded.push({ source: s.source, reason: why });
     else agencies.push({ source: s.source, total: a!.total as number, currency, provenance: a!.provenance });
   }

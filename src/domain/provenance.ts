@@ -6,15 +6,7 @@ import { REPLY_EGRESS_MODES, type EgressMode } from './egress-modes.js';
 export const PROVENANCE_SCHEMA_VERSION = 1;
 
 /** Values the spec names; the fields stay open strings because the spec lists them as examples. */
-export const SOURCE_KINDS = [
-  'calendar',
-  'offer',
-  'ota_calendar',
-  'official',
-  'ota_offer',
-  'ota_rate_plan',
-  'vacation_rental_stay_quote',
-] as const;
+export const SOURCE_KINDS = ['calendar', 'offer', 'ota_calendar', 'official', 'ota_offer', 'ota_rate_plan', 'vacation_rental_stay_quote'] as const;
 export const PRICE_BASES = [
   'room_base_before_taxes_and_fees',
   'stay_headline',

@@ -76,13 +76,27 @@ export function observe(operation: Operation, output: OperationAnswer): Observat
     items.sort((a, b) => a.key.localeCompare(b.key));
     currency = items.find((i) => i.currency)?.currency ?? null;
   } else if (operation === 'offers') {
-    items = (output.offers ?? []).map((o) => ({ key: o.source, available: true, total: o.total ?? null, currency: o.currency ?? null, provenance: o.provenance ?? null }));
+    items = (output.offers ?? []).map((o) => ({
+      key: o.source,
+      available: true,
+      total: o.total ?? null,
+      currency: o.currency ?? null,
+      provenance: o.provenance ?? null,
+    }));
     currency = output.currency ?? null;
   } else {
     const sources = output.sources ?? [];
     items = sources.flatMap((s) =>
       s.status === 'ok' && s.offer
-        ? [{ key: s.source, available: s.offer.available && s.offer.total != null, total: s.offer.total ?? null, currency: s.offer.currency ?? null, provenance: s.offer.provenance ?? null }]
+        ? [
+            {
+              key: s.source,
+              available: s.offer.available && s.offer.total != null,
+              total: s.offer.total ?? null,
+              currency: s.offer.currency ?? null,
+              provenance: s.offer.provenance ?? null,
+            },
+          ]
         : [],
     );
     currency = output.comparison_currency ?? null;

@@ -4,16 +4,22 @@
  * previous check counts as "not in it"); change rules (`drop_pct`, `any_change`) need a previous check.
  */
 import { z } from 'zod';
-import { ProvenanceSchema, type Provenance } from './provenance.js';
+import { ProvenanceSchema } from './provenance.js';
 import type { Observation, ObservedItem, Operation } from './watch-observation.js';
 
 export const RuleSchema = z
   .discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('below'), price: z.number().positive().max(1e9).describe("a total in the target's currency") }).describe('a night, seller or source priced below `price`'),
-    z.strictObject({ type: z.literal('drop_pct'), pct: z.number().gt(0).max(100).describe('percent') }).describe('a price down by at least `pct` percent since the previous check'),
+    z
+      .strictObject({ type: z.literal('below'), price: z.number().positive().max(1e9).describe("a total in the target's currency") })
+      .describe('a night, seller or source priced below `price`'),
+    z
+      .strictObject({ type: z.literal('drop_pct'), pct: z.number().gt(0).max(100).describe('percent') })
+      .describe('a price down by at least `pct` percent since the previous check'),
     z.strictObject({ type: z.literal('any_change') }).describe('any price or availability different from the previous check'),
     z.strictObject({ type: z.literal('available') }).describe('a night (calendar) or the stay (offers, compare) becomes bookable'),
-    z.strictObject({ type: z.literal('undercut') }).describe('compare targets with the official site: an agency goes below the official price (parity undercut)'),
+    z
+      .strictObject({ type: z.literal('undercut') })
+      .describe('compare targets with the official site: an agency goes below the official price (parity undercut)'),
   ])
   .describe('when to tell (a watch.triggered event)');
 export type Rule = z.infer<typeof RuleSchema>;
@@ -60,9 +66,9 @@ export function diff(prev: Observation | null, cur: Observation): Change[] {
     out.push({
       key,
       before: b ? side(b) : null,
-      after: a ? { ...side(a), provenance: a.provenance as Provenance | null } : null,
-      delta: comparable ? round(a!.total! - b!.total!, 2) : null,
-      delta_pct: comparable && b!.total! > 0 ? round(((a!.total! - b!.total!) / b!.total!) * 100, 2) : null,
+      after: a ? { ...side(a), provenance: a.provenance } : null,
+      delta: comparable ? round(a.total! - b.total!, 2) : null,
+      delta_pct: comparable && b.total! > 0 ? round(((a.total! - b.total!) / b.total!) * 100, 2) : null,
     });
   }
   return out;
@@ -82,8 +88,8 @@ const asChange = (i: ObservedItem, prev: ObservedItem | undefined): Change => {
     key: i.key,
     before: prev ? side(prev) : null,
     after: { ...side(i), provenance: i.provenance },
-    delta: comparable ? round(i.total! - prev!.total!, 2) : null,
-    delta_pct: comparable && prev!.total! > 0 ? round(((i.total! - prev!.total!) / prev!.total!) * 100, 2) : null,
+    delta: comparable ? round(i.total! - prev.total!, 2) : null,
+    delta_pct: comparable && prev.total! > 0 ? round(((i.total! - prev.total!) / prev.total!) * 100, 2) : null,
   };
 };
 
@@ -94,7 +100,8 @@ export function evaluate(rule: Rule, operation: Operation, prev: Observation | n
   switch (rule.type) {
     case 'below': {
       const currency = cur.currency;
-      const inState = (i: ObservedItem | undefined) => Boolean(i && i.available && i.total !== null && i.total < rule.price && (!currency || i.currency === currency));
+      const inState = (i: ObservedItem | undefined) =>
+        Boolean(i && i.available && i.total !== null && i.total < rule.price && (!currency || i.currency === currency));
       const matched = cur.items.filter((i) => inState(i) && !inState(before.get(i.key))).map((i) => asChange(i, before.get(i.key)));
       return { fired: matched.length > 0, reason: `${plural(matched.length, unit)} now below ${rule.price} ${currency ?? ''}`.trim(), matched };
     }
@@ -112,14 +119,19 @@ export function evaluate(rule: Rule, operation: Operation, prev: Observation | n
       const was = (prev?.items ?? []).some((i) => i.available);
       const now = cur.items.filter((i) => i.available);
       const fired = !was && now.length > 0;
-      return { fired, reason: fired ? `the stay became bookable (${plural(now.length, unit)})` : 'no change in availability', matched: fired ? now.map((i) => asChange(i, before.get(i.key))) : [] };
+      return {
+        fired,
+        reason: fired ? `the stay became bookable (${plural(now.length, unit)})` : 'no change in availability',
+        matched: fired ? now.map((i) => asChange(i, before.get(i.key))) : [],
+      };
     }
     case 'undercut': {
       const undercutting = (o: Observation | null) => new Set(o?.parity?.status === 'undercut' ? o.parity.undercuts.map((u) => u.source) : []);
       const was = undercutting(prev);
       const fresh = [...undercutting(cur)].filter((s) => !was.has(s));
       const matched = cur.items.filter((i) => fresh.includes(i.key)).map((i) => asChange(i, before.get(i.key)));
-      const detail = cur.parity?.undercuts.filter((u) => fresh.includes(u.source)).map((u) => `${u.source} by ${u.amount} ${cur.parity!.basis!.currency} (${u.pct}%)`) ?? [];
+      const detail =
+        cur.parity?.undercuts.filter((u) => fresh.includes(u.source)).map((u) => `${u.source} by ${u.amount} ${cur.parity!.basis!.currency} (${u.pct}%)`) ?? [];
       return { fired: fresh.length > 0, reason: fresh.length ? `undercut on the official site: ${detail.join(', ')}` : 'no new undercut', matched };
     }
   }

@@ -308,7 +308,12 @@ export async function jobCallback(db: Db, jobId: string): Promise<JobCallback | 
 }
 
 /** Records attempt `attempt`'s outcome, unless another run of that attempt got there first (then false). */
-export async function recordCallbackAttempt(tx: Db, jobId: string, attempt: number, outcome: { status: CallbackStatus; error: string | null }): Promise<boolean> {
+export async function recordCallbackAttempt(
+  tx: Db,
+  jobId: string,
+  attempt: number,
+  outcome: { status: CallbackStatus; error: string | null },
+): Promise<boolean> {
   const updated = await tx<{ id: string }[]>`UPDATE calendar_jobs SET callback_attempts = ${attempt}, callback_last_error = ${outcome.error},
       callback_status = ${outcome.status}, updated_at = now()
     WHERE id = ${jobId} AND callback_status = 'pending' AND callback_attempts = ${attempt - 1} RETURNING id`;

@@ -1,5 +1,6 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
+import { ensureQueue } from './queue.js';
 
 export interface HourlyTask {
   /** The pg-boss queue of the schedule (one run per slot across processes). */
@@ -13,11 +14,8 @@ export interface HourlyTask {
 
 /** Runs `task` now and then on pg-boss's schedule, and once at start-up. */
 export async function startHourly(log: Logger, boss: PgBoss, task: HourlyTask): Promise<void> {
-  if (!(await boss.getQueue(task.queue))) {
-    await boss.createQueue(task.queue).catch(async (err) => {
-      if (!(await boss.getQueue(task.queue))) throw err;
-    });
-  }
+  // made before, with the other queues, under the start-up lock (queue.ts ensureQueues): this finds it
+  await ensureQueue(boss, task.queue);
   await boss.schedule(task.queue, task.cron);
   await boss.work(task.queue, { pollingIntervalSeconds: 60 }, async () => {
     const deleted = await task.run();

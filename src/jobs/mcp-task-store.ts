@@ -66,9 +66,11 @@ export async function createTask(sql: Sql, boss: PgBoss, t: NewTask): Promise<Ta
   const queueJobId = randomUUID();
   const { admitted: _admitted, ...caller } = t.key;
   return sql.begin(async (tx) => {
-    const [row] = await tx<TaskRecord[]>`INSERT INTO mcp_tasks (id, account_id, key_id, request_id, tool, arguments, caller, queue_job_id, poll_interval_ms, ttl_ms)
+    const [row] = await tx<
+      TaskRecord[]
+    >`INSERT INTO mcp_tasks (id, account_id, key_id, request_id, tool, arguments, caller, queue_job_id, poll_interval_ms, ttl_ms)
       VALUES (${newId('task', 32)}, ${t.key.account_id}, ${t.key.id}, ${t.requestId}, ${t.tool}, ${tx.json(t.arguments as never)},
-              ${tx.json(caller as never)}, ${queueJobId}, ${pollIntervalMs(t.expectedSeconds)}, ${TASK_TTL_MS})
+              ${tx.json(caller)}, ${queueJobId}, ${pollIntervalMs(t.expectedSeconds)}, ${TASK_TTL_MS})
       RETURNING *`;
     await boss.insert(
       [
@@ -112,7 +114,11 @@ export async function cancelTask(sql: Sql, queue: JobQueue, key: AuthedKey, task
     await tx`SELECT pg_notify(${TASK_CANCEL_CHANNEL}, ${task.id})`;
     return { task: row, cancelled: true };
   });
-  if (found.cancelled && queue.running) await queue.boss().cancel(MCP_TASK_QUEUE, found.task!.queue_job_id).catch(() => undefined);
+  if (found.cancelled && queue.running)
+    await queue
+      .boss()
+      .cancel(MCP_TASK_QUEUE, found.task!.queue_job_id)
+      .catch(() => undefined);
   return found.task;
 }
 
@@ -161,8 +167,14 @@ async function recordEndedCall(tx: Db, task: TaskRecord, status: number): Promis
       id: task.request_id,
       accountId: task.account_id,
       history: {
-        key_id: task.key_id, method: 'MCP', path: task.tool, status,
-        duration_ms: Date.now() - task.created_at.getTime(), response_bytes: 0, credits: 0, rate_limited: false,
+        key_id: task.key_id,
+        method: 'MCP',
+        path: task.tool,
+        status,
+        duration_ms: Date.now() - task.created_at.getTime(),
+        response_bytes: 0,
+        credits: 0,
+        rate_limited: false,
       },
       charge: null,
     },

@@ -42,10 +42,25 @@ export function leaseSeconds(config: Pick<Config, 'JOB_MIN_EXPIRY_S'>, operation
 }
 
 /** Queues an attempt of the watch's slot `seq` at `at`, inside the caller's transaction when given. */
-export async function queueCheck(boss: PgBoss, tx: TransactionSql | null, w: { id: string; seq: number }, at: Date, leaseS: number, tag: string | number = 'slot'): Promise<void> {
+export async function queueCheck(
+  boss: PgBoss,
+  tx: TransactionSql | null,
+  w: { id: string; seq: number },
+  at: Date,
+  leaseS: number,
+  tag: string | number = 'slot',
+): Promise<void> {
   const data: CheckJob = { watch_id: w.id, seq: w.seq };
   // retryLimit covers a worker dying mid-check (the entry expires and runs again) and a slot held elsewhere
-  const entry = { id: derivedUuid('watch-check', w.id, w.seq, tag), name: WATCH_CHECK_QUEUE, data, startAfter: at, expireInSeconds: leaseS, retryLimit: 10, retryDelay: 2 };
+  const entry = {
+    id: derivedUuid('watch-check', w.id, w.seq, tag),
+    name: WATCH_CHECK_QUEUE,
+    data,
+    startAfter: at,
+    expireInSeconds: leaseS,
+    retryLimit: 10,
+    retryDelay: 2,
+  };
   await (tx ? boss.insert([entry], { db: bossDb(tx) }) : boss.insert([entry]));
 }
 

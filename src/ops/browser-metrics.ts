@@ -36,7 +36,7 @@ export function createBrowserMetrics(registry: Registry, prefix: string): Browse
     }),
     blocked: new Counter({
       name: `${prefix}browser_blocked_requests_total`,
-      help: "Requests of a browser page refused by the egress rules, by source alias and reason (host, private_address, scheme)",
+      help: 'Requests of a browser page refused by the egress rules, by source alias and reason (host, private_address, scheme)',
       labelNames: ['source', 'reason'],
       registers,
     }),

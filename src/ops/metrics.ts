@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Sql } from '../db/client.js';
 import { openItemCounts } from '../jobs/calendar-jobs.js';
 import { createBrowserMetrics, type BrowserMetrics } from './browser-metrics.js';
+import { resultCacheSize } from '../platform/result-cache.js';
 
 /** What one upstream request came to; also the labels of the upstream metrics. */
 export const OUTCOMES = ['ok', 'blocked', 'contract_changed', 'timeout', 'upstream_error', 'unreachable'] as const;
@@ -23,8 +24,18 @@ export interface Metrics {
   upstream: Counter<'source' | 'outcome'>;
   upstreamSeconds: Histogram<'source' | 'outcome'>;
   batchItems: Counter<'outcome'>;
+  /** Calls of cached operations by how the result cache answered them (RESULT_CACHE_OUTCOMES). */
+  resultCache: Counter<'operation' | 'outcome'>;
   browser: BrowserMetrics;
 }
+
+/**
+ * How the result cache answered a call of a cached operation: `hit` from a stored answer, `coalesced`
+ * from an identical call's fetch in flight (both free), `miss` fetched for this call, `bypass`
+ * fetched live because the caller asked (cache: false, no_cache=true).
+ */
+export const RESULT_CACHE_OUTCOMES = ['hit', 'coalesced', 'miss', 'bypass'] as const;
+export type ResultCacheOutcome = (typeof RESULT_CACHE_OUTCOMES)[number];
 
 export const PREFIX = 'hotelrates_';
 
@@ -72,6 +83,12 @@ export function createMetrics(): Metrics {
       labelNames: ['outcome'],
       registers,
     }),
+    resultCache: new Counter({
+      name: `${PREFIX}result_cache_calls_total`,
+      help: "Calls of cached operations by operation and how the result cache answered: hit, coalesced (an identical call's fetch shared), miss, bypass (asked live)",
+      labelNames: ['operation', 'outcome'],
+      registers,
+    }),
     browser: createBrowserMetrics(registry, PREFIX),
   };
 }
@@ -108,4 +125,17 @@ export function addDatabaseGauges(metrics: Metrics, sql: Sql, pool: { max: numbe
     },
   });
   new Gauge({ name: `${PREFIX}db_pool_max`, help: 'Size of the PostgreSQL connection pool (DB_POOL_MAX)', registers }).set(pool.max);
+  new Gauge({
+    name: `${PREFIX}result_cache_size`,
+    help: 'The shared result cache (all processes): answers kept (entries), their bytes, and fetches under way (pending)',
+    labelNames: ['measure'],
+    registers,
+    async collect() {
+      const size = await resultCacheSize(sql).catch(() => null);
+      if (!size) return;
+      this.set({ measure: 'entries' }, size.entries);
+      this.set({ measure: 'bytes' }, size.bytes);
+      this.set({ measure: 'pending' }, size.pending);
+    },
+  });
 }

@@ -174,7 +174,9 @@ export async function readSourcesStatus(sql: Sql): Promise<SourceStatus[]> {
     sql<{ source: string; outcome: Outcome; n: number }[]>`
       SELECT source, outcome, sum(count)::int AS n FROM source_outcomes
       WHERE minute > now() - ${`${STATUS_WINDOW_S} seconds`}::interval GROUP BY source, outcome`,
-    sql<{ source: string; last_ok_at: Date | null; last_contract_change_at: Date | null }[]>`SELECT source, last_ok_at, last_contract_change_at FROM source_marks`,
+    sql<
+      { source: string; last_ok_at: Date | null; last_contract_change_at: Date | null }[]
+    >`SELECT source, last_ok_at, last_contract_change_at FROM source_marks`,
   ]);
   return MONITORED_SOURCES.map((source) => {
     const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;

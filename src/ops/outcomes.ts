@@ -46,7 +46,7 @@ export function classifyFailure(err: unknown): Outcome | null {
   if (err instanceof UpstreamContractChanged) return 'contract_changed';
   if (err instanceof UpstreamBlocked) return 'blocked';
   if (!(err instanceof UpstreamFailed)) return null;
-  const detail = String(err.detail);
+  const detail = err.detail;
   if (detail === 'Aborted') return null;
   if (/blocked$/i.test(detail)) return 'blocked';
   if (/timeout/i.test(detail)) return 'timeout';
@@ -95,6 +95,14 @@ function add(sink: OutcomeSink | null, event: PendingEvent, reply?: object): voi
     scope.events.push(event);
     if (reply) scope.byReply.set(reply, event);
   } else (scope?.sink ?? sink)?.record([strip(event)]);
+}
+
+/**
+ * Whether an upstream request of the current operation so far did not end well (blocked, timed
+ * out, failed, its reply rejected): its answer, even a successful one, may be partial.
+ */
+export function upstreamTroubleInScope(): boolean {
+  return scopes.getStore()?.events.some((e) => e.outcome !== 'ok') ?? false;
 }
 
 /** A parser rejected `reply` (withContractGuard): its request counts as a contract change. */

@@ -74,6 +74,7 @@ function settlementRow({ id, accountId, history: h, charge: c }: Settlement): Se
     row.response_bytes = h.response_bytes;
     row.credits = h.credits;
     row.rate_limited = h.rate_limited;
+    if (h.cache_hit) row.cache_hit = true;
   }
   if (c) {
     row.period_start = c.periodStart;
@@ -115,7 +116,7 @@ export function settlementStatement(db: Db, items: Settlement[]): PendingStateme
     WITH c AS (
       SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c(
         id text, account_id text, key_id text, method text, path text, status int, duration_ms float8, response_bytes int,
-        credits int, rate_limited bool, period_start timestamptz, amount int, note text, require_funds bool)),
+        credits int, rate_limited bool, cache_hit bool, period_start timestamptz, amount int, note text, require_funds bool)),
     r AS (DELETE FROM credit_reservations WHERE request_id IN (SELECT id FROM c)),
     p AS (
       UPDATE credit_periods cp SET used = cp.used + s.total
@@ -234,9 +235,7 @@ export class Credits {
       const available = row.remaining - held.amount;
       if (available < amount) {
         const renew = period.end.toISOString().slice(0, 10);
-        throw new PaymentRequired(
-          `insufficient credits: this request costs ${amount}, ${Math.max(0, available)} available. Credits renew ${renew}.`,
-        );
+        throw new PaymentRequired(`insufficient credits: this request costs ${amount}, ${Math.max(0, available)} available. Credits renew ${renew}.`);
       }
       await tx`INSERT INTO credit_reservations (request_id, account_id, amount, expires_at)
         VALUES (${requestId}, ${accountId}, ${amount}, now() + make_interval(secs => ${RESERVATION_TTL_S}))`;

@@ -17,6 +17,8 @@ export interface CallHistory {
   response_bytes: number;
   credits: number;
   rate_limited: boolean;
+  /** Answered from the result cache (free); absent: no. */
+  cache_hit?: boolean;
 }
 
 export interface HistoryRow extends CallHistory {
@@ -29,8 +31,8 @@ export interface HistoryRow extends CallHistory {
  * columns id, account_id and those of CallHistory; its rows without a key_id are not calls (batch items).
  */
 export function insertHistoryFrom(db: Db, source: Fragment): Fragment {
-  return db`INSERT INTO request_history (id, key_id, account_id, method, path, status, duration_ms, response_bytes, credits, rate_limited)
-    SELECT s.id, s.key_id, s.account_id, s.method, s.path, s.status, s.duration_ms, s.response_bytes, s.credits, s.rate_limited
+  return db`INSERT INTO request_history (id, key_id, account_id, method, path, status, duration_ms, response_bytes, credits, rate_limited, cache_hit)
+    SELECT s.id, s.key_id, s.account_id, s.method, s.path, s.status, s.duration_ms, s.response_bytes, s.credits, s.rate_limited, coalesce(s.cache_hit, false)
     FROM ${source} s WHERE s.key_id IS NOT NULL
     ON CONFLICT (id) DO NOTHING`;
 }
@@ -38,7 +40,7 @@ export function insertHistoryFrom(db: Db, source: Fragment): Fragment {
 /** Per the contract, history is read per calling key (inside the key's account): `keyIds` from readableKeyIds. */
 export async function findRequest(db: Db, keyIds: string[], id: string): Promise<HistoryRow | null> {
   const [row] = await db<HistoryRow[]>`
-    SELECT id, key_id, method, path, status, duration_ms, response_bytes, credits, rate_limited, created_at
+    SELECT id, key_id, method, path, status, duration_ms, response_bytes, credits, rate_limited, cache_hit, created_at
     FROM request_history WHERE id = ${id} AND key_id = ANY(${keyIds})`;
   return row ?? null;
 }

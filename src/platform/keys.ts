@@ -71,7 +71,15 @@ export async function keyById(sql: Db, id: string): Promise<AuthedKey | null> {
     SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, a.plan
     FROM api_keys k JOIN LATERAL ${accountOf(sql, sql`k.account_id`)} a ON true WHERE k.id = ${id}`;
   if (!row) return null;
-  return { id: row.id, name: row.name, prefix: row.prefix, role: row.role, rate_limit_per_min: row.rate_limit_per_min, account_id: row.account_id, plan: billedPlan(row.plan) };
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    role: row.role,
+    rate_limit_per_min: row.rate_limit_per_min,
+    account_id: row.account_id,
+    plan: billedPlan(row.plan),
+  };
 }
 
 export interface CreatedKey {

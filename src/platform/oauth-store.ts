@@ -30,7 +30,15 @@ export interface OAuthClient {
 
 export async function insertDynamicClient(
   db: Db,
-  c: { clientId: string; name: string; clientUri: string | null; redirectUris: string[]; method: ClientAuthMethod; secretHash: Buffer | null; metadata: unknown },
+  c: {
+    clientId: string;
+    name: string;
+    clientUri: string | null;
+    redirectUris: string[];
+    method: ClientAuthMethod;
+    secretHash: Buffer | null;
+    metadata: unknown;
+  },
 ): Promise<void> {
   await db`INSERT INTO oauth_clients (client_id, registration, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash, metadata)
     VALUES (${c.clientId}, 'dynamic', ${c.name}, ${c.clientUri}, ${c.redirectUris}, ${c.method}, ${c.secretHash}, ${db.json(c.metadata as never)})`;
@@ -128,7 +136,13 @@ export async function connectedApps(db: Db, accountId: string): Promise<Connecte
     FROM oauth_grants g JOIN oauth_clients c ON c.client_id = g.client_id
     WHERE g.account_id = ${accountId} AND g.revoked_at IS NULL
     ORDER BY g.created_at DESC`;
-  const totals = grants.length ? await recentTotalsByKey(db, grants.map((g) => g.key_id), 30) : new Map<string, { calls: number; credits: number }>();
+  const totals = grants.length
+    ? await recentTotalsByKey(
+        db,
+        grants.map((g) => g.key_id),
+        30,
+      )
+    : new Map<string, { calls: number; credits: number }>();
   return grants.map(({ redirect_uris, key_id, ...g }) => ({
     ...g,
     redirect_hosts: [...new Set(redirect_uris.map(hostOf))],

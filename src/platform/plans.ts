@@ -21,7 +21,15 @@ export const PLANS: Record<PlanCode, Plan> = {
   starter: { code: 'starter', name: 'Starter', monthly_credits: 50_000, price_usd: 49, concurrency: 10, rate_limit_per_min: 300, active_watches: 50 },
   growth: { code: 'growth', name: 'Growth', monthly_credits: 250_000, price_usd: 199, concurrency: 40, rate_limit_per_min: 1_200, active_watches: 500 },
   scale: { code: 'scale', name: 'Scale', monthly_credits: 1_000_000, price_usd: 599, concurrency: 100, rate_limit_per_min: 3_000, active_watches: 2_500 },
-  enterprise: { code: 'enterprise', name: 'Enterprise', monthly_credits: 5_000_000, price_usd: -1, concurrency: 250, rate_limit_per_min: 6_000, active_watches: 10_000 },
+  enterprise: {
+    code: 'enterprise',
+    name: 'Enterprise',
+    monthly_credits: 5_000_000,
+    price_usd: -1,
+    concurrency: 250,
+    rate_limit_per_min: 6_000,
+    active_watches: 10_000,
+  },
 };
 
 /** The plan of an account whose calls are not metered (a key made without a plan still has an account). */

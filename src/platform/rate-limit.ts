@@ -192,12 +192,15 @@ export class RateLimiter {
   /** When the lease ends with slots left and no call came to end it, they go back at once. */
   private giveBackWhenDone(b: Bucket, lease: Lease): void {
     if (b.timer) clearTimeout(b.timer);
-    b.timer = setTimeout(() => {
-      b.timer = null;
-      if (b.lease !== lease || lease.slots === 0) return;
-      this.retire(b);
-      if (!this.flushing) void this.flush().catch(() => undefined);
-    }, Math.max(0, lease.endsAt - performance.now()) + 1).unref();
+    b.timer = setTimeout(
+      () => {
+        b.timer = null;
+        if (b.lease !== lease || lease.slots === 0) return;
+        this.retire(b);
+        if (!this.flushing) void this.flush().catch(() => undefined);
+      },
+      Math.max(0, lease.endsAt - performance.now()) + 1,
+    ).unref();
   }
 
   private forgetIdle(): void {

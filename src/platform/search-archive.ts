@@ -55,7 +55,11 @@ export async function readArchivedSearch(sql: Db, id: string, key: Pick<AuthedKe
   return row ? row.response : null;
 }
 
-export async function readArchivedPage(sql: Db, id: string, key: Pick<AuthedKey, 'id' | 'account_id'>): Promise<{ body: Buffer; contentType: string | null } | null> {
+export async function readArchivedPage(
+  sql: Db,
+  id: string,
+  key: Pick<AuthedKey, 'id' | 'account_id'>,
+): Promise<{ body: Buffer; contentType: string | null } | null> {
   const [row] = await sql<{ raw_page: Buffer; raw_content_type: string | null }[]>`
     SELECT raw_page, raw_content_type FROM search_archive WHERE ${owned(sql, id, key)} AND raw_page IS NOT NULL`;
   return row ? { body: await gunzip(row.raw_page), contentType: row.raw_content_type } : null;

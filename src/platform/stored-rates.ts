@@ -117,7 +117,11 @@ export async function storeStayRates(
   rows: StayRate[],
   ids: { runId: string; collectionKey: string; observedAt: string },
 ): Promise<RunSummary> {
-  const incoming = rows.map((r) => ({ ...r, observation_id: r.rate.provenance?.observation_id ?? null, collection_id: r.rate.provenance?.collection_id ?? null }));
+  const incoming = rows.map((r) => ({
+    ...r,
+    observation_id: r.rate.provenance?.observation_id ?? null,
+    collection_id: r.rate.provenance?.collection_id ?? null,
+  }));
   const [run] = await tx<RunSummary[]>`
     WITH done AS (
       SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs
@@ -155,13 +159,17 @@ export async function storeStayRates(
 
 /** The run a collection key wrote (a calendar call's request id), or null when it stored nothing. */
 export async function runOf(tx: Db, accountId: string, collectionKey: string): Promise<RunSummary | null> {
-  const [r] = await tx<RunSummary[]>`SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs WHERE collection_key = ${collectionKey} AND account_id = ${accountId}`;
+  const [r] = await tx<
+    RunSummary[]
+  >`SELECT run_id, rows_written, rows_changed, rows_removed FROM scrape_runs WHERE collection_key = ${collectionKey} AND account_id = ${accountId}`;
   return r ?? null;
 }
 
 /** Rows written, changed and removed by one run (a job's items share its run) of the account. */
 export async function runTotals(tx: Db, accountId: string, runId: string): Promise<Omit<RunSummary, 'run_id'>> {
-  const [t] = await tx<{ w: number; c: number; r: number }[]>`SELECT coalesce(sum(rows_written), 0)::int AS w, coalesce(sum(rows_changed), 0)::int AS c, coalesce(sum(rows_removed), 0)::int AS r
+  const [t] = await tx<
+    { w: number; c: number; r: number }[]
+  >`SELECT coalesce(sum(rows_written), 0)::int AS w, coalesce(sum(rows_changed), 0)::int AS c, coalesce(sum(rows_removed), 0)::int AS r
     FROM scrape_runs WHERE account_id = ${accountId} AND run_id = ${runId}`;
   return { rows_written: t.w, rows_changed: t.c, rows_removed: t.r };
 }

@@ -89,9 +89,27 @@ export async function lockAccountWatches(tx: TransactionSql, accountId: string):
   await tx`SELECT pg_advisory_xact_lock(hashtext(${`watches|${accountId}`}))`;
 }
 
-export async function insertWatch(tx: TransactionSql, w: Omit<WatchRow, 'seq' | 'claimed_until' | 'claimed_by' | 'failures' | 'last_error' | 'last_check_id' | 'last_check_at' | 'periods_missed' | 'created_at' | 'updated_at' | 'status' | 'paused_reason'>): Promise<WatchRow> {
-  const [row] = await tx`INSERT INTO watches (id, account_id, key_id, name, operation, target, rule, every_hours, callback_url, credits_per_check, next_check_at)
-    VALUES (${w.id}, ${w.account_id}, ${w.key_id}, ${w.name}, ${w.operation}, ${tx.json(w.target as never)}, ${tx.json(w.rule as never)}, ${w.every_hours},
+export async function insertWatch(
+  tx: TransactionSql,
+  w: Omit<
+    WatchRow,
+    | 'seq'
+    | 'claimed_until'
+    | 'claimed_by'
+    | 'failures'
+    | 'last_error'
+    | 'last_check_id'
+    | 'last_check_at'
+    | 'periods_missed'
+    | 'created_at'
+    | 'updated_at'
+    | 'status'
+    | 'paused_reason'
+  >,
+): Promise<WatchRow> {
+  const [row] =
+    await tx`INSERT INTO watches (id, account_id, key_id, name, operation, target, rule, every_hours, callback_url, credits_per_check, next_check_at)
+    VALUES (${w.id}, ${w.account_id}, ${w.key_id}, ${w.name}, ${w.operation}, ${tx.json(w.target as never)}, ${tx.json(w.rule)}, ${w.every_hours},
             ${w.callback_url}, ${w.credits_per_check}, ${w.next_check_at})
     RETURNING *`;
   return row as WatchRow;
@@ -112,7 +130,7 @@ export interface WatchChanges {
 export async function updateWatch(tx: TransactionSql, id: string, c: WatchChanges): Promise<WatchRow> {
   const [row] = await tx`UPDATE watches SET
       name = ${c.name === undefined ? tx`name` : c.name},
-      rule = ${c.rule === undefined ? tx`rule` : tx`${tx.json(c.rule as never)}::jsonb`},
+      rule = ${c.rule === undefined ? tx`rule` : tx`${tx.json(c.rule)}::jsonb`},
       every_hours = ${c.every_hours ?? tx`every_hours`},
       callback_url = ${c.callback_url === undefined ? tx`callback_url` : c.callback_url},
       status = ${c.status ?? tx`status`},
@@ -152,7 +170,7 @@ export interface WatchTotals {
 /** Totals of the watches' checks and events, for the list and the resource. */
 export async function watchTotals(sql: Sql | TransactionSql, ids: string[]): Promise<Map<string, WatchTotals>> {
   if (!ids.length) return new Map();
-  const rows = await sql`
+  const rows = await sql<({ id: string } & WatchTotals)[]>`
     SELECT w.id,
       (SELECT count(*)::int FROM watch_checks c WHERE c.watch_id = w.id) AS checks,
       (SELECT coalesce(sum(credits), 0)::int FROM watch_checks c WHERE c.watch_id = w.id) AS credits,
@@ -160,7 +178,7 @@ export async function watchTotals(sql: Sql | TransactionSql, ids: string[]): Pro
       l.observation -> 'cheapest' AS last_price
     FROM watches w LEFT JOIN watch_checks l ON l.id = w.last_check_id
     WHERE w.id = ANY(${ids})`;
-  return new Map(rows.map((r) => [r.id as string, { checks: r.checks, credits: r.credits, events: r.events, last_price: r.last_price ?? null }]));
+  return new Map(rows.map((r) => [r.id, { checks: r.checks, credits: r.credits, events: r.events, last_price: r.last_price ?? null }]));
 }
 
 export interface NewCheck {
@@ -179,7 +197,8 @@ export interface NewCheck {
 
 /** The check's row; a second commit of the same slot fails on UNIQUE (watch_id, period) and rolls its transaction back. */
 export async function insertCheck(tx: TransactionSql, c: NewCheck): Promise<CheckRow> {
-  const [row] = await tx`INSERT INTO watch_checks (id, watch_id, account_id, period, trigger, credits, currency, cheapest, observation, changes, fired, parity, run)
+  const [row] =
+    await tx`INSERT INTO watch_checks (id, watch_id, account_id, period, trigger, credits, currency, cheapest, observation, changes, fired, parity, run)
     VALUES (${c.id}, ${c.watch.id}, ${c.watch.account_id}, ${c.period}, ${c.period === null ? 'request' : 'schedule'}, ${c.credits}, ${c.currency}, ${c.cheapest},
             ${tx.json(c.observation as never)}, ${tx.json(c.changes as never)}, ${c.fired}, ${c.parity === null ? null : tx.json(c.parity as never)}, ${c.run === null ? null : tx.json(c.run as never)})
     RETURNING *`;
@@ -199,7 +218,13 @@ export async function afterCheck(tx: TransactionSql, watch: WatchRow, check: Che
  * Takes the watch's slot `seq` for one attempt until `leaseS` from now. 'taken': run it; 'gone':
  * the slot is no longer due (checked, paused, deleted); 'held': another worker holds it.
  */
-export async function claimSlot(sql: Sql, watchId: string, seq: number, leaseS: number, holder: string): Promise<{ state: 'taken'; watch: WatchRow } | { state: 'gone' | 'held' }> {
+export async function claimSlot(
+  sql: Sql,
+  watchId: string,
+  seq: number,
+  leaseS: number,
+  holder: string,
+): Promise<{ state: 'taken'; watch: WatchRow } | { state: 'gone' | 'held' }> {
   const [row] = await sql`UPDATE watches SET claimed_until = now() + make_interval(secs => ${leaseS}), claimed_by = ${holder}, updated_at = now()
     WHERE id = ${watchId} AND seq = ${seq} AND status = 'active' AND (claimed_until IS NULL OR claimed_until < now())
     RETURNING *`;
@@ -209,7 +234,13 @@ export async function claimSlot(sql: Sql, watchId: string, seq: number, leaseS: 
 }
 
 /** A failed attempt of the slot: charged nothing; `retryAt` keeps the slot (a later attempt), null gives it up (a missed period). */
-export async function slotFailed(tx: TransactionSql, watchId: string, seq: number, error: string, next: { retry: boolean; at: Date; missed: number }): Promise<WatchRow | null> {
+export async function slotFailed(
+  tx: TransactionSql,
+  watchId: string,
+  seq: number,
+  error: string,
+  next: { retry: boolean; at: Date; missed: number },
+): Promise<WatchRow | null> {
   const [row] = await tx`UPDATE watches SET claimed_until = NULL, claimed_by = NULL, last_error = ${error}, updated_at = now(),
       ${next.retry ? tx`failures = failures + 1` : tx`failures = 0, seq = seq + 1, next_check_at = ${next.at}, periods_missed = periods_missed + ${next.missed}`}
     WHERE id = ${watchId} AND seq = ${seq} RETURNING *`;
@@ -225,10 +256,14 @@ export async function pauseUnpaid(tx: TransactionSql | Sql, watchId: string, seq
 }
 
 /** Active watches whose slot is overdue and held by nobody (their queue entry was lost): the sweep queues them again. */
-export async function overdueWatches(sql: Sql, graceS: number, limit: number): Promise<Pick<WatchRow, 'id' | 'seq' | 'next_check_at' | 'operation' | 'target'>[]> {
-  return (await sql`SELECT id, seq, next_check_at, operation, target FROM watches
+export async function overdueWatches(
+  sql: Sql,
+  graceS: number,
+  limit: number,
+): Promise<Pick<WatchRow, 'id' | 'seq' | 'next_check_at' | 'operation' | 'target'>[]> {
+  return await sql`SELECT id, seq, next_check_at, operation, target FROM watches
     WHERE status = 'active' AND next_check_at < now() - make_interval(secs => ${graceS}) AND (claimed_until IS NULL OR claimed_until < now())
-    ORDER BY next_check_at LIMIT ${limit}`) as never;
+    ORDER BY next_check_at LIMIT ${limit}`;
 }
 
 /** Locks a watch still paused for credits (a resumption); false when it no longer is. */
@@ -239,8 +274,8 @@ export async function lockUnpaid(tx: TransactionSql, id: string): Promise<boolea
 
 /** Watches paused for credits, with their account's plan. */
 export async function unpaidWatches(sql: Sql, limit: number): Promise<(WatchRow & { plan: string })[]> {
-  return (await sql`SELECT w.*, a.plan FROM watches w JOIN LATERAL ${accountOf(sql, sql`w.account_id`)} a ON true
-    WHERE w.paused_reason = 'insufficient_credits' ORDER BY w.updated_at LIMIT ${limit}`) as never;
+  return await sql`SELECT w.*, a.plan FROM watches w JOIN LATERAL ${accountOf(sql, sql`w.account_id`)} a ON true
+    WHERE w.paused_reason = 'insufficient_credits' ORDER BY w.updated_at LIMIT ${limit}`;
 }
 
 export interface EventRow {
@@ -275,7 +310,13 @@ export async function eventForDelivery(sql: Sql, eventId: string): Promise<Event
 }
 
 /** One delivery attempt's outcome, only if no other run of the same attempt got there first. */
-export async function deliveryDone(tx: TransactionSql, eventId: string, attempt: number, status: EventRow['callback_status'], error: string | null): Promise<boolean> {
+export async function deliveryDone(
+  tx: TransactionSql,
+  eventId: string,
+  attempt: number,
+  status: EventRow['callback_status'],
+  error: string | null,
+): Promise<boolean> {
   const done = await tx`UPDATE watch_events SET callback_attempts = ${attempt}, callback_last_error = ${error}, callback_status = ${status}
     WHERE id = ${eventId} AND callback_status = 'pending' AND callback_attempts = ${attempt - 1} RETURNING id`;
   return done.length > 0;

@@ -16,7 +16,7 @@ const SCRIPT_CHALLENGES = new Set(['CloudflareChallenge', 'AwsWafChallenge', 'Im
 
 /** Whether a failure is a script challenge page (UpstreamBlocked with one of those verdicts). */
 export function isScriptChallenge(err: unknown): boolean {
-  return err instanceof UpstreamBlocked && SCRIPT_CHALLENGES.has(String(err.detail));
+  return err instanceof UpstreamBlocked && SCRIPT_CHALLENGES.has(err.detail);
 }
 
 export interface BlockVerdict {

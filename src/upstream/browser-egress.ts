@@ -85,7 +85,12 @@ export class EgressRules {
    */
   async resolve(host: string, port: string): Promise<{ address: string } | { blocked: BlockReason } | { unresolved: true }> {
     const h = bare(host);
-    const addresses = net.isIP(h) ? [h] : await dns.lookup(h, { all: true }).then((as) => as.map((a) => a.address), () => []);
+    const addresses = net.isIP(h)
+      ? [h]
+      : await dns.lookup(h, { all: true }).then(
+          (as) => as.map((a) => a.address),
+          () => [],
+        );
     if (addresses.length === 0) return { unresolved: true };
     if (!this.mayBePrivate(h, port) && addresses.some((a) => !isPublicAddress(a))) return { blocked: 'private_address' };
     return { address: addresses[0] };
@@ -127,7 +132,7 @@ export async function startEgressGuard(rules: EgressRules, onBlocked: (b: Blocke
   };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
-  const server = http.createServer(async (req, res) => {
+  const onRequest = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     let url: URL;
     try {
       url = new URL(req.url ?? '');
@@ -146,7 +151,15 @@ export async function startEgressGuard(rules: EgressRules, onBlocked: (b: Blocke
       return;
     }
     const upstream = http.request(
-      { host: target.address, port: Number(port), method: req.method, path: url.pathname + url.search, headers: forwardHeaders(req.headers), agent, setHost: false },
+      {
+        host: target.address,
+        port: Number(port),
+        method: req.method,
+        path: url.pathname + url.search,
+        headers: forwardHeaders(req.headers),
+        agent,
+        setHost: false,
+      },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardRaw(up.rawHeaders));
         up.pipe(res);
@@ -156,10 +169,8 @@ export async function startEgressGuard(rules: EgressRules, onBlocked: (b: Blocke
     upstream.on('socket', track);
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
-  });
-
-  server.on('connection', track);
-  server.on('connect', async (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+  };
+  const onConnect = async (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
     if (!m) {
@@ -184,7 +195,11 @@ export async function startEgressGuard(rules: EgressRules, onBlocked: (b: Blocke
     track(upstream);
     upstream.on('error', () => socket.destroy());
     socket.on('close', () => upstream.destroy());
-  });
+  };
+  // a lookup that fails ends that one page request or tunnel as a network error, never the process
+  const server = http.createServer((req, res) => void onRequest(req, res).catch(() => res.destroy()));
+  server.on('connection', track);
+  server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void onConnect(req, socket, head).catch(() => socket.destroy()));
   // a plain-text WebSocket through the proxy: no source needs one
   server.on('upgrade', (_req, socket: net.Socket) => socket.destroy());
 

@@ -127,7 +127,10 @@ export class BrowserFetcher {
     const verdict = rules.resolve(url.hostname, url.port || (url.protocol === 'https:' ? '443' : '80'));
     // a name that did not resolve this time is asked again next time
     const answer = verdict.then((r) => ('unresolved' in r ? null : 'address' in r));
-    this.#reachable.set(base, answer.then((r) => r ?? false));
+    this.#reachable.set(
+      base,
+      answer.then((r) => r ?? false),
+    );
     void answer.then((r) => r === null && this.#reachable.delete(base));
     return answer.then((r) => r ?? false);
   }
@@ -183,7 +186,10 @@ export class BrowserFetcher {
       if (/(^|\.)google\.com$/.test(host)) await context.addCookies(CONSENT_COOKIES.map((c) => ({ ...c, domain: '.google.com', path: '/', secure: true })));
       await context.route('**/*', (route) => gate(route, rules, refuse));
       // no source needs a WebSocket: each one the page opens is closed without reaching the network
-      await context.routeWebSocket(() => true, (ws) => ws.close());
+      await context.routeWebSocket(
+        () => true,
+        (ws) => ws.close(),
+      );
       const page = await context.newPage();
       const stop = new Promise<never>((_, reject) => {
         // over UPSTREAM_BROWSER_MEMORY_MB the renderer dies of its heap cap
@@ -191,7 +197,10 @@ export class BrowserFetcher {
         const timer = setTimeout(() => reject(new DeadlinePassed()), Math.max(0, deadline - Date.now()));
         const onAbort = () => reject(new UpstreamFailed('Aborted'));
         call.signal?.addEventListener('abort', onAbort, { once: true });
-        cleanups.push(() => clearTimeout(timer), () => call.signal?.removeEventListener('abort', onAbort));
+        cleanups.push(
+          () => clearTimeout(timer),
+          () => call.signal?.removeEventListener('abort', onAbort),
+        );
       });
       const work = this.#obtain(page, call, state, deadline);
       // the loser of the race must not reject unobserved
@@ -203,7 +212,8 @@ export class BrowserFetcher {
       return toResponse(call, reply, started, this.settings.dataDir);
     } finally {
       for (const c of cleanups) c();
-      if (state.blocked.length) this.log.warn({ source: call.source, blocked: state.blocked.slice(0, 20) }, 'browser page requests refused by the egress rules');
+      if (state.blocked.length)
+        this.log.warn({ source: call.source, blocked: state.blocked.slice(0, 20) }, 'browser page requests refused by the egress rules');
       await context?.close().catch(() => undefined);
       await guard.close();
     }
@@ -229,7 +239,9 @@ export class BrowserFetcher {
     state.awaited = call.target;
     const answer = page.waitForResponse((r) => r.url() === call.target.href && r.request().method() === call.method, { timeout: 0 });
     answer.catch(() => undefined);
-    const headers = Object.fromEntries(Object.entries({ ...call.headers, ...(call.body ? { 'content-type': call.body.contentType } : {}) }).filter(([k]) => !FORBIDDEN_HEADERS.test(k)));
+    const headers = Object.fromEntries(
+      Object.entries({ ...call.headers, ...(call.body ? { 'content-type': call.body.contentType } : {}) }).filter(([k]) => !FORBIDDEN_HEADERS.test(k)),
+    );
     await page.evaluate(
       ({ url, method, headers, body }) => {
         void fetch(url, { method, headers, body, credentials: 'include' }).catch(() => undefined);
@@ -258,7 +270,7 @@ export class BrowserFetcher {
       if (doc && !(doc instanceof UpstreamBlocked)) return doc;
       if (doc instanceof UpstreamBlocked) {
         if (!isScriptChallenge(doc) || n >= MAX_DOCUMENTS) throw doc;
-        state.challenge = { detail: String(doc.detail), marker: doc.marker };
+        state.challenge = { detail: doc.detail, marker: doc.marker };
       }
       // a challenge (or a document replaced before it could be read): the page's next document
       response = next ?? (await documents.next(response, deadline));
@@ -275,7 +287,8 @@ export class BrowserFetcher {
   #late(state: CallState): ApiError {
     if (state.challenge) return new UpstreamBlocked(state.challenge.detail, state.challenge.marker);
     const awaitedOrigin = state.awaited.origin;
-    if (state.blocked.some((b) => b.origin === awaitedOrigin || b.origin.endsWith(`//${state.awaited.host}`))) return new UpstreamFailed('BrowserRequestBlocked');
+    if (state.blocked.some((b) => b.origin === awaitedOrigin || b.origin.endsWith(`//${state.awaited.host}`)))
+      return new UpstreamFailed('BrowserRequestBlocked');
     return new UpstreamFailed('BrowserTimeout');
   }
 }
@@ -293,7 +306,10 @@ async function read(r: Response, expect: Expect): Promise<Captured> {
   const [body, headers] = await Promise.all([r.body(), r.allHeaders()]);
   const verdict = detectBlock({ status: r.status(), url: r.url(), headers, body, expect });
   if (verdict) throw new UpstreamBlocked(verdict.detail, verdict.marker);
-  const sizes = await r.request().sizes().catch(() => null);
+  const sizes = await r
+    .request()
+    .sizes()
+    .catch(() => null);
   return { status: r.status(), headers, body, url: r.url(), wireBytes: sizes?.responseBodySize || body.length };
 }
 
@@ -343,10 +359,13 @@ function trackDocuments(page: Page): DocumentLog {
           clearTimeout(timer);
           resolve(n);
         };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new DeadlinePassed());
-        }, Math.max(0, deadline - Date.now()));
+        const timer = setTimeout(
+          () => {
+            waiters.delete(check);
+            reject(new DeadlinePassed());
+          },
+          Math.max(0, deadline - Date.now()),
+        );
         waiters.add(check);
         check();
       }),
@@ -380,6 +399,6 @@ function classify(err: unknown): BrowserOutcome {
   if (err instanceof BrowserBusy) return 'busy';
   if (err instanceof DependencyDown) return 'unavailable';
   if (err instanceof UpstreamBlocked) return 'blocked';
-  if (err instanceof UpstreamFailed && /timeout/i.test(String(err.detail))) return 'timeout';
+  if (err instanceof UpstreamFailed && /timeout/i.test(err.detail)) return 'timeout';
   return 'failed';
 }

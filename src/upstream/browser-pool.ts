@@ -107,7 +107,16 @@ export class BrowserPool {
     const all = [...this.#retiring, ...(this.#gen ? [this.#gen] : [])];
     this.#gen = null;
     this.#retiring.clear();
-    await Promise.all(all.map((g) => g.browser.then((b) => b.close(), () => undefined).catch(() => undefined)));
+    await Promise.all(
+      all.map((g) =>
+        g.browser
+          .then(
+            (b) => b.close(),
+            () => undefined,
+          )
+          .catch(() => undefined),
+      ),
+    );
   }
 
   #slot(deadline: number, signal?: AbortSignal): Promise<void> {
@@ -158,7 +167,10 @@ export class BrowserPool {
       browser.catch(() => {
         if (this.#gen === gen) this.#gen = null;
       });
-      browser.then((b) => b.on('disconnected', () => this.#gen === gen && (this.#gen = null)), () => undefined);
+      browser.then(
+        (b) => b.on('disconnected', () => this.#gen === gen && (this.#gen = null)),
+        () => undefined,
+      );
     }
     return this.#gen;
   }
@@ -171,6 +183,11 @@ export class BrowserPool {
 
   #closeGeneration(gen: Generation): void {
     this.#retiring.delete(gen);
-    void gen.browser.then((b) => b.close(), () => undefined).catch(() => undefined);
+    void gen.browser
+      .then(
+        (b) => b.close(),
+        () => undefined,
+      )
+      .catch(() => undefined);
   }
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Config } from '../config/config.js';
-import { ApiError, DependencyDown, UpstreamFailed } from '../domain/errors.js';
+import { ApiError, DependencyDown, UpstreamFailed, detailText } from '../domain/errors.js';
 import { UpstreamBlocked, detectBlock, isConsentUrl, isScriptChallenge, isSorryUrl } from './blocked.js';
 import type { BrowserFetcher, BrowserPlan } from './browser-fetch.js';
 import { CONSENT_COOKIES } from './consent-cookies.js';
@@ -196,7 +196,7 @@ export class UpstreamClient {
         // a transfer cut mid-way (reset socket, short body, cut compressed stream) is retried like any network failure
         if (err instanceof ApiError && !isTruncation(err)) throw err;
         if (req.signal?.aborted) throw new UpstreamFailed('Aborted');
-        const detail = err instanceof ApiError ? String(err.detail) : errorName(err);
+        const detail = err instanceof ApiError ? detailText(err) : errorName(err);
         if (i < max && isRetryable(err)) {
           this.#log.debug({ source: req.source, attempt: i, err: detail }, 'upstream network error, retrying');
           await sleep(this.#backoff(i));
@@ -353,7 +353,6 @@ function encodeBody(body: string | object | undefined): EncodedBody | undefined 
   if (typeof body === 'string') return { data: body, contentType: 'text/plain;charset=UTF-8' };
   return { data: JSON.stringify(body), contentType: 'application/json' };
 }
-
 
 /** Short class-like name of a network failure: the undici error class, else the system error code. */
 export function errorName(err: unknown): string {

@@ -14,13 +14,11 @@ interface Profile {
 
 const CHROME_MAJOR = '138';
 const CHROME_BRANDS = `"Not)A;Brand";v="8", "Chromium";v="${CHROME_MAJOR}", "Google Chrome";v="${CHROME_MAJOR}"`;
-const CHROME_ACCEPT =
-  'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
+const CHROME_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
 
 const PROFILES: Record<Device, Profile> = {
   iphone: {
-    userAgent:
-      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1',
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1',
     acceptHtml: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
     acceptEncoding: 'gzip, deflate, br',
     clientHints: null,
@@ -41,12 +39,54 @@ const PROFILES: Record<Device, Profile> = {
 
 /** Main browser language per country; countries not listed get en-US. */
 const MARKET_LANGUAGE: Record<string, string> = {
-  US: 'en-US', GB: 'en-GB', IE: 'en-IE', CA: 'en-CA', AU: 'en-AU', NZ: 'en-NZ', AG: 'en-AG', BZ: 'en-BZ',
-  IN: 'en-IN', SG: 'en-SG', ZA: 'en-ZA', DE: 'de-DE', AT: 'de-AT', CH: 'de-CH', FR: 'fr-FR', BE: 'nl-BE',
-  NL: 'nl-NL', ES: 'es-ES', MX: 'es-MX', AR: 'es-AR', CL: 'es-CL', CO: 'es-CO', PE: 'es-PE', IT: 'it-IT',
-  PT: 'pt-PT', BR: 'pt-BR', JP: 'ja-JP', KR: 'ko-KR', CN: 'zh-CN', TW: 'zh-TW', HK: 'zh-HK', PL: 'pl-PL',
-  SE: 'sv-SE', NO: 'nb-NO', DK: 'da-DK', FI: 'fi-FI', CZ: 'cs-CZ', HU: 'hu-HU', RO: 'ro-RO', TR: 'tr-TR',
-  GR: 'el-GR', IL: 'he-IL', AE: 'ar-AE', SA: 'ar-SA', TH: 'th-TH', VN: 'vi-VN', ID: 'id-ID', MY: 'ms-MY',
+  US: 'en-US',
+  GB: 'en-GB',
+  IE: 'en-IE',
+  CA: 'en-CA',
+  AU: 'en-AU',
+  NZ: 'en-NZ',
+  AG: 'en-AG',
+  BZ: 'en-BZ',
+  IN: 'en-IN',
+  SG: 'en-SG',
+  ZA: 'en-ZA',
+  DE: 'de-DE',
+  AT: 'de-AT',
+  CH: 'de-CH',
+  FR: 'fr-FR',
+  BE: 'nl-BE',
+  NL: 'nl-NL',
+  ES: 'es-ES',
+  MX: 'es-MX',
+  AR: 'es-AR',
+  CL: 'es-CL',
+  CO: 'es-CO',
+  PE: 'es-PE',
+  IT: 'it-IT',
+  PT: 'pt-PT',
+  BR: 'pt-BR',
+  JP: 'ja-JP',
+  KR: 'ko-KR',
+  CN: 'zh-CN',
+  TW: 'zh-TW',
+  HK: 'zh-HK',
+  PL: 'pl-PL',
+  SE: 'sv-SE',
+  NO: 'nb-NO',
+  DK: 'da-DK',
+  FI: 'fi-FI',
+  CZ: 'cs-CZ',
+  HU: 'hu-HU',
+  RO: 'ro-RO',
+  TR: 'tr-TR',
+  GR: 'el-GR',
+  IL: 'he-IL',
+  AE: 'ar-AE',
+  SA: 'ar-SA',
+  TH: 'th-TH',
+  VN: 'vi-VN',
+  ID: 'id-ID',
+  MY: 'ms-MY',
 };
 
 /** Accept-Language a browser set up for this market sends, e.g. `de-DE,de;q=0.9,en;q=0.8`. */

@@ -47,7 +47,13 @@ export async function keepRawReply(dataDir: string, source: string, body: Buffer
  * keepRawReply for a page fetched outside the upstream client (the rendered job search): kept
  * with the operation's owner, and not at all when the operation keeps nothing (zero_retention).
  */
-export async function keepSessionReply(dataDir: string, session: UpstreamSession | undefined, source: string, body: Buffer | string, meta: RawReplyMeta): Promise<void> {
+export async function keepSessionReply(
+  dataDir: string,
+  session: UpstreamSession | undefined,
+  source: string,
+  body: Buffer | string,
+  meta: RawReplyMeta,
+): Promise<void> {
   if (session && !session.keep) return;
   await keepRawReply(dataDir, source, body, { ...meta, ...session?.keep }).catch(() => undefined);
 }
@@ -77,11 +83,7 @@ export function asContractChange(source: string, thrown: unknown): unknown {
  * A parser that trips over the reply (reads a property of null, builds a URL from a broken link)
  * met a shape it does not know: that is a contract change too, never a 500.
  */
-export async function withContractGuard<T>(
-  source: string,
-  response: UpstreamResponse,
-  fn: (response: UpstreamResponse) => T | Promise<T>,
-): Promise<T> {
+export async function withContractGuard<T>(source: string, response: UpstreamResponse, fn: (response: UpstreamResponse) => T | Promise<T>): Promise<T> {
   try {
     return response.body.length >= LARGE_REPLY_BYTES ? await inLargeReplySlot(() => fn(response)) : await fn(response);
   } catch (thrown) {

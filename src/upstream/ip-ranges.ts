@@ -52,14 +52,14 @@ function isPublicV4(addr: ipaddr.IPv4): boolean {
 function isPublicV6(addr: ipaddr.IPv6): boolean {
   const p = addr.parts;
   if (addr.isIPv4MappedAddress()) return isPublicV4(addr.toIPv4Address());
-  if (addr.match(NAT64)) return isPublicV4(v4Of(p[6]!, p[7]!));
-  if (addr.match(SIX_TO_FOUR)) return isPublicV4(v4Of(p[1]!, p[2]!));
+  if (addr.match(NAT64)) return isPublicV4(v4Of(p[6], p[7]));
+  if (addr.match(SIX_TO_FOUR)) return isPublicV4(v4Of(p[1], p[2]));
   return addr.match(V6_GLOBAL_UNICAST) && !BLOCKED_V6.some((range) => addr.match(range));
 }
 
 /** True only for a globally routable unicast IPv4 or IPv6 address; false for anything else, including non-IPs. */
 export function isPublicAddress(ip: string): boolean {
-  const bare = ip.replace(/^\[|\]$/g, '').split('%')[0]!;
+  const bare = ip.replace(/^\[|\]$/g, '').split('%')[0];
   // net.isIP first: ipaddr.js would also read the legacy forms (0x7f.1, 2130706433) that the URL
   // parser has already normalised, and anything that is not a plain address is refused here
   const kind = net.isIP(bare);

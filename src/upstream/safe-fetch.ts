@@ -190,4 +190,3 @@ function guardedLookup(permitted: (ip: string) => boolean): net.LookupFunction {
     });
   };
 }
-

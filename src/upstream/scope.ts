@@ -32,7 +32,7 @@ export interface Upstream {
 }
 
 export type BrowserFallback = Upstream['browserFallback'];
-const NO_BROWSER: BrowserFallback = async () => false;
+const NO_BROWSER: BrowserFallback = () => Promise.resolve(false);
 
 /** The SSRF-safe website fetcher within one scope (its requests share no cookies: nothing to carry but the signal). */
 export interface WebsiteFetch {
@@ -55,7 +55,11 @@ export function upstreamScope(send: SendUpstream, scope: UpstreamScope = {}, bro
  * the caller's source scope when there is one, see ops/outcomes.ts).
  */
 export function observedUpstream(client: Pick<UpstreamClient, 'fetch' | 'browserFallback'>, outcomes: OutcomeSink): Upstream {
-  return upstreamScope((req) => observed(outcomes, req.source, () => client.fetch(req)), {}, (req) => client.browserFallback(req));
+  return upstreamScope(
+    (req) => observed(outcomes, req.source, () => client.fetch(req)),
+    {},
+    (req) => client.browserFallback(req),
+  );
 }
 
 /** Website fetches through `fetcher`, each also ended by `signal`. */

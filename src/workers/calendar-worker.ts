@@ -8,6 +8,7 @@ import { toApiError } from '../domain/errors.js';
 import { billedPlan } from '../platform/plans.js';
 import { newUpstreamSession } from '../upstream/session.js';
 import { writeJobArtifact } from '../jobs/artifacts.js';
+import { ensureQueue } from '../jobs/queue.js';
 import {
   CALENDAR_QUEUE,
   MAX_ITEM_ATTEMPTS,
@@ -38,13 +39,6 @@ import { queueJobWebhook, sendJobWebhook, webhookFetcher } from './webhooks.js';
  * An item's result, stored rates, charge and the job counters commit in one transaction,
  * guarded by the item's status, so a replay after a crash changes nothing twice.
  */
-
-export async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
-  if (await boss.getQueue(name)) return;
-  await boss.createQueue(name).catch(async (err) => {
-    if (!(await boss.getQueue(name))) throw err;
-  });
-}
 
 export async function ensureJobQueues(boss: PgBoss): Promise<void> {
   await ensureQueue(boss, CALENDAR_QUEUE);
@@ -99,7 +93,9 @@ async function runItem(deps: ServiceDeps, boss: PgBoss, itemId: string): Promise
     if (account.plan && deps.config.CREDITS_MODE === 'enforce') {
       const left = await deps.credits.remaining(account.id, account.plan);
       if (left < calendarCost(request)) {
-        return finishItem(deps, boss, item.job_id, itemId, account, { error: `insufficient credits: this item costs ${calendarCost(request)}, ${left} available` });
+        return finishItem(deps, boss, item.job_id, itemId, account, {
+          error: `insufficient credits: this item costs ${calendarCost(request)}, ${left} available`,
+        });
       }
     }
     // the item is one logical operation: its upstream cookies stay within it
@@ -170,7 +166,10 @@ async function commitItem(
       const { result, request } = outcome;
       const cost = deps.config.CREDITS_MODE === 'off' ? 0 : calendarCharge(request, result);
       // the item's charge is a batch of one in this transaction; under enforcement it needs the balance to cover it
-      const charge = account.plan && cost > 0 ? { plan: account.plan, amount: cost, note: 'POST /v1/jobs item', requireFunds: deps.config.CREDITS_MODE === 'enforce' } : null;
+      const charge =
+        account.plan && cost > 0
+          ? { plan: account.plan, amount: cost, note: 'POST /v1/jobs item', requireFunds: deps.config.CREDITS_MODE === 'enforce' }
+          : null;
       // The four writes go out together, in one round trip with BEGIN: none needs another's answer.
       // An item that had already ended (a replay after the commit) rolls all of them back.
       const [succeeded, , left, counted] = await Promise.all([

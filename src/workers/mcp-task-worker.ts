@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { finishCall } from '../core/invoke.js';
 import { callTool, type McpCaller } from '../doors/mcp/mcp.js';
-import { ensureQueue } from './calendar-worker.js';
+import { ensureQueue } from '../jobs/queue.js';
 import {
   claimTask,
   completeTask,
@@ -49,7 +49,7 @@ export async function startMcpTaskWorker(deps: ServiceDeps, boss: PgBoss): Promi
   }
   const prune = () => pruneTasks(deps.sql).catch((err) => deps.log.warn({ err }, 'pruning expired MCP tasks failed'));
   await prune();
-  const timer = setInterval(prune, PRUNE_EVERY_MS);
+  const timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
   timer.unref();
   return {
     wake: () => ids.forEach((id) => boss.notifyWorker(id)),

@@ -10,7 +10,7 @@
 import os from 'node:os';
 import type PgBoss from 'pg-boss';
 import type { ServiceDeps } from '../core/service-deps.js';
-import { ensureQueue } from './calendar-worker.js';
+import { ensureQueue } from '../jobs/queue.js';
 import { webhookFetcher } from './webhooks.js';
 import { toApiError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
@@ -18,8 +18,28 @@ import { keyById } from '../platform/keys.js';
 import { billedPlan, planOf } from '../platform/plans.js';
 import { CHECK_ROUTE, runCheck } from '../core/watches/check.js';
 import { derivedUuid, nextSlot, periodMs, retryDelayMs } from '../domain/watch-schedule.js';
-import { leaseSeconds, queueCheck, WATCH_CHECK_QUEUE, WATCH_SWEEP_QUEUE, WATCH_WEBHOOK_QUEUE, type CheckJob, type WatchWebhookJob } from '../jobs/watch-queue.js';
-import { activeWatches, claimSlot, lockAccountWatches, lockUnpaid, overdueWatches, pauseUnpaid, slotFailed, unpaidWatches, updateWatch, watchTarget, type WatchRow } from '../platform/watches.js';
+import {
+  leaseSeconds,
+  queueCheck,
+  WATCH_CHECK_QUEUE,
+  WATCH_SWEEP_QUEUE,
+  WATCH_WEBHOOK_QUEUE,
+  type CheckJob,
+  type WatchWebhookJob,
+} from '../jobs/watch-queue.js';
+import {
+  activeWatches,
+  claimSlot,
+  lockAccountWatches,
+  lockUnpaid,
+  overdueWatches,
+  pauseUnpaid,
+  slotFailed,
+  unpaidWatches,
+  updateWatch,
+  watchTarget,
+  type WatchRow,
+} from '../platform/watches.js';
 import { sendWatchWebhook } from './watch-webhooks.js';
 
 export async function ensureWatchQueues(boss: PgBoss): Promise<void> {
@@ -43,20 +63,30 @@ export async function startWatchScheduler(deps: ServiceDeps, boss: PgBoss): Prom
       }
     });
   }
-  await boss.work<WatchWebhookJob>(WATCH_WEBHOOK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => sendWatchWebhook(deps, fetcher, job.data));
+  await boss.work<WatchWebhookJob>(WATCH_WEBHOOK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) =>
+    sendWatchWebhook(deps, fetcher, job.data),
+  );
   await boss.work(WATCH_SWEEP_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async () => sweep(deps, boss));
   const everyMs = deps.config.WATCH_SWEEP_S * 1000;
   // one sweep per interval across processes: every process offers the interval's entry, its id makes it one
   const offer = () =>
     boss
-      .insert([{ id: derivedUuid('watch-sweep', Math.floor(Date.now() / everyMs)), name: WATCH_SWEEP_QUEUE, expireInSeconds: Math.max(60, deps.config.WATCH_SWEEP_S), retryLimit: 0 }])
+      .insert([
+        {
+          id: derivedUuid('watch-sweep', Math.floor(Date.now() / everyMs)),
+          name: WATCH_SWEEP_QUEUE,
+          expireInSeconds: Math.max(60, deps.config.WATCH_SWEEP_S),
+          retryLimit: 0,
+        },
+      ])
       .catch((err) => deps.log.warn({ err }, 'queueing the watch sweep failed'));
   await offer();
-  const timer = setInterval(offer, everyMs);
+  const timer = setInterval(() => void offer(), everyMs);
   timer.unref();
   return {
-    async stop() {
+    stop() {
       clearInterval(timer);
+      return Promise.resolve();
     },
   };
 }
@@ -99,7 +129,13 @@ async function checkSlot(deps: ServiceDeps, boss: PgBoss, job: CheckJob): Promis
  * is tried again later in its period, otherwise (or when the period would end first) the slot is
  * given up as missed. The account being unable to pay pauses the watch.
  */
-async function attemptFailed(deps: ServiceDeps, boss: PgBoss, watch: WatchRow, a: { requestId: string; keyId: string; ms: number; lease: number }, err: unknown): Promise<void> {
+async function attemptFailed(
+  deps: ServiceDeps,
+  boss: PgBoss,
+  watch: WatchRow,
+  a: { requestId: string; keyId: string; ms: number; lease: number },
+  err: unknown,
+): Promise<void> {
   const api = toApiError(err);
   if (api.status === 500) deps.log.error({ err, watchId: watch.id, requestId: a.requestId }, 'watch check failed with a server fault');
   const detail = `${a.requestId}: ${typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail)}`.slice(0, 500);
@@ -109,13 +145,24 @@ async function attemptFailed(deps: ServiceDeps, boss: PgBoss, watch: WatchRow, a
   const delay = retryable ? retryDelayMs(deps.config, watch.failures, period) : null;
   const retry = delay !== null && now.getTime() + delay < watch.next_check_at.getTime() + period;
   await deps.sql.begin(async (tx) => {
-    const history = { key_id: a.keyId, method: CHECK_ROUTE.method, path: CHECK_ROUTE.path, status: api.status, duration_ms: a.ms, response_bytes: 0, credits: 0, rate_limited: api.status === 429 };
+    const history = {
+      key_id: a.keyId,
+      method: CHECK_ROUTE.method,
+      path: CHECK_ROUTE.path,
+      status: api.status,
+      duration_ms: a.ms,
+      response_bytes: 0,
+      credits: 0,
+      rate_limited: api.status === 429,
+    };
     await deps.platform.calls.write({ id: a.requestId, accountId: watch.account_id, history, charge: null }, tx);
     if (api.status === 402) {
       await pauseUnpaid(tx, watch.id, watch.seq, detail);
       return;
     }
-    const next = retry ? { retry: true, at: new Date(now.getTime() + delay!), missed: 0 } : { retry: false, ...nextSlot(watch.next_check_at, now, period, true) };
+    const next = retry
+      ? { retry: true, at: new Date(now.getTime() + delay), missed: 0 }
+      : { retry: false, ...nextSlot(watch.next_check_at, now, period, true) };
     const row = await slotFailed(tx, watch.id, watch.seq, detail, next);
     if (row) await queueCheck(boss, tx, row, next.at, a.lease, retry ? `retry-${row.failures}` : 'slot');
   });

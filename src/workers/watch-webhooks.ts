@@ -17,11 +17,17 @@ export async function sendWatchWebhook(deps: ServiceDeps, fetcher: SafeFetcher, 
   // gone with its watch, delivered already, or this attempt was made
   if (!event?.callback_url || event.callback_status !== 'pending' || event.callback_attempts !== attempt - 1) return;
   if (!deps.config.WEBHOOK_SIGNING_SECRET) return;
-  const outcome = await deliverWebhook(webhookSigningKey(deps.config.WEBHOOK_SIGNING_SECRET), fetcher, event.callback_url, event.payload as unknown as WebhookEvent);
+  const outcome = await deliverWebhook(
+    webhookSigningKey(deps.config.WEBHOOK_SIGNING_SECRET),
+    fetcher,
+    event.callback_url,
+    event.payload as unknown as WebhookEvent,
+  );
   const delay = outcome.delivered || outcome.gone ? null : nextAttemptDelay(deps.config.WEBHOOK_RETRY_SCHEDULE_S, attempt, outcome.retryAfterS);
   const status = outcome.delivered ? 'delivered' : delay === null ? 'failed' : 'pending';
   await deps.sql.begin(async (tx) => {
-    if ((await deliveryDone(tx, event.id, attempt, status, outcome.error)) && delay !== null) await queueWatchWebhook(deps.queue.boss(), tx, event.id, attempt + 1, delay);
+    if ((await deliveryDone(tx, event.id, attempt, status, outcome.error)) && delay !== null)
+      await queueWatchWebhook(deps.queue.boss(), tx, event.id, attempt + 1, delay);
   });
   if (outcome.gone) deps.log.info({ eventId: event.id }, 'watch webhook receiver answered 410 Gone: no further attempts');
 }

@@ -3,6 +3,7 @@ import type PgBoss from 'pg-boss';
 import type { Db } from '../db/client.js';
 import type { Config } from '../config/config.js';
 import type { ServiceDeps } from '../core/service-deps.js';
+import { ApiError, detailText } from '../domain/errors.js';
 import { SafeFetcher } from '../upstream/safe-fetch.js';
 import { bossDb, jobCallback, readCalendarJob, recordCallbackAttempt, WEBHOOK_QUEUE } from '../jobs/calendar-jobs.js';
 import { webhookSigningKey } from '../config/webhook-settings.js';
@@ -66,8 +67,8 @@ export async function deliverWebhook(key: Buffer, fetcher: SafeFetcher, url: str
       retryAfterS: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
     };
   } catch (err) {
-    const e = err as { detail?: unknown; message?: string };
-    return { delivered: false, gone: false, error: String(e.detail ?? e.message ?? 'delivery failed'), retryAfterS: null };
+    const error = err instanceof ApiError ? detailText(err) : err instanceof Error ? err.message : 'delivery failed';
+    return { delivered: false, gone: false, error, retryAfterS: null };
   }
 }
 
@@ -91,10 +92,9 @@ export async function queueJobWebhook(boss: PgBoss, tx: Db, jobId: string, attem
   const data: WebhookJob = { job_id: jobId, attempt };
   // retryLimit covers a worker dying mid-attempt (the entry expires and runs again); failed
   // deliveries are not retried by pg-boss but rescheduled here with the spec's delays.
-  await boss.insert(
-    [{ name: WEBHOOK_QUEUE, data, retryLimit: 3, retryDelay: 5, expireInSeconds: 60, startAfter: new Date(Date.now() + delayS * 1000) }],
-    { db: bossDb(tx) },
-  );
+  await boss.insert([{ name: WEBHOOK_QUEUE, data, retryLimit: 3, retryDelay: 5, expireInSeconds: 60, startAfter: new Date(Date.now() + delayS * 1000) }], {
+    db: bossDb(tx),
+  });
 }
 
 /**

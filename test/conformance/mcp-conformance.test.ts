@@ -30,24 +30,37 @@ describe.skipIf('unavailable' in toolchain)(title, () => {
     await svc?.close();
   });
 
-  it.each(['2025-11-25', '2026-07-28'])('revision %s: every check of what the server offers passes', async (revision) => {
-    const { node, cli } = toolchain as { node: string; cli: string };
-    const outDir = path.resolve('test-artifacts/conformance', revision);
-    fs.rmSync(outDir, { recursive: true, force: true });
-    const baseline = path.resolve('test/conformance', `expected-failures-${revision}.yaml`);
-    const args = [cli, 'server', '--url', proxy.url, '--suite', 'all', '--spec-version', revision, '--expected-failures', baseline, '-o', outDir];
-    const outcome = await promisify(execFile)(node, args, { timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }).then(
-      () => ({ code: 0, output: '' }),
-      (err: { code?: number; stdout?: string }) => ({ code: err.code ?? -1, output: err.stdout ?? '' }),
-    );
-    const results = readResults(outDir);
-    const table = results.map((r) => `${r.failed ? '✗' : '✓'} ${r.scenario}: ${r.passed} passed, ${r.failed} failed${r.failed ? ` (${r.failedChecks.join(', ')})` : ''}`);
-    fs.writeFileSync(path.join(outDir, 'summary.txt'), `${table.join('\n')}\n`);
-    expect(outcome.code, outcome.output.slice(outcome.output.indexOf('=== SUMMARY'))).toBe(0);
-    // the scenarios of what the server offers ran and passed in full
-    for (const scenario of ['tools-list', 'dns-rebinding-protection', ...(revision === '2026-07-28' ? ['http-header-validation'] : ['server-initialize', 'ping'])]) {
-      expect(results.find((r) => r.scenario === scenario), scenario).toMatchObject({ failed: 0 });
-      expect(results.find((r) => r.scenario === scenario)!.passed, scenario).toBeGreaterThan(0);
-    }
-  }, 300_000);
+  it.each(['2025-11-25', '2026-07-28'])(
+    'revision %s: every check of what the server offers passes',
+    async (revision) => {
+      const { node, cli } = toolchain as { node: string; cli: string };
+      const outDir = path.resolve('test-artifacts/conformance', revision);
+      fs.rmSync(outDir, { recursive: true, force: true });
+      const baseline = path.resolve('test/conformance', `expected-failures-${revision}.yaml`);
+      const args = [cli, 'server', '--url', proxy.url, '--suite', 'all', '--spec-version', revision, '--expected-failures', baseline, '-o', outDir];
+      const outcome = await promisify(execFile)(node, args, { timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }).then(
+        () => ({ code: 0, output: '' }),
+        (err: { code?: number; stdout?: string }) => ({ code: err.code ?? -1, output: err.stdout ?? '' }),
+      );
+      const results = readResults(outDir);
+      const table = results.map(
+        (r) => `${r.failed ? '✗' : '✓'} ${r.scenario}: ${r.passed} passed, ${r.failed} failed${r.failed ? ` (${r.failedChecks.join(', ')})` : ''}`,
+      );
+      fs.writeFileSync(path.join(outDir, 'summary.txt'), `${table.join('\n')}\n`);
+      expect(outcome.code, outcome.output.slice(outcome.output.indexOf('=== SUMMARY'))).toBe(0);
+      // the scenarios of what the server offers ran and passed in full
+      for (const scenario of [
+        'tools-list',
+        'dns-rebinding-protection',
+        ...(revision === '2026-07-28' ? ['http-header-validation'] : ['server-initialize', 'ping']),
+      ]) {
+        expect(
+          results.find((r) => r.scenario === scenario),
+          scenario,
+        ).toMatchObject({ failed: 0 });
+        expect(results.find((r) => r.scenario === scenario)!.passed, scenario).toBeGreaterThan(0);
+      }
+    },
+    300_000,
+  );
 });

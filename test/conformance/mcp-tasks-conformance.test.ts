@@ -29,7 +29,8 @@ const SCENARIOS = [
 
 const toolchain = await conformanceToolchain();
 if ('unavailable' in toolchain && process.env.CI) throw new Error(`conformance suite required in CI: ${toolchain.unavailable}`);
-const title = 'unavailable' in toolchain ? `MCP conformance, tasks extension [SKIPPED: ${toolchain.unavailable}]` : `MCP conformance, tasks extension (${SUITE_PACKAGE})`;
+const title =
+  'unavailable' in toolchain ? `MCP conformance, tasks extension [SKIPPED: ${toolchain.unavailable}]` : `MCP conformance, tasks extension (${SUITE_PACKAGE})`;
 
 describe.skipIf('unavailable' in toolchain)(title, () => {
   let svc: TestService;
@@ -58,7 +59,9 @@ describe.skipIf('unavailable' in toolchain)(title, () => {
       });
     }
     const results = readResults(outDir);
-    const table = results.map((r) => `${r.failed ? '✗' : '✓'} ${r.scenario}: ${r.passed} passed, ${r.failed} failed${r.failed ? ` (${r.failedChecks.join(', ')})` : ''}`);
+    const table = results.map(
+      (r) => `${r.failed ? '✗' : '✓'} ${r.scenario}: ${r.passed} passed, ${r.failed} failed${r.failed ? ` (${r.failedChecks.join(', ')})` : ''}`,
+    );
     fs.writeFileSync(path.join(outDir, 'summary.txt'), `${table.join('\n')}\n`);
     expect(failures).toEqual([]);
     // the checks of what the server offers ran and passed

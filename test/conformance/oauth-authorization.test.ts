@@ -42,7 +42,20 @@ describe.skipIf(!ready)(`MCP conformance suite (${SUITE_PACKAGE}): authorization
     const client = await registerClient(svc.url, { client_name: 'MCP conformance suite', redirect_uris: [redirect], token_endpoint_auth_method: 'none' });
     const out = mkdtempSync(path.join(os.tmpdir(), 'oauth-conformance-'));
     const { node, cli } = toolchain as { node: string; cli: string };
-    const args = [cli, 'authorization', '--url', svc.url, '--client-id', client.body.client_id, '--port', String(port), '--resource', `${svc.url}/mcp`, '--output-dir', out];
+    const args = [
+      cli,
+      'authorization',
+      '--url',
+      svc.url,
+      '--client-id',
+      client.body.client_id,
+      '--port',
+      String(port),
+      '--resource',
+      `${svc.url}/mcp`,
+      '--output-dir',
+      out,
+    ];
     const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -17,7 +17,12 @@ import { startReplayServer, type ReplayServer } from '../replay/server.js';
 
 const DIR = 'searchapi';
 const FLIGHTS_PAGE = 'google-flights/results-overnight_1day-sfo_lhr_economy.html.zst';
-const files = fs.existsSync(fixturePath(DIR)) ? fs.readdirSync(fixturePath(DIR)).filter((f) => f.endsWith('.json')).sort() : [];
+const files = fs.existsSync(fixturePath(DIR))
+  ? fs
+      .readdirSync(fixturePath(DIR))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 const suite = fixtureSuite('compatible search API: recorded requests replayed unchanged', DIR, PAGES.tokyo, PAGES.london, FLIGHTS_PAGE);
 
 type Json = Record<string, unknown>;
@@ -71,7 +76,11 @@ const BEFORE_TAX_TEXT = 'the page states the before-taxes amount as a number onl
 const UNLABELLED = 'removed: the page gives a bare code and shows no label for it on any recorded page (test/fixtures/README.md, inferred meanings)';
 const HOTELS: Known[] = [
   ...PROVENANCE,
-  ...['airport_access_rating', 'proximity_to_things_to_do_rating', 'proximity_to_transit_rating'].map((k): Known => [`properties[].${k}`, 'missing', UNLABELLED]),
+  ...['airport_access_rating', 'proximity_to_things_to_do_rating', 'proximity_to_transit_rating'].map((k): Known => [
+    `properties[].${k}`,
+    'missing',
+    UNLABELLED,
+  ]),
   ['properties[].nearby_places[].transportations[].type', 'missing', UNLABELLED],
   // the replay serves the recorded Tokyo page for any destination: its request echo says it answered Tokyo, and the answer says so
   ['search_information.corrected_query', 'extra', 'the replayed page answered Tokyo (its request echo), not the query asked: said as corrected_query'],
@@ -85,9 +94,17 @@ const DEALS: Known[] = [
 ];
 const AMENITY_FLAGS = 'per-leg amenity flags (leg slot [12]) are not read: which index is which amenity is not established from a recorded pair';
 const legs = (group: string): Known[] => [
-  [`${group}[].carbon_emissions.lowest_route`, 'missing', 'not read: the slot of the route’s lowest emissions in itinerary [22] is not established from a recorded pair'],
+  [
+    `${group}[].carbon_emissions.lowest_route`,
+    'missing',
+    'not read: the slot of the route’s lowest emissions in itinerary [22] is not established from a recorded pair',
+  ],
   [`${group}[].extensions`, 'missing', 'itinerary fare-condition texts (free change, refund, bags) are not read by our flight parser'],
-  ...['has_in_seat_usb_outlet', 'has_on_demand_video', 'has_power_and_usb_outlets', 'seat_type', 'wifi'].map((k): Known => [`${group}[].flights[].detected_extensions.${k}`, 'missing', AMENITY_FLAGS]),
+  ...['has_in_seat_usb_outlet', 'has_on_demand_video', 'has_power_and_usb_outlets', 'seat_type', 'wifi'].map((k): Known => [
+    `${group}[].flights[].detected_extensions.${k}`,
+    'missing',
+    AMENITY_FLAGS,
+  ]),
 ];
 const OFTEN_DELAYED = 'not read: the leg slot the front end shows it by is not proven to mean it (source audit)';
 const FLIGHTS: Known[] = [
@@ -98,10 +115,16 @@ const FLIGHTS: Known[] = [
   ...legs('best_flights'),
   ...legs('other_flights'),
 ];
-const NOT_IN_BUILT_PAGE = 'no recorded property page exists: the replayed lookup is built from a results-page record (test/fixtures/README.md), which has no such data';
+const NOT_IN_BUILT_PAGE =
+  'no recorded property page exists: the replayed lookup is built from a results-page record (test/fixtures/README.md), which has no such data';
 const OFFER_SPLIT = 'the replayed seller rows state one price each (no before-taxes split in the built payload)';
 const offerSplit = (at: string): Known[] =>
-  ['price_per_night.extracted_price_before_taxes', 'price_per_night.price_before_taxes', 'total_price.extracted_price_before_taxes', 'total_price.price_before_taxes'].map((k): Known => [`${at}.${k}`, 'missing', OFFER_SPLIT]);
+  [
+    'price_per_night.extracted_price_before_taxes',
+    'price_per_night.price_before_taxes',
+    'total_price.extracted_price_before_taxes',
+    'total_price.price_before_taxes',
+  ].map((k): Known => [`${at}.${k}`, 'missing', OFFER_SPLIT]);
 
 /** The differences we know of, each with its reason, per recorded reply. */
 const ALLOWED: Record<string, Known[]> = {
@@ -126,7 +149,11 @@ const ALLOWED: Record<string, Known[]> = {
     ['property.price_per_night.price_before_taxes', 'missing', BEFORE_TAX_TEXT],
     ['property.total_price.price_before_taxes', 'missing', BEFORE_TAX_TEXT],
     ['property.images[].original', 'missing', 'the replayed hotel’s photos are its own: the page gives no partner original URL for them'],
-    ...['category', 'data_id', 'description', 'gps_coordinates', 'link', 'rating', 'reviews', 'thumbnail'].map((k): Known => [`property.nearby_places[].${k}`, 'missing', 'the record’s nearby places state a name and transport times only']),
+    ...['category', 'data_id', 'description', 'gps_coordinates', 'link', 'rating', 'reviews', 'thumbnail'].map((k): Known => [
+      `property.nearby_places[].${k}`,
+      'missing',
+      'the record’s nearby places state a name and transport times only',
+    ]),
     ['property.price_insights.price_level', 'missing', 'the insight’s level code has no label established from a recorded page'],
     ['property.eco_certified', 'missing', 'the replayed hotel is not eco certified; the field is given only when true, as that API does'],
     ['property.all_offers[].rooms', 'extra', 'our addition: the seller’s room rows, as on featured offers'],
@@ -140,7 +167,11 @@ const ALLOWED: Record<string, Known[]> = {
     ...FLIGHTS,
     ['best_flights[].flights[].detected_extensions.has_stream_video_to_own_device', 'missing', AMENITY_FLAGS],
     ['best_flights[].flights[].is_often_delayed', 'missing', OFTEN_DELAYED],
-    ['best_flights[].layovers', 'missing', 'the replayed page’s best flights are nonstop; its connecting itineraries carry layovers (other_flights[].layovers)'],
+    [
+      'best_flights[].layovers',
+      'missing',
+      'the replayed page’s best flights are nonstop; its connecting itineraries carry layovers (other_flights[].layovers)',
+    ],
     ['cheaper_alternatives', 'missing', 'the alternative-dates box is not read by our flight parser'],
   ],
 };
@@ -166,10 +197,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
     await replay?.close();
   });
 
-  const engineOf = (file: string) => String(readFixtureJson<Json>(`${DIR}/${file}`).search_parameters && (readFixtureJson<Json>(`${DIR}/${file}`).search_parameters as Json).engine);
+  const engineOf = (file: string) =>
+    String(readFixtureJson<Json>(`${DIR}/${file}`).search_parameters && (readFixtureJson<Json>(`${DIR}/${file}`).search_parameters as Json).engine);
   const union = (engine: string) => {
     const out = new Map<string, Set<string>>();
-    for (const f of files.filter((f) => engineOf(f) === engine)) for (const [p, t] of keyPaths(readFixtureJson(`${DIR}/${f}`))) for (const x of t) (out.get(p) ?? out.set(p, new Set()).get(p)!).add(x);
+    for (const f of files.filter((f) => engineOf(f) === engine))
+      for (const [p, t] of keyPaths(readFixtureJson(`${DIR}/${f}`))) for (const x of t) (out.get(p) ?? out.set(p, new Set()).get(p)!).add(x);
     return out;
   };
 
@@ -213,19 +246,58 @@ type Read = [path: string, kind: 'missing', reason: string];
 const NEW_ENGINES: { engine: string; request: Record<string, string>; reads: string[]; missing: Read[] }[] = [
   {
     engine: 'booking',
-    request: { engine: 'booking', q: 'Belgrade', check_in_date: '2026-11-14', check_out_date: '2026-11-16', adults: '2', rooms: '1', currency: 'EUR', language: 'en-gb', sort_by: 'price_low_to_high' },
-    reads: ['properties[].name', 'properties[].link', 'properties[].price', 'properties[].extracted_price', 'properties[].nightly_price', 'properties[].taxes_and_charges', 'properties[].currency', 'properties[].room_type', 'properties[].bed_configuration', 'properties[].has_free_cancellation'],
+    request: {
+      engine: 'booking',
+      q: 'Belgrade',
+      check_in_date: '2026-11-14',
+      check_out_date: '2026-11-16',
+      adults: '2',
+      rooms: '1',
+      currency: 'EUR',
+      language: 'en-gb',
+      sort_by: 'price_low_to_high',
+    },
+    reads: [
+      'properties[].name',
+      'properties[].link',
+      'properties[].price',
+      'properties[].extracted_price',
+      'properties[].nightly_price',
+      'properties[].taxes_and_charges',
+      'properties[].currency',
+      'properties[].room_type',
+      'properties[].bed_configuration',
+      'properties[].has_free_cancellation',
+    ],
     missing: [['properties[].nightly_price', 'missing', 'the results card states the price of the whole stay ("2 nights, 2 adults"), never a nightly price']],
   },
   {
     engine: 'booking_property',
-    request: { engine: 'booking_property', url: 'https://www.booking.com/hotel/rs/example-centre.en-gb.html', check_in_date: '2026-12-01', check_out_date: '2026-12-03', adults: '2', rooms: '1', currency: 'EUR', language: 'en-gb' },
+    request: {
+      engine: 'booking_property',
+      url: 'https://www.booking.com/hotel/rs/example-centre.en-gb.html',
+      check_in_date: '2026-12-01',
+      check_out_date: '2026-12-03',
+      adults: '2',
+      rooms: '1',
+      currency: 'EUR',
+      language: 'en-gb',
+    },
     reads: ['rooms[]'],
     missing: [],
   },
   {
     engine: 'google_hotels_price_calendar',
-    request: { engine: 'google_hotels_price_calendar', property_token: 'ChkIqM3w0uGI0YZxGg0vZy8xMWJ4M3B6cDlyEAE', check_in_date: '2026-12-01', check_out_date: '2026-12-02', currency: 'USD', gl: 'us', hl: 'en', adults: '2' },
+    request: {
+      engine: 'google_hotels_price_calendar',
+      property_token: 'ChkIqM3w0uGI0YZxGg0vZy8xMWJ4M3B6cDlyEAE',
+      check_in_date: '2026-12-01',
+      check_out_date: '2026-12-02',
+      currency: 'USD',
+      gl: 'us',
+      hl: 'en',
+      adults: '2',
+    },
     reads: ['calendar.rates[].check_in', 'calendar.rates[].rate_total'],
     missing: [],
   },
@@ -267,20 +339,53 @@ describe.skipIf(newEngines.missing)(newEngines.title, () => {
     const res = await fetch(`${svc.url}/api/v1/search?${new URLSearchParams(NEW_ENGINES[0].request)}&api_key=${key}`);
     const body = (await res.json()) as Record<string, any>;
     expect(body.search_information).toEqual({ check_in_date: '2026-11-14', check_out_date: '2026-11-16' });
-    expect(body.warnings).toEqual(['language: the results page is read in English', 'sort_by: not applied: results come in the site’s own order; sort on extracted_price or rating']);
-    expect(body.properties[0]).toMatchObject({ position: 1, name: 'Rooms for rent "SARA"', link: 'https://www.booking.com/hotel/rs/hostel-sara-beograd1.en-gb.html', rating: 9, reviews: 252, stay: '2 nights, 2 adults', price: '€ 45', extracted_price: 45, currency: 'EUR', taxes_and_charges: '+€ 5 taxes and charges', extracted_taxes_and_charges: 5, room_type: 'Twin Room', bed_configuration: '2 single beds', has_free_cancellation: true });
+    expect(body.warnings).toEqual([
+      'language: the results page is read in English',
+      'sort_by: not applied: results come in the site’s own order; sort on extracted_price or rating',
+    ]);
+    expect(body.properties[0]).toMatchObject({
+      position: 1,
+      name: 'Rooms for rent "SARA"',
+      link: 'https://www.booking.com/hotel/rs/hostel-sara-beograd1.en-gb.html',
+      rating: 9,
+      reviews: 252,
+      stay: '2 nights, 2 adults',
+      price: '€ 45',
+      extracted_price: 45,
+      currency: 'EUR',
+      taxes_and_charges: '+€ 5 taxes and charges',
+      extracted_taxes_and_charges: 5,
+      room_type: 'Twin Room',
+      bed_configuration: '2 single beds',
+      has_free_cancellation: true,
+    });
     expect(body.search_metadata.collection_id).toEqual(expect.any(String));
     const sent = replay.requests.find((r) => r.path === '/otaone/searchresults.en-gb.html')!;
-    expect(sent.query).toMatchObject({ ss: 'Belgrade', checkin: '2026-11-14', checkout: '2026-11-16', group_adults: '2', no_rooms: '1', selected_currency: 'EUR' });
+    expect(sent.query).toMatchObject({
+      ss: 'Belgrade',
+      checkin: '2026-11-14',
+      checkout: '2026-11-16',
+      group_adults: '2',
+      no_rooms: '1',
+      selected_currency: 'EUR',
+    });
   });
 
   it('google_hotels_price_calendar: check_in_date starts the calendar, check_out_date sets the nights of each stay, gl the country', async () => {
-    const res = await fetch(`${svc.url}/api/v1/search?${new URLSearchParams({ ...NEW_ENGINES[2].request, check_out_date: '2026-12-04', days: '3' })}&api_key=${key}`);
+    const res = await fetch(
+      `${svc.url}/api/v1/search?${new URLSearchParams({ ...NEW_ENGINES[2].request, check_out_date: '2026-12-04', days: '3' })}&api_key=${key}`,
+    );
     const body = (await res.json()) as Record<string, any>;
     expect(res.status).toBe(200);
-    expect(body.calendar.rates.map((r: Json) => [r.check_in, r.nights])).toEqual([['2026-12-01', 3], ['2026-12-02', 3], ['2026-12-03', 3]]);
+    expect(body.calendar.rates.map((r: Json) => [r.check_in, r.nights])).toEqual([
+      ['2026-12-01', 3],
+      ['2026-12-02', 3],
+      ['2026-12-03', 3],
+    ]);
     expect(body.warnings).toEqual(['hl: calendar prices carry no language']);
-    const refused = await fetch(`${svc.url}/api/v1/search?${new URLSearchParams({ ...NEW_ENGINES[2].request, children_ages: '5', check_out_date: 'soon' })}&api_key=${key}`);
+    const refused = await fetch(
+      `${svc.url}/api/v1/search?${new URLSearchParams({ ...NEW_ENGINES[2].request, children_ages: '5', check_out_date: 'soon' })}&api_key=${key}`,
+    );
     const err = (await refused.json()) as Json;
     expect(refused.status).toBe(400);
     expect(err.error).toContain('children_ages: calendar stays are priced for adults only');

@@ -22,7 +22,8 @@ export interface Toolchain {
 
 /** The Node 22 binary and the suite's CLI, downloaded once; or why they cannot be had here. */
 export async function conformanceToolchain(): Promise<Toolchain | { unavailable: string }> {
-  if (process.platform !== 'linux' || process.arch !== 'x64') return { unavailable: `${NODE_PACKAGE} runs on linux-x64 only, this is ${process.platform}-${process.arch}` };
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    return { unavailable: `${NODE_PACKAGE} runs on linux-x64 only, this is ${process.platform}-${process.arch}` };
   try {
     const node = path.join(CACHE, 'node/package/bin/node');
     await installOnce(path.join(CACHE, 'node'), node, async (dir) => {
@@ -31,7 +32,9 @@ export async function conformanceToolchain(): Promise<Toolchain | { unavailable:
     });
     const cli = path.join(CACHE, 'suite/node_modules/@modelcontextprotocol/conformance/dist/index.js');
     await installOnce(path.join(CACHE, 'suite'), cli, async (dir) => {
-      await run('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', SUITE_PACKAGE], { timeout: 300_000 });
+      await run('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', SUITE_PACKAGE], {
+        timeout: 300_000,
+      });
     });
     const { stdout: version } = await run(node, ['-v']);
     if (!version.startsWith('v22.')) return { unavailable: `${NODE_PACKAGE} reports ${version.trim()}` };
@@ -54,7 +57,11 @@ export async function inspectorToolchain(): Promise<Toolchain | { unavailable: s
   try {
     const cli = path.join(CACHE, 'inspector/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js');
     await installOnce(path.join(CACHE, 'inspector'), cli, async (dir) => {
-      await run('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', INSPECTOR_PACKAGE], { timeout: 300_000 });
+      await run(
+        'npm',
+        ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', INSPECTOR_PACKAGE],
+        { timeout: 300_000 },
+      );
     });
     return { node: base.node, cli };
   } catch (err) {
@@ -127,7 +134,12 @@ export function readResults(outDir: string): ScenarioResult[] {
     .map((d) => {
       const checks = JSON.parse(fs.readFileSync(path.join(outDir, d, 'checks.json'), 'utf8')) as { id: string; status: string }[];
       const failedChecks = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => c.id);
-      return { scenario: d.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T.*$/, ''), passed: checks.filter((c) => c.status === 'SUCCESS').length, failed: failedChecks.length, failedChecks };
+      return {
+        scenario: d.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T.*$/, ''),
+        passed: checks.filter((c) => c.status === 'SUCCESS').length,
+        failed: failedChecks.length,
+        failedChecks,
+      };
     })
     .sort((a, b) => a.scenario.localeCompare(b.scenario));
 }

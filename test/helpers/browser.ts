@@ -43,7 +43,10 @@ export function lowContrastText(page: Page, min = 4.5): Promise<LowContrast[]> {
     const parse = (c: string): Rgba => {
       const m = /rgba?\(([^)]+)\)/.exec(c);
       if (!m) throw new Error(`unparsed colour ${c}`);
-      const [r, g, b, a = 1] = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      const [r, g, b, a = 1] = m[1]
+        .split(/[\s,/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [r, g, b, a];
     };
     const over = (top: Rgba, below: Rgba): Rgba => {
@@ -77,7 +80,8 @@ export function lowContrastText(page: Page, min = 4.5): Promise<LowContrast[]> {
       const fg = over(parse(el instanceof SVGElement ? style.fill : style.color), bg);
       const [hi, lo] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
       const ratio = (hi + 0.05) / (lo + 0.05);
-      if (ratio < min) out.push({ text: text.slice(0, 60), ratio: Math.round(ratio * 100) / 100, color: style.color, background: `rgb(${bg.slice(0, 3).join(', ')})` });
+      if (ratio < min)
+        out.push({ text: text.slice(0, 60), ratio: Math.round(ratio * 100) / 100, color: style.color, background: `rgb(${bg.slice(0, 3).join(', ')})` });
     }
     return out;
   }, min);

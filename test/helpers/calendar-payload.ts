@@ -53,7 +53,11 @@ export function rateEntry(template: unknown[], date: string, los: number, price:
 /** A batchexecute reply of the calendar RPC carrying `entries`. */
 export function calendarReply(entries: unknown[] | null): string {
   const inner = JSON.stringify([null, entries]);
-  const frame = JSON.stringify([['wrb.fr', 'yY52ce', inner, null, null, null, 'generic'], ['di', 97], ['af.httprm', 96, '-1', 12]]);
+  const frame = JSON.stringify([
+    ['wrb.fr', 'yY52ce', inner, null, null, null, 'generic'],
+    ['di', 97],
+    ['af.httprm', 96, '-1', 12],
+  ]);
   return `)]}'\n\n${frame.length}\n${frame}\n25\n[["e",4,null,null,${frame.length + 30}]]\n`;
 }
 

@@ -42,22 +42,41 @@ const ROUND_TRIP = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '202
 export const TOOL_CALLS: ToolCall[] = [
   { name: 'get_credit_balance', args: () => ({}) },
   { name: 'resolve_hotel', args: () => ({ name: 'The Crown Battersea', city: 'London', limit: 3, verify: false }), max: { limit: 10 } },
-  { name: 'search_hotels', args: () => ({ q: 'London', check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb' }), max: { images_per_property: 3, pages: 2 } },
+  {
+    name: 'search_hotels',
+    args: () => ({ q: 'London', check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb' }),
+    max: { images_per_property: 3, pages: 2 },
+  },
   { name: 'get_hotel_details', args: () => ({ property_token: CROWN, currency: 'GBP', gl: 'gb' }) },
   { name: 'get_hotel_offers', args: () => ({ ...STAY, require_sources: [] }), max: { include_metasearch: true } },
   { name: 'get_hotel_rooms', args: () => STAY },
   { name: 'get_stay_price', args: () => STAY },
-  { name: 'get_hotel_calendar', args: () => ({ property_token: 'ChkIq9DtnN2Sx7kBGg0vZy8xMWJ3cGh0c2JtEAE', start: '2027-03-01', market: 'GB' }), max: { days: 330, nights: 'list' } },
+  {
+    name: 'get_hotel_calendar',
+    args: () => ({ property_token: 'ChkIq9DtnN2Sx7kBGg0vZy8xMWJ3cGh0c2JtEAE', start: '2027-03-01', market: 'GB' }),
+    max: { days: 330, nights: 'list' },
+  },
   // the site links a booking engine this service detects but does not quote: its 422 is the tool's real answer
   { name: 'get_official_rate', args: () => ({ website: '{{replay}}/site/other', check_in: '2027-03-10', nights: 2 }) },
-  { name: 'compare_hotel_prices', args: () => ({ check_in: '2023-06-04', nights: 10, sources: { otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' } } }) },
+  {
+    name: 'compare_hotel_prices',
+    args: () => ({ check_in: '2023-06-04', nights: 10, sources: { otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' } } }),
+  },
   { name: 'search_flights', args: () => ({ ...ROUND_TRIP, adults: 2 }), max: { max_flights: 20 } },
-  { name: 'get_return_flights', args: (e) => ({ departure_token: e.search_flights.flights.find((f: { best?: true }) => f.best).departure_token }), max: { max_flights: 20 } },
+  {
+    name: 'get_return_flights',
+    args: (e) => ({ departure_token: e.search_flights.flights.find((f: { best?: true }) => f.best).departure_token }),
+    max: { max_flights: 20 },
+  },
   { name: 'get_booking_options', args: (e) => ({ booking_token: e.get_return_flights.flights.filter((f: { best?: true }) => f.best)[1].booking_token }) },
   { name: 'search_flight_locations', args: () => ({ q: 'london' }) },
   { name: 'get_flight_calendar', args: () => ({ ...ROUND_TRIP, flight_type: 'one_way', return_date: undefined }) },
   { name: 'search_rentals', args: () => ({ q: 'Lyon' }) },
-  { name: 'get_rental_calendar', args: () => ({ property_id: '38817969', price_nights: 'sample', max_price_quotes: 4, stay_nights: 1 }), max: { price_nights: 'all', max_price_quotes: 92 } },
+  {
+    name: 'get_rental_calendar',
+    args: () => ({ property_id: '38817969', price_nights: 'sample', max_price_quotes: 4, stay_nights: 1 }),
+    max: { price_nights: 'all', max_price_quotes: 92 },
+  },
   { name: 'get_rental_quote', args: () => ({ property_id: '9209612', check_in: '2023-06-04', nights: 10 }) },
 ];
 
@@ -96,7 +115,11 @@ export function startToolCallReplay(pages: PagesInPlay = { hotels: PAGES.london,
     { method: 'POST', path: '/rentalone/graphql', body: [asRental(offers)] },
     // rentaltwo
     { method: 'POST', path: `/rentaltwo/api/v3/StaysSearch/${STAYS_SEARCH_HASH}`, body: readFixtureJson(LYON) },
-    { path: `/rentaltwo/api/v3/PdpAvailabilityCalendar/${CALENDAR_HASH}`, match: (r) => !!r.query.variables?.includes('"month":9'), body: readFixtureJson(RENTAL_CALENDAR) },
+    {
+      path: `/rentaltwo/api/v3/PdpAvailabilityCalendar/${CALENDAR_HASH}`,
+      match: (r) => !!r.query.variables?.includes('"month":9'),
+      body: readFixtureJson(RENTAL_CALENDAR),
+    },
     { path: `/rentaltwo/api/v3/PdpAvailabilityCalendar/${CALENDAR_HASH}`, body: futureCalendar(today) },
     { path: `/rentaltwo/api/v3/StaysPdpSections/${PDP_SECTIONS_HASH}`, match: quoteFor(addDays(today, 10)), body: pdpQuote(1, '$150', '$150') },
     { path: `/rentaltwo/api/v3/StaysPdpSections/${PDP_SECTIONS_HASH}`, match: quoteFor(addDays(today, 14)), body: pdpQuote(2, '$120', '$240') },

@@ -3,7 +3,16 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -14,7 +23,13 @@ export function launchChromium(): Promise<Browser> {
  * when asked, reads the consent page and approves. Resolves with the URL the browser was sent
  * back to (the client's redirect URI with the code).
  */
-export async function approveInBrowser(page: Page, authorizationUrl: string, account: { email: string; password: string }, redirectPrefix: string, screenshot?: string): Promise<string> {
+export async function approveInBrowser(
+  page: Page,
+  authorizationUrl: string,
+  account: { email: string; password: string },
+  redirectPrefix: string,
+  screenshot?: string,
+): Promise<string> {
   const back = page.waitForRequest((r) => r.url().startsWith(redirectPrefix) && r.isNavigationRequest(), { timeout: 30_000 });
   await page.goto(authorizationUrl);
   if (new URL(page.url()).pathname === '/dashboard/sign-in') {

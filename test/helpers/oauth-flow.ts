@@ -45,7 +45,13 @@ export async function consent(browser: FormBrowser, params: Record<string, strin
   return { status: answer.status, location: answer.location, text: answer.text, page };
 }
 
-const decodeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const decodeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** The whole authorization-code flow for a registered client; returns the token response. */
 export async function codeFlow(base: string, browser: FormBrowser, client: { client_id: string; redirect_uri: string }, extra: Record<string, string> = {}) {
@@ -78,7 +84,11 @@ export async function codeFlow(base: string, browser: FormBrowser, client: { cli
 
 /** One JSON-RPC request to /mcp with a bearer credential. */
 export async function mcpRequest(base: string, bearer: string | undefined, method: string, params: Record<string, unknown> = {}) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-06-18',
+  };
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   const res = await fetch(`${base}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   const text = await res.text();

@@ -6,7 +6,6 @@ import { startReplayServer, type ReplayRoute, type ReplayServer } from '../repla
 import { assertOutputConforms } from './output-schema.js';
 import { startTestService, type TestService } from './test-service.js';
 
-
 const ALIASES = ['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone', 'rentaltwo', 'travelreview', 'hostel'] as const;
 
 export interface Harness {

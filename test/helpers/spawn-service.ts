@@ -41,7 +41,11 @@ export function spawnNpmStart(env: Record<string, string | undefined>, cwd = REP
 }
 
 /** Starts the server and waits for the line that prints its URL (and the first key, when one is made). */
-export async function spawnServer(env: Record<string, string | undefined>, timeoutMs = 60_000, opts: { npmStart?: boolean; nodeFlags?: string[]; cwd?: string } = {}): Promise<Spawned> {
+export async function spawnServer(
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+  opts: { npmStart?: boolean; nodeFlags?: string[]; cwd?: string } = {},
+): Promise<Spawned> {
   const child = opts.npmStart ? spawnNpmStart(env, opts.cwd) : spawnEntry('src/main.ts', [], env, opts.nodeFlags);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -65,7 +69,11 @@ export async function spawnServer(env: Record<string, string | undefined>, timeo
   return { child, url, firstKey: key ? key[1] : null, output: () => out, exited };
 }
 
-export async function runEntry(entry: string, args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runEntry(
+  entry: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawnEntry(entry, args, env);
   let stdout = '';
   let stderr = '';
@@ -73,4 +81,42 @@ export async function runEntry(entry: string, args: string[], env: Record<string
   child.stderr!.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { code, stdout, stderr };
+}
+
+/** Resolves when the process has exited (at once if it already has). */
+export const exited = (child: ChildProcess): Promise<void> =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+/** Resolves once the process has written `text` to stdout or stderr; rejects if it exits first. */
+export function printed(child: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d;
+      if (out.includes(text)) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', () => reject(new Error(`exited before printing "${text}":\n${out}`)));
+  });
+}
+
+/**
+ * The settings of an API or worker process in the durability tests (batches, MCP tasks, watches):
+ * their database, the replayed metasearch, no upstream retries, and a queue that notices an
+ * expired entry within seconds. `extra` adds or overrides.
+ */
+export function durableProcessEnv(databaseUrl: string, upstreamUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_KEY: 'false',
+    UPSTREAM_METASEARCH_URL: upstreamUrl,
+    UPSTREAM_RETRIES: '0',
+    QUEUE_MAINTENANCE_S: '1',
+    JOB_MIN_EXPIRY_S: '1',
+    ...extra,
+  };
 }

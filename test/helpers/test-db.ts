@@ -10,7 +10,9 @@ export interface TestDatabase {
 /** A fresh database for one test file on the run's PostgreSQL. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const admin = inject('adminDatabaseUrl');
-  const name = `t_${randomToken(10).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  const name = `t_${randomToken(10)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x')}`;
   const sql = postgres(admin, { max: 1, onnotice: () => undefined });
   await sql.unsafe(`CREATE DATABASE ${name}`);
   await sql.end();

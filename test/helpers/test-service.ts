@@ -9,7 +9,6 @@ import { documentedStatuses } from '../../src/doors/rest/openapi-responses.js';
 import { recordingExamples } from './example-recorder.js';
 import { createTestDatabase } from './test-db.js';
 
-
 export interface TestService extends Service {
   key(opts?: { name?: string; rateLimit?: number; plan?: PlanCode | null; role?: 'user' | 'admin' }): Promise<CreatedKey>;
   call(path: string, opts?: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
@@ -17,13 +16,23 @@ export interface TestService extends Service {
 
 let seq = 0;
 
-/** The real service on a real database of its own, listening on a free port. */
-export async function startTestService(
-  env: Record<string, string> = {},
-  opts: { tools?: Tool[]; databaseUrl?: string } = {},
-): Promise<TestService> {
+/**
+ * The real service on a real database of its own, listening on a free port. The result cache is off
+ * unless `env` turns it on (RESULT_CACHE_ENABLED): the suites replay other pages, failures or counts
+ * for identical calls in turn and expect each one fetched; test/integration/platform/result-cache.test.ts
+ * and the process tests run it on.
+ */
+export async function startTestService(env: Record<string, string> = {}, opts: { tools?: Tool[]; databaseUrl?: string } = {}): Promise<TestService> {
   const db = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => undefined } : await createTestDatabase();
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', BOOTSTRAP_KEY: 'false', ...env, DATABASE_URL: db.url });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    BOOTSTRAP_KEY: 'false',
+    RESULT_CACHE_ENABLED: 'false',
+    ...env,
+    DATABASE_URL: db.url,
+  });
   const service = await startService(config, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), tools: recordingExamples(opts.tools ?? TOOLS) });
   return {
     ...service,

@@ -18,7 +18,16 @@ import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { OTAONE_PROPERTY_PAGE } from '../fixtures/ota-payloads.js';
 import { startReplayServer, type RecordedRequest, type ReplayServer } from '../replay/server.js';
-import { BOOKING_PATH, BOOKING_RPC_PATH, CALENDAR_RPC_PATH, Challenge, MEDIA_PATHS, PAGE_SCRIPT_PATH, Signer, signedFlightRoutes } from '../replay/signed-sites.js';
+import {
+  BOOKING_PATH,
+  BOOKING_RPC_PATH,
+  CALENDAR_RPC_PATH,
+  Challenge,
+  MEDIA_PATHS,
+  PAGE_SCRIPT_PATH,
+  Signer,
+  signedFlightRoutes,
+} from '../replay/signed-sites.js';
 
 const NONSTOP = 'google-flights/results-nonstop-sfo_jfk_economy.html.zst';
 const LAYOVER = 'google-flights/results-layover-mad_nrt.html.zst';
@@ -32,7 +41,12 @@ const pinsOutbound = (r: RecordedRequest) => !!r.query.tfs && !!decodeTfs(r.quer
 /** Requests made by the browser: Chromium's own user agent, never the plain client's profile. */
 const fromBrowser = (r: RecordedRequest) => /X11; Linux x86_64/.test(String(r.headers['user-agent']));
 
-const suite = fixtureSuite('upstream browser path through the service (headless Chromium, replayed signed pages and a script challenge)', NONSTOP, LAYOVER, CARDS);
+const suite = fixtureSuite(
+  'upstream browser path through the service (headless Chromium, replayed signed pages and a script challenge)',
+  NONSTOP,
+  LAYOVER,
+  CARDS,
+);
 const title = hasChromium ? suite.title : `${suite.title} [SKIPPED: chromium not installed]`;
 
 describe.skipIf(suite.missing || !hasChromium)(title, () => {
@@ -87,7 +101,9 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
     return { status: res.status, body: (await res.json()) as any, charged: res.headers.get('x-credits-charged') };
   };
   /** A booking token for the nonstop page's first one-way itinerary. */
-  const bookingToken = async () => (await post('http', '/v1/serp/metasearch_flights', { ...ROUND_TRIP, flight_type: 'one_way', return_date: undefined })).body.best_flights[0].booking_token as string;
+  const bookingToken = async () =>
+    (await post('http', '/v1/serp/metasearch_flights', { ...ROUND_TRIP, flight_type: 'one_way', return_date: undefined })).body.best_flights[0]
+      .booking_token as string;
   const metric = async (name: string, labels: string) => {
     const text = await (await svc.auto.call('/metrics', { key: keys.admin })).text();
     const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
@@ -108,9 +124,19 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
     expect(res.body.pricing).toMatchObject({ currency: 'USD', egress_mode: 'browser' });
     expect(res.body.booking_options).toHaveLength(3);
     expect(res.body.booking_options[0]).toEqual({
-      together: { book_with: 'Example Travel', airline: false, marketed_as: ['B6 16', 'MS 754', 'MS 964'], price: 1987, booking_request: { url: CLICK, post_data: 'u=ADowPO_ROW1&hl=en-US' } },
+      together: {
+        book_with: 'Example Travel',
+        airline: false,
+        marketed_as: ['B6 16', 'MS 754', 'MS 964'],
+        price: 1987,
+        booking_request: { url: CLICK, post_data: 'u=ADowPO_ROW1&hl=en-US' },
+      },
     });
-    expect(res.body.booking_options[2]).toMatchObject({ separate_tickets: true, departing: { book_with: 'JetBlue', price: 110 }, returning: { book_with: 'EgyptAir', price: 1761 } });
+    expect(res.body.booking_options[2]).toMatchObject({
+      separate_tickets: true,
+      departing: { book_with: 'JetBlue', price: 110 },
+      returning: { book_with: 'EgyptAir', price: 1761 },
+    });
     expect(res.body.search_metadata.request_url).toContain(BOOKING_RPC_PATH);
 
     // plain page first, then the page in the browser, its script, its signed RPC; no image or font
@@ -168,7 +194,8 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
   });
 
   it('without Chromium the browser path answers 503 naming the dependency and its install line, never an empty answer', async () => {
-    const expected = 'headless browser not installed: no chromium executable at /nonexistent/chromium (CHROMIUM_PATH); install it with `apt-get install chromium` (README, "Browser path")';
+    const expected =
+      'headless browser not installed: no chromium executable at /nonexistent/chromium (CHROMIUM_PATH); install it with `apt-get install chromium` (README, "Browser path")';
     const book = await post('missing', '/v1/serp/metasearch_flights_booking', { booking_token: await bookingToken() });
     expect([book.status, book.body.detail, book.charged]).toEqual([503, expected, '0']);
     const rooms = await post('missing', '/v1/ota/otaone/rooms', ROOMS);
@@ -193,7 +220,11 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
     expect(book.isError, JSON.stringify(book.content)).toBeFalsy();
     expect((book._meta as any).credits_charged).toBe(3);
     const options = (book.structuredContent as any).booking_options;
-    expect(options.map((o: any) => o.together?.book_with ?? `${o.departing.book_with} + ${o.returning.book_with}`)).toEqual(['Example Travel', 'Other Agency', 'JetBlue + EgyptAir']);
+    expect(options.map((o: any) => o.together?.book_with ?? `${o.departing.book_with} + ${o.returning.book_with}`)).toEqual([
+      'Example Travel',
+      'Other Agency',
+      'JetBlue + EgyptAir',
+    ]);
     expect((book.content as { text: string }[])[0].text).toMatch(/^3 booking options, from /);
     await client.close();
 

@@ -73,7 +73,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(report.ok).toBe(false);
     const states = Object.fromEntries(report.sources.map((s: any) => [s.source, s.state]));
     const expected = Object.fromEntries(
-      [...ALIASES, 'careers'].map((s) => [s, ANSWERING.includes(s) ? 'ok' : CHANGED.includes(s) ? 'contract_changed' : BLOCKING.includes(s) ? 'blocked' : 'unreachable']),
+      [...ALIASES, 'careers'].map((s) => [
+        s,
+        ANSWERING.includes(s) ? 'ok' : CHANGED.includes(s) ? 'contract_changed' : BLOCKING.includes(s) ? 'blocked' : 'unreachable',
+      ]),
     );
     expect(states).toEqual(expected);
     for (const s of report.sources) {
@@ -81,7 +84,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
       expect(s.checked.length).toBeGreaterThan(0);
       expect(s.detail === null).toBe(s.state === 'ok');
     }
-    expect(report.sources.find((s: any) => s.source === 'apps')).toMatchObject({ operation: 'get_app', checked: 'app 803453959 (Slack, us storefront)', path: 'http' });
+    expect(report.sources.find((s: any) => s.source === 'apps')).toMatchObject({
+      operation: 'get_app',
+      checked: 'app 803453959 (Slack, us storefront)',
+      path: 'http',
+    });
     expect(report.sources.find((s: any) => s.source === 'hostel').detail).toBe('hostel upstream contract changed: autocomplete array');
     // the changed reply is kept for diagnosis, as every contract change is
     expect(readdirSync(path.join(dataDir, 'diagnostics', 'hostel')).some((f) => f.endsWith('.html.gz'))).toBe(true);

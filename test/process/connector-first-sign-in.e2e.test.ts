@@ -42,14 +42,21 @@ describe.skipIf(!hasChromium)(`mcp-remote connects a new account with a temporar
 
   it('signs in, changes its password, consents; the client lists tools and calls one, which counts in the account’s usage', { timeout: 240_000 }, async () => {
     const email = 'desktop-user@example.com';
-    const created = await runEntry('src/cli/accounts.ts', ['create', '--email', email, '--plan', 'starter'], { DATABASE_URL: svc.deps.config.DATABASE_URL, LOG_LEVEL: 'silent' });
+    const created = await runEntry('src/cli/accounts.ts', ['create', '--email', email, '--plan', 'starter'], {
+      DATABASE_URL: svc.deps.config.DATABASE_URL,
+      LOG_LEVEL: 'silent',
+    });
     expect(created.code).toBe(0);
     const [, temporary] = /shown once[^\n]*\n(\S+)\n$/.exec(created.stdout)!;
 
     // what the system opener runs: $BROWSER <url>
     const log = path.join(dir, 'browser.log');
     const opener = path.join(dir, 'browser.sh');
-    fs.writeFileSync(opener, `#!/bin/sh\nexec "${process.execPath}" --import "${import.meta.resolve('tsx')}" "${path.join(REPO, 'test/helpers/connector-browser.ts')}" "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      opener,
+      `#!/bin/sh\nexec "${process.execPath}" --import "${import.meta.resolve('tsx')}" "${path.join(REPO, 'test/helpers/connector-browser.ts')}" "$@"\n`,
+      { mode: 0o755 },
+    );
 
     const transport = new StdioClientTransport({
       command: 'npx',
@@ -75,11 +82,18 @@ describe.skipIf(!hasChromium)(`mcp-remote connects a new account with a temporar
     try {
       await client.connect(transport, { timeout: 180_000 });
     } catch (err) {
-      throw new Error(`mcp-remote did not connect: ${(err as Error).message}\n${stderr.slice(-3000)}\n${fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : ''}`);
+      throw new Error(
+        `mcp-remote did not connect: ${(err as Error).message}\n${stderr.slice(-3000)}\n${fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : ''}`,
+        { cause: err },
+      );
     }
 
     // the browser went sign-in → password change → consent → the client's callback, the request carried through
-    const steps = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { step: string; url: string });
+    const steps = fs
+      .readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { step: string; url: string });
     expect(steps.map((s) => s.step)).toEqual(['sign-in', 'password', 'consent', 'callback']);
     const consent = new URL(steps[2].url);
     expect(consent.pathname).toBe('/dashboard/oauth/authorize');
@@ -101,7 +115,9 @@ describe.skipIf(!hasChromium)(`mcp-remote connects a new account with a temporar
     if (!key.ok) throw new Error(key.reason);
     const usage = (await (await svc.call('/v1/usage?period=24h', { key: key.key.key })).json()) as { by_endpoint: unknown[]; by_app: unknown[] };
     expect(usage.by_endpoint).toContainEqual(expect.objectContaining({ method: 'MCP', path: 'get_credit_balance', requests: 1 }));
-    expect(usage.by_app).toEqual([{ app: { client_id: expect.stringMatching(/^mcpc_/), name: 'MCP CLI Proxy' }, requests: expect.any(Number), errors: 0, credits: 0 }]);
+    expect(usage.by_app).toEqual([
+      { app: { client_id: expect.stringMatching(/^mcpc_/), name: 'MCP CLI Proxy' }, requests: expect.any(Number), errors: 0, credits: 0 },
+    ]);
     const record = (await (await svc.call(`/v1/requests/${requestId}`, { key: key.key.key })).json()) as Record<string, unknown>;
     expect(record).toMatchObject({ id: requestId, method: 'MCP', path: 'get_credit_balance', status: 200, app: { name: 'MCP CLI Proxy' } });
 

@@ -118,17 +118,22 @@ describe(`npm start in a private (0700) folder, as ${ROOT ? 'root' : os.userInfo
     server = null;
   });
 
-  it.skipIf(!ROOT)(`as root, a place the postgres user cannot reach either stops the start at once with one line saying what to do, before copying anything${ROOT ? '' : ' [SKIPPED: only a start as root places the cluster]'}`, async () => {
-    const elsewhere = path.join(privateDir, 'other-data');
-    const child = spawnNpmStart({ ...env, DATA_DIR: elsewhere, EMBEDDED_PG_SYSTEM_DIR: path.join(privateDir, 'system') }, app);
-    let stderr = '';
-    child.stdout!.resume();
-    child.stderr!.on('data', (d) => (stderr += d));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(1);
-    const lines = stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    await expect(fs.access(path.join(privateDir, 'system', 'clusters'))).rejects.toThrow();
-    expect(lines[0]).toMatch(/^failed to start: embedded PostgreSQL runs as the unprivileged user "postgres" when started as root, and it cannot reach .*: set EMBEDDED_PG_SYSTEM_DIR to a directory it can reach, set DATABASE_URL to an external PostgreSQL, or run npm start as a user other than root$/);
-  });
+  it.skipIf(!ROOT)(
+    `as root, a place the postgres user cannot reach either stops the start at once with one line saying what to do, before copying anything${ROOT ? '' : ' [SKIPPED: only a start as root places the cluster]'}`,
+    async () => {
+      const elsewhere = path.join(privateDir, 'other-data');
+      const child = spawnNpmStart({ ...env, DATA_DIR: elsewhere, EMBEDDED_PG_SYSTEM_DIR: path.join(privateDir, 'system') }, app);
+      let stderr = '';
+      child.stdout!.resume();
+      child.stderr!.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      const lines = stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      await expect(fs.access(path.join(privateDir, 'system', 'clusters'))).rejects.toThrow();
+      expect(lines[0]).toMatch(
+        /^failed to start: embedded PostgreSQL runs as the unprivileged user "postgres" when started as root, and it cannot reach .*: set EMBEDDED_PG_SYSTEM_DIR to a directory it can reach, set DATABASE_URL to an external PostgreSQL, or run npm start as a user other than root$/,
+      );
+    },
+  );
 });

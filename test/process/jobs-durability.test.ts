@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/config.js';
@@ -7,7 +6,7 @@ import { startRuntime } from '../../src/app/service.js';
 import { createSql, type Sql } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { calendarRoute } from '../helpers/calendar-replay.js';
-import { spawnEntry, spawnServer, type Spawned } from '../helpers/spawn-service.js';
+import { durableProcessEnv, printed, spawnEntry, spawnServer, type Spawned } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 import { startTestService } from '../helpers/test-service.js';
 import { waitFor } from '../helpers/wait.js';
@@ -38,18 +37,7 @@ afterAll(async () => {
   await replay?.close();
 });
 
-const env = () => ({
-  DATABASE_URL: db.url,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  BOOTSTRAP_KEY: 'false',
-  UPSTREAM_METASEARCH_URL: replay.url,
-  UPSTREAM_RETRIES: '0',
-  WORKER_CONCURRENCY: '2',
-  QUEUE_MAINTENANCE_S: '1',
-  JOB_MIN_EXPIRY_S: '1',
-});
+const env = () => durableProcessEnv(db.url, replay.url, { WORKER_CONCURRENCY: '2' });
 
 async function submit(url: string, key: string, items: unknown[], priority = 5, idem = `k-${Math.random()}`) {
   const res = await fetch(`${url}/v1/jobs`, {
@@ -68,7 +56,9 @@ describe('calendar batches across process deaths', () => {
     children.push(first.child);
     const items = Array.from({ length: 6 }, (_, i) => ({ token: `durable-hotel-${i}`, start: '2027-05-01', days: 2, probe_min_stay: false }));
     const jobId = await submit(first.url, key, items);
-    await waitFor(async () => (await sql`SELECT 1 FROM calendar_job_items WHERE job_id = ${jobId} AND status = 'running'`).length > 0, { what: 'an item to run' });
+    await waitFor(async () => (await sql`SELECT 1 FROM calendar_job_items WHERE job_id = ${jobId} AND status = 'running'`).length > 0, {
+      what: 'an item to run',
+    });
     first.child.kill('SIGKILL');
     await first.exited;
     const before = await sql`SELECT count(*)::int AS n FROM calendar_job_items WHERE job_id = ${jobId} AND status = 'succeeded'`;
@@ -89,7 +79,8 @@ describe('calendar batches across process deaths', () => {
     const charges = await sql`SELECT request_id, amount FROM credit_ledger WHERE account_id = ${account_id} AND kind = 'charge'`;
     expect(charges).toHaveLength(6);
     expect(new Set(charges.map((c) => c.request_id)).size).toBe(6);
-    const [{ rows, obs }] = await sql`SELECT count(*)::int AS rows, count(DISTINCT observation_id)::int AS obs FROM stored_rates WHERE token LIKE 'durable-hotel-%'`;
+    const [{ rows, obs }] =
+      await sql`SELECT count(*)::int AS rows, count(DISTINCT observation_id)::int AS obs FROM stored_rates WHERE token LIKE 'durable-hotel-%'`;
     expect(rows).toBe(12);
     expect(obs).toBe(12);
     const [{ runs }] = await sql`SELECT count(*)::int AS runs FROM scrape_runs WHERE token LIKE 'durable-hotel-%'`;
@@ -125,28 +116,25 @@ describe('calendar batches across process deaths', () => {
     } finally {
       for (const w of workers) w.kill('SIGTERM');
       api.child.kill('SIGTERM');
-      await Promise.all([api.exited, ...workers.map((w) => new Promise((resolve) => (w.exitCode !== null || w.signalCode !== null ? resolve(null) : w.once('exit', resolve))))]);
+      await Promise.all([
+        api.exited,
+        ...workers.map((w) => new Promise((resolve) => (w.exitCode !== null || w.signalCode !== null ? resolve(null) : w.once('exit', resolve)))),
+      ]);
     }
   });
 });
 
-/** Resolves once the process has written `text` to stdout or stderr. */
-function printed(child: ChildProcess, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d;
-      if (out.includes(text)) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', () => reject(new Error(`exited before printing "${text}":\n${out}`)));
-  });
-}
-
 /** The largest number of [start, end] intervals that are open at one moment. */
 function maxOverlap(spans: Array<[number, number]>): number {
-  const edges = spans.flatMap(([s, e]) => [[s, 1], [e, -1]] as Array<[number, number]>).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const edges = spans
+    .flatMap(
+      ([s, e]) =>
+        [
+          [s, 1],
+          [e, -1],
+        ] as Array<[number, number]>,
+    )
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let open = 0;
   let most = 0;
   for (const [, d] of edges) most = Math.max(most, (open += d));
@@ -159,17 +147,25 @@ describe('priority', () => {
     const { key } = await svc.key();
     const body = (token: string, priority: number) => ({ items: [{ token, start: '2027-07-01', days: 1, probe_min_stay: false }], priority });
     const ids: string[] = [];
-    for (const [token, priority] of [['prio-low-1', 1], ['prio-mid-1', 5], ['prio-high-1', 9], ['prio-mid-2', 5]] as const) {
+    for (const [token, priority] of [
+      ['prio-low-1', 1],
+      ['prio-mid-1', 5],
+      ['prio-high-1', 9],
+      ['prio-mid-2', 5],
+    ] as const) {
       const res = await svc.call('/v1/jobs', { key, body: body(token, priority), headers: { 'idempotency-key': token } });
       ids.push(((await res.json()) as any).id);
     }
     const config = loadConfig({ ...env(), WORKER_CONCURRENCY: '1' });
     const worker = await startRuntime(config, { log: pino({ level: 'silent' }), worker: true });
     try {
-      await waitFor(async () => {
-        const [{ n }] = await sql`SELECT count(*)::int AS n FROM calendar_jobs WHERE id = ANY(${ids}) AND finished_at IS NOT NULL`;
-        return n === 4;
-      }, { timeoutMs: 60_000, what: 'four jobs' });
+      await waitFor(
+        async () => {
+          const [{ n }] = await sql`SELECT count(*)::int AS n FROM calendar_jobs WHERE id = ANY(${ids}) AND finished_at IS NOT NULL`;
+          return n === 4;
+        },
+        { timeoutMs: 60_000, what: 'four jobs' },
+      );
       const order = await sql`SELECT token FROM calendar_job_items WHERE job_id = ANY(${ids}) ORDER BY started_at`;
       expect(order.map((r) => r.token)).toEqual(['prio-high-1', 'prio-mid-1', 'prio-mid-2', 'prio-low-1']);
     } finally {

@@ -122,7 +122,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
       earlier[call.name] = overHttp.structuredContent;
     }
     // only the official site, whose booking engine is detected but not quoted, answers with an error
-    const failed = (await svc.deps.sql<{ path: string; status: number }[]>`SELECT DISTINCT path, status FROM request_history WHERE status >= 400`).map((r) => `${r.path} ${r.status}`);
+    const failed = (await svc.deps.sql<{ path: string; status: number }[]>`SELECT DISTINCT path, status FROM request_history WHERE status >= 400`).map(
+      (r) => `${r.path} ${r.status}`,
+    );
     expect(failed).toEqual(['get_official_rate 422']);
   });
 });
@@ -145,7 +147,9 @@ describe('stdio lifecycle: nothing is left behind', () => {
   const postmaster = () => Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
   /** Starts the server, makes it start the cluster with one call, and returns its process tree. */
-  async function started(extraEnv: Record<string, string> = {}): Promise<{ client: Client; transport: StdioClientTransport; tree: number[]; log: () => string }> {
+  async function started(
+    extraEnv: Record<string, string> = {},
+  ): Promise<{ client: Client; transport: StdioClientTransport; tree: number[]; log: () => string }> {
     const transport = launch({ ...env, ...extraEnv, API_KEY: key }, 'pipe');
     let log = '';
     transport.stderr!.on('data', (d) => (log += d));
@@ -167,13 +171,17 @@ describe('stdio lifecycle: nothing is left behind', () => {
     expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
   }, 120_000);
 
-  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)('%s ends the server and the cluster it started', async (signal) => {
-    const { client, transport, tree, log } = await started();
-    process.kill(transport.pid!, signal);
-    await waitFor(async () => tree.every((pid) => !alive(pid)), { what: 'every process of the server to end', timeoutMs: 10_000 });
-    expect(log()).toContain(`"reason":"${signal}"`);
-    await client.close();
-  }, 120_000);
+  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)(
+    '%s ends the server and the cluster it started',
+    async (signal) => {
+      const { client, transport, tree, log } = await started();
+      process.kill(transport.pid!, signal);
+      await waitFor(async () => tree.every((pid) => !alive(pid)), { what: 'every process of the server to end', timeoutMs: 10_000 });
+      expect(log()).toContain(`"reason":"${signal}"`);
+      await client.close();
+    },
+    120_000,
+  );
 
   it('a cluster it joined is left running', async () => {
     // a first server started the cluster; a second one joins it and must not stop it on its way out
@@ -271,7 +279,9 @@ describe('stdio lifecycle: nothing is left behind', () => {
       await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)}, port: ${env.EMBEDDED_PG_PORT} });
       process.stdout.write(require('node:fs').readFileSync(${JSON.stringify(path.join(dataDir, 'pg', 'postmaster.pid'))}, 'utf8').split('\\n')[0]);
       process.exit(0);`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script.replace("require('node:fs')", "(await import('node:fs')).default")], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script.replace("require('node:fs')", "(await import('node:fs')).default")], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -6,7 +6,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { createKey } from '../../src/platform/keys.js';
 import { calendarRoute } from '../helpers/calendar-replay.js';
 import { envelope, rawRequest, tasksRequester } from '../helpers/mcp-tasks-client.js';
-import { spawnEntry, spawnServer } from '../helpers/spawn-service.js';
+import { durableProcessEnv, exited, spawnEntry, spawnServer } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 import { waitFor } from '../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
@@ -32,21 +32,7 @@ afterAll(async () => {
   await replay?.close();
 });
 
-const env = () => ({
-  DATABASE_URL: db.url,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  BOOTSTRAP_KEY: 'false',
-  UPSTREAM_METASEARCH_URL: replay.url,
-  UPSTREAM_RETRIES: '0',
-  QUEUE_MAINTENANCE_S: '1',
-  JOB_MIN_EXPIRY_S: '1',
-});
-
-/** Resolves when the process has exited (at once if it already has). */
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+const env = () => durableProcessEnv(db.url, replay.url);
 
 /** Every process a test started is gone before the next test (none is left behind). */
 async function killAll(children: ChildProcess[]): Promise<void> {
@@ -64,10 +50,16 @@ describe('an MCP task across process deaths', () => {
       const firstWorker = spawnEntry('src/worker.ts', [], env());
       children.push(firstWorker);
       const args = { token: 'durable-task-hotel', start: '2027-05-01', days: 181, probe_min_stay: false };
-      const created = await rawRequest(`${api.url}/mcp`, key, { method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: args, _meta: envelope(true) } });
+      const created = await rawRequest(`${api.url}/mcp`, key, {
+        method: 'tools/call',
+        params: { name: 'get_hotel_calendar', arguments: args, _meta: envelope(true) },
+      });
       expect(created.body.result).toMatchObject({ resultType: 'task', status: 'working' });
       const taskId: string = created.body.result.taskId;
-      await waitFor(async () => (await sql`SELECT 1 FROM mcp_tasks WHERE id = ${taskId} AND attempts = 1`).length > 0, { timeoutMs: 60_000, what: 'the worker to take the task' });
+      await waitFor(async () => (await sql`SELECT 1 FROM mcp_tasks WHERE id = ${taskId} AND attempts = 1`).length > 0, {
+        timeoutMs: 60_000,
+        what: 'the worker to take the task',
+      });
 
       firstWorker.kill('SIGKILL');
       api.child.kill('SIGKILL');
@@ -111,9 +103,15 @@ describe('an MCP task across process deaths', () => {
       const api = await spawnServer(env());
       children.push(api.child);
       const args = { token: 'graceful-task-hotel', start: '2027-05-01', days: 181, probe_min_stay: false };
-      const created = await rawRequest(`${api.url}/mcp`, key, { method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: args, _meta: envelope(true) } });
+      const created = await rawRequest(`${api.url}/mcp`, key, {
+        method: 'tools/call',
+        params: { name: 'get_hotel_calendar', arguments: args, _meta: envelope(true) },
+      });
       const taskId: string = created.body.result.taskId;
-      await waitFor(async () => (await sql`SELECT 1 FROM mcp_tasks WHERE id = ${taskId} AND attempts = 1`).length > 0, { timeoutMs: 60_000, what: 'the worker to take the task' });
+      await waitFor(async () => (await sql`SELECT 1 FROM mcp_tasks WHERE id = ${taskId} AND attempts = 1`).length > 0, {
+        timeoutMs: 60_000,
+        what: 'the worker to take the task',
+      });
       api.child.kill('SIGTERM');
       await exited(api.child);
       const [mid] = await sql`SELECT status, result FROM mcp_tasks WHERE id = ${taskId}`;

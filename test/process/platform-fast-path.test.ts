@@ -31,7 +31,17 @@ afterAll(async () => {
   await replay?.close();
 });
 
-const env = () => ({ DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', BOOTSTRAP_KEY: 'false', RUN_WORKER: 'false', ...replayEnv(replay) });
+// the crash test's calls are identical and each must be fetched and charged: the result cache is off (test/process/result-cache.test.ts runs it)
+const env = () => ({
+  DATABASE_URL: db.url,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  BOOTSTRAP_KEY: 'false',
+  RUN_WORKER: 'false',
+  RESULT_CACHE_ENABLED: 'false',
+  ...replayEnv(replay),
+});
 
 async function start(): Promise<Spawned> {
   const s = await spawnServer(env());

@@ -4,7 +4,7 @@ import { createSql, type Sql } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createKey } from '../../src/platform/keys.js';
 import { calendarRoute } from '../helpers/calendar-replay.js';
-import { spawnEntry, spawnServer } from '../helpers/spawn-service.js';
+import { durableProcessEnv, exited, printed, spawnEntry, spawnServer } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 import { waitFor } from '../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
@@ -37,38 +37,8 @@ afterAll(async () => {
   await replay?.close();
 });
 
-const env = (extra: Record<string, string> = {}) => ({
-  DATABASE_URL: db.url,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  BOOTSTRAP_KEY: 'false',
-  UPSTREAM_METASEARCH_URL: replay.url,
-  UPSTREAM_RETRIES: '0',
-  QUEUE_MAINTENANCE_S: '1',
-  JOB_MIN_EXPIRY_S: '1',
-  WATCH_HOUR_S: String(HOUR_S),
-  WATCH_SWEEP_S: '2',
-  WATCH_CONCURRENCY: '2',
-  ...extra,
-});
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
-/** Resolves once the process has written `text` to stdout or stderr. */
-function printed(child: ChildProcess, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d;
-      if (out.includes(text)) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', () => reject(new Error(`exited before printing "${text}":\n${out}`)));
-  });
-}
+const env = (extra: Record<string, string> = {}) =>
+  durableProcessEnv(db.url, replay.url, { WATCH_HOUR_S: String(HOUR_S), WATCH_SWEEP_S: '2', WATCH_CONCURRENCY: '2', ...extra });
 
 const worker = async (children: ChildProcess[]) => {
   const w = spawnEntry('src/worker.ts', [], env({ LOG_LEVEL: 'info' }));
@@ -91,14 +61,21 @@ describe('watch checks across process deaths', () => {
         const res = await fetch(`${api.url}/v1/watches`, {
           method: 'POST',
           headers: { 'x-api-key': key, 'content-type': 'application/json' },
-          body: JSON.stringify({ target: { operation: 'calendar', property_token: `durable-watch-${i}`, start: '2027-05-01', days: 2, probe_min_stay: false }, rule: { type: 'any_change' }, every_hours: 1 }),
+          body: JSON.stringify({
+            target: { operation: 'calendar', property_token: `durable-watch-${i}`, start: '2027-05-01', days: 2, probe_min_stay: false },
+            rule: { type: 'any_change' },
+            every_hours: 1,
+          }),
         });
         expect(res.status).toBe(201);
         ids.push(((await res.json()) as { id: string }).id);
       }
 
       // period 1: the workers holding its checks are killed while the upstream reply is pending, and so is the API
-      await waitFor(async () => (await sql`SELECT count(*)::int AS n FROM watch_checks WHERE watch_id = ANY(${ids})`)[0].n === ids.length, { timeoutMs: 60_000, what: 'the first checks' });
+      await waitFor(async () => (await sql`SELECT count(*)::int AS n FROM watch_checks WHERE watch_id = ANY(${ids})`)[0].n === ids.length, {
+        timeoutMs: 60_000,
+        what: 'the first checks',
+      });
       const holders = await waitFor(
         async () => {
           const rows = await sql`SELECT claimed_by FROM watches WHERE id = ANY(${ids}) AND seq = 1 AND claimed_until > now()`;

@@ -24,7 +24,11 @@ export const MEDIA_PATHS = ['/logos/70px/B6.png', '/fonts/google-sans.woff2'];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const USD_TOKEN = 'CjRIUHJ1SE9pTmdoeUVBQ0U1S2dCRy0tLS0tLS0tLS1wZm4zOUFBQUFBR29GZ2tjSG5SRHdBEgZBQTI4IzEaCwj4jgIQAhoDVVNEOBxw+I4C';
-const ALL_FLIGHTS = [['B6', '16'], ['MS', '754'], ['MS', '964']];
+const ALL_FLIGHTS = [
+  ['B6', '16'],
+  ['MS', '754'],
+  ['MS', '964'],
+];
 
 /** A frame line as the front end sends it: its length, then the JSON. */
 function line(json: unknown): string {
@@ -44,7 +48,10 @@ export function bookingResultsReply(rows: unknown[] = BOOKING_ROWS): string {
     `)]}'\n\n` +
     line([['wrb.fr', null, JSON.stringify(first), null, null, null, 'generic']]) +
     line([['wrb.fr', null, JSON.stringify(second), null, null, null, 'generic']]) +
-    line([['di', 412], ['af.httprm', 411, '-3906582139412373112', 58]]) +
+    line([
+      ['di', 412],
+      ['af.httprm', 411, '-3906582139412373112', 58],
+    ]) +
     line([['e', 5, null, null, 10542]])
   );
 }
@@ -74,7 +81,12 @@ const PAGE_SCRIPT = `(async () => {
 
 /** What the page head carries: the front end's global data (session id, build label, the signing nonce). */
 function wizData(nonce: string): string {
-  const data = { FdrFJe: `-${randomBytes(8).readBigInt64BE()}`, cfb2h: 'boq_travel-frontend-flights-ui_20260921.02_p0', SNlM0e: `AKlEn5${randomBytes(9).toString('base64url')}`, Yllh3e: nonce };
+  const data = {
+    FdrFJe: `-${randomBytes(8).readBigInt64BE()}`,
+    cfb2h: 'boq_travel-frontend-flights-ui_20260921.02_p0',
+    SNlM0e: `AKlEn5${randomBytes(9).toString('base64url')}`,
+    Yllh3e: nonce,
+  };
   // merged into the page's own global data where it has some (the recorded results pages do)
   return `<script nonce="n">window.WIZ_global_data = Object.assign(window.WIZ_global_data || {}, ${JSON.stringify(data)});</script>`;
 }
@@ -99,13 +111,18 @@ export class Signer {
 
 /** A page whose script makes the signed `rpc` call; `extra` is more of its markup. */
 function signedPage(base: string, rpc: 'GetBookingResults' | 'GetCalendarGraph', nonce: string, extra = ''): string {
-  return base
-    // the recorded pages name their site as base URL; the replay stands in for that site
-    .replace(/<base href="https:\/\/www\.google\.com\/">/, '<base href="/">')
-    .replace('<html lang="en" dir="ltr">', `<html lang="en" dir="ltr" data-rpc="${rpc}">`)
-    .replace(/<html([^>]*)>/, (m, attrs: string) => (attrs.includes('data-rpc') ? m : `<html${attrs} data-rpc="${rpc}">`))
-    .replace('</head>', `<script nonce="n">window.AF_initDataCallback ||= function () {};</script>${MEDIA}</head>`)
-    .replace(/<\/body>(?![\s\S]*<\/body>)/, `<img src="${MEDIA_PATHS[0]}" alt="JetBlue">${extra}${wizData(nonce)}<script src="${PAGE_SCRIPT_PATH}" nonce="n"></script></body>`);
+  return (
+    base
+      // the recorded pages name their site as base URL; the replay stands in for that site
+      .replace(/<base href="https:\/\/www\.google\.com\/">/, '<base href="/">')
+      .replace('<html lang="en" dir="ltr">', `<html lang="en" dir="ltr" data-rpc="${rpc}">`)
+      .replace(/<html([^>]*)>/, (m, attrs: string) => (attrs.includes('data-rpc') ? m : `<html${attrs} data-rpc="${rpc}">`))
+      .replace('</head>', `<script nonce="n">window.AF_initDataCallback ||= function () {};</script>${MEDIA}</head>`)
+      .replace(
+        /<\/body>(?![\s\S]*<\/body>)/,
+        `<img src="${MEDIA_PATHS[0]}" alt="JetBlue">${extra}${wizData(nonce)}<script src="${PAGE_SCRIPT_PATH}" nonce="n"></script></body>`,
+      )
+  );
 }
 
 /** Attempts a hostile page makes: a cloud metadata address, another loopback port (fetch, WebSocket), the same port by another name, a beacon, a redirect into private space. */
@@ -139,7 +156,12 @@ export function signedFlightRoutes(signer: Signer, opts: SignedSiteOptions = {})
       path: BOOKING_PATH,
       reply: (req) => {
         const hostile = opts.hostileCurrency && req.query.curr === opts.hostileCurrency;
-        return signedPage(BOOKING_PAGE_WITHOUT_OPTIONS, 'GetBookingResults', signer.issue(), hostile ? privateReaches(opts.canaryPort ?? 1, opts.replayPort?.() ?? 1) : '');
+        return signedPage(
+          BOOKING_PAGE_WITHOUT_OPTIONS,
+          'GetBookingResults',
+          signer.issue(),
+          hostile ? privateReaches(opts.canaryPort ?? 1, opts.replayPort?.() ?? 1) : '',
+        );
       },
     },
     { method: 'POST', path: BOOKING_RPC_PATH, reply: (req) => (signer.valid(req) ? bookingResultsReply() : RPC_REFUSED) },
@@ -184,7 +206,12 @@ export class Challenge {
       {
         path: route.path,
         status: 403,
-        headers: { 'cf-mitigated': 'challenge', server: 'cloudflare', 'content-type': 'text/html; charset=UTF-8', 'cache-control': 'private, max-age=0, no-store' },
+        headers: {
+          'cf-mitigated': 'challenge',
+          server: 'cloudflare',
+          'content-type': 'text/html; charset=UTF-8',
+          'cache-control': 'private, max-age=0, no-store',
+        },
         reply: () => {
           const nonce = randomBytes(16).toString('hex');
           this.#proofs.add(sha256(nonce));

@@ -43,7 +43,9 @@ const CompactItinerary = z.object({
 export const FlightsView = z.object({
   search: z.record(z.string(), z.string()),
   currency: z.string().nullable(),
-  price_insights: z.object({ lowest_price: z.number().nullable(), price_level: z.string().nullable(), typical_price_range: z.array(z.number().nullable()).nullable() }).nullable(),
+  price_insights: z
+    .object({ lowest_price: z.number().nullable(), price_level: z.string().nullable(), typical_price_range: z.array(z.number().nullable()).nullable() })
+    .nullable(),
   flights: z.array(CompactItinerary),
   omitted_flights: z.int(),
 });
@@ -88,7 +90,10 @@ export const flightsView: McpView<unknown, Flights> = {
   shape(o, args) {
     const all = [...o.best_flights.map((i) => itinerary(i, true)), ...o.other_flights.map((i) => itinerary(i, false))];
     // cheapest first; an unpriced itinerary last; the engine's order among equal prices
-    const sorted = all.map((f, n) => ({ f, n })).sort((a, b) => (a.f.price ?? Infinity) - (b.f.price ?? Infinity) || a.n - b.n).map(({ f }) => f);
+    const sorted = all
+      .map((f, n) => ({ f, n }))
+      .sort((a, b) => (a.f.price ?? Infinity) - (b.f.price ?? Infinity) || a.n - b.n)
+      .map(({ f }) => f);
     const flights = sorted.slice(0, args.max_flights as number);
     const { engine: _engine, ...search } = o.search_parameters;
     const insights = o.price_insights;
@@ -96,7 +101,11 @@ export const flightsView: McpView<unknown, Flights> = {
       search,
       currency: o.pricing.currency,
       price_insights: insights
-        ? { lowest_price: insights.lowest_price, price_level: insights.price_level, typical_price_range: insights.typical_price_range ? [insights.typical_price_range.low_price, insights.typical_price_range.high_price] : null }
+        ? {
+            lowest_price: insights.lowest_price,
+            price_level: insights.price_level,
+            typical_price_range: insights.typical_price_range ? [insights.typical_price_range.low_price, insights.typical_price_range.high_price] : null,
+          }
         : null,
       flights,
       omitted_flights: (o.omitted_flights ?? 0) + sorted.length - flights.length,

@@ -77,7 +77,11 @@ function periods(rates: Rate[], period: 'week' | 'month'): View['periods'] {
     const key = periodStart(r.date, period);
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  return [...groups.values()].map((g) => ({ from: g[0].date, to: g.at(-1)!.date, ...stats(g.map((r) => r.rate_total).filter((n): n is number => n !== null)) }));
+  return [...groups.values()].map((g) => ({
+    from: g[0].date,
+    to: g.at(-1)!.date,
+    ...stats(g.map((r) => r.rate_total).filter((n): n is number => n !== null)),
+  }));
 }
 
 /**
@@ -112,10 +116,15 @@ export const hotelCalendarView: McpView<unknown, Calendar> = {
       last_date: rates.at(-1)?.date ?? null,
       nights_requested: o.requested_days,
       ...stats(priced.map((r) => r.rate_total)),
-      cheapest: [...priced].sort((a, b) => a.rate_total - b.rate_total || a.date.localeCompare(b.date)).slice(0, 5).map((r) => ({ date: r.date, rate_total: r.rate_total })),
+      cheapest: [...priced]
+        .sort((a, b) => a.rate_total - b.rate_total || a.date.localeCompare(b.date))
+        .slice(0, 5)
+        .map((r) => ({ date: r.date, rate_total: r.rate_total })),
       periods: periods(rates, period),
       unavailable: o.unpriced_dates,
-      longer_stay_only: rates.filter((r) => r.min_length_of_stay !== undefined && r.min_length_of_stay > 1).map((r) => ({ date: r.date, min_length_of_stay: r.min_length_of_stay! })),
+      longer_stay_only: rates
+        .filter((r) => r.min_length_of_stay !== undefined && r.min_length_of_stay > 1)
+        .map((r) => ({ date: r.date, min_length_of_stay: r.min_length_of_stay! })),
       booking_window: o.booking_window ?? null,
       tax_profile: o.tax_profile,
       basis_applied: o.basis_applied ?? null,

@@ -33,8 +33,7 @@ const CompactProperty = z.object({
       check_in: z.string().nullable(),
       check_out: z.string().nullable(),
     })
-    .nullable()
-    ,
+    .nullable(),
   sellers: z.array(z.object({ name: z.string(), price_text: z.string().nullable() })),
   images: z.array(z.string()).optional(),
 });

@@ -1,83 +1,103 @@
 /**
  * The first line of each MCP tool's text block: what the answer says, in words, for a person or a
- * model that reads the text (the JSON follows it). Each reads the structured answer it summarises.
+ * model that reads the text (the JSON follows it). Each reads the structured answer it summarises
+ * through the JSON readers, so only stated strings and numbers reach the words (never an object's
+ * "[object Object]" or an "undefined").
  */
-import { arr, at, num, obj, type JsonObject } from '../../src/domain/json.js';
+import { arr, bool, num, obj, text, textOrNull, type JsonObject, type JsonPath } from '../../src/domain/json.js';
 
 type Answer = JsonObject;
 
-const money = (amount: unknown, currency: unknown) => (typeof amount === 'number' ? `${Math.round(amount * 100) / 100} ${typeof currency === 'string' ? currency : ''}`.trim() : 'unpriced');
-const count = (n: unknown, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+const money = (amount: number | null, currency: string | null) =>
+  amount !== null && Number.isFinite(amount) ? `${Math.round(amount * 100) / 100} ${currency ?? ''}`.trim() : 'unpriced';
+/** An amount and its currency read from the answer. */
+const moneyAt = (v: unknown, amount: JsonPath, currency: JsonPath) => money(num(v, ...amount), textOrNull(v, ...currency));
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+/** The property's name, or its token where the answer names none. */
+const property = (a: Answer) => textOrNull(a, 'name') ?? text(a, 'token');
+const stay = (a: Answer) => `${text(a, 'check_in')} → ${text(a, 'check_out')}`;
 
 export const SUMMARIES: Record<string, (a: Answer) => string> = {
   get_credit_balance: (a) =>
-    `${at(a, 'credits', 'remaining') ?? '?'} of ${at(a, 'credits', 'granted') ?? '?'} credits left on the ${at(a, 'plan', 'name') ?? at(a, 'plan', 'code') ?? '?'} plan until ${at(a, 'period', 'renews_on') ?? at(a, 'period', 'end') ?? '?'}.`,
+    `${textOrNull(a, 'credits', 'remaining') ?? '?'} of ${textOrNull(a, 'credits', 'granted') ?? '?'} credits left on the ${textOrNull(a, 'plan', 'name') ?? textOrNull(a, 'plan', 'code') ?? '?'} plan until ${textOrNull(a, 'period', 'renews_on') ?? textOrNull(a, 'period', 'end') ?? '?'}.`,
   resolve_hotel: (a) => {
-    const matches = arr(a.matches);
+    const matches = arr(a, 'matches');
     return matches.length
-      ? `${count(matches.length, 'match')} for "${a.query}" (${a.search_status}); best: ${at(matches, 0, 'name') ?? 'unnamed'} → property_token ${at(matches, 0, 'token')}.`
-      : `No hotel matches "${a.query}" (${a.search_status}).`;
+      ? `${count(matches.length, 'match')} for "${text(a, 'query')}" (${text(a, 'search_status')}); best: ${textOrNull(matches, 0, 'name') ?? 'unnamed'} → property_token ${text(matches, 0, 'token')}.`
+      : `No hotel matches "${text(a, 'query')}" (${text(a, 'search_status')}).`;
   },
-  get_hotel_details: (a) =>
-    `${a.name}${a.hotel_class ? `, ${a.hotel_class}` : ''}${a.rating ? `, rated ${a.rating} (${a.reviews ?? 0} reviews)` : ''}${a.address ? `, ${a.address}` : ''}; ${at(a, 'prices', 'nightly') ? `from ${money(at(a, 'prices', 'nightly', 'amount'), at(a, 'prices', 'currency'))} a night` : 'no price shown'}.`,
+  get_hotel_details: (a) => {
+    const [hotelClass, rating, address] = [textOrNull(a, 'hotel_class'), num(a, 'rating'), textOrNull(a, 'address')];
+    return `${text(a, 'name')}${hotelClass ? `, ${hotelClass}` : ''}${rating ? `, rated ${rating} (${num(a, 'reviews') ?? 0} reviews)` : ''}${address ? `, ${address}` : ''}; ${obj(a, 'prices', 'nightly') ? `from ${moneyAt(a, ['prices', 'nightly', 'amount'], ['prices', 'currency'])} a night` : 'no price shown'}.`;
+  },
   get_hotel_offers: (a) =>
-    arr(a.offers).length
-      ? `${count(arr(a.offers).length, 'offer')} for ${a.name ?? a.token}, ${a.check_in} → ${a.check_out}; lowest ${money(a.lowest_price_per_night, a.currency)} a night.`
-      : `No offer for ${a.name ?? a.token}, ${a.check_in} → ${a.check_out}.`,
-  get_hotel_rooms: (a) => `${count(a.rooms_total ?? 0, 'room')} from ${count(arr(a.sellers).length, 'seller')} for ${a.name ?? a.token}, ${a.check_in} → ${a.check_out}.`,
-  get_stay_price: (a) =>
-    a.available
-      ? `${a.name ?? a.token}, ${a.check_in} → ${a.check_out}: ${money(at(a, 'price', 'total', 'amount'), at(a, 'price', 'currency'))} in total${a.cheapest_seller ? `, cheapest at ${at(a, 'cheapest_seller', 'raw_source') ?? at(a, 'cheapest_seller', 'source')}` : ''}.`
-      : `${a.name ?? a.token} sells nothing for ${a.check_in} → ${a.check_out}.`,
+    arr(a, 'offers').length
+      ? `${count(arr(a, 'offers').length, 'offer')} for ${property(a)}, ${stay(a)}; lowest ${moneyAt(a, ['lowest_price_per_night'], ['currency'])} a night.`
+      : `No offer for ${property(a)}, ${stay(a)}.`,
+  get_hotel_rooms: (a) => `${count(num(a, 'rooms_total') ?? 0, 'room')} from ${count(arr(a, 'sellers').length, 'seller')} for ${property(a)}, ${stay(a)}.`,
+  get_stay_price: (a) => {
+    const seller = obj(a, 'cheapest_seller');
+    return a.available
+      ? `${property(a)}, ${stay(a)}: ${moneyAt(a, ['price', 'total', 'amount'], ['price', 'currency'])} in total${seller ? `, cheapest at ${textOrNull(seller, 'raw_source') ?? text(seller, 'source')}` : ''}.`
+      : `${property(a)} sells nothing for ${stay(a)}.`;
+  },
   get_official_rate: (a) => {
-    const offers = arr(a.offers);
-    return `${count(offers.length, 'offer')} on the hotel's own site (${at(a, 'engine', 'name') ?? 'engine'})${offers.length ? `; from ${money(Math.min(...offers.map((o) => num(o, 'total') ?? Infinity)), a.currency)}` : ''}.`;
+    const offers = arr(a, 'offers');
+    return `${count(offers.length, 'offer')} on the hotel's own site (${textOrNull(a, 'engine', 'name') ?? 'engine'})${offers.length ? `; from ${money(Math.min(...offers.map((o) => num(o, 'total') ?? Infinity)), textOrNull(a, 'currency'))}` : ''}.`;
   },
   compare_hotel_prices: (a) =>
     (a.cheapest
-      ? `Cheapest: ${at(a, 'cheapest', 'source')} at ${money(at(a, 'cheapest', 'total'), at(a, 'cheapest', 'currency'))} for ${a.check_in} → ${a.check_out}; ${a.sources_ok} source(s) priced, ${a.sources_failed} failed.`
-      : `Nothing priced for ${a.check_in} → ${a.check_out}; ${a.sources_failed} source(s) failed.`) + parityLine(a.parity),
+      ? `Cheapest: ${text(a, 'cheapest', 'source')} at ${moneyAt(a, ['cheapest', 'total'], ['cheapest', 'currency'])} for ${stay(a)}; ${num(a, 'sources_ok') ?? 0} source(s) priced, ${num(a, 'sources_failed') ?? 0} failed.`
+      : `Nothing priced for ${stay(a)}; ${num(a, 'sources_failed') ?? 0} source(s) failed.`) + parityLine(a.parity),
   get_booking_options: (a) => {
-    const options = arr(a.booking_options);
-    const prices = options.map((o) => at(o, 'together', 'price') ?? at(o, 'departing', 'price')).filter((p): p is number => typeof p === 'number');
-    return `${count(options.length, 'booking option')}${prices.length ? `, from ${money(Math.min(...prices), at(a, 'pricing', 'currency'))}` : ''}; booking_request.url is where to book.`;
+    const options = arr(a, 'booking_options');
+    const prices = options.map((o) => num(o, 'together', 'price') ?? num(o, 'departing', 'price')).filter((p) => p !== null);
+    return `${count(options.length, 'booking option')}${prices.length ? `, from ${money(Math.min(...prices), textOrNull(a, 'pricing', 'currency'))}` : ''}; booking_request.url is where to book.`;
   },
   search_flight_locations: (a) => {
-    const places = arr(a.locations);
+    const places = arr(a, 'locations');
     return `${count(places.length, 'place')}: ${places
       .slice(0, 3)
-      .map((l) => `${at(l, 'name') ?? at(l, 'title')}${at(l, 'code') ? ` (${at(l, 'code')})` : ''}`)
+      .map((l) => {
+        const code = textOrNull(l, 'code');
+        return `${textOrNull(l, 'name') ?? text(l, 'title')}${code ? ` (${code})` : ''}`;
+      })
       .join(', ')}.`;
   },
   get_flight_calendar: (a) => {
-    const priced = arr(a.calendar)
+    const priced = arr(a, 'calendar')
       .flatMap((d) => {
-        const price = at(d, 'price');
-        return typeof price === 'number' ? [{ day: d, price }] : [];
+        const price = num(d, 'price');
+        return price !== null ? [{ day: d, price }] : [];
       })
       .sort((x, y) => x.price - y.price);
     const cheapest = priced[0];
-    return cheapest ? `${count(priced.length, 'date')} priced; cheapest departure ${at(cheapest.day, 'departure')} at ${money(cheapest.price, at(cheapest.day, 'currency'))}.` : 'No date priced.';
+    return cheapest
+      ? `${count(priced.length, 'date')} priced; cheapest departure ${text(cheapest.day, 'departure')} at ${money(cheapest.price, textOrNull(cheapest.day, 'currency'))}.`
+      : 'No date priced.';
   },
   search_rentals: (a) =>
-    `${count(arr(a.properties).length, 'rental')} for ${at(a, 'search_information', 'query_displayed') ?? at(a, 'search_parameters', 'q') ?? 'the area'}${at(a, 'pagination', 'next_page_token') ? '; more with next_page_token' : ''}.`,
+    `${count(arr(a, 'properties').length, 'rental')} for ${textOrNull(a, 'search_information', 'query_displayed') ?? textOrNull(a, 'search_parameters', 'q') ?? 'the area'}${textOrNull(a, 'pagination', 'next_page_token') ? '; more with next_page_token' : ''}.`,
   get_rental_calendar: (a) => {
-    const s = obj(a.price_summary);
-    return s
-      ? `${s.available} of ${s.days} days available, ${s.bookable} bookable; ${s.priced} priced${s.min_price_per_night !== undefined ? ` at ${s.min_price_per_night}–${s.max_price_per_night} a night` : ''}.`
-      : `${count(arr(a.months).length, 'month')} of availability.`;
+    const s = obj(a, 'price_summary');
+    if (!s) return `${count(arr(a, 'months').length, 'month')} of availability.`;
+    const [min, max] = [num(s, 'min_price_per_night'), num(s, 'max_price_per_night')];
+    return `${num(s, 'available') ?? 0} of ${num(s, 'days') ?? 0} days available, ${num(s, 'bookable') ?? 0} bookable; ${num(s, 'priced') ?? 0} priced${min !== null && max !== null ? ` at ${min}–${max} a night` : ''}.`;
   },
   get_rental_quote: (a) =>
-    at(a, 'property', 'available') === false
-      ? `Not bookable as asked: ${at(a, 'property', 'unavailable_reason') ?? 'no reason given'}.`
-      : `${money(at(a, 'property', 'total'), at(a, 'property', 'currency'))} in total (${money(at(a, 'property', 'price_per_night'), at(a, 'property', 'currency'))} a night), ${count(arr(a.offers).length, 'offer')}.`,
+    bool(a, 'property', 'available') === false
+      ? `Not bookable as asked: ${textOrNull(a, 'property', 'unavailable_reason') ?? 'no reason given'}.`
+      : `${moneyAt(a, ['property', 'total'], ['property', 'currency'])} in total (${moneyAt(a, ['property', 'price_per_night'], ['property', 'currency'])} a night), ${count(arr(a, 'offers').length, 'offer')}.`,
 };
 
 /** Parity in words: who undercuts the official site and by how much, or why it could not be told. */
 function parityLine(value: unknown): string {
   const p = obj(value);
   if (!p) return '';
-  if (p.status === 'undercut') return ` Parity: undercut by ${arr(p.undercuts).map((u) => `${at(u, 'source')} (${money(at(u, 'amount'), at(p, 'basis', 'currency'))} less)`).join(', ')}.`;
+  if (p.status === 'undercut')
+    return ` Parity: undercut by ${arr(p, 'undercuts')
+      .map((u) => `${text(u, 'source')} (${money(num(u, 'amount'), textOrNull(p, 'basis', 'currency'))} less)`)
+      .join(', ')}.`;
   if (p.status === 'official_cheapest') return ' Parity: the official site is cheapest.';
-  return ` Parity: not comparable, ${p.reason}.`;
+  return ` Parity: not comparable, ${textOrNull(p, 'reason') ?? 'no reason given'}.`;
 }

@@ -56,16 +56,17 @@ export interface CompatEngine {
 /** Parameters of every engine of that API. */
 export const COMMON_PARAMS: Record<string, ParamRule> = {
   engine: { doc: 'the engine' },
-  zero_retention: { doc: 'true: nothing of this search is stored (no archive at json_url / html_url, no raw page, no stored rates)' },
-  no_cache: { noEffect: 'every search is fetched live; nothing is served from a cache' },
+  zero_retention: { doc: 'true: nothing kept (archive, raw page, cache)' },
+  no_cache: { doc: 'true: fetched live, never answered from the result cache (a repeated search is otherwise answered from it, free, while fresh)' },
   async: { noEffect: 'the search is answered synchronously; the stored answer is also at search_metadata.json_url' },
 };
 
 /** The common parameters as fields of an operation's own schema, for its POST /v1/serp/<engine> route. */
 export const COMPAT_COMMON_FIELDS = {
   zero_retention: queryBool.optional().describe(COMMON_PARAMS.zero_retention.doc!),
+  // that API's name for our `cache: false` (which these routes take too): deprecated here, so the MCP listing leaves it out
+  no_cache: queryBool.optional().meta({ deprecated: true, description: `${COMMON_PARAMS.no_cache.doc}; the same as cache: false` }),
   // deprecated: accepted so that client's requests pass, and left out of the MCP listing where they would only cost tokens
-  no_cache: queryBool.optional().meta({ deprecated: true, description: `accepted for compatibility: ${COMMON_PARAMS.no_cache.noEffect}` }),
   async: queryBool.optional().meta({ deprecated: true, description: `accepted for compatibility: ${COMMON_PARAMS.async.noEffect}` }),
 };
 
@@ -179,57 +180,99 @@ function echo(r: Pick<ResolvedSearch, 'engine' | 'params'>, ours: Record<string,
   for (const [k, v] of Object.entries(r.params)) if (k !== 'engine' && v !== undefined) out[k] = v;
   for (const [k, v] of Object.entries(out)) {
     if (k === 'engine') continue;
-    out[k] = engine.numbers?.includes(k) && v !== '' && Number.isFinite(Number(v)) ? Number(v) : Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    out[k] =
+      engine.numbers?.includes(k) && v !== '' && Number.isFinite(Number(v))
+        ? Number(v)
+        : Array.isArray(v)
+          ? v.join(',')
+          : typeof v === 'string'
+            ? v
+            : typeof v === 'number' || typeof v === 'boolean'
+              ? String(v)
+              : JSON.stringify(v);
   }
   return out;
 }
 
+/** The search asks to be fetched live: no_cache=true (that API's name), or our `cache: false`. */
+function asksLive(r: ResolvedSearch): boolean {
+  const { no_cache } = r.params;
+  return no_cache === true || no_cache === 'true' || (r.input as { cache?: unknown } | null)?.cache === false;
+}
+
+/** How the operation's answer was fetched: the envelope's timings and request URL (kept with a cached answer, for its hits). */
+type FetchFacts = {
+  started: string;
+  request_ms: number;
+  total_ms: number;
+  request_url: string | null;
+};
+
 /**
- * Runs the operation and answers in that API's envelope: search_metadata (with json_url and
+ * Runs the operation (through the result cache: a repeated search within its freshness is
+ * answered from it) and answers in that API's envelope: search_metadata (with json_url and
  * html_url when the search is archived), search_parameters in its value types, our answer
  * (reshaped where its shape differs; our provenance stays inside) and `warnings` for parameters
- * that had no effect. Unless zero_retention is set, the answer (and the first upstream reply) is
- * archived for the caller's key.
+ * that had no effect. Unless zero_retention is set, the answer (and the first upstream reply, when
+ * this call fetched one) is archived for the caller's key.
  */
-export async function runSearch(r: ResolvedSearch, ctx: ToolContext, handler: Tool['handler'] = r.tool.handler): Promise<{ output: unknown; body: Record<string, unknown> }> {
+export async function runSearch(
+  r: ResolvedSearch,
+  ctx: ToolContext,
+  handler: Tool['handler'] = r.tool.handler,
+): Promise<{ output: unknown; body: Record<string, unknown> }> {
   const tap = new UpstreamTap();
   const started = new Date();
   const t0 = performance.now();
-  const output = await handler(r.input, { ...ctx, deps: { ...ctx.deps, upstream: tap.around(ctx.deps.upstream) } });
-  const body = await finishSearch(r, output as Record<string, unknown>, ctx, { tap, started, totalMs: performance.now() - t0 });
-  return { output, body };
+  const facts = (): FetchFacts => ({
+    started: started.toISOString(),
+    request_ms: tap.requestMs,
+    total_ms: performance.now() - t0,
+    request_url: tap.replies[0]?.url ?? null,
+  });
+  const run = await ctx.cache.run(r.tool, r.input, () => handler(r.input, { ...ctx, deps: { ...ctx.deps, upstream: tap.around(ctx.deps.upstream) } }), {
+    bypass: asksLive(r),
+    facts,
+  });
+  const body = await finishSearch(r, run.output as Record<string, unknown>, ctx, tap, (run.facts as FetchFacts | null) ?? facts());
+  return { output: run.output, body };
 }
 
 async function finishSearch(
   r: ResolvedSearch,
   output: Record<string, unknown>,
   ctx: ToolContext,
-  timing: { tap: UpstreamTap; started: Date; totalMs: number },
+  tap: UpstreamTap,
+  facts: FetchFacts,
 ): Promise<Record<string, unknown>> {
   const shaped = r.engine.reshape ? r.engine.reshape(output) : output;
-  const { search_metadata: ourMeta, search_parameters: ourEcho, ...rest } = shaped as { search_metadata?: Record<string, unknown>; search_parameters?: Record<string, unknown> };
-  const { tap } = timing;
+  const {
+    search_metadata: ourMeta,
+    search_parameters: ourEcho,
+    ...rest
+  } = shaped as { search_metadata?: Record<string, unknown>; search_parameters?: Record<string, unknown> };
+  // the page this call fetched (none when its answer came from the result cache)
   const page = tap.replies[0] ?? null;
   // the archive serves that API's json_url / html_url: an MCP call (no such links in that protocol) keeps nothing there
   const store = ctx.transport === 'rest' && !r.zeroRetention && !ctx.zeroRetention && Boolean(ctx.key.account_id);
   const link = `${baseUrl(ctx)}/api/v1/searches/${ctx.requestId}`;
   const { id: _id, status: _s, created_at, request_time_taken, parsing_time_taken, total_time_taken, request_url, ...extra } = ourMeta ?? {};
-  const requestMs = tap.requestMs;
   const search_metadata: Record<string, unknown> = {
     id: ctx.requestId,
     status: 'Success',
-    created_at: isoSeconds((created_at as string | undefined) ?? timing.started),
-    request_time_taken: request_time_taken ?? seconds(requestMs),
-    parsing_time_taken: parsing_time_taken ?? seconds(Math.max(0, timing.totalMs - requestMs)),
-    total_time_taken: total_time_taken ?? seconds(timing.totalMs),
-    request_url: request_url ?? page?.url ?? null,
+    created_at: isoSeconds((created_at as string | undefined) ?? facts.started),
+    request_time_taken: request_time_taken ?? seconds(facts.request_ms),
+    parsing_time_taken: parsing_time_taken ?? seconds(Math.max(0, facts.total_ms - facts.request_ms)),
+    total_time_taken: total_time_taken ?? seconds(facts.total_ms),
+    request_url: request_url ?? facts.request_url,
     ...(store && page ? { html_url: `${link}.html` } : {}),
     ...(store ? { json_url: link } : {}),
     ...extra,
   };
   const body: Record<string, unknown> = { search_metadata, search_parameters: echo(r, ourEcho), ...rest };
   if (r.warnings.length) body.warnings = r.warnings;
-  if (store) await archiveSearch(ctx.deps.sql, ctx.deps.config.SEARCH_ARCHIVE_DAYS, { id: ctx.requestId, key: ctx.key, engine: r.engine.name, response: body, page });
+  if (store)
+    await archiveSearch(ctx.deps.sql, ctx.deps.config.SEARCH_ARCHIVE_DAYS, { id: ctx.requestId, key: ctx.key, engine: r.engine.name, response: body, page });
   return body;
 }
 
@@ -243,6 +286,8 @@ export function asCompatRoute(tool: Tool, engine: CompatEngine): Tool {
   return {
     ...tool,
     output,
+    // its operation (this descriptor's own handler) is what the result cache keeps, never the envelope made per call
+    cacheInHandler: true,
     async handler(input, ctx) {
       const params = input as Record<string, unknown>;
       const warnings = Object.entries(COMMON_PARAMS).flatMap(([k, rule]) => (rule.noEffect && params[k] !== undefined ? [`${k}: ${rule.noEffect}`] : []));

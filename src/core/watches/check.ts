@@ -15,7 +15,17 @@ import { checkResource, watchResource } from './resource.js';
 import { diff, evaluate } from '../../domain/watch-rules.js';
 import { nextSlot, periodMs } from '../../domain/watch-schedule.js';
 import { leaseSeconds, queueCheck, queueWatchWebhook } from '../../jobs/watch-queue.js';
-import { afterCheck, insertCheck, insertEvent, lockWatch, recentChecks, watchTotals, type CheckRow, type EventRow, type WatchRow } from '../../platform/watches.js';
+import {
+  afterCheck,
+  insertCheck,
+  insertEvent,
+  lockWatch,
+  recentChecks,
+  watchTotals,
+  type CheckRow,
+  type EventRow,
+  type WatchRow,
+} from '../../platform/watches.js';
 import { observe, type OperationAnswer } from '../../domain/watch-observation.js';
 import { stayRates, targetTool } from './target.js';
 
@@ -106,7 +116,12 @@ export async function runCheck(deps: ToolServices, call: CheckCall): Promise<Che
       if (verdict.fired) {
         const id = `evt_${requestId.slice(requestId.indexOf('_') + 1)}`;
         const totals = await watchTotals(tx, [w.id]);
-        const at = (c: CheckRow) => ({ check_id: c.id, checked_at: c.created_at.toISOString(), currency: c.currency, cheapest: c.observation.cheapest ?? null });
+        const at = (c: CheckRow) => ({
+          check_id: c.id,
+          checked_at: c.created_at.toISOString(),
+          currency: c.currency,
+          cheapest: c.observation.cheapest ?? null,
+        });
         const payload = {
           id,
           type: 'watch.triggered',

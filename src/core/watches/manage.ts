@@ -51,7 +51,8 @@ function checkCallback(deps: Pick<ToolServices, 'config'>, url: string | null | 
 async function withinPlan(tx: TransactionSql, key: Pick<AuthedKey, 'account_id' | 'plan'>): Promise<void> {
   if (!key.plan) return;
   const limit = planOf(key.plan).active_watches;
-  if ((await activeWatches(tx, key.account_id)) >= limit) throw new ApiError(403, `active watch limit ${limit} reached for the ${key.plan} plan: pause or delete a watch, or change plan`);
+  if ((await activeWatches(tx, key.account_id)) >= limit)
+    throw new ApiError(403, `active watch limit ${limit} reached for the ${key.plan} plan: pause or delete a watch, or change plan`);
 }
 
 export async function createWatch(deps: ToolServices, key: AuthedKey, input: NewWatch, idempotencyKey: string | undefined): Promise<WatchRow> {
@@ -114,7 +115,8 @@ export async function changeWatch(deps: ToolServices, key: Pick<AuthedKey, 'acco
       next_check_at: next,
       newSlot,
     });
-    if (newSlot && updated.status === 'active') await queueCheck(deps.queue.boss(), tx, updated, updated.next_check_at, leaseSeconds(deps.config, updated.operation, updated.target));
+    if (newSlot && updated.status === 'active')
+      await queueCheck(deps.queue.boss(), tx, updated, updated.next_check_at, leaseSeconds(deps.config, updated.operation, updated.target));
     return updated;
   });
 }

@@ -42,8 +42,11 @@ export const WatchSchema = z.object({
   id: z.string(),
   name: z.string().nullable(),
   status: z.enum(['active', 'paused']),
-  paused_reason: z.enum(['paused_by_user', 'insufficient_credits']).nullable().describe('insufficient_credits: resumes by itself once the account can pay a check'),
-  target: z.looseObject({ operation: z.enum(OPERATIONS) }).describe("the operation and its input, as given"),
+  paused_reason: z
+    .enum(['paused_by_user', 'insufficient_credits'])
+    .nullable()
+    .describe('insufficient_credits: resumes by itself once the account can pay a check'),
+  target: z.looseObject({ operation: z.enum(OPERATIONS) }).describe('the operation and its input, as given'),
   rule: RuleSchema,
   every_hours: z.int(),
   callback_url: z.string().nullable(),
@@ -81,9 +84,9 @@ export function checkResource(c: CheckRow) {
     period: c.period,
     credits: c.credits,
     currency: c.currency,
-    cheapest: (c.observation.cheapest ?? null) as z.infer<typeof Cheapest>,
+    cheapest: c.observation.cheapest ?? null,
     changed: c.changes.length,
-    changes: c.changes.slice(0, CHANGES_SHOWN) as z.infer<typeof ChangeSchema>[],
+    changes: c.changes.slice(0, CHANGES_SHOWN),
     fired: c.fired,
     parity: (c.parity ?? null) as z.infer<typeof ParitySchema> | null,
     stored: (c.run ?? null) as z.infer<typeof StoredRun>,
@@ -126,6 +129,6 @@ export function eventResource(e: EventRow) {
     callback_status: e.callback_status,
     callback_attempts: e.callback_attempts,
     callback_last_error: e.callback_last_error,
-    data: ((e.payload as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>,
+    data: (e.payload as { data?: Record<string, unknown> }).data ?? {},
   };
 }

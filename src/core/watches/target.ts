@@ -37,7 +37,14 @@ export function validateTarget(tool: Tool, input: Record<string, unknown>): unkn
   const hazards = inputHazards(input, locate);
   if (hazards.length) throw new InvalidInput(under(hazards));
   if (asksZeroRetention(input)) {
-    throw new InvalidInput([{ type: 'value_error', loc: ['body', 'target', 'zero_retention'], msg: 'A watch must remember what it sees (its checks are stored rates of the account): zero_retention is refused', input: input.zero_retention }]);
+    throw new InvalidInput([
+      {
+        type: 'value_error',
+        loc: ['body', 'target', 'zero_retention'],
+        msg: 'A watch must remember what it sees (its checks are stored rates of the account): zero_retention is refused',
+        input: input.zero_retention,
+      },
+    ]);
   }
   const parsed = tool.input.safeParse(input);
   if (!parsed.success) throw new InvalidInput(under(toValidationIssues(parsed.error.issues, input, locate)));
@@ -53,7 +60,12 @@ export function validateTarget(tool: Tool, input: Record<string, unknown>): unkn
 export function stayRates(operation: Operation, input: Record<string, unknown>, output: OperationAnswer, observation: Observation): StayRate[] {
   if (operation === 'calendar' || !output.check_in || !output.check_out || !output.nights || !output.adults) return [];
   const stay = { check_in: output.check_in, check_out: output.check_out, nights: output.nights, adults: output.adults };
-  const row = (token: string, market: string, item: { total: number | null; currency: string; provenance: Provenance | null }, extra: Record<string, unknown>): StayRate => ({
+  const row = (
+    token: string,
+    market: string,
+    item: { total: number | null; currency: string; provenance: Provenance | null },
+    extra: Record<string, unknown>,
+  ): StayRate => ({
     token,
     market,
     currency: item.currency,
@@ -71,5 +83,12 @@ export function stayRates(operation: Operation, input: Record<string, unknown>, 
   }
   return observation.items
     .filter((i) => i.currency && i.provenance)
-    .map((i) => row(`${i.key}:${i.provenance!.source_property_id}`, i.provenance!.requested_market ?? 'US', { total: i.available ? i.total : null, currency: i.currency!, provenance: i.provenance }, { source: i.key }));
+    .map((i) =>
+      row(
+        `${i.key}:${i.provenance!.source_property_id}`,
+        i.provenance!.requested_market ?? 'US',
+        { total: i.available ? i.total : null, currency: i.currency!, provenance: i.provenance },
+        { source: i.key },
+      ),
+    );
 }

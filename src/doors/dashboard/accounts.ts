@@ -62,4 +62,3 @@ export async function changePassword(sql: Sql, accountId: string, password: stri
     await endAccountSessions(tx, accountId);
   });
 }
-

@@ -18,7 +18,8 @@ function axisStep(max: number): number {
   return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= raw)!;
 }
 
-const label = (b: BucketUsage) => (b.unit === 'hour' ? `${b.start.slice(11, 13)}:00` : `${MONTHS[Number(b.start.slice(5, 7)) - 1]} ${Number(b.start.slice(8, 10))}`);
+const label = (b: BucketUsage) =>
+  b.unit === 'hour' ? `${b.start.slice(11, 13)}:00` : `${MONTHS[Number(b.start.slice(5, 7)) - 1]} ${Number(b.start.slice(8, 10))}`;
 const when = (b: BucketUsage) => (b.unit === 'hour' ? `${b.start.slice(0, 10)} ${b.start.slice(11, 13)}:00 UTC` : b.start.slice(0, 10));
 
 /** Requests per hour or day as stacked bars (successful below, errors above), inline SVG without scripts. */

@@ -24,7 +24,7 @@ export function passwordStep(next: string | undefined): string {
 /** The authorization request's own URL, rebuilt from its parameters (a consent form's hidden fields). */
 function authorizeUrlOf(source: Record<string, unknown>): string | undefined {
   const q = new URLSearchParams();
-  for (const name of AUTHORIZATION_PARAMS) if (typeof source[name] === 'string' && source[name] !== '') q.set(name, source[name] as string);
+  for (const name of AUTHORIZATION_PARAMS) if (typeof source[name] === 'string' && source[name] !== '') q.set(name, source[name]);
   return safeNext(`${AUTHORIZE_PATH}?${q}`);
 }
 
@@ -56,7 +56,7 @@ export function mountConnectedApps(r: Router, kit: DashboardKit): void {
 
   r.get('/oauth/authorize', async (req, res) => {
     const urls = oauthUrls(deps.config, req);
-    const checked = await checkAuthorizationRequest(deps, urls, req.query as Record<string, unknown>);
+    const checked = await checkAuthorizationRequest(deps, urls, req.query);
     if (!checked.ok) return 'fatal' in checked ? refuse(res, checked.fatal) : res.redirect(303, checked.redirect);
     const session = res.locals.session as Session | null;
     // Sign-in and a required password change come first; each step carries this request on, and
@@ -65,7 +65,7 @@ export function mountConnectedApps(r: Router, kit: DashboardKit): void {
     if (!session?.account) return res.redirect(303, here ? `/dashboard/sign-in?next=${encodeURIComponent(here)}` : '/dashboard/sign-in');
     if (session.account.must_change_password) return res.redirect(303, passwordStep(here));
     const params: Record<string, string> = {};
-    for (const name of AUTHORIZATION_PARAMS) if (typeof req.query[name] === 'string' && req.query[name] !== '') params[name] = req.query[name] as string;
+    for (const name of AUTHORIZATION_PARAMS) if (typeof req.query[name] === 'string' && req.query[name] !== '') params[name] = req.query[name];
     allowFormRedirect(res, checked.request);
     send(res, 200, consentPage({ account: session.account, csrf: session.csrf, request: checked.request, params }));
   });
@@ -90,7 +90,10 @@ export function mountConnectedApps(r: Router, kit: DashboardKit): void {
       if (!checked.ok) return 'fatal' in checked ? refuse(res, checked.fatal) : res.redirect(303, checked.redirect);
       const q = checked.request;
       if (kit.field(req, 'decision') !== 'approve') {
-        return res.redirect(303, clientRedirect(q.redirectUri, urls.issuer, { error: 'access_denied', error_description: 'the user denied the request', state: q.state }));
+        return res.redirect(
+          303,
+          clientRedirect(q.redirectUri, urls.issuer, { error: 'access_denied', error_description: 'the user denied the request', state: q.state }),
+        );
       }
       const grantId = await approveGrant(deps.sql, { accountId: account.id, clientId: q.client.client_id, scope: q.scope });
       const code = await issueCode(deps.sql, {

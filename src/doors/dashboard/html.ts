@@ -3,7 +3,7 @@ import type { DashboardAccount } from './accounts.js';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for element content and quoted attributes. */
-export const esc = (value: unknown) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
+export const esc = (value: string | number | boolean | null | undefined) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /** A fragment of HTML that is already safe; `html` leaves it as is and escapes everything else. */
 export class Safe {
@@ -13,7 +13,10 @@ export class Safe {
   }
 }
 
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Safe {
+/** What a page template takes: text and numbers (escaped), safe fragments, lists of them; null, undefined and false print nothing. */
+export type HtmlValue = Safe | string | number | boolean | null | undefined | readonly HtmlValue[];
+
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Safe {
   let out = strings[0];
   values.forEach((v, i) => {
     out += render(v) + strings[i + 1];
@@ -21,12 +24,15 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Safe 
   return new Safe(out);
 }
 
-function render(v: unknown): string {
+function render(v: HtmlValue): string {
   if (v instanceof Safe) return v.text;
-  if (Array.isArray(v)) return v.map(render).join('');
+  if (isList(v)) return v.map(render).join('');
   if (v === null || v === undefined || v === false) return '';
   return esc(v);
 }
+
+// Array.isArray does not narrow a readonly array type out of a union
+const isList = (v: HtmlValue): v is readonly HtmlValue[] => Array.isArray(v);
 
 export const fmtInt = (n: number) => n.toLocaleString('en-US');
 export const fmtDate = (d: Date) => d.toISOString().slice(0, 10);

@@ -47,7 +47,8 @@ export const APP_CALL_ROWS = 20;
 function callsCard(calls: AppCall[]) {
   if (!calls.length) return html``;
   const rows = calls.map(
-    (c) => html`<tr><td>${fmtDateTime(c.created_at)}</td><td>${c.client_name}</td><td><code>${c.method} ${c.path}</code></td><td class="num">${c.status}</td><td class="num">${fmtInt(c.credits)}</td><td><code>${c.id}</code></td></tr>`,
+    (c) =>
+      html`<tr><td>${fmtDateTime(c.created_at)}</td><td>${c.client_name}</td><td><code>${c.method} ${c.path}</code></td><td class="num">${c.status}</td><td class="num">${fmtInt(c.credits)}</td><td><code>${c.id}</code></td></tr>`,
   );
   return html`<div class="card"><h2>Recent calls by apps</h2><table><thead><tr><th>Time</th><th>App</th><th>Call</th><th class="num">Status</th><th class="num">Credits</th><th>Request</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="hint">The latest ${APP_CALL_ROWS} at most; they also count in Usage, with the account's other requests.</p></div>`;
@@ -55,7 +56,9 @@ function callsCard(calls: AppCall[]) {
 
 export function connectedAppsPage(o: { account: DashboardAccount; csrf: string; apps: ConnectedApp[]; calls: AppCall[]; notice?: string }): string {
   const rows = o.apps.map(
-    (a) => html`<tr><td><strong>${a.client_name}</strong><div class="hint">${a.registration === 'metadata_document' ? `client document at ${hostOf(a.client_id)}` : 'self-registered'} · returns to ${a.redirect_hosts.join(', ')}</div></td>
+    (
+      a,
+    ) => html`<tr><td><strong>${a.client_name}</strong><div class="hint">${a.registration === 'metadata_document' ? `client document at ${hostOf(a.client_id)}` : 'self-registered'} · returns to ${a.redirect_hosts.join(', ')}</div></td>
 <td>${fmtDateTime(a.created_at)}</td><td>${a.last_used_at ? fmtDateTime(a.last_used_at) : 'never'}</td>
 <td class="num">${fmtInt(a.calls_30d)}</td><td class="num">${fmtInt(a.credits_30d)}</td>
 <td class="num"><form class="inline" method="post" action="/dashboard/apps/revoke">${csrfField(o.csrf)}<input type="hidden" name="grant" value="${a.grant_id}"><button class="secondary" type="submit">Disconnect</button></form></td></tr>`,

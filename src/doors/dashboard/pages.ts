@@ -56,7 +56,9 @@ export function passwordPage(o: Signed & { error?: string; next?: string }): str
   });
 }
 
-export function apiPage(o: Signed & { keys: KeySummary[]; created?: { key: CreatedKey; rotated: boolean }; error?: string; notice?: string; baseUrl: string }): string {
+export function apiPage(
+  o: Signed & { keys: KeySummary[]; created?: { key: CreatedKey; rotated: boolean }; error?: string; notice?: string; baseUrl: string },
+): string {
   const shown = o.created
     ? html`<div class="alert ok" role="status"><strong>${o.created.rotated ? 'Key rotated. The previous key has stopped working.' : 'Key created.'}</strong>
 Copy it now: it is shown only this once and cannot be displayed again.
@@ -64,7 +66,9 @@ Copy it now: it is shown only this once and cannot be displayed again.
 <span class="hint">Send it as <code>x-api-key</code> from your servers only, e.g. <code>curl -H "x-api-key: $API_KEY" ${o.baseUrl}/v1/billing</code></span></div>`
     : html``;
   const rows = o.keys.map(
-    (k) => html`<tr><td data-label="Name"><code>${k.name}</code></td><td data-label="Prefix"><code>${k.prefix}…</code></td><td data-label="Rate limit" class="num">${fmtInt(k.rate_limit_per_min)} / min</td><td data-label="Created">${fmtDateTime(k.created_at)}</td>
+    (
+      k,
+    ) => html`<tr><td data-label="Name"><code>${k.name}</code></td><td data-label="Prefix"><code>${k.prefix}…</code></td><td data-label="Rate limit" class="num">${fmtInt(k.rate_limit_per_min)} / min</td><td data-label="Created">${fmtDateTime(k.created_at)}</td>
 <td class="num"><a class="button secondary" href="/dashboard/api/rotate?name=${encodeURIComponent(k.name)}">Rotate key</a></td></tr>`,
   );
   const body = o.keys.length
@@ -111,7 +115,8 @@ interface LedgerRow {
 function callersCard(callers: CallerUsage[]) {
   if (!callers.some((c) => c.app)) return html``;
   const rows = callers.map(
-    (c) => html`<tr><td>${c.app ? html`<span class="badge">app</span> ${c.label}` : c.label}</td><td class="num">${fmtInt(c.requests)}</td><td class="num">${fmtInt(c.errors)}</td><td class="num">${fmtInt(c.credits)}</td></tr>`,
+    (c) =>
+      html`<tr><td>${c.app ? html`<span class="badge">app</span> ${c.label}` : c.label}</td><td class="num">${fmtInt(c.requests)}</td><td class="num">${fmtInt(c.errors)}</td><td class="num">${fmtInt(c.credits)}</td></tr>`,
   );
   return html`<div class="card"><h2>By caller</h2><table><thead><tr><th>Caller</th><th class="num">Requests</th><th class="num">Errors</th><th class="num">Credits</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="hint">Apps connected under Connected apps call <code>/mcp</code> as this account: their calls count here and in <code>GET /v1/usage</code>.</p></div>`;
@@ -122,7 +127,8 @@ export function usagePage(o: Signed & { usage: AccountUsage; callers: CallerUsag
   const b = o.balance;
   const errorRate = u.totals.requests ? `${((u.totals.errors / u.totals.requests) * 100).toFixed(1)}% of requests` : 'no requests';
   const tabs = Object.entries(DASHBOARD_PERIODS).map(
-    ([p, { label }]) => html`<a href="/dashboard/usage?period=${p}" class="${p === u.period ? 'active' : ''}" ${p === u.period ? html`aria-current="page"` : html``}>${label}</a>`,
+    ([p, { label }]) =>
+      html`<a href="/dashboard/usage?period=${p}" class="${p === u.period ? 'active' : ''}" ${p === u.period ? html`aria-current="page"` : html``}>${label}</a>`,
   );
   const span = DASHBOARD_PERIODS[u.period];
   const hourly = span.unit === 'hour';
@@ -176,5 +182,8 @@ export function jobsPage(o: Signed & { jobs: JobSummary[] }): string {
 
 /** A plain page for refusals (stale form, too many attempts). */
 export function messagePage(title: string, message: string, link: { href: string; label: string }): string {
-  return authPage({ title, body: html`<div class="card"><h1>${title}</h1><p class="lead">${message}</p><a class="button" href="${link.href}">${link.label}</a></div>` });
+  return authPage({
+    title,
+    body: html`<div class="card"><h1>${title}</h1><p class="lead">${message}</p><a class="button" href="${link.href}">${link.label}</a></div>`,
+  });
 }

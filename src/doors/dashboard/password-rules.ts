@@ -24,7 +24,14 @@ function unLeet(text: string): string[] {
 }
 
 /** Keyboard rows and the alphabet, either way round: a password cut from one is no secret. */
-const RUNS = ['abcdefghijklmnopqrstuvwxyz', '01234567890', 'qwertyuiopasdfghjklzxcvbnm', 'qwertzuiopasdfghjklyxcvbnm', 'azertyuiopqsdfghjklmwxcvbn', '1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p'];
+const RUNS = [
+  'abcdefghijklmnopqrstuvwxyz',
+  '01234567890',
+  'qwertyuiopasdfghjklzxcvbnm',
+  'qwertzuiopasdfghjklyxcvbnm',
+  'azertyuiopqsdfghjklmwxcvbn',
+  '1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p',
+];
 const RUN_TEXTS = RUNS.flatMap((r) => [r, [...r].reverse().join('')]);
 
 const isDigit = (c: string) => c >= '0' && c <= '9';
@@ -72,6 +79,7 @@ export function passwordRuleProblem(password: string, email: string): string | n
   for (const candidate of [lower, ...unLeet(lower), ...(wrapped ? [core, ...unLeet(core)] : [])]) {
     if (isCommon(candidate)) return 'This password is one of the most commonly used ones (or one of them with a few digits or symbols added); choose another.';
   }
-  if (wrapped && isTrivial(core)) return 'The password is a repeated or consecutive run of characters with a few digits or symbols added; choose something less predictable.';
+  if (wrapped && isTrivial(core))
+    return 'The password is a repeated or consecutive run of characters with a few digits or symbols added; choose something less predictable.';
   return null;
 }

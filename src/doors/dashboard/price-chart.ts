@@ -86,7 +86,9 @@ function drawing(points: PricePoint[], priced: (PricePoint & { price: number })[
     const [from, to] = newest ? [px - w, px] : [px - w / 2, px + w / 2];
     if (to > edge - box.font || from < left - box.font) continue;
     edge = from;
-    labels.push(html`<text class="x" x="${px.toFixed(1)}" y="${height - 12}" text-anchor="${newest ? 'end' : 'middle'}" font-size="${box.font}" fill="${COLORS.axis}">${text}</text>`);
+    labels.push(
+      html`<text class="x" x="${px.toFixed(1)}" y="${height - 12}" text-anchor="${newest ? 'end' : 'middle'}" font-size="${box.font}" fill="${COLORS.axis}">${text}</text>`,
+    );
   }
   return html`<svg class="${kind}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${aria}" xmlns="http://www.w3.org/2000/svg" font-family="system-ui,sans-serif">
 ${grid}<line x1="${left}" x2="${width - right}" y1="${top + plotH}" y2="${top + plotH}" stroke="#c9d1db"/>

@@ -12,17 +12,7 @@ import { mountWatches } from './watches.js';
 import { LEDGER_ROWS, apiPage, jobsPage, messagePage, passwordPage, rotateConfirmPage, signInPage, usagePage } from './pages.js';
 import { newPasswordProblem, verifyPassword } from './password.js';
 import { passwordRuleProblem } from './password-rules.js';
-import {
-  SESSION_COOKIE,
-  clearedCookie,
-  createSession,
-  csrfMatches,
-  destroySession,
-  readCookie,
-  readSession,
-  sessionCookie,
-  type Session,
-} from './sessions.js';
+import { SESSION_COOKIE, clearedCookie, createSession, csrfMatches, destroySession, readCookie, readSession, sessionCookie, type Session } from './sessions.js';
 import { attemptSucceeded, beginAttempt } from '../../platform/sign-in-attempts.js';
 import { DASHBOARD_PERIODS, accountUsage, callerUsage, isDashboardPeriod, type DashboardPeriod } from './usage.js';
 import { appsByKey } from '../../platform/oauth-store.js';
@@ -64,7 +54,7 @@ function trustSetting(deps: ServiceDeps, opts: DashboardOptions): boolean | numb
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (raw === 'true' || raw === 'false') return raw === 'true';
   if (typeof raw === 'string' && /^\d+$/.test(raw)) return Number(raw);
-  return raw as boolean | number | string;
+  return raw;
 }
 
 /**
@@ -109,11 +99,16 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
     if (csrfMatches(sessionOf(res), field(req, '_csrf'))) return next();
     const waiting = safeNext(field(req, 'next'));
     const back = waiting ? { href: waiting, label: 'Continue connecting the app' } : { href: PAGES.signIn, label: 'Back to sign-in' };
-    send(res, 403, messagePage('Form expired', 'This form is no longer valid (expired session or missing security token). Reload the page and try again.', back));
+    send(
+      res,
+      403,
+      messagePage('Form expired', 'This form is no longer valid (expired session or missing security token). Reload the page and try again.', back),
+    );
   };
 
   /** Wraps a signed-in handler; until the temporary password is replaced only the password page opens. */
-  const signedIn = (handler: (req: Request, res: Response, s: Signed) => Promise<void>, opts2: { passwordPage?: boolean } = {}): RequestHandler =>
+  const signedIn =
+    (handler: (req: Request, res: Response, s: Signed) => void | Promise<void>, opts2: { passwordPage?: boolean } = {}): RequestHandler =>
     async (req, res) => {
       const session = sessionOf(res);
       if (!session?.account) return res.redirect(303, PAGES.signIn);
@@ -121,7 +116,10 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
       await handler(req, res, { session, account: session.account });
     };
 
-  r.get('/', signedIn(async (_req, res) => res.redirect(303, PAGES.home)));
+  r.get(
+    '/',
+    signedIn((_req, res) => res.redirect(303, PAGES.home)),
+  );
 
   r.get('/sign-in', async (req, res) => {
     let session = sessionOf(res);
@@ -142,7 +140,11 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
     if (!attempt.allowed) {
       res.set('retry-after', String(attempt.retryAfterS));
       const minutes = Math.ceil(attempt.retryAfterS / 60);
-      return send(res, 429, signInPage({ csrf: session.csrf, email, next, error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
+      return send(
+        res,
+        429,
+        signInPage({ csrf: session.csrf, email, next, error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }),
+      );
     }
     const account = await accountForSignIn(sql, email);
     if (!(await verifyPassword(password, account?.password_hash ?? null)) || !account) {
@@ -164,7 +166,12 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
     res.redirect(303, PAGES.signIn);
   });
 
-  r.get('/password', signedIn(async (req, res, s) => send(res, 200, passwordPage({ account: s.account, csrf: s.session.csrf, next: safeNext(req.query.next) })), { passwordPage: true }));
+  r.get(
+    '/password',
+    signedIn((req, res, s) => send(res, 200, passwordPage({ account: s.account, csrf: s.session.csrf, next: safeNext(req.query.next) })), {
+      passwordPage: true,
+    }),
+  );
 
   r.post(
     '/password',
@@ -217,18 +224,32 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
     flashes.put(s.session.token, flash);
     res.redirect(303, PAGES.home);
   };
-  r.get('/api', signedIn((req, res, s) => {
-    const flash = flashes.take(s.session.token);
-    return renderKeys(req, res, s, flash?.outcome, flash?.rotated);
-  }));
-  r.post('/api/key', csrf, signedIn(async (_req, res, s) => afterKeyAction(res, s, { outcome: await createAccountKey(sql, s.account), rotated: false })));
+  r.get(
+    '/api',
+    signedIn((req, res, s) => {
+      const flash = flashes.take(s.session.token);
+      return renderKeys(req, res, s, flash?.outcome, flash?.rotated);
+    }),
+  );
+  r.post(
+    '/api/key',
+    csrf,
+    signedIn(async (_req, res, s) => afterKeyAction(res, s, { outcome: await createAccountKey(sql, s.account), rotated: false })),
+  );
   // Rotation stops the current key at once: a page of its own asks first.
-  r.get('/api/rotate', signedIn(async (req, res, s) => {
-    const key = (await liveKeys(sql, s.account.id)).find((k) => k.name === req.query.name);
-    if (!key) return afterKeyAction(res, s, { outcome: { ok: false, reason: 'No such key on this account.' }, rotated: true });
-    send(res, 200, rotateConfirmPage({ account: s.account, csrf: s.session.csrf, key }));
-  }));
-  r.post('/api/rotate', csrf, signedIn(async (req, res, s) => afterKeyAction(res, s, { outcome: await rotateAccountKey(sql, s.account.id, field(req, 'name')), rotated: true })));
+  r.get(
+    '/api/rotate',
+    signedIn(async (req, res, s) => {
+      const key = (await liveKeys(sql, s.account.id)).find((k) => k.name === req.query.name);
+      if (!key) return afterKeyAction(res, s, { outcome: { ok: false, reason: 'No such key on this account.' }, rotated: true });
+      send(res, 200, rotateConfirmPage({ account: s.account, csrf: s.session.csrf, key }));
+    }),
+  );
+  r.post(
+    '/api/rotate',
+    csrf,
+    signedIn(async (req, res, s) => afterKeyAction(res, s, { outcome: await rotateAccountKey(sql, s.account.id, field(req, 'name')), rotated: true })),
+  );
 
   r.get(
     '/usage',
@@ -250,21 +271,37 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
     }),
   );
 
-  r.get('/jobs', signedIn(async (_req, res, { session, account }) => send(res, 200, jobsPage({ account, csrf: session.csrf, jobs: await recentJobs(sql, account.id) }))));
+  r.get(
+    '/jobs',
+    signedIn(async (_req, res, { session, account }) => send(res, 200, jobsPage({ account, csrf: session.csrf, jobs: await recentJobs(sql, account.id) }))),
+  );
 
   mountConnectedApps(r, { deps, csrf, signedIn: (handler) => signedIn(handler), send, field });
   mountSources(r, { deps, signedIn: (handler) => signedIn(handler), send });
   mountWatches(r, { deps, csrf, signedIn: (handler) => signedIn(handler), send, field });
-  r.get(COPY_SCRIPT_PATH.replace('/dashboard', ''), (_req, res) => void res.type('text/javascript').set('cache-control', 'public, max-age=3600').send(COPY_SCRIPT));
+  r.get(
+    COPY_SCRIPT_PATH.replace('/dashboard', ''),
+    (_req, res) => void res.type('text/javascript').set('cache-control', 'public, max-age=3600').send(COPY_SCRIPT),
+  );
 
-  r.use((_req, res) => send(res, 404, messagePage('Page not found', 'There is no dashboard page at this address.', { href: '/dashboard', label: 'Go to the dashboard' })));
+  r.use((_req, res) =>
+    send(res, 404, messagePage('Page not found', 'There is no dashboard page at this address.', { href: '/dashboard', label: 'Go to the dashboard' })),
+  );
   r.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.too.large' || e?.type === 'entity.parse.failed' || e?.type === 'parameters.too.many') {
-      return send(res, e.status ?? 400, messagePage('Form not accepted', 'The form could not be read. Reload the page and try again.', { href: '/dashboard', label: 'Back' }));
+      return send(
+        res,
+        e.status ?? 400,
+        messagePage('Form not accepted', 'The form could not be read. Reload the page and try again.', { href: '/dashboard', label: 'Back' }),
+      );
     }
     deps.log.error({ err, requestId: req.id }, 'dashboard error');
-    send(res, 500, messagePage('Something went wrong', `The page could not be shown. Reference: ${req.id}`, { href: '/dashboard', label: 'Back to the dashboard' }));
+    send(
+      res,
+      500,
+      messagePage('Something went wrong', `The page could not be shown. Reference: ${req.id}`, { href: '/dashboard', label: 'Back to the dashboard' }),
+    );
   });
   return app;
 }

@@ -85,7 +85,9 @@ export function callerUsage(usage: AccountUsage, apps: Map<string, AppLabel>): C
   const byApp = new Map<string, CallerUsage>();
   for (const k of usage.by_key) {
     const app = apps.get(k.key_id);
-    const into = app ? (byApp.get(app.client_id) ?? byApp.set(app.client_id, { label: app.name, app: true, requests: 0, errors: 0, credits: 0 }).get(app.client_id)!) : keys;
+    const into = app
+      ? (byApp.get(app.client_id) ?? byApp.set(app.client_id, { label: app.name, app: true, requests: 0, errors: 0, credits: 0 }).get(app.client_id)!)
+      : keys;
     into.requests += k.requests;
     into.errors += k.errors;
     into.credits += k.credits;

@@ -2,7 +2,18 @@ import type { Request, Response, Router } from 'express';
 import { ApiError } from '../../domain/errors.js';
 import { billedPlan } from '../../platform/plans.js';
 import { changeWatch } from '../../core/watches/manage.js';
-import { deleteWatch, findWatch, listEvents, listWatches, recentChecks, watchTotals, type CheckRow, type EventRow, type WatchRow, type WatchTotals } from '../../platform/watches.js';
+import {
+  deleteWatch,
+  findWatch,
+  listEvents,
+  listWatches,
+  recentChecks,
+  watchTotals,
+  type CheckRow,
+  type EventRow,
+  type WatchRow,
+  type WatchTotals,
+} from '../../platform/watches.js';
 import type { DashboardAccount } from './accounts.js';
 import type { DashboardKit } from './connected-apps.js';
 import { alert, appPage, csrfField, fmtDateTime, fmtInt, html, type Safe } from './html.js';
@@ -19,10 +30,19 @@ interface Signed {
 }
 
 const when = (d: Date | null) => (d ? fmtDateTime(d) : '—');
-const money = (v: number | null | undefined, currency: string | null | undefined) => (v === null || v === undefined ? '—' : `${v.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${currency ?? ''}`.trim());
+const money = (v: number | null | undefined, currency: string | null | undefined) =>
+  v === null || v === undefined ? '—' : `${v.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${currency ?? ''}`.trim();
 
 function targetText(w: WatchRow): string {
-  const t = w.target as { property_token?: string; token?: string; days?: number; start?: string; check_in?: string; nights?: number; sources?: Record<string, unknown> };
+  const t = w.target as {
+    property_token?: string;
+    token?: string;
+    days?: number;
+    start?: string;
+    check_in?: string;
+    nights?: number;
+    sources?: Record<string, unknown>;
+  };
   if (w.operation === 'calendar') return `calendar of ${t.property_token ?? t.token}, ${t.days ?? 90} nights from ${t.start ?? 'tomorrow'}`;
   if (w.operation === 'offers') return `offers for ${t.property_token ?? t.token}, ${t.check_in}, ${t.nights ?? 1} night(s)`;
   return `compare ${Object.keys(t.sources ?? {}).join(', ')}, ${t.check_in}`;
@@ -72,9 +92,12 @@ export function watchPage(o: Signed & { watch: WatchRow; totals: WatchTotals | u
   const t = o.totals;
   const last = t?.last_price as { total?: number; currency?: string } | null | undefined;
   const points = [...o.checks].reverse().map((c) => ({ at: c.created_at, price: c.cheapest, currency: c.currency, fired: c.fired }));
-  const stat = (k: string, v: string | Safe, s: string) => html`<div class="stat"><div class="k">${k}</div><div class="v">${v}</div><div class="s">${s}</div></div>`;
+  const stat = (k: string, v: string | Safe, s: string) =>
+    html`<div class="stat"><div class="k">${k}</div><div class="v">${v}</div><div class="s">${s}</div></div>`;
   const checkRows = o.checks.map(
-    (c) => html`<tr><td data-label="Checked">${when(c.created_at)}</td><td data-label="Trigger">${c.trigger === 'schedule' ? `period ${c.period}` : 'asked for'}</td>
+    (
+      c,
+    ) => html`<tr><td data-label="Checked">${when(c.created_at)}</td><td data-label="Trigger">${c.trigger === 'schedule' ? `period ${c.period}` : 'asked for'}</td>
 <td data-label="Cheapest" class="num">${money(c.cheapest, c.currency)}</td><td data-label="Changed" class="num">${fmtInt(c.changes.length)}</td>
 <td data-label="Rule">${c.fired ? html`<span class="badge failed">fired</span>` : '—'}</td><td data-label="Credits" class="num">${fmtInt(c.credits)}</td><td data-label="Request"><code>${c.id}</code></td></tr>`,
   );
@@ -102,43 +125,78 @@ ${w.last_error ? html`<p class="hint">Last failed attempt (charged nothing): <co
 
 export function mountWatches(r: Router, kit: DashboardKit): void {
   const { deps, send } = kit;
-  const notFound = (res: Response) => send(res, 404, messagePage('Watch not found', 'This account has no watch at this address.', { href: '/dashboard/watches', label: 'Back to the watches' }));
+  const notFound = (res: Response) =>
+    send(res, 404, messagePage('Watch not found', 'This account has no watch at this address.', { href: '/dashboard/watches', label: 'Back to the watches' }));
   const owned = async (req: Request, account: DashboardAccount) => findWatch(deps.sql, account.id, String(req.params.id)).catch(() => null);
 
-  r.get('/watches', kit.signedIn(async (req, res, { session, account }) => {
-    const watches = await listWatches(deps.sql, account.id, 200);
-    const error = typeof req.query.error === 'string' && ERRORS[req.query.error] ? ERRORS[req.query.error] : undefined;
-    send(res, 200, watchesPage({ account, csrf: session.csrf, watches, totals: await watchTotals(deps.sql, watches.map((w) => w.id)), error }));
-  }));
-  r.get('/watches/:id', kit.signedIn(async (req, res, { session, account }) => {
-    const watch = await owned(req, account);
-    if (!watch) return notFound(res);
-    const [totals, checks, events] = await Promise.all([watchTotals(deps.sql, [watch.id]), recentChecks(deps.sql, watch.id, CHECKS_SHOWN), listEvents(deps.sql, watch.id, EVENTS_SHOWN)]);
-    send(res, 200, watchPage({ account, csrf: session.csrf, watch, totals: totals.get(watch.id), checks, events }));
-  }));
+  r.get(
+    '/watches',
+    kit.signedIn(async (req, res, { session, account }) => {
+      const watches = await listWatches(deps.sql, account.id, 200);
+      const error = typeof req.query.error === 'string' && ERRORS[req.query.error] ? ERRORS[req.query.error] : undefined;
+      send(
+        res,
+        200,
+        watchesPage({
+          account,
+          csrf: session.csrf,
+          watches,
+          totals: await watchTotals(
+            deps.sql,
+            watches.map((w) => w.id),
+          ),
+          error,
+        }),
+      );
+    }),
+  );
+  r.get(
+    '/watches/:id',
+    kit.signedIn(async (req, res, { session, account }) => {
+      const watch = await owned(req, account);
+      if (!watch) return notFound(res);
+      const [totals, checks, events] = await Promise.all([
+        watchTotals(deps.sql, [watch.id]),
+        recentChecks(deps.sql, watch.id, CHECKS_SHOWN),
+        listEvents(deps.sql, watch.id, EVENTS_SHOWN),
+      ]);
+      send(res, 200, watchPage({ account, csrf: session.csrf, watch, totals: totals.get(watch.id), checks, events }));
+    }),
+  );
   const back = (req: Request) => {
     const b = kit.field(req, 'back');
     return b === '/dashboard/watches' || /^\/dashboard\/watches\/watch_[A-Za-z0-9]+$/.test(b) ? b : '/dashboard/watches';
   };
-  for (const [action, status] of [['pause', 'paused'], ['resume', 'active']] as const) {
-    r.post(`/watches/:id/${action}`, kit.csrf, kit.signedIn(async (req, res, { account }) => {
+  for (const [action, status] of [
+    ['pause', 'paused'],
+    ['resume', 'active'],
+  ] as const) {
+    r.post(
+      `/watches/:id/${action}`,
+      kit.csrf,
+      kit.signedIn(async (req, res, { account }) => {
+        const watch = await owned(req, account);
+        if (!watch) return notFound(res);
+        try {
+          await changeWatch(deps, { account_id: account.id, plan: billedPlan(account.plan) }, watch.id, { status });
+        } catch (err) {
+          if (err instanceof ApiError && err.status === 403) return res.redirect(303, '/dashboard/watches?error=limit');
+          throw err;
+        }
+        res.redirect(303, back(req));
+      }),
+    );
+  }
+  r.post(
+    '/watches/:id/delete',
+    kit.csrf,
+    kit.signedIn(async (req, res, { account }) => {
       const watch = await owned(req, account);
       if (!watch) return notFound(res);
-      try {
-        await changeWatch(deps, { account_id: account.id, plan: billedPlan(account.plan) }, watch.id, { status });
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 403) return res.redirect(303, '/dashboard/watches?error=limit');
-        throw err;
-      }
-      res.redirect(303, back(req));
-    }));
-  }
-  r.post('/watches/:id/delete', kit.csrf, kit.signedIn(async (req, res, { account }) => {
-    const watch = await owned(req, account);
-    if (!watch) return notFound(res);
-    await deleteWatch(deps.sql, account.id, watch.id);
-    res.redirect(303, '/dashboard/watches');
-  }));
+      await deleteWatch(deps.sql, account.id, watch.id);
+      res.redirect(303, '/dashboard/watches');
+    }),
+  );
 }
 
 const ERRORS: Record<string, string> = { limit: 'The plan’s limit of active watches is reached: pause or delete another watch first.' };

@@ -29,10 +29,10 @@ export function honourConnectionClose(req: Request, res: Response, next: NextFun
   if (!wantsClose(req)) return next();
   const raw = res as ServerResponse;
   const writeHead = raw.writeHead.bind(raw) as (...args: unknown[]) => ServerResponse;
-  raw.writeHead = ((status: number, ...rest: unknown[]) => {
+  raw.writeHead = (status: number, ...rest: unknown[]) => {
     const args = rest.map((a) => (a && typeof a === 'object' ? withoutConnection(a as OutgoingHttpHeaders) : a));
     raw.setHeader('connection', 'close');
     return writeHead(status, ...args);
-  }) as typeof raw.writeHead;
+  };
   next();
 }

@@ -22,7 +22,7 @@ export function splitArguments(tool: Tool, given: Json): { view: Json; rest: Jso
   if (!names.length) return { view: {}, rest: given };
   const mine = Object.fromEntries(Object.entries(given).filter(([k]) => names.includes(k)));
   const rest = Object.fromEntries(Object.entries(given).filter(([k]) => !names.includes(k)));
-  const parsed = z.object(tool.mcp.view!.args!).safeParse(mine);
+  const parsed = z.object(tool.mcp.view!.args).safeParse(mine);
   if (!parsed.success) throw new InvalidInput(toValidationIssues(parsed.error.issues, mine, () => 'body'));
   return { view: parsed.data, rest };
 }
@@ -33,7 +33,12 @@ export function checkMaximums(tool: Tool, input: unknown): void {
   for (const [field, max] of Object.entries(tool.mcp.maximums)) {
     const value = (input as Json | null)?.[field];
     if (typeof value === 'number' && value > max) {
-      issues.push({ type: 'less_than_equal', loc: ['body', field], msg: `Input should be less than or equal to ${max} (an agent's answer stays within its token budget)`, input: value });
+      issues.push({
+        type: 'less_than_equal',
+        loc: ['body', field],
+        msg: `Input should be less than or equal to ${max} (an agent's answer stays within its token budget)`,
+        input: value,
+      });
     }
   }
   if (issues.length) throw new InvalidInput(issues);
@@ -44,7 +49,16 @@ export function checkMaximums(tool: Tool, input: unknown): void {
  * diagnostics (timings, upstream URL, byte counts; the call's request id is in the result's
  * `_meta`), the upstream's internal ids and codes no tool takes.
  */
-export const AGENT_OMITS = ['search_metadata', 'wire_bytes', 'elapsed_s', 'calendar_elapsed_s', 'egress_geo_locked_ok', 'price_insights_market_verified', 'data_id', 'amenity_codes'];
+export const AGENT_OMITS = [
+  'search_metadata',
+  'wire_bytes',
+  'elapsed_s',
+  'calendar_elapsed_s',
+  'egress_geo_locked_ok',
+  'price_insights_market_verified',
+  'data_id',
+  'amenity_codes',
+];
 
 /** The structured result an agent gets for the operation's answer. */
 export function agentAnswer(tool: Tool, output: unknown, view: Json, input: unknown): Json {
@@ -85,7 +99,10 @@ export function shareProvenance(answer: Json): Json {
     if (Array.isArray(v)) return v.map(reduce);
     if (!isObject(v)) return v;
     return Object.fromEntries(
-      Object.entries(v).map(([k, child]) => [k, isProvenanceKey(k) && isObject(child) ? Object.fromEntries(Object.entries(child).filter(([f]) => !(f in shared))) : reduce(child)]),
+      Object.entries(v).map(([k, child]) => [
+        k,
+        isProvenanceKey(k) && isObject(child) ? Object.fromEntries(Object.entries(child).filter(([f]) => !(f in shared))) : reduce(child),
+      ]),
     );
   };
   return { ...(reduce(answer) as Json), [SHARED_PROVENANCE]: shared };
@@ -115,7 +132,11 @@ export const TEXT_ITEMS = 3;
 function essentials(v: unknown): unknown {
   if (Array.isArray(v)) return v.slice(0, TEXT_ITEMS).map(essentials);
   if (!isObject(v)) return v;
-  return Object.fromEntries(Object.entries(v).filter(([k, child]) => !TEXT_OMITS.has(k) && !isProvenanceKey(k) && child !== null).map(([k, child]) => [k, essentials(child)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k, child]) => !TEXT_OMITS.has(k) && !isProvenanceKey(k) && child !== null)
+      .map(([k, child]) => [k, essentials(child)]),
+  );
 }
 
 /**
@@ -136,5 +157,10 @@ export function textBlock(tool: Tool, answer: Json): string {
 function longestList(v: unknown): number {
   if (Array.isArray(v)) return Math.max(v.length, ...v.map(longestList));
   if (!isObject(v)) return 0;
-  return Math.max(0, ...Object.entries(v).filter(([k]) => !TEXT_OMITS.has(k)).map(([, child]) => longestList(child)));
+  return Math.max(
+    0,
+    ...Object.entries(v)
+      .filter(([k]) => !TEXT_OMITS.has(k))
+      .map(([, child]) => longestList(child)),
+  );
 }

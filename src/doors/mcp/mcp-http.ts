@@ -46,7 +46,8 @@ function shallowerThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
@@ -82,7 +83,9 @@ async function readParsedBody(req: Request): Promise<{ parsed?: unknown; replay?
 /** Host and Origin checks against DNS rebinding (port-agnostic hostnames; a request without Origin passes). */
 function rebindingGuards(deps: ServiceDeps): RequestHandler[] {
   const { mcpAllowedHosts, mcpAllowedOrigins } = deps.config;
-  return [mcpAllowedHosts ? hostHeaderValidation(mcpAllowedHosts) : null, mcpAllowedOrigins ? originValidation(mcpAllowedOrigins) : null].filter((g) => g !== null);
+  return [mcpAllowedHosts ? hostHeaderValidation(mcpAllowedHosts) : null, mcpAllowedOrigins ? originValidation(mcpAllowedOrigins) : null].filter(
+    (g) => g !== null,
+  );
 }
 
 /**
@@ -112,7 +115,7 @@ export function mcpRouter(deps: ServiceDeps): Router {
     if (body.replay) {
       // the stream was read: the SDK reads the same bytes from a copy carrying the request's line and headers
       const copy = Object.assign(Readable.from([body.replay]), { method: req.method, url: req.url, headers: req.headers, auth });
-      await serve(copy as unknown as Request, res);
+      await serve(copy, res);
     } else if (body.parsed !== undefined) await serveParsedBody(handler, req, res, auth, body.parsed);
     else await serve(Object.assign(req, { auth }), res);
   });

@@ -32,7 +32,9 @@ export function mcpInputSchema(tool: Tool): Schema {
 
 export function mcpOutputSchema(tool: Tool): Schema {
   const full = jsonSchema(tool.mcp.view?.output ?? tool.output, 'output');
-  const properties = Object.fromEntries(Object.entries((full.properties as Record<string, Schema> | undefined) ?? {}).filter(([k]) => !AGENT_OMITS.includes(k)));
+  const properties = Object.fromEntries(
+    Object.entries((full.properties as Record<string, Schema> | undefined) ?? {}).filter(([k]) => !AGENT_OMITS.includes(k)),
+  );
   // an answer with provenance states what all of it shares once (mcp-answer.ts)
   if (JSON.stringify(full).includes('provenance')) properties[SHARED_PROVENANCE] = { type: 'object' };
   return leanSchema({ ...full, properties }, 'output');

@@ -7,7 +7,13 @@ import type { AuthInfo, McpHttpHandler } from '@modelcontextprotocol/server';
  * (the SDK's own Node adapter serialises the parsed body again and streams it); a JSON answer is
  * read whole and written with its length in one piece, an event stream is relayed as it comes.
  */
-export async function serveParsedBody(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse, authInfo: AuthInfo, parsedBody: unknown): Promise<void> {
+export async function serveParsedBody(
+  handler: McpHttpHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  authInfo: AuthInfo,
+  parsedBody: unknown,
+): Promise<void> {
   const abort = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) abort.abort();

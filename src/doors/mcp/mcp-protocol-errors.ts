@@ -44,7 +44,7 @@ export function shortProtocolError(message: JSONRPCMessage): JSONRPCMessage {
   if (!issues) return { ...message, error: { ...message.error, message: cut(text) } };
   const dumpAt = text.indexOf('[');
   const prefix = dumpAt > 0 ? text.slice(0, dumpAt).trim().replace(/:$/, '') : 'Invalid params';
-  const fixed = code === ProtocolErrorCode.InternalError ? ProtocolErrorCode.InvalidParams : code;
+  const fixed = code === Number(ProtocolErrorCode.InternalError) ? ProtocolErrorCode.InvalidParams : code;
   return { ...message, error: { ...message.error, code: fixed, message: cut(`${prefix}: ${summarise(issues)}`) } };
 }
 

@@ -2,7 +2,8 @@
  * JSON Schemas as the MCP tool list carries them. An agent pays for every byte of `tools/list` in
  * every conversation, so the listing keeps what tells it what to send and what comes back (field
  * names, types, short enums, bounds it can break, descriptions) and drops what only a validator
- * needs: JavaScript's safe-integer bounds, regular expressions behind a format, enums longer than
+ * needs: JavaScript's safe-integer bounds, regular expressions behind a format or an example in
+ * the description (`e.g. en`), enums longer than
  * MAX_ENUM (currency lists: the field's description names the code system; the server still
  * checks and its 422 lists the values), fields with nothing to choose (a constant, such as the
  * compatible routes' `engine`) or kept only for older callers (deprecated aliases), and on outputs
@@ -26,7 +27,20 @@ const LONG_TEXT = 200;
 /** Byte budget of one tool's output schema in the listing (18 tools share the ≤ 48 KB of tools/list). */
 export const OUTPUT_SCHEMA_BYTES = 1_200;
 /** Keys an output schema does not need: outputs are produced by us, not checked against the agent. */
-const OUTPUT_ONLY_DROPS = new Set(['required', 'additionalProperties', 'minLength', 'maxLength', 'pattern', 'format', 'const', 'minItems', 'maxItems', 'minimum', 'maximum', 'default']);
+const OUTPUT_ONLY_DROPS = new Set([
+  'required',
+  'additionalProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'const',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'default',
+]);
 
 function isSchema(v: unknown): v is Schema {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,7 +66,33 @@ function withoutNull(p: unknown): unknown {
 }
 
 /** Keywords that constrain a value (as the Inspector counts them); a sub-schema with none accepts anything (its "untyped-schema"). */
-const CONSTRAINING = new Set(['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', '$ref', 'properties', 'items', 'prefixItems', 'required', 'additionalProperties', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf']);
+const CONSTRAINING = new Set([
+  'type',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  '$ref',
+  'properties',
+  'items',
+  'prefixItems',
+  'required',
+  'additionalProperties',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'multipleOf',
+]);
 /** Any JSON value, spelled as its kinds. */
 const ANY_VALUE = ['string', 'number', 'boolean', 'object', 'array', 'null'].map((type) => ({ type }));
 const constrains = (s: Schema) => Object.keys(s).some((k) => CONSTRAINING.has(k)) || ('if' in s && ('then' in s || 'else' in s));
@@ -71,6 +111,8 @@ function trim(schema: unknown, io: 'input' | 'output'): unknown {
     if (k === 'minLength' && v === 1) continue; // any non-empty text: nothing an agent needs told
     if (k === 'maxLength' && typeof v === 'number' && v >= LONG_TEXT) continue; // a bound no name, place or URL an agent sends comes near
     if (k === 'pattern' && src.format) continue;
+    // a form the description shows by example (a language, country or currency code) needs no regular expression too: the server's 422 names it
+    if (k === 'pattern' && typeof src.description === 'string' && /\be\.g\. /.test(src.description)) continue;
     // a date's pattern says less than its format, in more bytes
     if (k === 'pattern' && v === ISO_DATE_PATTERN) {
       out.format = 'date';
@@ -95,7 +137,8 @@ function trim(schema: unknown, io: 'input' | 'output'): unknown {
       out.properties = Object.fromEntries(kept.map(([name, p]) => [name, trim(io === 'input' && !required.has(name) ? withoutNull(p) : p, io)]));
     } else if (k === 'required' && Array.isArray(v) && isSchema(src.properties)) {
       const props = src.properties;
-      out.required = v.filter((name) => isSchema(props[name]) && !(props[name].deprecated === true || 'const' in props[name]));
+      const names: unknown[] = v;
+      out.required = names.filter((name) => typeof name === 'string' && isSchema(props[name]) && !(props[name].deprecated === true || 'const' in props[name]));
     } else if (SUBSCHEMA.has(k)) out[k] = trim(v, io);
     else if (SUBSCHEMA_LIST.has(k) && Array.isArray(v)) out[k] = v.map((x) => trim(x, io));
     else out[k] = v; // a value, not a schema (default, enum, description …)
@@ -117,7 +160,11 @@ function inlineRefs(root: Schema): Schema {
       if (!isSchema(target) || depth > 4) return { type: 'object', ...rest };
       return { ...(resolve(target, depth + 1) as Schema), ...rest };
     }
-    return Object.fromEntries(Object.entries(v).filter(([k]) => k !== '$defs').map(([k, child]) => [k, resolve(child, depth)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => k !== '$defs')
+        .map(([k, child]) => [k, resolve(child, depth)]),
+    );
   };
   return resolve(root, 0) as Schema;
 }
@@ -128,7 +175,10 @@ function cutBelow(s: unknown, depth: number): unknown {
   if (!isSchema(s)) return s;
   if (depth < 0 && isSchema(s.properties)) return { type: s.type ?? 'object' };
   return Object.fromEntries(
-    Object.entries(s).map(([k, v]) => [k, k === 'properties' && isSchema(v) ? Object.fromEntries(Object.entries(v).map(([n, p]) => [n, cutBelow(p, depth - 1)])) : cutBelow(v, depth)]),
+    Object.entries(s).map(([k, v]) => [
+      k,
+      k === 'properties' && isSchema(v) ? Object.fromEntries(Object.entries(v).map(([n, p]) => [n, cutBelow(p, depth - 1)])) : cutBelow(v, depth),
+    ]),
   );
 }
 

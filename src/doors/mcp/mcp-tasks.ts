@@ -1,4 +1,11 @@
-import { CLIENT_CAPABILITIES_META_KEY, MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { cancelTask, createTask, findTask, type TaskRecord } from '../../jobs/mcp-task-store.js';
 import { Limited } from '../../domain/errors.js';
@@ -35,7 +42,7 @@ function declaresTasks(ctx: ServerContext): boolean {
 
 function requireTasks(ctx: ServerContext): void {
   if (!declaresTasks(ctx)) {
-    throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } as never, 'Missing required client capability');
+    throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }, 'Missing required client capability');
   }
 }
 
@@ -115,19 +122,19 @@ export function serveTaskMethods(server: Server, resolve: (ctx: ServerContext) =
     const { deps, caller } = await resolve(ctx);
     const task = await findTask(deps.sql, caller.key, params.taskId);
     if (!task) throw notFound('retrieve');
-    return taskView(task, true) as never;
+    return taskView(task, true);
   });
   // no tool of ours asks for input while it runs: an update is acknowledged and changes nothing
   server.setRequestHandler('tasks/update', { params: TaskIdParams }, async (params, ctx) => {
     requireTasks(ctx);
     const { deps, caller } = await resolve(ctx);
     if (!(await findTask(deps.sql, caller.key, params.taskId))) throw notFound('update');
-    return {} as never;
+    return {};
   });
   server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
     requireTasks(ctx);
     const { deps, caller } = await resolve(ctx);
     if (!(await cancelTask(deps.sql, deps.queue, caller.key, params.taskId))) throw notFound('cancel');
-    return {} as never;
+    return {};
   });
 }

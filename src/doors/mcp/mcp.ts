@@ -1,7 +1,14 @@
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpServerFactory, type ServerContext, type Tool as McpTool } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type McpServerFactory,
+  type ServerContext,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/server';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { toApiError } from '../../domain/errors.js';
-import type { AuthedKey } from '../../platform/keys.js';
 import { recordCall } from '../../ops/ops.js';
 import type { Tool } from '../../core/define-tool.js';
 import { failed, finishCall, invokeTool, newMeter, type CallRecord, type Meter } from '../../core/invoke.js';
@@ -32,7 +39,7 @@ export function buildToolTable(tools: Tool[]): McpToolTable {
       title: t.mcp.title,
       description: t.description,
       inputSchema: mcpInputSchema(t) as McpTool['inputSchema'],
-      outputSchema: mcpOutputSchema(t) as McpTool['outputSchema'],
+      outputSchema: mcpOutputSchema(t),
       annotations: {
         title: t.mcp.title,
         readOnlyHint: true,
@@ -59,7 +66,14 @@ const CLIENT_CLOSED = 499;
  */
 export type SettleCall = (meter: Meter, record: CallRecord, final: () => CallToolResult) => Promise<void>;
 
-export async function callTool(deps: ServiceDeps, tool: Tool, args: unknown, caller: McpCaller, signal: AbortSignal, settle?: SettleCall): Promise<CallToolResult> {
+export async function callTool(
+  deps: ServiceDeps,
+  tool: Tool,
+  args: unknown,
+  caller: McpCaller,
+  signal: AbortSignal,
+  settle?: SettleCall,
+): Promise<CallToolResult> {
   const id = caller.nextRequestId();
   const started = performance.now();
   const meter = newMeter();
@@ -85,8 +99,19 @@ export async function callTool(deps: ServiceDeps, tool: Tool, args: unknown, cal
     result = errorResult(api.detail, status, id);
   }
   // what goes out: the text block and the structured result beside it
-  const bytes = Buffer.byteLength((result.content[0] as { text: string }).text) + (result.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0);
-  const record: CallRecord = { id, key_id: caller.key.id, account_id: caller.key.account_id, method: 'MCP', path: tool.name, status, duration_ms: performance.now() - started, response_bytes: bytes };
+  const bytes =
+    Buffer.byteLength((result.content[0] as { text: string }).text) +
+    (result.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0);
+  const record: CallRecord = {
+    id,
+    key_id: caller.key.id,
+    account_id: caller.key.account_id,
+    method: 'MCP',
+    path: tool.name,
+    status,
+    duration_ms: performance.now() - started,
+    response_bytes: bytes,
+  };
   try {
     if (settle) await settle(meter, record, () => withCallMeta(result, id, meter));
     else await finishCall(deps, meter, record);
@@ -104,9 +129,14 @@ export async function callTool(deps: ServiceDeps, tool: Tool, args: unknown, cal
   return result;
 }
 
-/** A successful result carries its request id and credits in `_meta`. */
+/**
+ * A successful result carries its request id and credits in `_meta`; a cached tool's also whether it
+ * came from the result cache (`cached`, free) and, when it did, when it was fetched (`observed_at`).
+ */
 function withCallMeta(result: CallToolResult, id: string, meter: Meter): CallToolResult {
-  return result.isError ? result : { ...result, _meta: { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining } };
+  if (result.isError) return result;
+  const cache = meter.cache ? { cached: meter.cache.hit, ...(meter.cache.hit ? { observed_at: meter.cache.observedAt.toISOString() } : {}) } : {};
+  return { ...result, _meta: { request_id: id, credits_charged: meter.charged, credits_remaining: meter.remaining, ...cache } };
 }
 
 function errorResult(detail: unknown, status: number, requestId: string | null): CallToolResult {

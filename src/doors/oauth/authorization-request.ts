@@ -5,7 +5,16 @@ import { redirectUriRegistered } from './redirect-uris.js';
 import { MCP_SCOPE, sameResource, type OAuthUrls } from './urls.js';
 
 /** The parameters of an authorization request (RFC 6749 §4.1.1, RFC 7636, RFC 8707) that are carried to the consent form. */
-export const AUTHORIZATION_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method', 'resource'] as const;
+export const AUTHORIZATION_PARAMS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'scope',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+] as const;
 export type AuthorizationParams = Partial<Record<(typeof AUTHORIZATION_PARAMS)[number], string>>;
 
 export interface AuthorizationRequest {
@@ -47,7 +56,11 @@ export function clientRedirect(redirectUri: string, issuer: string, params: Reco
   return u.href;
 }
 
-export async function checkAuthorizationRequest(deps: Pick<ServiceDeps, 'sql' | 'config' | 'safeFetch'>, urls: OAuthUrls, raw: Record<string, unknown>): Promise<Checked> {
+export async function checkAuthorizationRequest(
+  deps: Pick<ServiceDeps, 'sql' | 'config' | 'safeFetch'>,
+  urls: OAuthUrls,
+  raw: Record<string, unknown>,
+): Promise<Checked> {
   const p = pickParams(raw);
   if (typeof p === 'string') return { ok: false, fatal: `The request repeats the parameter "${p}".` };
   if (!p.client_id) return { ok: false, fatal: 'The request names no client (client_id is missing).' };
@@ -72,7 +85,8 @@ export async function checkAuthorizationRequest(deps: Pick<ServiceDeps, 'sql' | 
   if (p.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
   if (!CHALLENGE.test(p.code_challenge)) return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
   if (p.state && p.state.length > MAX_STATE) return fail('invalid_request', `state is limited to ${MAX_STATE} characters`);
-  if (p.resource !== undefined && !sameResource(p.resource, urls.resource)) return fail('invalid_target', `this server issues tokens for ${urls.resource} only`);
+  if (p.resource !== undefined && !sameResource(p.resource, urls.resource))
+    return fail('invalid_target', `this server issues tokens for ${urls.resource} only`);
   const asked = (p.scope ?? '').split(' ').filter(Boolean);
   if (asked.length > 0 && !asked.includes(MCP_SCOPE) && !asked.every((s) => s === 'offline_access')) {
     return fail('invalid_scope', `the only scope is "${MCP_SCOPE}"`);

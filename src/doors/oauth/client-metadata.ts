@@ -34,7 +34,10 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 const ClientMetadata = z.object({
   redirect_uris: z.array(z.string()).min(1).max(10),
   token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS).optional(),
-  grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).max(2).optional(),
+  grant_types: z
+    .array(z.enum(['authorization_code', 'refresh_token']))
+    .max(2)
+    .optional(),
   response_types: z.array(z.literal('code')).max(1).optional(),
   client_name: text(100).optional(),
   client_uri: httpsUrl.optional(),

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import type { Db } from '../../db/client.js';
 import { newId, randomToken } from '../../domain/ids.js';
+import { isObject } from '../../domain/json.js';
 import { badText } from '../../core/validation.js';
 import {
   deleteStaleRegistrations,
@@ -102,17 +103,18 @@ async function fetchMetadataDocument(deps: ClientsDeps, clientId: string): Promi
   if (res.redirects.length > 0) throw invalidClient('the client metadata document must be served at the client_id URL itself, not through a redirect');
   if (res.status !== 200) throw invalidClient(`the client metadata document answered HTTP ${res.status}`);
   if (res.body.length > DOCUMENT_MAX_BYTES) throw invalidClient(`the client metadata document is larger than ${DOCUMENT_MAX_BYTES} bytes`);
-  let doc: Record<string, unknown>;
+  let doc: unknown;
   try {
     doc = JSON.parse(res.body.toString('utf8'));
   } catch {
     throw invalidClient('the client metadata document is not JSON');
   }
-  if (!doc || typeof doc !== 'object' || doc.client_id !== clientId) throw invalidClient('the client metadata document must state the same client_id as its URL');
+  if (!isObject(doc) || doc.client_id !== clientId) throw invalidClient('the client metadata document must state the same client_id as its URL');
   if ('client_secret' in doc || 'client_secret_expires_at' in doc) throw invalidClient('a client metadata document must not contain a client secret');
   const meta = parseClientMetadata(doc, 'client metadata document');
   if (!meta.client_name) throw invalidClient('the client metadata document must name the client (client_name)');
-  if ((meta.token_endpoint_auth_method ?? 'none') !== 'none') throw invalidClient('clients identified by a metadata document authenticate with PKCE only (token_endpoint_auth_method "none")');
+  if ((meta.token_endpoint_auth_method ?? 'none') !== 'none')
+    throw invalidClient('clients identified by a metadata document authenticate with PKCE only (token_endpoint_auth_method "none")');
   const maxAge = /(?:^|,)\s*max-age=(\d+)/i.exec(res.headers['cache-control'] ?? '');
   const noStore = /no-store|no-cache/i.test(res.headers['cache-control'] ?? '');
   const cacheS = noStore ? CACHE_S.min : Math.min(CACHE_S.max, Math.max(CACHE_S.min, maxAge ? Number(maxAge[1]) : CACHE_S.default));
@@ -157,7 +159,8 @@ export async function authenticateClient(deps: ClientsDeps, req: Request): Promi
   const client = await findClient(deps, clientId).catch((err) => {
     throw err instanceof OAuthProblem ? invalidClient('client authentication failed') : err;
   });
-  if (client.token_endpoint_auth_method !== method) throw invalidClient(`client authentication failed: this client authenticates with ${client.token_endpoint_auth_method}`);
+  if (client.token_endpoint_auth_method !== method)
+    throw invalidClient(`client authentication failed: this client authenticates with ${client.token_endpoint_auth_method}`);
   if (method !== 'none') {
     const presented = sha256(secret ?? '');
     if (!client.client_secret_hash || !timingSafeEqual(presented, client.client_secret_hash)) throw invalidClient('client authentication failed');

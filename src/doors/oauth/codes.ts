@@ -78,7 +78,7 @@ export async function redeemCode(
     );
   });
   if (outcome instanceof OAuthProblem) throw outcome;
-  return outcome as TokenResponse;
+  return outcome;
 }
 
 /** Expired codes and long-dead tokens go now and then (hashes of spent secrets are worth nothing). */

@@ -24,7 +24,8 @@ export function redirectUriProblem(raw: unknown): string | null {
   if (u.hash || raw.includes('#')) return 'a redirect URI must not contain a fragment';
   if (u.username || u.password) return 'a redirect URI must not contain credentials';
   if (REFUSED_SCHEMES.has(u.protocol)) return `redirect URIs with the ${u.protocol} scheme are not allowed`;
-  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) return 'an http redirect URI must point to a loopback host (127.0.0.1, [::1] or localhost); use https otherwise';
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname))
+    return 'an http redirect URI must point to a loopback host (127.0.0.1, [::1] or localhost); use https otherwise';
   return null;
 }
 

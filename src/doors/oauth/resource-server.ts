@@ -53,7 +53,14 @@ export async function mcpCaller(deps: Pick<ServiceDeps, 'platform' | 'config' | 
       async verifyAccessToken(token) {
         const t = await findAccessToken(deps.sql, token);
         if (!t) throw refused('the access token is unknown, expired or revoked');
-        return { token, clientId: t.client_id, scopes: t.scope.split(' '), expiresAt: Math.floor(t.expires_at.getTime() / 1000), resource: new URL(t.resource), extra: { token: t } };
+        return {
+          token,
+          clientId: t.client_id,
+          scopes: t.scope.split(' '),
+          expiresAt: Math.floor(t.expires_at.getTime() / 1000),
+          resource: new URL(t.resource),
+          extra: { token: t },
+        };
       },
     },
   });
@@ -72,7 +79,7 @@ export async function authenticateMcp(deps: Pick<ServiceDeps, 'platform' | 'conf
   try {
     return await mcpCaller(deps, req);
   } catch (err) {
-    if (!(err instanceof OAuthError) || err.code === OAuthErrorCode.ServerError) throw err;
+    if (!(err instanceof OAuthError) || err.code === String(OAuthErrorCode.ServerError)) throw err;
     const answer = bearerAuthChallengeResponse(err, { requiredScopes: REQUIRED_SCOPES, resourceMetadataUrl: oauthUrls(deps.config, req).resourceMetadata });
     res.set('www-authenticate', answer.headers.get('www-authenticate') ?? '');
     res.status(answer.status).json({ detail: err.message });

@@ -9,7 +9,6 @@ import { OAuthProblem, invalidRequest } from './errors.js';
 import { rotateRefreshToken, revokeToken, type TokenLifetimes } from './tokens.js';
 import { MCP_SCOPE, oauthUrls, type OAuthUrls } from './urls.js';
 
-
 /** RFC 8414 authorization server metadata. */
 export function authorizationServerMetadata(u: OAuthUrls) {
   return {
@@ -93,7 +92,8 @@ export function oauthRouter(deps: ServiceDeps): Router {
   const registrationBody = express.json({ limit: REGISTRATION_BODY_MAX_BYTES, type: () => true });
   const registrationBodyError: ErrorRequestHandler = (err: unknown, req, res, next) => {
     const e = err as { type?: string } | null;
-    if (e?.type === 'entity.too.large') return sendProblem(deps, req, res, new OAuthProblem('invalid_client_metadata', `client metadata is limited to ${REGISTRATION_BODY_MAX_BYTES} bytes`));
+    if (e?.type === 'entity.too.large')
+      return sendProblem(deps, req, res, new OAuthProblem('invalid_client_metadata', `client metadata is limited to ${REGISTRATION_BODY_MAX_BYTES} bytes`));
     if (e?.type) return sendProblem(deps, req, res, new OAuthProblem('invalid_client_metadata', 'client metadata must be a JSON object'));
     next(err);
   };
@@ -102,7 +102,9 @@ export function oauthRouter(deps: ServiceDeps): Router {
       const limited = (scope: string) => () => {
         throw new OAuthProblem('slow_down', `too many client registrations ${scope}; try again in a minute`, 429);
       };
-      await takeRateLimit(deps.sql, `oauth-register:${req.ip ?? req.socket.remoteAddress}`, deps.config.OAUTH_REGISTRATIONS_PER_IP_PER_MIN).catch(limited('from this address'));
+      await takeRateLimit(deps.sql, `oauth-register:${req.ip ?? req.socket.remoteAddress}`, deps.config.OAUTH_REGISTRATIONS_PER_IP_PER_MIN).catch(
+        limited('from this address'),
+      );
       await takeRateLimit(deps.sql, 'oauth-register:*', deps.config.OAUTH_REGISTRATIONS_PER_MIN).catch(limited('right now'));
       res.status(201).json(await registerClient(deps.sql, req.body, deps.config.OAUTH_PENDING_CLIENTS_MAX));
     } catch (err) {

@@ -67,7 +67,11 @@ export async function issueTokens(tx: Db, g: TokenGrant, life: TokenLifetimes, f
  * Refresh token rotation (OAuth 2.1 §4.3.1): the presented token is spent and a new pair issued in
  * the same family. A spent token presented again means it leaked: the whole family is revoked.
  */
-export async function rotateRefreshToken(sql: Sql, presented: string, opts: { clientId: string; resource?: string; life: TokenLifetimes }): Promise<TokenResponse> {
+export async function rotateRefreshToken(
+  sql: Sql,
+  presented: string,
+  opts: { clientId: string; resource?: string; life: TokenLifetimes },
+): Promise<TokenResponse> {
   if (!REFRESH_TOKEN_PATTERN.test(presented)) throw invalidGrant('unknown refresh token');
   const outcome = await sql.begin(async (tx) => {
     const row = await lockRefreshToken(tx, hashSecret(presented));
@@ -91,7 +95,7 @@ export async function rotateRefreshToken(sql: Sql, presented: string, opts: { cl
   });
   // The family revocation commits before the refusal is reported.
   if (outcome instanceof OAuthProblem) throw outcome;
-  return outcome as TokenResponse;
+  return outcome;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ServiceDeps } from '../../core/service-deps.js';
+import { LIVE } from '../../core/result-cache.js';
 import { ApiError } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
 import type { AuthedKey } from '../../platform/keys.js';
@@ -60,13 +61,22 @@ export async function checkSource(deps: ServiceDeps, check: CanonicalCheck, time
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
     const input = tool.input.parse(check.input);
-    const ctx = { deps: scopeSources(deps, { signal: deadline, session }), requestId, key: OPERATOR, transport: 'operator' as const, headers: {}, zeroRetention: false };
+    const ctx = {
+      deps: scopeSources(deps, { signal: deadline, session }),
+      requestId,
+      key: OPERATOR,
+      transport: 'operator' as const,
+      headers: {},
+      zeroRetention: false,
+      cache: LIVE,
+    };
     const output = await inSourceScope(sink, () => tool.handler(input, ctx));
     return tool.credits.actual(input, output) > 0 ? done('ok', null) : done('empty', 'the answer had nothing in it');
   } catch (err) {
     const failed = events.findLast((e) => e.outcome !== 'ok')?.outcome;
     const state = deadline.aborted ? 'timeout' : (failed ?? classifyFailure(err) ?? 'error');
-    const detail = err instanceof ApiError ? (typeof err.detail === 'string' ? err.detail : JSON.stringify(err.detail)) : String((err as Error)?.message ?? err);
+    const detail =
+      err instanceof ApiError ? (typeof err.detail === 'string' ? err.detail : JSON.stringify(err.detail)) : String((err as Error)?.message ?? err);
     return done(state, deadline.aborted ? `no answer within ${timeoutMs / 1000} s` : detail);
   }
 }
@@ -82,5 +92,14 @@ export function formatTable(results: CheckResult[]): string {
     ...results.map((r) => [r.source, r.state, r.path ?? '-', `${r.latency_ms} ms`, `${r.operation}: ${r.checked}`, r.detail ?? '']),
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  return rows.map((row) => row.map((cell, i) => (i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, i) => (i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

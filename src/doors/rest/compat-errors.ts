@@ -15,6 +15,6 @@ function sentence(d: ValidationIssue): string {
   const param = d.loc.slice(1).join('.') || String(d.loc[0] ?? 'request');
   if (d.type === 'missing' || d.input === undefined || (d.input === null && d.type === 'enum')) return `Missing required parameter ${param}: ${d.msg}`;
   if (d.type === 'unsupported') return `${param}: ${d.msg}`;
-  const shown = d.input === null || typeof d.input === 'object' ? '' : ` ${String(d.input)}`;
+  const shown = typeof d.input === 'string' || typeof d.input === 'number' || typeof d.input === 'boolean' ? ` ${d.input}` : '';
   return `Unsupported value${shown} in ${param}: ${d.msg}`;
 }

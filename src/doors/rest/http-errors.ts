@@ -22,14 +22,28 @@ export function sendError(deps: Pick<ServiceDeps, 'log'>, req: Request, res: Res
  */
 export function failureFields(api: ApiError, fallbackSource: string): { source: string; retryable: boolean; retry: string } | null {
   if (api.status < 502) return null;
-  if (api instanceof NotConfigured) return { source: 'service', retryable: false, retry: 'do not retry: the operator of this service has not enabled this feature' };
-  if (api instanceof DependencyDown) return { source: 'service', retryable: true, retry: 'retry with exponential backoff: a dependency of this service is down' };
+  if (api instanceof NotConfigured)
+    return { source: 'service', retryable: false, retry: 'do not retry: the operator of this service has not enabled this feature' };
+  if (api instanceof DependencyDown)
+    return { source: 'service', retryable: true, retry: 'retry with exponential backoff: a dependency of this service is down' };
   const source = api.source ?? fallbackSource;
   if (api instanceof UpstreamContractChanged) {
-    return { source, retryable: false, retry: `do not retry until the service is updated: the ${source} upstream no longer answers in the structure it is read by` };
+    return {
+      source,
+      retryable: false,
+      retry: `do not retry until the service is updated: the ${source} upstream no longer answers in the structure it is read by`,
+    };
   }
   if (api.detail === 'ENOTFOUND') {
-    return { source, retryable: true, retry: `retry later: the ${source} upstream host could not be resolved; if it persists, the operator's upstream address for ${source} is wrong` };
+    return {
+      source,
+      retryable: true,
+      retry: `retry later: the ${source} upstream host could not be resolved; if it persists, the operator's upstream address for ${source} is wrong`,
+    };
   }
-  return { source, retryable: api.retryable, retry: api.retryable ? 'retry with exponential backoff; nothing was charged' : 'do not retry; nothing was charged' };
+  return {
+    source,
+    retryable: api.retryable,
+    retry: api.retryable ? 'retry with exponential backoff; nothing was charged' : 'do not retry; nothing was charged',
+  };
 }

@@ -30,7 +30,8 @@ export function schematic(schema: unknown): unknown {
   if ('default' in s) return s.default;
   const branches = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
   if (branches) return schematic(branches.find((b) => b.type === 'null') ?? branches[0]);
-  const type = Array.isArray(s.type) ? (s.type.includes('null') ? 'null' : s.type[0]) : s.type;
+  const types: unknown[] | null = Array.isArray(s.type) ? s.type : null;
+  const type = types ? (types.includes('null') ? 'null' : types[0]) : s.type;
   switch (type) {
     case 'null':
       return null;

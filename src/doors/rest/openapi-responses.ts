@@ -26,14 +26,22 @@ const COMPAT_ERROR = text('The same message as one string: the field clients of 
 /** What a 502 or 503 adds: where it came from and whether to retry. */
 const FAILURE = {
   source: text('502, 503: the upstream source the failure came from (e.g. metasearch, video), or service for a dependency of ours.'),
-  retryable: { type: 'boolean', description: '502, 503: whether the same call may succeed later (retry with exponential backoff); false when the upstream changed its structure.' },
+  retryable: {
+    type: 'boolean',
+    description: '502, 503: whether the same call may succeed later (retry with exponential backoff); false when the upstream changed its structure.',
+  },
   retry: text('502, 503: what to do next, in words.'),
 };
 
 export const ERROR_SCHEMAS = {
   ValidationIssue: VALIDATION_ISSUE,
   Error: { type: 'object', description: 'Every error answer.', required: ['detail'], properties: { detail: DETAIL, ...FAILURE } },
-  ValidationError: { type: 'object', description: 'A request whose input does not validate (422).', required: ['detail'], properties: { detail: DETAIL_OR_ISSUES } },
+  ValidationError: {
+    type: 'object',
+    description: 'A request whose input does not validate (422).',
+    required: ['detail'],
+    properties: { detail: DETAIL_OR_ISSUES },
+  },
   CompatError: {
     type: 'object',
     description: 'Error answer of the compatible search family: `error` beside `detail`.',
@@ -62,7 +70,15 @@ export const RESPONSE_HEADERS = {
     description: 'Credits left in the current period after this call, when the key belongs to a billing account.',
     schema: { type: 'integer' },
   },
+  Cache: {
+    description:
+      'hit: answered from the shared result cache or from an identical call in flight, free (the answer says `cached: true`); miss: fetched for this call. Sent by cached operations while the cache is on.',
+    schema: { type: 'string', enum: ['hit', 'miss'] },
+  },
 };
+
+/** Whether an operation's answers may come from the result cache (its own `cache`, or its engine's). */
+export const answersFromCache = (tool: Tool) => tool.cache !== null || tool.cacheInHandler;
 
 const validationStatus = (tool: Tool) => (tool.compatErrors ? 400 : 422);
 
@@ -81,9 +97,12 @@ function statusesOf(tool: Tool): Map<number, string> {
     add(400, 'The request is well-formed but this source cannot use it (e.g. dates in the wrong order, an unsupported combination).');
     add(404, 'The upstream says the property, item or page does not exist.');
     add(502, 'The upstream failed, blocked the request or answered something unusable; retryable, nothing is charged.');
-    add(503, 'The upstream’s structure changed (not retryable until adapted), or a dependency of ours (database, browser) is down or busy (`browser_busy`: every browser context is taken; retryable).');
+    add(
+      503,
+      'The upstream’s structure changed (not retryable until adapted), or a dependency of ours (database, browser) is down or busy (`browser_busy`: every browser context is taken; retryable).',
+    );
   } else add(503, 'A dependency of ours (the database) is down; retryable.');
-  for (const [status, why] of Object.entries(tool.errors) as [string, string][]) add(Number(status), why);
+  for (const [status, why] of Object.entries(tool.errors)) if (why) add(Number(status), why);
   return new Map([...out.entries()].sort(([a], [b]) => a - b));
 }
 
@@ -98,6 +117,7 @@ function headers(tool: Tool, failure: boolean) {
     out['x-credits-charged'] = { $ref: '#/components/headers/CreditsCharged' };
     if (!failure) out['x-credits-remaining'] = { $ref: '#/components/headers/CreditsRemaining' };
   }
+  if (!failure && answersFromCache(tool)) out['x-cache'] = { $ref: '#/components/headers/Cache' };
   return out;
 }
 
@@ -139,7 +159,9 @@ function errorExample(status: number, validation: boolean, why: string, compat: 
   const detail = EXAMPLE_DETAIL[status] ?? why.replace(/[.;].*$/, '');
   if (status === 502) {
     const failure = { source: 'metasearch', retryable: true, retry: 'retry with exponential backoff; nothing was charged' };
-    return compat ? { detail: 'UpstreamHttp500', error: `metasearch: UpstreamHttp500; ${failure.retry}`, ...failure } : { detail: 'UpstreamHttp500', ...failure };
+    return compat
+      ? { detail: 'UpstreamHttp500', error: `metasearch: UpstreamHttp500; ${failure.retry}`, ...failure }
+      : { detail: 'UpstreamHttp500', ...failure };
   }
   return compat ? { detail, error: detail } : { detail };
 }

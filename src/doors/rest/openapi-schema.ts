@@ -11,7 +11,12 @@ export function openApiSchema(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
     if ((k === 'minimum' && v === -SAFE) || (k === 'maximum' && v === SAFE)) continue;
-    out[k] = k === 'properties' || k === '$defs' ? mapValues(v as Record<string, unknown>) : k === 'default' || k === 'const' || k === 'enum' || k === 'examples' ? v : openApiSchema(v);
+    out[k] =
+      k === 'properties' || k === '$defs'
+        ? mapValues(v as Record<string, unknown>)
+        : k === 'default' || k === 'const' || k === 'enum' || k === 'examples'
+          ? v
+          : openApiSchema(v);
   }
   const names = (out.propertyNames as { enum?: unknown[] } | undefined)?.enum;
   if (names && !out.properties && out.additionalProperties && typeof out.additionalProperties === 'object') {

@@ -3,13 +3,15 @@ import { jsonSchema } from '../../core/json-schema.js';
 import { exampleOf } from './openapi-examples.js';
 import { ERROR_SCHEMAS, RESPONSE_HEADERS, responsesOf } from './openapi-responses.js';
 import { openApiSchema } from './openapi-schema.js';
+import { cacheText, withCacheMarker } from './openapi-cache.js';
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[]; description?: string };
 
 /** Descriptions of the tags the descriptors use; the lint test fails on a tag without one. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
   account: 'Your plan, credits, ledger, usage and request history. Free.',
-  hotels: 'Hotel metasearch: resolve a property, search, details, offers by booking site, rooms, stay prices, 330-night calendars, stored rates, official sites and price comparison across sources.',
+  hotels:
+    'Hotel metasearch: resolve a property, search, details, offers by booking site, rooms, stay prices, 330-night calendars, stored rates, official sites and price comparison across sources.',
   jobs: 'Durable calendar batches: submit up to 50 calendars at once (Idempotency-Key), poll or receive a signed webhook.',
   flights: 'Flight metasearch: itineraries, return legs, booking options, location search and a price calendar.',
   ota: 'Single online travel agencies and the hostel and travel-review sources: rooms and prices of one property for one stay, and their property search.',
@@ -23,7 +25,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   retail: 'Retail marketplace: product search and reviews.',
   trends: 'Search interest over time for a keyword.',
   'jobs-search': 'Job cards of the web search engine, rendered in a headless browser.',
-  watches: 'Rate monitoring: watches re-price a calendar, a stay or a comparison on a schedule, store what they see and send a signed watch.triggered event when their rule fires.',
+  watches:
+    'Rate monitoring: watches re-price a calendar, a stay or a comparison on a schedule, store what they see and send a signed watch.triggered event when their rule fires.',
   sources: 'Health of the upstream sources: recent outcomes per source, as recorded by the service.',
 };
 
@@ -87,6 +90,8 @@ function costText(tool: Tool): string {
 /** The MCP tool and the cost, where a reader of the reference sees them: the description and badges. */
 function describe(tool: Tool): { description: string; badges: { name: string }[] } {
   const lines = [tool.description, '', `**Cost:** ${costText(tool)}`];
+  const cache = cacheText(tool);
+  if (cache) lines.push('', cache);
   const badges = [{ name: tool.metered ? `${tool.credits.base}${tool.credits.note ? '+' : ''} credits` : tool.credits.note ? 'metered' : 'free' }];
   if (tool.mcp.expose) {
     lines.push('', `**MCP tool:** \`${tool.name}\` (POST /mcp, tools/call).`);
@@ -97,12 +102,15 @@ function describe(tool: Tool): { description: string; badges: { name: string }[]
 
 function operation(tool: Tool, path: string) {
   const { description, badges } = describe(tool);
-  const output = openApiSchema(jsonSchema(tool.output, 'output'));
+  const output = withCacheMarker(tool, openApiSchema(jsonSchema(tool.output, 'output')) as Schema);
   const example = exampleOf(tool, { input: inputSchema(tool), output });
   const op: Record<string, unknown> = {
     operationId: path === tool.path ? tool.name : `${tool.name}_${tool.aliases.indexOf(path) + 1}`,
     summary: tool.title,
-    description: example.source === 'recorded' ? description : `${description}\n\nThe example answer is schematic: no recorded call of this operation, so it states nothing (null, empty).`,
+    description:
+      example.source === 'recorded'
+        ? description
+        : `${description}\n\nThe example answer is schematic: no recorded call of this operation, so it states nothing (null, empty).`,
     tags: tool.tags,
     'x-credits': tool.credits.base,
     ...(tool.credits.note ? { 'x-credits-note': tool.credits.note } : {}),
@@ -177,7 +185,12 @@ export function openApiDocument(tools: Tool[]): Record<string, unknown> {
       securitySchemes: {
         ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your key, sk_… (recommended).' },
         Bearer: { type: 'http', scheme: 'bearer', description: 'The same key as a Bearer token: Authorization: Bearer sk_….' },
-        ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'The key in the query string: accepted on the compatible search API’s GET route only.' },
+        ApiKeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'api_key',
+          description: 'The key in the query string: accepted on the compatible search API’s GET route only.',
+        },
       },
     },
   };

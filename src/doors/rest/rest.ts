@@ -3,7 +3,8 @@ import { compatErrorText } from './compat-errors.js';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { requireKey } from '../../platform/auth.js';
 import { cutText } from '../../domain/error-echo.js';
-import { InvalidInput, toApiError, UnsupportedMediaType } from '../../domain/errors.js';
+import { InvalidInput, toApiError, UnsupportedMediaType, type ApiError } from '../../domain/errors.js';
+import { isObject } from '../../domain/json.js';
 import type { AuthedKey } from '../../platform/keys.js';
 import { elapsedMs } from '../../platform/request-context.js';
 import { BODY_METHODS, type Tool } from '../../core/define-tool.js';
@@ -12,6 +13,7 @@ import { failureFields, logFault } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from '../../core/invoke.js';
 import { coerceQuery } from '../../core/query.js';
 import { RawBody, inertHeaders } from '../../core/raw-body.js';
+import { markedAnswer } from '../../core/result-cache.js';
 import { routeTable } from './route-table.js';
 import type { Location } from '../../core/validation.js';
 
@@ -26,9 +28,9 @@ function rawInput(tool: Tool, req: Request): Record<string, unknown> {
     delete query.api_key;
     return { ...coerceQuery(tool.input, query), ...params };
   }
-  const body = req.body;
+  const body: unknown = req.body;
   if (body === undefined) return { ...params };
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (!isObject(body)) {
     throw new InvalidInput([{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a JSON object', input: body }]);
   }
   return { ...body, ...params };
@@ -110,7 +112,7 @@ function assertUnique(tools: Tool[]): void {
 }
 
 /** Runs one call; `refused` is an error found before the route (unreadable body or path), answered once the caller is known. */
-async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps, refused?: unknown): Promise<void> {
+async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps, refused?: ApiError): Promise<void> {
   const meter = newMeter();
   let key: AuthedKey | undefined;
   let status = tool.status;
@@ -126,7 +128,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps
     req.keyPrefix = key.prefix;
     if (refused) throw refused;
     const ctx = { deps, signal: hangUp.signal, requestId: req.id, key, transport: 'rest' as const, headers: req.headers as Record<string, string> };
-    body = await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter);
+    body = markedAnswer(await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter), meter.cache);
   } catch (err) {
     ({ status, body } = hangUp.signal.aborted ? CLIENT_CLOSED : errorReply(deps, req, err, tool));
     failed(meter);
@@ -137,7 +139,16 @@ async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps
   if (key) {
     // Written before the answer so that a client can read its own record at once.
     try {
-      await finishCall(deps, meter, { id: req.id, key_id: key.id, account_id: key.account_id, method: req.method, path: tool.path, status, duration_ms: elapsedMs(req), response_bytes: raw ? raw.bytes.length : Buffer.byteLength(text) });
+      await finishCall(deps, meter, {
+        id: req.id,
+        key_id: key.id,
+        account_id: key.account_id,
+        method: req.method,
+        path: tool.path,
+        status,
+        duration_ms: elapsedMs(req),
+        response_bytes: raw ? raw.bytes.length : Buffer.byteLength(text),
+      });
     } catch (err) {
       // A result whose charge could not be written is not handed out free.
       if (status < 400) {
@@ -151,6 +162,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps
     res.setHeader('x-credits-charged', String(meter.charged));
     if (meter.remaining !== null) res.setHeader('x-credits-remaining', String(meter.remaining));
   }
+  if (meter.cache) res.setHeader('x-cache', meter.cache.hit ? 'hit' : 'miss');
   if (raw && status < 400) res.status(status).set(inertHeaders(raw)).type(raw.contentType).send(raw.bytes);
   else res.status(status).type('application/json').send(text);
   recordCall(deps.ops, { operation: tool.name, transport: 'rest', status, ms: elapsedMs(req), credits: meter.charged });

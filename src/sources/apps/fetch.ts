@@ -69,7 +69,10 @@ export interface ReviewsAnswer {
  * The storefront's ratings summary (an unknown app is a 404 there; it also gives the written-review
  * total), then one page of 20 review rows from `offset`.
  */
-export async function fetchAppReviews(deps: SourceUses<'upstream'>, input: { app_id: string; country: string; sort: AppReviewSort; offset: number }): Promise<ReviewsAnswer> {
+export async function fetchAppReviews(
+  deps: SourceUses<'upstream'>,
+  input: { app_id: string; country: string; sort: AppReviewSort; offset: number },
+): Promise<ReviewsAnswer> {
   const call = new AppsCall(deps);
   const summary = await call.send(appRatingsRequest(input.app_id, input.country));
   if (summary.status === 404) throw new NotFound('app not found in this storefront');
@@ -84,7 +87,10 @@ export async function fetchAppReviews(deps: SourceUses<'upstream'>, input: { app
 }
 
 /** Store search by term in one storefront. */
-export async function fetchAppSearch(deps: SourceUses<'upstream'>, input: { term: string; country: string; limit: number }): Promise<{ total: number; apps: AppRecord[]; wire_bytes: number }> {
+export async function fetchAppSearch(
+  deps: SourceUses<'upstream'>,
+  input: { term: string; country: string; limit: number },
+): Promise<{ total: number; apps: AppRecord[]; wire_bytes: number }> {
   const call = new AppsCall(deps);
   const res = await call.send(appSearchRequest(input));
   failIfError(res);

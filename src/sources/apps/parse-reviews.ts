@@ -1,5 +1,5 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { arrOrNull, dateOrInstant, nonEmptyStr, nonEmptyText, num, obj, stringText } from '../../domain/json.js';
+import { arrOrNull, dateOrInstant, nonEmptyStr, nonEmptyText, num, obj, stringText, textOrNull } from '../../domain/json.js';
 
 export interface AppReview {
   review_id: string;
@@ -24,7 +24,8 @@ export interface AppRatings {
 /** Review dates as precise as the feed states them. */
 const iso = dateOrInstant;
 
-const isFiveCounts = (v: unknown[] | null): v is [number, number, number, number, number] => v !== null && v.length === 5 && v.every((c) => typeof c === 'number');
+const isFiveCounts = (v: unknown[] | null): v is [number, number, number, number, number] =>
+  v !== null && v.length === 5 && v.every((c) => typeof c === 'number');
 
 /**
  * The storefront's ratings summary (`/<cc>/customer-reviews/id<app>?displayable-kind=11` with a
@@ -35,7 +36,7 @@ export function parseAppRatings(payload: unknown): AppRatings {
   const list = arrOrNull(root, 'ratingCountList');
   if (!root || !isFiveCounts(list)) throw new UpstreamContractChanged('apps', 'ratingCountList of five counts');
   return {
-    app_id: root.adamId != null ? String(root.adamId) : null,
+    app_id: textOrNull(root, 'adamId'),
     rating: num(root.ratingAverage),
     ratings_count: num(root.ratingCount),
     reviews_count: num(root.totalNumberOfReviews),
@@ -65,7 +66,7 @@ export function parseAppReviews(payload: unknown): { reviews: AppReview[]; rows:
     const dev = obj(r.developerResponse);
     const devText = nonEmptyText(dev?.body);
     if (dev && devText !== null) {
-      review.developer_response = { id: dev.id != null ? String(dev.id) : null, text: devText, date: iso(dev.modified) };
+      review.developer_response = { id: textOrNull(dev, 'id'), text: devText, date: iso(dev.modified) };
     }
     out.push(review);
   }

@@ -38,7 +38,13 @@ export function appLookupRequest(input: { app_id?: string; bundle_id?: string; c
 }
 
 export function appSearchRequest(input: { term: string; country?: string; limit?: number }): AppsRequest {
-  const q = new URLSearchParams({ term: input.term, country: (input.country ?? 'us').toLowerCase(), media: 'software', entity: 'software', limit: String(input.limit ?? 50) });
+  const q = new URLSearchParams({
+    term: input.term,
+    country: (input.country ?? 'us').toLowerCase(),
+    media: 'software',
+    entity: 'software',
+    limit: String(input.limit ?? 50),
+  });
   return { method: 'GET', path: `/search?${q.toString()}` };
 }
 

@@ -3,9 +3,48 @@ import type { CareersAts, CareersBoard } from './types.js';
 import { decodeUrlPart } from '../shared/url-text.js';
 
 /** Path segments that are never a company token on the shared hosts. */
-const RESERVED = new Set(['embed', 'api', 'v0', 'v1', 'j', 'jobs', 'job', 'static', 'assets', 'favicon.ico', 'robots.txt', 'careers', 'search', 'wday', 'cxs', 'o', 'oauth', 'login', 'en', 'fr', 'de', 'es']);
+const RESERVED = new Set([
+  'embed',
+  'api',
+  'v0',
+  'v1',
+  'j',
+  'jobs',
+  'job',
+  'static',
+  'assets',
+  'favicon.ico',
+  'robots.txt',
+  'careers',
+  'search',
+  'wday',
+  'cxs',
+  'o',
+  'oauth',
+  'login',
+  'en',
+  'fr',
+  'de',
+  'es',
+]);
 /** Subdomains of a system's own domain that are infrastructure, not a company. */
-const RESERVED_SUBDOMAINS = new Set(['www', 'api', 'app', 'apply', 'jobs', 'careers', 'career', 'static', 'assets', 'cdn', 'help', 'support', 'status', 'blog', 'docs']);
+const RESERVED_SUBDOMAINS = new Set([
+  'www',
+  'api',
+  'app',
+  'apply',
+  'jobs',
+  'careers',
+  'career',
+  'static',
+  'assets',
+  'cdn',
+  'help',
+  'support',
+  'status',
+  'blog',
+  'docs',
+]);
 const LOCALE_SEGMENT = /^[a-z]{2}(?:-[A-Za-z]{2})?$/;
 const TOKEN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
@@ -74,9 +113,7 @@ const RULES: Rule[] = [
     const jobs = /^([a-z0-9-]+)\.(wd\d+)\.myworkdayjobs\.com$/.exec(host);
     if (jobs) {
       const tenant = jobs[1];
-      let site: string | null = null;
-      if (parts[0] === 'wday' && parts[1] === 'cxs') site = token(parts[3]);
-      else site = token(LOCALE_SEGMENT.test(parts[0] ?? '') ? parts[1] : parts[0]);
+      const site = parts[0] === 'wday' && parts[1] === 'cxs' ? token(parts[3]) : token(LOCALE_SEGMENT.test(parts[0] ?? '') ? parts[1] : parts[0]);
       return site ? board('workday', `${tenant}/${site}`, `https://${host}/${site}`, { host, tenant, site }) : null;
     }
     const site = /^(wd\d+)\.myworkdaysite\.com$/.exec(host);
@@ -163,14 +200,20 @@ export function firstLabel(host: string): string {
 
 /** The registrable part of a host (`www.acme.co.uk` → `acme.co.uk`), to tell same-site links. */
 export function siteOf(host: string): string {
-  const labels = host.toLowerCase().replace(/^www\./, '').split('.');
+  const labels = host
+    .toLowerCase()
+    .replace(/^www\./, '')
+    .split('.');
   // Two-letter second-level labels under a country code (co.uk, com.au) belong to the suffix.
   const n = labels.length >= 3 && /^(co|com|org|net|gov|ac|edu)$/.test(labels[labels.length - 2]!) ? 3 : 2;
   return labels.slice(-n).join('.');
 }
 
 function unescapeState(text: string): string {
-  return text.replace(/\\u002[fF]/g, '/').replace(/\\\//g, '/').replace(/&amp;/g, '&');
+  return text
+    .replace(/\\u002[fF]/g, '/')
+    .replace(/\\\//g, '/')
+    .replace(/&amp;/g, '&');
 }
 
 /**
@@ -205,11 +248,12 @@ export function scanCareersPage(html: string, pageUrl: string): CareersPageScan 
   }
   $('script:not([src])').each((_, el) => {
     const text = unescapeState($(el).text());
-    const evidence: BoardEvidence = /json/i.test($(el).attr('type') ?? '') || /__NEXT_DATA__|__NUXT__|__APOLLO_STATE__|__INITIAL_STATE__/.test(text) ? 'state' : 'script';
+    const evidence: BoardEvidence =
+      /json/i.test($(el).attr('type') ?? '') || /__NEXT_DATA__|__NUXT__|__APOLLO_STATE__|__INITIAL_STATE__/.test(text) ? 'state' : 'script';
     for (const m of text.matchAll(URL_IN_TEXT)) note(m[0].startsWith('//') ? `https:${m[0]}` : m[0], evidence);
   });
 
-  let page: URL | null = null;
+  let page: URL | null;
   try {
     page = new URL(pageUrl);
   } catch {

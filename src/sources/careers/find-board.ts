@@ -10,7 +10,25 @@ import { supportedSystemsText, type CareersBoard } from './types.js';
 /** Same-site careers links followed when the first page names no board. */
 const MAX_FOLLOWED_LINKS = 2;
 /** Words a company name carries that its domain usually does not. */
-const LEGAL_WORDS = new Set(['inc', 'llc', 'ltd', 'limited', 'gmbh', 'ag', 'sa', 'sas', 'bv', 'nv', 'plc', 'co', 'corp', 'corporation', 'company', 'the', 'hq']);
+const LEGAL_WORDS = new Set([
+  'inc',
+  'llc',
+  'ltd',
+  'limited',
+  'gmbh',
+  'ag',
+  'sa',
+  'sas',
+  'bv',
+  'nv',
+  'plc',
+  'co',
+  'corp',
+  'corporation',
+  'company',
+  'the',
+  'hq',
+]);
 
 export type ProbeOutcome = 'confirmed' | 'absent' | 'different_company' | 'failed';
 

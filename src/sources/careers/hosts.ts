@@ -1,5 +1,3 @@
-import type { CareersAts } from './types.js';
-
 /**
  * Host → base URL replacements for board requests (tests point real ATS hosts at a local replay
  * server). The path and query of the request are kept; the replacement may add a path prefix.

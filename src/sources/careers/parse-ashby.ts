@@ -1,6 +1,6 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import type { CareersBoardPage, CareersCompensation, CareersJobRecord } from './types.js';
-import { arr, numeric, obj, textOrNull, type JsonObject } from '../../domain/json.js';
+import { arr, numeric, obj, str, textOrNull, type JsonObject } from '../../domain/json.js';
 import { isoUtc, payPeriod, uniq } from './values.js';
 
 /** `GET api.ashbyhq.com/posting-api/job-board/<org>?includeCompensation=true`. */
@@ -42,7 +42,7 @@ function ashbyCompensation(j: JsonObject): CareersCompensation | null {
   const comp = obj(j.compensation);
   const salary = arr(comp?.summaryComponents)
     .map((c) => obj(c))
-    .find((c) => c && String(c.compensationType ?? '').toLowerCase() === 'salary' && numeric(c.minValue) !== null && numeric(c.maxValue) !== null);
+    .find((c) => c && (str(c, 'compensationType') ?? '').toLowerCase() === 'salary' && numeric(c.minValue) !== null && numeric(c.maxValue) !== null);
   if (!salary) return null;
   return {
     min: numeric(salary.minValue)!,

@@ -1,7 +1,7 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import { htmlToText } from '../network/html-reduce.js';
 import type { CareersBoardPage, CareersJobRecord } from './types.js';
-import { arr, numeric, obj, textOrNull } from '../../domain/json.js';
+import { arr, numeric, obj, str, textOrNull } from '../../domain/json.js';
 import { decodeEntities, isoUtc, uniq } from './values.js';
 
 /** Custom metadata field that boards use for the employment type (Greenhouse has no native one). */
@@ -13,7 +13,11 @@ export function parseGreenhouseBoard(payload: unknown): CareersBoardPage {
   const root = obj(payload);
   if (!root || !Array.isArray(root.jobs)) throw new UpstreamContractChanged('careers', 'greenhouse jobs array');
   const jobs = root.jobs.map(greenhouseJob).filter((j): j is CareersJobRecord => j !== null);
-  const companyName = textOrNull(arr(root.jobs).map((j) => obj(j)?.company_name).find((n) => textOrNull(n)));
+  const companyName = textOrNull(
+    arr(root.jobs)
+      .map((j) => obj(j)?.company_name)
+      .find((n) => textOrNull(n)),
+  );
   return { company_name: companyName, total: numeric(obj(root.meta)?.total), jobs };
 }
 
@@ -27,7 +31,7 @@ function greenhouseJob(raw: unknown): CareersJobRecord | null {
   const places = uniq([locationName, ...offices.map((o) => textOrNull(o?.name))]);
   const employment = arr(j.metadata)
     .map((m) => obj(m))
-    .find((m) => m && EMPLOYMENT_TYPE_FIELD.test(String(m.name ?? '')));
+    .find((m) => m && EMPLOYMENT_TYPE_FIELD.test(str(m, 'name') ?? ''));
   const content = textOrNull(j.content);
   return {
     job_id: id,

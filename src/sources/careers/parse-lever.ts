@@ -50,7 +50,8 @@ function leverDescription(j: JsonObject): string | null {
   for (const list of arr(j.lists)) {
     const l = obj(list);
     const heading = textOrNull(l?.text);
-    const body = textOrNull(l?.content) ? htmlToText(`<ul>${l!.content}</ul>`) : null;
+    const content = textOrNull(l?.content);
+    const body = content ? htmlToText(`<ul>${content}</ul>`) : null;
     const block = [heading, body].filter(Boolean).join('\n');
     if (block) parts.push(block);
   }

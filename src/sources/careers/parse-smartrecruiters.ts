@@ -64,4 +64,3 @@ export function hasMoreSmartRecruiters(page: { offset: number; limit: number; to
   if (page.jobs.length === 0) return false;
   return page.total !== null ? page.offset + page.jobs.length < page.total : page.jobs.length >= page.limit;
 }
-

@@ -32,7 +32,9 @@ function teamtailorJob(raw: unknown): CareersJobRecord | null {
     posted_at: isoUtc(posting.datePosted ?? item.date_published),
     updated_at: isoUtc(item.date_modified),
     url: textOrNull(item.url),
-    employment_type: Array.isArray(posting.employmentType) ? uniq(posting.employmentType.map((v) => textOrNull(v))).join(', ') || null : textOrNull(posting.employmentType),
+    employment_type: Array.isArray(posting.employmentType)
+      ? uniq(posting.employmentType.map((v) => textOrNull(v))).join(', ') || null
+      : textOrNull(posting.employmentType),
     compensation: teamtailorCompensation(posting),
     ats: 'teamtailor',
     description_text: html ? htmlToText(html) || null : null,

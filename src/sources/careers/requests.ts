@@ -23,13 +23,21 @@ export function boardRequest(b: CareersBoard, opts: { include_description?: bool
   const t = encodeURIComponent(b.board);
   switch (b.ats) {
     case 'greenhouse':
-      return { method: 'GET', url: `https://boards-api.greenhouse.io/v1/boards/${t}/jobs?content=${opts.include_description ? 'true' : 'false'}`, headers: JSON_HEADERS };
+      return {
+        method: 'GET',
+        url: `https://boards-api.greenhouse.io/v1/boards/${t}/jobs?content=${opts.include_description ? 'true' : 'false'}`,
+        headers: JSON_HEADERS,
+      };
     case 'lever':
       return { method: 'GET', url: `https://api.${b.region === 'eu' ? 'eu.' : ''}lever.co/v0/postings/${t}?mode=json`, headers: JSON_HEADERS };
     case 'ashby':
       return { method: 'GET', url: `https://api.ashbyhq.com/posting-api/job-board/${t}?includeCompensation=true`, headers: JSON_HEADERS };
     case 'workable':
-      return { method: 'GET', url: `https://apply.workable.com/api/v1/widget/accounts/${t}?details=${opts.include_description ? 'true' : 'false'}`, headers: JSON_HEADERS };
+      return {
+        method: 'GET',
+        url: `https://apply.workable.com/api/v1/widget/accounts/${t}?details=${opts.include_description ? 'true' : 'false'}`,
+        headers: JSON_HEADERS,
+      };
     case 'recruitee':
       return { method: 'GET', url: `https://${b.host ?? `${b.board}.recruitee.com`}/api/offers/`, headers: JSON_HEADERS };
     case 'teamtailor':

@@ -2,7 +2,6 @@
 import { textOrNull } from '../../domain/json.js';
 import type { PayPeriod } from './types.js';
 
-
 /** ISO-8601 UTC for a timestamp the system gives (ISO with offset, `YYYY-MM-DD HH:MM:SS UTC`, epoch ms); dates stay dates. */
 export function isoUtc(v: unknown): string | null {
   if (typeof v === 'number' && Number.isFinite(v)) return trimMs(new Date(v).toISOString());
@@ -47,7 +46,8 @@ export function decodeEntities(s: string): string {
 export function payPeriod(v: unknown): PayPeriod | null {
   const t = textOrNull(v)?.toLowerCase();
   if (!t) return null;
-  const m = /^(?:per-|1\s+)?(hour|day|week|month|year)(?:ly|s)?(?:-(?:salary|wage))?$/.exec(t) ?? /^(hourly|daily|weekly|monthly|yearly|annual|annually)$/.exec(t);
+  const m =
+    /^(?:per-|1\s+)?(hour|day|week|month|year)(?:ly|s)?(?:-(?:salary|wage))?$/.exec(t) ?? /^(hourly|daily|weekly|monthly|yearly|annual|annually)$/.exec(t);
   if (!m) return null;
   const word = m[1]!;
   const map: Record<string, PayPeriod> = { hourly: 'hour', daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year', annual: 'year', annually: 'year' };

@@ -32,7 +32,10 @@ export async function fetchHostelAvailability(deps: SourceUses<'upstream'>, inpu
   const obs = observe('hostel', response);
   const a = await withContractGuard('hostel', response, (r) => parseHostelAvailability(r.json()));
   // The reply prices named nights (priceBreakdown dates): they must be nights of the asked stay.
-  assertNightsAnswered(stay, a.rooms.flatMap((room) => room.offers.flatMap((o) => o.nights.map((n) => n.date))));
+  assertNightsAnswered(
+    stay,
+    a.rooms.flatMap((room) => room.offers.flatMap((o) => o.nights.map((n) => n.date))),
+  );
   const key = { propertyId: a.property_id || input.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.guests };
   return {
     property_id: key.propertyId,
@@ -111,16 +114,20 @@ export async function fetchHostelSearch(deps: SourceUses<'upstream'>, input: Hos
       provenance:
         p.lowest_price_per_night == null
           ? null
-          : priceProvenance(obs, { propertyId: p.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: 1 }, {
-              sourceKind: 'ota_search_card',
-              collector: 'hostel.city_properties',
-              market: null,
-              requestedCurrency: null,
-              returnedCurrency: p.currency,
-              priceBasis: 'nightly_lowest_price',
-              derivation: 'upstream',
-              rateId: null,
-            }),
+          : priceProvenance(
+              obs,
+              { propertyId: p.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: 1 },
+              {
+                sourceKind: 'ota_search_card',
+                collector: 'hostel.city_properties',
+                market: null,
+                requestedCurrency: null,
+                returnedCurrency: p.currency,
+                priceBasis: 'nightly_lowest_price',
+                derivation: 'upstream',
+                rateId: null,
+              },
+            ),
     })),
   };
 }

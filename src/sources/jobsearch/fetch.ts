@@ -55,7 +55,14 @@ export async function fetchJobCards(deps: JobSearchContext, input: { q: string; 
   try {
     const page = await context.newPage();
     const sizes: Promise<number>[] = [];
-    page.on('requestfinished', (req) => sizes.push(req.sizes().then((s) => s.responseBodySize, () => 0)));
+    page.on('requestfinished', (req) =>
+      sizes.push(
+        req.sizes().then(
+          (s) => s.responseBodySize,
+          () => 0,
+        ),
+      ),
+    );
     const url = deps.config.upstreamHosts.metasearch + jobSearchPath(input);
     let response;
     try {
@@ -75,7 +82,12 @@ export async function fetchJobCards(deps: JobSearchContext, input: { q: string; 
       jobs = parseJobCards(html, { url: page.url() });
     } catch (err) {
       if (err instanceof UpstreamContractChanged) {
-        await keepSessionReply(deps.config.dataDir, deps.upstream.session ?? undefined, 'jobsearch', html, { url: page.url(), status, reason: 'contract_changed', detail: err.message });
+        await keepSessionReply(deps.config.dataDir, deps.upstream.session ?? undefined, 'jobsearch', html, {
+          url: page.url(),
+          status,
+          reason: 'contract_changed',
+          detail: err.message,
+        });
       }
       throw err;
     }

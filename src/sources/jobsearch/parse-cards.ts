@@ -82,7 +82,10 @@ export function parseJobCards(html: string, context: { url: string }): JobCard[]
     const title = clean(card.find(SEL.title).first().text());
     if (!title) return;
     const item = card.closest('li').length ? card.closest('li') : card;
-    const places = card.find(SEL.locationVia).toArray().map((p) => clean($(p).text()));
+    const places = card
+      .find(SEL.locationVia)
+      .toArray()
+      .map((p) => clean($(p).text()));
     const viaText = places.find((p) => p && /^via\s/i.test(p)) ?? null;
     const location = places.find((p) => p && p !== viaText) ?? null;
     let posted: string | null = null;

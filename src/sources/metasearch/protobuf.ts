@@ -6,10 +6,7 @@
  * writer never drops "default" fields: what the caller writes is what goes on the wire.
  */
 
-export type ProtoValue =
-  | { wire: 0; value: bigint }
-  | { wire: 2; bytes: Uint8Array }
-  | { wire: 1 | 5; bytes: Uint8Array };
+export type ProtoValue = { wire: 0; value: bigint } | { wire: 2; bytes: Uint8Array } | { wire: 1 | 5; bytes: Uint8Array };
 
 export interface ProtoField {
   field: number;

@@ -1,5 +1,5 @@
 import * as cheerio from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
+import { isTag, isText, type AnyNode } from 'domhandler';
 
 /** Tags kept in reduced markup; `b` and `i` are their presentational twins. */
 const KEPT_TAGS = new Set(['p', 'br', 'strong', 'em', 'u', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -7,14 +7,33 @@ const RENAMED_TAGS: Record<string, string> = { b: 'strong', i: 'em' };
 /** Subtrees that never carry description text. */
 const DROPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'button', 'form', 'input', 'select']);
 /** Elements that end a line in plain text. */
-const BLOCK_TAGS = new Set(['p', 'div', 'section', 'article', 'li', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr', 'table', 'blockquote', 'pre', 'dd', 'dt', 'dl', 'header', 'footer']);
+const BLOCK_TAGS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'li',
+  'ul',
+  'ol',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'tr',
+  'table',
+  'blockquote',
+  'pre',
+  'dd',
+  'dt',
+  'dl',
+  'header',
+  'footer',
+]);
 
 function escapeText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function isElement(node: AnyNode): node is Element {
-  return node.type === 'tag' || node.type === 'script' || node.type === 'style';
 }
 
 function rootNodes(html: string): AnyNode[] {
@@ -27,9 +46,9 @@ export function reduceHtml(html: string): string {
   const out: string[] = [];
   const walk = (nodes: AnyNode[]): void => {
     for (const node of nodes) {
-      if (node.type === 'text') {
+      if (isText(node)) {
         out.push(escapeText(node.data));
-      } else if (isElement(node)) {
+      } else if (isTag(node)) {
         const name = node.name.toLowerCase();
         if (DROPPED_TAGS.has(name)) continue;
         const tag = RENAMED_TAGS[name] ?? name;
@@ -58,11 +77,11 @@ export function htmlToText(html: string): string {
   };
   const walk = (nodes: AnyNode[]): void => {
     for (const node of nodes) {
-      if (node.type === 'text') {
+      if (isText(node)) {
         let t = node.data.replace(/[ \t\r\n\f\u00a0]+/g, ' ');
         if (s === '' || s.endsWith('\n') || s.endsWith(' ')) t = t.replace(/^ +/, '');
         s += t;
-      } else if (isElement(node)) {
+      } else if (isTag(node)) {
         const name = node.name.toLowerCase();
         if (DROPPED_TAGS.has(name)) continue;
         if (name === 'br') {

@@ -36,7 +36,10 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
     id: 'synxis',
     name: 'SynXis / TravelClick',
     hosts: ['synxis.com', 'travelclick.com'],
-    ids: [{ hosts: ['synxis.com'], query: 'hotel' }, { hosts: ['reservations.travelclick.com'], path: /^\/(\d+)/ }],
+    ids: [
+      { hosts: ['synxis.com'], query: 'hotel' },
+      { hosts: ['reservations.travelclick.com'], path: /^\/(\d+)/ },
+    ],
     chainQuery: 'chain',
   },
   {

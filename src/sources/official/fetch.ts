@@ -24,7 +24,10 @@ export interface OfficialInput {
 }
 
 /** The website's engines, strongest evidence first; 404 for a missing site, 502 for a blocked one. */
-export async function detectWebsiteEngines(deps: SourceUses<'safeFetch'>, website: string): Promise<{ matches: OfficialEngineMatch[]; finalUrl: string; wireBytes: number }> {
+export async function detectWebsiteEngines(
+  deps: SourceUses<'safeFetch'>,
+  website: string,
+): Promise<{ matches: OfficialEngineMatch[]; finalUrl: string; wireBytes: number }> {
   const page = await deps.safeFetch.fetch(website);
   if (page.status === 404 || page.status === 410) throw new NotFound(`website ${website} not found`);
   const verdict = detectBlock({ status: page.status, url: page.url, headers: page.headers, body: page.body, expect: 'html' });
@@ -46,7 +49,14 @@ export async function fetchOfficialRate(deps: SourceUses<'safeFetch'>, input: Of
   if (!match.hotel_id) throw new InvalidInput(`booking engine ${match.name} detected, but its booking link carries no property id`);
   const engine = PRICED_ENGINES[match.engine]!;
   const hotelId = match.hotel_id;
-  const engineStay: EngineStay = { propertyCode: hotelId, checkIn: stay.checkIn, checkOut: stay.checkOut, nights: stay.nights, adults: input.adults, currency: input.currency ?? null };
+  const engineStay: EngineStay = {
+    propertyCode: hotelId,
+    checkIn: stay.checkIn,
+    checkOut: stay.checkOut,
+    nights: stay.nights,
+    adults: input.adults,
+    currency: input.currency ?? null,
+  };
   let engineBytes = 0;
   const call: EngineCall = async (url, init) => {
     const reply = await deps.safeFetch.fetch(url, init);

@@ -57,7 +57,7 @@ export function parseBeds24Availability(body: string, stay: Pick<EngineStay, 'pr
     .filter(isObject)
     .filter((r) => r.roomId != null || r.roomsavail != null)
     .map((r) => {
-      const roomId = String(r.roomId ?? '');
+      const roomId = text(r, 'roomId');
       const available = numeric(r.roomsavail);
       return {
         room_id: roomId,

@@ -83,14 +83,15 @@ export function nightlyRates(rows: unknown, nights: readonly string[]): number[]
     byDate.set(date, rate);
   }
   const out = nights.map((d) => byDate.get(d));
-  return out.every((v) => v != null) ? (out as number[]) : null;
+  return out.every((v) => v != null) ? out : null;
 }
 
 /** Offers of a `booking/rooms` reply for the stay; rooms whose stated maximum is below the party are left out. */
 export function parseCloudbedsRooms(body: string, stay: Pick<EngineStay, 'checkIn' | 'nights' | 'adults'>): EngineRoomOffer[] {
   const reply = json(body, 'rooms');
   if (!isObject(reply)) throw new UpstreamContractChanged('official', 'cloudbeds rooms object');
-  if (reply.success === false) throw new UpstreamContractChanged('official', `cloudbeds rooms refused: ${text(reply.message).slice(0, 120) || 'success false'}`);
+  if (reply.success === false)
+    throw new UpstreamContractChanged('official', `cloudbeds rooms refused: ${text(reply.message).slice(0, 120) || 'success false'}`);
   const key = ROOM_LISTS.find((k) => k in reply);
   if (!key) {
     if (ROOMS_REPLY_KEYS.some((k) => k in reply)) return [];

@@ -60,7 +60,11 @@ export interface SiteminderQuote {
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json', origin: ORIGIN, referer: `${ORIGIN}/` };
 
-const post = (query: string, variables: Record<string, unknown>): SafeFetchInit => ({ method: 'POST', headers: HEADERS, body: JSON.stringify({ query, variables }) });
+const post = (query: string, variables: Record<string, unknown>): SafeFetchInit => ({
+  method: 'POST',
+  headers: HEADERS,
+  body: JSON.stringify({ query, variables }),
+});
 
 export function siteminderRoomTypesRequest(stay: Pick<EngineStay, 'propertyCode' | 'checkIn' | 'checkOut'>): SafeFetchInit {
   return post(ROOM_TYPES_QUERY, { channelCode: stay.propertyCode, checkInDate: stay.checkIn, checkOutDate: stay.checkOut, locale: 'en' });

@@ -9,7 +9,29 @@ import { parseOtafourSecondaryData, type OtafourGridOffer } from './secondary-da
 import { SUGGEST_PATH, parseOtafourSuggest, suggestQuery } from './suggest.js';
 
 export const OTAFOUR_CURRENCIES = [
-  'AED', 'AUD', 'BRL', 'CAD', 'CHF', 'CZK', 'EUR', 'GBP', 'HKD', 'IDR', 'INR', 'JPY', 'KRW', 'MYR', 'NZD', 'PHP', 'PLN', 'SEK', 'SGD', 'THB', 'TWD', 'USD', 'ZAR',
+  'AED',
+  'AUD',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CZK',
+  'EUR',
+  'GBP',
+  'HKD',
+  'IDR',
+  'INR',
+  'JPY',
+  'KRW',
+  'MYR',
+  'NZD',
+  'PHP',
+  'PLN',
+  'SEK',
+  'SGD',
+  'THB',
+  'TWD',
+  'USD',
+  'ZAR',
 ] as const;
 
 export const SECONDARY_DATA_PATH = '/api/cronos/property/BelowFoldParams/GetSecondaryData';

@@ -110,16 +110,20 @@ export async function fetchOtaoneSearch(deps: SourceUses<'upstream'>, input: Ota
     ...c,
     provenance:
       c.price != null
-        ? priceProvenance(obs, { propertyId: `${c.country}/${c.pagename}`, checkIn: stay?.checkIn ?? '', checkOut: stay?.checkOut ?? '', adults: input.adults }, {
-            sourceKind: 'ota_search_card',
-            collector: 'otaone.search_page',
-            market: null,
-            requestedCurrency: input.currency,
-            returnedCurrency: c.currency,
-            priceBasis: 'stay_headline',
-            derivation: 'normalized_upstream',
-            rateId: null,
-          })
+        ? priceProvenance(
+            obs,
+            { propertyId: `${c.country}/${c.pagename}`, checkIn: stay?.checkIn ?? '', checkOut: stay?.checkOut ?? '', adults: input.adults },
+            {
+              sourceKind: 'ota_search_card',
+              collector: 'otaone.search_page',
+              market: null,
+              requestedCurrency: input.currency,
+              returnedCurrency: c.currency,
+              priceBasis: 'stay_headline',
+              derivation: 'normalized_upstream',
+              rateId: null,
+            },
+          )
         : null,
   });
   return {

@@ -103,9 +103,17 @@ export function parseOtaoneSearchCards(html: string): OtaoneSearchCard[] {
     card.find(`${SEL.units} h4`).each((_, h) => {
       const head = $(h);
       const list = head.nextAll('ul').first();
-      const details = list.find('li').map((__, li) => clean(spaced(li as unknown as DomNode))).get().filter(Boolean);
+      const details = list
+        .find('li')
+        .map((__, li) => clean(spaced(li as unknown as DomNode)))
+        .get()
+        .filter(Boolean);
       const policy = (icon: string, words: RegExp) =>
-        list.find(icon).closest('li').toArray().some((li) => words.test($(li).text()));
+        list
+          .find(icon)
+          .closest('li')
+          .toArray()
+          .some((li) => words.test($(li).text()));
       units.push({
         name: clean(head.text()),
         details,

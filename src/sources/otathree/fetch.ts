@@ -3,13 +3,7 @@
  * brand host of the group gateway. Parsing stays in `stay.ts`, `reviews.ts` and `../shared/typeahead.ts`.
  */
 import { buildProvenance } from '../../domain/provenance.js';
-import {
-  OPERATIONS,
-  OTATHREE_MARKET_CURRENCY,
-  graphqlContext,
-  pointOfSale,
-  type OtathreeMarket,
-} from '../shared/group-graphql.js';
+import { OPERATIONS, OTATHREE_MARKET_CURRENCY, graphqlContext, pointOfSale, type OtathreeMarket } from '../shared/group-graphql.js';
 import { callGroupGraphql, callPropertyOffers, type GroupContext } from '../shared/group-gateway.js';
 import { priceProvenance, seconds } from '../shared/observation.js';
 import { withHeadlineProvenance, withOfferProvenance, type OtaHeadlineOut, type OtaOfferOut } from '../shared/ota-schemas.js';

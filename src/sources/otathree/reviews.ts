@@ -49,7 +49,11 @@ function review(r: Json): OtathreeReview {
   const labels = [...arr(r, 'themes').map((t) => stringText(t, 'label')), stringText(r, 'propertyReviewSource', 'text', 'value')].filter(Boolean);
   const author =
     stringText(r, 'reviewAuthorAttribution', 'text') ||
-    stringText(footer.find((m) => at(m, 'seoStructuredData', 'itemprop') === 'author'), 'seoStructuredData', 'content');
+    stringText(
+      footer.find((m) => at(m, 'seoStructuredData', 'itemprop') === 'author'),
+      'seoStructuredData',
+      'content',
+    );
   const out: OtathreeReview = {
     review_id: stringText(r, 'id'),
     rating: rating(stringText(score, 'value') || stringText(score, 'label')),

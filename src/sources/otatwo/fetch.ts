@@ -3,11 +3,7 @@
  * headline route (same persisted document; the headline keeps only the cheapest figures).
  */
 import type { Provenance } from '../../domain/provenance.js';
-import {
-  OPERATIONS,
-  OTATWO_MARKET_CURRENCY,
-  type OtatwoMarket,
-} from '../shared/group-graphql.js';
+import { OPERATIONS, OTATWO_MARKET_CURRENCY, type OtatwoMarket } from '../shared/group-graphql.js';
 import { callPropertyOffers, type GroupContext } from '../shared/group-gateway.js';
 import { priceProvenance, type Observation, type StayKey } from '../shared/observation.js';
 import { TAXES_AND_FEES_DERIVATION } from '../shared/offer.js';

@@ -6,15 +6,7 @@
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import { arr, arrOrNull, at, bool, obj, stringText, type Json } from '../../domain/json.js';
-import {
-  PAYMENT_MODELS,
-  dateFromParts,
-  nightsBetween,
-  parseDisplayedAmount,
-  withTaxesAndFees,
-  type OtaOffer,
-  type PaymentModel,
-} from '../shared/offer.js';
+import { PAYMENT_MODELS, dateFromParts, nightsBetween, parseDisplayedAmount, withTaxesAndFees, type OtaOffer, type PaymentModel } from '../shared/offer.js';
 
 export type OfferGridAlias = 'otatwo' | 'otathree' | 'rentalone';
 
@@ -140,7 +132,12 @@ function paymentModel(raw: Json): PaymentModel {
   return PAYMENT_MODELS.includes(v) ? v : '';
 }
 
-function rowFrom(rp: Json, pd: Json, unitId: string, fallbackNights: number | null): { row: OfferGridRow; nights: number | null; checkIn: string | null; checkOut: string | null } {
+function rowFrom(
+  rp: Json,
+  pd: Json,
+  unitId: string,
+  fallbackNights: number | null,
+): { row: OfferGridRow; nights: number | null; checkIn: string | null; checkOut: string | null } {
   const key = PATH.key(pd);
   const lead = PATH.lead(pd);
   const price = at(pd, 'price');
@@ -164,9 +161,7 @@ function rowFrom(rp: Json, pd: Json, unitId: string, fallbackNights: number | nu
   const strike = at(price, 'strikeOut');
   const strikeAmount = at(strike, 'amount');
   const strikeText =
-    typeof strikeAmount === 'number' && strikeAmount > 0
-      ? stringText(strike, 'formatted')
-      : (values.find((v) => v.role === 'STRIKEOUT')?.value ?? '');
+    typeof strikeAmount === 'number' && strikeAmount > 0 ? stringText(strike, 'formatted') : (values.find((v) => v.role === 'STRIKEOUT')?.value ?? '');
 
   const { messages, cancellation } = planMessages(rp, pd);
   const extrasText = arr(rp, 'amenities')
@@ -206,7 +201,6 @@ function rowFrom(rp: Json, pd: Json, unitId: string, fallbackNights: number | nu
   };
   return { row: withTaxesAndFees(offer, nights, roomCount), nights, checkIn, checkOut };
 }
-
 
 /** Parses `data.propertyOffers`; throws UpstreamContractChanged when that object is missing. */
 export function parseOfferGrid(alias: OfferGridAlias, payload: Json, ctx: OfferGridContext = {}): OfferGrid {

@@ -39,7 +39,11 @@ export async function fetchRentaloneQuote(deps: GroupContext, input: RentaloneIn
     elapsed += page.elapsedMs;
   }
   const id = propertyId;
-  const { parsed: quote, obs, pos } = await callPropertyOffers(
+  const {
+    parsed: quote,
+    obs,
+    pos,
+  } = await callPropertyOffers(
     deps,
     'rentalone',
     OPERATIONS.ancillaryOffers,

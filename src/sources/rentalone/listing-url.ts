@@ -11,6 +11,14 @@ export function listingFromUrl<T extends { url?: string | null; listing_id?: str
   const { url, ...rest } = v;
   if (!url || rest.listing_id || rest.property_id) return rest;
   const segment = new URL(url).pathname.split('/').find((s) => LISTING_SEGMENT.test(s));
-  if (!segment) throw new InvalidInput([{ type: 'value_error', loc: ['body', 'url'], msg: 'Value error, not a listing URL: its path should hold the listing number, e.g. /321456ha', input: url.slice(0, 100) }]);
+  if (!segment)
+    throw new InvalidInput([
+      {
+        type: 'value_error',
+        loc: ['body', 'url'],
+        msg: 'Value error, not a listing URL: its path should hold the listing number, e.g. /321456ha',
+        input: url.slice(0, 100),
+      },
+    ]);
   return { ...rest, listing_id: segment };
 }

@@ -70,7 +70,10 @@ export function spread(n: number, cap: number): number[] {
 }
 
 /** Plans every day and marks the ones that lose out to the quote cap. */
-export function planCalendar(months: RentaltwoCalendarMonth[], opts: { today: string; mode: Exclude<PriceNights, 'none'>; cap: number; stayNights?: number }): Map<string, DayPlan> {
+export function planCalendar(
+  months: RentaltwoCalendarMonth[],
+  opts: { today: string; mode: Exclude<PriceNights, 'none'>; cap: number; stayNights?: number },
+): Map<string, DayPlan> {
   const days = months.flatMap((m) => m.days);
   const byDate = new Map(days.map((d) => [d.date, d]));
   const plans = new Map(days.map((d) => [d.date, planDay(d, byDate, opts.today, opts.stayNights)]));
@@ -94,8 +97,19 @@ export interface PriceSummary {
   price_status: Partial<Record<PriceStatus, number>>;
 }
 
-export function summarize(days: { is_available: boolean; is_available_for_checkin: boolean; is_bookable: boolean; price_status?: PriceStatus; price?: { extracted_price_per_night?: number } }[]): PriceSummary {
-  const perNight = days.map((d) => d.price?.extracted_price_per_night).filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
+export function summarize(
+  days: {
+    is_available: boolean;
+    is_available_for_checkin: boolean;
+    is_bookable: boolean;
+    price_status?: PriceStatus;
+    price?: { extracted_price_per_night?: number };
+  }[],
+): PriceSummary {
+  const perNight = days
+    .map((d) => d.price?.extracted_price_per_night)
+    .filter((v): v is number => typeof v === 'number')
+    .sort((a, b) => a - b);
   const counts: Partial<Record<PriceStatus, number>> = {};
   for (const d of days) if (d.price_status) counts[d.price_status] = (counts[d.price_status] ?? 0) + 1;
   const out: PriceSummary = {

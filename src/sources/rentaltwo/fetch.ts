@@ -20,7 +20,7 @@ import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH, WEB_CLIENT_HEADERS
 import { parsePdpQuote } from './pdp-quote.js';
 import { rentaltwoCalendarPath, rentaltwoQuotePath, staysSearchBody, type StaysSearchRequest } from './requests.js';
 import { parseRentaltwoSearch, statedNights, type RentaltwoPrice, type RentaltwoProperty } from './stays-search.js';
-import { arr, at, type Json } from '../../domain/json.js';
+import { arr, at, text, type Json } from '../../domain/json.js';
 
 const QUOTE_CONCURRENCY = 4;
 
@@ -28,10 +28,11 @@ const QUOTE_CONCURRENCY = 4;
 function graphqlErrors(payload: Json, notFound: string): void {
   const errors = arr(payload, 'errors');
   if (!errors.length || at(payload, 'data')) return;
-  const text = errors.map((e) => String(at(e, 'message') ?? '')).join('; ');
-  if (/persisted ?query ?not ?found/i.test(text)) throw new UpstreamContractChanged('rentaltwo', `persisted query not found (hash rotated): ${text.slice(0, 200)}`);
-  if (/not[ _]?found/i.test(text)) throw new NotFound(notFound);
-  throw new UpstreamContractChanged('rentaltwo', `GraphQL errors: ${text.slice(0, 200)}`);
+  const messages = errors.map((e) => text(e, 'message')).join('; ');
+  if (/persisted ?query ?not ?found/i.test(messages))
+    throw new UpstreamContractChanged('rentaltwo', `persisted query not found (hash rotated): ${messages.slice(0, 200)}`);
+  if (/not[ _]?found/i.test(messages)) throw new NotFound(notFound);
+  throw new UpstreamContractChanged('rentaltwo', `GraphQL errors: ${messages.slice(0, 200)}`);
 }
 
 // ---------------------------------------------------------------- search
@@ -39,7 +40,16 @@ function graphqlErrors(payload: Json, notFound: string): void {
 export const TYPE_OF_PLACE: Record<string, string | undefined> = { any: undefined, room: 'Private room', entire_home: 'Entire home/apt' };
 export const PROPERTY_TYPE_IDS: Record<string, number> = { house: 1, guesthouse: 2, apartment: 3, hotel: 4 };
 export const AMENITY_IDS: Record<string, number> = {
-  wifi: 4, air_conditioning: 5, pool: 7, kitchen: 8, free_parking: 9, gym: 15, hot_tub: 25, heating: 30, washer: 33, dryer: 34,
+  wifi: 4,
+  air_conditioning: 5,
+  pool: 7,
+  kitchen: 8,
+  free_parking: 9,
+  gym: 15,
+  hot_tub: 25,
+  heating: 30,
+  washer: 33,
+  dryer: 34,
 };
 
 export interface RentaltwoSearchInput {
@@ -96,7 +106,10 @@ function cursorOffset(token: string): number {
 
 function list(raw: string | undefined, table: Record<string, number>, field: string): number[] | undefined {
   if (!raw) return undefined;
-  const names = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = names.filter((n) => !(n in table));
   if (unknown.length) throw new BadRequest(`${field}: unsupported value(s) ${unknown.join(', ')}; supported: ${Object.keys(table).join(', ')}`);
   return names.map((n) => table[n]!);
@@ -109,7 +122,8 @@ function guestsText(input: RentaltwoSearchInput): string {
 
 export async function fetchRentaltwoSearch(deps: SourceUses<'upstream'>, input: RentaltwoSearchInput, requestId: string) {
   if (!input.q && !input.bounding_box) throw new BadRequest('q is required unless bounding_box is given');
-  if (input.time_period && (input.check_in_date || input.check_out_date)) throw new BadRequest('time_period cannot be combined with check_in_date/check_out_date');
+  if (input.time_period && (input.check_in_date || input.check_out_date))
+    throw new BadRequest('time_period cannot be combined with check_in_date/check_out_date');
   const checkIn = input.check_in_date;
   const checkOut = input.check_out_date ?? (checkIn ? addDays(checkIn, 1) : undefined);
   if (checkIn && checkOut && checkOut <= checkIn) throw new BadRequest('check_out_date must be after check_in_date');
@@ -182,10 +196,14 @@ export async function fetchRentaltwoSearch(deps: SourceUses<'upstream'>, input: 
   if (checkIn) publicQuery.set('checkin', checkIn);
   if (checkOut) publicQuery.set('checkout', checkOut);
   if (input.adults) publicQuery.set('adults', String(input.adults));
-  const requestUrl = `${origin}/s/${encodeURIComponent(input.q ?? 'map')}/homes${publicQuery.size ? `?${publicQuery}` : ''}`;
+  const requestUrl = `${origin}/s/${encodeURIComponent(input.q ?? 'map')}/homes${publicQuery.size ? `?${publicQuery.toString()}` : ''}`;
   const { zero_retention: _z, ...echo } = input;
   return {
-    search_metadata: timer.metadata(requestId, requestUrl, { collection_id: obs.collectionId, observed_at: obs.observedAt.toISOString(), wire_bytes: obs.wireBytes }),
+    search_metadata: timer.metadata(requestId, requestUrl, {
+      collection_id: obs.collectionId,
+      observed_at: obs.observedAt.toISOString(),
+      wire_bytes: obs.wireBytes,
+    }),
     search_parameters: echoParameters({ ...echo, check_out_date: input.check_out_date ?? checkOut }),
     search_information: {
       query_displayed: input.q ?? input.bounding_box ?? '',
@@ -257,16 +275,20 @@ function dayPrice(p: RentaltwoPrice, c: QuoteCandidate, input: RentaltwoCalendar
     total_price,
     extracted_total_price,
     breakdown,
-    provenance: priceProvenance(obs, { propertyId: input.property_id, checkIn: c.date, checkOut: c.checkOut, adults: input.adults }, {
-      sourceKind: 'vacation_rental_stay_quote',
-      collector: 'rentaltwo.pdp_sections',
-      market: input.rentaltwo_domain,
-      requestedCurrency: input.currency ?? null,
-      returnedCurrency: currency,
-      priceBasis: 'stay_total_as_displayed',
-      derivation: 'normalized_upstream',
-      rateId: null,
-    }),
+    provenance: priceProvenance(
+      obs,
+      { propertyId: input.property_id, checkIn: c.date, checkOut: c.checkOut, adults: input.adults },
+      {
+        sourceKind: 'vacation_rental_stay_quote',
+        collector: 'rentaltwo.pdp_sections',
+        market: input.rentaltwo_domain,
+        requestedCurrency: input.currency ?? null,
+        returnedCurrency: currency,
+        priceBasis: 'stay_total_as_displayed',
+        derivation: 'normalized_upstream',
+        rateId: null,
+      },
+    ),
   };
   if (perNight) {
     out.price_per_night = perNight;
@@ -309,7 +331,19 @@ export async function fetchRentaltwoCalendar(deps: SourceUses<'upstream'>, input
         reply = await timer.upstream(() =>
           upstream.fetch({
             source: 'rentaltwo',
-            path: rentaltwoQuotePath({ listingId: input.property_id, checkIn: c.date, checkOut: c.checkOut, adults: input.adults, children: input.children, infants: input.infants, pets: input.pets, currency: input.currency }, PDP_SECTIONS_HASH),
+            path: rentaltwoQuotePath(
+              {
+                listingId: input.property_id,
+                checkIn: c.date,
+                checkOut: c.checkOut,
+                adults: input.adults,
+                children: input.children,
+                infants: input.infants,
+                pets: input.pets,
+                currency: input.currency,
+              },
+              PDP_SECTIONS_HASH,
+            ),
             headers: WEB_CLIENT_HEADERS,
             expect: 'json',
           }),

@@ -4,7 +4,7 @@
  * `structuredDisplayPrice`, the same structure as the search cards' price.
  */
 import { UpstreamContractChanged } from '../../domain/errors.js';
-import { arr, arrOrNull, at, type Json } from '../../domain/json.js';
+import { arr, arrOrNull, at, text, type Json } from '../../domain/json.js';
 import { parseStructuredDisplayPrice, type RentaltwoPrice } from './stays-search.js';
 
 export const BOOKING_SECTION = 'BOOK_IT_SIDEBAR';
@@ -32,7 +32,14 @@ export function parsePdpQuote(payload: Json): PdpQuote {
   const errors = arr(payload, 'errors');
   const sections = arrOrNull(payload, 'data', 'presentation', 'stayProductDetailPage', 'sections', 'sections');
   if (!sections) {
-    if (errors.length) return { kind: 'refused', reason: errors.map((e) => String(at(e, 'message') ?? '')).join('; ').slice(0, 200) };
+    if (errors.length)
+      return {
+        kind: 'refused',
+        reason: errors
+          .map((e) => text(e, 'message'))
+          .join('; ')
+          .slice(0, 200),
+      };
     throw new UpstreamContractChanged('rentaltwo', 'stayProductDetailPage.sections.sections');
   }
   const booking = sections.find((s) => at(s, 'sectionId') === BOOKING_SECTION || at(s, 'sectionComponentType') === BOOKING_SECTION);

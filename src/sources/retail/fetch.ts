@@ -11,7 +11,10 @@ export interface RetailReviewsAnswer extends RetailReviewsPage {
 }
 
 /** One page of ten reviews with the rating summary, from the product's reviews page. */
-export async function fetchRetailReviews(deps: SourceUses<'upstream'>, input: { item_id: string; page: number; sort: RetailReviewSort }): Promise<RetailReviewsAnswer> {
+export async function fetchRetailReviews(
+  deps: SourceUses<'upstream'>,
+  input: { item_id: string; page: number; sort: RetailReviewSort },
+): Promise<RetailReviewsAnswer> {
   const req = retailReviewsRequest(input.item_id, input.page, input.sort);
   const res = await deps.upstream.fetch({ source: 'retail', path: req.path, expect: 'html' });
   if (res.status === 404 || res.status === 410) throw new NotFound('item not found');
@@ -21,7 +24,10 @@ export async function fetchRetailReviews(deps: SourceUses<'upstream'>, input: { 
 }
 
 /** One search results page; positions count within the page. */
-export async function fetchRetailSearch(deps: SourceUses<'upstream'>, input: { q: string; page: number; sort?: string }): Promise<{ items: RetailSearchItem[]; wire_bytes: number }> {
+export async function fetchRetailSearch(
+  deps: SourceUses<'upstream'>,
+  input: { q: string; page: number; sort?: string },
+): Promise<{ items: RetailSearchItem[]; wire_bytes: number }> {
   const req = retailSearchRequest(input.q, input.page, input.sort);
   const res = await deps.upstream.fetch({ source: 'retail', path: req.path, expect: 'html' });
   if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);

@@ -99,7 +99,7 @@ export function extractRetailNextData(html: string): Json {
     throw new UpstreamContractChanged('retail', '__NEXT_DATA__ script');
   }
   try {
-    return JSON.parse(m[1]!) as Json;
+    return JSON.parse(m[1]!);
   } catch {
     throw new UpstreamContractChanged('retail', '__NEXT_DATA__ JSON');
   }

@@ -72,7 +72,13 @@ type CompareContext = SourceUses<'upstream' | 'safeFetch' | 'log', 'GROUP_POS_CO
 type Runner = (deps: CompareContext, match: (m: SourceMatch) => void) => Promise<SourceOffer>;
 
 /** The first property the source's own search finds for the hotel name (the lookup its REST search route does). */
-async function lookUp(deps: CompareContext, source: 'otatwo' | 'otathree' | 'otafour' | 'rentalone', hotel: string | null | undefined, market: string, match: (m: SourceMatch) => void): Promise<string> {
+async function lookUp(
+  deps: CompareContext,
+  source: 'otatwo' | 'otathree' | 'otafour' | 'rentalone',
+  hotel: string | null | undefined,
+  market: string,
+  match: (m: SourceMatch) => void,
+): Promise<string> {
   if (!hotel) throw new ApiError(422, `${source}: give its property id or the hotel name`);
   const { results } = source === 'otafour' ? await searchOtafour(deps, hotel, 1) : await searchGroupTypeahead(deps, source, market, hotel, 1);
   if (!results[0]) throw new ApiError(404, `${source}: no property matches ${JSON.stringify(hotel.slice(0, 100))}`);
@@ -105,83 +111,167 @@ function runners(input: CompareInput): [string, Runner][] {
   const out: [string, Runner][] = [];
   if (s.official) {
     const site = s.official;
-    out.push(['official', async (deps) => {
-      const r = await fetchOfficialRate(deps, { website: site.website, ...stay, currency: input.currency });
-      const o = lowest(r.offers, (x) => x.total);
-      return o
-        ? { available: true, total: o.total, price_per_night: null, currency: o.currency, taxes_and_fees_included: null, description: `${r.engine.name}: ${[o.room_name, o.rate_name].filter(Boolean).join(', ') || `room ${o.room_id}`}`, provenance: o.provenance }
-        : unpriced(`${r.engine.name}: nothing available`);
-    }]);
+    out.push([
+      'official',
+      async (deps) => {
+        const r = await fetchOfficialRate(deps, { website: site.website, ...stay, currency: input.currency });
+        const o = lowest(r.offers, (x) => x.total);
+        return o
+          ? {
+              available: true,
+              total: o.total,
+              price_per_night: null,
+              currency: o.currency,
+              taxes_and_fees_included: null,
+              description: `${r.engine.name}: ${[o.room_name, o.rate_name].filter(Boolean).join(', ') || `room ${o.room_id}`}`,
+              provenance: o.provenance,
+            }
+          : unpriced(`${r.engine.name}: nothing available`);
+      },
+    ]);
   }
   if (s.otaone) {
     const given = s.otaone;
-    out.push(['otaone', async (deps, match) => {
-      let ref = { pagename: given.pagename ?? '', country: given.country };
-      if (!given.pagename) {
-        if (!input.hotel) throw new ApiError(422, 'otaone: give its pagename or the hotel name');
-        const found = await fetchOtaoneSearch(deps, { query: input.hotel, nights: 1, adults: stay.adults, rooms: 1, currency: input.currency ?? 'USD', limit: 1 });
-        const hit = found.results[0];
-        if (!hit) throw new ApiError(404, `otaone: no property matches ${JSON.stringify(input.hotel.slice(0, 100))}`);
-        match({ name: hit.name, id: `${hit.country}/${hit.pagename}` });
-        ref = { pagename: hit.pagename, country: hit.country };
-      }
-      const r = await fetchOtaoneRooms(deps, { ...ref, ...stay, rooms: 1, currency: input.currency ?? 'USD' });
-      const plans = r.rooms.flatMap((room) => room.rate_plans.map((p) => ({ room: room.name, p })));
-      const o = lowest(plans, (x) => x.p.price);
-      return o
-        ? { available: true, total: o.p.price, price_per_night: null, currency: o.p.currency || null, taxes_and_fees_included: null, description: o.room, provenance: o.p.provenance }
-        : unpriced(r.unavailable_reason ?? 'nothing priced');
-    }]);
+    out.push([
+      'otaone',
+      async (deps, match) => {
+        let ref = { pagename: given.pagename ?? '', country: given.country };
+        if (!given.pagename) {
+          if (!input.hotel) throw new ApiError(422, 'otaone: give its pagename or the hotel name');
+          const found = await fetchOtaoneSearch(deps, {
+            query: input.hotel,
+            nights: 1,
+            adults: stay.adults,
+            rooms: 1,
+            currency: input.currency ?? 'USD',
+            limit: 1,
+          });
+          const hit = found.results[0];
+          if (!hit) throw new ApiError(404, `otaone: no property matches ${JSON.stringify(input.hotel.slice(0, 100))}`);
+          match({ name: hit.name, id: `${hit.country}/${hit.pagename}` });
+          ref = { pagename: hit.pagename, country: hit.country };
+        }
+        const r = await fetchOtaoneRooms(deps, { ...ref, ...stay, rooms: 1, currency: input.currency ?? 'USD' });
+        const plans = r.rooms.flatMap((room) => room.rate_plans.map((p) => ({ room: room.name, p })));
+        const o = lowest(plans, (x) => x.p.price);
+        return o
+          ? {
+              available: true,
+              total: o.p.price,
+              price_per_night: null,
+              currency: o.p.currency || null,
+              taxes_and_fees_included: null,
+              description: o.room,
+              provenance: o.p.provenance,
+            }
+          : unpriced(r.unavailable_reason ?? 'nothing priced');
+      },
+    ]);
   }
   if (s.otatwo) {
     const given = s.otatwo;
-    out.push(['otatwo', async (deps, match) => {
-      const ref = { market: given.market, property_id: given.property_id || (await lookUp(deps, 'otatwo', input.hotel, given.market, match)) };
-      const r = await fetchOtatwoHeadline(deps, { ...ref, check_in: stay.check_in, nights: stayWindow(stay, 28).nights, adults: stay.adults });
-      const c = r.cheapest;
-      return c
-        ? { available: true, total: c.total, price_per_night: c.nightly, currency: c.currency || null, taxes_and_fees_included: c.taxes_and_fees_included, description: c.room_name, provenance: c.provenance }
-        : unpriced(r.sold_out ? 'sold out' : 'nothing priced');
-    }]);
+    out.push([
+      'otatwo',
+      async (deps, match) => {
+        const ref = { market: given.market, property_id: given.property_id || (await lookUp(deps, 'otatwo', input.hotel, given.market, match)) };
+        const r = await fetchOtatwoHeadline(deps, { ...ref, check_in: stay.check_in, nights: stayWindow(stay, 28).nights, adults: stay.adults });
+        const c = r.cheapest;
+        return c
+          ? {
+              available: true,
+              total: c.total,
+              price_per_night: c.nightly,
+              currency: c.currency || null,
+              taxes_and_fees_included: c.taxes_and_fees_included,
+              description: c.room_name,
+              provenance: c.provenance,
+            }
+          : unpriced(r.sold_out ? 'sold out' : 'nothing priced');
+      },
+    ]);
   }
   if (s.otathree) {
     const given = s.otathree;
-    out.push(['otathree', async (deps, match) => {
-      const ref = { market: given.market, property_id: given.property_id || (await lookUp(deps, 'otathree', input.hotel, given.market, match)) };
-      const r = await fetchOtathreeStay(deps, { ...ref, ...stay, rooms: true });
-      const o = lowest(r.rooms.flatMap((room) => room.offers.map((offer) => ({ room: room.name, offer }))), (x) => x.offer.total);
-      if (o) {
-        const f = o.offer;
-        return { available: true, total: f.total, price_per_night: f.nightly, currency: f.currency || null, taxes_and_fees_included: f.taxes_and_fees_included, description: o.room, provenance: f.provenance };
-      }
-      const p = r.property;
-      return p.total != null
-        ? { available: p.available, total: p.total, price_per_night: p.price_per_night, currency: p.currency, taxes_and_fees_included: p.taxes_and_fees_included, description: 'headline', provenance: p.provenance }
-        : unpriced(p.unavailable_reason ?? 'nothing priced');
-    }]);
+    out.push([
+      'otathree',
+      async (deps, match) => {
+        const ref = { market: given.market, property_id: given.property_id || (await lookUp(deps, 'otathree', input.hotel, given.market, match)) };
+        const r = await fetchOtathreeStay(deps, { ...ref, ...stay, rooms: true });
+        const o = lowest(
+          r.rooms.flatMap((room) => room.offers.map((offer) => ({ room: room.name, offer }))),
+          (x) => x.offer.total,
+        );
+        if (o) {
+          const f = o.offer;
+          return {
+            available: true,
+            total: f.total,
+            price_per_night: f.nightly,
+            currency: f.currency || null,
+            taxes_and_fees_included: f.taxes_and_fees_included,
+            description: o.room,
+            provenance: f.provenance,
+          };
+        }
+        const p = r.property;
+        return p.total != null
+          ? {
+              available: p.available,
+              total: p.total,
+              price_per_night: p.price_per_night,
+              currency: p.currency,
+              taxes_and_fees_included: p.taxes_and_fees_included,
+              description: 'headline',
+              provenance: p.provenance,
+            }
+          : unpriced(p.unavailable_reason ?? 'nothing priced');
+      },
+    ]);
   }
   if (s.otafour) {
     const given = s.otafour;
     const currency = (OTAFOUR_CURRENCIES as readonly string[]).includes(input.currency ?? '') ? (input.currency as (typeof OTAFOUR_CURRENCIES)[number]) : 'USD';
-    out.push(['otafour', async (deps, match) => {
-      const ref = { property_id: given.property_id || (await lookUp(deps, 'otafour', input.hotel, 'US', match)) };
-      const r = await fetchOtafour(deps, { ...ref, ...stay, rooms: 1, currency });
-      const p = r.property;
-      return p.price_per_night != null
-        ? { available: true, total: null, price_per_night: p.price_per_night, currency: p.currency, taxes_and_fees_included: p.tax_inclusive, description: 'cheapest room, per night', provenance: p.provenance }
-        : unpriced(p.sold_out ? 'sold out' : 'nothing priced');
-    }]);
+    out.push([
+      'otafour',
+      async (deps, match) => {
+        const ref = { property_id: given.property_id || (await lookUp(deps, 'otafour', input.hotel, 'US', match)) };
+        const r = await fetchOtafour(deps, { ...ref, ...stay, rooms: 1, currency });
+        const p = r.property;
+        return p.price_per_night != null
+          ? {
+              available: true,
+              total: null,
+              price_per_night: p.price_per_night,
+              currency: p.currency,
+              taxes_and_fees_included: p.tax_inclusive,
+              description: 'cheapest room, per night',
+              provenance: p.provenance,
+            }
+          : unpriced(p.sold_out ? 'sold out' : 'nothing priced');
+      },
+    ]);
   }
   if (s.rentalone) {
     const given = s.rentalone;
-    out.push(['rentalone', async (deps, match) => {
-      const ref = given.property_id || given.listing_id ? given : { property_id: await lookUp(deps, 'rentalone', input.hotel, 'US', match) };
-      const r = await fetchRentaloneQuote(deps, { ...ref, ...stay, market: 'US' });
-      const p = r.property;
-      return p.total != null
-        ? { available: p.available, total: p.total, price_per_night: p.price_per_night, currency: p.currency, taxes_and_fees_included: p.taxes_and_fees_included, description: 'stay quote', provenance: p.provenance }
-        : unpriced(p.unavailable_reason ?? 'nothing priced');
-    }]);
+    out.push([
+      'rentalone',
+      async (deps, match) => {
+        const ref = given.property_id || given.listing_id ? given : { property_id: await lookUp(deps, 'rentalone', input.hotel, 'US', match) };
+        const r = await fetchRentaloneQuote(deps, { ...ref, ...stay, market: 'US' });
+        const p = r.property;
+        return p.total != null
+          ? {
+              available: p.available,
+              total: p.total,
+              price_per_night: p.price_per_night,
+              currency: p.currency,
+              taxes_and_fees_included: p.taxes_and_fees_included,
+              description: 'stay quote',
+              provenance: p.provenance,
+            }
+          : unpriced(p.unavailable_reason ?? 'nothing priced');
+      },
+    ]);
   }
   return out;
 }
@@ -231,8 +321,14 @@ export async function compareStay(deps: CompareContext, input: CompareInput) {
   const priced = results
     .filter((r) => r.offer && r.offer.available && (r.offer.total != null || r.offer.price_per_night != null))
     .map((r) => ({ source: r.source, ...(r.offer as SourceOffer) }));
-  const currency = comparisonCurrency(priced.filter((o) => o.total != null), input.currency);
-  const cheapest = lowest(priced.filter((o) => o.currency != null && o.currency === currency), (o) => o.total);
+  const currency = comparisonCurrency(
+    priced.filter((o) => o.total != null),
+    input.currency,
+  );
+  const cheapest = lowest(
+    priced.filter((o) => o.currency != null && o.currency === currency),
+    (o) => o.total,
+  );
   const offers = priced
     .map((o) => ({
       source: o.source,

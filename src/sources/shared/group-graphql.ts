@@ -8,10 +8,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { NotFound, UpstreamContractChanged } from '../../domain/errors.js';
-import { arr, at, type Json } from '../../domain/json.js';
+import { arr, at, text, textOrNull, type Json } from '../../domain/json.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { dateParts, type StayWindow } from './stay.js';
-import { GROUP_MARKET_CURRENCY, type GroupAlias, type Operation, type OtathreeMarket, type OtatwoMarket, type PointOfSale, type PosContexts } from '../../config/group-settings.js';
+import {
+  GROUP_MARKET_CURRENCY,
+  type GroupAlias,
+  type Operation,
+  type OtathreeMarket,
+  type OtatwoMarket,
+  type PointOfSale,
+  type PosContexts,
+} from '../../config/group-settings.js';
 
 // the facts the settings are checked against (markets, currencies, operations) live with them; the gateway's users import them from here
 export {
@@ -45,7 +53,11 @@ const BUILT_IN_POS: Record<GroupAlias, Partial<Record<string, PointOfSale>>> = {
 
 export function pointOfSale(alias: GroupAlias, market: string, configured: PosContexts = {}): PointOfSale {
   const pos = configured[alias]?.[market] ?? BUILT_IN_POS[alias][market];
-  if (!pos) throw new UpstreamContractChanged(alias, `point-of-sale context (siteId/tpid/eapid) for market ${market} is not known; an operator can supply it in GROUP_POS_CONTEXTS`);
+  if (!pos)
+    throw new UpstreamContractChanged(
+      alias,
+      `point-of-sale context (siteId/tpid/eapid) for market ${market} is not known; an operator can supply it in GROUP_POS_CONTEXTS`,
+    );
   return pos;
 }
 
@@ -128,7 +140,7 @@ export function graphqlData(alias: GroupAlias, response: UpstreamResponse, root:
   const reply = response.json();
   const entry: unknown = Array.isArray(reply) ? reply[0] : reply;
   if (at(entry, 'data', root) != null) return entry;
-  const messages = arr(entry, 'errors').map((e) => String(at(e, 'message') ?? at(e, 'extensions', 'code') ?? ''));
+  const messages = arr(entry, 'errors').map((e) => textOrNull(e, 'message') ?? text(e, 'extensions', 'code'));
   const joined = messages.join('; ');
   if (/persistedquerynotfound|persisted query not found/i.test(joined)) {
     throw new UpstreamContractChanged(alias, `persisted query not found (hash rotated): ${joined}`);

@@ -15,7 +15,14 @@ export async function searchGroupTypeahead(
 ): Promise<{ results: TypeaheadHit[]; market: string }> {
   const pos = pointOfSale(alias, market, deps.config.GROUP_POS_CONTEXTS);
   const req = typeaheadPath(query, pos, limit);
-  const response = await deps.upstream.fetch({ source: alias, path: req.path, query: req.query, market: egressMarket(market), expect: 'json', baseUrl: pos.baseUrl });
+  const response = await deps.upstream.fetch({
+    source: alias,
+    path: req.path,
+    query: req.query,
+    market: egressMarket(market),
+    expect: 'json',
+    baseUrl: pos.baseUrl,
+  });
   checkStatus(alias, response, { endpoint: '/api/v4/typeahead' });
   const results = await withContractGuard(alias, response, (r) => parseTypeahead(alias, r.json()));
   return { results: results.slice(0, limit), market };

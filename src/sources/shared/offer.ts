@@ -4,7 +4,7 @@
  * Also the few text helpers every OTA parser needs to read a displayed price.
  */
 import { nightsBetween as utcNights } from '../../domain/dates.js';
-import { at } from '../../domain/json.js';
+import { numeric } from '../../domain/json.js';
 
 export type PaymentModel = 'PAY_NOW' | 'PAY_LATER' | 'PAY_LATER_WITH_DEPOSIT' | '';
 
@@ -73,11 +73,7 @@ export const TAXES_AND_FEES_DERIVATION = 'total_minus_nightly_times_nights';
  * quoted per (the source's nightly is per room). Accurate to within `nights` currency units,
  * because displayed nightly prices are rounded.
  */
-export function deriveTaxesAndFees(
-  offer: Pick<OtaOffer, 'total' | 'nightly' | 'taxes_and_fees_included'>,
-  nights: number,
-  units = 1,
-): number | null {
+export function deriveTaxesAndFees(offer: Pick<OtaOffer, 'total' | 'nightly' | 'taxes_and_fees_included'>, nights: number, units = 1): number | null {
   if (offer.taxes_and_fees_included !== true) return null;
   if (offer.total == null || offer.nightly == null) return null;
   if (!Number.isInteger(nights) || nights < 1 || !Number.isInteger(units) || units < 1) return null;
@@ -187,10 +183,10 @@ export function nightsBetween(checkIn: string | null | undefined, checkOut: stri
 
 /** `{year: 2026, month: 8, day: 5}` (the group's GraphQL date) → `2026-08-05`; null unless all three are set. */
 export function dateFromParts(parts: unknown): string | null {
-  const year = at(parts, 'year');
-  const month = at(parts, 'month');
-  const day = at(parts, 'day');
+  const year = numeric(parts, 'year');
+  const month = numeric(parts, 'month');
+  const day = numeric(parts, 'day');
   if (!year || !month || !day) return null;
-  const pad = (n: unknown) => String(n).padStart(2, '0');
-  return `${String(year)}-${pad(month)}-${pad(day)}`;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${year}-${pad(month)}-${pad(day)}`;
 }

@@ -65,6 +65,9 @@ export class SearchTimer {
 /** `search_parameters` echo: every value a string, unset ones omitted. */
 export function echoParameters(params: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') out[k] = String(v);
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null || v === '') continue;
+    out[k] = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : Array.isArray(v) ? v.join(',') : JSON.stringify(v);
+  }
   return out;
 }

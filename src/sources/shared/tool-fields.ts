@@ -22,4 +22,3 @@ export const stayFields = (maxNights: number, maxAdults: number) => ({
 
 export const provenance = ProvenanceSchema;
 export const nullableProvenance = ProvenanceSchema.nullable();
-

@@ -38,7 +38,12 @@ export async function fetchTravelreviewSearch(deps: SourceUses<'upstream'>, inpu
     method: 'POST',
     path: MCP_PATH,
     headers: ACCEPT,
-    body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hotelrates', version: '1.0.0' } } },
+    body: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hotelrates', version: '1.0.0' } },
+    },
     expect: 'any',
   });
   mcpStatus(init);
@@ -83,16 +88,20 @@ export async function fetchTravelreviewSearch(deps: SourceUses<'upstream'>, inpu
       provenance:
         r.price_per_stay == null && r.price_per_night == null
           ? null
-          : priceProvenance(obs, { propertyId: r.accommodation_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults }, {
-              sourceKind: 'metasearch_result',
-              collector: 'travelreview.mcp_search',
-              market: null,
-              requestedCurrency: input.currency ?? null,
-              returnedCurrency: r.currency,
-              priceBasis: 'stay_cheapest_advertiser',
-              derivation: 'normalized_upstream',
-              rateId: null,
-            }),
+          : priceProvenance(
+              obs,
+              { propertyId: r.accommodation_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults },
+              {
+                sourceKind: 'metasearch_result',
+                collector: 'travelreview.mcp_search',
+                market: null,
+                requestedCurrency: input.currency ?? null,
+                returnedCurrency: r.currency,
+                priceBasis: 'stay_cheapest_advertiser',
+                derivation: 'normalized_upstream',
+                rateId: null,
+              },
+            ),
     })),
   };
 }

@@ -57,7 +57,10 @@ export function parseTravelreviewSearch(payload: Json): TravelreviewResult[] {
       location: text(a, 'country_city'),
       review_score: parseDisplayedAmount(text(a, 'review_rating')),
       review_count: parseDisplayedAmount(text(a, 'review_count')),
-      amenities: text(a, 'top_amenities').split(',').map((s) => s.trim()).filter(Boolean),
+      amenities: text(a, 'top_amenities')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       url: text(a, 'accommodation_url'),
       latitude: num(a, 'latitude'),
       longitude: num(a, 'longitude'),

@@ -1,5 +1,5 @@
 import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
-import { arr, arrOrNull, at, isObject, str, type JsonObject } from '../../domain/json.js';
+import { arr, arrOrNull, at, isObject, str, text, type JsonObject } from '../../domain/json.js';
 
 export interface TrendsWidget {
   id: string;
@@ -41,7 +41,7 @@ export function parseTrendsJson(body: string): object {
 }
 
 function widgetKeywords(request: JsonObject): string[] {
-  return arr(request, 'comparisonItem').flatMap((c) => arr(c, 'complexKeywordsRestriction', 'keyword').map((k) => String(at(k, 'value') ?? '')));
+  return arr(request, 'comparisonItem').flatMap((c) => arr(c, 'complexKeywordsRestriction', 'keyword').map((k) => text(k, 'value')));
 }
 
 interface WidgetEntry {

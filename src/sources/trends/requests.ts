@@ -24,7 +24,10 @@ function common(q: TrendsQuery): URLSearchParams {
 /** Explore: returns the widgets and their tokens. */
 export function trendsExploreRequest(q: TrendsQuery): TrendsRequest {
   const params = common(q);
-  params.set('req', JSON.stringify({ comparisonItem: [{ keyword: q.keyword, time: q.time_range ?? 'today 1-m', geo: q.geo ?? 'US' }], category: 0, property: '' }));
+  params.set(
+    'req',
+    JSON.stringify({ comparisonItem: [{ keyword: q.keyword, time: q.time_range ?? 'today 1-m', geo: q.geo ?? 'US' }], category: 0, property: '' }),
+  );
   return { method: 'POST', path: `/trends/api/explore?${params.toString()}` };
 }
 

@@ -66,14 +66,23 @@ export interface ChannelAnswer {
 }
 
 /** A channel's metadata and first page of videos, or (with a page token) the next page of videos only. */
-export async function fetchVideoChannel(deps: SourceUses<'upstream'>, input: { channel?: string; page_token?: string; hl: string; gl: string }): Promise<ChannelAnswer> {
+export async function fetchVideoChannel(
+  deps: SourceUses<'upstream'>,
+  input: { channel?: string; page_token?: string; hl: string; gl: string },
+): Promise<ChannelAnswer> {
   const call = new VideoCall(deps, input.hl, input.gl);
   if (input.page_token) {
     const token = decodeVideoPageToken(input.page_token);
     const res = await call.send(videoContinuationRequest(token.token, call.hl, call.gl), 'json');
     if (res.status === 400) throw new BadRequest('invalid page_token');
     failIfError(res);
-    const channel = { name: null, id: token.channel_id, handle: null, link: token.channel_id ? `https://www.youtube.com/channel/${token.channel_id}` : null, thumbnail: null };
+    const channel = {
+      name: null,
+      id: token.channel_id,
+      handle: null,
+      link: token.channel_id ? `https://www.youtube.com/channel/${token.channel_id}` : null,
+      thumbnail: null,
+    };
     const page = await withContractGuard('video', res, (r) => parseVideoChannelContinuation(r.json(), { offset: token.offset, channel }));
     return { page, next_page_token: nextToken(page.next_page_token, token.offset + page.videos.length, token.channel_id), wire_bytes: call.wire_bytes };
   }
@@ -101,7 +110,10 @@ function nextToken(upstream: string | null, offset: number, channelId: string | 
 }
 
 /** The video object from its watch page (player response and watch data in one request). */
-export async function fetchVideo(deps: SourceUses<'upstream'>, input: { video_id: string; hl: string; gl: string }): Promise<{ video: VideoRecord; wire_bytes: number }> {
+export async function fetchVideo(
+  deps: SourceUses<'upstream'>,
+  input: { video_id: string; hl: string; gl: string },
+): Promise<{ video: VideoRecord; wire_bytes: number }> {
   const call = new VideoCall(deps, input.hl, input.gl);
   const res = await call.send(videoWatchPageRequest(input.video_id, call.hl, call.gl), 'html');
   if (res.status === 404) throw new NotFound('video not found');
@@ -129,7 +141,10 @@ function int(v: unknown): number | null {
  * Watch page (availability, innertube key) → player answer of the app client (its caption URLs
  * need no web session) → the chosen track's timedtext in json3.
  */
-export async function fetchTranscript(deps: SourceUses<'upstream'>, input: { video_id: string; lang?: string; hl: string; gl: string }): Promise<TranscriptAnswer> {
+export async function fetchTranscript(
+  deps: SourceUses<'upstream'>,
+  input: { video_id: string; lang?: string; hl: string; gl: string },
+): Promise<TranscriptAnswer> {
   const call = new VideoCall(deps, input.hl, input.gl);
   const page = await call.send(videoWatchPageRequest(input.video_id, call.hl, call.gl), 'html');
   if (page.status === 404) throw new NotFound('video not found');

@@ -1,5 +1,5 @@
 import { NotFound, UpstreamContractChanged } from '../../domain/errors.js';
-import { arr, at, isObject, type JsonObject, obj, str } from '../../domain/json.js';
+import { arr, at, isObject, type JsonObject, obj, str, textOrNull } from '../../domain/json.js';
 import { bestThumb, clockSeconds, rendererText } from './yt-json.js';
 import { decodeUrlPart } from '../shared/url-text.js';
 
@@ -63,7 +63,7 @@ export interface VideoChannelPage {
  */
 export function assertVideoChannelExists(status: number, body: unknown): void {
   const err = obj(obj(body)?.error);
-  if ((status === 400 || status === 404) && err) throw new NotFound(`channel not found (${String(err.status ?? status)})`);
+  if ((status === 400 || status === 404) && err) throw new NotFound(`channel not found (${textOrNull(err, 'status') ?? status})`);
   const root = obj(body);
   if (!root) return;
   const alert = arr(root.alerts)
@@ -163,7 +163,7 @@ function lockupCard(item: JsonObject, position: number, channel: VideoCardChanne
         return badge && text !== null ? [{ text, style: badge.badgeStyle }] : [];
       });
     const duration = badges.find((b) => DURATION.test(b.text));
-    const live = badges.some((b) => /LIVE/.test(String(b.style ?? '')) || b.text === 'LIVE');
+    const live = badges.some((b) => /LIVE/.test(str(b.style) ?? '') || b.text === 'LIVE');
     return {
       position,
       video_id: id,
@@ -195,7 +195,9 @@ function lockupCard(item: JsonObject, position: number, channel: VideoCardChanne
     published_time: rendererText(v.publishedTimeText),
     length,
     length_seconds: clockSeconds(length),
-    badges: arr(v.badges).map((b) => at(b, 'metadataBadgeRenderer', 'label')).filter((l): l is string => typeof l === 'string'),
+    badges: arr(v.badges)
+      .map((b) => at(b, 'metadataBadgeRenderer', 'label'))
+      .filter((l): l is string => typeof l === 'string'),
     is_live: overlays.some((o) => o.style === 'LIVE'),
     thumbnail: bestThumb(v.thumbnail),
   };
@@ -228,7 +230,9 @@ export function parseVideoChannelPage(data: unknown): VideoChannelPage {
   const tabs = arr(at(root, 'contents', 'twoColumnBrowseResultsRenderer', 'tabs'))
     .map((t) => obj(t, 'tabRenderer'))
     .filter(isObject);
-  const videosTab = tabs.find((t) => t.selected === true && at(t, 'content', 'richGridRenderer')) ?? tabs.find((t) => /\/videos$/.test(String(at(t, 'endpoint', 'commandMetadata', 'webCommandMetadata', 'url') ?? '')));
+  const videosTab =
+    tabs.find((t) => t.selected === true && at(t, 'content', 'richGridRenderer')) ??
+    tabs.find((t) => /\/videos$/.test(str(t, 'endpoint', 'commandMetadata', 'webCommandMetadata', 'url') ?? ''));
   const grid = arr(at(videosTab, 'content', 'richGridRenderer', 'contents'));
   const { videos, next_page_token } = cardsAndToken(grid, 0, cardChannel(channel));
   return { channel, videos, next_page_token };
@@ -239,7 +243,9 @@ export function parseVideoChannelContinuation(data: unknown, context: { offset?:
   const root = obj(data);
   const actions = arr(root?.onResponseReceivedActions);
   if (!root || actions.length === 0) throw new UpstreamContractChanged('video', 'onResponseReceivedActions');
-  const items = actions.flatMap((a) => arr(at(a, 'appendContinuationItemsAction', 'continuationItems') ?? at(a, 'reloadContinuationItemsCommand', 'continuationItems')));
+  const items = actions.flatMap((a) =>
+    arr(at(a, 'appendContinuationItemsAction', 'continuationItems') ?? at(a, 'reloadContinuationItemsCommand', 'continuationItems')),
+  );
   const channel = context.channel ?? cardChannel(null);
   const { videos, next_page_token } = cardsAndToken(items, context.offset ?? 0, channel);
   return { channel: null, videos, next_page_token };

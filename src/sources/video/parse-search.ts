@@ -1,6 +1,6 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import type { VideoCard } from './parse-channel.js';
-import { arr, at, isObject, type JsonObject, obj } from '../../domain/json.js';
+import { arr, arrOrNull, at, isObject, type JsonObject, obj } from '../../domain/json.js';
 import { bestThumb, clockSeconds, rendererText } from './yt-json.js';
 import { decodeUrlPart } from '../shared/url-text.js';
 
@@ -20,7 +20,9 @@ function searchCard(v: JsonObject, position: number): VideoCard | null {
   const overlays = arr(v.thumbnailOverlays)
     .map((o) => obj(o, 'thumbnailOverlayTimeStatusRenderer'))
     .filter(isObject);
-  const badges = arr(v.badges).map((b) => at(b, 'metadataBadgeRenderer', 'label')).filter((l): l is string => typeof l === 'string');
+  const badges = arr(v.badges)
+    .map((b) => at(b, 'metadataBadgeRenderer', 'label'))
+    .filter((l): l is string => typeof l === 'string');
   return {
     position,
     video_id: v.videoId,
@@ -45,11 +47,13 @@ function searchCard(v: JsonObject, position: number): VideoCard | null {
 
 /** Sections of a first page, or the appended items of a continuation answer. */
 function searchSections(data: unknown): unknown[] | null {
-  const first = at(data, 'contents', 'twoColumnSearchResultsRenderer', 'primaryContents', 'sectionListRenderer', 'contents');
-  if (Array.isArray(first)) return first;
+  const first = arrOrNull(data, 'contents', 'twoColumnSearchResultsRenderer', 'primaryContents', 'sectionListRenderer', 'contents');
+  if (first) return first;
   const commands = at(data, 'onResponseReceivedCommands');
   if (!Array.isArray(commands)) return null;
-  return commands.flatMap((c) => arr(at(c, 'appendContinuationItemsAction', 'continuationItems') ?? at(c, 'reloadContinuationItemsCommand', 'continuationItems')));
+  return commands.flatMap((c) =>
+    arr(at(c, 'appendContinuationItemsAction', 'continuationItems') ?? at(c, 'reloadContinuationItemsCommand', 'continuationItems')),
+  );
 }
 
 /** Innertube search answer (first page or continuation): top-level video results; shelves and ads are skipped. */

@@ -80,20 +80,33 @@ function watchContents(data: unknown): JsonObject[] {
 function likeButton(primary: JsonObject | null): JsonObject | null {
   const buttons = arr(at(primary, 'videoActions', 'menuRenderer', 'topLevelButtons'));
   for (const b of buttons) {
-    const vm = obj(at(b, 'segmentedLikeDislikeButtonViewModel', 'likeButtonViewModel', 'likeButtonViewModel', 'toggleButtonViewModel', 'toggleButtonViewModel', 'defaultButtonViewModel', 'buttonViewModel'));
+    const vm = obj(
+      at(
+        b,
+        'segmentedLikeDislikeButtonViewModel',
+        'likeButtonViewModel',
+        'likeButtonViewModel',
+        'toggleButtonViewModel',
+        'toggleButtonViewModel',
+        'defaultButtonViewModel',
+        'buttonViewModel',
+      ),
+    );
     if (vm) return vm;
   }
   return null;
 }
 
 function panels(data: unknown): JsonObject[] {
-  return arr(at(data, 'engagementPanels')).map((p) => obj(obj(p)?.engagementPanelSectionListRenderer)).filter(Boolean) as JsonObject[];
+  return arr(at(data, 'engagementPanels'))
+    .map((p) => obj(obj(p)?.engagementPanelSectionListRenderer))
+    .filter(Boolean) as JsonObject[];
 }
 
 /** Chapters from the macro-marker panels, else from the player bar's markers map. */
 export function parseVideoChapters(data: unknown): VideoChapter[] {
   for (const panel of panels(data)) {
-    const id = String(panel.panelIdentifier ?? panel.targetId ?? '');
+    const id = str(panel, 'panelIdentifier') ?? str(panel, 'targetId') ?? '';
     const source = CHAPTER_PANELS.find(([re]) => re.test(id))?.[1];
     if (!source) continue;
     const items = arr(at(panel, 'content', 'macroMarkersListRenderer', 'contents'))
@@ -108,7 +121,18 @@ export function parseVideoChapters(data: unknown): VideoChapter[] {
       .filter((c): c is VideoChapter => c !== null);
     if (chapters.length) return chapters;
   }
-  const markers = arr(at(data, 'playerOverlays', 'playerOverlayRenderer', 'decoratedPlayerBarRenderer', 'decoratedPlayerBarRenderer', 'playerBar', 'multiMarkersPlayerBarRenderer', 'markersMap'));
+  const markers = arr(
+    at(
+      data,
+      'playerOverlays',
+      'playerOverlayRenderer',
+      'decoratedPlayerBarRenderer',
+      'decoratedPlayerBarRenderer',
+      'playerBar',
+      'multiMarkersPlayerBarRenderer',
+      'markersMap',
+    ),
+  );
   for (const m of markers) {
     const source = MARKER_KEYS[String(obj(m)?.key)];
     if (!source) continue;
@@ -141,14 +165,20 @@ export function parseVideo(input: { player?: unknown; data?: unknown }): VideoRe
   if (typeof videoId !== 'string') throw new UpstreamContractChanged('video', 'video id in videoDetails or currentVideoEndpoint');
 
   const ownerEndpoint = obj(at(owner, 'title', 'runs', 0, 'navigationEndpoint', 'browseEndpoint')) ?? obj(at(owner, 'navigationEndpoint', 'browseEndpoint'));
-  const channelId = (typeof details?.channelId === 'string' ? details.channelId : null) ?? (typeof ownerEndpoint?.browseId === 'string' ? ownerEndpoint.browseId : null);
-  const handleUrl = (typeof ownerEndpoint?.canonicalBaseUrl === 'string' ? ownerEndpoint.canonicalBaseUrl : null) ?? (typeof micro?.ownerProfileUrl === 'string' ? micro.ownerProfileUrl : null);
+  const channelId =
+    (typeof details?.channelId === 'string' ? details.channelId : null) ?? (typeof ownerEndpoint?.browseId === 'string' ? ownerEndpoint.browseId : null);
+  const handleUrl =
+    (typeof ownerEndpoint?.canonicalBaseUrl === 'string' ? ownerEndpoint.canonicalBaseUrl : null) ??
+    (typeof micro?.ownerProfileUrl === 'string' ? micro.ownerProfileUrl : null);
   const rawHandle = handleUrl ? (/\/(@[^/?#]+)/.exec(handleUrl)?.[1] ?? null) : null;
   const handle = rawHandle ? decodeUrlPart(rawHandle) : null;
   const viewText = rendererText(at(primary, 'viewCount', 'videoViewCountRenderer', 'viewCount'));
   const like = likeButton(primary);
   const comments = panels(data).find((p) => p.panelIdentifier === 'engagement-panel-comments-section');
-  const description = (typeof details?.shortDescription === 'string' ? details.shortDescription : null) ?? rendererText(micro?.description) ?? rendererText(secondary?.attributedDescription);
+  const description =
+    (typeof details?.shortDescription === 'string' ? details.shortDescription : null) ??
+    rendererText(micro?.description) ??
+    rendererText(secondary?.attributedDescription);
   const shownAboveTitle = arr(at(primary, 'superTitleLink', 'runs'))
     .map((r) => str(r, 'text')?.trim() ?? '')
     .filter((t) => t.startsWith('#'));
@@ -165,7 +195,7 @@ export function parseVideo(input: { player?: unknown; data?: unknown }): VideoRe
       id: channelId,
       handle,
       link: channelId ? `https://www.youtube.com/channel/${channelId}` : null,
-      verified: owner ? arr(owner.badges).some((b) => VERIFIED.test(String(at(b, 'metadataBadgeRenderer', 'style') ?? ''))) : null,
+      verified: owner ? arr(owner.badges).some((b) => VERIFIED.test(str(b, 'metadataBadgeRenderer', 'style') ?? '')) : null,
       thumbnail: bestThumb(owner?.thumbnail),
       subscribers_text: rendererText(owner?.subscriberCountText),
     },

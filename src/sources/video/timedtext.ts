@@ -53,7 +53,11 @@ function parseJson3(body: string): TranscriptSegment[] {
     const ev = obj(e);
     const start = ms(ev?.tStartMs);
     if (!ev || start === null || !Array.isArray(ev.segs)) continue;
-    const t = clean(arr(ev.segs).map((s) => str(s, 'utf8') ?? '').join(''));
+    const t = clean(
+      arr(ev.segs)
+        .map((s) => str(s, 'utf8') ?? '')
+        .join(''),
+    );
     if (!t) continue;
     const d = ms(ev.dDurationMs);
     out.push({ start_s: round3(start / 1000), duration_s: d === null ? null : round3(d / 1000), text: t });

@@ -32,7 +32,7 @@ export function parseCaptionTracks(player: unknown): CaptionTrack[] {
         translatable: o.isTranslatable === true,
         is_default: hasDefault && typeof defIdx === 'number' && defIdx === i,
         base_url: o.baseUrl,
-      } as CaptionTrack;
+      };
     })
     .filter((t): t is CaptionTrack => t !== null);
 }

@@ -28,7 +28,13 @@ export function thumbs(v: unknown): Thumb[] {
   return list.flatMap((t) => {
     const url = str(t, 'url');
     if (!isObject(t) || url === null) return [];
-    return [{ url: url.startsWith('//') ? `https:${url}` : url, width: typeof t.width === 'number' ? t.width : null, height: typeof t.height === 'number' ? t.height : null }];
+    return [
+      {
+        url: url.startsWith('//') ? `https:${url}` : url,
+        width: typeof t.width === 'number' ? t.width : null,
+        height: typeof t.height === 'number' ? t.height : null,
+      },
+    ];
   });
 }
 

@@ -49,7 +49,10 @@ describe.skipIf(suite.missing || !hasChromium)(suite.title, () => {
 
   it('opening html_url downloads the page; nothing of it runs or renders on this origin', async () => {
     const page = await context.newPage();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.goto(archiveUrl).catch((err: Error) => expect(err.message).toContain('Download is starting'))]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.goto(archiveUrl).catch((err: Error) => expect(err.message).toContain('Download is starting')),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^req_[A-Za-z0-9]+\.html$/);
     // the file is the upstream page as received, marker script included
     expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(served);

@@ -78,7 +78,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
   it('LangChain’s default engine (google) is not served here: 400 with an {error} naming the engines answered (its raise_for_status raises)', async () => {
     const { status, body } = await langchain('google', 'Obama first name');
     expect(status).toBe(400);
-    expect(body.error).toMatch(/^Unsupported value google in engine: google is an engine of the compatible API that this service has no source for; engines answered here: google_hotels,/);
+    expect(body.error).toMatch(
+      /^Unsupported value google in engine: google is an engine of the compatible API that this service has no source for; engines answered here: google_hotels,/,
+    );
   });
 
   it('n8n credential test: GET /api/v1/me with its api_key answers the account (credits, rate limit, billing period)', async () => {

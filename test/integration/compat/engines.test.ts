@@ -51,7 +51,14 @@ describe.skipIf(suite.missing)(suite.title, () => {
   const get = async (path: string, k = key) => {
     const res = await fetch(`${svc.url}${path}${path.includes('?') ? '&' : '?'}api_key=${k}`);
     const text = await res.text();
-    return { status: res.status, type: res.headers.get('content-type'), charged: res.headers.get('x-credits-charged'), headers: Object.fromEntries(res.headers), text, body: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null) as Json };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type'),
+      charged: res.headers.get('x-credits-charged'),
+      headers: Object.fromEntries(res.headers),
+      text,
+      body: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null) as Json,
+    };
   };
 
   beforeAll(async () => {
@@ -61,7 +68,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/travel/search', fixture: PAGES.tokyo, headers: { 'content-type': 'text/html; charset=utf-8' } },
       { path: '/travel/flights/search', fixture: NONSTOP, encoding: 'zstd' },
     ]);
-    svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RENTALTWO_URL: `${replay.url}/rentaltwo`, UPSTREAM_RETRIES: '0', PUBLIC_BASE_URL: 'https://api.example.test' });
+    svc = await startTestService({
+      UPSTREAM_METASEARCH_URL: replay.url,
+      UPSTREAM_RENTALTWO_URL: `${replay.url}/rentaltwo`,
+      UPSTREAM_RETRIES: '0',
+      PUBLIC_BASE_URL: 'https://api.example.test',
+    });
     key = (await svc.key()).key;
     other = (await svc.key()).key;
   });
@@ -76,7 +88,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
       for (const res of [
         await get(`/api/v1/search?engine=${engine}`),
         await get(`/v1/serp/${engine}`),
-        await svc.call(`/v1/serp/${engine}`, { key, body: {} }).then(async (r) => ({ status: r.status, charged: r.headers.get('x-credits-charged'), body: (await r.json()) as Json })),
+        await svc
+          .call(`/v1/serp/${engine}`, { key, body: {} })
+          .then(async (r) => ({ status: r.status, charged: r.headers.get('x-credits-charged'), body: (await r.json()) as Json })),
       ]) {
         expect([engine, res.status]).toEqual([engine, 400]);
         expect(res.body.error).toContain(param);
@@ -87,22 +101,50 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const bing = await get(`/api/v1/search?engine=bing`);
     expect(bing.status).toBe(400);
     expect(bing.body).toMatchObject({ detail: [expect.objectContaining({ loc: ['query', 'engine'] })] });
-    expect(bing.body.error).toMatch(/^Unsupported value bing in engine: bing is an engine of the compatible API that this service has no source for; engines answered here: google_hotels, google_hotels_property, .*booking, booking_property, google_hotels_price_calendar; and ours: rentaltwo, /);
+    expect(bing.body.error).toMatch(
+      /^Unsupported value bing in engine: bing is an engine of the compatible API that this service has no source for; engines answered here: google_hotels, google_hotels_property, .*booking, booking_property, google_hotels_price_calendar; and ours: rentaltwo, /,
+    );
     expect((await get(`/api/v1/search?engine=nope`)).body.error).toContain('unknown engine nope; engines answered here:');
   });
 
   it('google_hotels: that API’s parameter names and value forms, its envelope and value types, our provenance inside', async () => {
-    const res = await get(`/api/v1/search?${HOTELS}&sort_by=lowest_price&price_min=50&price_max=900&rating=8&hotel_class=3,4,5&children_ages=5,9&amenities=4,12&property_type=hotel`);
+    const res = await get(
+      `/api/v1/search?${HOTELS}&sort_by=lowest_price&price_min=50&price_max=900&rating=8&hotel_class=3,4,5&children_ages=5,9&amenities=4,12&property_type=hotel`,
+    );
     expect(res.status).toBe(200);
     expect(res.charged).toBe('3');
     const meta = res.body.search_metadata;
-    expect(Object.keys(meta).slice(0, 9)).toEqual(['id', 'status', 'created_at', 'request_time_taken', 'parsing_time_taken', 'total_time_taken', 'request_url', 'html_url', 'json_url']);
+    expect(Object.keys(meta).slice(0, 9)).toEqual([
+      'id',
+      'status',
+      'created_at',
+      'request_time_taken',
+      'parsing_time_taken',
+      'total_time_taken',
+      'request_url',
+      'html_url',
+      'json_url',
+    ]);
     expect(meta.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(meta.json_url).toBe(`https://api.example.test/api/v1/searches/${meta.id}`);
     expect(meta.html_url).toBe(`https://api.example.test/api/v1/searches/${meta.id}.html`);
     expect(res.body.search_parameters).toEqual({
-      engine: 'google_hotels', q: 'Tokyo', check_in_date: '2026-08-11', check_out_date: '2026-08-13', adults: 2, currency: 'USD', hl: 'en', gl: 'us',
-      sort_by: 'lowest_price', price_min: 50, price_max: 900, rating: 8, hotel_class: '3,4,5', children_ages: '5,9', amenities: '4,12', property_type: 'hotel',
+      engine: 'google_hotels',
+      q: 'Tokyo',
+      check_in_date: '2026-08-11',
+      check_out_date: '2026-08-13',
+      adults: 2,
+      currency: 'USD',
+      hl: 'en',
+      gl: 'us',
+      sort_by: 'lowest_price',
+      price_min: 50,
+      price_max: 900,
+      rating: 8,
+      hotel_class: '3,4,5',
+      children_ages: '5,9',
+      amenities: '4,12',
+      property_type: 'hotel',
     });
     const sent = replay.requests.filter((r) => r.path === '/travel/search').at(-1)!;
     expect(sent.query).toMatchObject({ q: 'Tokyo', hl: 'en', gl: 'us' });
@@ -111,23 +153,43 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('a documented parameter that cannot change the answer, or a filter whose effect the caller can do without, is accepted and named in warnings; one that would change what the answer means is a 400, with every other problem of the request in the same 400', async () => {
+    // no_cache is honoured (a live fetch), so it is no warning
     const ok = await get(`/api/v1/search?${HOTELS}&no_cache=true&async=false&free_cancellation=false&eco_certified=0`);
     expect(ok.status).toBe(200);
-    expect(ok.body.warnings).toEqual([expect.stringMatching(/^no_cache: /), expect.stringMatching(/^async: /)]);
+    expect(ok.body.warnings).toEqual([expect.stringMatching(/^async: /)]);
     const filtered = await get(`/api/v1/search?${HOTELS}&free_cancellation=true&brands=33`);
     expect(filtered.status).toBe(200);
-    expect([...filtered.body.warnings].sort()).toEqual(['brands: not applied: the answer also lists properties the filter would leave out', 'free_cancellation: not applied: the answer also lists properties the filter would leave out']);
+    expect([...filtered.body.warnings].sort()).toEqual([
+      'brands: not applied: the answer also lists properties the filter would leave out',
+      'free_cancellation: not applied: the answer also lists properties the filter would leave out',
+    ]);
     const unknownAmenity = await get(`/api/v1/search?${HOTELS}&amenities=35`);
     expect([unknownAmenity.status, unknownAmenity.body.error]).toEqual([400, expect.stringContaining('amenities: code(s) 35')]);
     // every problem in one 400, in that API's parameter names
     const many = await get('/api/v1/search?engine=google_hotels&bounding_box=[1,2,3,4]&check_in_date=2026-13-40&price_min=-5');
     expect(many.status).toBe(400);
-    expect(many.body.detail.map((d: Json) => d.loc.join('.')).sort()).toEqual(['query.bounding_box', 'query.check_in_date', 'query.check_out_date', 'query.price_min', 'query.q']);
-    expect(many.body.error.split('; ')).toEqual(expect.arrayContaining([expect.stringMatching(/^bounding_box: a map area is not searched/), 'Missing required parameter q: Field required', expect.stringMatching(/^Unsupported value -5 in price_min: /)]));
+    expect(many.body.detail.map((d: Json) => d.loc.join('.')).sort()).toEqual([
+      'query.bounding_box',
+      'query.check_in_date',
+      'query.check_out_date',
+      'query.price_min',
+      'query.q',
+    ]);
+    expect(many.body.error.split('; ')).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^bounding_box: a map area is not searched/),
+        'Missing required parameter q: Field required',
+        expect.stringMatching(/^Unsupported value -5 in price_min: /),
+      ]),
+    );
     expect(many.body.error).not.toMatch(/min_price/);
-    const bags = await get('/api/v1/search?engine=google_flights&departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&checked_bags=1&max_price=300&sort_by=price');
+    const bags = await get(
+      '/api/v1/search?engine=google_flights&departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&checked_bags=1&max_price=300&sort_by=price',
+    );
     expect([bags.status, bags.body.error]).toEqual([400, 'checked_bags: fares are priced without bags; send the search without it']);
-    const airbnb = await get('/api/v1/search?engine=airbnb&q=Lyon&airbnb_domain=airbnb.fr&hl=fr&gl=fr&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&include_taxes=true&zero_retention=false');
+    const airbnb = await get(
+      '/api/v1/search?engine=airbnb&q=Lyon&airbnb_domain=airbnb.fr&hl=fr&gl=fr&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&include_taxes=true&zero_retention=false',
+    );
     expect(airbnb.status).toBe(200);
     expect([...airbnb.body.warnings].sort()).toEqual([expect.stringMatching(/^gl: .*airbnb_domain/), expect.stringMatching(/^hl: .*airbnb_domain/)]);
     expect(airbnb.body.search_parameters).toMatchObject({ engine: 'airbnb', airbnb_domain: 'airbnb.fr', adults: '2', include_taxes: 'true' });
@@ -154,11 +216,22 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(cal.status).not.toBe(400);
     const badBool = await get('/api/v1/search?engine=metasearch_hotels_calendar&property_token=ChkJunk-hotel&rates_include_tax=maybe');
     expect([badBool.status, badBool.body.detail[0].loc]).toEqual([400, ['query', 'rates_include_tax']]);
-    const flights = await get('/v1/serp/google_flights?departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&adults=2&children=1&stops=any&no_cache=true');
+    const flights = await get(
+      '/v1/serp/google_flights?departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&adults=2&children=1&stops=any&no_cache=true',
+    );
     expect(flights.status).toBe(200);
-    expect(flights.body.search_parameters).toMatchObject({ engine: 'google_flights', adults: '2', children: '1', infants_in_seat: '0', flight_type: 'one_way' });
-    expect(flights.body.warnings).toEqual([expect.stringMatching(/^no_cache: /)]);
-    const post = await svc.call('/v1/serp/google_hotels', { key, body: { q: 'Tokyo', check_in_date: '2026-08-11', check_out_date: '2026-08-13', adults: 2, rating: 9, zero_retention: true } });
+    expect(flights.body.search_parameters).toMatchObject({
+      engine: 'google_flights',
+      adults: '2',
+      children: '1',
+      infants_in_seat: '0',
+      flight_type: 'one_way',
+    });
+    expect(flights.body).not.toHaveProperty('warnings');
+    const post = await svc.call('/v1/serp/google_hotels', {
+      key,
+      body: { q: 'Tokyo', check_in_date: '2026-08-11', check_out_date: '2026-08-13', adults: 2, rating: 9, zero_retention: true },
+    });
     expect(post.status).toBe(200);
     expect(((await post.json()) as Json).search_parameters).toMatchObject({ adults: 2, rating: 9 });
   });
@@ -178,9 +251,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(res.status).toBe(200);
     expect(res.body.search_parameters).toMatchObject({ engine: 'metasearch_hotels', adults: '2' });
     expect(res.body.search_metadata.json_url).toMatch(/\/api\/v1\/searches\/req_/);
-    const post = await svc.call('/v1/serp/metasearch_hotels', { key, body: { q: 'Tokyo', check_in_date: '2026-08-11', check_out_date: '2026-08-13', no_cache: true } });
+    const post = await svc.call('/v1/serp/metasearch_hotels', {
+      key,
+      body: { q: 'Tokyo', check_in_date: '2026-08-11', check_out_date: '2026-08-13', no_cache: true },
+    });
     const body = (await post.json()) as Json;
-    expect(body.warnings).toEqual([expect.stringMatching(/^no_cache: /)]);
+    expect(body).not.toHaveProperty('warnings');
     expect((await get(new URL(body.search_metadata.json_url).pathname)).body).toEqual(body);
   });
 

@@ -49,7 +49,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('engine=metasearch_hotels with a Bearer key answers the hotel search shape, 3 credits', async () => {
-    const res = await get('engine=metasearch_hotels&q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb&adults=2', { authorization: `Bearer ${key}` });
+    const res = await get('engine=metasearch_hotels&q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb&adults=2', {
+      authorization: `Bearer ${key}`,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('3');
     const body = (await res.json()) as any;

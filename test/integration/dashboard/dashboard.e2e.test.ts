@@ -127,10 +127,14 @@ describe.skipIf(!hasChromium)(`dashboard in headless Chromium${skippedNote}`, ()
     expect(pathname()).toBe('/dashboard/usage');
     const endpoints = page.locator('.card', { hasText: 'By endpoint' }).locator('tbody tr');
     const rows = (await endpoints.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
-    expect(rows).toEqual(expect.arrayContaining([expect.stringMatching(/^GET \/v1\/billing ?3 ?0 ?\d+ ms$/), expect.stringMatching(/^GET \/v1\/markets ?1 ?0 ?\d+ ms$/)]));
+    expect(rows).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^GET \/v1\/billing ?3 ?0 ?\d+ ms$/), expect.stringMatching(/^GET \/v1\/markets ?1 ?0 ?\d+ ms$/)]),
+    );
     expect(rows).toEqual(expect.arrayContaining([expect.stringMatching(/^GET \/v1\/requests\/\{request_id\} ?1 ?1 ?\d+ ms$/)]));
     await expect(page.locator('.stat', { hasText: 'Credits remaining' }).locator('.v').textContent()).resolves.toBe('50,000');
-    await expect(page.locator('.card', { hasText: 'Credit ledger' }).locator('tbody tr').first().textContent()).resolves.toContain('starter plan monthly grant');
+    await expect(page.locator('.card', { hasText: 'Credit ledger' }).locator('tbody tr').first().textContent()).resolves.toContain(
+      'starter plan monthly grant',
+    );
 
     for (const [period, { label, count, unit }] of Object.entries(DASHBOARD_PERIODS)) {
       await page.click(`.tabs >> text=${label}`);
@@ -157,7 +161,8 @@ describe.skipIf(!hasChromium)(`dashboard in headless Chromium${skippedNote}`, ()
       ['refreshjob_Ab4xYt7RuC', 'succeeded', 25, 25, 0, 1440],
     ];
     for (const [id, status, total, ok, ko, ago] of rows) {
-      await svc.deps.sql`INSERT INTO calendar_jobs (id, key_id, account_id, priority, callback_status, status, items_total, items_succeeded, items_failed, created_at)
+      await svc.deps
+        .sql`INSERT INTO calendar_jobs (id, key_id, account_id, priority, callback_status, status, items_total, items_succeeded, items_failed, created_at)
         VALUES (${id}, ${key.id}, ${issued.accountId}, 5, 'not_configured', ${status}, ${total}, ${ok}, ${ko}, now() - make_interval(mins => ${ago}))`;
     }
     await page.reload();

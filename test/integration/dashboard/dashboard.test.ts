@@ -29,7 +29,9 @@ async function readyAccount(email: string, plan: 'free' | 'starter' = 'starter')
   const b = new Browser(svc.url);
   await b.signIn(email, issued.temporaryPassword);
   const _csrf = await b.csrf('/dashboard/password');
-  const done = await b.request('/dashboard/password', { form: { _csrf, current: issued.temporaryPassword, new_password: NEW_PASSWORD, confirm: NEW_PASSWORD } });
+  const done = await b.request('/dashboard/password', {
+    form: { _csrf, current: issued.temporaryPassword, new_password: NEW_PASSWORD, confirm: NEW_PASSWORD },
+  });
   expect(done.status).toBe(303);
   return { b, issued };
 }
@@ -161,9 +163,13 @@ describe('forced password change', () => {
   });
 
   it('the accounts CLI prints a temporary password that signs in', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/accounts.ts', 'create', '--email', 'CLI@Example.com', '--plan', 'growth'], {
-      env: { ...process.env, DATABASE_URL: svc.deps.config.DATABASE_URL, LOG_LEVEL: 'silent' },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/accounts.ts', 'create', '--email', 'CLI@Example.com', '--plan', 'growth'],
+      {
+        env: { ...process.env, DATABASE_URL: svc.deps.config.DATABASE_URL, LOG_LEVEL: 'silent' },
+      },
+    );
     const [, password] = /shown once[^\n]*\n(\S+)\n$/.exec(stdout)!;
     expect(stdout).toMatch(/^created account acct_\w+ \(cli@example\.com, growth plan\)/);
     const [row] = await svc.deps.sql`SELECT plan, name FROM accounts WHERE email = 'cli@example.com'`;

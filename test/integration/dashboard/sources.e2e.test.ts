@@ -51,7 +51,11 @@ describe.skipIf(!hasChromium)(`dashboard source view in headless Chromium${skipp
   it('lists every source with its state, last success and last contract change', async () => {
     await page.click('nav >> text=Sources');
     await page.waitForURL('**/dashboard/sources');
-    const row = (source: string) => page.locator('tbody tr', { has: page.locator(`code:text-is("${source}")`) }).locator('td').allTextContents();
+    const row = (source: string) =>
+      page
+        .locator('tbody tr', { has: page.locator(`code:text-is("${source}")`) })
+        .locator('td')
+        .allTextContents();
     const time = expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
     await expect(row('apps')).resolves.toEqual(['apps', 'degraded', time, time]);
     await expect(row('trends')).resolves.toEqual(['trends', 'failing', '—', '—']);

@@ -70,9 +70,20 @@ describe.skipIf(!hasChromium)(`Watches in headless Chromium${skippedNote}`, () =
   });
 
   it('lists the watches with their state, next check and last price; a watch page charts the price of each check', async () => {
-    const target = (token: string, extra = {}) => ({ operation: 'calendar', property_token: token, start: '2027-05-01', days: 14, probe_min_stay: false, ...extra });
-    const main = await api('/v1/watches', { body: { target: target('dash-hotel-lisbon'), rule: { type: 'below', price: 140 }, every_hours: 24, name: 'Lisbon, May fortnight' } });
-    const second = await api('/v1/watches', { body: { target: target('dash-hotel-porto'), rule: { type: 'drop_pct', pct: 5 }, every_hours: 6, name: 'Porto weekly' } });
+    const target = (token: string, extra = {}) => ({
+      operation: 'calendar',
+      property_token: token,
+      start: '2027-05-01',
+      days: 14,
+      probe_min_stay: false,
+      ...extra,
+    });
+    const main = await api('/v1/watches', {
+      body: { target: target('dash-hotel-lisbon'), rule: { type: 'below', price: 140 }, every_hours: 24, name: 'Lisbon, May fortnight' },
+    });
+    const second = await api('/v1/watches', {
+      body: { target: target('dash-hotel-porto'), rule: { type: 'drop_pct', pct: 5 }, every_hours: 6, name: 'Porto weekly' },
+    });
     const third = await api('/v1/watches', { body: { target: target('dash-hotel-faro'), rule: { type: 'any_change' }, every_hours: 168 } });
     for (const w of [main, second, third]) await waitFor(async () => (await api(`/v1/watches/${w.id}`)).checks_total === 1, { what: `first check of ${w.id}` });
     // a price curve: down, down below the rule's price (fires), up, down again
@@ -87,8 +98,19 @@ describe.skipIf(!hasChromium)(`Watches in headless Chromium${skippedNote}`, () =
     await page.goto(svc.url + '/dashboard/watches');
     const rows = page.locator('tbody tr');
     await expect(rows.count()).resolves.toBe(3);
-    const cells = async (n: number) => Object.fromEntries(await rows.nth(n).locator('td[data-label]').evaluateAll((tds) => tds.map((td) => [td.getAttribute('data-label'), td.textContent!.replace(/\s+/g, ' ').trim()])));
-    expect(await cells(0)).toMatchObject({ Watch: expect.stringMatching(/^watch_\w+calendar of dash-hotel-faro, 14 nights from 2027-05-01$/), Rule: 'any change', State: 'paused: insufficient credits', 'Next check': '—' });
+    const cells = async (n: number) =>
+      Object.fromEntries(
+        await rows
+          .nth(n)
+          .locator('td[data-label]')
+          .evaluateAll((tds) => tds.map((td) => [td.getAttribute('data-label'), td.textContent!.replace(/\s+/g, ' ').trim()])),
+      );
+    expect(await cells(0)).toMatchObject({
+      Watch: expect.stringMatching(/^watch_\w+calendar of dash-hotel-faro, 14 nights from 2027-05-01$/),
+      Rule: 'any change',
+      State: 'paused: insufficient credits',
+      'Next check': '—',
+    });
     expect(await cells(2)).toEqual({
       Watch: 'Lisbon, May fortnightcalendar of dash-hotel-lisbon, 14 nights from 2027-05-01',
       Rule: 'below 140',
@@ -125,7 +147,12 @@ describe.skipIf(!hasChromium)(`Watches in headless Chromium${skippedNote}`, () =
     expect((await svc.call(`/v1/watches/${id}`, { key })).status).toBe(404);
     // another account's watch page is not found
     const other = await svc.key({ plan: 'starter' });
-    const foreign = (await (await svc.call('/v1/watches', { key: other.key, body: { target: { operation: 'calendar', property_token: 'dash-hotel-other', days: 3 }, rule: { type: 'any_change' } } })).json()) as any;
+    const foreign = (await (
+      await svc.call('/v1/watches', {
+        key: other.key,
+        body: { target: { operation: 'calendar', property_token: 'dash-hotel-other', days: 3 }, rule: { type: 'any_change' } },
+      })
+    ).json()) as any;
     const res = await page.goto(`${svc.url}/dashboard/watches/${foreign.id}`);
     expect(res!.status()).toBe(404);
   });
@@ -151,7 +178,9 @@ describe.skipIf(!hasChromium)(`Watches in headless Chromium${skippedNote}`, () =
         if (overflow > 0) problems.push(`${name}: ${overflow} px wider than the screen`);
         // cells (the keys table's Rotate button, the ledger's notes …) end inside their card, nothing hidden in a scroll
         const clipped = await view.evaluate(() =>
-          [...document.querySelectorAll('.card td')].filter((td) => td.getBoundingClientRect().right > td.closest('.card')!.getBoundingClientRect().right + 0.5).map((td) => td.textContent!.trim().slice(0, 40)),
+          [...document.querySelectorAll('.card td')]
+            .filter((td) => td.getBoundingClientRect().right > td.closest('.card')!.getBoundingClientRect().right + 0.5)
+            .map((td) => td.textContent!.trim().slice(0, 40)),
         );
         for (const c of clipped) problems.push(`${name}: cell "${c}" beyond its card`);
         // chart labels never overlap

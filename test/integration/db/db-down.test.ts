@@ -45,7 +45,11 @@ describe('database unavailable', () => {
     expect(mcp.status).toBe(503);
     // over MCP a JSON-RPC error for the request's id, never the REST {"detail"} body
     const reply = (await mcp.json()) as { error: { message: string } };
-    expect(reply).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: expect.stringMatching(/^Service unavailable: database unavailable: \w+/), data: { status: 503 } } });
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32603, message: expect.stringMatching(/^Service unavailable: database unavailable: \w+/), data: { status: 503 } },
+    });
     expect(reply.error.message.length).toBeLessThan(200);
     expect(reply).not.toHaveProperty('detail');
 

@@ -56,13 +56,17 @@ describe('migration 005: every existing record gets its owner', () => {
   });
 
   it('keys without an account get one per rotation chain, unmetered', async () => {
-    const keys = Object.fromEntries((await sql`SELECT k.id, k.account_id, a.plan FROM api_keys k JOIN accounts a ON a.id = k.account_id`).map((r) => [r.id, r]));
+    const keys = Object.fromEntries(
+      (await sql`SELECT k.id, k.account_id, a.plan FROM api_keys k JOIN accounts a ON a.id = k.account_id`).map((r) => [r.id, r]),
+    );
     expect(keys.key_a).toMatchObject({ account_id: 'acct_a', plan: 'starter' });
     expect(keys.key_new.account_id).toBe(keys.key_old.account_id);
     expect(keys.key_new.plan).toBe('none');
     expect(keys.key_lone.account_id).not.toBe(keys.key_new.account_id);
     expect(keys.key_lone.account_id).toMatch(/^acct_[0-9a-f]{16}$/);
-    await expect(sql`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, rate_limit_per_min) VALUES ('key_z', NULL, 'z', 'sk_z', '\\x09', 60)`).rejects.toThrow(/null value/);
+    await expect(
+      sql`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, rate_limit_per_min) VALUES ('key_z', NULL, 'z', 'sk_z', '\\x09', 60)`,
+    ).rejects.toThrow(/null value/);
   });
 
   it('history, idempotency records, jobs and items take their key account', async () => {
@@ -95,7 +99,9 @@ describe('migration 005: every existing record gets its owner', () => {
   it('the reads by account have an index that leads with the account', async () => {
     // The index definitions, not a plan: on a four-row table the planner's choice says little and
     // varied between PostgreSQL versions and runs.
-    const defs = (await sql`SELECT indexdef FROM pg_indexes WHERE tablename IN ('stored_rates', 'scrape_runs', 'request_history', 'calendar_jobs')`).map((r) => r.indexdef as string);
+    const defs = (await sql`SELECT indexdef FROM pg_indexes WHERE tablename IN ('stored_rates', 'scrape_runs', 'request_history', 'calendar_jobs')`).map(
+      (r) => r.indexdef as string,
+    );
     expect(defs).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/stored_rates_pkey .*\(account_id, token, market, currency, adults, los, stay_date\)/),

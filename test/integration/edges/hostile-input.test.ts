@@ -89,7 +89,9 @@ describe('hostile input is a 4xx, recorded, and spends no upstream call', () => 
     expect(res.text.length).toBeLessThan(16_384);
     expect(res.json.detail[0]).toMatchObject({ type: 'string_too_long', loc: ['body', 'q'], input: `${'x'.repeat(100)}…` });
 
-    const many = await send('/v1/hotels/search', { body: JSON.stringify(Object.fromEntries(Array.from({ length: 1_200 }, (_, i) => [`k${'y'.repeat(300)}${i}`, 'z'.repeat(1_000)]))) });
+    const many = await send('/v1/hotels/search', {
+      body: JSON.stringify(Object.fromEntries(Array.from({ length: 1_200 }, (_, i) => [`k${'y'.repeat(300)}${i}`, 'z'.repeat(1_000)]))),
+    });
     expect(many.status).toBe(422);
     expect(many.text.length).toBeLessThan(16_384);
     expect(many.json.detail.at(-1)).toMatchObject({ type: 'too_many_errors' });

@@ -21,7 +21,12 @@ afterAll(async () => {
 });
 
 /** One request on a connection of its own; the status, or the network error it met instead. */
-function send(path: string, headers: Record<string, string>, body?: string, agent: http.Agent | false = false): Promise<{ status: number | string; body: string; headers: http.IncomingHttpHeaders }> {
+function send(
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+  agent: http.Agent | false = false,
+): Promise<{ status: number | string; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve) => {
     const h: Record<string, string | number> = { ...headers };
     if (body !== undefined) h['content-length'] = Buffer.byteLength(body);

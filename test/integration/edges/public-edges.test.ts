@@ -72,7 +72,16 @@ describe('open client registration', () => {
       extension: { nested: 'y'.repeat(9000) },
     });
     expect(reg.status).toBe(201);
-    expect(Object.keys(reg.body).sort()).toEqual(['client_id', 'client_id_issued_at', 'client_name', 'client_uri', 'grant_types', 'redirect_uris', 'response_types', 'token_endpoint_auth_method']);
+    expect(Object.keys(reg.body).sort()).toEqual([
+      'client_id',
+      'client_id_issued_at',
+      'client_name',
+      'client_uri',
+      'grant_types',
+      'redirect_uris',
+      'response_types',
+      'token_endpoint_auth_method',
+    ]);
     const [row] = await svc.deps.sql`SELECT metadata, octet_length(metadata::text) AS bytes FROM oauth_clients WHERE client_id = ${reg.body.client_id}`;
     expect(row.bytes).toBeLessThan(METADATA_MAX_BYTES);
     expect(Object.keys(row.metadata)).not.toContain('extension');
@@ -92,7 +101,16 @@ describe('open client registration', () => {
       expect([field, res.status, res.body.error]).toEqual([field, 400, 'invalid_client_metadata']);
       expect(res.body.error_description).toContain(field);
     }
-    expect((await registerClient(svc.url, { client_name: 'ok', redirect_uris: [REDIRECT], logo_uri: 'https://app.example/logo.png', policy_uri: 'https://app.example/privacy' })).status).toBe(201);
+    expect(
+      (
+        await registerClient(svc.url, {
+          client_name: 'ok',
+          redirect_uris: [REDIRECT],
+          logo_uri: 'https://app.example/logo.png',
+          policy_uri: 'https://app.example/privacy',
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('clients no account approved are capped, the oldest evicted first; approved ones stay; an hourly schedule prunes them', async () => {
@@ -100,7 +118,8 @@ describe('open client registration', () => {
     const { account_id } = await svc.key();
     await approveGrant(svc.deps.sql, { accountId: account_id, clientId: approved.body.client_id, scope: 'mcp' });
     const ids: string[] = [];
-    for (let i = 0; i < 15; i++) ids.push((await registerClient(svc.url, { client_name: `Pending ${i}`, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })).body.client_id);
+    for (let i = 0; i < 15; i++)
+      ids.push((await registerClient(svc.url, { client_name: `Pending ${i}`, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })).body.client_id);
     const left = (await svc.deps.sql`SELECT client_id FROM oauth_clients`).map((r) => r.client_id as string);
     expect(left).toContain(approved.body.client_id);
     expect(left.filter((id) => id !== approved.body.client_id).sort()).toEqual(ids.slice(-10).sort());
@@ -118,7 +137,8 @@ describe('registration rate limits', () => {
 
   it('limits registrations for everyone together and per address', async () => {
     const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(await registerClient(svc.url, { client_name: `r${i}`, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }));
+    for (let i = 0; i < 4; i++)
+      answers.push(await registerClient(svc.url, { client_name: `r${i}`, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }));
     expect(answers.map((a) => a.status)).toEqual([201, 201, 429, 429]);
     expect(answers[2].body.error_description).toContain('right now');
     expect(answers[3].body.error_description).toContain('from this address');
@@ -129,9 +149,17 @@ describe('the issuer never follows the Host header', () => {
   it('a production start (NODE_ENV=production, a non-loopback HOST, TRUST_PROXY) without PUBLIC_BASE_URL is refused', async () => {
     for (const env of [{ NODE_ENV: 'production', HOST: '127.0.0.1' }, { HOST: '0.0.0.0' }, { HOST: '127.0.0.1', TRUST_PROXY: 'loopback' }]) {
       // refused before the database is even opened
-      await expect(startService(loadConfig({ ...env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }))).rejects.toThrow(/PUBLIC_BASE_URL: required in production/);
+      await expect(startService(loadConfig({ ...env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }))).rejects.toThrow(
+        /PUBLIC_BASE_URL: required in production/,
+      );
     }
-    const started = await runEntry('src/main.ts', [], { NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', PUBLIC_BASE_URL: undefined, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    const started = await runEntry('src/main.ts', [], {
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PUBLIC_BASE_URL: undefined,
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+    });
     expect(started.code).not.toBe(0);
     expect(started.stderr).toMatch(/PUBLIC_BASE_URL: required in production \(NODE_ENV=production\)/);
   });
@@ -141,7 +169,11 @@ describe('the issuer never follows the Host header', () => {
     try {
       for (const host of ['evil.example', 'api.example.test', `127.0.0.1:${new URL(svc.url).port}`]) {
         const as = JSON.parse((await rawGet(svc.url, '/.well-known/oauth-authorization-server', { host })).text);
-        expect(as).toMatchObject({ issuer: 'https://api.example.test', token_endpoint: 'https://api.example.test/oauth/token', registration_endpoint: 'https://api.example.test/oauth/register' });
+        expect(as).toMatchObject({
+          issuer: 'https://api.example.test',
+          token_endpoint: 'https://api.example.test/oauth/token',
+          registration_endpoint: 'https://api.example.test/oauth/register',
+        });
         const prm = JSON.parse((await rawGet(svc.url, '/.well-known/oauth-protected-resource/mcp', { host })).text);
         expect(prm).toMatchObject({ resource: 'https://api.example.test/mcp', authorization_servers: ['https://api.example.test'] });
         expect(JSON.parse((await rawGet(svc.url, '/openapi.json', { host })).text).servers[0].url).toBe('https://api.example.test');
@@ -214,7 +246,10 @@ describe('password rules', () => {
     expect(page.text).toContain('most commonly used');
     expect(page.text).toContain('Current password');
     const next = 'a quieter password, at last';
-    expect(await b.request('/dashboard/password', { form: { _csrf, current: 'password1234', new_password: next, confirm: next } })).toMatchObject({ status: 303, location: '/dashboard/api?notice=password' });
+    expect(await b.request('/dashboard/password', { form: { _csrf, current: 'password1234', new_password: next, confirm: next } })).toMatchObject({
+      status: 303,
+      location: '/dashboard/api?notice=password',
+    });
     const [row] = await svc.deps.sql`SELECT must_change_password, password_rule_problem FROM accounts WHERE id = ${issued.accountId}`;
     expect(row).toEqual({ must_change_password: false, password_rule_problem: null });
     expect(await new FormBrowser(svc.url).signIn(issued.email, next)).toMatchObject({ status: 303, location: '/dashboard/api' });
@@ -243,7 +278,12 @@ describe('MCP protocol errors and Connection: close', () => {
   afterAll(() => svc?.close());
 
   it('initialize with invalid params is -32602 with a short message, not -32603 with a validation dump', async () => {
-    for (const params of [undefined, { protocolVersion: 5, capabilities: 'x' }, { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x'.repeat(5000) } }, { protocolVersion: '2025-06-18' }]) {
+    for (const params of [
+      undefined,
+      { protocolVersion: 5, capabilities: 'x' },
+      { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x'.repeat(5000) } },
+      { protocolVersion: '2025-06-18' },
+    ]) {
       const { body } = await rpc(svc, key, { jsonrpc: '2.0', id: 7, method: 'initialize', ...(params ? { params } : {}) });
       expect(body.id).toBe(7);
       if (body.result) continue; // a valid handshake (a long client name is the client's business)
@@ -272,7 +312,9 @@ describe('MCP protocol errors and Connection: close', () => {
     const port = Number(new URL(svc.url).port);
     return new Promise((resolve, reject) => {
       let data = '';
-      const socket = net.connect(port, '127.0.0.1', () => socket.write(`${head}\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`));
+      const socket = net.connect(port, '127.0.0.1', () =>
+        socket.write(`${head}\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`),
+      );
       const guard = setTimeout(() => {
         socket.destroy();
         reject(new Error(`the socket stayed open after the reply:\n${data.slice(0, 400)}`));

@@ -38,14 +38,35 @@ describe('flight booking options parser (hand-written payload)', () => {
     const options = findBookingOptions([null, [BOOKING_ROWS]]);
     expect(options.map((o) => o.kind)).toEqual(['together', 'together', 'separate']);
     expect(options[0]).toMatchObject({
-      ticket: { seller_code: 'EXAMPLETRAVEL', seller: 'Example Travel', is_airline: false, price: 1987, currency: 'USD', marketed_as: ['B6 16', 'MS 754', 'MS 964'] },
+      ticket: {
+        seller_code: 'EXAMPLETRAVEL',
+        seller: 'Example Travel',
+        is_airline: false,
+        price: 1987,
+        currency: 'USD',
+        marketed_as: ['B6 16', 'MS 754', 'MS 964'],
+      },
     });
     expect(options[1]).toMatchObject({ ticket: { seller: 'Other Agency', is_airline: null, fare_name: null } });
     expect(options[2]).toMatchObject({ kind: 'separate', price: 1871, currency: 'USD' });
     expect(toCompatBookingOptions(options)[2]).toEqual({
       separate_tickets: true,
-      departing: { book_with: 'JetBlue', airline: true, marketed_as: ['B6 16'], price: 110, option_title: 'Blue Basic', booking_request: { url: CLICK, post_data: 'u=ADowPO_B6&hl=en-US' } },
-      returning: { book_with: 'EgyptAir', airline: true, marketed_as: ['MS 754', 'MS 964'], price: 1761, option_title: 'Economy Saver', booking_request: { url: CLICK, post_data: 'u=ADowPO_MS&hl=en-US' } },
+      departing: {
+        book_with: 'JetBlue',
+        airline: true,
+        marketed_as: ['B6 16'],
+        price: 110,
+        option_title: 'Blue Basic',
+        booking_request: { url: CLICK, post_data: 'u=ADowPO_B6&hl=en-US' },
+      },
+      returning: {
+        book_with: 'EgyptAir',
+        airline: true,
+        marketed_as: ['MS 754', 'MS 964'],
+        price: 1761,
+        option_title: 'Economy Saver',
+        booking_request: { url: CLICK, post_data: 'u=ADowPO_MS&hl=en-US' },
+      },
     });
   });
 
@@ -58,7 +79,16 @@ describe('flight booking options parser (hand-written payload)', () => {
 
 describe('flight input schemas', () => {
   it('accept the query-string forms the compatible GET route passes', () => {
-    const parsed = searchFlights.input.parse({ departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', flight_type: 'one_way', adults: '2', infants_on_lap: '1', currency: 'eur', gl: 'DE' });
+    const parsed = searchFlights.input.parse({
+      departure_id: 'SFO',
+      arrival_id: 'JFK',
+      outbound_date: '2026-07-15',
+      flight_type: 'one_way',
+      adults: '2',
+      infants_on_lap: '1',
+      currency: 'eur',
+      gl: 'DE',
+    });
     expect(parsed).toMatchObject({ adults: 2, children: 0, infants_on_lap: 1, currency: 'EUR', gl: 'de', stops: 'any', travel_class: 'economy' });
     expect(FLIGHT_TOOLS.map((t) => [t.path, t.credits.base, t.mcp.expose])).toEqual([
       ['/v1/serp/metasearch_flights', 3, true],
@@ -94,9 +124,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { method: 'POST', path: CALENDAR, body: CALENDAR_GRAPH_RETURN },
     ]);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flights-test-'));
-    svc = await startTestService(
-      { UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', UPSTREAM_BACKOFF_MS: '0', DATA_DIR: dataDir },
-    );
+    svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', UPSTREAM_BACKOFF_MS: '0', DATA_DIR: dataDir });
     key = (await svc.key()).key;
   });
   afterAll(async () => {
@@ -123,7 +151,14 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(first.booking_token).toBeUndefined();
     expect(out.price_insights).toMatchObject({ lowest_price: 110, price_level: 'low', typical_price_range: { low_price: 130, high_price: 170 } });
     expect(out.pricing).toEqual({ requested_currency: 'USD', currency: 'USD', hl: 'en', gl: 'us', egress_mode: 'direct' });
-    expect(out.search_parameters).toMatchObject({ engine: 'metasearch_flights', departure_id: 'SFO', return_date: '2026-08-15', adults: '1', currency: 'USD', gl: 'us' });
+    expect(out.search_parameters).toMatchObject({
+      engine: 'metasearch_flights',
+      departure_id: 'SFO',
+      return_date: '2026-08-15',
+      adults: '1',
+      currency: 'USD',
+      gl: 'us',
+    });
     expect(out.search_metadata).toMatchObject({ status: 'Success', id: res.headers.get('x-request-id') });
     expect(out.search_metadata.collection_id).toMatch(/^ratecol_/);
 
@@ -165,7 +200,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
         booking_request: { url: CLICK, post_data: 'u=ADowPO_ROW1&hl=en-US' },
       },
     });
-    expect(opts.booking_options[2]).toMatchObject({ separate_tickets: true, departing: { book_with: 'JetBlue', price: 110 }, returning: { book_with: 'EgyptAir' } });
+    expect(opts.booking_options[2]).toMatchObject({
+      separate_tickets: true,
+      departing: { book_with: 'JetBlue', price: 110 },
+      returning: { book_with: 'EgyptAir' },
+    });
     expect(opts.pricing.currency).toBe('USD');
     const bookReq = lastRequest(BOOKING);
     expect(bookReq.query).toMatchObject({ hl: 'en', gl: 'us', curr: 'USD' });
@@ -289,7 +328,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(bookingToken).toEqual(expect.any(String));
     const noOptions = await post('metasearch_flights_booking', { booking_token: bookingToken, currency: 'CAD' });
     expect(noOptions.status).toBe(503);
-    expect(((await noOptions.json()) as any).detail).toBe('metasearch upstream contract changed: booking page data carries no booking options (callbacks: ds:0,ds:1)');
+    expect(((await noOptions.json()) as any).detail).toBe(
+      'metasearch upstream contract changed: booking page data carries no booking options (callbacks: ds:0,ds:1)',
+    );
     expect(noOptions.headers.get('x-credits-charged')).toBe('0');
   });
 

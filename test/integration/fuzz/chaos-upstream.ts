@@ -5,7 +5,15 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { calendarReply, realRateBlock } from '../../helpers/calendar-payload.js';
 import { hasFixture, readFixture, SHARED_FIXTURES } from '../../helpers/fixtures.js';
-import { MCP_INIT, mcpToolEvent, OTAFOUR_SECONDARY_DATA, OTAONE_PROPERTY_PAGE, OTATHREE_REVIEWS, RENTALONE_LISTING_PAGE, TYPEAHEAD } from '../../fixtures/ota-payloads.js';
+import {
+  MCP_INIT,
+  mcpToolEvent,
+  OTAFOUR_SECONDARY_DATA,
+  OTAONE_PROPERTY_PAGE,
+  OTATHREE_REVIEWS,
+  RENTALONE_LISTING_PAGE,
+  TYPEAHEAD,
+} from '../../fixtures/ota-payloads.js';
 import { OTAFOUR_SUGGEST } from '../../fixtures/otafour-payloads.js';
 import { nestedText } from './schema-values.js';
 
@@ -97,7 +105,7 @@ const GARBAGE = [
   '[]',
   'null',
   ")]}'\n",
-  ")]}'\n\n42\n[[\"wrb.fr\",null,null]]",
+  ')]}\'\n\n42\n[["wrb.fr",null,null]]',
   '<html><body></body></html>',
   '<html><head><script>var x = {"a": [</script></html>',
   '{"data":null,"errors":[{"message":"boom"}]}',
@@ -109,7 +117,24 @@ const GARBAGE = [
 ];
 
 const TOKEN = /"(?:[^"\\\n]|\\.){0,60}"|-?\b\d+(?:\.\d+)?\b|\btrue\b|\bfalse\b|\bnull\b/g;
-const SWAPS = ['null', '0', '-1', '""', '[]', '{}', '"x"', '1e308', '[null]', '{"a":null}', 'true', '"2001-02-30"', '"\\u0000"', '"http://["', '"/@%E0%A4%A"', '"%zz"'];
+const SWAPS = [
+  'null',
+  '0',
+  '-1',
+  '""',
+  '[]',
+  '{}',
+  '"x"',
+  '1e308',
+  '[null]',
+  '{"a":null}',
+  'true',
+  '"2001-02-30"',
+  '"\\u0000"',
+  '"http://["',
+  '"/@%E0%A4%A"',
+  '"%zz"',
+];
 
 /**
  * The page with a few of its JSON-ish tokens (strings, numbers, booleans, null) swapped for values
@@ -179,7 +204,7 @@ export async function startChaosUpstream(seed: number): Promise<ChaosUpstream> {
     }
     if (bucket < 65) {
       const page = pageFor(pool, h);
-      return send(200, { ...page, body: page.body.subarray(0, Math.floor((page.body.length * ((h >>> 8) % 90 + 5)) / 100)) });
+      return send(200, { ...page, body: page.body.subarray(0, Math.floor((page.body.length * (((h >>> 8) % 90) + 5)) / 100)) });
     }
     if (bucket < 73) {
       const g = GARBAGE[(h >>> 8) % GARBAGE.length];

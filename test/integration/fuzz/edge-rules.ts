@@ -13,8 +13,24 @@ export interface EdgeReply {
 
 /** Members a registration may echo: what RFC 7591 defines and we keep, and what we issue. */
 const REGISTRATION_KEYS = new Set([
-  'client_id', 'client_id_issued_at', 'client_secret', 'client_secret_expires_at', 'redirect_uris', 'token_endpoint_auth_method', 'grant_types', 'response_types',
-  'client_name', 'client_uri', 'logo_uri', 'tos_uri', 'policy_uri', 'jwks_uri', 'scope', 'contacts', 'software_id', 'software_version',
+  'client_id',
+  'client_id_issued_at',
+  'client_secret',
+  'client_secret_expires_at',
+  'redirect_uris',
+  'token_endpoint_auth_method',
+  'grant_types',
+  'response_types',
+  'client_name',
+  'client_uri',
+  'logo_uri',
+  'tos_uri',
+  'policy_uri',
+  'jwks_uri',
+  'scope',
+  'contacts',
+  'software_id',
+  'software_version',
 ]);
 export const MAX_PROTOCOL_MESSAGE = 200;
 
@@ -67,7 +83,12 @@ export function edgeProblems(r: EdgeReply, port: string): string[] {
   }
   if (req.op.endsWith('(forged Host)') && status === 200) {
     const body = json(text);
-    const urls = req.path === '/openapi.json' ? [body?.servers?.[0]?.url] : req.path.includes('authorization-server') ? [body?.issuer, body?.token_endpoint] : [body?.resource, ...(body?.authorization_servers ?? [])];
+    const urls =
+      req.path === '/openapi.json'
+        ? [body?.servers?.[0]?.url]
+        : req.path.includes('authorization-server')
+          ? [body?.issuer, body?.token_endpoint]
+          : [body?.resource, ...(body?.authorization_servers ?? [])];
     if (!urls.every((u) => ownOrigin(u, port))) out.push(`issuer followed the Host header: ${urls.join(' ')}`.slice(0, 200));
   }
   if (req.path === '/mcp') {
@@ -80,7 +101,8 @@ export function edgeProblems(r: EdgeReply, port: string): string[] {
     if (ids.some((id) => typeof id !== 'string' || !/^led_[0-9a-f]{32}$/.test(id))) out.push('ledger id not random');
   }
   if (req.path.startsWith('/api/v1/searches/') && req.path.endsWith('.html') && status === 200) {
-    if (!/^sandbox; default-src 'none'/.test(String(headers['content-security-policy'])) || !String(headers['content-disposition']).startsWith('attachment')) out.push('archived page served live');
+    if (!/^sandbox; default-src 'none'/.test(String(headers['content-security-policy'])) || !String(headers['content-disposition']).startsWith('attachment'))
+      out.push('archived page served live');
   }
   return out;
 }

@@ -22,7 +22,22 @@ describe('fuzz', () => {
     console.log(outcome.summary);
     // FUZZ_DUMP=<file>: one JSON line per reply, for looking into a run
     if (process.env.FUZZ_DUMP) {
-      const lines = outcome.replies.map((r) => JSON.stringify({ op: r.req.op, kind: r.req.kind, status: r.status, mcp: r.mcpStatus, ms: Math.round(r.ms), upstream: r.upstream, closed: r.closed, id: r.requestId, body: r.req.body?.slice(0, 300), query: r.req.query.slice(0, 300), path: r.req.path.slice(0, 200), text: r.text.slice(0, 400) }));
+      const lines = outcome.replies.map((r) =>
+        JSON.stringify({
+          op: r.req.op,
+          kind: r.req.kind,
+          status: r.status,
+          mcp: r.mcpStatus,
+          ms: Math.round(r.ms),
+          upstream: r.upstream,
+          closed: r.closed,
+          id: r.requestId,
+          body: r.req.body?.slice(0, 300),
+          query: r.req.query.slice(0, 300),
+          path: r.req.path.slice(0, 200),
+          text: r.text.slice(0, 400),
+        }),
+      );
       fs.writeFileSync(process.env.FUZZ_DUMP, lines.join('\n'));
     }
     const lines = describeProblems(outcome.problems);

@@ -65,7 +65,8 @@ function asText(v: unknown): string {
 function enc(text: string): string {
   return text.replace(/[\ud800-\udbff][\udc00-\udfff]|[\s\S]/g, (ch) => {
     const code = ch.charCodeAt(0);
-    if (ch.length === 1 && code >= 0xd800 && code <= 0xdfff) return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
+    if (ch.length === 1 && code >= 0xd800 && code <= 0xdfff)
+      return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
     return encodeURIComponent(ch);
   });
 }
@@ -95,7 +96,9 @@ function validShape(op: Operation, ctx: ValueContext): fc.Arbitrary<Shape> {
   const pathParams = op.params.filter((p) => p.in === 'path');
   const queryParams = op.params.filter((p) => p.in === 'query');
   const paramArb = (ps: Parameter[]) =>
-    fc.record(Object.fromEntries(ps.map((p) => [p.name, validValue(p.schema, ctx, p.name)])), { requiredKeys: ps.filter((p) => p.required).map((p) => p.name) }) as fc.Arbitrary<Values>;
+    fc.record(Object.fromEntries(ps.map((p) => [p.name, validValue(p.schema, ctx, p.name)])), {
+      requiredKeys: ps.filter((p) => p.required).map((p) => p.name),
+    }) as fc.Arbitrary<Values>;
   return fc.record({
     pathValues: paramArb(pathParams),
     queryValues: paramArb(queryParams),
@@ -131,16 +134,30 @@ function mutations(op: Operation): fc.Arbitrary<Mutation> {
   };
   const options: fc.Arbitrary<Mutation>[] = [
     // an unknown field, sometimes hostile itself
-    fc.tuple(fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'api_key', 'a\u0000b', 'x'.repeat(5000))), hostileValue({})).map(
-      ([k, v]) => (s: Shape) => set(s, op.body ? 'body' : 'query', k, v),
-    ),
+    fc
+      .tuple(
+        fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'api_key', 'a\u0000b', 'x'.repeat(5000))),
+        hostileValue({}),
+      )
+      .map(
+        ([k, v]) =>
+          (s: Shape) =>
+            set(s, op.body ? 'body' : 'query', k, v),
+      ),
   ];
   if (fs.length) {
     const field = fc.constantFrom(...fs);
     options.push(field.chain((f) => hostileValue(f.schema).map((v) => (s: Shape) => set(s, f.where, f.name, v))));
     options.push(field.map((f) => (s: Shape) => (f.where === 'path' ? set(s, f.where, f.name, '') : set(s, f.where, f.name, undefined))));
   }
-  if (op.body) options.push(fc.constantFrom<Mutation>((s) => ({ ...s, bodyValue: [s.bodyValue] }), (s) => ({ ...s, bodyValue: null }), (s) => ({ ...s, bodyValue: 'text' })));
+  if (op.body)
+    options.push(
+      fc.constantFrom<Mutation>(
+        (s) => ({ ...s, bodyValue: [s.bodyValue] }),
+        (s) => ({ ...s, bodyValue: null }),
+        (s) => ({ ...s, bodyValue: 'text' }),
+      ),
+    );
   return fc.oneof(...options);
 }
 
@@ -170,14 +187,58 @@ const RAW_BODIES = [
 function rawBody(): fc.Arbitrary<{ body: string; contentType: string }> {
   return fc.oneof(
     fc.record({ body: fc.constantFrom(...RAW_BODIES), contentType: fc.constant('application/json') }),
-    fc.record({ body: fc.constantFrom(5_000, 20_000, 500_000).chain((n) => fc.constantFrom(nestedText(n, 'array'), nestedText(n, 'object'), `{"a":${nestedText(n, 'array')}}`)), contentType: fc.constant('application/json') }),
+    fc.record({
+      body: fc
+        .constantFrom(5_000, 20_000, 500_000)
+        .chain((n) => fc.constantFrom(nestedText(n, 'array'), nestedText(n, 'object'), `{"a":${nestedText(n, 'array')}}`)),
+      contentType: fc.constant('application/json'),
+    }),
     fc.record({ body: fc.constant(`{"a":"${'y'.repeat(2_500_000)}"}`), contentType: fc.constant('application/json') }),
-    fc.record({ body: fc.string({ maxLength: 200 }), contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'application/vnd.api+json', 'multipart/form-data; boundary=x') }),
+    fc.record({
+      body: fc.string({ maxLength: 200 }),
+      contentType: fc.constantFrom(
+        'application/json',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=utf-16',
+        'application/vnd.api+json',
+        'multipart/form-data; boundary=x',
+      ),
+    }),
   );
 }
 
-const RAW_SEGMENTS = ['%', '%zz', '%00', '%E0%A4%A', '%C0%AF', '..', '%2e%2e', '%2F', 'a%00b', '%ff%fe', '\u00e9'.normalize(), 'x'.repeat(10_000), '%u0000', ';a=b', '%0d%0a'];
-const RAW_QUERIES = ['=', '&&&', 'a=%', 'a=%zz', 'a=%00', '%00=1', 'a', 'a[b]=c', 'a[]=1&a[]=2', 'q=%ff%fe', `${'p='.repeat(1)}${'x'.repeat(12_000)}`, Array.from({ length: 2_000 }, (_, i) => `k${i}=v`).join('&')];
+const RAW_SEGMENTS = [
+  '%',
+  '%zz',
+  '%00',
+  '%E0%A4%A',
+  '%C0%AF',
+  '..',
+  '%2e%2e',
+  '%2F',
+  'a%00b',
+  '%ff%fe',
+  '\u00e9'.normalize(),
+  'x'.repeat(10_000),
+  '%u0000',
+  ';a=b',
+  '%0d%0a',
+];
+const RAW_QUERIES = [
+  '=',
+  '&&&',
+  'a=%',
+  'a=%zz',
+  'a=%00',
+  '%00=1',
+  'a',
+  'a[b]=c',
+  'a[]=1&a[]=2',
+  'q=%ff%fe',
+  `${'p='.repeat(1)}${'x'.repeat(12_000)}`,
+  Array.from({ length: 2_000 }, (_, i) => `k${i}=v`).join('&'),
+];
 
 function encodeSegment(s: string): string {
   return /^[\x21-\x7e]*$/.test(s) ? s : enc(s);
@@ -226,7 +287,16 @@ function restRequest(op: Operation, g: Generated, key: string): FuzzRequest {
   // a generated extra `api_key` field beside the query key makes that key ambiguous, hence invalid
   const keyValid = g.auth === 'header' || g.auth === 'bearer' || (g.auth === 'query' && op.queryKey && !('api_key' in shape.queryValues));
   const urlTooLong = path.length + query.length > 8_000;
-  return { op: `${op.method} ${op.template}`, kind: g.kind, method: op.method, path, query, headers, body, recorded: keyValid && g.rawSegment === undefined && !urlTooLong };
+  return {
+    op: `${op.method} ${op.template}`,
+    kind: g.kind,
+    method: op.method,
+    path,
+    query,
+    headers,
+    body,
+    recorded: keyValid && g.rawSegment === undefined && !urlTooLong,
+  };
 }
 
 function generated(op: Operation, ctx: ValueContext): fc.Arbitrary<Generated> {
@@ -236,9 +306,22 @@ function generated(op: Operation, ctx: ValueContext): fc.Arbitrary<Generated> {
     { weight: 5, arbitrary: fc.record({ shape: base, kind: fc.constant('valid' as const), auth }) },
     {
       weight: 5,
-      arbitrary: fc.record({ shape: fc.tuple(base, fc.array(mutations(op), { minLength: 1, maxLength: 3 })).map(([s, ms]) => ms.reduce((acc, m) => m(acc), s)), kind: fc.constant('mutated' as const), auth }),
+      arbitrary: fc.record({
+        shape: fc.tuple(base, fc.array(mutations(op), { minLength: 1, maxLength: 3 })).map(([s, ms]) => ms.reduce((acc, m) => m(acc), s)),
+        kind: fc.constant('mutated' as const),
+        auth,
+      }),
     },
-    ...(op.method === 'POST' ? [{ weight: 1, arbitrary: fc.record({ shape: base, kind: fc.constant('raw-body' as const), auth, raw: rawBody() }).map(({ raw, ...g }) => ({ ...g, rawBody: raw.body, contentType: raw.contentType })) }] : []),
+    ...(op.method === 'POST'
+      ? [
+          {
+            weight: 1,
+            arbitrary: fc
+              .record({ shape: base, kind: fc.constant('raw-body' as const), auth, raw: rawBody() })
+              .map(({ raw, ...g }) => ({ ...g, rawBody: raw.body, contentType: raw.contentType })),
+          },
+        ]
+      : []),
     { weight: 1, arbitrary: fc.record({ shape: base, kind: fc.constant('raw-path' as const), auth, rawSegment: fc.constantFrom(...RAW_SEGMENTS) }) },
     { weight: 1, arbitrary: fc.record({ shape: base, kind: fc.constant('raw-query' as const), auth, rawQuery: fc.constantFrom(...RAW_QUERIES) }) },
     { weight: 1, arbitrary: fc.record({ shape: base, kind: fc.constant('auth' as const), auth: fc.constantFrom<Generated['auth']>('none', 'bad', 'query') }) },
@@ -248,7 +331,11 @@ function generated(op: Operation, ctx: ValueContext): fc.Arbitrary<Generated> {
 let rpcId = 0;
 
 function mcpCall(tool: string, args: unknown, key: string, auth: Generated['auth']): FuzzRequest {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-06-18',
+  };
   if (auth !== 'none') headers['x-api-key'] = auth === 'bad' ? 'sk_' + 'B'.repeat(32) : key;
   const body = serialise({ jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name: tool, arguments: args } });
   return { op: `mcp ${tool}`, kind: 'mcp', method: 'POST', path: '/mcp', query: '', headers, body, recorded: false };
@@ -275,9 +362,13 @@ const MCP_RAW = [
 export function fuzzRequests(doc: { paths: Record<string, Record<string, any>> }, ctx: ValueContext, key: string): fc.Arbitrary<FuzzRequest> {
   const ops = operations(doc);
   const idempotency = fc.option(fc.constantFrom(...IDEMPOTENCY_KEYS), { freq: 2 });
-  const rest = fc.constantFrom(...ops).chain((op) =>
-    fc.tuple(generated(op, ctx), op.method === 'POST' ? idempotency : fc.constant(null)).map(([g, idem]) => restRequest(op, { ...g, idempotencyKey: idem ?? undefined }, key)),
-  );
+  const rest = fc
+    .constantFrom(...ops)
+    .chain((op) =>
+      fc
+        .tuple(generated(op, ctx), op.method === 'POST' ? idempotency : fc.constant(null))
+        .map(([g, idem]) => restRequest(op, { ...g, idempotencyKey: idem ?? undefined }, key)),
+    );
   const tools = ops.filter((o) => o.mcpTool);
   const mcpAuth = fc.constantFrom<Generated['auth']>('header', 'header', 'header', 'header', 'header', 'none', 'bad');
   const mcp = fc.constantFrom(...tools).chain((op) =>
@@ -286,8 +377,27 @@ export function fuzzRequests(doc: { paths: Record<string, Record<string, any>> }
       .filter(([g]) => g.kind === 'valid' || g.kind === 'mutated')
       .map(([g, auth]) => mcpCall(op.mcpTool!, op.body ? g.shape.bodyValue : { ...g.shape.queryValues, ...g.shape.pathValues }, key, auth)),
   );
-  const mcpRaw = fc.tuple(fc.oneof(fc.constantFrom(...MCP_RAW), fc.constantFrom(5_000, 100_000).map((n) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":${nestedText(n, 'array')}}}}`)), mcpAuth).map(
-    ([body, auth]): FuzzRequest => ({ ...mcpCall('x', {}, key, auth), op: 'mcp raw', kind: 'mcp-raw', body }),
+  const mcpRaw = fc
+    .tuple(
+      fc.oneof(
+        fc.constantFrom(...MCP_RAW),
+        fc
+          .constantFrom(5_000, 100_000)
+          .map((n) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":${nestedText(n, 'array')}}}}`),
+      ),
+      mcpAuth,
+    )
+    .map(([body, auth]): FuzzRequest => ({ ...mcpCall('x', {}, key, auth), op: 'mcp raw', kind: 'mcp-raw', body }));
+  return withConnectionClose(
+    fc.oneof(
+      { weight: 12, arbitrary: rest },
+      ...(tools.length
+        ? [
+            { weight: 3, arbitrary: mcp },
+            { weight: 1, arbitrary: mcpRaw },
+          ]
+        : []),
+      { weight: 2, arbitrary: edgeRequests(key) },
+    ),
   );
-  return withConnectionClose(fc.oneof({ weight: 12, arbitrary: rest }, ...(tools.length ? [{ weight: 3, arbitrary: mcp }, { weight: 1, arbitrary: mcpRaw }] : []), { weight: 2, arbitrary: edgeRequests(key) }));
 }

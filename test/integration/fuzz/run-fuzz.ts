@@ -39,13 +39,26 @@ export interface FuzzOutcome {
 }
 
 /** Internal error texts that must never reach a client. */
-const INTERNAL_TEXT = /Maximum call stack|RangeError|TypeError|ReferenceError|Cannot read propert|is not a function|is not iterable|undefined is not|invalid byte sequence|unsupported Unicode|at \S+\.[jt]s:\d+/;
+const INTERNAL_TEXT =
+  /Maximum call stack|RangeError|TypeError|ReferenceError|Cannot read propert|is not a function|is not iterable|undefined is not|invalid byte sequence|unsupported Unicode|at \S+\.[jt]s:\d+/;
 const ALLOWED_5XX = new Set([502, 503, 504]);
 /** The fuzz service's cap on OAuth clients no account approved (registrations overflow it). */
 const PENDING_CLIENTS_MAX = 50;
 const MAX_ERROR_BYTES = 16 * 1024;
 
-const ATS_HOSTS = ['boards-api.greenhouse.io', 'boards.greenhouse.io', 'job-boards.greenhouse.io', 'api.lever.co', 'jobs.lever.co', 'apply.workable.com', 'api.smartrecruiters.com', 'jobs.smartrecruiters.com', 'careers.smartrecruiters.com', 'api.ashbyhq.com', 'jobs.ashbyhq.com'];
+const ATS_HOSTS = [
+  'boards-api.greenhouse.io',
+  'boards.greenhouse.io',
+  'job-boards.greenhouse.io',
+  'api.lever.co',
+  'jobs.lever.co',
+  'apply.workable.com',
+  'api.smartrecruiters.com',
+  'jobs.smartrecruiters.com',
+  'careers.smartrecruiters.com',
+  'api.ashbyhq.com',
+  'jobs.ashbyhq.com',
+];
 
 /** How long a socket may stay open after a reply to `Connection: close` before it counts as left open. */
 const CLOSE_GUARD_MS = 10_000;
@@ -56,23 +69,39 @@ function send(base: URL, agent: http.Agent, req: FuzzRequest): Promise<Omit<Fuzz
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
     // a request asking for its connection to close gets a socket of its own, watched after the reply
     const closing = req.headers.connection === 'close';
-    const r = http.request({ host: base.hostname, port: base.port, method: req.method, path: req.query ? `${req.path}?${req.query}` : req.path, headers, agent: closing ? false : agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const buf = Buffer.concat(chunks);
-        const reply = { status: res.statusCode ?? 0, requestId: (res.headers['x-request-id'] as string) ?? null, bytes: buf.length, text: buf.toString('utf8'), headers: res.headers };
-        if (!closing) return resolve({ ...reply, closed: null });
-        const socket = res.socket;
-        if (socket.destroyed) return resolve({ ...reply, closed: true });
-        const guard = setTimeout(() => resolve({ ...reply, closed: false }), CLOSE_GUARD_MS);
-        socket.once('close', () => {
-          clearTimeout(guard);
-          resolve({ ...reply, closed: true });
+    const r = http.request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method: req.method,
+        path: req.query ? `${req.path}?${req.query}` : req.path,
+        headers,
+        agent: closing ? false : agent,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const buf = Buffer.concat(chunks);
+          const reply = {
+            status: res.statusCode ?? 0,
+            requestId: (res.headers['x-request-id'] as string) ?? null,
+            bytes: buf.length,
+            text: buf.toString('utf8'),
+            headers: res.headers,
+          };
+          if (!closing) return resolve({ ...reply, closed: null });
+          const socket = res.socket;
+          if (socket.destroyed) return resolve({ ...reply, closed: true });
+          const guard = setTimeout(() => resolve({ ...reply, closed: false }), CLOSE_GUARD_MS);
+          socket.once('close', () => {
+            clearTimeout(guard);
+            resolve({ ...reply, closed: true });
+          });
         });
-      });
-      res.on('error', () => resolve({ status: -1, requestId: null, bytes: 0, text: 'response error', headers: {}, closed: null }));
-    });
+        res.on('error', () => resolve({ status: -1, requestId: null, bytes: 0, text: 'response error', headers: {}, closed: null }));
+      },
+    );
     r.setTimeout(60_000, () => r.destroy(new Error('client timeout')));
     // the server may answer (413, 431) and close before reading a large body
     r.on('error', (err) => resolve({ status: -1, requestId: null, bytes: 0, text: `request error: ${err.message}`, headers: {}, closed: null }));
@@ -143,7 +172,13 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzOutcome> {
         const started = performance.now();
         const before = chaos.requests;
         const r = await send(base, agent, req);
-        replies[i] = { ...r, req, mcpStatus: req.path === '/mcp' ? mcpStatusOf(r.text) : null, ms: performance.now() - started, upstream: chaos.requests - before };
+        replies[i] = {
+          ...r,
+          req,
+          mcpStatus: req.path === '/mcp' ? mcpStatusOf(r.text) : null,
+          ms: performance.now() - started,
+          upstream: chaos.requests - before,
+        };
       }
     };
     await Promise.all(Array.from({ length: opts.concurrency ?? 6 }, worker));
@@ -153,7 +188,18 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzOutcome> {
     for (const reply of replies) for (const rule of [...problemsOf(reply), ...edgeProblems(reply, base.port)]) problems.push({ rule, reply });
     // open registration stayed bounded: what is kept of each client is small, and unapproved ones are capped
     const [clients] = await svc.deps.sql`SELECT count(*)::int AS n, coalesce(max(octet_length(metadata::text)), 0)::int AS largest FROM oauth_clients`;
-    const bounded = { req: { op: 'oauth_clients', kind: 'edge', method: '-', path: '-', query: '', headers: {}, recorded: false }, status: 0, mcpStatus: null, requestId: null, bytes: 0, text: JSON.stringify(clients), ms: 0, upstream: 0, headers: {}, closed: null } satisfies FuzzReply;
+    const bounded = {
+      req: { op: 'oauth_clients', kind: 'edge', method: '-', path: '-', query: '', headers: {}, recorded: false },
+      status: 0,
+      mcpStatus: null,
+      requestId: null,
+      bytes: 0,
+      text: JSON.stringify(clients),
+      ms: 0,
+      upstream: 0,
+      headers: {},
+      closed: null,
+    } satisfies FuzzReply;
     if (clients.largest >= 8 * 1024) problems.push({ rule: `stored client metadata of ${clients.largest} bytes`, reply: bounded });
     if (clients.n > PENDING_CLIENTS_MAX) problems.push({ rule: `${clients.n} OAuth clients kept (cap ${PENDING_CLIENTS_MAX})`, reply: bounded });
     const mustRecord = replies.filter((r) => r.req.recorded && r.requestId && r.status !== 404 && r.status > 0);
@@ -170,7 +216,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzOutcome> {
       const k = r.mcpStatus !== null ? `mcp:${r.mcpStatus}` : String(r.status);
       byStatus[k] = (byStatus[k] ?? 0) + 1;
     }
-    const summary = `fuzz seed=${opts.seed} requests=${replies.length} upstream_requests=${chaos.requests} problems=${problems.length} by status: ${Object.entries(byStatus)
+    const summary = `fuzz seed=${opts.seed} requests=${replies.length} upstream_requests=${chaos.requests} problems=${problems.length} by status: ${Object.entries(
+      byStatus,
+    )
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([k, n]) => `${k}=${n}`)
       .join(' ')}`;

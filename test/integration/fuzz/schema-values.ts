@@ -36,7 +36,9 @@ export function deepMarker(levels: number, kind: 'array' | 'object'): string {
 
 /** Serialises a body, expanding deep-nesting markers into JSON text that deep. */
 export function serialise(value: unknown): string {
-  return JSON.stringify(value).replace(/"\\u0001deep:(array|object):(\d+)\\u0001"/g, (_m, kind: string, n: string) => nestedText(Number(n), kind as 'array' | 'object'));
+  return JSON.stringify(value).replace(/"\\u0001deep:(array|object):(\d+)\\u0001"/g, (_m, kind: string, n: string) =>
+    nestedText(Number(n), kind as 'array' | 'object'),
+  );
 }
 
 export function nestedText(levels: number, kind: 'array' | 'object'): string {
@@ -80,20 +82,31 @@ const HINTS: [RegExp, string[]][] = [
 
 function stringArb(s: Schema, ctx: ValueContext, name: string): fc.Arbitrary<string> {
   const hint = HINTS.find(([re]) => re.test(name));
-  if (hint) return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...hint[1]) }, { weight: 1, arbitrary: fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 20, 20) }) });
+  if (hint)
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...hint[1]) },
+      { weight: 1, arbitrary: fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 20, 20) }) },
+    );
   if (s.format === 'date' || s.pattern === '^\\d{4}-\\d{2}-\\d{2}$') return fc.integer({ min: -3, max: 400 }).map(isoDate);
   if (s.format === 'date-time') return fc.integer({ min: -3, max: 400 }).map((d) => new Date(Date.now() + d * DAY).toISOString());
   if (s.format === 'uri' || /url|link|website/i.test(name)) {
     return fc.oneof(
       fc.webPath().map((p) => `${ctx.upstreamUrl}/site${p.startsWith('/') ? p : `/${p}`}`),
-      fc.constantFrom('https://boards.greenhouse.io/acme', 'https://jobs.lever.co/acme', 'https://www.linkedin.com/jobs/view/3912345678', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://apps.apple.com/us/app/slack/id618783545', 'https://boards.greenhouse.io/%E0%A4%A'),
+      fc.constantFrom(
+        'https://boards.greenhouse.io/acme',
+        'https://jobs.lever.co/acme',
+        'https://www.linkedin.com/jobs/view/3912345678',
+        'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+        'https://apps.apple.com/us/app/slack/id618783545',
+        'https://boards.greenhouse.io/%E0%A4%A',
+      ),
       fc.webUrl(),
     );
   }
   const min = s.minLength ?? 0;
   const max = Math.min(s.maxLength ?? 40, Math.max(min, 40));
   if (s.pattern) {
-    let re: RegExp | null = null;
+    let re: RegExp | null;
     try {
       re = new RegExp(s.pattern);
     } catch {
@@ -139,7 +152,10 @@ function typedValue(t: string, s: Schema, ctx: ValueContext, name: string, depth
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(s.items ? validValue(s.items, ctx, name, depth + 1) : fc.string(), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 4, Math.max(s.minItems ?? 0, 4)) });
+      return fc.array(s.items ? validValue(s.items, ctx, name, depth + 1) : fc.string(), {
+        minLength: s.minItems ?? 0,
+        maxLength: Math.min(s.maxItems ?? 4, Math.max(s.minItems ?? 0, 4)),
+      });
     case 'object':
       return validObject(s, ctx, depth + 1);
     default:
@@ -164,7 +180,19 @@ export function hostileValue(s: Schema): fc.Arbitrary<unknown> {
     fc.constantFrom(null, true, 0, -1, 1e308, -1e308, 0.5, '', ' ', '0', 'null', 'true', '[]', '{}', 'NaN', '-Infinity', '1e999', '９', '٣'),
     fc.constantFrom([], {}, [null], { a: 1 }, [[[]]], { '': '' }, { __proto__: null }, { constructor: { prototype: 1 } }),
     fc.string({ maxLength: 30 }).map((x) => `${x}\u0000${x}`),
-    fc.constantFrom('\u0000', '%00', 'a\u0000b', '\ud800', 'x\udfffy', '\u202e\u200b\ufeff', '../../etc/passwd', "' OR 1=1 --", '${jndi:ldap://x}', '<script>alert(1)</script>', '\r\nX-Injected: 1'),
+    fc.constantFrom(
+      '\u0000',
+      '%00',
+      'a\u0000b',
+      '\ud800',
+      'x\udfffy',
+      '\u202e\u200b\ufeff',
+      '../../etc/passwd',
+      "' OR 1=1 --",
+      '${jndi:ldap://x}',
+      '<script>alert(1)</script>',
+      '\r\nX-Injected: 1',
+    ),
     fc.integer({ min: 1, max: 4 }).map((n) => 'A'.repeat(10 ** (n + 1))),
     fc.constantFrom(2_100_000, 300_000, 70_000).map((n) => 'Z'.repeat(n)),
     fc.constantFrom(64, 1_000, 5_000, 100_000).chain((n) => fc.constantFrom(deepMarker(n, 'array'), deepMarker(n, 'object'))),
@@ -174,7 +202,20 @@ export function hostileValue(s: Schema): fc.Arbitrary<unknown> {
     if (s.maxLength !== undefined) out.push(fc.constant('x'.repeat(s.maxLength + 1)));
     if (s.minLength) out.push(fc.constant('x'.repeat(s.minLength - 1)));
     if (s.format === 'date') out.push(fc.constantFrom('2025-02-30', '2025-13-01', '0000-00-00', '9999-12-31', '2025-1-1', '20250101', '1970-01-01'));
-    if (s.format === 'uri') out.push(fc.constantFrom('https://boards.greenhouse.io/%E0%A4%A', 'https://www.youtube.com/@%zz', 'http://', 'file:///etc/passwd', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:22/', 'javascript:alert(1)', 'http://a b', 'http://%zz'));
+    if (s.format === 'uri')
+      out.push(
+        fc.constantFrom(
+          'https://boards.greenhouse.io/%E0%A4%A',
+          'https://www.youtube.com/@%zz',
+          'http://',
+          'file:///etc/passwd',
+          'http://169.254.169.254/latest/meta-data',
+          'http://[::1]:22/',
+          'javascript:alert(1)',
+          'http://a b',
+          'http://%zz',
+        ),
+      );
   }
   if (ts.includes('integer') || ts.includes('number')) {
     if (s.minimum !== undefined) out.push(fc.constantFrom(s.minimum - 1, s.minimum - 0.5));
@@ -182,6 +223,7 @@ export function hostileValue(s: Schema): fc.Arbitrary<unknown> {
     out.push(fc.constantFrom(Number.MAX_SAFE_INTEGER + 2, -Number.MAX_SAFE_INTEGER - 2, 1.5, -0));
   }
   if (s.enum) out.push(fc.constantFrom(...s.enum.map((e) => (typeof e === 'string' ? e.toUpperCase() + '_' : e))));
-  if (ts.includes('array') && s.maxItems !== undefined) out.push(fc.constant(Array.from({ length: s.maxItems + 1 }, (_, i) => (s.items && types(s.items)[0] === 'string' ? `x${i}` : i))));
+  if (ts.includes('array') && s.maxItems !== undefined)
+    out.push(fc.constant(Array.from({ length: s.maxItems + 1 }, (_, i) => (s.items && types(s.items)[0] === 'string' ? `x${i}` : i))));
   return fc.oneof(...out);
 }

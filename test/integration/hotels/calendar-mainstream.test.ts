@@ -34,7 +34,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('basis mainstream annotates every night with the cheapest major OTA and leaves rate_total alone', async () => {
-    const res = await svc.call('/v1/calendar', { key, body: { token: CROWN, start: START, days: 3, market: 'GB', basis: 'mainstream', probe_min_stay: false } });
+    const res = await svc.call('/v1/calendar', {
+      key,
+      body: { token: CROWN, start: START, days: 3, market: 'GB', basis: 'mainstream', probe_min_stay: false },
+    });
     expect(res.status).toBe(200);
     const cal = (await res.json()) as any;
     expect(cal.basis_applied).toBe('mainstream:annotated');
@@ -48,14 +51,20 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('reports calendar-already-matched when the major OTAs price every night exactly as the calendar', async () => {
-    const res = await svc.call('/v1/calendar', { key, body: { token: MATCHED, start: START, days: 2, market: 'GB', basis: 'mainstream', probe_min_stay: false } });
+    const res = await svc.call('/v1/calendar', {
+      key,
+      body: { token: MATCHED, start: START, days: 2, market: 'GB', basis: 'mainstream', probe_min_stay: false },
+    });
     const cal = (await res.json()) as any;
     expect(cal.basis_applied).toBe('mainstream:calendar-already-matched');
     expect(cal.rates.map((r: any) => r.aggregator_discount)).toEqual([0, 0]);
   });
 
   it('reports the requested currency beside the one the upstream priced in', async () => {
-    const res = await svc.call('/v1/calendar', { key, body: { token: CROWN, start: START, days: 1, market: 'GB', currency: 'EUR', basis: 'mainstream', probe_min_stay: false } });
+    const res = await svc.call('/v1/calendar', {
+      key,
+      body: { token: CROWN, start: START, days: 1, market: 'GB', currency: 'EUR', basis: 'mainstream', probe_min_stay: false },
+    });
     const cal = (await res.json()) as any;
     // the replayed calendar answers in GBP whatever is asked: requested EUR, returned GBP, flagged
     expect(cal.rates[0].provenance).toMatchObject({ requested_currency: 'EUR', returned_currency: 'GBP' });
@@ -75,7 +84,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('a mainstream night whose offers page fails is reported and not charged', async () => {
-    const res = await svc.call('/v1/calendar', { key, body: { token: 'ChkNoOffersPageHere', start: START, days: 2, basis: 'mainstream', probe_min_stay: false } });
+    const res = await svc.call('/v1/calendar', {
+      key,
+      body: { token: 'ChkNoOffersPageHere', start: START, days: 2, basis: 'mainstream', probe_min_stay: false },
+    });
     expect(res.status).toBe(200);
     const cal = (await res.json()) as any;
     expect(cal.rates.every((r: any) => typeof r.mainstream_error === 'string' && r.rate_mainstream_total === null)).toBe(true);

@@ -16,7 +16,7 @@ const pricer: Pricer = (date, los, token) => {
   if (token.startsWith('ChkEmpty')) return null;
   const i = Math.round((Date.parse(date) - Date.parse(START)) / 86_400_000);
   if (date === '2027-03-10') return null;
-  if (date === '2027-03-05' || date === '2027-03-06') return los >= 2 ? 260 * los / 2 : null;
+  if (date === '2027-03-05' || date === '2027-03-06') return los >= 2 ? (260 * los) / 2 : null;
   return (100 + i) * los;
 };
 
@@ -28,8 +28,19 @@ describe.skipIf(suite.missing)(suite.title, () => {
   beforeAll(async () => {
     replay = await startReplayServer([
       calendarRoute(pricer, { match: (r) => !/^Chk(Fail|Junk|Block)/.test(askedWindow(r.body).token) }),
-      { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r) => askedWindow(r.body).token.startsWith('ChkFail'), status: 500, body: 'oops' },
-      { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r) => askedWindow(r.body).token.startsWith('ChkJunk'), body: ")]}'\n\n12\n[[\"di\",12]]\n" },
+      {
+        method: 'POST',
+        path: '/_/TravelFrontendUi/data/batchexecute',
+        match: (r) => askedWindow(r.body).token.startsWith('ChkFail'),
+        status: 500,
+        body: 'oops',
+      },
+      {
+        method: 'POST',
+        path: '/_/TravelFrontendUi/data/batchexecute',
+        match: (r) => askedWindow(r.body).token.startsWith('ChkJunk'),
+        body: ')]}\'\n\n12\n[["di",12]]\n',
+      },
       {
         method: 'POST',
         path: '/_/TravelFrontendUi/data/batchexecute',
@@ -85,7 +96,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
 
     // the upstream was asked for two windows at 1 night, then the missing nights at 2 and 3
     const asked = replay.requests.filter((r) => r.query.rpcids === 'yY52ce').map((r) => askedWindow(r.body));
-    expect(asked.filter((a) => a.los === 1).map((a) => [a.first, a.last])).toEqual([[START, '2027-03-31'], ['2027-04-01', '2027-04-09']]);
+    expect(asked.filter((a) => a.los === 1).map((a) => [a.first, a.last])).toEqual([
+      [START, '2027-03-31'],
+      ['2027-04-01', '2027-04-09'],
+    ]);
     expect(asked.find((a) => a.los === 2)).toMatchObject({ first: '2027-03-05', last: '2027-03-10', currency: 'EUR', token: TOKEN });
     const req = replay.requests.find((r) => r.query.rpcids === 'yY52ce')!;
     expect(req.query).toMatchObject({ gl: 'fr', 'source-path': `/travel/hotels/entity/${TOKEN}` });
@@ -115,7 +129,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const stored = await svc.call(`/v1/rates?token=${TOKEN}&from=${START}&to=2027-03-02`, { key });
     expect(stored.status).toBe(200);
     const body = (await stored.json()) as any;
-    expect(body.rates.map((r: any) => [r.date, r.rate_total])).toEqual([[START, 100], ['2027-03-02', 101]]);
+    expect(body.rates.map((r: any) => [r.date, r.rate_total])).toEqual([
+      [START, 100],
+      ['2027-03-02', 101],
+    ]);
     expect(stored.headers.get('x-credits-charged')).toBeNull();
     // property_token, the name every other route takes, reads the same rows
     const byName = await svc.call(`/v1/rates?property_token=${TOKEN}&from=${START}&to=2027-03-02`, { key });
@@ -166,7 +183,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(ok.headers.get('x-credits-charged')).toBe('5');
     expect(await used()).toBe(before + 5);
     expect(((await (await svc.call(`/v1/rates?token=${token}`, { key })).json()) as any).total).toBe(3);
-    expect(((await (await svc.call(`/v1/requests/${ok.headers.get('x-request-id')}`, { key })).json()) as any)).toMatchObject({ status: 200, credits: 5 });
+    expect((await (await svc.call(`/v1/requests/${ok.headers.get('x-request-id')}`, { key })).json()) as any).toMatchObject({ status: 200, credits: 5 });
   });
 
   it('a calendar with nothing bookable is free', async () => {
@@ -222,7 +239,14 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const res = await client.callTool({ name: 'get_hotel_calendar', arguments: { token: TOKEN, start: START, days: 3, market: 'GB' } });
     expect(res.isError).toBeFalsy();
     const sc = res.structuredContent as any;
-    expect(sc).toMatchObject({ priced: 3, min: 100, median: 101, max: 102, cheapest: [{ date: START, rate_total: 100 }, { rate_total: 101 }, { rate_total: 102 }], unavailable: [] });
+    expect(sc).toMatchObject({
+      priced: 3,
+      min: 100,
+      median: 101,
+      max: 102,
+      cheapest: [{ date: START, rate_total: 100 }, { rate_total: 101 }, { rate_total: 102 }],
+      unavailable: [],
+    });
     expect(sc.nights).toBeUndefined();
     const list = await client.callTool({ name: 'get_hotel_calendar', arguments: { token: TOKEN, start: START, days: 3, market: 'GB', nights: 'list' } });
     expect((list.structuredContent as any).nights.map((r: any) => r.rate_total)).toEqual([100, 101, 102]);

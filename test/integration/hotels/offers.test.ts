@@ -75,7 +75,14 @@ describe.skipIf(suite.missing)(suite.title, () => {
       free_cancellation_time: '11:59 PM',
       sponsored: true,
       link: 'https://www.google.com/aclk?sa=l&ai=booking-featured',
-      provenance: { source_kind: 'ota_offer', price_basis: 'stay_total_including_taxes_and_fees', derivation: 'upstream', upstream_rate_id: '184', returned_currency: 'GBP', requested_market: 'GB' },
+      provenance: {
+        source_kind: 'ota_offer',
+        price_basis: 'stay_total_including_taxes_and_fees',
+        derivation: 'upstream',
+        upstream_rate_id: '184',
+        returned_currency: 'GBP',
+        requested_market: 'GB',
+      },
     });
     expect(booking.rooms.map((r: any) => [r.name, r.price_total, r.is_suite, r.has_free_cancellation])).toEqual([
       ['Double Room', 202.58, false, true],

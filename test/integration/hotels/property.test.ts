@@ -56,7 +56,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(body.amenity_codes).toContainEqual([1, 54]);
     expect(body.amenities).toContain('Breakfast');
     expect(body.gps_coordinates.latitude).toBeTypeOf('number');
-    expect(body.prices.total).toMatchObject({ amount: 202.58, provenance: { source_kind: 'offer', source_property_id: CROWN, requested_market: 'GB', requested_currency: 'GBP' } });
+    expect(body.prices.total).toMatchObject({
+      amount: 202.58,
+      provenance: { source_kind: 'offer', source_property_id: CROWN, requested_market: 'GB', requested_currency: 'GBP' },
+    });
 
     const [req] = forToken(CROWN);
     expect(req.path).toBe(SEARCH);
@@ -66,14 +69,26 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('POST /v1/serp/metasearch_hotels_property answers in the compatible shape', async () => {
-    const res = await svc.call('/v1/serp/metasearch_hotels_property', { key, body: { property_token: CROWN, check_in_date: '2026-04-15', check_out_date: '2026-04-22', currency: 'GBP', gl: 'gb' } });
+    const res = await svc.call('/v1/serp/metasearch_hotels_property', {
+      key,
+      body: { property_token: CROWN, check_in_date: '2026-04-15', check_out_date: '2026-04-22', currency: 'GBP', gl: 'gb' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('3');
     const body = (await res.json()) as any;
-    expect(body.search_parameters).toMatchObject({ engine: 'metasearch_hotels_property', property_token: CROWN, check_in_date: '2026-04-15', check_out_date: '2026-04-22' });
+    expect(body.search_parameters).toMatchObject({
+      engine: 'metasearch_hotels_property',
+      property_token: CROWN,
+      check_in_date: '2026-04-15',
+      check_out_date: '2026-04-22',
+    });
     expect(body.search_metadata.request_url).toMatch(/^https:\/\/www\.google\.com\/travel\/search\?qs=/);
     const p = body.property;
-    expect(p).toMatchObject({ name: 'The Crown, Battersea (PUBLOVE)', address: '10 Example Street, London SW11 1AA, United Kingdom', phone_link: 'tel:+442000000000' });
+    expect(p).toMatchObject({
+      name: 'The Crown, Battersea (PUBLOVE)',
+      address: '10 Example Street, London SW11 1AA, United Kingdom',
+      phone_link: 'tel:+442000000000',
+    });
     expect(p.price_insights).toEqual({ lowest_price: '£29', typical_price_range: { low_price: '£25', high_price: '£45' } });
     expect(p.featured_offers.map((o: any) => o.source)).toEqual(['Booking.com', 'Agoda']);
     expect(p.all_offers).toHaveLength(5);

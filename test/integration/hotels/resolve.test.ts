@@ -67,7 +67,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(decodeTs(fr.query.ts).search.currency).toBe('EUR');
     expect(us.query).toMatchObject({ q: QUERY, gl: 'us' });
     expect(decodeTs(us.query.ts).search.currency).toBe('USD');
-    const checked = lookups().slice(before.lookups).map((r) => r.query.qs).sort();
+    const checked = lookups()
+      .slice(before.lookups)
+      .map((r) => r.query.qs)
+      .sort();
     expect(checked).toEqual([CROWN, EXMOUTH, ROSE].map(encodePropertyQs).sort());
   });
 

@@ -12,9 +12,24 @@ const SORRY = '<html><body>Our systems have detected unusual traffic from your c
 
 describe('hotel search input schema', () => {
   it('accepts the query-string forms of GET /api/v1/search', () => {
-    const parsed = serpHotels.input.parse({ q: 'London', check_in_date: '2026-04-15', check_out_date: '2026-04-22', adults: '3', min_price: '50', rating: '8', hotel_class: '4,5', gl: 'GB', currency: 'gbp' });
+    const parsed = serpHotels.input.parse({
+      q: 'London',
+      check_in_date: '2026-04-15',
+      check_out_date: '2026-04-22',
+      adults: '3',
+      min_price: '50',
+      rating: '8',
+      hotel_class: '4,5',
+      gl: 'GB',
+      currency: 'gbp',
+    });
     expect(parsed).toMatchObject({ adults: 3, min_price: 50, rating: 4, hotel_class: '4,5', currency: 'GBP', gl: 'gb', hl: 'en' });
-    expect(serpHotelsProperty.input.parse({ property_token: LONDON_TOKENS[0], adults: '1', hl: 'en-US', gl: 'US' })).toMatchObject({ adults: 1, gl: 'us', hl: 'en-US', currency: 'USD' });
+    expect(serpHotelsProperty.input.parse({ property_token: LONDON_TOKENS[0], adults: '1', hl: 'en-US', gl: 'US' })).toMatchObject({
+      adults: 1,
+      gl: 'us',
+      hl: 'en-US',
+      currency: 'USD',
+    });
   });
 });
 
@@ -30,7 +45,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
     replay = await startReplayServer([
       { path: SEARCH, query: { q: 'Boom' }, status: 500, body: 'upstream down' },
       { path: SEARCH, query: { q: 'Blocked' }, status: 200, body: SORRY },
-      { path: SEARCH, query: { q: 'Consent' }, status: 302, headers: { location: 'https://consent.google.com/ml?continue=https://www.google.com/travel/search&gl=DE' } },
+      {
+        path: SEARCH,
+        query: { q: 'Consent' },
+        status: 302,
+        headers: { location: 'https://consent.google.com/ml?continue=https://www.google.com/travel/search&gl=DE' },
+      },
       { path: SEARCH, query: { q: 'Changed' }, body: '<html><body>new layout</body></html>' },
       { path: SEARCH, query: { q: 'Nowhere' }, body: emptySearchPage(page(PAGES.london)) },
       { path: SEARCH, query: { start: '18' }, body: page(PAGES.paris) },
@@ -49,14 +69,30 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('6');
     const body = (await res.json()) as any;
-    expect(body).toMatchObject({ query: 'London', check_in: '2026-04-15', check_out: '2026-04-22', nights: 7, total_results: 1022, pagination: { next_page_token: 'CBI=' } });
+    expect(body).toMatchObject({
+      query: 'London',
+      check_in: '2026-04-15',
+      check_out: '2026-04-22',
+      nights: 7,
+      total_results: 1022,
+      pagination: { next_page_token: 'CBI=' },
+    });
     expect(body.pages.map((p: any) => [p.page, p.page_token, p.properties])).toEqual([
       [1, null, 18],
       [2, 'CBI=', 18],
     ]);
     expect(body.properties).toHaveLength(36);
     const first = body.properties[0];
-    expect(first).toMatchObject({ position: 0, page: 1, type: 'hotel', name: 'The Crown, Battersea (PUBLOVE)', property_token: LONDON_TOKENS[0], rating: 4.1, reviews: 1075, extracted_hotel_class: 2 });
+    expect(first).toMatchObject({
+      position: 0,
+      page: 1,
+      type: 'hotel',
+      name: 'The Crown, Battersea (PUBLOVE)',
+      property_token: LONDON_TOKENS[0],
+      rating: 4.1,
+      reviews: 1075,
+      extracted_hotel_class: 2,
+    });
     expect(first.prices).toMatchObject({
       currency: 'GBP',
       display_basis: 'all_in',
@@ -97,7 +133,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('POST /v1/serp/metasearch_hotels answers in the compatible shape, one page per call', async () => {
-    const res = await svc.call('/v1/serp/metasearch_hotels', { key, body: { q: 'London', check_in_date: '2026-04-15', check_out_date: '2026-04-22', currency: 'GBP', gl: 'gb' } });
+    const res = await svc.call('/v1/serp/metasearch_hotels', {
+      key,
+      body: { q: 'London', check_in_date: '2026-04-15', check_out_date: '2026-04-22', currency: 'GBP', gl: 'gb' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('3');
     const body = (await res.json()) as any;
@@ -107,9 +146,17 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(body.search_information).toEqual({ total_results: 1022 });
     expect(body.pagination).toEqual({ records_from: 1, records_to: 18, next_page_token: 'CBI=' });
     expect(body.brands).toHaveLength(23);
-    expect(body.properties[0]).toMatchObject({ type: 'hotel', name: 'The Crown, Battersea (PUBLOVE)', property_token: LONDON_TOKENS[0], total_price: { price: '£203', extracted_price: 203 } });
+    expect(body.properties[0]).toMatchObject({
+      type: 'hotel',
+      name: 'The Crown, Battersea (PUBLOVE)',
+      property_token: LONDON_TOKENS[0],
+      total_price: { price: '£203', extracted_price: 203 },
+    });
 
-    const next = await svc.call('/v1/serp/metasearch_hotels', { key, body: { q: 'London', check_in_date: '2026-04-15', check_out_date: '2026-04-22', next_page_token: 'CBI=' } });
+    const next = await svc.call('/v1/serp/metasearch_hotels', {
+      key,
+      body: { q: 'London', check_in_date: '2026-04-15', check_out_date: '2026-04-22', next_page_token: 'CBI=' },
+    });
     expect(((await next.json()) as any).properties[0].name).toBe('Au Royal Mad');
     expect(last().query.start).toBe('18');
   });

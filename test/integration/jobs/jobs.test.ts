@@ -21,8 +21,19 @@ let replay: ReplayServer;
 function upstreamRoutes() {
   const token = (r: { body: string }) => askedWindow(r.body).token;
   return [
-    { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r: { body: string }) => token(r).startsWith('transient'), status: 503, body: 'busy' },
-    { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r: { body: string }) => token(r).startsWith('broken'), body: ")]}'\n\n12\n[[\"di\",12]]\n" },
+    {
+      method: 'POST',
+      path: '/_/TravelFrontendUi/data/batchexecute',
+      match: (r: { body: string }) => token(r).startsWith('transient'),
+      status: 503,
+      body: 'busy',
+    },
+    {
+      method: 'POST',
+      path: '/_/TravelFrontendUi/data/batchexecute',
+      match: (r: { body: string }) => token(r).startsWith('broken'),
+      body: ')]}\'\n\n12\n[["di",12]]\n',
+    },
     calendarRoute((date, los, t) => (t.startsWith('empty') ? null : (100 + Number(date.slice(8))) * los)),
   ];
 }
@@ -52,7 +63,7 @@ const submit = (body: unknown, idem: string | null = `idem-${++seq}`, apiKey = k
 async function finished(jobId: string, apiKey = key, query = '') {
   return waitFor(
     async () => {
-      const job = await (await svc.call(`/v1/jobs/${jobId}${query}`, { key: apiKey })).json() as any;
+      const job = (await (await svc.call(`/v1/jobs/${jobId}${query}`, { key: apiKey })).json()) as any;
       return job.finished_at && (job.callback_status === 'not_configured' || job.callback_status !== 'pending') ? job : null;
     },
     { what: `job ${jobId}` },
@@ -63,7 +74,7 @@ describe('POST /v1/jobs', () => {
   it('requires an Idempotency-Key header of 1-200 characters', async () => {
     const missing = await submit({ items: [{ token: 'hotel-aaaa' }] }, null);
     expect(missing.status).toBe(422);
-    expect((await missing.json() as any).detail).toEqual([{ type: 'missing', loc: ['header', 'idempotency-key'], msg: 'Field required', input: null }]);
+    expect(((await missing.json()) as any).detail).toEqual([{ type: 'missing', loc: ['header', 'idempotency-key'], msg: 'Field required', input: null }]);
     const long = await submit({ items: [{ token: 'hotel-aaaa' }] }, 'x'.repeat(201));
     expect(long.status).toBe(422);
   });
@@ -78,7 +89,13 @@ describe('POST /v1/jobs', () => {
   });
 
   it('answers 202 with the queued job, committed before the answer', async () => {
-    const res = await submit({ items: [{ token: 'hotel-aaaa', days: 3, start: '2027-01-10', label: 'first' }, { token: 'hotel-bbbb', days: 2, start: '2027-01-10', market: 'GB' }], priority: 7 });
+    const res = await submit({
+      items: [
+        { token: 'hotel-aaaa', days: 3, start: '2027-01-10', label: 'first' },
+        { token: 'hotel-bbbb', days: 2, start: '2027-01-10', market: 'GB' },
+      ],
+      priority: 7,
+    });
     expect(res.status).toBe(202);
     const job = (await res.json()) as any;
     expect(job.id).toMatch(/^refreshjob_/);
@@ -97,15 +114,31 @@ describe('POST /v1/jobs', () => {
       started_at: null,
       finished_at: null,
     });
-    expect(job.items.map((i: any) => [i.item_index, i.status, i.attempts, i.result])).toEqual([[0, 'queued', 0, null], [1, 'queued', 0, null]]);
+    expect(job.items.map((i: any) => [i.item_index, i.status, i.attempts, i.result])).toEqual([
+      [0, 'queued', 0, null],
+      [1, 'queued', 0, null],
+    ]);
     expect(job.items[0].id).toMatch(/^refreshitem_/);
-    expect(job.items[0].request).toMatchObject({ token: 'hotel-aaaa', market: 'US', currency: 'USD', days: 3, start: '2027-01-10', adults: 2, los: 1, basis: 'cheapest', label: 'first' });
+    expect(job.items[0].request).toMatchObject({
+      token: 'hotel-aaaa',
+      market: 'US',
+      currency: 'USD',
+      days: 3,
+      start: '2027-01-10',
+      adults: 2,
+      los: 1,
+      basis: 'cheapest',
+      label: 'first',
+    });
     expect(job.items[1].request).toMatchObject({ market: 'GB', currency: 'GBP', gl: 'gb', rates_include_tax: true });
     expect(res.headers.get('x-credits-charged')).toBeNull();
 
     const done = await finished(job.id, key, '?include_results=true');
     expect(done).toMatchObject({ status: 'succeeded', items_succeeded: 2, items_failed: 0, error: null });
-    expect(done.items.map((i: any) => [i.status, i.attempts])).toEqual([['succeeded', 1], ['succeeded', 1]]);
+    expect(done.items.map((i: any) => [i.status, i.attempts])).toEqual([
+      ['succeeded', 1],
+      ['succeeded', 1],
+    ]);
     expect(done.items[0].result.rates.map((r: any) => r.date)).toEqual(['2027-01-10', '2027-01-11', '2027-01-12']);
     expect(done.result_summary).toMatchObject({ rates: 5, database: { rows_written: 5, rows_changed: 0, rows_removed: 0 } });
     expect(done.result_summary.wire_bytes).toBe(done.items[0].result.wire_bytes + done.items[1].result.wire_bytes);
@@ -114,11 +147,12 @@ describe('POST /v1/jobs', () => {
     expect(done.artifact_uri).toMatch(/^file:\/\/.*\.json\.gz$/);
     expect(done.artifact_sha256).toMatch(/^[0-9a-f]{64}$/);
     for (const t of [done.started_at, done.finished_at]) expect(Date.parse(t)).not.toBeNaN();
-    const plain = await (await svc.call(`/v1/jobs/${job.id}`, { key })).json() as any;
+    const plain = (await (await svc.call(`/v1/jobs/${job.id}`, { key })).json()) as any;
     expect(plain.items[0].result).toBeNull();
 
     // each succeeded item is charged like POST /v1/calendar (5), against the item's id
-    const charges = await svc.deps.sql`SELECT request_id, amount FROM credit_ledger WHERE account_id = ${accountId} AND kind = 'charge' AND request_id = ANY(${done.items.map((i: any) => i.id)})`;
+    const charges = await svc.deps
+      .sql`SELECT request_id, amount FROM credit_ledger WHERE account_id = ${accountId} AND kind = 'charge' AND request_id = ANY(${done.items.map((i: any) => i.id)})`;
     expect(charges.map((c) => c.amount)).toEqual([-5, -5]);
   });
 
@@ -138,7 +172,15 @@ describe('POST /v1/jobs', () => {
   });
 
   it('a transient failure is retried up to 3 attempts; a contract change fails at once; the job is partial', async () => {
-    const job = (await (await submit({ items: [{ token: 'hotel-ffff', days: 2 }, { token: 'transient-1', days: 2 }, { token: 'broken-01', days: 2 }] })).json()) as any;
+    const job = (await (
+      await submit({
+        items: [
+          { token: 'hotel-ffff', days: 2 },
+          { token: 'transient-1', days: 2 },
+          { token: 'broken-01', days: 2 },
+        ],
+      })
+    ).json()) as any;
     const done = await finished(job.id);
     expect(done.status).toBe('partial');
     expect(done.error).toBe('2 of 3 items failed');
@@ -169,7 +211,8 @@ describe('POST /v1/jobs', () => {
     expect(done.items.map((i: any) => i.item_index)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(done.items.every((i: any) => i.status === 'succeeded' && i.attempts === 1 && i.label === `#${i.item_index}`)).toBe(true);
     expect(done.result_summary).toMatchObject({ rates: 150, database: { rows_written: 150 } });
-    const [{ n }] = await svc.deps.sql`SELECT count(*)::int AS n FROM credit_ledger WHERE kind = 'charge' AND request_id = ANY(${done.items.map((i: any) => i.id)})`;
+    const [{ n }] = await svc.deps
+      .sql`SELECT count(*)::int AS n FROM credit_ledger WHERE kind = 'charge' AND request_id = ANY(${done.items.map((i: any) => i.id)})`;
     expect(n).toBe(50);
   });
 
@@ -184,7 +227,10 @@ describe('POST /v1/jobs', () => {
 
   it('a second collection of the same stays rewrites nothing and keeps observation ids', async () => {
     const body = { items: [{ token: 'hotel-hhhh', days: 3, start: '2027-02-01' }] };
-    const stored = async () => (await svc.deps.sql`SELECT stay_date::text AS d, observation_id FROM stored_rates WHERE token = 'hotel-hhhh' ORDER BY stay_date`).map((r) => `${r.d} ${r.observation_id}`);
+    const stored = async () =>
+      (await svc.deps.sql`SELECT stay_date::text AS d, observation_id FROM stored_rates WHERE token = 'hotel-hhhh' ORDER BY stay_date`).map(
+        (r) => `${r.d} ${r.observation_id}`,
+      );
     await finished(((await (await submit(body)).json()) as any).id);
     const firstIds = await stored();
     const again = await finished(((await (await submit(body)).json()) as any).id);
@@ -214,7 +260,11 @@ describe('without webhook delivery configured', () => {
     try {
       const k = await withHooks.key();
       for (const url of ['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://localhost:8443/hook', 'http://example.com/hook']) {
-        const res = await withHooks.call('/v1/jobs', { key: k.key, body: { items: [{ token: 'hotel-priv' }], callback_url: url }, headers: { 'idempotency-key': url } });
+        const res = await withHooks.call('/v1/jobs', {
+          key: k.key,
+          body: { items: [{ token: 'hotel-priv' }], callback_url: url },
+          headers: { 'idempotency-key': url },
+        });
         expect(res.status, url).toBe(422);
       }
       const [{ n }] = await withHooks.deps.sql`SELECT count(*)::int AS n FROM calendar_jobs`;
@@ -226,7 +276,11 @@ describe('without webhook delivery configured', () => {
 
   it('a submission with callback_url is refused with 503', async () => {
     const k = await plain.key();
-    const res = await plain.call('/v1/jobs', { key: k.key, body: { items: [{ token: 'hotel-llll' }], callback_url: 'https://example.com/hook' }, headers: { 'idempotency-key': 'a' } });
+    const res = await plain.call('/v1/jobs', {
+      key: k.key,
+      body: { items: [{ token: 'hotel-llll' }], callback_url: 'https://example.com/hook' },
+      headers: { 'idempotency-key': 'a' },
+    });
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({
       detail: 'webhook delivery is not enabled for this service',
@@ -252,10 +306,13 @@ describe('batches under credit enforcement', () => {
     const items = Array.from({ length: 4 }, (_, i) => ({ token: `enforced-hotel-${i}`, start: '2027-09-01', days: 2, probe_min_stay: false }));
     const res = await enforced.call('/v1/jobs', { key: k.key, body: { items }, headers: { 'idempotency-key': 'enforced' } });
     const job = (await res.json()) as any;
-    const done = await waitFor(async () => {
-      const j = (await (await enforced.call(`/v1/jobs/${job.id}`, { key: k.key })).json()) as any;
-      return j.finished_at ? j : null;
-    }, { what: 'the enforced batch' });
+    const done = await waitFor(
+      async () => {
+        const j = (await (await enforced.call(`/v1/jobs/${job.id}`, { key: k.key })).json()) as any;
+        return j.finished_at ? j : null;
+      },
+      { what: 'the enforced batch' },
+    );
     expect(done.status).toBe('partial');
     expect(done.items_succeeded).toBe(2);
     expect(done.items.filter((i: any) => i.status === 'failed').every((i: any) => /^insufficient credits/.test(i.error))).toBe(true);

@@ -103,7 +103,9 @@ describe('job.completed as Standard Webhooks', () => {
       expect(hook.received[0].headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
       expect(hook.received[0].headers['x-signature']).toBeUndefined();
       // another secret, or a changed body, does not verify
-      expect(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(hook.received[0].body, hook.received[0].headers as Record<string, string>)).toThrow();
+      expect(() =>
+        new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(hook.received[0].body, hook.received[0].headers as Record<string, string>),
+      ).toThrow();
       expect(() => verifier.verify(hook.received[0].body.replace('succeeded', 'failed'), hook.received[0].headers as Record<string, string>)).toThrow();
     } finally {
       await hook.close();
@@ -116,7 +118,8 @@ describe('job.completed as Standard Webhooks', () => {
       const jobId = await submit(hook.url);
       expect(await settled(jobId)).toMatchObject({ callback_status: 'failed', callback_attempts: 1, callback_last_error: 'HTTP 410' });
       // nothing else is queued for it: the schedule would have made three more attempts
-      const [{ n }] = await svc.deps.sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'calendar-webhook' AND data->>'job_id' = ${jobId} AND state IN ('created', 'retry', 'active')`;
+      const [{ n }] = await svc.deps
+        .sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'calendar-webhook' AND data->>'job_id' = ${jobId} AND state IN ('created', 'retry', 'active')`;
       expect(n).toBe(0);
       expect(hook.received).toHaveLength(1);
     } finally {

@@ -75,7 +75,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('compare_hotel_prices finds each OTA property from the hotel name and says which one it used', async () => {
-    const res = await client.callTool({ name: 'compare_hotel_prices', arguments: { hotel: 'golden', check_in: '2023-06-04', nights: 10, sources: { otatwo: {}, rentalone: {} } } });
+    const res = await client.callTool({
+      name: 'compare_hotel_prices',
+      arguments: { hotel: 'golden', check_in: '2023-06-04', nights: 10, sources: { otatwo: {}, rentalone: {} } },
+    });
     expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
     const out = res.structuredContent as { sources: { source: string; status: string; matched: unknown }[]; offers: unknown[] };
     expect(out.sources.map((s) => [s.source, s.status, s.matched])).toEqual([
@@ -90,7 +93,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('get_rental_quote takes the public listing URL a person has', async () => {
-    const res = await client.callTool({ name: 'get_rental_quote', arguments: { url: 'https://www.vrbo.com/321456ha?adults=2', check_in: '2023-06-04', nights: 10 } });
+    const res = await client.callTool({
+      name: 'get_rental_quote',
+      arguments: { url: 'https://www.vrbo.com/321456ha?adults=2', check_in: '2023-06-04', nights: 10 },
+    });
     expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
     const out = res.structuredContent as { search_parameters: Record<string, unknown>; property: { total: number }; meta: { listing_resolved: boolean } };
     expect(out.search_parameters).toMatchObject({ property_id: '9209612', listing_id: '321456ha' });
@@ -104,7 +110,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
   it('get_flight_calendar runs on the airport codes search_flight_locations returns', async () => {
     const loc = await client.callTool({ name: 'search_flight_locations', arguments: { q: 'london' } });
     const code = (loc.structuredContent as { locations: { airports: { code: string }[] }[] }).locations[0].airports[0].code;
-    const cal = await client.callTool({ name: 'get_flight_calendar', arguments: { departure_id: code, arrival_id: 'JFK', outbound_date: '2026-07-15', return_date: '2026-07-22' } });
+    const cal = await client.callTool({
+      name: 'get_flight_calendar',
+      arguments: { departure_id: code, arrival_id: 'JFK', outbound_date: '2026-07-15', return_date: '2026-07-22' },
+    });
     expect(cal.isError, JSON.stringify(cal.content)).toBeFalsy();
     expect((cal.structuredContent as { calendar: unknown[] }).calendar.length).toBeGreaterThan(0);
   });

@@ -78,7 +78,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
       }
     }
     Object.assign(pages, { hotels: TOOL_CALL_FIXTURES[0], flights: null });
-    expect([...answered].sort()).toEqual(TOOL_CALLS.map((c) => c.name).filter((n) => n !== 'get_official_rate').sort());
+    expect([...answered].sort()).toEqual(
+      TOOL_CALLS.map((c) => c.name)
+        .filter((n) => n !== 'get_official_rate')
+        .sort(),
+    );
   });
 
   it('a hotel calendar answers a summary by default and one line per night on request, all 330 within budget', async () => {
@@ -95,7 +99,17 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(full.periods).toHaveLength(11); // months past 92 nights: March 2027 to January 2028
     expect(countTokens(full)).toBeLessThanOrEqual(MAX_BUDGET);
     // past a tool's MCP bound, the 422 names it
-    const tooMany = await client.callTool({ name: 'search_flights', arguments: { ...callArguments(TOOL_CALLS.find((c) => c.name === 'search_flights')!, {}, replay), max_flights: 21 } });
+    const tooMany = await client.callTool({
+      name: 'search_flights',
+      arguments: {
+        ...callArguments(
+          TOOL_CALLS.find((c) => c.name === 'search_flights')!,
+          {},
+          replay,
+        ),
+        max_flights: 21,
+      },
+    });
     expect(tooMany.isError).toBe(true);
     expect(JSON.parse((tooMany.content as { text: string }[])[0].text)[0]).toMatchObject({ type: 'less_than_equal', loc: ['body', 'max_flights'] });
   });
@@ -110,7 +124,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
       expect(text, t.name).not.toContain('$ref');
       expect(text, t.name).not.toMatch(/"type":\[/);
       // Anthropic's API refuses a tool whose input schema starts with anyOf, oneOf or allOf
-      expect(Object.keys(t.inputSchema).filter((k) => ['anyOf', 'oneOf', 'allOf'].includes(k)), t.name).toEqual([]);
+      expect(
+        Object.keys(t.inputSchema).filter((k) => ['anyOf', 'oneOf', 'allOf'].includes(k)),
+        t.name,
+      ).toEqual([]);
     }
   });
 
@@ -143,7 +160,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(validator.getValidator(flights.inputSchema as never)({ ...oneWay, flight_type: 'round_trip' }).valid).toBe(false);
     expect(await refused('search_flights', { ...oneWay, flight_type: 'round_trip' })).toBe(true);
     const rentals = validator.getValidator(tools.find((t) => t.name === 'search_rentals')!.inputSchema as never);
-    expect([rentals({ q: 'Lyon' }).valid, rentals({ bounding_box: '[[45.8,4.9],[45.7,4.8]]' }).valid, rentals({ adults: 2 }).valid]).toEqual([true, true, false]);
+    expect([rentals({ q: 'Lyon' }).valid, rentals({ bounding_box: '[[45.8,4.9],[45.7,4.8]]' }).valid, rentals({ adults: 2 }).valid]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -159,10 +180,14 @@ describe.skipIf('unavailable' in inspector)(`MCP Inspector CLI ${'unavailable' i
   it('tools/list --strict: no schema-portability finding', async () => {
     const { node, cli } = inspector as { node: string; cli: string };
     const key = (await svc.key()).key;
-    const { stdout, stderr } = await promisify(execFile)(node, [cli, `${svc.url}/mcp`, '--transport', 'http', '--header', `x-api-key: ${key}`, '--method', 'tools/list', '--strict'], {
-      timeout: 60_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      node,
+      [cli, `${svc.url}/mcp`, '--transport', 'http', '--header', `x-api-key: ${key}`, '--method', 'tools/list', '--strict'],
+      {
+        timeout: 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     expect(JSON.parse(stdout).tools).toHaveLength(18);
     // the CLI reports findings on stderr ("Warning: tool …"); none means nothing printed there
     expect(stderr).not.toMatch(/Warning|Error|portability/);

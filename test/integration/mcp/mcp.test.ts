@@ -77,7 +77,9 @@ describe.each(Object.keys(REVISIONS) as Revision[])('MCP over Streamable HTTP, r
     const sc = res.structuredContent as { plan: { code: string }; credits: { granted: number; remaining: number } };
     expect(sc.plan.code).toBe('free');
     // a small answer with nothing to leave out is said by its summary alone
-    expect((res.content as { text: string }[])[0].text).toBe(`${sc.credits.remaining} of ${sc.credits.granted} credits left on the Free plan until ${(sc as any).period.renews_on}.`);
+    expect((res.content as { text: string }[])[0].text).toBe(
+      `${sc.credits.remaining} of ${sc.credits.granted} credits left on the Free plan until ${(sc as any).period.renews_on}.`,
+    );
 
     const metered = await client.callTool({ name: 'probe_metered', arguments: { items: 2 } });
     expect(metered.structuredContent).toEqual({ items: [0, 1] });
@@ -116,7 +118,18 @@ describe.each(Object.keys(REVISIONS) as Revision[])('MCP over Streamable HTTP, r
 describe('MCP over Streamable HTTP, one endpoint', () => {
   it('answers server/discover with the 2026-07-28 revision and cache hints, and initialize with the 2025 ones', async () => {
     const discover = await rpc(
-      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+          },
+        },
+      },
       { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
     );
     expect(discover.status).toBe(200);
@@ -124,7 +137,12 @@ describe('MCP over Streamable HTTP, one endpoint', () => {
     expect(d.result).toMatchObject({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, cacheScope: 'public' });
     expect(d.result.ttlMs).toBeGreaterThan(0);
     for (const version of ['2025-11-25', '2025-06-18']) {
-      const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      const init = await rpc({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
       expect(init.status).toBe(200);
       expect(await init.text()).toContain(`"protocolVersion":"${version}"`);
     }
@@ -139,16 +157,28 @@ describe('MCP over Streamable HTTP, one endpoint', () => {
   });
 
   it('refuses a foreign Host or Origin with 403 (DNS rebinding) and accepts loopback ones', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
     expect((await rpc(init, { origin: 'http://evil.example.com' })).status).toBe(403);
     expect((await rpc(init, { origin: `http://localhost:${new URL(svc.url).port}` })).status).toBe(200);
     // fetch sets Host itself: a raw request carries the rebinding one
     const http = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${svc.url}/mcp`, { method: 'POST', headers: { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = http.request(
+        `${svc.url}/mcp`,
+        {
+          method: 'POST',
+          headers: { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.once('error', reject);
       req.end(JSON.stringify(init));
     });
@@ -156,7 +186,11 @@ describe('MCP over Streamable HTTP, one endpoint', () => {
   });
 
   it('a malformed body is a JSON-RPC parse error, not a REST validation error', async () => {
-    const res = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key }, body: '{"jsonrpc":' });
+    const res = await fetch(`${svc.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key },
+      body: '{"jsonrpc":',
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });

@@ -49,7 +49,11 @@ function stable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stable);
   if (!value || typeof value !== 'object') return value;
   const volatile = new Set(['collection_id', 'observed_at', 'observation_id', 'elapsed_s', 'calendar_elapsed_s', 'request_id', 'credits_remaining']);
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !volatile.has(k)).map(([k, v]) => [k, stable(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !volatile.has(k))
+      .map(([k, v]) => [k, stable(v)]),
+  );
 }
 
 describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
@@ -66,7 +70,10 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
       expect(execution.kind).toBe('task');
       const taskId = execution.handle!.taskId;
       const { outcome } = await execution.settle();
-      const result = resultFromTaskOutcome(outcome) as unknown as { structuredContent: { priced: number }; _meta: { request_id: string; credits_charged: number } };
+      const result = resultFromTaskOutcome(outcome) as unknown as {
+        structuredContent: { priced: number };
+        _meta: { request_id: string; credits_charged: number };
+      };
       expect(result.structuredContent.priced).toBe(200); // the calendar's summary (mcp view): every night priced
       expect(result._meta.credits_charged).toBe(5);
 
@@ -93,7 +100,10 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
   });
 
   it('wire shapes: a flat CreateTaskResult with integer ttlMs and pollIntervalMs; tasks/get while working; routing header checked', async () => {
-    const created = await rawRequest(url, key, { method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: { ...LONG, token: 'slow-hotel-wire' }, _meta: envelope(true) } });
+    const created = await rawRequest(url, key, {
+      method: 'tools/call',
+      params: { name: 'get_hotel_calendar', arguments: { ...LONG, token: 'slow-hotel-wire' }, _meta: envelope(true) },
+    });
     const task = created.body.result;
     expect(task).toMatchObject({ resultType: 'task', status: 'working' });
     expect(task.taskId).toMatch(/^task_[A-Za-z0-9]{32}$/);
@@ -103,7 +113,12 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
     const working = await rawRequest(url, key, { method: 'tasks/get', params: { taskId: task.taskId, _meta: envelope(true) } });
     expect(working.body.result).toMatchObject({ resultType: 'complete', taskId: task.taskId, status: 'working' });
     for (const field of ['requestState', 'result', 'error']) expect(working.body.result, field).not.toHaveProperty(field);
-    const mismatched = await rawRequest(url, key, { method: 'tasks/get', params: { taskId: task.taskId, _meta: envelope(true) } }, { 'mcp-name': 'another-task' });
+    const mismatched = await rawRequest(
+      url,
+      key,
+      { method: 'tasks/get', params: { taskId: task.taskId, _meta: envelope(true) } },
+      { 'mcp-name': 'another-task' },
+    );
     expect(mismatched.status).toBe(400);
     expect(mismatched.body.error).toMatchObject({ code: -32020 });
     const ack = await rawRequest(url, key, { method: 'tasks/cancel', params: { taskId: task.taskId, _meta: envelope(true) } });
@@ -151,7 +166,10 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
       const [history] = await svc.deps.sql`SELECT status, credits FROM request_history WHERE id = ${task.request_id}`;
       expect(history).toMatchObject({ status: 499, credits: 0 });
       // the worker stopped its upstream request and wrote nothing more
-      await waitFor(async () => (await svc.deps.sql`SELECT 1 FROM pgboss.job WHERE name = 'mcp-task' AND data->>'task_id' = ${taskId} AND state = 'active'`).length === 0, { what: 'the run to end' });
+      await waitFor(
+        async () => (await svc.deps.sql`SELECT 1 FROM pgboss.job WHERE name = 'mcp-task' AND data->>'task_id' = ${taskId} AND state = 'active'`).length === 0,
+        { what: 'the run to end' },
+      );
       expect(await svc.deps.sql`SELECT 1 FROM credit_ledger WHERE request_id = ${task.request_id}`).toHaveLength(0);
       // cancelling a terminal task is acknowledged and changes nothing
       const again = await rawRequest(url, key, { method: 'tasks/cancel', params: { taskId, _meta: envelope(true) } });
@@ -170,7 +188,10 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
     await requester.close();
     const other = (await svc.key({ plan: 'starter' })).key;
     for (const method of ['tasks/get', 'tasks/cancel', 'tasks/update']) {
-      const mine = await rawRequest(url, key, { method, params: { taskId, _meta: envelope(true), ...(method === 'tasks/update' ? { inputResponses: {} } : {}) } });
+      const mine = await rawRequest(url, key, {
+        method,
+        params: { taskId, _meta: envelope(true), ...(method === 'tasks/update' ? { inputResponses: {} } : {}) },
+      });
       expect(mine.body.error, method).toBeUndefined();
       const theirs = await rawRequest(url, other, { method, params: { taskId, _meta: envelope(true) } });
       expect(theirs.body.error, method).toMatchObject({ code: -32602 });
@@ -189,7 +210,10 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
       expect(res.body.error, method).toMatchObject({ code: -32601 });
     }
     // a client without the extension gets the blocking result for a call that would have been a task
-    const res = await rawRequest(url, key, { method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: { ...LONG, token: 'task-hotel-noext' }, _meta: envelope(false) } });
+    const res = await rawRequest(url, key, {
+      method: 'tools/call',
+      params: { name: 'get_hotel_calendar', arguments: { ...LONG, token: 'task-hotel-noext' }, _meta: envelope(false) },
+    });
     expect(res.body.result).toMatchObject({ resultType: 'complete' });
     expect(res.body.result.taskId).toBeUndefined();
     expect(res.body.result.structuredContent.priced).toBe(200);
@@ -223,7 +247,9 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
       try {
         const execution = await requester.session.callTool('get_hotel_calendar', { ...LONG, token: 'task-hotel-enforced' });
         expect(execution.kind).toBe('task');
-        const result = resultFromTaskOutcome((await execution.settle()).outcome) as unknown as { _meta: { request_id: string; credits_charged: number; credits_remaining: number } };
+        const result = resultFromTaskOutcome((await execution.settle()).outcome) as unknown as {
+          _meta: { request_id: string; credits_charged: number; credits_remaining: number };
+        };
         expect(result._meta.credits_charged).toBe(5);
         const charges = await enforced.deps.sql`SELECT amount FROM credit_ledger WHERE account_id = ${k.account_id!} AND kind = 'charge'`;
         expect(charges.map((c) => c.amount)).toEqual([-5]);
@@ -247,7 +273,12 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'x-api-key': key },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_hotel_calendar', arguments: { ...LONG, token: 'task-hotel-legacy' }, task: { ttl: 60_000 } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_hotel_calendar', arguments: { ...LONG, token: 'task-hotel-legacy' }, task: { ttl: 60_000 } },
+      }),
     });
     const text = await res.text();
     const body = JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]);

@@ -31,7 +31,12 @@ describe('discovery', () => {
       const prm = await fetch(base + path);
       expect(prm.status).toBe(200);
       expect(prm.headers.get('access-control-allow-origin')).toBe('*');
-      expect(await prm.json()).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['mcp'], bearer_methods_supported: ['header'] });
+      expect(await prm.json()).toMatchObject({
+        resource: `${base}/mcp`,
+        authorization_servers: [base],
+        scopes_supported: ['mcp'],
+        bearer_methods_supported: ['header'],
+      });
     }
     const as = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     expect(as).toMatchObject({
@@ -50,7 +55,9 @@ describe('discovery', () => {
   it('a /mcp call without credentials gets 401 with the Bearer challenge; API keys work as before', async () => {
     const anonymous = await mcpRequest(base, undefined, 'tools/list');
     expect(anonymous.status).toBe(401);
-    expect(anonymous.challenge).toBe(`Bearer error="invalid_token", error_description="missing or invalid API key", scope="mcp", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+    expect(anonymous.challenge).toBe(
+      `Bearer error="invalid_token", error_description="missing or invalid API key", scope="mcp", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
+    );
     expect(anonymous.body).toEqual({ detail: 'missing or invalid API key' });
     const key = (await svc.key()).key;
     expect((await mcpRequest(base, key, 'tools/list')).status).toBe(200);
@@ -85,7 +92,8 @@ describe('dynamic client registration', () => {
   it('registrations no account approved within a week are pruned; approved ones stay', async () => {
     const idle = await registerClient(base, { client_name: 'Never approved', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
     await codeFlow(base, browser, client);
-    await svc.deps.sql`UPDATE oauth_clients SET created_at = now() - interval '8 days' WHERE client_id IN ${svc.deps.sql([idle.body.client_id, client.client_id])}`;
+    await svc.deps
+      .sql`UPDATE oauth_clients SET created_at = now() - interval '8 days' WHERE client_id IN ${svc.deps.sql([idle.body.client_id, client.client_id])}`;
     await prunePendingClients(svc.deps.sql, 1000);
     const left = await svc.deps.sql`SELECT client_id FROM oauth_clients WHERE client_id IN ${svc.deps.sql([idle.body.client_id, client.client_id])}`;
     expect(left.map((r) => r.client_id)).toEqual([client.client_id]);
@@ -95,7 +103,14 @@ describe('dynamic client registration', () => {
 describe('authorization code flow', () => {
   it('signs in through the dashboard when needed, then comes back to the consent page', async () => {
     const { challenge } = pkcePair();
-    const params = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's1' };
+    const params = {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 's1',
+    };
     const { browser: fresh, email, password } = await signedInAccount(svc.deps.sql, base, 'later@example.com');
     await fresh.request('/dashboard/sign-out', { form: { _csrf: await fresh.csrf('/dashboard/api') } });
     const first = await fresh.request(authorizeUrl(params));
@@ -114,7 +129,15 @@ describe('authorization code flow', () => {
 
   it('a new account with a temporary password: sign-in, password change and an expired consent form all lead back to the consent page', async () => {
     const { challenge } = pkcePair();
-    const params = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's2', scope: 'mcp' };
+    const params = {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 's2',
+      scope: 'mcp',
+    };
     const waiting = authorizeUrl(params);
     const issued = await createDashboardAccount(svc.deps.sql, { email: 'first-connection@example.com', plan: 'starter' });
     const fresh = new FormBrowser(base);
@@ -130,11 +153,15 @@ describe('authorization code flow', () => {
     const next = /name="next" value="([^"]+)"/.exec(form.text)![1].replace(/&amp;/g, '&');
     expect(next).toBe(waiting);
     // a refused password keeps the request too
-    const weak = await fresh.request('/dashboard/password', { form: { _csrf: csrf2, current: issued.temporaryPassword, new_password: 'password1234', confirm: 'password1234', next } });
+    const weak = await fresh.request('/dashboard/password', {
+      form: { _csrf: csrf2, current: issued.temporaryPassword, new_password: 'password1234', confirm: 'password1234', next },
+    });
     expect(weak.status).toBe(400);
     expect(weak.text).toContain('most commonly used');
     expect(weak.text).toContain(`name="next" value="${waiting.replace(/&/g, '&amp;')}"`);
-    const changed = await fresh.request('/dashboard/password', { form: { _csrf: csrf2, current: issued.temporaryPassword, new_password: 'velvet hedgehog on the tram', confirm: 'velvet hedgehog on the tram', next } });
+    const changed = await fresh.request('/dashboard/password', {
+      form: { _csrf: csrf2, current: issued.temporaryPassword, new_password: 'velvet hedgehog on the tram', confirm: 'velvet hedgehog on the tram', next },
+    });
     expect(changed).toMatchObject({ status: 303, location: waiting });
     const consentPage = await fresh.request(changed.location!);
     expect(consentPage.status).toBe(200);
@@ -142,7 +169,8 @@ describe('authorization code flow', () => {
 
     // the session ends while the consent page is open: the posted form leads through sign-in back to it
     const hidden: Record<string, string> = { decision: 'approve', _csrf: 'stale' };
-    for (const m of consentPage.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) if (m[1] !== '_csrf') hidden[m[1]] = m[2].replace(/&amp;/g, '&');
+    for (const m of consentPage.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+      if (m[1] !== '_csrf') hidden[m[1]] = m[2].replace(/&amp;/g, '&');
     const stranger = new FormBrowser(base);
     const expired = await stranger.request('/dashboard/oauth/authorize', { form: hidden });
     expect(expired.status).toBe(303);
@@ -174,14 +202,21 @@ describe('authorization code flow', () => {
     const apps = await browser.request('/dashboard/apps');
     expect(apps.text).toContain('Test MCP client');
     // The call is in the history under the app that made it.
-    expect(apps.text).toMatch(new RegExp(`<td>Test MCP client</td><td><code>MCP probe_metered</code></td><td class="num">200</td><td class="num">4</td><td><code>${requestId}</code>`));
+    expect(apps.text).toMatch(
+      new RegExp(`<td>Test MCP client</td><td><code>MCP probe_metered</code></td><td class="num">200</td><td class="num">4</td><td><code>${requestId}</code>`),
+    );
 
     // the account's own key reads the app's call in its history and usage, labelled with the app
     const own = await svc.key({ plan: 'starter' });
     await svc.deps.sql`UPDATE api_keys SET account_id = ${accountId} WHERE id = ${own.id}`;
     const record = await svc.call(`/v1/requests/${requestId}`, { key: own.key });
     expect(record.status).toBe(200);
-    expect(await record.json()).toMatchObject({ id: requestId, path: 'probe_metered', credits: 4, app: { client_id: client.client_id, name: 'Test MCP client' } });
+    expect(await record.json()).toMatchObject({
+      id: requestId,
+      path: 'probe_metered',
+      credits: 4,
+      app: { client_id: client.client_id, name: 'Test MCP client' },
+    });
     type Usage = { totals: { requests: number }; by_endpoint: unknown[]; by_app: { requests: number }[] };
     const usage = (await (await svc.call('/v1/usage?period=24h', { key: own.key })).json()) as Usage;
     expect(usage.by_app).toEqual([expect.objectContaining({ app: { client_id: client.client_id, name: 'Test MCP client' }, credits: expect.any(Number) })]);
@@ -200,33 +235,79 @@ describe('authorization code flow', () => {
   it('refuses a reused authorization code and revokes what the first exchange obtained', async () => {
     const first = await codeFlow(base, browser, client);
     expect((await callProbe(first.tokens.body.access_token)).status).toBe(200);
-    const again = await tokenRequest(base, { grant_type: 'authorization_code', code: first.code, redirect_uri: REDIRECT, code_verifier: first.verifier, client_id: client.client_id });
+    const again = await tokenRequest(base, {
+      grant_type: 'authorization_code',
+      code: first.code,
+      redirect_uri: REDIRECT,
+      code_verifier: first.verifier,
+      client_id: client.client_id,
+    });
     expect(again.status).toBe(400);
     expect(again.body.error).toBe('invalid_grant');
     expect((await callProbe(first.tokens.body.access_token)).status).toBe(401);
-    expect((await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: first.tokens.body.refresh_token, client_id: client.client_id })).body.error).toBe('invalid_grant');
+    expect(
+      (await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: first.tokens.body.refresh_token, client_id: client.client_id })).body.error,
+    ).toBe('invalid_grant');
   });
 
   it('a redirect URI that is not registered is never redirected to; at the token endpoint it is invalid_grant', async () => {
     const { challenge } = pkcePair();
-    const page = await browser.request(authorizeUrl({ response_type: 'code', client_id: client.client_id, redirect_uri: 'http://127.0.0.1:7777/other', code_challenge: challenge, code_challenge_method: 'S256' }));
+    const page = await browser.request(
+      authorizeUrl({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: 'http://127.0.0.1:7777/other',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     expect(page.status).toBe(400);
     expect(page.location).toBeNull();
     expect(page.text).toContain('not one the app registered');
 
     const { verifier, challenge: c2 } = pkcePair();
-    const answer = await consent(browser, { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: c2, code_challenge_method: 'S256' });
+    const answer = await consent(browser, {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: c2,
+      code_challenge_method: 'S256',
+    });
     const code = new URL(answer.location!).searchParams.get('code')!;
-    const wrong = await tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:7777/other', code_verifier: verifier, client_id: client.client_id });
+    const wrong = await tokenRequest(base, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'http://127.0.0.1:7777/other',
+      code_verifier: verifier,
+      client_id: client.client_id,
+    });
     expect(wrong.body).toMatchObject({ error: 'invalid_grant' });
-    const badVerifier = await tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: pkcePair().verifier, client_id: client.client_id });
+    const badVerifier = await tokenRequest(base, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: pkcePair().verifier,
+      client_id: client.client_id,
+    });
     expect(badVerifier.body).toMatchObject({ error: 'invalid_grant', error_description: 'PKCE verification failed (code_verifier)' });
   });
 
   it('PKCE is S256 only, resource must be this /mcp, and a denial goes back as access_denied', async () => {
     const redirectError = async (extra: Record<string, string>, decision: 'approve' | 'deny' = 'approve') => {
       const { challenge } = pkcePair();
-      const res = await consent(browser, { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'st', ...extra }, decision);
+      const res = await consent(
+        browser,
+        {
+          response_type: 'code',
+          client_id: client.client_id,
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          state: 'st',
+          ...extra,
+        },
+        decision,
+      );
       expect(res.status).toBe(303);
       const u = new URL(res.location!);
       expect(u.origin + u.pathname).toBe(REDIRECT);
@@ -243,7 +324,14 @@ describe('authorization code flow', () => {
   it('the consent form is refused without its CSRF token', async () => {
     const { challenge } = pkcePair();
     const res = await browser.request('/dashboard/oauth/authorize', {
-      form: { decision: 'approve', response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' },
+      form: {
+        decision: 'approve',
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
     });
     expect(res.status).toBe(403);
   });
@@ -260,7 +348,8 @@ describe('token lifecycle', () => {
 
   it('refresh rotates; replaying a rotated refresh token revokes the whole family', async () => {
     const { tokens } = await codeFlow(base, browser, client);
-    const refresh = (rt: string) => tokenRequest(base, { grant_type: 'refresh_token', refresh_token: rt, client_id: client.client_id, resource: `${base}/mcp` });
+    const refresh = (rt: string) =>
+      tokenRequest(base, { grant_type: 'refresh_token', refresh_token: rt, client_id: client.client_id, resource: `${base}/mcp` });
     const second = await refresh(tokens.body.refresh_token);
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(tokens.body.refresh_token);
@@ -276,7 +365,11 @@ describe('token lifecycle', () => {
 
   it('revocation (RFC 7009): an access token alone, a refresh token with its family; unknown tokens answer 200', async () => {
     const revoke = (token: string) =>
-      fetch(`${base}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, client_id: client.client_id }) });
+      fetch(`${base}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, client_id: client.client_id }),
+      });
     const a = await codeFlow(base, browser, client);
     expect((await revoke(a.tokens.body.access_token)).status).toBe(200);
     expect((await callProbe(a.tokens.body.access_token)).status).toBe(401);
@@ -301,7 +394,10 @@ describe('token lifecycle', () => {
     const page = await browser.request('/dashboard/apps');
     const grant = /name="grant" value="([^"]+)"/.exec(page.text)![1];
     const _csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
-    expect(await browser.request('/dashboard/apps/revoke', { form: { _csrf, grant } })).toMatchObject({ status: 303, location: '/dashboard/apps?notice=revoked' });
+    expect(await browser.request('/dashboard/apps/revoke', { form: { _csrf, grant } })).toMatchObject({
+      status: 303,
+      location: '/dashboard/apps?notice=revoked',
+    });
     expect((await callProbe(tokens.body.access_token)).status).toBe(401);
     expect((await browser.request('/dashboard/apps')).text).toContain('No app is connected');
   });

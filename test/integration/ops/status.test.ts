@@ -141,13 +141,30 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(bearer.status).toBe(200);
     expect(bearer.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await bearer.text();
-    for (const name of ['hotelrates_batch_queue_depth', 'hotelrates_batch_items_total', 'hotelrates_db_pool_connections', 'hotelrates_db_pool_max', 'hotelrates_process_resident_memory_bytes']) {
+    for (const name of [
+      'hotelrates_batch_queue_depth',
+      'hotelrates_batch_items_total',
+      'hotelrates_db_pool_connections',
+      'hotelrates_db_pool_max',
+      'hotelrates_process_resident_memory_bytes',
+    ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }
     expect(sample(text, 'hotelrates_batch_queue_depth', { status: 'queued' })).toBe(0);
     expect(sample(text, 'hotelrates_db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
     expect(text).toMatch(/^hotelrates_db_pool_max 20$/m);
-    for (const secret of [admin.key, admin.prefix, user, user.slice(0, 9), admin.account_id!, replay.url, `127.0.0.1:${replay.port}`, `127.0.0.1:${closedPort}`, '803453959', 'http']) {
+    for (const secret of [
+      admin.key,
+      admin.prefix,
+      user,
+      user.slice(0, 9),
+      admin.account_id!,
+      replay.url,
+      `127.0.0.1:${replay.port}`,
+      `127.0.0.1:${closedPort}`,
+      '803453959',
+      'http',
+    ]) {
       expect(text).not.toContain(secret);
     }
   });

@@ -20,7 +20,7 @@ describe('operations: outcomes found by the batch worker', () => {
   beforeAll(async () => {
     const token = (r: { body: string }) => askedWindow(r.body).token;
     replay = await startReplayServer([
-      { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r) => token(r).startsWith('broken'), body: ")]}'\n\n12\n[[\"di\",12]]\n" },
+      { method: 'POST', path: '/_/TravelFrontendUi/data/batchexecute', match: (r) => token(r).startsWith('broken'), body: ')]}\'\n\n12\n[["di",12]]\n' },
       calendarRoute((date, los) => (100 + Number(date.slice(8))) * los),
     ]);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ops-worker-'));
@@ -34,7 +34,16 @@ describe('operations: outcomes found by the batch worker', () => {
   });
 
   it('counts the contract change and the item outcomes, keeps the raw reply, and the status shows it', async () => {
-    const res = await svc.call('/v1/jobs', { key: admin, body: { items: [{ token: 'hotel-ok-1', days: 2 }, { token: 'broken-1', days: 2 }] }, headers: { 'idempotency-key': 'ops-worker-1' } });
+    const res = await svc.call('/v1/jobs', {
+      key: admin,
+      body: {
+        items: [
+          { token: 'hotel-ok-1', days: 2 },
+          { token: 'broken-1', days: 2 },
+        ],
+      },
+      headers: { 'idempotency-key': 'ops-worker-1' },
+    });
     expect(res.status).toBe(202);
     const { id } = (await res.json()) as { id: string };
     const job = await waitFor(async () => {
@@ -51,7 +60,9 @@ describe('operations: outcomes found by the batch worker', () => {
     expect(metric(text, 'hotelrates_batch_queue_depth{status="queued"}')).toBe(0);
     expect(readdirSync(path.join(dataDir, 'diagnostics', 'metasearch')).some((f) => f.endsWith('.html.gz'))).toBe(true);
 
-    const status = (await (await svc.call('/v1/sources/status', { key: admin })).json()) as { sources: { source: string; state: string; last_contract_change_at: string | null }[] };
+    const status = (await (await svc.call('/v1/sources/status', { key: admin })).json()) as {
+      sources: { source: string; state: string; last_contract_change_at: string | null }[];
+    };
     const metasearch = status.sources.find((s) => s.source === 'metasearch')!;
     expect(metasearch.state).toBe('degraded');
     expect(metasearch.last_contract_change_at).not.toBeNull();

@@ -10,7 +10,14 @@ import {
   asRental,
   hotelSite,
 } from '../../fixtures/ota-payloads.js';
-import { CLOUDBEDS_PROPERTY_INFO, CLOUDBEDS_ROOMS, SITEMINDER_QUOTES, SITEMINDER_ROOM_TYPES, cloudbedsReply, siteminderReply } from '../../fixtures/official-engine-payloads.js';
+import {
+  CLOUDBEDS_PROPERTY_INFO,
+  CLOUDBEDS_ROOMS,
+  SITEMINDER_QUOTES,
+  SITEMINDER_ROOM_TYPES,
+  cloudbedsReply,
+  siteminderReply,
+} from '../../fixtures/official-engine-payloads.js';
 import { websiteFetch } from '../../../src/upstream/scope.js';
 import { EngineHostRewrite, startHarness, type Harness } from '../../helpers/ota-harness.js';
 
@@ -52,15 +59,22 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { method: 'POST', path: '/otathree/graphql', body: [offers] },
       { method: 'POST', path: '/otatwo/graphql', body: offers },
       { method: 'POST', path: '/rentalone/graphql', body: [cheaperRental] },
-      { path: '/otafour/api/cronos/property/BelowFoldParams/GetSecondaryData', query: { hotel_id: '7777' }, delayMs: 3_000, body: { hotelInfo: {}, roomGridData: { masterRooms: [] } } },
+      {
+        path: '/otafour/api/cronos/property/BelowFoldParams/GetSecondaryData',
+        query: { hotel_id: '7777' },
+        delayMs: 3_000,
+        body: { hotelInfo: {}, roomGridData: { masterRooms: [] } },
+      },
       { path: '/otafour/api/cronos/property/BelowFoldParams/GetSecondaryData', status: 500, body: 'down' },
     ]);
     site = `${h.replay.url}/site`;
-    h.svc.deps.safeFetch = websiteFetch(new EngineHostRewrite({
-      'api.beds24.com': `${h.replay.url}/engine-api`,
-      'hotels.cloudbeds.com': `${h.replay.url}/cloudbeds`,
-      'direct-book.com': `${h.replay.url}/siteminder`,
-    }));
+    h.svc.deps.safeFetch = websiteFetch(
+      new EngineHostRewrite({
+        'api.beds24.com': `${h.replay.url}/engine-api`,
+        'hotels.cloudbeds.com': `${h.replay.url}/cloudbeds`,
+        'direct-book.com': `${h.replay.url}/siteminder`,
+      }),
+    );
   });
   afterAll(() => h?.close());
 
@@ -74,7 +88,14 @@ describe.skipIf(suite.missing)(suite.title, () => {
       ['500103', 1, 199.5, null],
     ]);
     expect(r.body).toMatchObject({ available: true, cheapest_total: 199.5, check_out: '2027-03-12', nights: 2 });
-    expect(r.body.offers[1].provenance).toMatchObject({ source: 'official', source_kind: 'official', source_property_id: '123456', upstream_rate_id: '500103', returned_currency: null, derivation: 'upstream' });
+    expect(r.body.offers[1].provenance).toMatchObject({
+      source: 'official',
+      source_kind: 'official',
+      source_property_id: '123456',
+      upstream_rate_id: '500103',
+      returned_currency: null,
+      derivation: 'upstream',
+    });
     const sent = h.replay.requests.find((q) => q.path.endsWith('getAvailabilities'))!;
     expect(JSON.parse(sent.body)).toEqual({ checkIn: '20270310', checkOut: '20270312', propId: '123456', numAdult: '2', numChild: '0' });
     expect(r.body.offers[0]).toMatchObject({ room_name: null, rate_name: null, nightly: null, taxes: null });
@@ -102,7 +123,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const sent = h.replay.requests.filter((q) => q.path.startsWith('/cloudbeds/')).map((q) => [q.path, q.body, q.headers['content-type']]);
     expect(sent).toEqual([
       ['/cloudbeds/booking/property_info', 'booking_engine_source=hosted&iframe=false&lang=en&property_code=AbCdEf', 'application/x-www-form-urlencoded'],
-      ['/cloudbeds/booking/rooms', 'checkin=2027-03-10&checkout=2027-03-12&currency_code=EUR&lang=en&widget_property=201001', 'application/x-www-form-urlencoded'],
+      [
+        '/cloudbeds/booking/rooms',
+        'checkin=2027-03-10&checkout=2027-03-12&currency_code=EUR&lang=en&widget_property=201001',
+        'application/x-www-form-urlencoded',
+      ],
     ]);
     expect(r.body.wire_bytes).toBe(HOTEL_SITE_CLOUDBEDS.length + JSON.stringify(CLOUDBEDS_PROPERTY_INFO).length + JSON.stringify(CLOUDBEDS_ROOMS).length);
   });
@@ -128,7 +153,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
       derivation: 'upstream',
     });
     const calls = h.replay.requests.slice(before).filter((q) => q.path === '/siteminder/api/graphql');
-    expect(calls.map((q) => JSON.parse(q.body).variables.channelCode ?? JSON.parse(q.body).variables.roomRateId).sort()).toEqual([880001, 880002, 880003, 'exampleinndirect'].sort());
+    expect(calls.map((q) => JSON.parse(q.body).variables.channelCode ?? JSON.parse(q.body).variables.roomRateId).sort()).toEqual(
+      [880001, 880002, 880003, 'exampleinndirect'].sort(),
+    );
     expect(calls[0].headers.origin).toBe('https://direct-book.com');
     const replies = [SITEMINDER_ROOM_TYPES, SITEMINDER_QUOTES[880001], SITEMINDER_QUOTES[880002], SITEMINDER_QUOTES[880003]];
     expect(r.body.wire_bytes).toBe(HOTEL_SITE_SITEMINDER.length + replies.reduce((n, x) => n + JSON.stringify(x).length, 0));
@@ -179,7 +206,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
       nights: 10,
       adults: 2,
       currency: 'USD',
-      sources: { official: { website: `${site}/inn` }, otatwo: { property_id: '9209612' }, otathree: { property_id: '9209612' }, otafour: { property_id: '2454174' }, rentalone: { property_id: '9209612' } },
+      sources: {
+        official: { website: `${site}/inn` },
+        otatwo: { property_id: '9209612' },
+        otathree: { property_id: '9209612' },
+        otafour: { property_id: '2454174' },
+        rentalone: { property_id: '9209612' },
+      },
     });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('20');
@@ -204,7 +237,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
 
   it('compare: a source still running after timeout_s is reported as 504 and does not hold the answer', async () => {
     // the slow source would answer a valid empty grid after 3 s: its 504 shows the deadline won
-    const r = await h.post('/v1/ota/compare', { check_in: '2023-06-04', nights: 10, timeout_s: 1, sources: { otafour: { property_id: '7777' }, otatwo: { property_id: '9209612' } } });
+    const r = await h.post('/v1/ota/compare', {
+      check_in: '2023-06-04',
+      nights: 10,
+      timeout_s: 1,
+      sources: { otafour: { property_id: '7777' }, otatwo: { property_id: '9209612' } },
+    });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('20');
     expect(r.body.sources.map((s: any) => [s.source, s.status, s.error])).toEqual([
@@ -215,15 +253,24 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('compare: every source failing is still 200 with the errors, free; no source named is 422; MCP tools validate', async () => {
-    const r = await h.post('/v1/ota/compare', { check_in: '2023-06-04', sources: { otafour: { property_id: '2454174' }, otathree: { property_id: '9209612', market: 'CA' } } });
+    const r = await h.post('/v1/ota/compare', {
+      check_in: '2023-06-04',
+      sources: { otafour: { property_id: '2454174' }, otathree: { property_id: '9209612', market: 'CA' } },
+    });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('0');
-    expect(r.body.sources.map((s: any) => [s.source, s.error.status])).toEqual([['otathree', 503], ['otafour', 502]]);
+    expect(r.body.sources.map((s: any) => [s.source, s.error.status])).toEqual([
+      ['otathree', 503],
+      ['otafour', 502],
+    ]);
     expect(r.body.offers).toEqual([]);
     expect(r.body.cheapest).toBeNull();
     expect((await h.post('/v1/ota/compare', { check_in: '2023-06-04', sources: {} })).status).toBe(422);
     const client = await h.mcp();
-    const cmp = await client.callTool({ name: 'compare_hotel_prices', arguments: { check_in: '2023-06-04', nights: 10, sources: { otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' } } } });
+    const cmp = await client.callTool({
+      name: 'compare_hotel_prices',
+      arguments: { check_in: '2023-06-04', nights: 10, sources: { otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' } } },
+    });
     expect(cmp.isError).toBeFalsy();
     expect((cmp.structuredContent as any).cheapest).toEqual({ source: 'rentalone', total: 700.5, currency: 'USD' });
     const official = await client.callTool({ name: 'get_official_rate', arguments: { website: `${site}/inn`, check_in: '2027-03-10', nights: 2 } });
@@ -232,7 +279,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect((official._meta as any).credits_charged).toBe(4);
     const { tools } = await client.listTools();
     const mine = ['search_rentals', 'get_rental_calendar', 'get_rental_quote', 'get_official_rate', 'compare_hotel_prices'];
-    expect(tools.map((t) => t.name).filter((n) => mine.includes(n)).sort()).toEqual([...mine].sort());
+    expect(
+      tools
+        .map((t) => t.name)
+        .filter((n) => mine.includes(n))
+        .sort(),
+    ).toEqual([...mine].sort());
     expect(tools.map((t) => t.name)).not.toContain('get_otathree_stay');
     await client.close();
   });

@@ -17,17 +17,39 @@ describe.skipIf(suite.missing)(suite.title, () => {
 
   beforeAll(async () => {
     h = await startHarness([
-      { method: 'POST', path: `/rentaltwo/api/v3/StaysSearch/${STAYS_SEARCH_HASH}`, query: { operationName: 'StaysSearch' }, match: (r) => !r.body.includes('"query"') || r.body.includes('Lyon'), body: readFixtureJson(LYON) },
+      {
+        method: 'POST',
+        path: `/rentaltwo/api/v3/StaysSearch/${STAYS_SEARCH_HASH}`,
+        query: { operationName: 'StaysSearch' },
+        match: (r) => !r.body.includes('"query"') || r.body.includes('Lyon'),
+        body: readFixtureJson(LYON),
+      },
       { method: 'POST', path: `/rentaltwo/api/v3/StaysSearch/${STAYS_SEARCH_HASH}`, body: { errors: [{ message: 'PersistedQueryNotFound' }] } },
-      { path: `/rentaltwo/api/v3/PdpAvailabilityCalendar/${CALENDAR_HASH}`, match: (r) => r.query.variables?.includes('"38817969"') && r.query.variables.includes('"month":9'), body: readFixtureJson(CALENDAR) },
-      { path: `/rentaltwo/api/v3/PdpAvailabilityCalendar/${CALENDAR_HASH}`, match: (r) => r.query.variables?.includes('"38817969"'), body: futureCalendar(today) },
+      {
+        path: `/rentaltwo/api/v3/PdpAvailabilityCalendar/${CALENDAR_HASH}`,
+        match: (r) => r.query.variables?.includes('"38817969"') && r.query.variables.includes('"month":9'),
+        body: readFixtureJson(CALENDAR),
+      },
+      {
+        path: `/rentaltwo/api/v3/PdpAvailabilityCalendar/${CALENDAR_HASH}`,
+        match: (r) => r.query.variables?.includes('"38817969"'),
+        body: futureCalendar(today),
+      },
       { path: `/rentaltwo/api/v3/PdpAvailabilityCalendar/${CALENDAR_HASH}`, status: 404, body: 'not found' },
       { path: `/rentaltwo/api/v3/StaysPdpSections/${PDP_SECTIONS_HASH}`, match: quoteFor(addDays(today, 10)), body: pdpQuote(1, '$150', '$150') },
-      { path: `/rentaltwo/api/v3/StaysPdpSections/${PDP_SECTIONS_HASH}`, match: quoteFor(addDays(today, 11)), body: { errors: [{ message: 'Those dates are not available' }], data: null } },
+      {
+        path: `/rentaltwo/api/v3/StaysPdpSections/${PDP_SECTIONS_HASH}`,
+        match: quoteFor(addDays(today, 11)),
+        body: { errors: [{ message: 'Those dates are not available' }], data: null },
+      },
       {
         path: `/rentaltwo/api/v3/StaysPdpSections/${PDP_SECTIONS_HASH}`,
         match: (r) => quoteFor(addDays(today, 14))(r) && JSON.parse(r.query.variables).checkOut === addDays(today, 15),
-        body: { data: { presentation: { stayProductDetailPage: { sections: { sections: [{ sectionId: 'BOOK_IT_SIDEBAR', section: { __typename: 'BookItSection' } }] } } } } },
+        body: {
+          data: {
+            presentation: { stayProductDetailPage: { sections: { sections: [{ sectionId: 'BOOK_IT_SIDEBAR', section: { __typename: 'BookItSection' } }] } } },
+          },
+        },
       },
       { path: `/rentaltwo/api/v3/StaysPdpSections/${PDP_SECTIONS_HASH}`, match: quoteFor(addDays(today, 14)), body: pdpQuote(2, '$120', '$240') },
       { path: `/rentaltwo/api/v3/StaysPdpSections/${PDP_SECTIONS_HASH}`, status: 500, body: 'boom' },
@@ -36,7 +58,14 @@ describe.skipIf(suite.missing)(suite.title, () => {
   afterAll(() => h?.close());
 
   it('search: recorded cards as compatible Property objects with provenance, 8 credits, the request the site sends', async () => {
-    const r = await h.post('/v1/serp/rentaltwo', { q: 'Lyon', check_in_date: '2026-11-06', check_out_date: '2026-11-11', adults: 2, currency: 'USD', type_of_place: 'entire_home' });
+    const r = await h.post('/v1/serp/rentaltwo', {
+      q: 'Lyon',
+      check_in_date: '2026-11-06',
+      check_out_date: '2026-11-11',
+      adults: 2,
+      currency: 'USD',
+      type_of_place: 'entire_home',
+    });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('8');
     expect(r.body.properties.map((p: any) => [p.id, p.title, p.price.extracted_total_price, p.rating, p.reviews])).toEqual([
@@ -48,14 +77,33 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(first.link).toBe('https://www.airbnb.com/rooms/1344016074576611955');
     expect(first.price.qualifier).toBe('5 nights');
     expect(first.price.price_per_qualifier).toBe('$446.94');
-    expect(first.price.provenance).toMatchObject({ source: 'rentaltwo', source_kind: 'vacation_rental_search', source_property_id: '1344016074576611955', requested_currency: 'USD', returned_currency: 'USD', derivation: 'normalized_upstream' });
-    expect(r.body.search_parameters).toMatchObject({ engine: 'rentaltwo', q: 'Lyon', adults: '2', rentaltwo_domain: 'airbnb.com', type_of_place: 'entire_home' });
+    expect(first.price.provenance).toMatchObject({
+      source: 'rentaltwo',
+      source_kind: 'vacation_rental_search',
+      source_property_id: '1344016074576611955',
+      requested_currency: 'USD',
+      returned_currency: 'USD',
+      derivation: 'normalized_upstream',
+    });
+    expect(r.body.search_parameters).toMatchObject({
+      engine: 'rentaltwo',
+      q: 'Lyon',
+      adults: '2',
+      rentaltwo_domain: 'airbnb.com',
+      type_of_place: 'entire_home',
+    });
     expect(r.body.search_information).toMatchObject({ query_displayed: 'Lyon', results: 3, guests: '2 guests' });
     expect(r.body.pagination).toBeUndefined();
     const sent = h.replay.requests.find((q) => q.path.includes('StaysSearch'))!;
     expect(sent.headers['x-airbnb-api-key']).toBeTruthy();
     const raw = JSON.parse(sent.body).variables.staysSearchRequest.rawParams;
-    expect(raw).toEqual(expect.arrayContaining([{ filterName: 'query', filterValues: ['Lyon'] }, { filterName: 'roomTypes', filterValues: ['Entire home/apt'] }, { filterName: 'checkin', filterValues: ['2026-11-06'] }]));
+    expect(raw).toEqual(
+      expect.arrayContaining([
+        { filterName: 'query', filterValues: ['Lyon'] },
+        { filterName: 'roomTypes', filterValues: ['Entire home/apt'] },
+        { filterName: 'checkin', filterValues: ['2026-11-06'] },
+      ]),
+    );
   });
 
   it('search: the engine schema accepts query-string forms; bad input is 400 with error and detail, a stale hash 503', async () => {
@@ -65,7 +113,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const bad = await h.post('/v1/serp/rentaltwo', { q: 'Lyon', adults: 40, nope: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('adults:');
-    expect(bad.body.detail.map((d: any) => [d.type, d.loc.join('.')])).toEqual(expect.arrayContaining([['less_than_equal', 'body.adults'], ['extra_forbidden', 'body.nope']]));
+    expect(bad.body.detail.map((d: any) => [d.type, d.loc.join('.')])).toEqual(
+      expect.arrayContaining([
+        ['less_than_equal', 'body.adults'],
+        ['extra_forbidden', 'body.nope'],
+      ]),
+    );
     const noQ = await h.post('/v1/serp/rentaltwo', { adults: 2 });
     expect(noQ.status).toBe(400);
     const mixed = await h.post('/v1/serp/rentaltwo', { q: 'Lyon', time_period: 'one_week', check_in_date: '2026-12-01' });
@@ -80,11 +133,30 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const r = await h.post('/v1/serp/rentaltwo_property_availability_calendar', { property_id: '38817969', start_month: 9, start_year: 2026, months: 2 });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('8');
-    expect(r.body.months.map((m: any) => [m.year, m.month, m.days.length])).toEqual([[2026, 9, 3], [2026, 10, 3]]);
-    expect(r.body.months[1].days[1]).toEqual({ date: '2026-10-14', is_available: true, is_available_for_checkin: true, is_available_for_checkout: false, is_bookable: true, min_nights: 1, max_nights: 1125 });
+    expect(r.body.months.map((m: any) => [m.year, m.month, m.days.length])).toEqual([
+      [2026, 9, 3],
+      [2026, 10, 3],
+    ]);
+    expect(r.body.months[1].days[1]).toEqual({
+      date: '2026-10-14',
+      is_available: true,
+      is_available_for_checkin: true,
+      is_available_for_checkout: false,
+      is_bookable: true,
+      min_nights: 1,
+      max_nights: 1125,
+    });
     expect(r.body.price_summary).toBeUndefined();
     expect(r.body.search_metadata).toMatchObject({ status: 'Success', upstream_requests: 1 });
-    expect(r.body.search_parameters).toEqual({ engine: 'rentaltwo_property_availability_calendar', property_id: '38817969', rentaltwo_domain: 'airbnb.com', start_month: '9', start_year: '2026', months: '2', price_nights: 'none' });
+    expect(r.body.search_parameters).toEqual({
+      engine: 'rentaltwo_property_availability_calendar',
+      property_id: '38817969',
+      rentaltwo_domain: 'airbnb.com',
+      start_month: '9',
+      start_year: '2026',
+      months: '2',
+      price_nights: 'none',
+    });
   });
 
   it('calendar all: past days, quote cap, refused quote and prices per status; charged 8 + priced nights', async () => {
@@ -93,7 +165,15 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const days = Object.fromEntries(r.body.months.flatMap((m: any) => m.days).map((d: any) => [d.date, d]));
     const status = (offset: number) => days[addDays(today, offset)].price_status;
     expect([-1, 10, 11, 12, 13, 14, 15, 16, 17].map(status)).toEqual([
-      'past', 'priced', 'quote_refused', 'unavailable', 'check_in_not_allowed', 'priced', 'quote_cap_reached', 'quote_cap_reached', 'not_requested',
+      'past',
+      'priced',
+      'quote_refused',
+      'unavailable',
+      'check_in_not_allowed',
+      'priced',
+      'quote_cap_reached',
+      'quote_cap_reached',
+      'not_requested',
     ]);
     expect(days[addDays(today, 14)].price).toMatchObject({
       check_in_date: addDays(today, 14),
@@ -115,12 +195,25 @@ describe.skipIf(suite.missing)(suite.title, () => {
 
   it('calendar sample spreads the quotes; a failing quote is reported per day; MCP get_rental_calendar validates', async () => {
     const client = await h.mcp();
-    const res = await client.callTool({ name: 'get_rental_calendar', arguments: { property_id: '38817969', price_nights: 'sample', max_price_quotes: 4, stay_nights: 1 } });
+    const res = await client.callTool({
+      name: 'get_rental_calendar',
+      arguments: { property_id: '38817969', price_nights: 'sample', max_price_quotes: 4, stay_nights: 1 },
+    });
     expect(res.isError).toBeFalsy();
     const sc = res.structuredContent as any;
     const statuses = sc.months.flatMap((m: any) => m.days).map((d: any) => d.price_status);
     // valid: +10, +11, +14, +15, +16 (one night each); four spread over five leaves +16 out
-    expect(statuses).toEqual(['past', 'priced', 'quote_refused', 'unavailable', 'check_in_not_allowed', 'no_price', 'quote_failed', 'not_sampled', 'not_requested']);
+    expect(statuses).toEqual([
+      'past',
+      'priced',
+      'quote_refused',
+      'unavailable',
+      'check_in_not_allowed',
+      'no_price',
+      'quote_failed',
+      'not_sampled',
+      'not_requested',
+    ]);
     expect(sc.price_summary.price_status).toMatchObject({ priced: 1, quote_refused: 1, no_price: 1, quote_failed: 1, not_sampled: 1 });
     expect((res._meta as any).credits_charged).toBe(9);
     await client.close();

@@ -23,9 +23,7 @@ describe('shadow mode (default)', () => {
 
   it('200 parallel metered calls: ledger charges equal the sum of x-credits-charged, 200 history rows', async () => {
     const k = await svc.key({ plan: 'scale' });
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => svc.call('/v1/test/metered', { key: k.key, body: { items: i % 4 } })),
-    );
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => svc.call('/v1/test/metered', { key: k.key, body: { items: i % 4 } })));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     const charged = answers.map((a) => Number(a.headers.get('x-credits-charged')));
     // items 0 is an empty result: free; else 3 + items
@@ -36,7 +34,7 @@ describe('shadow mode (default)', () => {
     expect(n).toBe(200);
     const remaining = answers.map((a) => Number(a.headers.get('x-credits-remaining')));
     expect(Math.min(...remaining)).toBe(1_000_000 - 750);
-    const billing = await (await svc.call('/v1/billing', { key: k.key })).json() as any;
+    const billing = (await (await svc.call('/v1/billing', { key: k.key })).json()) as any;
     expect(billing.credits).toMatchObject({ granted: 1_000_000, used: 750, remaining: 999_250 });
   });
 
@@ -45,7 +43,12 @@ describe('shadow mode (default)', () => {
     const failed = await svc.call('/v1/test/metered', { key: k.key, body: { fail: true } });
     expect(failed.status).toBe(502);
     // a 502 names where it came from (no upstream request was made: the operation's family) and whether to retry
-    expect(await failed.json() as any).toEqual({ detail: 'ProbeFailure', source: 'test', retryable: true, retry: 'retry with exponential backoff; nothing was charged' });
+    expect((await failed.json()) as any).toEqual({
+      detail: 'ProbeFailure',
+      source: 'test',
+      retryable: true,
+      retry: 'retry with exponential backoff; nothing was charged',
+    });
     expect(failed.headers.get('x-credits-charged')).toBe('0');
     const empty = await svc.call('/v1/test/metered', { key: k.key, body: { items: 0 } });
     expect(empty.status).toBe(200);
@@ -55,7 +58,11 @@ describe('shadow mode (default)', () => {
     expect(invalid.status).toBe(422);
     // (that a charge of 0 writes no ledger row is a rule of the money path: settlement.test.ts)
     const history = await svc.deps.sql`SELECT status, credits FROM request_history WHERE key_id = ${k.id} ORDER BY created_at`;
-    expect(history.map((h) => [h.status, h.credits])).toEqual([[502, 0], [200, 0], [422, 0]]);
+    expect(history.map((h) => [h.status, h.credits])).toEqual([
+      [502, 0],
+      [200, 0],
+      [422, 0],
+    ]);
   });
 
   it('a key with limit N hit by N+k parallel calls: exactly k answers 429, not charged, counted as rate_limited', async () => {
@@ -64,7 +71,7 @@ describe('shadow mode (default)', () => {
     const limited = answers.filter((a) => a.status === 429);
     expect(limited.length).toBe(7);
     expect(answers.filter((a) => a.status === 200).length).toBe(20);
-    const body = await limited[0].json() as any;
+    const body = (await limited[0].json()) as any;
     expect(body).toEqual({ detail: 'rate limit 20/min exceeded' });
     expect(limited[0].headers.get('retry-after')).toBeNull();
     expect([...limited[0].headers.keys()].some((h) => h.startsWith('x-ratelimit'))).toBe(false);
@@ -73,7 +80,7 @@ describe('shadow mode (default)', () => {
     const other = await svc.key({ rateLimit: 20 });
     expect((await svc.call('/v1/billing', { key: other.key })).status).toBe(200);
     // usage reports them as rate_limited, from the key's own history
-    const usage = await (await svc.call('/v1/usage?period=24h', { key: other.key })).json() as any;
+    const usage = (await (await svc.call('/v1/usage?period=24h', { key: other.key })).json()) as any;
     expect(usage.totals.requests).toBe(1);
     const [{ rl }] = await svc.deps.sql`SELECT count(*)::int AS rl FROM request_history WHERE key_id = ${k.id} AND rate_limited`;
     expect(rl).toBe(7);
@@ -90,7 +97,7 @@ describe('shadow mode (default)', () => {
     ];
     await Promise.all(calls);
     const res = await svc.call('/v1/usage?period=7d', { key: k.key });
-    const u = await res.json() as any;
+    const u = (await res.json()) as any;
     // the usage call itself is recorded after it answered
     const rows = await svc.deps.sql`SELECT * FROM request_history WHERE key_id = ${k.id} AND path <> '/v1/usage'`;
     expect(u.key).toMatchObject({ name: k.name, prefix: k.prefix, rate_limit_per_min: k.rate_limit_per_min, role: 'user' });
@@ -121,23 +128,23 @@ describe('shadow mode (default)', () => {
     expect((await svc.call(`/v1/requests/${id}`, { key: b.key })).status).toBe(200);
     const other = await svc.call(`/v1/requests/${id}`, { key: a.key });
     expect(other.status).toBe(404);
-    expect(await other.json() as any).toEqual({ detail: 'request not found' });
+    expect((await other.json()) as any).toEqual({ detail: 'request not found' });
   });
 
   it('the ledger pages newest first; a bad cursor is a 400', async () => {
     const k = await svc.key();
     for (let i = 0; i < 3; i++) await svc.call('/v1/test/metered', { key: k.key, body: { items: 1 } });
-    const first = await (await svc.call('/v1/billing/ledger?limit=2', { key: k.key })).json() as any;
+    const first = (await (await svc.call('/v1/billing/ledger?limit=2', { key: k.key })).json()) as any;
     expect(first.entries.map((e: { kind: string }) => e.kind)).toEqual(['charge', 'charge']);
     expect(first.entries.map((e: { id: string }) => e.id)).toEqual([expect.stringMatching(/^led_[0-9a-f]{32}$/), expect.stringMatching(/^led_[0-9a-f]{32}$/)]);
     expect(first.entries[0].amount).toBe(-4);
-    const second = await (await svc.call(`/v1/billing/ledger?limit=2&cursor=${first.next_cursor}`, { key: k.key })).json() as any;
+    const second = (await (await svc.call(`/v1/billing/ledger?limit=2&cursor=${first.next_cursor}`, { key: k.key })).json()) as any;
     expect(second.entries.map((e: { kind: string }) => e.kind)).toEqual(['charge', 'grant']);
     expect(second.entries[1].amount).toBe(1000);
     expect(second.next_cursor).toBeNull();
     const bad = await svc.call('/v1/billing/ledger?cursor=garbage', { key: k.key });
     expect(bad.status).toBe(400);
-    expect(await bad.json() as any).toEqual({ detail: 'invalid cursor' });
+    expect((await bad.json()) as any).toEqual({ detail: 'invalid cursor' });
     // another account's cursor names none of this account's entries
     const other = await svc.key();
     const foreign = await svc.call(`/v1/billing/ledger?limit=2&cursor=${first.next_cursor}`, { key: other.key });
@@ -195,21 +202,19 @@ describe('enforce mode', () => {
 
   it('reports its mode in the plan catalogue', async () => {
     const k = await svc.key();
-    expect((await (await svc.call('/v1/billing/plans', { key: k.key })).json() as any).mode).toBe('enforce');
+    expect(((await (await svc.call('/v1/billing/plans', { key: k.key })).json()) as any).mode).toBe('enforce');
   });
 
   it('50 parallel calls on a balance that covers 10: exactly 10 succeed, the rest 402, never negative', async () => {
     const k = await svc.key({ plan: 'scale' });
     await svc.deps.credits.adjust(k.account_id!, 'scale', -(1_000_000 - 50), 'test: leave 50');
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, () => svc.call('/v1/test/metered', { key: k.key, body: { items: 2, delay_ms: 30 } })),
-    );
+    const answers = await Promise.all(Array.from({ length: 50 }, () => svc.call('/v1/test/metered', { key: k.key, body: { items: 2, delay_ms: 30 } })));
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 402)).toHaveLength(40);
-    const refused = await answers.find((a) => a.status === 402)!.json() as any;
+    const refused = (await answers.find((a) => a.status === 402)!.json()) as any;
     expect(refused.detail).toMatch(/^insufficient credits: this request costs 5, \d+ available\. Credits renew \d{4}-\d{2}-01\.$/);
-    const b = await (await svc.call('/v1/billing', { key: k.key })).json() as any;
+    const b = (await (await svc.call('/v1/billing', { key: k.key })).json()) as any;
     expect(b.credits).toMatchObject({ remaining: 0, reserved: 0 });
     const [{ n }] = await svc.deps.sql`SELECT count(*)::int AS n FROM credit_reservations`;
     expect(n).toBe(0);
@@ -247,6 +252,6 @@ describe('enforce mode', () => {
     const limited = answers.filter((a) => a.status === 429);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
     expect(limited).toHaveLength(3);
-    expect(await limited[0].json() as any).toEqual({ detail: 'concurrency limit 2 reached for the free plan' });
+    expect((await limited[0].json()) as any).toEqual({ detail: 'concurrency limit 2 reached for the free plan' });
   });
 });

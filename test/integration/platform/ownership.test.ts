@@ -46,7 +46,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ownership-'));
     replay = await startReplayServer([
       calendarRoute((date) => 100 + Number(date.slice(8)), { match: (r) => !askedWindow(r.body).token.startsWith('ChkJunk') }),
-      { method: 'POST', path: RPC, match: (r) => askedWindow(r.body).token.startsWith('ChkJunk'), body: ")]}'\n\n12\n[[\"di\",12]]\n" },
+      { method: 'POST', path: RPC, match: (r) => askedWindow(r.body).token.startsWith('ChkJunk'), body: ')]}\'\n\n12\n[["di",12]]\n' },
     ]);
     svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', DATA_DIR: dataDir });
     a = await svc.key({ name: 'account-a' });
@@ -107,14 +107,16 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(ledgerA.length).toBeGreaterThan(0);
     const aIds = new Set(ledgerA.map((e: any) => e.request_id));
     expect(ledgerB.some((e: any) => aIds.has(e.request_id))).toBe(false);
-    const [{ n }] = await svc.deps.sql`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = ${b.account_id} AND request_id = ANY(${[...aIds] as string[]})`;
+    const [{ n }] = await svc.deps
+      .sql`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = ${b.account_id} AND request_id = ANY(${[...aIds] as string[]})`;
     expect(n).toBe(0);
     // over MCP the balance is the caller's account's: its own charges only
     const client = await mcp(b);
     const balance = (await client.callTool({ name: 'get_credit_balance', arguments: {} })).structuredContent as any;
     await client.close();
     expect(balance.account_id).toBe(b.account_id);
-    const [{ used }] = await svc.deps.sql`SELECT coalesce(-sum(amount), 0)::int AS used FROM credit_ledger WHERE account_id = ${b.account_id} AND kind = 'charge'`;
+    const [{ used }] = await svc.deps
+      .sql`SELECT coalesce(-sum(amount), 0)::int AS used FROM credit_ledger WHERE account_id = ${b.account_id} AND kind = 'charge'`;
     expect(balance.credits.used).toBe(used);
   });
 
@@ -133,9 +135,17 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const zr = await post('/v1/calendar', a, { token: SECRET_TOKEN, start: START, days: 5, market: 'FR', probe_min_stay: false, zero_retention: true });
     expect(zr.status).toBe(200);
     expect(zr.body.rates).toHaveLength(5);
-    const compat = await fetch(`${svc.url}/api/v1/search?engine=metasearch_hotels_calendar&property_token=${SECRET_TOKEN}&start=${START}&days=3&market=FR&zero_retention=true&api_key=${a.key}`);
+    const compat = await fetch(
+      `${svc.url}/api/v1/search?engine=metasearch_hotels_calendar&property_token=${SECRET_TOKEN}&start=${START}&days=3&market=FR&zero_retention=true&api_key=${a.key}`,
+    );
     expect(compat.status).toBe(200);
-    const serp = await post('/v1/serp/metasearch_hotels_calendar', a, { property_token: SECRET_TOKEN, start: START, days: 3, market: 'FR', zero_retention: true });
+    const serp = await post('/v1/serp/metasearch_hotels_calendar', a, {
+      property_token: SECRET_TOKEN,
+      start: START,
+      days: 3,
+      market: 'FR',
+      zero_retention: true,
+    });
     expect(serp.status).toBe(200);
     expect((await rates(a, SECRET_TOKEN)).body.total).toBe(0);
     expect((await get('/v1/storage', a)).body).toMatchObject({ stored_rates: storage.stored_rates, runs: storage.runs });

@@ -63,7 +63,12 @@ describe('one call', () => {
     const id = newId('req');
     await credits.reserve(key.account_id, 'free', id, 8);
     expect((await state(key.account_id)).reserved).toBe(1);
-    const left = await calls.write({ id, accountId: key.account_id, history: call(key, { credits: 5 }), charge: { plan: 'free', amount: 5, note: 'POST /v1/test/metered' } });
+    const left = await calls.write({
+      id,
+      accountId: key.account_id,
+      history: call(key, { credits: 5 }),
+      charge: { plan: 'free', amount: 5, note: 'POST /v1/test/metered' },
+    });
     expect(left).toBe(995);
     const s = await state(key.account_id);
     expect(s).toMatchObject({ granted: 1000, used: 5, reserved: 0 });
@@ -100,10 +105,20 @@ describe('one call', () => {
 
   it('requireFunds: a charge the balance does not cover writes nothing and answers null; one it covers is charged to zero', async () => {
     await credits.adjust(key.account_id, 'free', -990, 'test: leave 10');
-    const refused = await calls.write({ id: newId('i'), accountId: key.account_id, history: null, charge: { plan: 'free', amount: 11, note: 'item', requireFunds: true } });
+    const refused = await calls.write({
+      id: newId('i'),
+      accountId: key.account_id,
+      history: null,
+      charge: { plan: 'free', amount: 11, note: 'item', requireFunds: true },
+    });
     expect(refused).toBeNull();
     expect(await state(key.account_id)).toMatchObject({ used: 0, ledger: [] });
-    const paid = await calls.write({ id: newId('i'), accountId: key.account_id, history: null, charge: { plan: 'free', amount: 10, note: 'item', requireFunds: true } });
+    const paid = await calls.write({
+      id: newId('i'),
+      accountId: key.account_id,
+      history: null,
+      charge: { plan: 'free', amount: 10, note: 'item', requireFunds: true },
+    });
     expect(paid).toBe(0);
     // without requireFunds (a reservation already vouched for the call) the charge is applied as it comes
     expect(await calls.write({ id: newId('i'), accountId: key.account_id, history: null, charge: { plan: 'free', amount: 1, note: 'item' } })).toBe(-1);
@@ -113,20 +128,29 @@ describe('one call', () => {
     const rolledBack = newId('req');
     await expect(
       sql.begin(async (tx) => {
-        expect(await calls.write({ id: rolledBack, accountId: key.account_id, history: call(key, { credits: 2 }), charge: { plan: 'free', amount: 2, note: 'n' } }, tx)).toBe(998);
+        expect(
+          await calls.write(
+            { id: rolledBack, accountId: key.account_id, history: call(key, { credits: 2 }), charge: { plan: 'free', amount: 2, note: 'n' } },
+            tx,
+          ),
+        ).toBe(998);
         throw new Error('the task result could not be stored');
       }),
     ).rejects.toThrow(/could not be stored/);
     expect(await state(key.account_id)).toMatchObject({ used: 0, ledger: [], history: [] });
     const committed = newId('req');
-    await sql.begin((tx) => calls.write({ id: committed, accountId: key.account_id, history: call(key, { credits: 2 }), charge: { plan: 'free', amount: 2, note: 'n' } }, tx));
+    await sql.begin((tx) =>
+      calls.write({ id: committed, accountId: key.account_id, history: call(key, { credits: 2 }), charge: { plan: 'free', amount: 2, note: 'n' } }, tx),
+    );
     expect(await state(key.account_id)).toMatchObject({ used: 2, ledger: [{ request_id: committed }], history: [{ id: committed }] });
   });
 
   it('one charge per request id: settling it again fails and changes nothing; a history row written twice stays the first', async () => {
     const id = newId('req');
     await calls.write({ id, accountId: key.account_id, history: call(key, { credits: 4 }), charge: { plan: 'free', amount: 4, note: 'n' } });
-    await expect(calls.write({ id, accountId: key.account_id, history: call(key, { credits: 4 }), charge: { plan: 'free', amount: 4, note: 'n' } })).rejects.toThrow(/credit_ledger_one_charge/);
+    await expect(
+      calls.write({ id, accountId: key.account_id, history: call(key, { credits: 4 }), charge: { plan: 'free', amount: 4, note: 'n' } }),
+    ).rejects.toThrow(/credit_ledger_one_charge/);
     await calls.write({ id, accountId: key.account_id, history: call(key, { status: 499 }), charge: null });
     const s = await state(key.account_id);
     expect(s).toMatchObject({ used: 4, history: [{ id, status: 200, credits: 4 }] });
@@ -145,13 +169,20 @@ describe('the ledger', () => {
 
 describe('calls settled together', () => {
   it('200 concurrent calls of three accounts share statements; per account the ledger sums to the period total and every call has its row', async () => {
-    const keys = await Promise.all(['free', 'starter', 'free'].map((plan, i) => createKey(sql, { name: `many-${i}-${newId('t')}`, plan: plan as 'free' | 'starter' })));
+    const keys = await Promise.all(
+      ['free', 'starter', 'free'].map((plan, i) => createKey(sql, { name: `many-${i}-${newId('t')}`, plan: plan as 'free' | 'starter' })),
+    );
     let statements = 0;
     (sql as unknown as { options: { debug: unknown } }).options.debug = () => void statements++;
     const outcomes = Array.from({ length: 200 }, (_, i) => {
       const key = keys[i % 3];
       const amount = i % 4;
-      return { id: newId('req'), accountId: key.account_id, history: call(key, { credits: amount }), charge: i % 5 === 0 ? null : { plan: key.account_id === keys[1].account_id ? 'starter' : 'free', amount, note: 'n' } };
+      return {
+        id: newId('req'),
+        accountId: key.account_id,
+        history: call(key, { credits: amount }),
+        charge: i % 5 === 0 ? null : { plan: key.account_id === keys[1].account_id ? 'starter' : 'free', amount, note: 'n' },
+      };
     });
     const left = await Promise.all(outcomes.map((o) => calls.write(o)));
     (sql as unknown as { options: { debug: unknown } }).options.debug = undefined;
@@ -178,7 +209,12 @@ describe('calls settled together', () => {
     const key = await createKey(sql, { name: `bad-${newId('t')}`, plan: 'free' });
     const spent = newId('req');
     await calls.write({ id: spent, accountId: key.account_id, history: call(key), charge: { plan: 'free', amount: 1, note: 'n' } });
-    const batch = Array.from({ length: 10 }, (_, i) => ({ id: i === 5 ? spent : newId('req'), accountId: key.account_id, history: call(key), charge: { plan: 'free', amount: 1, note: 'n' } }));
+    const batch = Array.from({ length: 10 }, (_, i) => ({
+      id: i === 5 ? spent : newId('req'),
+      accountId: key.account_id,
+      history: call(key),
+      charge: { plan: 'free', amount: 1, note: 'n' },
+    }));
     const settled = await Promise.allSettled(batch.map((o) => calls.write(o)));
     expect(settled.map((r) => r.status)).toEqual(batch.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
     expect(await state(key.account_id)).toMatchObject({ used: 10 });

@@ -35,7 +35,7 @@ describe('authentication', () => {
   ])('401 for %s', async (_name, headers) => {
     const res = await fetch(`${svc.url}/v1/billing`, { headers: headers as Record<string, string> });
     expect(res.status).toBe(401);
-    expect(await res.json() as any).toEqual({ detail: 'missing or invalid API key' });
+    expect((await res.json()) as any).toEqual({ detail: 'missing or invalid API key' });
     expect(res.headers.get('x-request-id')).toMatch(REQ_ID);
   });
 
@@ -44,22 +44,28 @@ describe('authentication', () => {
     expect((await svc.call('/v1/billing', { key: revoked.key })).status).toBe(200);
     await revokeKey(svc.deps.sql, 'to-revoke');
     // refused once the change notification reaches the key cache (bounded by its 1 s TTL)
-    await waitFor(async () => (await svc.call('/v1/billing', { key: revoked.key })).status === 401, { timeoutMs: KEY_CACHE_TTL_MS * 2, what: 'the revoked key refused' });
+    await waitFor(async () => (await svc.call('/v1/billing', { key: revoked.key })).status === 401, {
+      timeoutMs: KEY_CACHE_TTL_MS * 2,
+      what: 'the revoked key refused',
+    });
 
     const old = await svc.key({ name: 'to-rotate', rateLimit: 77 });
     const fresh = await rotateKey(svc.deps.sql, 'to-rotate');
     expect(fresh!.rate_limit_per_min).toBe(77);
     expect(fresh!.key).not.toBe(old.key);
-    await waitFor(async () => (await svc.call('/v1/billing', { key: old.key })).status === 401, { timeoutMs: KEY_CACHE_TTL_MS * 2, what: 'the rotated-away key refused' });
+    await waitFor(async () => (await svc.call('/v1/billing', { key: old.key })).status === 401, {
+      timeoutMs: KEY_CACHE_TTL_MS * 2,
+      what: 'the rotated-away key refused',
+    });
     const usage = await svc.call('/v1/usage', { key: fresh!.key });
     expect(usage.status).toBe(200);
-    expect((await usage.json() as any).key).toMatchObject({ name: 'to-rotate', rate_limit_per_min: 77 });
+    expect(((await usage.json()) as any).key).toMatchObject({ name: 'to-rotate', rate_limit_per_min: 77 });
   });
 
   it('api_key in the query only on GET routes of the compatible family', async () => {
     const ok = await fetch(`${svc.url}/api/v1/test-search?q=x&api_key=${key}`);
     expect(ok.status).toBe(200);
-    expect(await ok.json() as any).toEqual({ q: 'x' });
+    expect((await ok.json()) as any).toEqual({ q: 'x' });
     const onV1 = await fetch(`${svc.url}/v1/billing?api_key=${key}`);
     expect(onV1.status).toBe(401);
     const onPost = await fetch(`${svc.url}/v1/test/metered?api_key=${key}`, {
@@ -91,13 +97,13 @@ describe('conventions', () => {
     const id = res.headers.get('x-request-id')!;
     const record = await svc.call(`/v1/requests/${id}`, { key });
     expect(record.status).toBe(200);
-    expect(await record.json() as any).toMatchObject({ id, method: 'GET', path: '/v1/markets', status: 200, credits: 0 });
+    expect((await record.json()) as any).toMatchObject({ id, method: 'GET', path: '/v1/markets', status: 200, credits: 0 });
   });
 
   it('422 detail is an array of {type, loc, msg, input} for missing, unknown and out-of-range fields', async () => {
     const res = await svc.call('/v1/test/metered', { key, body: { items: 11, fail: 'yes', extra: true } });
     expect(res.status).toBe(422);
-    const { detail } = await res.json() as any;
+    const { detail } = (await res.json()) as any;
     expect(detail).toEqual(
       expect.arrayContaining([
         { type: 'extra_forbidden', loc: ['body', 'extra'], msg: expect.any(String), input: true },
@@ -112,13 +118,16 @@ describe('conventions', () => {
   it('a missing required field is type missing (400 with error beside detail on the compatible /api family)', async () => {
     const res = await svc.call('/api/v1/test-search', { key });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'Missing required parameter q: Field required', detail: [{ type: 'missing', loc: ['query', 'q'], msg: 'Field required', input: null }] });
+    expect(await res.json()).toEqual({
+      error: 'Missing required parameter q: Field required',
+      detail: [{ type: 'missing', loc: ['query', 'q'], msg: 'Field required', input: null }],
+    });
   });
 
   it('malformed JSON and a non-object body are 422, never 500', async () => {
     const bad = await svc.call('/v1/test/metered', { key, body: '{"items": ' });
     expect(bad.status).toBe(422);
-    expect((await bad.json() as any).detail[0]).toMatchObject({ type: 'json_invalid', loc: ['body'] });
+    expect(((await bad.json()) as any).detail[0]).toMatchObject({ type: 'json_invalid', loc: ['body'] });
     const arr = await svc.call('/v1/test/metered', { key, body: '[1,2]' });
     expect(arr.status).toBe(422);
     const str = await svc.call('/v1/test/metered', { key, body: '"x"' });
@@ -128,20 +137,20 @@ describe('conventions', () => {
   it('a handler bug is a 500 with a generic detail and no stack', async () => {
     const res = await svc.call('/v1/test/fault', { key, body: {} });
     expect(res.status).toBe(500);
-    expect(await res.json() as any).toEqual({ detail: 'internal error' });
+    expect((await res.json()) as any).toEqual({ detail: 'internal error' });
   });
 
   it('healthz reports database and queue without a key', async () => {
     const res = await svc.call('/healthz');
     expect(res.status).toBe(200);
-    expect(await res.json() as any).toEqual({ status: 'ok', database: 'up', queue: 'up' });
+    expect((await res.json()) as any).toEqual({ status: 'ok', database: 'up', queue: 'up' });
   });
 });
 
 describe('free tools', () => {
   it('billing plans: catalogue, costs generated from the registry, mode', async () => {
     const res = await svc.call('/v1/billing/plans', { key });
-    const body = await res.json() as any;
+    const body = (await res.json()) as any;
     expect(body.plans.map((p: { code: string }) => p.code)).toEqual(['free', 'starter', 'growth', 'scale', 'enterprise']);
     expect(body.plans.find((p: { code: string }) => p.code === 'growth').concurrency).toBe(40);
     expect(body.mode).toBe('shadow');
@@ -151,11 +160,28 @@ describe('free tools', () => {
   });
 
   it('markets: the 18 pricing markets', async () => {
-    const body = await (await svc.call('/v1/markets', { key })).json() as any;
+    const body = (await (await svc.call('/v1/markets', { key })).json()) as any;
     expect(body.total).toBe(18);
-    expect(body.markets.map((m: { code: string }) => m.code)).toEqual(
-      ['AG', 'AT', 'AU', 'BE', 'BZ', 'CA', 'CH', 'DE', 'ES', 'FR', 'GB', 'IE', 'IT', 'MX', 'NL', 'NZ', 'PT', 'US'],
-    );
+    expect(body.markets.map((m: { code: string }) => m.code)).toEqual([
+      'AG',
+      'AT',
+      'AU',
+      'BE',
+      'BZ',
+      'CA',
+      'CH',
+      'DE',
+      'ES',
+      'FR',
+      'GB',
+      'IE',
+      'IT',
+      'MX',
+      'NL',
+      'NZ',
+      'PT',
+      'US',
+    ]);
     expect(body.markets.find((m: { code: string }) => m.code === 'GB')).toMatchObject({ currency: 'GBP', rates_include_tax: true });
     expect(body.markets.find((m: { code: string }) => m.code === 'US')).toMatchObject({ currency: 'USD', rates_include_tax: false });
   });
@@ -164,13 +190,13 @@ describe('free tools', () => {
     const lone = await svc.key({ plan: null });
     const res = await svc.call('/v1/billing', { key: lone.key });
     expect(res.status).toBe(404);
-    expect(await res.json() as any).toEqual({ detail: 'key not linked to a billing account' });
+    expect((await res.json()) as any).toEqual({ detail: 'key not linked to a billing account' });
   });
 });
 
 describe('OpenAPI and docs', () => {
   it('/openapi.json is a valid OpenAPI 3.1 document covering every route', async () => {
-    const doc = await (await svc.call('/openapi.json')).json() as any;
+    const doc = (await (await svc.call('/openapi.json')).json()) as any;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     await SwaggerParser.validate(structuredClone(doc));

@@ -42,7 +42,10 @@ describe.skipIf(!hasChromium)(`/docs in headless Chromium${skippedNote}`, () => 
     await hit.waitFor();
     await hit.click();
     await page.waitForURL(/#tag\/account\/GET\/v1\/billing$/);
-    const section = page.locator('section', { hasText: 'Credit balance' }).filter({ has: page.locator('text=MCP: get_credit_balance') }).first();
+    const section = page
+      .locator('section', { hasText: 'Credit balance' })
+      .filter({ has: page.locator('text=MCP: get_credit_balance') })
+      .first();
     await expect(section.locator('text=MCP: get_credit_balance').first().isVisible()).resolves.toBe(true);
 
     // A deep link opens the operation straight away: a metered one shows its cost and tool.
@@ -63,7 +66,10 @@ describe.skipIf(!hasChromium)(`/docs in headless Chromium${skippedNote}`, () => 
     const dialog = page.getByRole('dialog');
     await dialog.locator('input.scalar-password-input').first().fill(key);
     const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/billing/plans' && r.request().method() === 'GET');
-    await dialog.getByRole('button', { name: /Send get request/ }).first().click();
+    await dialog
+      .getByRole('button', { name: /Send get request/ })
+      .first()
+      .click();
     const res = await answer;
     expect(res.status()).toBe(200);
     expect(res.request().headers()['x-api-key']).toBe(key);

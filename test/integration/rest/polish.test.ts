@@ -50,7 +50,11 @@ describe('REST: methods, media types and upstream failures', () => {
 
   it('a body that is not JSON is 415, recorded like any refused call; an empty body is an empty input', async () => {
     const text = await send('POST', '/v1/hotels/search', { body: '{"q":"Tokyo"}', type: 'text/plain' });
-    expect([text.status, text.charged, text.body]).toEqual([415, null, { detail: 'request body must be JSON (Content-Type: application/json), not text/plain' }]);
+    expect([text.status, text.charged, text.body]).toEqual([
+      415,
+      null,
+      { detail: 'request body must be JSON (Content-Type: application/json), not text/plain' },
+    ]);
     const form = await send('POST', '/v1/hotels/search', { body: 'q=Tokyo', type: 'application/x-www-form-urlencoded' });
     expect(form.status).toBe(415);
     const compat = await send('POST', '/v1/serp/google_hotels', { body: 'q=Tokyo', type: 'text/plain;charset=utf-8' });
@@ -63,10 +67,17 @@ describe('REST: methods, media types and upstream failures', () => {
 
   it('502 and 503 name the source and say whether to retry', async () => {
     const down = await send('POST', '/v1/hotels/search', { body: JSON.stringify({ q: 'Down', check_in: '2026-12-01' }), type: 'application/json' });
-    expect([down.status, down.body]).toEqual([502, { detail: 'UpstreamHttp500', source: 'metasearch', retryable: true, retry: 'retry with exponential backoff; nothing was charged' }]);
+    expect([down.status, down.body]).toEqual([
+      502,
+      { detail: 'UpstreamHttp500', source: 'metasearch', retryable: true, retry: 'retry with exponential backoff; nothing was charged' },
+    ]);
     const changed = await send('POST', '/v1/hotels/search', { body: JSON.stringify({ q: 'Tokyo', check_in: '2026-12-01' }), type: 'application/json' });
     expect(changed.status).toBe(503);
-    expect(changed.body).toMatchObject({ source: 'metasearch', retryable: false, retry: expect.stringMatching(/^do not retry until the service is updated: the metasearch upstream no longer/) });
+    expect(changed.body).toMatchObject({
+      source: 'metasearch',
+      retryable: false,
+      retry: expect.stringMatching(/^do not retry until the service is updated: the metasearch upstream no longer/),
+    });
     const unresolved = await send('POST', '/v1/video/search', { body: JSON.stringify({ q: 'test' }), type: 'application/json' });
     expect(unresolved.status).toBe(502);
     expect(unresolved.body).toMatchObject({ source: 'video', retryable: true });

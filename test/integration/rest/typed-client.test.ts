@@ -39,7 +39,17 @@ export const b = api.POST('/v1/offers', { body: { token: 12 } });
 export const c = api.GET('/v1/no-such-route');
 `;
 
-const TSCONFIG = { compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022', 'DOM'], skipLibCheck: true } };
+const TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    noEmit: true,
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    target: 'ES2022',
+    lib: ['ES2022', 'DOM'],
+    skipLibCheck: true,
+  },
+};
 
 async function tsc(files: string[]): Promise<string> {
   writeFileSync(path.join(DIR, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, files }));

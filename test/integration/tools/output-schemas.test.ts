@@ -15,7 +15,7 @@ import { decodeTfs } from '../../../src/sources/metasearch/flights/tfs.js';
 import { SECONDARY_DATA_PATH } from '../../../src/sources/otafour/fetch.js';
 import { SUGGEST_PATH } from '../../../src/sources/otafour/suggest.js';
 import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH } from '../../../src/sources/rentaltwo/operations.js';
-import { fixtureSuite, readFixture, readFixtureJson } from '../../helpers/fixtures.js';
+import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
 import { assertOutputConforms } from '../../helpers/output-schema.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -45,7 +45,8 @@ import { nextDataPage, newpipeRoute, watchPage } from '../../helpers/webdata-rep
 
 /** Tools this test cannot run here, and why (shown in the skipped test's title). */
 const SKIPPED: Record<string, string> = {
-  get_archived_search_page: 'answers the archived raw upstream page with its own content type (HTML), not JSON; test/integration/compat/engines.test.ts checks it byte for byte',
+  get_archived_search_page:
+    'answers the archived raw upstream page with its own content type (HTML), not JSON; test/integration/compat/engines.test.ts checks it byte for byte',
   ...(existsSync('/usr/bin/chromium') ? {} : { search_job_cards: 'needs Debian chromium at /usr/bin/chromium' }),
 };
 
@@ -119,7 +120,13 @@ function routes(): ReplayRoute[] {
     { path: `/rentaltwo/api/v3/StaysPdpSections/${PDP_SECTIONS_HASH}`, body: pdpQuote(1, '$120', '$120') },
     { method: 'POST', path: '/travelreview/mcp', match: rpc('initialize'), headers: { 'mcp-session-id': 'sess-1' }, body: MCP_INIT },
     { method: 'POST', path: '/travelreview/mcp', match: rpc('notifications/initialized'), status: 202, body: '' },
-    { method: 'POST', path: '/travelreview/mcp', match: rpc('tools/call'), headers: { 'content-type': 'text/event-stream' }, body: mcpToolEvent(readFixtureJson(F.trivago)) },
+    {
+      method: 'POST',
+      path: '/travelreview/mcp',
+      match: rpc('tools/call'),
+      headers: { 'content-type': 'text/event-stream' },
+      body: mcpToolEvent(readFixtureJson(F.trivago)),
+    },
     { path: '/hostel/legacy-hwapi-service/2.2/properties/93919/availability/', fixture: F.hostel },
     { path: '/hostel/autocomplete-service/v1/autocomplete/web', fixture: F.hostelPlaces },
     { path: '/hostel/legacy-hwapi-service/2.2/cities/15/properties/', fixture: F.hostelCity },
@@ -186,14 +193,26 @@ const CASES: Record<string, Case> = {
   list_markets: { run: get('/v1/markets') },
   resolve_hotel: { run: post('/v1/search', { name: 'The Crown Battersea', city: 'London', market: 'GB', limit: 1 }) },
   search_hotels: { run: post('/v1/hotels/search', { q: 'London', check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb' }) },
-  serp_metasearch_hotels: { run: post('/v1/serp/metasearch_hotels', { q: 'London', check_in_date: '2026-04-15', check_out_date: '2026-04-22', currency: 'GBP', gl: 'gb' }) },
+  serp_metasearch_hotels: {
+    run: post('/v1/serp/metasearch_hotels', { q: 'London', check_in_date: '2026-04-15', check_out_date: '2026-04-22', currency: 'GBP', gl: 'gb' }),
+  },
   get_hotel_details: { run: post('/v1/hotels/property', { property_token: CROWN, currency: 'GBP', gl: 'gb' }) },
-  serp_metasearch_hotels_property: { run: post('/v1/serp/metasearch_hotels_property', { property_token: CROWN, check_in_date: '2026-04-15', check_out_date: '2026-04-22', currency: 'GBP', gl: 'gb' }) },
+  serp_metasearch_hotels_property: {
+    run: post('/v1/serp/metasearch_hotels_property', {
+      property_token: CROWN,
+      check_in_date: '2026-04-15',
+      check_out_date: '2026-04-22',
+      currency: 'GBP',
+      gl: 'gb',
+    }),
+  },
   get_hotel_offers: { run: post('/v1/offers', { ...hotelStay, require_sources: [] }) },
   get_hotel_rooms: { run: post('/v1/rooms', hotelStay) },
   get_stay_price: { run: post('/v1/stay', { token: CROWN, check_in: '2026-04-15', check_out: '2026-04-22', currency: 'GBP' }) },
   get_hotel_calendar: { run: post('/v1/calendar', calendarItem) },
-  serp_metasearch_hotels_calendar: { run: post('/v1/serp/metasearch_hotels_calendar', { property_token: calendarItem.token, start: calendarItem.start, days: 2, probe_min_stay: false }) },
+  serp_metasearch_hotels_calendar: {
+    run: post('/v1/serp/metasearch_hotels_calendar', { property_token: calendarItem.token, start: calendarItem.start, days: 2, probe_min_stay: false }),
+  },
   get_stored_rates: { run: get(`/v1/rates?token=${calendarItem.token}&market=FR`) },
   get_storage_status: { run: get('/v1/storage') },
   create_calendar_job: {
@@ -207,10 +226,13 @@ const CASES: Record<string, Case> = {
   },
   get_calendar_job: {
     async run(h, state) {
-      return waitFor(async () => {
-        const r = await h.get(`/v1/jobs/${state.job}?include_results=true`);
-        return r.body.finished_at ? r : null;
-      }, { what: 'the calendar job to finish' });
+      return waitFor(
+        async () => {
+          const r = await h.get(`/v1/jobs/${state.job}?include_results=true`);
+          return r.body.finished_at ? r : null;
+        },
+        { what: 'the calendar job to finish' },
+      );
     },
   },
   search_flights: {
@@ -246,29 +268,43 @@ const CASES: Record<string, Case> = {
   get_hostel_rates: { run: post('/v1/ota/hostel', { property_id: '93919', check_in: '2026-06-20', nights: 3, guests: 1 }) },
   search_hostels: { run: post('/v1/ota/hostel/search', { query: 'amsterdam', check_in: '2026-06-20', nights: 3 }) },
   list_ota_sources: { run: get('/v1/ota/sources') },
-  search_rentals: { run: post('/v1/serp/rentaltwo', { q: 'Lyon', check_in_date: '2026-11-06', check_out_date: '2026-11-11', adults: 2, currency: 'USD', include_taxes: true }) },
+  search_rentals: {
+    run: post('/v1/serp/rentaltwo', { q: 'Lyon', check_in_date: '2026-11-06', check_out_date: '2026-11-11', adults: 2, currency: 'USD', include_taxes: true }),
+  },
   rentaltwo_property_availability_calendar: { run: post('/v1/serp/rentaltwo_property_availability_calendar', { property_id: '38817969', months: 1 }) },
-  get_rental_calendar: { run: post('/v1/rentaltwo/calendar', { property_id: '38817969', months: 1, price_nights: 'all', max_price_quotes: 3, currency: 'USD' }) },
+  get_rental_calendar: {
+    run: post('/v1/rentaltwo/calendar', { property_id: '38817969', months: 1, price_nights: 'all', max_price_quotes: 3, currency: 'USD' }),
+  },
   get_official_rate: { run: (h) => h.post('/v1/official', { website: `${h.replay.url}/site/inn`, check_in: '2027-03-10', nights: 2, adults: 2 }) },
   list_official_engines: { run: get('/v1/official/engines') },
   create_watch: {
     status: 201,
     async run(h, state) {
-      const r = await h.post('/v1/watches', { target: { operation: 'calendar', ...calendarItem }, rule: { type: 'below', price: 1_000_000 }, name: 'registry' });
+      const r = await h.post('/v1/watches', {
+        target: { operation: 'calendar', ...calendarItem },
+        rule: { type: 'below', price: 1_000_000 },
+        name: 'registry',
+      });
       state.watch = r.body.id;
       return r;
     },
   },
   get_watch: {
     async run(h, state) {
-      return waitFor(async () => {
-        const r = await h.get(`/v1/watches/${state.watch}`);
-        return r.body.checks_total ? r : null;
-      }, { what: 'the first check of the watch' });
+      return waitFor(
+        async () => {
+          const r = await h.get(`/v1/watches/${state.watch}`);
+          return r.body.checks_total ? r : null;
+        },
+        { what: 'the first check of the watch' },
+      );
     },
   },
   list_watches: { run: get('/v1/watches') },
-  update_watch: { run: async (h, state) => wrapJson(await h.svc.call(`/v1/watches/${state.watch}`, { key: h.key, method: 'PATCH', body: { every_hours: 12, name: 'registry, twice a day' } })) },
+  update_watch: {
+    run: async (h, state) =>
+      wrapJson(await h.svc.call(`/v1/watches/${state.watch}`, { key: h.key, method: 'PATCH', body: { every_hours: 12, name: 'registry, twice a day' } })),
+  },
   check_watch: { run: async (h, state) => h.post(`/v1/watches/${state.watch}/check`, {}) },
   list_watch_events: { run: async (h, state) => h.get(`/v1/watches/${state.watch}/events`) },
   delete_watch: { run: async (h, state) => wrapJson(await h.svc.call(`/v1/watches/${state.watch}`, { key: h.key, method: 'DELETE' })) },
@@ -279,7 +315,13 @@ const CASES: Record<string, Case> = {
         nights: groupStay.nights,
         adults: 2,
         currency: 'USD',
-        sources: { official: { website: `${h.replay.url}/site/inn` }, otatwo: { property_id: '9209612' }, otathree: { property_id: '9209612' }, otafour: { property_id: '2454174' }, rentalone: { property_id: '9209612' } },
+        sources: {
+          official: { website: `${h.replay.url}/site/inn` },
+          otatwo: { property_id: '9209612' },
+          otathree: { property_id: '9209612' },
+          otafour: { property_id: '2454174' },
+          rentalone: { property_id: '9209612' },
+        },
       }),
   },
   get_network_job: { run: post('/v1/network/job', { job_id: '4411867124' }) },
@@ -298,7 +340,9 @@ const CASES: Record<string, Case> = {
   get_trends_interest: { run: post('/v1/trends/interest', { keyword: 'pizza', time_range: '2021-01-01 2021-01-05' }) },
   search_job_cards: { run: post('/v1/jobs/search', { q: 'barista' }) },
   compatible_search: { run: get('/api/v1/search?engine=metasearch_hotels&q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb') },
-  compatible_serp_get: { run: get('/v1/serp/google_hotels?q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb&adults=2&no_cache=true') },
+  compatible_serp_get: {
+    run: get('/v1/serp/google_hotels?q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb&adults=2&no_cache=true'),
+  },
   compatible_serp_post: {
     async run(h, state) {
       const res = await h.post('/v1/serp/google_flights', { ...roundTrip, adults: 1 });
@@ -327,7 +371,10 @@ describe('the registry covers every tool', () => {
   it('each tool has a recorded-payload case below or a listed reason to skip', () => {
     const missing = TOOLS.filter((t) => !(t.name in CASES) && !(t.name in SKIPPED)).map((t) => t.name);
     expect(missing, 'tools with neither a case nor a skip reason').toEqual([]);
-    expect(Object.keys(CASES).filter((n) => !byName.has(n)), 'cases naming no tool').toEqual([]);
+    expect(
+      Object.keys(CASES).filter((n) => !byName.has(n)),
+      'cases naming no tool',
+    ).toEqual([]);
   });
 });
 

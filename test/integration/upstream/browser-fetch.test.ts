@@ -18,7 +18,11 @@ import { CHROMIUM, hasChromium } from '../../helpers/chromium.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { BOOKING_PATH, BOOKING_RPC_PATH, MEDIA_PATHS, Signer, signedFlightRoutes } from '../../replay/signed-sites.js';
 
-const booking: Omit<UpstreamRequest, 'source'> = { path: BOOKING_PATH, query: { tfs: 'CBwQAhoe', hl: 'en', curr: 'USD' }, browser: { capture: BOOKING_RPC, expect: 'any' } };
+const booking: Omit<UpstreamRequest, 'source'> = {
+  path: BOOKING_PATH,
+  query: { tfs: 'CBwQAhoe', hl: 'en', curr: 'USD' },
+  browser: { capture: BOOKING_RPC, expect: 'any' },
+};
 
 function settings(over: Partial<BrowserSettings> = {}): BrowserSettings {
   return { executablePath: CHROMIUM, contexts: 2, queue: 4, timeoutMs: 15_000, memoryMb: 256, recyclePages: 100, allowPrivate: true, dataDir: null, ...over };
@@ -107,7 +111,11 @@ describe.skipIf(!hasChromium)(`browser fetch in headless Chromium${hasChromium ?
     expect(res.egressMode).toBe('browser');
     expect(res.url).toContain(BOOKING_RPC_PATH);
     const options = parseBookingResults(res.text());
-    expect(options.map((o) => (o.kind === 'together' ? o.ticket.seller : o.tickets.map((t) => t.seller).join('+')))).toEqual(['Example Travel', 'Other Agency', 'JetBlue+EgyptAir']);
+    expect(options.map((o) => (o.kind === 'together' ? o.ticket.seller : o.tickets.map((t) => t.seller).join('+')))).toEqual([
+      'Example Travel',
+      'Other Agency',
+      'JetBlue+EgyptAir',
+    ]);
     expect(r.calls).toEqual(['ok']);
     const rpc = replay.requests.filter((q) => q.path === BOOKING_RPC_PATH);
     expect(rpc).toHaveLength(1);
@@ -117,7 +125,14 @@ describe.skipIf(!hasChromium)(`browser fetch in headless Chromium${hasChromium ?
 
     // the plain client sends the same body without the signature: refused as the real RPC refuses
     const plain = client(replay.url, new BrowserFetcher(settings(), pino({ level: 'silent' })), { UPSTREAM_METASEARCH_MODE: 'http' });
-    const refused = await plain.fetch({ source: 'metasearch', method: 'POST', path: BOOKING_RPC_PATH, body: rpc[0].body, headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', 'x-same-domain': '1' }, expect: 'json' });
+    const refused = await plain.fetch({
+      source: 'metasearch',
+      method: 'POST',
+      path: BOOKING_RPC_PATH,
+      body: rpc[0].body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', 'x-same-domain': '1' },
+      expect: 'json',
+    });
     await plain.close();
     expect(() => parseBookingResults(refused.text())).toThrow(expect.objectContaining({ status: 502, detail: 'RpcStatus13' }));
   });
@@ -188,6 +203,8 @@ describe.skipIf(!hasChromium)(`browser fetch in headless Chromium${hasChromium ?
     const up = track(client(replay.url, new BrowserFetcher(settings({ executablePath: '/nonexistent/chromium' }), pino({ level: 'silent' }))));
     const err = await rejection(up.fetch({ ...booking, source: 'metasearch' }));
     expect(err).toBeInstanceOf(DependencyDown);
-    expect(err.detail).toBe('headless browser not installed: no chromium executable at /nonexistent/chromium (CHROMIUM_PATH); install it with `apt-get install chromium` (README, "Browser path")');
+    expect(err.detail).toBe(
+      'headless browser not installed: no chromium executable at /nonexistent/chromium (CHROMIUM_PATH); install it with `apt-get install chromium` (README, "Browser path")',
+    );
   });
 });

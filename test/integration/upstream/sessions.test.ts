@@ -30,7 +30,12 @@ function sessionRoutes(currency: string, firstHopDelayMs: number, property = '24
         'set-cookie': `agoda.version.03=CurLabel=${currency}; Path=/`,
       },
     },
-    { path: GRID, query: { hotel_id: property, currencyCode: currency, hop: '2' }, body: grid(currency), headers: { 'set-cookie': `sess=${lower}-caller; Path=/` } },
+    {
+      path: GRID,
+      query: { hotel_id: property, currencyCode: currency, hop: '2' },
+      body: grid(currency),
+      headers: { 'set-cookie': `sess=${lower}-caller; Path=/` },
+    },
   ];
 }
 

@@ -16,10 +16,24 @@ beforeAll(async () => {
   const pricer = (date: string) => 100 + Number(date.slice(8));
   replay = await startReplayServer([
     // the flaky hotel's first two calendar requests fail upstream (HTTP 500), then it answers
-    { ...calendarRoute(pricer), match: (req) => req.body.includes('flaky-hotel-01'), failFirst: [{ status: 500, body: 'down' }, { status: 500, body: 'down' }] },
+    {
+      ...calendarRoute(pricer),
+      match: (req) => req.body.includes('flaky-hotel-01'),
+      failFirst: [
+        { status: 500, body: 'down' },
+        { status: 500, body: 'down' },
+      ],
+    },
     calendarRoute(pricer),
   ]);
-  svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', CREDITS_MODE: 'enforce', WATCH_HOUR_S: '2', WATCH_SWEEP_S: '1', QUEUE_MAINTENANCE_S: '1' });
+  svc = await startTestService({
+    UPSTREAM_METASEARCH_URL: replay.url,
+    UPSTREAM_RETRIES: '0',
+    CREDITS_MODE: 'enforce',
+    WATCH_HOUR_S: '2',
+    WATCH_SWEEP_S: '1',
+    QUEUE_MAINTENANCE_S: '1',
+  });
 });
 afterAll(async () => {
   await svc?.close();
@@ -33,14 +47,24 @@ describe('watches under enforced credits', () => {
     const { key, account_id } = await svc.key({ plan: 'free' });
     // 7 credits left: one 5-credit check, then not another
     await svc.deps.credits.adjust(account_id, 'free', 7 - 1000, 'test: leave 7 credits');
-    const res = await svc.call('/v1/watches', { key, body: { target: { operation: 'calendar', property_token: 'unpaid-hotel-01', start: '2027-05-01', days: 3, probe_min_stay: false }, rule: { type: 'any_change' }, every_hours: 1 } });
+    const res = await svc.call('/v1/watches', {
+      key,
+      body: {
+        target: { operation: 'calendar', property_token: 'unpaid-hotel-01', start: '2027-05-01', days: 3, probe_min_stay: false },
+        rule: { type: 'any_change' },
+        every_hours: 1,
+      },
+    });
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as any;
 
-    const paused = await waitFor(async () => {
-      const w = await watch(key, id);
-      return w.status === 'paused' ? w : null;
-    }, { what: 'the watch to pause' });
+    const paused = await waitFor(
+      async () => {
+        const w = await watch(key, id);
+        return w.status === 'paused' ? w : null;
+      },
+      { what: 'the watch to pause' },
+    );
     expect(paused).toMatchObject({ status: 'paused', paused_reason: 'insufficient_credits', next_check_at: null, checks_total: 1, credits_spent: 5 });
     expect(paused.last_error).toBe('insufficient credits: a check costs 5, 2 available');
     expect((await svc.deps.credits.balance(account_id, 'free')).remaining).toBe(2);
@@ -50,16 +74,22 @@ describe('watches under enforced credits', () => {
     expect(((await asked.json()) as any).detail).toMatch(/^insufficient credits: this request costs 5, 2 available\./);
 
     await svc.deps.credits.adjust(account_id, 'free', 10, 'test: top-up');
-    const resumed = await waitFor(async () => {
-      const w = await watch(key, id);
-      return w.checks_total >= 2 ? w : null;
-    }, { what: 'the watch to resume and check' });
+    const resumed = await waitFor(
+      async () => {
+        const w = await watch(key, id);
+        return w.checks_total >= 2 ? w : null;
+      },
+      { what: 'the watch to resume and check' },
+    );
     expect(resumed.checks[0]).toMatchObject({ trigger: 'schedule', credits: 5 });
     // 12 credits: two more checks, then paused again
-    const again = await waitFor(async () => {
-      const w = await watch(key, id);
-      return w.status === 'paused' && w.checks_total === 3 ? w : null;
-    }, { what: 'the second pause' });
+    const again = await waitFor(
+      async () => {
+        const w = await watch(key, id);
+        return w.status === 'paused' && w.checks_total === 3 ? w : null;
+      },
+      { what: 'the second pause' },
+    );
     expect(again.paused_reason).toBe('insufficient_credits');
     const charges = await svc.deps.sql`SELECT request_id, amount FROM credit_ledger WHERE account_id = ${account_id} AND kind = 'charge' ORDER BY id`;
     expect(charges.map((c) => c.amount)).toEqual([-5, -5, -5]);
@@ -70,20 +100,33 @@ describe('watches under enforced credits', () => {
   it('a check that fails upstream is retried later in its period and charged nothing', async () => {
     const { key, account_id } = await svc.key({ plan: 'starter' });
     {
-      const res = await svc.call('/v1/watches', { key, body: { target: { operation: 'calendar', property_token: 'flaky-hotel-01', start: '2027-05-01', days: 3, probe_min_stay: false }, rule: { type: 'any_change' }, every_hours: 24 } });
+      const res = await svc.call('/v1/watches', {
+        key,
+        body: {
+          target: { operation: 'calendar', property_token: 'flaky-hotel-01', start: '2027-05-01', days: 3, probe_min_stay: false },
+          rule: { type: 'any_change' },
+          every_hours: 24,
+        },
+      });
       const { id } = (await res.json()) as any;
-      const failing = await waitFor(async () => {
-        const w = await watch(key, id);
-        return w.last_error ? w : null;
-      }, { what: 'a failed attempt' });
+      const failing = await waitFor(
+        async () => {
+          const w = await watch(key, id);
+          return w.last_error ? w : null;
+        },
+        { what: 'a failed attempt' },
+      );
       expect(failing).toMatchObject({ checks_total: 0, credits_spent: 0, status: 'active' });
       expect(failing.last_error).toMatch(/^req_\w+: /);
       const [failedCall] = await svc.deps.sql`SELECT status, credits FROM request_history WHERE id = ${failing.last_error.split(':')[0]}`;
       expect(failedCall).toEqual({ status: 502, credits: 0 });
-      const ok = await waitFor(async () => {
-        const w = await watch(key, id);
-        return w.checks_total === 1 ? w : null;
-      }, { timeoutMs: 60_000, what: 'the retried check' });
+      const ok = await waitFor(
+        async () => {
+          const w = await watch(key, id);
+          return w.checks_total === 1 ? w : null;
+        },
+        { timeoutMs: 60_000, what: 'the retried check' },
+      );
       expect(ok).toMatchObject({ last_error: null, periods_missed: 0, credits_spent: 5 });
       expect(ok.checks[0]).toMatchObject({ period: 0, trigger: 'schedule' });
       const charges = await svc.deps.sql`SELECT amount FROM credit_ledger WHERE account_id = ${account_id} AND kind = 'charge'`;

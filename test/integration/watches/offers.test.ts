@@ -35,10 +35,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(res.status).toBe(201);
     const created = (await res.json()) as any;
     expect(created.credits_per_check).toBe(3);
-    const w = await waitFor(async () => {
-      const r = (await (await svc.call(`/v1/watches/${created.id}`, { key })).json()) as any;
-      return r.checks_total ? r : null;
-    }, { what: 'the first check' });
+    const w = await waitFor(
+      async () => {
+        const r = (await (await svc.call(`/v1/watches/${created.id}`, { key })).json()) as any;
+        return r.checks_total ? r : null;
+      },
+      { what: 'the first check' },
+    );
     const [first] = w.checks;
     expect(first).toMatchObject({ fired: true, credits: 3, currency: 'GBP' });
     const offers = (await (await svc.call('/v1/offers', { key, body: { ...target, operation: undefined, token: undefined } })).json()) as any;
@@ -49,7 +52,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(events.events).toHaveLength(1);
     expect(events.events[0].data.reason).toMatch(/^the stay became bookable \(\d+ sellers\)$/);
 
-    const rates = (await (await svc.call(`/v1/rates?property_token=${CROWN}&market=GB&currency=GBP&los=7&from=2026-04-15&to=2026-04-15`, { key })).json()) as any;
+    const rates = (await (
+      await svc.call(`/v1/rates?property_token=${CROWN}&market=GB&currency=GBP&los=7&from=2026-04-15&to=2026-04-15`, { key })
+    ).json()) as any;
     expect(rates.rates).toHaveLength(1);
     expect(rates.rates[0]).toMatchObject({ date: '2026-04-15', rate_total: cheapest.total, seller: cheapest.source, nights: 7, check_out: '2026-04-22' });
 

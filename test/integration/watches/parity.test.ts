@@ -57,12 +57,19 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { WEBHOOK_SIGNING_SECRET: SECRET },
     );
     site = `${h.replay.url}/site`;
-    h.svc.deps.safeFetch = websiteFetch(new EngineHostRewrite({ 'direct-book.com': `${h.replay.url}/siteminder`, 'api.beds24.com': `${h.replay.url}/engine-api` }));
+    h.svc.deps.safeFetch = websiteFetch(
+      new EngineHostRewrite({ 'direct-book.com': `${h.replay.url}/siteminder`, 'api.beds24.com': `${h.replay.url}/engine-api` }),
+    );
   });
   afterAll(() => h?.close());
 
   const stay = { check_in: '2023-06-04', nights: 10, adults: 2, currency: 'USD' };
-  const agencies = { otatwo: { property_id: '9209612' }, otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' }, otafour: { property_id: '2454174' } };
+  const agencies = {
+    otatwo: { property_id: '9209612' },
+    otathree: { property_id: '9209612' },
+    rentalone: { property_id: '9209612' },
+    otafour: { property_id: '2454174' },
+  };
 
   it('compare: the official site whose engine states no currency is not comparable, with the reason; stated by the hotel, it is', async () => {
     const unstated = await h.post('/v1/ota/compare', { ...stay, sources: { official: { website: `${site}/sm` }, ...agencies } });
@@ -98,7 +105,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
       expect(r.body.parity.official.total).toBe(1140);
       const agencyTotals = Object.fromEntries(r.body.offers.filter((o: any) => o.source !== 'official').map((o: any) => [o.source, o.total]));
       expect(r.body.parity.undercuts.map((u: any) => [u.source, u.total, u.amount, u.pct])).toEqual(
-        r.body.parity.undercuts.map((u: any) => [u.source, agencyTotals[u.source], Math.round((1140 - agencyTotals[u.source]) * 100) / 100, Math.round(((1140 - agencyTotals[u.source]) / 1140) * 1000) / 10]),
+        r.body.parity.undercuts.map((u: any) => [
+          u.source,
+          agencyTotals[u.source],
+          Math.round((1140 - agencyTotals[u.source]) * 100) / 100,
+          Math.round(((1140 - agencyTotals[u.source]) / 1140) * 1000) / 10,
+        ]),
       );
       expect(r.body.parity.undercuts[0]).toMatchObject({ source: 'rentalone', total: 700.5, amount: 439.5, pct: 38.6 });
       expect(r.body.parity.cheapest_agency).toMatchObject({ source: 'rentalone', total: 700.5 });
@@ -109,15 +121,22 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('a compare watch with rule undercut: quiet while the official site is cheapest, fires when an agency goes below it', async () => {
-    const target = { operation: 'compare', ...stay, sources: { official: { website: `${site}/sm`, currency: 'USD' }, otatwo: agencies.otatwo, rentalone: agencies.rentalone } };
+    const target = {
+      operation: 'compare',
+      ...stay,
+      sources: { official: { website: `${site}/sm`, currency: 'USD' }, otatwo: agencies.otatwo, rentalone: agencies.rentalone },
+    };
     const created = await h.post('/v1/watches', { target, rule: { type: 'undercut' }, name: 'parity' });
     expect(created.status).toBe(201);
     expect(created.body.credits_per_check).toBe(20);
     const id = created.body.id;
-    const first = await waitFor(async () => {
-      const w = (await h.get(`/v1/watches/${id}`)).body;
-      return w.checks_total ? w : null;
-    }, { what: 'the first check' });
+    const first = await waitFor(
+      async () => {
+        const w = (await h.get(`/v1/watches/${id}`)).body;
+        return w.checks_total ? w : null;
+      },
+      { what: 'the first check' },
+    );
     expect(first.checks[0]).toMatchObject({ fired: false, credits: 20, parity: { status: 'official_cheapest' } });
     // each source's stay is a stored rate of the account, under the source's own property id
     const rates = await h.get('/v1/rates?property_token=otatwo:9209612&los=10&from=2023-06-04&to=2023-06-04');

@@ -79,9 +79,23 @@ describe('a watch of a calendar', () => {
   it('is created (201) with its next check and the cost of one; its first check runs at once and fires nothing above the price', async () => {
     const hook = await receiver();
     try {
-      const res = await json(await svc.call('/v1/watches', { key, body: { target: calendarTarget, rule: { type: 'below', price: 120 }, every_hours: 12, callback_url: hook.url, name: 'May nights' } }));
+      const res = await json(
+        await svc.call('/v1/watches', {
+          key,
+          body: { target: calendarTarget, rule: { type: 'below', price: 120 }, every_hours: 12, callback_url: hook.url, name: 'May nights' },
+        }),
+      );
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ name: 'May nights', status: 'active', paused_reason: null, every_hours: 12, credits_per_check: 5, target: calendarTarget, rule: { type: 'below', price: 120 }, checks_total: 0 });
+      expect(res.body).toMatchObject({
+        name: 'May nights',
+        status: 'active',
+        paused_reason: null,
+        every_hours: 12,
+        credits_per_check: 5,
+        target: calendarTarget,
+        rule: { type: 'below', price: 120 },
+        checks_total: 0,
+      });
       expect(Date.parse(res.body.next_check_at)).toBeLessThanOrEqual(Date.now());
       watchId = res.body.id;
       expect(watchId).toMatch(/^watch_/);
@@ -90,7 +104,15 @@ describe('a watch of a calendar', () => {
       const w = await checks(watchId);
       expect(w.checks).toHaveLength(1);
       const [first] = w.checks;
-      expect(first).toMatchObject({ trigger: 'schedule', period: 0, credits: 5, currency: 'EUR', fired: false, changed: 0, cheapest: { key: '2027-05-01', total: 121, currency: 'EUR' } });
+      expect(first).toMatchObject({
+        trigger: 'schedule',
+        period: 0,
+        credits: 5,
+        currency: 'EUR',
+        fired: false,
+        changed: 0,
+        cheapest: { key: '2027-05-01', total: 121, currency: 'EUR' },
+      });
       expect(first.cheapest.provenance.observation_id).toMatch(/^rateobs_/);
       expect(first.stored).toMatchObject({ rows_written: 7, rows_changed: 0, rows_removed: 0 });
       expect(w).toMatchObject({ last_price: { total: 121 }, credits_spent: 5, events_total: 0, periods_missed: 0 });
@@ -119,7 +141,15 @@ describe('a watch of a calendar', () => {
       expect(res.headers.get('x-credits-charged')).toBe('5');
       expect(res.headers.get('x-credits-remaining')).toBe(String(50_000 - 10));
       const requestId = res.headers.get('x-request-id');
-      expect(res.body.check).toMatchObject({ id: requestId, trigger: 'request', period: null, fired: true, credits: 5, changed: 2, cheapest: { key: '2027-05-05', total: 105 } });
+      expect(res.body.check).toMatchObject({
+        id: requestId,
+        trigger: 'request',
+        period: null,
+        fired: true,
+        credits: 5,
+        changed: 2,
+        cheapest: { key: '2027-05-05', total: 105 },
+      });
       expect(res.body.check.changes.map((c: any) => [c.key, c.before.total, c.after.total, c.delta])).toEqual([
         ['2027-05-05', 125, 105, -20],
         ['2027-05-06', 126, 106, -20],
@@ -142,12 +172,21 @@ describe('a watch of a calendar', () => {
       });
       expect(event.data.changes[0]).toMatchObject({ key: '2027-05-05', before: { total: 125 }, after: { total: 105, currency: 'EUR' } });
       expect(event.data.changes[0].after.provenance.observation_id).toMatch(/^rateobs_/);
-      expect(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(delivered[0].body, delivered[0].headers as Record<string, string>)).toThrow();
+      expect(() =>
+        new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(delivered[0].body, delivered[0].headers as Record<string, string>),
+      ).toThrow();
 
-      await waitFor(async () => (await json(await svc.call(`/v1/watches/${watchId}/events`, { key }))).body.events[0]?.callback_status === 'delivered', { what: 'delivered state' });
+      await waitFor(async () => (await json(await svc.call(`/v1/watches/${watchId}/events`, { key }))).body.events[0]?.callback_status === 'delivered', {
+        what: 'delivered state',
+      });
       const events = (await json(await svc.call(`/v1/watches/${watchId}/events`, { key }))).body;
       expect(events.events).toHaveLength(1);
-      expect(events.events[0]).toMatchObject({ id: event.id, callback_status: 'delivered', callback_attempts: 1, data: { request_id: requestId, reason: event.data.reason } });
+      expect(events.events[0]).toMatchObject({
+        id: event.id,
+        callback_status: 'delivered',
+        callback_attempts: 1,
+        data: { request_id: requestId, reason: event.data.reason },
+      });
       // the same state again fires nothing (the nights were already below)
       const again = await json(await svc.call(`/v1/watches/${watchId}/check`, { key, method: 'POST' }));
       expect(again.body.check).toMatchObject({ fired: false, changed: 0 });
@@ -179,7 +218,9 @@ describe('a watch of a calendar', () => {
 
   it('PATCH changes the rule and the schedule, pauses and resumes; DELETE removes it', async () => {
     const before = (await json(await svc.call(`/v1/watches/${watchId}`, { key }))).body;
-    const patched = await json(await svc.call(`/v1/watches/${watchId}`, { key, method: 'PATCH', body: { rule: { type: 'drop_pct', pct: 10 }, every_hours: 48 } }));
+    const patched = await json(
+      await svc.call(`/v1/watches/${watchId}`, { key, method: 'PATCH', body: { rule: { type: 'drop_pct', pct: 10 }, every_hours: 48 } }),
+    );
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ rule: { type: 'drop_pct', pct: 10 }, every_hours: 48 });
     expect(Date.parse(patched.body.next_check_at)).toBeCloseTo(Date.parse(before.last_check_at) + 48 * 3600_000, -3);
@@ -220,7 +261,10 @@ describe('creating watches', () => {
     const noSecret = await startTestService({}, {});
     try {
       const k = (await noSecret.key()).key;
-      const res = await noSecret.call('/v1/watches', { key: k, body: { target: calendarTarget, rule: { type: 'any_change' }, callback_url: 'https://example.com/hook' } });
+      const res = await noSecret.call('/v1/watches', {
+        key: k,
+        body: { target: calendarTarget, rule: { type: 'any_change' }, callback_url: 'https://example.com/hook' },
+      });
       expect(res.status).toBe(503);
     } finally {
       await noSecret.close();
@@ -235,13 +279,20 @@ describe('creating watches', () => {
     expect(again.body.id).toBe(first.body.id);
     const other = await svc.call('/v1/watches', { key, body: { ...body, every_hours: 6 }, headers: { 'idempotency-key': 'w-1' } });
     expect(other.status).toBe(409);
-    const [{ n }] = await svc.deps.sql`SELECT count(*)::int AS n FROM watches WHERE account_id = ${accountId} AND target->>'property_token' = 'watch-hotel-idem'`;
+    const [{ n }] = await svc.deps
+      .sql`SELECT count(*)::int AS n FROM watches WHERE account_id = ${accountId} AND target->>'property_token' = 'watch-hotel-idem'`;
     expect(n).toBe(1);
   });
 
   it('plans limit the active watches (3 on free): the 4th is a 403, a paused one frees a place, resuming past the limit is a 403', async () => {
     const free = await svc.key({ plan: 'free' });
-    const post = (i: number) => svc.call('/v1/watches', { key: free.key, body: { target: { ...calendarTarget, property_token: `watch-free-${i}` }, rule: { type: 'any_change' }, every_hours: 168 } }).then(json);
+    const post = (i: number) =>
+      svc
+        .call('/v1/watches', {
+          key: free.key,
+          body: { target: { ...calendarTarget, property_token: `watch-free-${i}` }, rule: { type: 'any_change' }, every_hours: 168 },
+        })
+        .then(json);
     const made = [await post(1), await post(2), await post(3)];
     expect(made.map((m) => m.status)).toEqual([201, 201, 201]);
     const fourth = await post(4);
@@ -252,7 +303,13 @@ describe('creating watches', () => {
     const resume = await json(await svc.call(`/v1/watches/${made[0].body.id}`, { key: free.key, method: 'PATCH', body: { status: 'active' } }));
     expect(resume.status).toBe(403);
     const plans = (await json(await svc.call('/v1/billing/plans', { key }))).body;
-    expect(plans.plans.map((p: any) => [p.code, p.active_watches])).toEqual([['free', 3], ['starter', 50], ['growth', 500], ['scale', 2500], ['enterprise', 10000]]);
+    expect(plans.plans.map((p: any) => [p.code, p.active_watches])).toEqual([
+      ['free', 3],
+      ['starter', 50],
+      ['growth', 500],
+      ['scale', 2500],
+      ['enterprise', 10000],
+    ]);
     expect(plans.costs).toContainEqual(expect.objectContaining({ method: 'POST', path: '/v1/watches/{watch_id}/check' }));
     expect(plans.free).toContain('POST /v1/watches');
   });

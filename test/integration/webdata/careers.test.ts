@@ -68,9 +68,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       'www.acme.com': `${replay.url}/acme`,
       'www.broken.com': `${replay.url}/broken`,
     };
-    svc = await startTestService(
-      { SAFE_FETCH_ALLOW_PRIVATE: 'true', UPSTREAM_RETRIES: '0', ATS_HOST_OVERRIDES: JSON.stringify(atsHosts) },
-    );
+    svc = await startTestService({ SAFE_FETCH_ALLOW_PRIVATE: 'true', UPSTREAM_RETRIES: '0', ATS_HOST_OVERRIDES: JSON.stringify(atsHosts) });
     key = (await svc.key()).key;
   });
   afterAll(async () => {
@@ -89,7 +87,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(body.company).toEqual({ name: 'Amplitude', ats: 'greenhouse', board: 'amplitude', board_url: 'https://job-boards.greenhouse.io/amplitude' });
     expect(body.total).toBe(37);
     expect(body.returned).toBe(1);
-    expect(body.jobs[0]).toMatchObject({ job_id: '8636903002', title: 'Customer Data Scientist - Experimentation', locations: ['London, UK'], ats: 'greenhouse' });
+    expect(body.jobs[0]).toMatchObject({
+      job_id: '8636903002',
+      title: 'Customer Data Scientist - Experimentation',
+      locations: ['London, UK'],
+      ats: 'greenhouse',
+    });
     expect(body.jobs[0]).not.toHaveProperty('description_text');
     expect(body.truncated).toBe(false);
     expect(body.meta).toMatchObject({ source: 'careers', detected_by: 'page', pages_fetched: 0, scanned: 2, matched: 1, upstream_requests: 1 });
@@ -171,7 +174,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const body = (await res.json()) as any;
     expect(body.total).toBe(1);
     expect(body.jobs[0]).toMatchObject({ job_id: '743999671674844', ats: 'smartrecruiters' });
-    expect(body.jobs[0].description_text).toBe('Company Description\nWe staff care homes.\n\nJob Description\nConsistent hours\nStart next week\n\nQualifications\nActive CNA or LPN license.');
+    expect(body.jobs[0].description_text).toBe(
+      'Company Description\nWe staff care homes.\n\nJob Description\nConsistent hours\nStart next week\n\nQualifications\nActive CNA or LPN license.',
+    );
     expect(body.meta.upstream_requests).toBe(2);
   });
 

@@ -38,7 +38,12 @@ describe.skipIf(!hasBrowser)(`job-card search in the headless browser${hasBrowse
     replay = await startReplayServer([
       { path: '/search', query: { q: 'barista', ibp: 'htl;jobs' }, body: PAGE },
       { path: '/search', query: { q: 'nothing' }, body: EMPTY },
-      { path: '/search', query: { q: 'blocked' }, status: 429, body: '<html><body>Our systems have detected unusual traffic from your computer network.</body></html>' },
+      {
+        path: '/search',
+        query: { q: 'blocked' },
+        status: 429,
+        body: '<html><body>Our systems have detected unusual traffic from your computer network.</body></html>',
+      },
       { path: '/search', query: { q: 'moved' }, body: '<html><body><div class="new-layout">jobs</div></body></html>' },
     ]);
     svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url });
@@ -69,7 +74,14 @@ describe.skipIf(!hasBrowser)(`job-card search in the headless browser${hasBrowse
         { source: 'ZipRecruiter', link: 'https://www.ziprecruiter.com/c/Blue-Bottle-Coffee/Job/Barista/-in-Oakland,CA?jid=5f1a' },
       ],
     });
-    expect(body.jobs_results[1]).toMatchObject({ title: 'Shift Lead Barista', company: "Peet's Coffee", via: 'Indeed', posted: '22 hours ago', employment_type: 'Part-time', apply_options: [] });
+    expect(body.jobs_results[1]).toMatchObject({
+      title: 'Shift Lead Barista',
+      company: "Peet's Coffee",
+      via: 'Indeed',
+      posted: '22 hours ago',
+      employment_type: 'Part-time',
+      apply_options: [],
+    });
     expect(body.jobs_results[2]).toMatchObject({
       posted: null,
       apply_options: [{ source: 'Hilton Careers', link: 'https://jobs.hilton.com/us/en/job/HOT0AC4K/coffee-bar-attendant' }],

@@ -84,7 +84,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
   });
 
   it('searches one page of ten cards and sends the filters upstream', async () => {
-    const res = await svc.call('/v1/network/jobs', { key, body: { keywords: 'quality manager', location: 'Australia', company_ids: ['1035'], posted_within: 'past_week' } });
+    const res = await svc.call('/v1/network/jobs', {
+      key,
+      body: { keywords: 'quality manager', location: 'Australia', company_ids: ['1035'], posted_within: 'past_week' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('2');
     const body = (await res.json()) as any;

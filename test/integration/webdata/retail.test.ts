@@ -82,6 +82,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const body = (await res.json()) as any;
     expect(() => searchRetail.output.parse(body)).not.toThrow();
     expect(body.items).toHaveLength(150);
-    expect(body.items[0]).toMatchObject({ position: 1, item_id: '13737005799', title: 'ASUS CX15 15.6 inch FHD IPS Chromebook Laptop Intel Celeron N4500 4GB RAM 128GB eMMC Fabric Blue' });
+    expect(body.items[0]).toMatchObject({
+      position: 1,
+      item_id: '13737005799',
+      title: 'ASUS CX15 15.6 inch FHD IPS Chromebook Laptop Intel Celeron N4500 4GB RAM 128GB eMMC Fabric Blue',
+    });
   });
 });

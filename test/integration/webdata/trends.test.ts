@@ -28,7 +28,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const emptyExplore = ")]}'\n" + JSON.stringify(recorded);
     replay = await startReplayServer([
       { path: '/trends/explore', status: warmup.status, body: warmup.body, headers: { 'set-cookie': 'NID=511=recorded-session; Path=/; HttpOnly' } },
-      { method: 'POST', path: '/trends/api/explore', match: keywordIs('blocked'), status: 429, body: '<html><body>Our systems have detected unusual traffic from your computer network.</body></html>' },
+      {
+        method: 'POST',
+        path: '/trends/api/explore',
+        match: keywordIs('blocked'),
+        status: 429,
+        body: '<html><body>Our systems have detected unusual traffic from your computer network.</body></html>',
+      },
       { method: 'POST', path: '/trends/api/explore', match: keywordIs('weekly'), body: weeklyExplore.body, headers: json },
       { method: 'POST', path: '/trends/api/explore', match: keywordIs('nothing'), body: emptyExplore, headers: json },
       { method: 'POST', path: '/trends/api/explore', body: explore.body, headers: json },
@@ -63,7 +69,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const explore = replay.requests.find((r) => r.path === '/trends/api/explore')!;
     expect(explore.method).toBe('POST');
     expect(explore.headers.cookie).toContain('NID=511=recorded-session');
-    expect(JSON.parse(explore.query.req)).toEqual({ comparisonItem: [{ keyword: 'pizza', time: '2021-01-01 2021-01-05', geo: 'US' }], category: 0, property: '' });
+    expect(JSON.parse(explore.query.req)).toEqual({
+      comparisonItem: [{ keyword: 'pizza', time: '2021-01-01 2021-01-05', geo: 'US' }],
+      category: 0,
+      property: '',
+    });
     const data = replay.requests.find((r) => r.path === '/trends/api/widgetdata/multiline')!;
     expect(data.query.token).toBe('APP6_UEAAAAAZCFPLHz6xkRipufcZZNE92hnrJrQM4XT');
 

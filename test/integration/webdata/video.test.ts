@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getVideo, getVideoChannel, getVideoTranscript, searchVideos } from '../../../tools/video.js';
-import { fixtureSuite, readFixture } from '../../helpers/fixtures.js';
+import { fixtureSuite } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { newpipeRoute as mock, watchPage } from '../../helpers/webdata-replay.js';
@@ -22,7 +22,6 @@ const JSON3 = readFileSync(new URL('../../fixtures/webdata/timedtext-asr.json3.j
 const GRONKH_ID = 'UCYJ61XIK64sp6ZFFS8sctxw';
 const BAD_ID = `UC${'x'.repeat(22)}`;
 const json = { 'content-type': 'application/json' };
-
 
 const suite = fixtureSuite('video routes', TAB, CONT, INVALID, TERMINATED, RESOLVE, WATCH, PLAYER, AGE, UNAVAILABLE, NO_CAPTIONS, SEARCH);
 describe.skipIf(suite.missing)(suite.title, () => {
@@ -60,11 +59,20 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(res.headers.get('x-credits-charged')).toBe('2');
     const body = (await res.json()) as any;
     expect(() => getVideoChannel.output.parse(body)).not.toThrow();
-    expect(body.channel).toMatchObject({ channel_id: 'UCTwECeGqMZee77BjdoYtI2Q', title: 'Creative Commons', handle: '@creativecommons', video_count_text: '258 videos' });
+    expect(body.channel).toMatchObject({
+      channel_id: 'UCTwECeGqMZee77BjdoYtI2Q',
+      title: 'Creative Commons',
+      handle: '@creativecommons',
+      video_count_text: '258 videos',
+    });
     expect(body.videos).toHaveLength(30);
     expect(body.videos[0]).toMatchObject({ position: 1, video_id: 'BD-LB23rRBE', length_seconds: 4054 });
     const sent = JSON.parse(replay.requests.find((r) => r.path === '/youtubei/v1/browse')!.body);
-    expect(sent).toMatchObject({ browseId: 'UCTwECeGqMZee77BjdoYtI2Q', params: 'EgZ2aWRlb3PyBgQKAjoA', context: { client: { clientName: 'WEB', hl: 'en', gl: 'GB' } } });
+    expect(sent).toMatchObject({
+      browseId: 'UCTwECeGqMZee77BjdoYtI2Q',
+      params: 'EgZ2aWRlb3PyBgQKAjoA',
+      context: { client: { clientName: 'WEB', hl: 'en', gl: 'GB' } },
+    });
 
     const next = await svc.call('/v1/video/channel', { key, body: { page_token: body.next_page_token } });
     expect(next.status).toBe(200);
@@ -117,7 +125,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(res.headers.get('x-credits-charged')).toBe('1');
     const body = (await res.json()) as any;
     expect(() => getVideoTranscript.output.parse(body)).not.toThrow();
-    expect(body.video).toEqual({ video_id: 'GJLlxj_dtq8', title: 'Surface Go Review - It’s Awesome', channel_id: 'UCVYamHliCI9rw1tHR1xbkfw', author: 'Dave2D', length_seconds: 316 });
+    expect(body.video).toEqual({
+      video_id: 'GJLlxj_dtq8',
+      title: 'Surface Go Review - It’s Awesome',
+      channel_id: 'UCVYamHliCI9rw1tHR1xbkfw',
+      author: 'Dave2D',
+      length_seconds: 316,
+    });
     expect(body.language).toEqual({ code: 'en', name: 'English', kind: 'manual', translatable: true, is_default: true });
     expect(body.available_languages).toHaveLength(9);
     expect(body.text).toBe("this is the surface go it's Microsoft's newest tablet [Music]");

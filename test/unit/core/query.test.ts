@@ -18,9 +18,33 @@ describe('query strings carry every type of a route’s schema', () => {
   });
 
   it('converts booleans, numbers and comma lists (or repeated keys), and leaves text fields as sent', () => {
-    const raw = { flag: 'true', maybe: 'false', count: '12', price: '9.5', ids: '1,2,3', names: ['a', 'b'], text: '42', either: 'x,y', pre: '7', preBool: 'false', unknown: 'true' };
+    const raw = {
+      flag: 'true',
+      maybe: 'false',
+      count: '12',
+      price: '9.5',
+      ids: '1,2,3',
+      names: ['a', 'b'],
+      text: '42',
+      either: 'x,y',
+      pre: '7',
+      preBool: 'false',
+      unknown: 'true',
+    };
     const out = coerceQuery(schema, raw);
-    expect(out).toEqual({ flag: true, maybe: false, count: 12, price: 9.5, ids: [1, 2, 3], names: ['a', 'b'], text: '42', either: 'x,y', pre: 7, preBool: false, unknown: 'true' });
+    expect(out).toEqual({
+      flag: true,
+      maybe: false,
+      count: 12,
+      price: 9.5,
+      ids: [1, 2, 3],
+      names: ['a', 'b'],
+      text: '42',
+      either: 'x,y',
+      pre: 7,
+      preBool: false,
+      unknown: 'true',
+    });
     const { unknown: _unknown, ...known } = out;
     expect(schema.parse(known)).toMatchObject({ flag: true, ids: [1, 2, 3] });
   });

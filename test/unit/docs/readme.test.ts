@@ -11,7 +11,13 @@ import { TOOLS } from '../../../tools/index.js';
  */
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const read = (rel: string) => fs.readFileSync(path.join(REPO, rel), 'utf8');
-const DOCS = ['README.md', ...fs.readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(REPO, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const readme = read('README.md');
 
 /** Markdown without its fenced code blocks (links and headings there are not links or headings). */
@@ -22,7 +28,11 @@ function anchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const m of prose(markdown).matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = m[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = m[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n ? `${base}-${n}` : base);
@@ -51,7 +61,12 @@ describe('README and docs/', () => {
     const operations = TOOLS.length;
     const mcpTools = TOOLS.filter((t) => t.mcp.expose).length;
     const claims = DOCS.flatMap((file) => [...read(file).matchAll(/\b(\d+) (operations|MCP tools)\b/g)].map((m) => ({ file, n: Number(m[1]), what: m[2] })));
-    expect(claims.filter((c) => c.file === 'README.md').map((c) => c.what).sort()).toEqual(['MCP tools', 'operations']);
+    expect(
+      claims
+        .filter((c) => c.file === 'README.md')
+        .map((c) => c.what)
+        .sort(),
+    ).toEqual(['MCP tools', 'operations']);
     for (const c of claims) expect(c, `${c.file}: ${c.n} ${c.what}`).toMatchObject({ n: c.what === 'operations' ? operations : mcpTools });
   });
 
@@ -70,7 +85,8 @@ describe('README and docs/', () => {
         const [target, anchor] = href.split('#') as [string, string | undefined];
         const resolved = target ? path.resolve(REPO, path.dirname(file), target) : path.join(REPO, file);
         if (!fs.existsSync(resolved)) broken.push(`${file}: ${href} (no such file)`);
-        else if (anchor && resolved.endsWith('.md') && !anchors(fs.readFileSync(resolved, 'utf8')).has(anchor)) broken.push(`${file}: ${href} (no such heading)`);
+        else if (anchor && resolved.endsWith('.md') && !anchors(fs.readFileSync(resolved, 'utf8')).has(anchor))
+          broken.push(`${file}: ${href} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);
@@ -78,9 +94,11 @@ describe('README and docs/', () => {
 
   it('only the stdio entry reads a variable of the environment outside src/config, as docs/configuration.md says', () => {
     const reads = new Set<string>();
-    const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const walk = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
     for (const file of walk(path.join(REPO, 'src')).filter((f) => f.endsWith('.ts') && !f.includes(`${path.sep}config${path.sep}`))) {
-      for (const m of fs.readFileSync(file, 'utf8').matchAll(/process\.env(?:\.([A-Za-z_]\w*)|\[\s*['"`]([^'"`]+)['"`]\s*\])/g)) reads.add(`${path.relative(REPO, file)} ${m[1] ?? m[2]}`);
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/process\.env(?:\.([A-Za-z_]\w*)|\[\s*['"`]([^'"`]+)['"`]\s*\])/g))
+        reads.add(`${path.relative(REPO, file)} ${m[1] ?? m[2]}`);
     }
     expect([...reads]).toEqual(['src/mcp-stdio.ts API_KEY']);
     expect(read('docs/configuration.md')).toContain('`API_KEY`, which the stdio entry (`src/mcp-stdio.ts`)');
@@ -88,12 +106,25 @@ describe('README and docs/', () => {
 
   it('the layout lists every folder of the repository, src/ and test/, and nothing that is not there', () => {
     const block = /## Layout\s+```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-    const listed = block.split('\n').map((l) => l.split(/\s+/)[0]!).filter(Boolean);
+    const listed = block
+      .split('\n')
+      .map((l) => l.split(/\s+/)[0]!)
+      .filter(Boolean);
     // a listed path exists (a <placeholder> stands for the folders under it)
     for (const entry of listed) expect(fs.existsSync(path.join(REPO, entry.replace(/<[^>]+>\/?$/, ''))), entry).toBe(true);
-    const dirs = (rel: string) => fs.readdirSync(path.join(REPO, rel), { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => `${rel ? `${rel}/` : ''}${e.name}/`);
+    const dirs = (rel: string) =>
+      fs
+        .readdirSync(path.join(REPO, rel), { withFileTypes: true })
+        .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+        .map((e) => `${rel ? `${rel}/` : ''}${e.name}/`);
     const ignored = new Set(['node_modules/', 'dist/', 'test-artifacts/']);
-    const expected = [...dirs('').filter((d) => !ignored.has(d) && !fs.readFileSync(path.join(REPO, '.gitignore'), 'utf8').includes(d)), ...dirs('src'), ...dirs('src/doors'), ...dirs('test'), ...dirs('tools')].filter((d) => d !== 'src/doors/');
+    const expected = [
+      ...dirs('').filter((d) => !ignored.has(d) && !fs.readFileSync(path.join(REPO, '.gitignore'), 'utf8').includes(d)),
+      ...dirs('src'),
+      ...dirs('src/doors'),
+      ...dirs('test'),
+      ...dirs('tools'),
+    ].filter((d) => d !== 'src/doors/');
     // a folder is covered by its own line or by lines for what it holds
     const covered = (d: string) => listed.some((l) => l.startsWith(d));
     expect(expected.filter((d) => !covered(d))).toEqual([]);

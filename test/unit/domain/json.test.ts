@@ -1,5 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { arr, arrOrNull, at, bool, dateOrInstant, isObject, jsonValueEnd, nonEmptyStr, nonEmptyText, num, numeric, obj, objs, str, stringText, text, textOrNull } from '../../../src/domain/json.js';
+import {
+  arr,
+  arrOrNull,
+  at,
+  bool,
+  dateOrInstant,
+  isObject,
+  jsonValueEnd,
+  nonEmptyStr,
+  nonEmptyText,
+  num,
+  numeric,
+  obj,
+  objs,
+  str,
+  stringText,
+  text,
+  textOrNull,
+} from '../../../src/domain/json.js';
 
 describe('JSON readers (src/domain/json.ts)', () => {
   const doc: unknown = JSON.parse('{"a":[{"b":" x "},[1,2]],"n":3,"s":"4.5","e":"","z":null,"list":[{"k":1},2,"t",null,{"k":2}]}');

@@ -4,9 +4,16 @@ import { diff, evaluate, type Rule } from '../../../src/domain/watch-rules.js';
 import { derivedUuid, nextSlot, retryDelayMs } from '../../../src/domain/watch-schedule.js';
 import type { Observation, ObservedItem } from '../../../src/domain/watch-observation.js';
 
-const item = (key: string, total: number | null, currency = 'USD'): ObservedItem => ({ key, total, currency: total === null ? null : currency, available: total !== null, provenance: null });
+const item = (key: string, total: number | null, currency = 'USD'): ObservedItem => ({
+  key,
+  total,
+  currency: total === null ? null : currency,
+  available: total !== null,
+  provenance: null,
+});
 const obs = (items: ObservedItem[], extra: Partial<Observation> = {}): Observation => ({ currency: 'USD', cheapest: null, items, parity: null, ...extra });
-const run = (rule: Rule, prev: Observation | null, cur: Observation, op: 'calendar' | 'offers' | 'compare' = 'calendar') => evaluate(rule, op, prev, cur, diff(prev, cur));
+const run = (rule: Rule, prev: Observation | null, cur: Observation, op: 'calendar' | 'offers' | 'compare' = 'calendar') =>
+  evaluate(rule, op, prev, cur, diff(prev, cur));
 
 describe('watch rules', () => {
   it('below fires when a night enters the range, the first check included, and not again while it stays there', () => {
@@ -53,13 +60,21 @@ describe('parity', () => {
     error: null,
     offer: { available: total !== null, total, currency, taxes_and_fees_included: null, provenance: { price_basis: basis } as never },
   });
-  const agency = (source: string, total: number, currency = 'USD', allIn: boolean | null = true): ParitySource => ({ source, status: 'ok', error: null, offer: { available: true, total, currency, taxes_and_fees_included: allIn, provenance: null } });
+  const agency = (source: string, total: number, currency = 'USD', allIn: boolean | null = true): ParitySource => ({
+    source,
+    status: 'ok',
+    error: null,
+    offer: { available: true, total, currency, taxes_and_fees_included: allIn, provenance: null },
+  });
   const stay = { nights: 3, adults: 2 };
 
   it('undercut: which agencies, by how much, cheapest first; ties are the official site’s', () => {
     const p = stayParity([official(300, 'USD'), agency('otatwo', 280), agency('otathree', 300), agency('rentalone', 250.5)], stay);
     expect(p).toMatchObject({ status: 'undercut', basis: { currency: 'USD', nights: 3, adults: 2 }, cheapest_agency: { source: 'rentalone' } });
-    expect(p.undercuts.map((u) => [u.source, u.amount, u.pct])).toEqual([['rentalone', 49.5, 16.5], ['otatwo', 20, 6.7]]);
+    expect(p.undercuts.map((u) => [u.source, u.amount, u.pct])).toEqual([
+      ['rentalone', 49.5, 16.5],
+      ['otatwo', 20, 6.7],
+    ]);
     expect(stayParity([official(300, 'USD'), agency('otatwo', 300)], stay).status).toBe('official_cheapest');
   });
 

@@ -13,9 +13,11 @@ describe('upstream outcome classes', () => {
     expect(classifyFailure(new UpstreamBlocked('RateLimited', 'status:429'))).toBe('blocked');
     expect(classifyFailure(new UpstreamFailed('BoardBlocked'))).toBe('blocked');
     expect(classifyFailure(new UpstreamContractChanged('apps', 'reply is not JSON'))).toBe('contract_changed');
-    for (const t of ['TimeoutError', 'HeadersTimeoutError', 'BodyTimeoutError', 'ConnectTimeoutError']) expect(classifyFailure(new UpstreamFailed(t))).toBe('timeout');
+    for (const t of ['TimeoutError', 'HeadersTimeoutError', 'BodyTimeoutError', 'ConnectTimeoutError'])
+      expect(classifyFailure(new UpstreamFailed(t))).toBe('timeout');
     for (const u of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']) expect(classifyFailure(new UpstreamFailed(u))).toBe('unreachable');
-    for (const e of ['UpstreamHttp503', 'TruncatedReply', 'TooManyRedirects', 'CareersHttp500', 'ECONNRESET']) expect(classifyFailure(new UpstreamFailed(e))).toBe('upstream_error');
+    for (const e of ['UpstreamHttp503', 'TruncatedReply', 'TooManyRedirects', 'CareersHttp500', 'ECONNRESET'])
+      expect(classifyFailure(new UpstreamFailed(e))).toBe('upstream_error');
   });
 
   it('leaves out what is not the upstream: a caller hanging up, our own refusals and bugs', () => {

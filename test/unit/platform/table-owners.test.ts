@@ -37,6 +37,7 @@ const OWNERS: Record<string, string> = {
   watches: 'src/platform/watches.ts',
   watch_checks: 'src/platform/watches.ts',
   watch_events: 'src/platform/watches.ts',
+  result_cache: 'src/platform/result-cache.ts',
 };
 
 /** Where owner modules live: the platform layer (platform, jobs, ops), under the doors and the kernel. */
@@ -62,7 +63,9 @@ function migratedTables(): string[] {
   const dir = path.join(ROOT, 'migrations');
   const tables = fs
     .readdirSync(dir)
-    .flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF NOT EXISTS\s+)?([a-z_]+)/gi)].map((m) => m[1]));
+    .flatMap((f) =>
+      [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF NOT EXISTS\s+)?([a-z_]+)/gi)].map((m) => m[1]),
+    );
   return [...new Set(tables)].sort();
 }
 

@@ -14,7 +14,10 @@ const REPO = path.resolve(import.meta.dirname, '../../..');
 const DIST = path.join(REPO, 'dist');
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
 
 describe('dist/', () => {
@@ -37,7 +40,7 @@ describe('dist/', () => {
     expect(fs.readdirSync(path.join(DIST, 'src/db/../../migrations')).sort()).toEqual(fs.readdirSync(path.join(REPO, 'migrations')).sort());
   });
 
-  it("carries the MCP tool listing the sources build, which the stdio server serves", () => {
+  it('carries the MCP tool listing the sources build, which the stdio server serves', () => {
     const listing = JSON.parse(fs.readFileSync(path.join(DIST, 'mcp-tool-listing.json'), 'utf8'));
     expect(listing).toEqual(JSON.parse(JSON.stringify(buildToolTable(TOOLS).listing)));
   });

@@ -51,7 +51,14 @@ describe.skipIf(hostel.missing)(hostel.title, () => {
       ['411044', 'private', 'Standard Double Bed Private Ensuite'],
     ]);
     const [deposit, nonRefundable] = a.rooms[0].offers;
-    expect(deposit).toMatchObject({ rate_plan_id: '152076', payment_procedure: 'depositPayable', is_default: true, refundable: null, total: 187.9, average_per_night: 62.63 });
+    expect(deposit).toMatchObject({
+      rate_plan_id: '152076',
+      payment_procedure: 'depositPayable',
+      is_default: true,
+      refundable: null,
+      total: 187.9,
+      average_per_night: 62.63,
+    });
     expect(nonRefundable).toMatchObject({ rate_plan_id: '2049031', refundable: false, total: 150.78, original_total: 158.72, promotion_discount: '5.00' });
     expect(nonRefundable.nights).toEqual([
       { date: '2026-06-20', price: 85.64 },
@@ -76,7 +83,16 @@ describe.skipIf(trivago.missing)(trivago.title, () => {
       ['Old Town Homestel', 44, 'Booking.com'],
       ['Midpoint', 43, 'Booking.com'],
     ]);
-    expect(list[0]).toMatchObject({ accommodation_id: 'c6afb5d8ce3f', currency: 'EUR', price_per_stay_text: '€56', hotel_class: 4, review_score: 8.5, review_count: 1292, check_in: '2026-10-22', check_out: '2026-10-23' });
+    expect(list[0]).toMatchObject({
+      accommodation_id: 'c6afb5d8ce3f',
+      currency: 'EUR',
+      price_per_stay_text: '€56',
+      hotel_class: 4,
+      review_score: 8.5,
+      review_count: 1292,
+      check_in: '2026-10-22',
+      check_out: '2026-10-23',
+    });
     expect(list[0].amenities).toEqual(['Pool', 'A/C', 'Restaurant', 'Hotel bar', 'Gym']);
     expect(list[3].hotel_class).toBeNull();
   });

@@ -171,7 +171,9 @@ describe.skipIf(offers.missing)(offers.title, () => {
 
 describe('group suggestions', () => {
   it('reads coordinates only where the entry states them (an empty string is no coordinate)', () => {
-    const [hit] = parseTypeahead('otatwo', { sr: [{ type: 'HOTEL', hotelId: '9209612', regionNames: { shortName: 'Golden Time Hotel' }, coordinates: { lat: '', long: '' } }] });
+    const [hit] = parseTypeahead('otatwo', {
+      sr: [{ type: 'HOTEL', hotelId: '9209612', regionNames: { shortName: 'Golden Time Hotel' }, coordinates: { lat: '', long: '' } }],
+    });
     expect(hit).toMatchObject({ property_id: '9209612', latitude: null, longitude: null, region_id: null });
   });
 });

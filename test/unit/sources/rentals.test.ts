@@ -57,7 +57,14 @@ describe.skipIf(rental.missing)(rental.title, () => {
     p.data.propertyOffers.singleUnitOffer.ratePlans = [];
     p.data.propertyOffers.errorMessage = { title: 'This property has a 3-night minimum stay' };
     const q = parseRentaloneQuote(p, { propertyId: '9209612', listingId: null, marketCurrency: 'USD' });
-    expect(q.property).toMatchObject({ available: false, total: null, basis: null, payment_model: null, listing_id: null, unavailable_reason: 'This property has a 3-night minimum stay' });
+    expect(q.property).toMatchObject({
+      available: false,
+      total: null,
+      basis: null,
+      payment_model: null,
+      listing_id: null,
+      unavailable_reason: 'This property has a 3-night minimum stay',
+    });
   });
 });
 
@@ -111,7 +118,13 @@ describe.skipIf(lyon.missing)(lyon.title, () => {
     // The second card's structure with its nights line sold after a price drop (see test/fixtures/README.md).
     const sdp = structuredClone(readFixtureJson<any>(LYON).data.presentation.staysSearch.results.searchResults[1].structuredDisplayPrice);
     const [lines, total] = sdp.explanationData.priceDetails;
-    lines.items[0] = { __typename: 'DiscountedExplanationLineItem', description: '5 nights x $158.39', priceString: '$791.93', originalPriceString: '$880.00', explanationData: null };
+    lines.items[0] = {
+      __typename: 'DiscountedExplanationLineItem',
+      description: '5 nights x $158.39',
+      priceString: '$791.93',
+      originalPriceString: '$880.00',
+      explanationData: null,
+    };
     lines.items.splice(2, 1); // no tax line: the highlighted line is the price after the discount
     total.items[0] = { ...total.items[0], description: 'Price after discount', priceString: '$757.23' };
     sdp.explanationData.priceDetails.push({ __typename: 'DisplayPriceExplanationDisclaimer', content: 'Price may vary by room type' });
@@ -154,7 +167,15 @@ describe.skipIf(fragment.missing)(fragment.title, () => {
       check_out_date: '2024-08-17',
     });
     expect(p.reviews).toBeUndefined();
-    expect(p.price).toEqual({ total_price: '', extracted_total_price: null, qualifier: 'night', extracted_qualifier: 1, price_per_qualifier: '$34', extracted_price_per_qualifier: 34, breakdown: [] });
+    expect(p.price).toEqual({
+      total_price: '',
+      extracted_total_price: null,
+      qualifier: 'night',
+      extracted_qualifier: 1,
+      price_per_qualifier: '$34',
+      extracted_price_per_qualifier: 34,
+      breakdown: [],
+    });
     expect(p.images).toHaveLength(6);
     expect(page.properties[2]).toMatchObject({ id: '631154213461762756', price: { price_per_qualifier: '$2,517', extracted_price_per_qualifier: 2517 } });
     expect(page.properties.filter((x) => x.badges.includes('Guest favorite'))).toHaveLength(14);
@@ -181,7 +202,15 @@ describe.skipIf(cal.missing)(cal.title, () => {
       [2026, 9, 3],
       [2026, 10, 3],
     ]);
-    expect(c.months[1].days[1]).toEqual({ date: '2026-10-14', is_available: true, is_available_for_checkin: true, is_available_for_checkout: false, is_bookable: true, min_nights: 1, max_nights: 1125 });
+    expect(c.months[1].days[1]).toEqual({
+      date: '2026-10-14',
+      is_available: true,
+      is_available_for_checkin: true,
+      is_available_for_checkout: false,
+      is_bookable: true,
+      min_nights: 1,
+      max_nights: 1125,
+    });
     expect(c.months[1].days[2]).toMatchObject({ date: '2026-10-15', is_available: false, is_available_for_checkout: true, min_nights: 2 });
     expect(c.months[0].days.every((d) => !d.is_bookable)).toBe(true);
   });
@@ -212,8 +241,24 @@ describe('rentaltwo request parts', () => {
       { filterName: 'query', filterValues: ['Lyon'] },
       { filterName: 'refinementPaths', filterValues: ['/homes'] },
     ]);
-    const body = staysSearchBody({ boundingBox: [[45.8, 4.9], [45.7, 4.8]], cursor: 'c2' }, 'h') as any;
+    const body = staysSearchBody(
+      {
+        boundingBox: [
+          [45.8, 4.9],
+          [45.7, 4.8],
+        ],
+        cursor: 'c2',
+      },
+      'h',
+    ) as any;
     expect(body.variables.staysSearchRequest.cursor).toBe('c2');
-    expect(body.variables.staysSearchRequest.rawParams.map((p: any) => p.filterName)).toEqual(['neLat', 'neLng', 'swLat', 'swLng', 'searchByMap', 'refinementPaths']);
+    expect(body.variables.staysSearchRequest.rawParams.map((p: any) => p.filterName)).toEqual([
+      'neLat',
+      'neLng',
+      'swLat',
+      'swLng',
+      'searchByMap',
+      'refinementPaths',
+    ]);
   });
 });

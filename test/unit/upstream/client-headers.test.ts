@@ -6,7 +6,13 @@ import { replayClient, replayPerTest } from './harness.js';
 const replay = replayPerTest();
 
 async function lastRequest(req: Parameters<ReturnType<typeof replayClient>['client']['fetch']>[0], env: Record<string, string> = {}) {
-  const client = await replay.start([{ path: '/p', body: 'ok' }, { path: '/prefix/p', body: 'ok' }], env);
+  const client = await replay.start(
+    [
+      { path: '/p', body: 'ok' },
+      { path: '/prefix/p', body: 'ok' },
+    ],
+    env,
+  );
   await client.fetch(req);
   return replay.server.requests[replay.server.requests.length - 1];
 }

@@ -90,7 +90,7 @@ describe('UpstreamClient retries', () => {
   });
 
   it('strips the anti-JSON prefix in json()', async () => {
-    const client = await setup([{ path: '/trends/api/explore', body: ")]}'\n{\"widgets\":[1,2]}", headers: { 'content-type': 'application/json' } }]);
+    const client = await setup([{ path: '/trends/api/explore', body: ')]}\'\n{"widgets":[1,2]}', headers: { 'content-type': 'application/json' } }]);
     const res = await client.fetch({ source: 'trends', path: '/trends/api/explore', expect: 'json' });
     expect(res.json()).toEqual({ widgets: [1, 2] });
   });

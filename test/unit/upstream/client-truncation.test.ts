@@ -62,11 +62,15 @@ describe('a transfer cut mid-way is an upstream failure (502, retried), never a 
       if (!v.rooms) throw new UpstreamContractChanged('otaone', 'rooms missing');
       return v;
     };
-    expect(await rejection(withContractGuard('otaone', await c.fetch({ source: 'otaone', path: '/other', expect: 'json' }), parse))).toBeInstanceOf(UpstreamContractChanged);
+    expect(await rejection(withContractGuard('otaone', await c.fetch({ source: 'otaone', path: '/other', expect: 'json' }), parse))).toBeInstanceOf(
+      UpstreamContractChanged,
+    );
     const page = await c.fetch({ source: 'otaone', path: '/html' });
-    const guarded = await rejection(withContractGuard('otaone', page, () => {
-      throw new UpstreamContractChanged('otaone', 'grid missing');
-    }));
+    const guarded = await rejection(
+      withContractGuard('otaone', page, () => {
+        throw new UpstreamContractChanged('otaone', 'grid missing');
+      }),
+    );
     expect(guarded).toBeInstanceOf(UpstreamContractChanged);
     expect(guarded.status).toBe(503);
   });

@@ -66,10 +66,14 @@ describe('diagnostics', () => {
 
   it('a parser tripping over a reply (TypeError, a broken URL) is a contract change, kept like one', async () => {
     const dir = tmp();
-    const trip = await withContractGuard('otaone', response(dir, '{"rooms":null}'), (r) => (JSON.parse(r.text()).rooms as string[]).length).catch((e: unknown) => e);
+    const trip = await withContractGuard('otaone', response(dir, '{"rooms":null}'), (r) => (JSON.parse(r.text()).rooms as string[]).length).catch(
+      (e: unknown) => e,
+    );
     expect(trip).toBeInstanceOf(UpstreamContractChanged);
     expect((trip as Error).message).toBe('otaone upstream contract changed: unreadable reply (TypeError)');
-    const link = await withContractGuard('otaone', response(dir, 'http://['), (r) => new URL(r.text(), 'https://www.booking.com').href).catch((e: unknown) => e);
+    const link = await withContractGuard('otaone', response(dir, 'http://['), (r) => new URL(r.text(), 'https://www.booking.com').href).catch(
+      (e: unknown) => e,
+    );
     expect(link).toBeInstanceOf(UpstreamContractChanged);
     expect(fs.readdirSync(path.join(dir, 'diagnostics', 'otaone')).filter((n) => n.endsWith('.gz'))).toHaveLength(2);
   });

@@ -15,10 +15,35 @@ afterEach(async () => {
 
 describe('isPublicAddress', () => {
   it('refuses private, loopback, link-local, shared, multicast and reserved ranges', () => {
-    for (const ip of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.1.1', '0.0.0.0', '224.0.0.251', '255.255.255.255', '198.18.0.1', '192.0.2.10']) {
+    for (const ip of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.1.1',
+      '0.0.0.0',
+      '224.0.0.251',
+      '255.255.255.255',
+      '198.18.0.1',
+      '192.0.2.10',
+    ]) {
       expect(isPublicAddress(ip), ip).toBe(false);
     }
-    for (const ip of ['::1', '::', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '2001:db8::1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', '64:ff9b::a00:1', '2002:c0a8:101::1']) {
+    for (const ip of [
+      '::1',
+      '::',
+      'fe80::1',
+      'fe80::1%eth0',
+      'fc00::1',
+      'fd00:ec2::254',
+      'ff02::1',
+      '2001:db8::1',
+      '::ffff:127.0.0.1',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::a00:1',
+      '2002:c0a8:101::1',
+    ]) {
       expect(isPublicAddress(ip), ip).toBe(false);
     }
   });

@@ -39,7 +39,7 @@ describe('upstream scopes', () => {
     expect([cookieOf(0), cookieOf(1), cookieOf(2)]).toEqual(['sid=abc', null, null]);
   });
 
-  it("a narrower scope keeps the enclosing session unless it brings its own, and names the one it uses", async () => {
+  it('a narrower scope keeps the enclosing session unless it brings its own, and names the one it uses', async () => {
     const upstream = await cookieUpstream();
     const session = newUpstreamSession();
     const call = upstream.scoped({ session });

@@ -7,7 +7,7 @@
  */
 import type { SourceUses } from '../../context.js';
 import type { NormalizedCalendarRequest } from '../../../domain/calendar-request.js';
-import { toApiError } from '../../../domain/errors.js';
+import { detailText, toApiError } from '../../../domain/errors.js';
 import type { Offer } from '../hotels/offers.js';
 import { runOffers, type OffersResult } from '../hotels/offers-run.js';
 import type { CalendarRow } from './rows.js';
@@ -61,7 +61,11 @@ export interface OfferCheckOutcome {
  * major OTAs) to every priced row; rate_total is left untouched. A night whose offers page fails
  * or lists none of the six keeps these fields null.
  */
-export async function annotateMainstream(deps: SourceUses<'upstream'>, r: NormalizedCalendarRequest, rows: CalendarRow[]): Promise<OfferCheckOutcome & { basisApplied: string }> {
+export async function annotateMainstream(
+  deps: SourceUses<'upstream'>,
+  r: NormalizedCalendarRequest,
+  rows: CalendarRow[],
+): Promise<OfferCheckOutcome & { basisApplied: string }> {
   const out = { wireBytes: 0, checked: 0 };
   let annotated = 0;
   let differs = false;
@@ -71,12 +75,15 @@ export async function annotateMainstream(deps: SourceUses<'upstream'>, r: Normal
     try {
       offers = await offersFor(deps, r, row.date, false);
     } catch (err) {
-      row.mainstream_error = String(toApiError(err).detail);
+      row.mainstream_error = detailText(toApiError(err));
       return;
     }
     out.wireBytes += offers.wire_bytes;
     out.checked++;
-    const best = cheapest(offers.offers.filter((o) => (MAINSTREAM_OTAS as readonly string[]).includes(o.source)), row.currency);
+    const best = cheapest(
+      offers.offers.filter((o) => (MAINSTREAM_OTAS as readonly string[]).includes(o.source)),
+      row.currency,
+    );
     if (!best || best.total === null) return;
     row.rate_mainstream_total = best.total;
     row.rate_mainstream_base = best.price_per_night_before_taxes === null ? null : round2(best.price_per_night_before_taxes * r.los);
@@ -97,7 +104,11 @@ export function sampleNights(rows: CalendarRow[], count: number): CalendarRow[] 
 }
 
 /** Spot-checks: the calendar's figure against the lowest total on the offers page, aggregators included. */
-export async function checkSources(deps: SourceUses<'upstream'>, r: NormalizedCalendarRequest, rows: CalendarRow[]): Promise<OfferCheckOutcome & { sourceCheck: Record<string, unknown> }> {
+export async function checkSources(
+  deps: SourceUses<'upstream'>,
+  r: NormalizedCalendarRequest,
+  rows: CalendarRow[],
+): Promise<OfferCheckOutcome & { sourceCheck: Record<string, unknown> }> {
   const nights: Record<string, unknown>[] = [];
   const out = { wireBytes: 0, checked: 0 };
   const sample = sampleNights(rows, r.verify_sources);
@@ -118,7 +129,7 @@ export async function checkSources(deps: SourceUses<'upstream'>, r: NormalizedCa
         match: delta !== null && Math.abs(delta) <= Math.max(1, r.los),
       });
     } catch (err) {
-      nights.push({ date: row.date, calendar_total: row.rate_total, error: String(toApiError(err).detail) });
+      nights.push({ date: row.date, calendar_total: row.rate_total, error: detailText(toApiError(err)) });
     }
   });
   nights.sort((a, b) => String(a.date).localeCompare(String(b.date)));

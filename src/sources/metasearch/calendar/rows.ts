@@ -124,7 +124,12 @@ export function validateRows(rows: CalendarRow[], requestedCurrency: string) {
     rows: rows.length,
     non_positive: totals.filter((t) => t <= 0).length,
     split_mismatch: rows.filter(
-      (r) => r.rate_total !== null && r.rate_base !== null && r.rate_taxes !== null && r.rate_fees !== null && Math.abs(r.rate_base + r.rate_taxes + r.rate_fees - r.rate_total) > Math.max(1, r.nights),
+      (r) =>
+        r.rate_total !== null &&
+        r.rate_base !== null &&
+        r.rate_taxes !== null &&
+        r.rate_fees !== null &&
+        Math.abs(r.rate_base + r.rate_taxes + r.rate_fees - r.rate_total) > Math.max(1, r.nights),
     ).length,
     outliers: mid === null ? 0 : totals.filter((t) => t > mid * 4 || t < mid / 4).length,
     currency_mismatch: rows.filter((r) => r.currency !== null && r.currency !== requestedCurrency).length,

@@ -65,7 +65,18 @@ export function buildCalendarRpc(opts: {
       'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
       'x-same-domain': '1',
       // locale, market, currency and occupancy as the front end sends them with priced sessions
-      'x-goog-ext-259736195-jspb': JSON.stringify([`${opts.hl}-${opts.gl.toUpperCase()}`, opts.gl.toUpperCase(), opts.currency, opts.adults, null, [0], null, null, 7, []]),
+      'x-goog-ext-259736195-jspb': JSON.stringify([
+        `${opts.hl}-${opts.gl.toUpperCase()}`,
+        opts.gl.toUpperCase(),
+        opts.currency,
+        opts.adults,
+        null,
+        [0],
+        null,
+        null,
+        7,
+        [],
+      ]),
     },
   };
 }
@@ -91,7 +102,7 @@ export function parseCalendarReply(body: Buffer, los?: number): Map<string, Rate
 
 function calendarEntries(inner: unknown, los: number | undefined): Map<string, RateRecord> {
   if (!Array.isArray(inner)) throw new UpstreamContractChanged('metasearch', 'calendar reply is not a list');
-  const entries = inner[1];
+  const entries: unknown = inner[1];
   if (entries === null || entries === undefined) return new Map(); // nothing bookable in the window
   if (!Array.isArray(entries)) throw new UpstreamContractChanged('metasearch', 'calendar entries missing at [1]');
   const out = new Map<string, RateRecord>();

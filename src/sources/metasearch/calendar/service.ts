@@ -43,7 +43,9 @@ async function fetchWindow(upstream: Upstream, r: NormalizedCalendarRequest, win
     expect: 'any',
   });
   // a UTF-8 reply is parsed from its bytes, without decoding it whole first (rpcPayloadOfBytes)
-  const rates = await withContractGuard('metasearch', res, () => (declaresOtherCharset(res.headers['content-type']) ? parseCalendarRpc(res.text(), los) : parseCalendarReply(res.body, los)));
+  const rates = await withContractGuard('metasearch', res, () =>
+    declaresOtherCharset(res.headers['content-type']) ? parseCalendarRpc(res.text(), los) : parseCalendarReply(res.body, los),
+  );
   return { rates, wireBytes: res.wireBytes, egressMode: res.egressMode };
 }
 
@@ -132,6 +134,6 @@ export async function collectCalendar(deps: SourceUses<'upstream'>, r: Normalize
     validation: validateRows(rates, r.currency),
     ...(window ? { booking_window: window } : {}),
     ...extra,
-    rates: rates as CalendarResult['rates'],
+    rates,
   };
 }

@@ -11,9 +11,7 @@ import type { PricingBlock } from './schemas.js';
 export function searchEcho(search: FlightSearch): Record<string, string> {
   const out: Record<string, string> = {};
   if (search.flightType === 'multi_city') {
-    out.multi_city_json = JSON.stringify(
-      search.legs.map((l) => ({ departure_id: l.departure.join(','), arrival_id: l.arrival.join(','), date: l.date })),
-    );
+    out.multi_city_json = JSON.stringify(search.legs.map((l) => ({ departure_id: l.departure.join(','), arrival_id: l.arrival.join(','), date: l.date })));
   } else {
     const [outbound, back] = search.legs;
     out.departure_id = outbound!.departure.join(',');

@@ -102,7 +102,10 @@ async function fetchWithBrowser<T>(upstream: Upstream, timer: SearchTimer, req: 
   return fetchParsed(upstream, timer, { ...req, via: 'browser' }, read);
 }
 
-const text = <T>(parse: (text: string) => T): Read<T> => (res) => parse(res.text());
+const text =
+  <T>(parse: (text: string) => T): Read<T> =>
+  (res) =>
+    parse(res.text());
 
 /** The results page of the first leg not yet chosen (`selected` holds the earlier legs' flights). */
 export function fetchFlightResults(
@@ -145,12 +148,7 @@ export function fetchFlightLocations(
  * The date-price graph. Refused (the RPC wants the page's signed header) or empty, the browser path
  * opens the trip's results page and takes the graph its own script requests.
  */
-export function fetchFlightCalendar(
-  upstream: Upstream,
-  timer: SearchTimer,
-  search: FlightSearch,
-  range: CalendarRange,
-): Promise<Fetched<FlightCalendarDay[]>> {
+export function fetchFlightCalendar(upstream: Upstream, timer: SearchTimer, search: FlightSearch, range: CalendarRange): Promise<Fetched<FlightCalendarDay[]>> {
   const req = buildCalendarRequest(search, range);
   const results = buildFlightSearchRequest(search, []);
   const call: Call = {
@@ -163,7 +161,7 @@ export function fetchFlightCalendar(
     browser: { page: { path: results.path, query: results.query }, capture: CALENDAR_RPC, expect: 'any' },
   };
   return fetchWithBrowser(upstream, timer, request(call, search.gl), text(parseCalendarGraph), {
-    refused: (err) => err instanceof UpstreamFailed && /^RpcStatus/.test(String(err.detail)),
+    refused: (err) => err instanceof UpstreamFailed && /^RpcStatus/.test(err.detail),
     empty: (days) => days.length === 0,
   });
 }

@@ -61,8 +61,7 @@ export interface FlightBookingTicket {
 }
 
 export type FlightBookingOption =
-  | { kind: 'together'; ticket: FlightBookingTicket }
-  | { kind: 'separate'; tickets: FlightBookingTicket[]; price: number | null; currency: string | null };
+  { kind: 'together'; ticket: FlightBookingTicket } | { kind: 'separate'; tickets: FlightBookingTicket[]; price: number | null; currency: string | null };
 
 function isRow(node: unknown[]): boolean {
   if (node.length < 8 || typeof node[0] !== 'number') return false;

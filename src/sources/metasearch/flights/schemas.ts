@@ -22,7 +22,11 @@ export const localeFields = {
     .transform((c) => c.toUpperCase())
     .optional()
     .describe('currency asked for, e.g. USD (pricing.currency: the one priced)'),
-  hl: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'expected a language code').optional().describe('interface language, e.g. en'),
+  hl: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'expected a language code')
+    .optional()
+    .describe('interface language, e.g. en'),
   gl: z
     .string()
     .regex(/^[A-Za-z]{2}$/, 'expected a 2-letter country code')
@@ -40,7 +44,10 @@ export const searchFields = {
   multi_city_json: z
     .union([
       z.string().max(4000),
-      z.array(z.strictObject({ departure_id: locations, arrival_id: locations, date: day })).min(2).max(6),
+      z
+        .array(z.strictObject({ departure_id: locations, arrival_id: locations, date: day }))
+        .min(2)
+        .max(6),
     ])
     .optional()
     .describe('multi_city legs: [{departure_id, arrival_id, date}, …] (or that JSON as text)'),
@@ -55,7 +62,10 @@ export const searchFields = {
 type Missing = (path: string) => void;
 
 /** The fields each trip type needs; reported as 422 `missing` like absent required fields. */
-export function requireTripFields(v: { flight_type: string; departure_id?: string; arrival_id?: string; outbound_date?: string; return_date?: string; multi_city_json?: unknown }, missing: Missing): void {
+export function requireTripFields(
+  v: { flight_type: string; departure_id?: string; arrival_id?: string; outbound_date?: string; return_date?: string; multi_city_json?: unknown },
+  missing: Missing,
+): void {
   if (v.flight_type === 'multi_city') {
     if (v.multi_city_json === undefined) missing('multi_city_json');
     return;
@@ -99,13 +109,19 @@ const Flight = z.object({
   is_overnight: z.literal(true).optional(),
   is_often_delayed: z.literal(true).optional(),
   extensions: z.array(z.string()).optional(),
-  detected_extensions: z.object({ legroom_short: z.string().optional(), legroom_long: z.string().optional(), carbon_emission: z.number().optional() }).optional(),
+  detected_extensions: z
+    .object({ legroom_short: z.string().optional(), legroom_long: z.string().optional(), carbon_emission: z.number().optional() })
+    .optional(),
 });
 const Itinerary = z.object({
   flights: z.array(Flight),
-  layovers: z.array(z.object({ duration: z.number().nullable(), name: z.string().nullable(), id: z.string().nullable(), is_overnight: z.literal(true).optional() })).optional(),
+  layovers: z
+    .array(z.object({ duration: z.number().nullable(), name: z.string().nullable(), id: z.string().nullable(), is_overnight: z.literal(true).optional() }))
+    .optional(),
   total_duration: z.number().nullable(),
-  carbon_emissions: z.object({ this_flight: z.number().nullable(), typical_for_this_route: z.number().nullable(), difference_percent: z.number().nullable() }).optional(),
+  carbon_emissions: z
+    .object({ this_flight: z.number().nullable(), typical_for_this_route: z.number().nullable(), difference_percent: z.number().nullable() })
+    .optional(),
   price: z.number().nullable(),
   type: z.string(),
   airline_logo: z.string().optional(),

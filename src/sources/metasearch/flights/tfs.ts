@@ -6,17 +6,7 @@
 import { BadRequest } from '../../../domain/errors.js';
 import { normalizeFlightSearch } from './params.js';
 import type { FlightSearch, FlightSearchParams, Stops, TravelClass, FlightType } from './params.js';
-import {
-  ProtoDecodeError,
-  ProtoWriter,
-  base64ToBytes,
-  bytesToBase64,
-  decodeFields,
-  decodePacked,
-  fieldBytes,
-  fieldInt,
-  fieldString,
-} from '../protobuf.js';
+import { ProtoDecodeError, ProtoWriter, base64ToBytes, bytesToBase64, decodeFields, decodePacked, fieldBytes, fieldInt, fieldString } from '../protobuf.js';
 
 /** Field numbers of the `tfs` message and its parts. */
 const F = {
@@ -257,10 +247,7 @@ function pageRequest(path: string, search: FlightSearch, tfs: TfsMessage): Fligh
  * Results page for the first leg not yet chosen: the outbound search, or (with `selected`
  * holding the chosen outbound) the return / next multi-city leg.
  */
-export function buildFlightSearchRequest(
-  params: FlightSearchParams | FlightSearch,
-  selected: TfsSelectedFlight[][] = [],
-): FlightPageRequest {
+export function buildFlightSearchRequest(params: FlightSearchParams | FlightSearch, selected: TfsSelectedFlight[][] = []): FlightPageRequest {
   const search = 'legs' in params ? params : normalizeFlightSearch(params);
   if (selected.length >= search.legs.length) throw new BadRequest('every leg is already chosen; use the booking request');
   return pageRequest(HOST_PATHS.search, search, searchToTfs(search, selected));

@@ -24,9 +24,7 @@ const searchSchema = z
       .min(1)
       .max(6),
     travelClass: z.enum(TRAVEL_CLASSES),
-    passengers: z
-      .object({ adults: count.min(1), children: count, infantsInSeat: count, infantsOnLap: count })
-      .strict(),
+    passengers: z.object({ adults: count.min(1), children: count, infantsInSeat: count, infantsOnLap: count }).strict(),
     stops: z.enum(STOPS),
     currency: z.string().regex(CURRENCY_RE).optional(),
     hl: z.string().regex(HL_RE).optional(),

@@ -76,7 +76,7 @@ export function extensionIn(entries: unknown[], key: string): unknown {
 /** `[2026, 8, 15]` → `2026-08-15`; null unless the value is an array of at least three numbers. */
 export function ymd(v: unknown): string | null {
   if (!Array.isArray(v) || v.length < 3 || !v.every((x) => typeof x === 'number')) return null;
-  const [y, m, d] = v as number[];
+  const [y, m, d] = v;
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 

@@ -37,10 +37,5 @@ const VERIFIED_ORDER = (v: boolean | null): number => (v === true ? 0 : v === nu
 
 /** Best first: verified before unchecked before failed, then higher name score, then upstream rank. */
 export function rankMatches<T extends RankableMatch>(matches: readonly T[]): T[] {
-  return [...matches].sort(
-    (x, y) =>
-      VERIFIED_ORDER(x.verified) - VERIFIED_ORDER(y.verified) ||
-      (y.name_score ?? -1) - (x.name_score ?? -1) ||
-      x.rank - y.rank,
-  );
+  return [...matches].sort((x, y) => VERIFIED_ORDER(x.verified) - VERIFIED_ORDER(y.verified) || (y.name_score ?? -1) - (x.name_score ?? -1) || x.rank - y.rank);
 }

@@ -133,7 +133,11 @@ export async function runOffers(deps: SourceUses<'upstream'>, input: OffersInput
     const l = device === input.device ? first : prepare(input, device);
     const f = await loadProperty(deps, l.request);
     fetches.push(f);
-    merge(offers, offersOf(f, l, input).filter((o) => keepOffer(o, filter)), input.property_name);
+    merge(
+      offers,
+      offersOf(f, l, input).filter((o) => keepOffer(o, filter)),
+      input.property_name,
+    );
   }
   const required = input.require_sources ?? DEFAULT_REQUIRED_SOURCES;
   const warnings: string[] = [];
@@ -143,7 +147,11 @@ export async function runOffers(deps: SourceUses<'upstream'>, input: OffersInput
     const l = prepare(input, device);
     const f = await loadProperty(deps, l.request);
     fetches.push(f);
-    merge(offers, offersOf(f, l, input).filter((o) => keepOffer(o, filter)), input.property_name);
+    merge(
+      offers,
+      offersOf(f, l, input).filter((o) => keepOffer(o, filter)),
+      input.property_name,
+    );
   }
   const missing = required.filter((r) => !offersInclude(offers, r));
   if (missing.length) warnings.push(`required sources not offered after retry: ${missing.join(', ')}`);
@@ -155,7 +163,8 @@ export async function runOffers(deps: SourceUses<'upstream'>, input: OffersInput
   const currency = rate?.currency ?? null;
   const requested = first.pricing.currency;
   if (currency !== null && currency !== requested) warnings.push(`priced in ${currency}, not the requested ${requested}`);
-  if (rate && d.display_basis === null) warnings.push('whether displayed prices include taxes could not be established; per-seller prices are in the headline fields only');
+  if (rate && d.display_basis === null)
+    warnings.push('whether displayed prices include taxes could not be established; per-seller prices are in the headline fields only');
   const includeTax = input.rates_include_tax ?? first.pricing.ratesIncludeTax ?? false;
   const base = includeTax ? rate?.total_exact : rate?.before_taxes_total;
   const lowest = base != null && first.stay.nights ? Math.round((base / first.stay.nights) * 100) / 100 : null;
@@ -227,7 +236,14 @@ export const RoomsOutput = z.object({
   display_basis: z.enum(['all_in', 'before_taxes']).nullable(),
   rooms_total: z.int(),
   sellers: z.array(
-    z.object({ source: z.string(), raw_source: z.string(), is_official: z.boolean(), sponsored: z.boolean(), link: z.string().nullable(), rooms: z.array(RoomSchema) }),
+    z.object({
+      source: z.string(),
+      raw_source: z.string(),
+      is_official: z.boolean(),
+      sponsored: z.boolean(),
+      link: z.string().nullable(),
+      rooms: z.array(RoomSchema),
+    }),
   ),
 });
 export type RoomsResult = z.infer<typeof RoomsOutput>;

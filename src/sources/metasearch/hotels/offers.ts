@@ -64,7 +64,20 @@ export type Offer = z.infer<typeof OfferSchema>;
  * Sellers that are themselves metasearch sites (their links open a search of theirs, not a booking
  * page): left out unless include_metasearch. Matched on the normalized seller name.
  */
-export const METASEARCH_SELLERS = new Set(['trivago', 'trivago_deals', 'kayak', 'bluepillow', 'hometogo', 'dealbase', 'vio', 'goseek', 'etrip', 'momondo', 'skyscanner', 'hotelscombined']);
+export const METASEARCH_SELLERS = new Set([
+  'trivago',
+  'trivago_deals',
+  'kayak',
+  'bluepillow',
+  'hometogo',
+  'dealbase',
+  'vio',
+  'goseek',
+  'etrip',
+  'momondo',
+  'skyscanner',
+  'hotelscombined',
+]);
 
 /** "Expedia.dk" → "expedia", "trivago DEALS" → "trivago_deals": lower case, domain ending dropped. */
 export function normalizeSeller(name: string): string {
@@ -103,7 +116,13 @@ function roomOf(r: RoomRateRecord, basis: DisplayBasis, ctx: PriceContext, curre
     provenance:
       amount === null
         ? null
-        : provenance(ctx, { sourceKind: SOURCE_KINDS.seller, basis: totalBasis(basis), derivation: pairDerivation(r.total), rateId: `${seller.partner_id ?? seller.name}:${r.room_name}`, returnedCurrency: currency }),
+        : provenance(ctx, {
+            sourceKind: SOURCE_KINDS.seller,
+            basis: totalBasis(basis),
+            derivation: pairDerivation(r.total),
+            rateId: `${seller.partner_id ?? seller.name}:${r.room_name}`,
+            returnedCurrency: currency,
+          }),
   };
 }
 

@@ -199,7 +199,10 @@ export function extractAmount(text: string | null): number | null {
   const lastComma = s.lastIndexOf(',');
   if (lastDot >= 0 && lastComma >= 0) {
     const dec = lastDot > lastComma ? '.' : ',';
-    s = s.split(dec === '.' ? ',' : '.').join('').replace(dec, '.');
+    s = s
+      .split(dec === '.' ? ',' : '.')
+      .join('')
+      .replace(dec, '.');
   } else if (lastDot >= 0 || lastComma >= 0) {
     const sep = lastDot >= 0 ? '.' : ',';
     const parts = s.split(sep);

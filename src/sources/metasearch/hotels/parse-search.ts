@@ -136,9 +136,7 @@ export function parseSearchPage(html: string): SearchPageRecord {
   }
   const rpcKeys = dataServiceRpcIds(html);
   const searchKey = [...rpcKeys].find(([, id]) => id === SEARCH_RPC)?.[0];
-  const blob =
-    blobs.find((b) => b.key === searchKey && b.data !== undefined) ??
-    blobs.find((b) => Array.isArray(at(b.data, ...SEARCH_PATHS.list)));
+  const blob = blobs.find((b) => b.key === searchKey && b.data !== undefined) ?? blobs.find((b) => Array.isArray(at(b.data, ...SEARCH_PATHS.list)));
   if (!blob) throw new UpstreamContractChanged(ALIAS, `search page has no ${SEARCH_RPC} data blob`);
   return parseSearchData(blob.data);
 }

@@ -88,8 +88,8 @@ export function cancellation(v: unknown): CancellationRecord {
   const free = truthy(v[0]);
   return {
     free,
-    until: free ? (str(v, 1)?.trim() || null) : null,
-    time: free ? (str(v, 2)?.trim() || null) : null,
+    until: free ? str(v, 1)?.trim() || null : null,
+    time: free ? str(v, 2)?.trim() || null : null,
   };
 }
 
@@ -101,7 +101,9 @@ function roomRates(seller: unknown): RoomRateRecord[] {
       const nightly = pricePair(at(rate, ...ROOM_RATE_PATHS.nightly));
       const total = pricePair(at(rate, ...ROOM_RATE_PATHS.total));
       if (!nightly && !total) return [];
-      return [{ room_name: name, link: str(rate, ...ROOM_RATE_PATHS.link), nightly, total, cancellation: cancellation(at(rate, ...ROOM_RATE_PATHS.cancellation)) }];
+      return [
+        { room_name: name, link: str(rate, ...ROOM_RATE_PATHS.link), nightly, total, cancellation: cancellation(at(rate, ...ROOM_RATE_PATHS.cancellation)) },
+      ];
     });
   });
 }
@@ -156,7 +158,7 @@ export function parseSellers(rate: unknown): SellerRecord[] {
       byName.set(s.name, {
         ...prev,
         // the organic link is the seller's own listing; a sponsored one is an ad click
-        link: featured ? prev.link ?? s.link : s.link ?? prev.link,
+        link: featured ? (prev.link ?? s.link) : (s.link ?? prev.link),
         logo: prev.logo ?? s.logo,
         is_official: prev.is_official || s.is_official,
         nightly: better(prev.nightly, s.nightly),

@@ -52,14 +52,24 @@ export const StayPricesSchema = z.object({
 export type StayPrices = z.infer<typeof StayPricesSchema>;
 
 /** What every figure of one page shares in its provenance; `token` is the source property id. */
-export interface PriceContext
-  extends Pick<ProvenanceInput, 'checkIn' | 'checkOut' | 'adults' | 'collectionId' | 'observedAt' | 'requestedMarket' | 'requestedCurrency' | 'egressMode'> {
+export interface PriceContext extends Pick<
+  ProvenanceInput,
+  'checkIn' | 'checkOut' | 'adults' | 'collectionId' | 'observedAt' | 'requestedMarket' | 'requestedCurrency' | 'egressMode'
+> {
   token: string;
 }
 
 export function provenance(
   ctx: PriceContext,
-  f: { sourceKind: string; basis: string; derivation: string; rateId?: string | null; returnedCurrency: string | null; checkIn?: string | null; checkOut?: string | null },
+  f: {
+    sourceKind: string;
+    basis: string;
+    derivation: string;
+    rateId?: string | null;
+    returnedCurrency: string | null;
+    checkIn?: string | null;
+    checkOut?: string | null;
+  },
 ): Provenance {
   return buildProvenance({
     source: 'metasearch',

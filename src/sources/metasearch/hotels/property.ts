@@ -43,7 +43,10 @@ export async function loadProperty(deps: SourceUses<'upstream'>, r: PropertyRequ
   return fetched as Fetched<DetailRecord>;
 }
 
-export function priceContext(f: Fetched<unknown>, r: { token: string; stay: StayDates; adults: number; market?: string | null; currency?: string | null }): PriceContext {
+export function priceContext(
+  f: Fetched<unknown>,
+  r: { token: string; stay: StayDates; adults: number; market?: string | null; currency?: string | null },
+): PriceContext {
   return {
     token: r.token,
     checkIn: r.stay.checkIn,
@@ -78,7 +81,14 @@ export const PropertyDetailsSchema = z.object({
   reviews: z.int().nullable(),
   reviews_histogram: z.record(z.string(), z.int()).nullable(),
   reviews_breakdown: z.array(
-    z.object({ name: z.string(), description: z.string().nullable(), total: z.int().nullable(), positive: z.int().nullable(), neutral: z.int().nullable(), negative: z.int().nullable() }),
+    z.object({
+      name: z.string(),
+      description: z.string().nullable(),
+      total: z.int().nullable(),
+      positive: z.int().nullable(),
+      neutral: z.int().nullable(),
+      negative: z.int().nullable(),
+    }),
   ),
   location_rating: z.number().nullable(),
   amenities: z.array(z.string()),
@@ -90,7 +100,13 @@ export const PropertyDetailsSchema = z.object({
   images: z.array(z.object({ thumbnail: z.string(), original: z.string().nullable() })),
   nearby_places: z.array(z.object({ name: z.string(), transportations: z.array(z.object({ duration: z.string() })) })),
   rate: z
-    .object({ currency: z.string().nullable(), check_in: z.string().nullable(), check_out: z.string().nullable(), nights: z.int().nullable(), from_display_text: z.boolean() })
+    .object({
+      currency: z.string().nullable(),
+      check_in: z.string().nullable(),
+      check_out: z.string().nullable(),
+      nights: z.int().nullable(),
+      from_display_text: z.boolean(),
+    })
     .nullable(),
   prices: StayPricesSchema.nullable(),
 });
@@ -203,7 +219,10 @@ export function toCompatPropertyDetail(d: DetailRecord): Record<string, unknown>
   const ordered: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(out)) {
     // the property reply names a topic's mention count total_mentions (the search reply: total)
-    ordered[k] = k === 'reviews_breakdown' ? (v as Record<string, unknown>[]).map(({ total, ...row }) => ({ name: row.name, description: row.description, total_mentions: total, ...row })) : v;
+    ordered[k] =
+      k === 'reviews_breakdown'
+        ? (v as Record<string, unknown>[]).map(({ total, ...row }) => ({ name: row.name, description: row.description, total_mentions: total, ...row }))
+        : v;
     if (k === 'description') {
       if (d.address) ordered.address = d.address;
       if (d.phone) ordered.phone = d.phone;

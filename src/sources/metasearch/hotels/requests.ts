@@ -6,14 +6,7 @@
  * and the compatible API's own property request: /travel/search?qs=<qs>.
  */
 import { base64ToBytes, bytesToBase64, decodeFields, fieldString, ProtoWriter } from '../protobuf.js';
-import {
-  AMENITY_FILTER_CODES,
-  encodeTs,
-  type AmenityFilter,
-  type HotelSort,
-  type TsPlace,
-  type TsUiState,
-} from './ts-param.js';
+import { AMENITY_FILTER_CODES, encodeTs, type AmenityFilter, type HotelSort, type TsPlace, type TsUiState } from './ts-param.js';
 
 export interface MetasearchHotelsRequest {
   method: 'GET';

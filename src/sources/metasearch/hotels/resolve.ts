@@ -54,7 +54,7 @@ interface Candidate {
 
 /** Runs fn over items, at most `limit` at a time, keeping order. */
 async function pool<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

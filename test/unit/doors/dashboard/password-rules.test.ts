@@ -31,7 +31,15 @@ describe('password rules', () => {
     expect(passwordRuleProblem(password, EMAIL)).toMatch(why);
   });
 
-  it.each(['correct horse battery staple', 'tangerine-octopus-lamp', 'monkey83749201', 'Zq7#vL9p!Rw2', 'maria and the nine lanterns', 'temporary-abcde-fghjk-mnpqr-stvwx', 'ghjk4-mnp2q-rstv9-wxyz3'])('accepts %s', (password) => {
+  it.each([
+    'correct horse battery staple',
+    'tangerine-octopus-lamp',
+    'monkey83749201',
+    'Zq7#vL9p!Rw2',
+    'maria and the nine lanterns',
+    'temporary-abcde-fghjk-mnpqr-stvwx',
+    'ghjk4-mnp2q-rstv9-wxyz3',
+  ])('accepts %s', (password) => {
     expect(passwordRuleProblem(password, EMAIL)).toBeNull();
   });
 

@@ -19,7 +19,10 @@ beforeAll(async () => {
       app[tool.method.toLowerCase() as 'get' | 'post' | 'delete'](expressPath(path), (req, res) => void res.json({ tool: tool.name, params: req.params }));
     }
   }
-  app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(400).json({ error: err instanceof URIError ? 'URIError' : String(err) }));
+  app.use(
+    (err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
+      void res.status(400).json({ error: err instanceof URIError ? 'URIError' : String(err) }),
+  );
   server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -29,7 +32,16 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 /** Paths a caller may send for a template: values, encodings, case, a trailing slash, a suffix. */
 function samples(template: string): string[] {
   const fill = (v: string) => template.replace(/\{[A-Za-z0-9_]+\}/g, v);
-  return [fill('abc'), fill('a%20b'), fill('x.html'), fill('caf%C3%A9'), fill('%E0%A4%A'), `${fill('abc')}/`, fill('abc').toUpperCase(), `${fill('abc')}/extra`];
+  return [
+    fill('abc'),
+    fill('a%20b'),
+    fill('x.html'),
+    fill('caf%C3%A9'),
+    fill('%E0%A4%A'),
+    `${fill('abc')}/`,
+    fill('abc').toUpperCase(),
+    `${fill('abc')}/extra`,
+  ];
 }
 
 describe('route table', () => {
@@ -39,7 +51,10 @@ describe('route table', () => {
     for (const tool of TOOLS) {
       for (const template of [tool.path, ...tool.aliases]) {
         for (const path of samples(template)) {
-          const res = await fetch(`${base}${path}`, { method: tool.method, ...(tool.method === 'POST' ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}) });
+          const res = await fetch(`${base}${path}`, {
+            method: tool.method,
+            ...(tool.method === 'POST' ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}),
+          });
           const ours = find(tool.method, path);
           if (res.status === 404) {
             expect(ours, `${tool.method} ${path}`).toBeUndefined();

@@ -20,7 +20,11 @@ describe.skipIf(lookup.missing)(lookup.title, () => {
       bundle_id: 'com.tinyspeck.slackmacgap',
       title: 'Slack',
       url: 'https://itunes.apple.com/us/app/slack/id803453959?mt=12&uo=4',
-      developer: { name: 'Slack Technologies, Inc.', id: '453420243', url: 'https://itunes.apple.com/us/developer/slack-technologies-inc/id453420243?mt=12&uo=4' },
+      developer: {
+        name: 'Slack Technologies, Inc.',
+        id: '453420243',
+        url: 'https://itunes.apple.com/us/developer/slack-technologies-inc/id453420243?mt=12&uo=4',
+      },
       seller: { name: 'Slack Technologies, Inc.', url: 'https://slack.com' },
       price: { value: 0, currency: 'USD', text: 'Free', free: true },
       rating: 4,
@@ -56,7 +60,16 @@ const search = fixtureSuite('apps search parser', BBEDIT, BEAR);
 describe.skipIf(search.missing)(search.title, () => {
   it('keeps "no ratings" apart from an average of 0', () => {
     const { apps } = parseAppSearch(readFixtureJson(BBEDIT));
-    expect(apps[0]).toMatchObject({ app_id: '404009241', title: 'BBEdit', bundle_id: 'com.barebones.bbedit', version: '13.1.3', rating: null, ratings_count: 0, size_bytes: 15198547, primary_genre: 'Developer Tools' });
+    expect(apps[0]).toMatchObject({
+      app_id: '404009241',
+      title: 'BBEdit',
+      bundle_id: 'com.barebones.bbedit',
+      version: '13.1.3',
+      rating: null,
+      ratings_count: 0,
+      size_bytes: 15198547,
+      primary_genre: 'Developer Tools',
+    });
   });
 
   it('maps fifty results in store order', () => {
@@ -84,7 +97,15 @@ describe('apps ratings and reviews (self-written payloads mirroring the store an
     const { reviews, rows } = parseAppReviews(payload('apps-user-reviews-row.json'));
     expect(rows).toBe(3);
     expect(reviews).toEqual([
-      { review_id: '3391452205', title: 'Solid', text: 'Works well for our team.\nNotifications could be quieter.', rating: 4, author: 'macuser42', date: '2018-10-05T14:02:11Z', edited: false },
+      {
+        review_id: '3391452205',
+        title: 'Solid',
+        text: 'Works well for our team.\nNotifications could be quieter.',
+        rating: 4,
+        author: 'macuser42',
+        date: '2018-10-05T14:02:11Z',
+        edited: false,
+      },
       {
         review_id: '3388810001',
         title: 'Crash',
@@ -101,7 +122,10 @@ describe('apps ratings and reviews (self-written payloads mirroring the store an
   it('builds the requests and pages by 20', () => {
     expect(appLookupRequest({ app_id: 'id803453959', country: 'GB' }).path).toBe('/lookup?id=803453959&country=gb');
     expect(appLookupRequest({ bundle_id: 'com.tinyspeck.slackmacgap' }).path).toBe('/lookup?bundleId=com.tinyspeck.slackmacgap&country=us');
-    expect(appRatingsRequest('803453959', 'us')).toMatchObject({ path: '/us/customer-reviews/id803453959?displayable-kind=11', headers: { 'x-apple-store-front': '143441-1,29' } });
+    expect(appRatingsRequest('803453959', 'us')).toMatchObject({
+      path: '/us/customer-reviews/id803453959?displayable-kind=11',
+      headers: { 'x-apple-store-front': '143441-1,29' },
+    });
     expect(appReviewsRequest({ app_id: '803453959', sort: 'most_recent', offset: 40 }).path).toBe(
       '/WebObjects/MZStore.woa/wa/userReviewsRow?cc=us&id=803453959&displayable-kind=11&startIndex=40&endIndex=60&sort=4&appVersion=all',
     );

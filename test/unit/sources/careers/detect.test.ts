@@ -15,7 +15,11 @@ describe('careers board URLs (no request)', () => {
     ['https://apply.workable.com/zaelab/', 'workable', 'zaelab'],
     ['https://apply.workable.com/api/v1/widget/accounts/zaelab?details=true', 'workable', 'zaelab'],
     ['https://jobs.smartrecruiters.com/knight/743999671674844', 'smartrecruiters', 'knight'],
-    ['https://begacheese.wd3.myworkdayjobs.com/Bega_Careers/job/Hobart-TAS/Quality-Specialist---Environmental---Sanitation_JR-7309', 'workday', 'begacheese/Bega_Careers'],
+    [
+      'https://begacheese.wd3.myworkdayjobs.com/Bega_Careers/job/Hobart-TAS/Quality-Specialist---Environmental---Sanitation_JR-7309',
+      'workday',
+      'begacheese/Bega_Careers',
+    ],
     ['https://saputo.wd5.myworkdayjobs.com/en-US/Saputo_External_Careers', 'workday', 'saputo/Saputo_External_Careers'],
     ['https://acme.recruitee.com/o/senior-financial-accountant', 'recruitee', 'acme'],
     ['https://career.teamtailor.com/jobs/7167985-account-executive-italy-madrid-based', 'teamtailor', 'career.teamtailor.com'],
@@ -43,7 +47,12 @@ describe('careers board URLs (no request)', () => {
       tenant: 'saputo',
       site: 'Saputo_External_Careers',
     });
-    expect(detectBoardFromUrl('https://jobs.eu.lever.co/acme')).toMatchObject({ ats: 'lever', board: 'acme', region: 'eu', board_url: 'https://jobs.eu.lever.co/acme' });
+    expect(detectBoardFromUrl('https://jobs.eu.lever.co/acme')).toMatchObject({
+      ats: 'lever',
+      board: 'acme',
+      region: 'eu',
+      board_url: 'https://jobs.eu.lever.co/acme',
+    });
   });
 });
 
@@ -77,10 +86,18 @@ describe('careers page scan', () => {
   });
 
   it('recognises a Teamtailor site on the company domain', () => {
-    const html = '<html><head><link rel="stylesheet" href="https://assets-aws.teamtailor-cdn.com/assets/packs/css/careersite.css"></head><body><h1>Jobs</h1></body></html>';
+    const html =
+      '<html><head><link rel="stylesheet" href="https://assets-aws.teamtailor-cdn.com/assets/packs/css/careersite.css"></head><body><h1>Jobs</h1></body></html>';
     const scan = scanCareersPage(html, 'https://careers.acme.example/jobs');
     expect(scan.boards).toEqual([
-      { ats: 'teamtailor', board: 'careers.acme.example', board_url: 'https://careers.acme.example/jobs', host: 'careers.acme.example', count: 1, evidence: ['custom_domain'] },
+      {
+        ats: 'teamtailor',
+        board: 'careers.acme.example',
+        board_url: 'https://careers.acme.example/jobs',
+        host: 'careers.acme.example',
+        count: 1,
+        evidence: ['custom_domain'],
+      },
     ]);
   });
 
@@ -99,22 +116,32 @@ describe('careers page scan', () => {
 
 describe('careers board requests', () => {
   it('builds the one-request boards', () => {
-    expect(boardRequest(detectBoardFromUrl('https://boards.greenhouse.io/amplitude')!, { include_description: true })?.url).toBe('https://boards-api.greenhouse.io/v1/boards/amplitude/jobs?content=true');
+    expect(boardRequest(detectBoardFromUrl('https://boards.greenhouse.io/amplitude')!, { include_description: true })?.url).toBe(
+      'https://boards-api.greenhouse.io/v1/boards/amplitude/jobs?content=true',
+    );
     expect(boardRequest(detectBoardFromUrl('https://jobs.eu.lever.co/acme')!)?.url).toBe('https://api.eu.lever.co/v0/postings/acme?mode=json');
-    expect(boardRequest(detectBoardFromUrl('https://jobs.ashbyhq.com/HighlightTA')!)?.url).toBe('https://api.ashbyhq.com/posting-api/job-board/HighlightTA?includeCompensation=true');
-    expect(boardRequest(detectBoardFromUrl('https://apply.workable.com/zaelab/')!)?.url).toBe('https://apply.workable.com/api/v1/widget/accounts/zaelab?details=false');
+    expect(boardRequest(detectBoardFromUrl('https://jobs.ashbyhq.com/HighlightTA')!)?.url).toBe(
+      'https://api.ashbyhq.com/posting-api/job-board/HighlightTA?includeCompensation=true',
+    );
+    expect(boardRequest(detectBoardFromUrl('https://apply.workable.com/zaelab/')!)?.url).toBe(
+      'https://apply.workable.com/api/v1/widget/accounts/zaelab?details=false',
+    );
     expect(boardRequest(detectBoardFromUrl('https://acme.recruitee.com/')!)?.url).toBe('https://acme.recruitee.com/api/offers/');
     expect(boardRequest(detectBoardFromUrl('https://career.teamtailor.com/jobs')!)?.url).toBe('https://career.teamtailor.com/jobs.json');
     expect(boardRequest(detectBoardFromUrl('https://jobs.smartrecruiters.com/knight')!)).toBeNull();
   });
 
   it('pages SmartRecruiters by 100 and Workday by 20 (POST body)', () => {
-    expect(smartRecruitersPageRequest(detectBoardFromUrl('https://jobs.smartrecruiters.com/knight')!, 2).url).toBe('https://api.smartrecruiters.com/v1/companies/knight/postings?limit=100&offset=200');
+    expect(smartRecruitersPageRequest(detectBoardFromUrl('https://jobs.smartrecruiters.com/knight')!, 2).url).toBe(
+      'https://api.smartrecruiters.com/v1/companies/knight/postings?limit=100&offset=200',
+    );
     const wd = detectBoardFromUrl('https://saputo.wd5.myworkdayjobs.com/Saputo_External_Careers')!;
     const req = workdayPageRequest(wd, 3);
     expect(req.method).toBe('POST');
     expect(req.url).toBe('https://saputo.wd5.myworkdayjobs.com/wday/cxs/saputo/Saputo_External_Careers/jobs');
     expect(JSON.parse(req.body!)).toEqual({ appliedFacets: {}, limit: 20, offset: 60, searchText: '' });
-    expect(workdayJobRequest(wd, '/job/Troy-NC/Quality-Lead_JR61760').url).toBe('https://saputo.wd5.myworkdayjobs.com/wday/cxs/saputo/Saputo_External_Careers/job/Troy-NC/Quality-Lead_JR61760');
+    expect(workdayJobRequest(wd, '/job/Troy-NC/Quality-Lead_JR61760').url).toBe(
+      'https://saputo.wd5.myworkdayjobs.com/wday/cxs/saputo/Saputo_External_Careers/job/Troy-NC/Quality-Lead_JR61760',
+    );
   });
 });

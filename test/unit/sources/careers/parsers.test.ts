@@ -14,7 +14,8 @@ import { parseWorkableBoard } from '../../../../src/sources/careers/parse-workab
 import { parseWorkdayJob, parseWorkdayPage } from '../../../../src/sources/careers/parse-workday.js';
 import { toCareersJob } from '../../../../src/sources/careers/types.js';
 
-const filterCareersJobs = <T extends Parameters<typeof matchesCareersFilters>[0]>(jobs: T[], f: CareersFilters) => jobs.filter((j) => matchesCareersFilters(j, f));
+const filterCareersJobs = <T extends Parameters<typeof matchesCareersFilters>[0]>(jobs: T[], f: CareersFilters) =>
+  jobs.filter((j) => matchesCareersFilters(j, f));
 
 const GH = 'ats/greenhouse-board-jobs-content-amplitude.json';
 const gh = fixtureSuite('careers greenhouse parser', GH);
@@ -61,7 +62,11 @@ describe.skipIf(lever.missing)(lever.title, () => {
       compensation: null,
       remote: true,
     });
-    expect(page.jobs[1]).toMatchObject({ title: '(1099 Contract) Salesforce for Nonprofits: Solution Architect', locations: ['Washington, D.C.'], posted_at: '2023-01-29T02:28:23.769Z' });
+    expect(page.jobs[1]).toMatchObject({
+      title: '(1099 Contract) Salesforce for Nonprofits: Solution Architect',
+      locations: ['Washington, D.C.'],
+      posted_at: '2023-01-29T02:28:23.769Z',
+    });
     expect(page.jobs[0].description_text).toContain("How You'll Contribute\nGuide full project life cycle");
   });
 });
@@ -72,7 +77,14 @@ describe.skipIf(ashby.missing)(ashby.title, () => {
   it('maps jobs, compensation only where a range is published, remote from workplaceType', () => {
     const page = parseAshbyBoard(readFixtureJson(ASHBY));
     expect(page.jobs.map((j) => j.title)).toEqual(['Senior Technical Recruiter', 'Senior Site Reliability Engineer']);
-    expect(page.jobs[0]).toMatchObject({ department: 'HighlightTA', locations: ['Canada'], employment_type: 'FullTime', posted_at: '2026-04-20T22:43:56.531Z', compensation: null, remote: true });
+    expect(page.jobs[0]).toMatchObject({
+      department: 'HighlightTA',
+      locations: ['Canada'],
+      employment_type: 'FullTime',
+      posted_at: '2026-04-20T22:43:56.531Z',
+      compensation: null,
+      remote: true,
+    });
     expect(page.jobs[1]).toMatchObject({
       job_id: 'fc2f1f85-46a0-4a31-b165-683e39c07c04',
       locations: ['Toronto, Ontario'],
@@ -126,7 +138,9 @@ describe.skipIf(sr.missing)(sr.title, () => {
     const detail = JSON.parse(readFileSync(new URL('../../../fixtures/webdata/smartrecruiters-posting.json', import.meta.url), 'utf8'));
     const d = parseSmartRecruitersPosting(detail);
     expect(d.job_id).toBe('743999671674844');
-    expect(d.description_text).toBe('Company Description\nWe staff care homes.\n\nJob Description\nConsistent hours\nStart next week\n\nQualifications\nActive CNA or LPN license.');
+    expect(d.description_text).toBe(
+      'Company Description\nWe staff care homes.\n\nJob Description\nConsistent hours\nStart next week\n\nQualifications\nActive CNA or LPN license.',
+    );
   });
 });
 
@@ -218,7 +232,20 @@ describe('careers filters and the contract job', () => {
   });
 
   it('drops filter-only fields and adds description_text only when asked', () => {
-    const rec = { job_id: '1', title: 'T', department: null, locations: [], posted_at: null, updated_at: null, url: null, employment_type: null, compensation: null, ats: 'lever' as const, description_text: 'D', remote: true };
+    const rec = {
+      job_id: '1',
+      title: 'T',
+      department: null,
+      locations: [],
+      posted_at: null,
+      updated_at: null,
+      url: null,
+      employment_type: null,
+      compensation: null,
+      ats: 'lever' as const,
+      description_text: 'D',
+      remote: true,
+    };
     expect(toCareersJob(rec, false)).not.toHaveProperty('remote');
     expect(toCareersJob(rec, false)).not.toHaveProperty('description_text');
     expect(toCareersJob(rec, true).description_text).toBe('D');

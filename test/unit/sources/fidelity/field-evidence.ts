@@ -13,10 +13,21 @@
 export type Evidence = { page: string; shows: string } | { request: string } | { ours: string } | { absent: string };
 
 /** A watch's own fields (the watch routes): our records, null or empty until the watch has what they name. */
-const WATCH_RECORD: Evidence = { ours: "the watch's own record (src/platform/watches.ts: watches, watch_checks, watch_events); null or empty until it has a check, an event, an error or a callback to show" };
-const WATCH_PRICES: Evidence = { ours: 'what a check saw, stored on the check: the prices and provenance of the operation the watch runs (as that route answers them), null until a check priced it' };
-const WATCH_PARITY: Evidence = { ours: 'the parity a compare check saw (src/domain/parity.ts, as POST /v1/ota/compare answers it); null for calendar and offers targets' };
-const PARITY: Evidence = { ours: "parity: our comparison of the agencies with the official site on one basis (src/domain/parity.ts); the recorded example's official engine states no currency, so it is not_comparable (test/integration/watches/parity.test.ts shows the other outcomes)" };
+const WATCH_RECORD: Evidence = {
+  ours: "the watch's own record (src/platform/watches.ts: watches, watch_checks, watch_events); null or empty until it has a check, an event, an error or a callback to show",
+};
+const WATCH_PRICES: Evidence = {
+  ours: 'what a check saw, stored on the check: the prices and provenance of the operation the watch runs (as that route answers them), null until a check priced it',
+};
+const WATCH_PARITY: Evidence = {
+  ours: 'the parity a compare check saw (src/domain/parity.ts, as POST /v1/ota/compare answers it); null for calendar and offers targets',
+};
+const RESULT_CACHE: Evidence = {
+  ours: "the shared result cache's own size (src/platform/result-cache.ts), for admin keys only; the recorded example is a user key's",
+};
+const PARITY: Evidence = {
+  ours: "parity: our comparison of the agencies with the official site on one basis (src/domain/parity.ts); the recorded example's official engine states no currency, so it is not_comparable (test/integration/watches/parity.test.ts shows the other outcomes)",
+};
 
 export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
   get_usage: {
@@ -32,6 +43,15 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     app: { ours: 'the request history row: the connected app (OAuth client) that made the call, absent for API-key calls' },
     'app.client_id': { ours: 'the request history row: the connected app (OAuth client) that made the call, absent for API-key calls' },
     'app.name': { ours: 'the request history row: the connected app (OAuth client) that made the call, absent for API-key calls' },
+    cache_hit: { ours: 'the request history row: whether the call was answered from the result cache (recorded before the field existed)' },
+  },
+  get_storage_status: {
+    result_cache: RESULT_CACHE,
+    'result_cache.entries': RESULT_CACHE,
+    'result_cache.bytes': RESULT_CACHE,
+    'result_cache.max_bytes': RESULT_CACHE,
+    'result_cache.pending': RESULT_CACHE,
+    'result_cache.oldest_observed_at': RESULT_CACHE,
   },
   compare_hotel_prices: {
     'parity.basis': PARITY,
@@ -175,26 +195,66 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     warnings: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
   },
   get_booking_options: {
-    'booking_options[].departing': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].departing.airline': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].departing.book_with': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].departing.booking_request': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].departing.booking_request.post_data': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].departing.booking_request.url': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].departing.marketed_as': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].departing.option_title': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].departing.price': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].returning': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].returning.airline': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].returning.book_with': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].returning.booking_request': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].returning.booking_request.post_data': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].returning.booking_request.url': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].returning.marketed_as': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].returning.option_title': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].returning.price': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].separate_tickets': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
-    'booking_options[].together.option_title': { absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout' },
+    'booking_options[].departing': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].departing.airline': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].departing.book_with': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].departing.booking_request': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].departing.booking_request.post_data': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].departing.booking_request.url': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].departing.marketed_as': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].departing.option_title': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].departing.price': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].returning': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].returning.airline': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].returning.book_with': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].returning.booking_request': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].returning.booking_request.post_data': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].returning.booking_request.url': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].returning.marketed_as': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].returning.option_title': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].returning.price': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].separate_tickets': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
+    'booking_options[].together.option_title': {
+      absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
+    },
     'search_metadata.html_url': { ours: 'archive links: present for REST calls that keep the search (not zero_retention, not MCP)' },
     'search_metadata.json_url': { ours: 'archive links: present for REST calls that keep the search (not zero_retention, not MCP)' },
     warnings: { ours: 'parameters accepted without effect, named by the compatible family' },
@@ -220,17 +280,17 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'jobs[].description_text': { absent: 'only with include_description; read from the board payload (greenhouse content, recruitee description)' },
   },
   get_compatible_account: {
-    account: { ours: 'our account: credits of the billing period, the key\'s rate limit (GET /api/v1/me)' },
-    'account.current_month_usage': { ours: 'our account: credits of the billing period, the key\'s rate limit (GET /api/v1/me)' },
-    'account.monthly_allowance': { ours: 'our account: credits of the billing period, the key\'s rate limit (GET /api/v1/me)' },
-    'account.plan': { ours: 'our account: credits of the billing period, the key\'s rate limit (GET /api/v1/me)' },
-    'account.remaining_credits': { ours: 'our account: credits of the billing period, the key\'s rate limit (GET /api/v1/me)' },
-    api_usage: { ours: 'our account: credits of the billing period, the key\'s rate limit (GET /api/v1/me)' },
-    'api_usage.hourly_rate_limit': { ours: 'our account: credits of the billing period, the key\'s rate limit (GET /api/v1/me)' },
-    'api_usage.searches_this_hour': { ours: 'our account: credits of the billing period, the key\'s rate limit (GET /api/v1/me)' },
-    subscription: { ours: 'our account: credits of the billing period, the key\'s rate limit (GET /api/v1/me)' },
-    'subscription.period_end': { ours: 'our account: credits of the billing period, the key\'s rate limit (GET /api/v1/me)' },
-    'subscription.period_start': { ours: 'our account: credits of the billing period, the key\'s rate limit (GET /api/v1/me)' },
+    account: { ours: "our account: credits of the billing period, the key's rate limit (GET /api/v1/me)" },
+    'account.current_month_usage': { ours: "our account: credits of the billing period, the key's rate limit (GET /api/v1/me)" },
+    'account.monthly_allowance': { ours: "our account: credits of the billing period, the key's rate limit (GET /api/v1/me)" },
+    'account.plan': { ours: "our account: credits of the billing period, the key's rate limit (GET /api/v1/me)" },
+    'account.remaining_credits': { ours: "our account: credits of the billing period, the key's rate limit (GET /api/v1/me)" },
+    api_usage: { ours: "our account: credits of the billing period, the key's rate limit (GET /api/v1/me)" },
+    'api_usage.hourly_rate_limit': { ours: "our account: credits of the billing period, the key's rate limit (GET /api/v1/me)" },
+    'api_usage.searches_this_hour': { ours: "our account: credits of the billing period, the key's rate limit (GET /api/v1/me)" },
+    subscription: { ours: "our account: credits of the billing period, the key's rate limit (GET /api/v1/me)" },
+    'subscription.period_end': { ours: "our account: credits of the billing period, the key's rate limit (GET /api/v1/me)" },
+    'subscription.period_start': { ours: "our account: credits of the billing period, the key's rate limit (GET /api/v1/me)" },
   },
   get_flight_calendar: {
     'search_metadata.html_url': { ours: 'archive links: present for REST calls that keep the search (not zero_retention, not MCP)' },
@@ -238,7 +298,9 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     warnings: { ours: 'parameters accepted without effect, named by the compatible family' },
   },
   get_hostel_rates: {
-    'rooms[].offers[].provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'rooms[].offers[].provenance.requested_market': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     stay_rule_violations: { absent: 'empty in the recorded availability (no rule broken); passed through as listed' },
   },
   get_hotel_calendar: {
@@ -260,11 +322,19 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'images[].original': { absent: 'only when the page carries the partner original URL; the recorded records do not' },
     'prices.fees.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
     'prices.fees.text': { absent: 'the page states these amounts as numbers only ([44]); their display text is not on the page' },
-    'prices.nightly.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'prices.taxes.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'prices.nightly.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'prices.taxes.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'prices.taxes.text': { absent: 'the page states these amounts as numbers only ([44]); their display text is not on the page' },
-    'prices.total.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'prices.total_before_taxes.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'prices.total.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'prices.total_before_taxes.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'prices.total_before_taxes.text': { absent: 'the page states these amounts as numbers only ([44]); their display text is not on the page' },
   },
   get_hotel_offers: {
@@ -272,8 +342,12 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     deal_description: { absent: 'no recorded page shows a deal badge (metasearch hotels README)' },
     egress_market: { absent: 'null when the seller list could not be verified for a market (the replay has no egress)' },
     has_deal: { absent: 'no recorded page shows a deal badge (metasearch hotels README)' },
-    'lowest_price_per_night_provenance.requested_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'lowest_price_per_night_provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'lowest_price_per_night_provenance.requested_currency': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'lowest_price_per_night_provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'offers[].discount_remarks': { absent: 'per-seller breakdowns and remarks the built property reply (test/fixtures/README.md) does not carry' },
     'offers[].fees': { absent: 'per-seller breakdowns and remarks the built property reply (test/fixtures/README.md) does not carry' },
     'offers[].has_member_rate': { absent: 'per-seller breakdowns and remarks the built property reply (test/fixtures/README.md) does not carry' },
@@ -284,7 +358,9 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'offers[].rooms[].beds': { absent: 'room details the built property reply does not carry' },
     'offers[].rooms[].description': { absent: 'room details the built property reply does not carry' },
     'offers[].rooms[].price_before_taxes': { absent: 'room details the built property reply does not carry' },
-    'offers[].rooms[].provenance.requested_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'offers[].rooms[].provenance.requested_currency': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'offers[].rooms[].thumbnail': { absent: 'room details the built property reply does not carry' },
     'offers[].tax': { absent: 'per-seller breakdowns and remarks the built property reply (test/fixtures/README.md) does not carry' },
     'price_insights.price_level': { absent: 'the insight level is a code with no label on a recorded page: not named' },
@@ -293,7 +369,9 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'sellers[].rooms[].beds': { absent: 'room details the built property reply does not carry' },
     'sellers[].rooms[].description': { absent: 'room details the built property reply does not carry' },
     'sellers[].rooms[].price_before_taxes': { absent: 'room details the built property reply does not carry' },
-    'sellers[].rooms[].provenance.requested_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'sellers[].rooms[].provenance.requested_currency': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'sellers[].rooms[].thumbnail': { absent: 'room details the built property reply does not carry' },
   },
   get_network_job: {
@@ -301,20 +379,40 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'job.salary_label': { absent: 'the recorded pages state no salary (text kept as stated, period included, when a page states one)' },
   },
   get_official_rate: {
-    currency: { absent: 'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced' },
-    'offers[].currency': { absent: 'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced' },
-    'offers[].nightly': { absent: 'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced' },
+    currency: {
+      absent:
+        'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced',
+    },
+    'offers[].currency': {
+      absent:
+        'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced',
+    },
+    'offers[].nightly': {
+      absent:
+        'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced',
+    },
     'offers[].provenance.requested_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
     'offers[].provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
     'offers[].provenance.returned_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'offers[].rate_name': { absent: 'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced' },
-    'offers[].room_name': { absent: 'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced' },
-    'offers[].taxes': { absent: 'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced' },
+    'offers[].rate_name': {
+      absent:
+        'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced',
+    },
+    'offers[].room_name': {
+      absent:
+        'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced',
+    },
+    'offers[].taxes': {
+      absent:
+        'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced',
+    },
   },
   get_otafour_rates: {
     'property.provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
     'property.rooms[].offers[].price_text': { absent: 'the built secondary-data reply states numbers only' },
-    'property.rooms[].offers[].provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'property.rooms[].offers[].provenance.requested_market': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
   },
   get_otaone_rooms: {
     'rooms[].room_size': { absent: 'from the room-catalogue query, not recorded (otaone README)' },
@@ -335,19 +433,45 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'rooms[].offers[].fees_included': { absent: 'only when the stay is not sold or the unit states it; the recorded offers state none' },
   },
   get_rental_calendar: {
-    'months[].days[].price.breakdown[].extracted_original_price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.breakdown[].original_price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.currency': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.discount': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.extracted_discount': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.extracted_original_price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.extracted_total_with_taxes': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.notes': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.original_price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.provenance.requested_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.returned_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.total_with_taxes': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
+    'months[].days[].price.breakdown[].extracted_original_price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.breakdown[].original_price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.currency': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.discount': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.extracted_discount': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.extracted_original_price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.extracted_total_with_taxes': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.notes': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.original_price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.provenance.requested_currency': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.returned_currency': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.total_with_taxes': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
     'search_metadata.html_url': { ours: 'archive links: present for REST calls that keep the search (not zero_retention, not MCP)' },
     'search_metadata.json_url': { ours: 'archive links: present for REST calls that keep the search (not zero_retention, not MCP)' },
   },
@@ -380,19 +504,29 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'sources[].last_success_at': { ours: 'our record of upstream outcomes (ops)' },
   },
   get_stay_price: {
-    'cheapest_seller.provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'cheapest_seller.provenance.requested_market': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'price.fees.provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
     'price.fees.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
     'price.fees.text': { absent: 'the page states these amounts as numbers only ([44]); their display text is not on the page' },
-    'price.nightly.provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'price.nightly.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'price.nightly.provenance.requested_market': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'price.nightly.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'price.taxes.provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
     'price.taxes.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
     'price.taxes.text': { absent: 'the page states these amounts as numbers only ([44]); their display text is not on the page' },
     'price.total.provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
     'price.total.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'price.total_before_taxes.provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'price.total_before_taxes.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'price.total_before_taxes.provenance.requested_market': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'price.total_before_taxes.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'price.total_before_taxes.text': { absent: 'the page states these amounts as numbers only ([44]); their display text is not on the page' },
   },
   get_stored_rates: {
@@ -412,47 +546,125 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
   },
   rentaltwo_property_availability_calendar: {
     'months[].days[].price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.breakdown': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.breakdown[].description': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.breakdown[].extracted_original_price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.breakdown[].extracted_price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.breakdown[].original_price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.breakdown[].price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.check_in_date': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.check_out_date': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.currency': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.discount': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.extracted_discount': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.extracted_original_price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.extracted_price_per_night': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.extracted_price_per_qualifier': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.extracted_qualifier': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.extracted_total_price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.extracted_total_with_taxes': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.notes': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.original_price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.price_per_night': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.price_per_qualifier': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
+    'months[].days[].price.breakdown': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.breakdown[].description': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.breakdown[].extracted_original_price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.breakdown[].extracted_price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.breakdown[].original_price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.breakdown[].price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.check_in_date': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.check_out_date': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.currency': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.discount': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.extracted_discount': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.extracted_original_price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.extracted_price_per_night': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.extracted_price_per_qualifier': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.extracted_qualifier': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.extracted_total_price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.extracted_total_with_taxes': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.notes': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.original_price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.price_per_night': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.price_per_qualifier': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
     'months[].days[].price.provenance': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.collection_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.collector': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.derivation': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.egress_mode': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.observation_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.observed_at': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.price_basis': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.requested_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.returned_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.schema_version': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'months[].days[].price.provenance.collection_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.collector': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.derivation': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.egress_mode': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.observation_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.observed_at': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.price_basis': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.requested_currency': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.requested_market': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.returned_currency': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.schema_version': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'months[].days[].price.provenance.source': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.source_kind': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.source_property_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'months[].days[].price.qualifier': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.total_price': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price.total_with_taxes': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
-    'months[].days[].price_status': { absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)' },
+    'months[].days[].price.provenance.source_kind': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.source_property_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'months[].days[].price.qualifier': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.total_price': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price.total_with_taxes': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
+    'months[].days[].price_status': {
+      absent: 'day prices only with price_nights (each a quote); tested on built PDP quotes (test/fixtures/README.md pdpQuote)',
+    },
     price_summary: { absent: 'only with price_nights other than none' },
     'price_summary.available': { absent: 'only with price_nights other than none' },
     'price_summary.available_for_checkin': { absent: 'only with price_nights other than none' },
@@ -474,7 +686,9 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
   },
   search_apps: {
     'apps[].advisories': { absent: 'ratings and advisories come from the per-app lookup, not the search reply; the recorded search reply states none' },
-    'apps[].current_version_rating': { absent: 'ratings and advisories come from the per-app lookup, not the search reply; the recorded search reply states none' },
+    'apps[].current_version_rating': {
+      absent: 'ratings and advisories come from the per-app lookup, not the search reply; the recorded search reply states none',
+    },
     'apps[].histogram': { absent: 'ratings and advisories come from the per-app lookup, not the search reply; the recorded search reply states none' },
     'apps[].histogram.1': { absent: 'ratings and advisories come from the per-app lookup, not the search reply; the recorded search reply states none' },
     'apps[].histogram.2': { absent: 'ratings and advisories come from the per-app lookup, not the search reply; the recorded search reply states none' },
@@ -520,21 +734,37 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     warnings: { ours: 'parameters accepted without effect, named by the compatible family' },
   },
   search_hostels: {
-    'properties[].provenance.requested_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'properties[].provenance.requested_market': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'properties[].provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'properties[].provenance.requested_currency': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'properties[].provenance.requested_market': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'properties[].provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'properties[].star_rating': { absent: 'the recorded city list states no star rating' },
   },
   search_hotels: {
     'pages[].page_token': { absent: 'null on the first page' },
     'properties[].images[].original': { absent: 'only when the page carries the partner original URL; the recorded records do not' },
-    'properties[].prices.fees.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'properties[].prices.fees.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'properties[].prices.fees.text': { absent: 'the page states these amounts as numbers only ([44]); their display text is not on the page' },
-    'properties[].prices.nightly.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'properties[].prices.taxes.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'properties[].prices.nightly.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'properties[].prices.taxes.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'properties[].prices.taxes.text': { absent: 'the page states these amounts as numbers only ([44]); their display text is not on the page' },
-    'properties[].prices.total.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'properties[].prices.total_before_taxes.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'properties[].prices.total.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'properties[].prices.total_before_taxes.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'properties[].prices.total_before_taxes.text': { absent: 'the page states these amounts as numbers only ([44]); their display text is not on the page' },
     'properties[].sellers': { absent: 'vacation rentals only (the seller of the shown price)' },
     'properties[].sellers[].name': { absent: 'vacation rentals only (the seller of the shown price)' },
@@ -583,15 +813,29 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'properties[].distance': { absent: 'only when the card states it (flexible dates, bed lines, free cancellation, a distance)' },
     'properties[].extracted_distance': { absent: 'only when the card states it (flexible dates, bed lines, free cancellation, a distance)' },
     'properties[].has_free_cancellation': { absent: 'only when the card states it (flexible dates, bed lines, free cancellation, a distance)' },
-    'properties[].price.breakdown[].extracted_original_price': { absent: 'only on discounted cards or with include_taxes; the recorded cards test them in rentals.test.ts' },
-    'properties[].price.breakdown[].original_price': { absent: 'only on discounted cards or with include_taxes; the recorded cards test them in rentals.test.ts' },
-    'properties[].price.extracted_original_price': { absent: 'only on discounted cards or with include_taxes; the recorded cards test them in rentals.test.ts' },
-    'properties[].price.extracted_total_with_taxes': { absent: 'only on discounted cards or with include_taxes; the recorded cards test them in rentals.test.ts' },
+    'properties[].price.breakdown[].extracted_original_price': {
+      absent: 'only on discounted cards or with include_taxes; the recorded cards test them in rentals.test.ts',
+    },
+    'properties[].price.breakdown[].original_price': {
+      absent: 'only on discounted cards or with include_taxes; the recorded cards test them in rentals.test.ts',
+    },
+    'properties[].price.extracted_original_price': {
+      absent: 'only on discounted cards or with include_taxes; the recorded cards test them in rentals.test.ts',
+    },
+    'properties[].price.extracted_total_with_taxes': {
+      absent: 'only on discounted cards or with include_taxes; the recorded cards test them in rentals.test.ts',
+    },
     'properties[].price.notes': { absent: 'only on discounted cards or with include_taxes; the recorded cards test them in rentals.test.ts' },
     'properties[].price.original_price': { absent: 'only on discounted cards or with include_taxes; the recorded cards test them in rentals.test.ts' },
-    'properties[].price.provenance.requested_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'properties[].price.provenance.returned_currency': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'properties[].price.provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
+    'properties[].price.provenance.requested_currency': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'properties[].price.provenance.returned_currency': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'properties[].price.provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
     'properties[].price.total_with_taxes': { absent: 'only on discounted cards or with include_taxes; the recorded cards test them in rentals.test.ts' },
     'properties[].time_period': { absent: 'only when the card states it (flexible dates, bed lines, free cancellation, a distance)' },
     'search_information.check_in_date': { absent: 'echo of the dates asked; absent when none were asked' },
@@ -620,17 +864,31 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     warnings: { ours: 'parameters accepted without effect, named by the compatible family' },
   },
   serp_metasearch_hotels_calendar: {
-    'calendar.basis_applied': { absent: 'set by options (basis mainstream, verify_sources) or nights without a price; the recorded calendar replay prices every night' },
-    'calendar.rates[].aggregator_discount': { absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream' },
+    'calendar.basis_applied': {
+      absent: 'set by options (basis mainstream, verify_sources) or nights without a price; the recorded calendar replay prices every night',
+    },
+    'calendar.rates[].aggregator_discount': {
+      absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream',
+    },
     'calendar.rates[].mainstream_error': { absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream' },
     'calendar.rates[].mainstream_source': { absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream' },
     'calendar.rates[].min_length_of_stay': { absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream' },
-    'calendar.rates[].provenance.upstream_rate_id': { ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it' },
-    'calendar.rates[].rate_mainstream_base': { absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream' },
-    'calendar.rates[].rate_mainstream_total': { absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream' },
+    'calendar.rates[].provenance.upstream_rate_id': {
+      ours: 'provenance: our record of how the figure was observed; set where the request or the reply carried it',
+    },
+    'calendar.rates[].rate_mainstream_base': {
+      absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream',
+    },
+    'calendar.rates[].rate_mainstream_total': {
+      absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream',
+    },
     'calendar.rates[].rate_per_person': { absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream' },
-    'calendar.source_check': { absent: 'set by options (basis mainstream, verify_sources) or nights without a price; the recorded calendar replay prices every night' },
-    'calendar.unpriced_dates': { absent: 'set by options (basis mainstream, verify_sources) or nights without a price; the recorded calendar replay prices every night' },
+    'calendar.source_check': {
+      absent: 'set by options (basis mainstream, verify_sources) or nights without a price; the recorded calendar replay prices every night',
+    },
+    'calendar.unpriced_dates': {
+      absent: 'set by options (basis mainstream, verify_sources) or nights without a price; the recorded calendar replay prices every night',
+    },
     'search_metadata.html_url': { ours: 'archive links: present for REST calls that keep the search (not zero_retention, not MCP)' },
     'search_metadata.json_url': { ours: 'archive links: present for REST calls that keep the search (not zero_retention, not MCP)' },
     warnings: { ours: 'parameters accepted without effect, named by the compatible family' },

@@ -41,16 +41,20 @@ describe.skipIf(periods.missing)(periods.title, () => {
       { min: 60000, max: 75000, currency: 'EUR', period: 'year', text: null },
       { min: 75000, max: 90000, currency: 'EUR', period: 'year', text: null },
     ]);
-    const ashby = parseAshbyBoard(readFixtureJson(ASHBY)).jobs.map((j) => j.compensation).filter(Boolean);
+    const ashby = parseAshbyBoard(readFixtureJson(ASHBY))
+      .jobs.map((j) => j.compensation)
+      .filter(Boolean);
     expect(ashby).toEqual([expect.objectContaining({ currency: 'CAD', period: 'year', text: 'CA$102.8K – CA$137K' })]);
     expect(parseLeverBoard(readFixtureJson(LEVER)).jobs.every((j) => j.compensation === null)).toBe(true);
     expect(parseTeamtailorBoard(readFixtureJson(TEAMTAILOR)).jobs.every((j) => j.compensation === null)).toBe(true);
   });
 
   it('the boards’ period words map to ours; anything else (one-time, several periods) is null', () => {
-    expect(['year', '1 YEAR', 'per-year-salary', 'per-hour-wage', 'per-month-salary', 'per-week-salary', 'per-day-wage', 'HOUR', 'MONTH', 'hourly', 'annual'].map(payPeriod)).toEqual([
-      'year', 'year', 'year', 'hour', 'month', 'week', 'day', 'hour', 'month', 'hour', 'year',
-    ]);
+    expect(
+      ['year', '1 YEAR', 'per-year-salary', 'per-hour-wage', 'per-month-salary', 'per-week-salary', 'per-day-wage', 'HOUR', 'MONTH', 'hourly', 'annual'].map(
+        payPeriod,
+      ),
+    ).toEqual(['year', 'year', 'year', 'hour', 'month', 'week', 'day', 'hour', 'month', 'hour', 'year']);
     expect(['one-time', '3 MONTH', '', null, 12].map(payPeriod)).toEqual([null, null, null, null, null]);
   });
 

@@ -93,7 +93,18 @@ describe.skipIf(search.missing)(search.title, () => {
   it('reads the ten cards in order', () => {
     const cards = parseNetworkSearch(readFixture(SEARCH));
     expect(cards).toHaveLength(10);
-    expect(cards.map((c) => c.job_id)).toEqual(['4426694701', '4428774076', '4422537148', '4419131880', '4427681673', '4413523234', '4430438347', '4426862870', '4426494176', '4428225208']);
+    expect(cards.map((c) => c.job_id)).toEqual([
+      '4426694701',
+      '4428774076',
+      '4422537148',
+      '4419131880',
+      '4427681673',
+      '4413523234',
+      '4430438347',
+      '4426862870',
+      '4426494176',
+      '4428225208',
+    ]);
     expect(cards[0]).toMatchObject({
       position: 1,
       title: 'Quality Assurance Manager',
@@ -106,8 +117,18 @@ describe.skipIf(search.missing)(search.title, () => {
       benefits: null,
       link: 'https://au.linkedin.com/jobs/view/quality-assurance-manager-at-eq-food-4426694701',
     });
-    expect(cards[6]).toMatchObject({ title: 'Food Manufacturing Operations Manager', company: 'One Harvest', posted_date: '2026-06-18', posted: '2 days ago', benefits: 'Be an early applicant' });
-    expect(cards[9]).toMatchObject({ title: 'National Operations Manager (Audit & Certifications)', company: 'SGS', location: 'Alexandria, New South Wales, Australia' });
+    expect(cards[6]).toMatchObject({
+      title: 'Food Manufacturing Operations Manager',
+      company: 'One Harvest',
+      posted_date: '2026-06-18',
+      posted: '2 days ago',
+      benefits: 'Be an early applicant',
+    });
+    expect(cards[9]).toMatchObject({
+      title: 'National Operations Manager (Audit & Certifications)',
+      company: 'SGS',
+      location: 'Alexandria, New South Wales, Australia',
+    });
   });
 
   it('continues positions from the start offset; an empty fragment is an empty page', () => {
@@ -135,7 +156,9 @@ describe('network job ids and requests', () => {
 
 describe('html reduction', () => {
   it('keeps the allowed tags without attributes and turns b/i into strong/em', () => {
-    expect(reduceHtml('<div class="x"><b style="y">Bold</b> <i>it</i><script>x()</script><a href="/z">link</a></div>')).toBe('<strong>Bold</strong> <em>it</em>link');
+    expect(reduceHtml('<div class="x"><b style="y">Bold</b> <i>it</i><script>x()</script><a href="/z">link</a></div>')).toBe(
+      '<strong>Bold</strong> <em>it</em>link',
+    );
     expect(htmlToText('<p>One</p><p>Two<br>Three</p><ul><li>A</li><li>B</li></ul>')).toBe('One\nTwo\nThree\nA\nB');
   });
 });

@@ -11,7 +11,15 @@ const SIGNATURES = 'booking-engines/signatures-webappanalyzer-hotel-subset.json'
 const PAGE = 'https://www.hotel-example.test/';
 
 /** Hosts taken from booking links on real hotel sites rather than from the two fingerprint lists. */
-const FROM_BOOKING_LINKS = ['direct-book.com', 'book-directonline.com', 'secure-hotel-booking.com', 'book-secure.com', 'simplebooking.it', 'roomraccoon.co.uk', 'guestline.app'];
+const FROM_BOOKING_LINKS = [
+  'direct-book.com',
+  'book-directonline.com',
+  'secure-hotel-booking.com',
+  'book-secure.com',
+  'simplebooking.it',
+  'roomraccoon.co.uk',
+  'guestline.app',
+];
 
 const page = (body: string, head = '') => `<html><head>${head}</head><body>${body}</body></html>`;
 const link = (href: string) => page(`<nav><a href="${href}" target="_blank">Book now</a></nav>`);
@@ -107,7 +115,10 @@ describe('official engine detection on booking links (synthetic snippets, real U
     expect(detectOfficialEngine({ html: page('<iframe src="https://hotels.cloudbeds.com/reservation/IfktBL"></iframe>') })?.evidence[0].kind).toBe('frame');
     const inline = detectOfficialEngine({ html: page("<script>const config = { bookingUrl: 'https://be.synxis.com/?Hotel=37671' };</script>") });
     expect(inline).toMatchObject({ engine: 'synxis', hotel_id: '37671', booking_url: 'https://be.synxis.com/?Hotel=37671' });
-    const req = detectOfficialEngine({ html: page('<p>x</p>'), urls: ['https://app.mews.com/distributor/c2f077ef-c299-436e-8270-ad0200dd8fb1?mewsStart=2026-10-02'] });
+    const req = detectOfficialEngine({
+      html: page('<p>x</p>'),
+      urls: ['https://app.mews.com/distributor/c2f077ef-c299-436e-8270-ad0200dd8fb1?mewsStart=2026-10-02'],
+    });
     expect(req).toMatchObject({ engine: 'mews', hotel_id: 'c2f077ef-c299-436e-8270-ad0200dd8fb1' });
   });
 
@@ -129,15 +140,20 @@ describe('official engine detection on booking links (synthetic snippets, real U
     expect(found!.confidence).toBeLessThan(1);
   });
 
-  it('never reads an engine out of another site\'s query string or the hotel\'s own subdomain', () => {
+  it("never reads an engine out of another site's query string or the hotel's own subdomain", () => {
     expect(detectOfficialEngine({ html: link('https://www.facebook.com/sharer/sharer.php?u=https://be.synxis.com/?Hotel=1'), pageUrl: PAGE })).toBeNull();
-    expect(detectOfficialEngine({ html: link('https://booking.hotelgaribaldi.it/book/offer/index?hotel=17986'), pageUrl: 'https://hotelgaribaldi.it/' })).toBeNull();
+    expect(
+      detectOfficialEngine({ html: link('https://booking.hotelgaribaldi.it/book/offer/index?hotel=17986'), pageUrl: 'https://hotelgaribaldi.it/' }),
+    ).toBeNull();
     expect(detectOfficialEngine({ html: link('https://www.notsynxis.com/?hotel=1'), pageUrl: PAGE })).toBeNull();
     expect(detectOfficialEngine({ html: page('<p>Kings Mews is a quiet street.</p>'), pageUrl: PAGE })).toBeNull();
   });
 
   it('resolves relative links against the page', () => {
-    const found = detectOfficialEngine({ html: page('<a href="/book">Book</a><iframe src="//hotels.cloudbeds.com/reservation/w3byzE"></iframe>'), pageUrl: PAGE });
+    const found = detectOfficialEngine({
+      html: page('<a href="/book">Book</a><iframe src="//hotels.cloudbeds.com/reservation/w3byzE"></iframe>'),
+      pageUrl: PAGE,
+    });
     expect(found).toMatchObject({ engine: 'cloudbeds', booking_url: 'https://hotels.cloudbeds.com/reservation/w3byzE' });
   });
 });

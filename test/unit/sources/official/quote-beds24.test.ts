@@ -13,7 +13,15 @@ describe('official beds24 quote (hand-written getAvailabilities reply)', () => {
       ['500102', 0, null, false, '500102'],
       ['500103', 1, 199.5, true, '500103'],
     ]);
-    expect(offers[0]).toMatchObject({ room_name: null, rate_name: null, nightly: null, taxes: null, currency: null, price_basis: 'stay_total_as_quoted', derivation: 'upstream' });
+    expect(offers[0]).toMatchObject({
+      room_name: null,
+      rate_name: null,
+      nightly: null,
+      taxes: null,
+      currency: null,
+      price_basis: 'stay_total_as_quoted',
+      derivation: 'upstream',
+    });
   });
 
   it('a reply echoing other stay dates is a 502; availability it does not state is bookable null', () => {
@@ -31,7 +39,13 @@ describe('official beds24 quote (hand-written getAvailabilities reply)', () => {
   });
 
   it('sends compact dates, the property and the adults, never the currency', async () => {
-    expect(JSON.parse(beds24Request(STAY).body as string)).toEqual({ checkIn: '20270310', checkOut: '20270312', propId: '123456', numAdult: '2', numChild: '0' });
+    expect(JSON.parse(beds24Request(STAY).body as string)).toEqual({
+      checkIn: '20270310',
+      checkOut: '20270312',
+      propId: '123456',
+      numAdult: '2',
+      numChild: '0',
+    });
     const sent: string[] = [];
     const offers = await PRICED_ENGINES.beds24.quote(STAY, async (url) => {
       sent.push(url);
@@ -40,6 +54,9 @@ describe('official beds24 quote (hand-written getAvailabilities reply)', () => {
     expect(sent).toEqual(['https://api.beds24.com/json/getAvailabilities']);
     expect(offers).toHaveLength(3);
     expect(PRICED_ENGINES.beds24.sendsCurrency).toBe(false);
-    await expect(PRICED_ENGINES.beds24.quote(STAY, async () => ({ status: 500, text: 'down' }))).rejects.toMatchObject({ status: 502, detail: 'EngineHttp500' });
+    await expect(PRICED_ENGINES.beds24.quote(STAY, async () => ({ status: 500, text: 'down' }))).rejects.toMatchObject({
+      status: 502,
+      detail: 'EngineHttp500',
+    });
   });
 });

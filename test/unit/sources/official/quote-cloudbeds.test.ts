@@ -24,8 +24,12 @@ const json = (v: unknown) => JSON.stringify(v);
 describe('official cloudbeds quote (hand-written booking-engine replies)', () => {
   it('property_info gives the numeric property id; success:false or no id is 404; non-JSON 503', () => {
     expect(parseCloudbedsPropertyInfo(json(CLOUDBEDS_PROPERTY_INFO), CLOUDBEDS_CODE)).toEqual({ propertyId: '201001' });
-    expect(() => parseCloudbedsPropertyInfo(json(CLOUDBEDS_PROPERTY_UNKNOWN), 'NoSuch')).toThrow(expect.objectContaining({ status: 404, detail: 'cloudbeds property NoSuch not found' }));
-    expect(() => parseCloudbedsPropertyInfo(json({ success: true, data: { hotel_email: 'x@y.test' } }), 'NoId')).toThrow(expect.objectContaining({ status: 404 }));
+    expect(() => parseCloudbedsPropertyInfo(json(CLOUDBEDS_PROPERTY_UNKNOWN), 'NoSuch')).toThrow(
+      expect.objectContaining({ status: 404, detail: 'cloudbeds property NoSuch not found' }),
+    );
+    expect(() => parseCloudbedsPropertyInfo(json({ success: true, data: { hotel_email: 'x@y.test' } }), 'NoId')).toThrow(
+      expect.objectContaining({ status: 404 }),
+    );
     expect(() => parseCloudbedsPropertyInfo('<!doctype html>', 'X')).toThrow(expect.objectContaining({ status: 503 }));
   });
 
@@ -36,18 +40,64 @@ describe('official cloudbeds quote (hand-written booking-engine replies)', () =>
       ['302', 'Family Suite', 1, null, null, true, '551719'],
       ['303', 'Bed in Dorm', 0, 60, [30, 30], false, '551720'],
     ]);
-    expect(offers[0]).toMatchObject({ rate_name: null, taxes: null, currency: null, price_basis: 'stay_total_sum_of_nightly', derivation: 'sum_of_upstream_nightly_rates' });
+    expect(offers[0]).toMatchObject({
+      rate_name: null,
+      taxes: null,
+      currency: null,
+      price_basis: 'stay_total_sum_of_nightly',
+      derivation: 'sum_of_upstream_nightly_rates',
+    });
     // a party of one fits the single room too
     expect(parseCloudbedsRooms(json(CLOUDBEDS_ROOMS), { ...STAY, adults: 1 }).map((o) => o.room_id)).toEqual(['301', '302', '303', '304']);
   });
 
   it('a nightly list that is not exactly the stay nights gives no total', () => {
     const nights = ['2027-03-10', '2027-03-11'];
-    expect(nightlyRates([{ date: '2027-03-10', rate: '10.1' }, { date: '2027-03-11', rate: 20.2 }], nights)).toEqual([10.1, 20.2]);
-    expect(nightlyRates([{ date: '2027-03-10', rate: 10 }, { date: '2027-03-10', rate: 10 }], nights)).toBeNull();
-    expect(nightlyRates([{ date: '2027-03-10', rate: 10 }, { date: '2027-03-12', rate: 10 }], nights)).toBeNull();
-    expect(nightlyRates([{ date: '2027-03-10', rate: 10 }, { date: '2027-03-11', rate: 'n/a' }], nights)).toBeNull();
-    expect(nightlyRates([{ date: '2027-03-10', rate: 10 }, { date: '2027-03-11', rate: 0 }], nights)).toBeNull();
+    expect(
+      nightlyRates(
+        [
+          { date: '2027-03-10', rate: '10.1' },
+          { date: '2027-03-11', rate: 20.2 },
+        ],
+        nights,
+      ),
+    ).toEqual([10.1, 20.2]);
+    expect(
+      nightlyRates(
+        [
+          { date: '2027-03-10', rate: 10 },
+          { date: '2027-03-10', rate: 10 },
+        ],
+        nights,
+      ),
+    ).toBeNull();
+    expect(
+      nightlyRates(
+        [
+          { date: '2027-03-10', rate: 10 },
+          { date: '2027-03-12', rate: 10 },
+        ],
+        nights,
+      ),
+    ).toBeNull();
+    expect(
+      nightlyRates(
+        [
+          { date: '2027-03-10', rate: 10 },
+          { date: '2027-03-11', rate: 'n/a' },
+        ],
+        nights,
+      ),
+    ).toBeNull();
+    expect(
+      nightlyRates(
+        [
+          { date: '2027-03-10', rate: 10 },
+          { date: '2027-03-11', rate: 0 },
+        ],
+        nights,
+      ),
+    ).toBeNull();
     expect(nightlyRates(undefined, nights)).toBeNull();
   });
 
@@ -72,11 +122,24 @@ describe('official cloudbeds quote (hand-written booking-engine replies)', () =>
       return { status: 200, text: json(cloudbedsReply(new URL(url).pathname, init.body as string)) };
     });
     expect(sent).toEqual([
-      ['https://hotels.cloudbeds.com/booking/property_info', 'booking_engine_source=hosted&iframe=false&lang=en&property_code=AbCdEf', 'application/x-www-form-urlencoded'],
-      ['https://hotels.cloudbeds.com/booking/rooms', 'checkin=2027-03-10&checkout=2027-03-12&currency_code=EUR&lang=en&widget_property=201001', 'application/x-www-form-urlencoded'],
+      [
+        'https://hotels.cloudbeds.com/booking/property_info',
+        'booking_engine_source=hosted&iframe=false&lang=en&property_code=AbCdEf',
+        'application/x-www-form-urlencoded',
+      ],
+      [
+        'https://hotels.cloudbeds.com/booking/rooms',
+        'checkin=2027-03-10&checkout=2027-03-12&currency_code=EUR&lang=en&widget_property=201001',
+        'application/x-www-form-urlencoded',
+      ],
     ]);
     expect(offers.map((o) => o.total)).toEqual([230.5, null, 60]);
     expect(cloudbeds.sendsCurrency).toBe(true);
-    await expect(cloudbeds.quote({ ...STAY, propertyCode: 'NoSuch' }, async (url, init) => ({ status: 200, text: json(cloudbedsReply(new URL(url).pathname, init.body as string)) }))).rejects.toMatchObject({ status: 404 });
+    await expect(
+      cloudbeds.quote({ ...STAY, propertyCode: 'NoSuch' }, async (url, init) => ({
+        status: 200,
+        text: json(cloudbedsReply(new URL(url).pathname, init.body as string)),
+      })),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });

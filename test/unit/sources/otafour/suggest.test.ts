@@ -7,8 +7,26 @@ describe('otafour suggestions', () => {
   it('keeps hotel entries only, id from the result URL or IsHotel, city id as region', () => {
     const hits = parseOtafourSuggest(OTAFOUR_SUGGEST);
     expect(hits).toEqual([
-      { position: 1, property_id: '2454174', name: 'Example Riverside Hotel', full_name: 'Example Riverside Hotel, Da Nang, Vietnam', type: 'hotel', region_id: '16440', latitude: null, longitude: null },
-      { position: 2, property_id: '88123', name: 'Riverside Suites Da Nang', full_name: 'Riverside Suites Da Nang', type: 'hotel', region_id: '16440', latitude: 16.06, longitude: 108.22 },
+      {
+        position: 1,
+        property_id: '2454174',
+        name: 'Example Riverside Hotel',
+        full_name: 'Example Riverside Hotel, Da Nang, Vietnam',
+        type: 'hotel',
+        region_id: '16440',
+        latitude: null,
+        longitude: null,
+      },
+      {
+        position: 2,
+        property_id: '88123',
+        name: 'Riverside Suites Da Nang',
+        full_name: 'Riverside Suites Da Nang',
+        type: 'hotel',
+        region_id: '16440',
+        latitude: 16.06,
+        longitude: 108.22,
+      },
     ]);
   });
 

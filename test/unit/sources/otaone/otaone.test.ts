@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureSuite, readFixture, readFixtureJson } from '../../../helpers/fixtures.js';
+import { fixtureSuite, readFixture } from '../../../helpers/fixtures.js';
 import { parseOtaoneSearchCards } from '../../../../src/sources/otaone/search-cards.js';
 import { parseOtaoneHotelPage } from '../../../../src/sources/otaone/hotel-page.js';
 import { otaonePropertyPath, parseOtaonePageUrl } from '../../../../src/sources/otaone/page-url.js';
@@ -85,12 +85,28 @@ describe('otaone property page (synthetic page mirroring the real script keys, s
       ['Single Room "Garden"', '424200102', '1 single bed', 1, 99],
     ]);
     expect(r.rooms[0].rate_plans).toEqual([
-      { block_id: '424200101_91000001_2_1_0', price: 172.5, currency: 'EUR', guests: 2, free_cancellation: true, no_prepayment: true, breakfast_included: true },
-      { block_id: '424200101_91000002_2_0_0', price: 150, currency: 'EUR', guests: 2, free_cancellation: false, no_prepayment: false, breakfast_included: false },
+      {
+        block_id: '424200101_91000001_2_1_0',
+        price: 172.5,
+        currency: 'EUR',
+        guests: 2,
+        free_cancellation: true,
+        no_prepayment: true,
+        breakfast_included: true,
+      },
+      {
+        block_id: '424200101_91000002_2_0_0',
+        price: 150,
+        currency: 'EUR',
+        guests: 2,
+        free_cancellation: false,
+        no_prepayment: false,
+        breakfast_included: false,
+      },
     ]);
   });
 
-  it('reports the page\'s own reason when nothing sells', () => {
+  it("reports the page's own reason when nothing sells", () => {
     const html = `<html><body><p>For your check-in date, there's a minimum length of stay of 3 nights.</p><script>b_hotel_id: '4242001', b_rooms_available_and_soldout: [],</script></body></html>`;
     const r = parseOtaoneHotelPage(html);
     expect(r.sold_out).toBe(true);
@@ -105,7 +121,15 @@ describe('otaone property page (synthetic page mirroring the real script keys, s
   b_rooms_available_and_soldout: [{"b_name":"Double Room","b_blocks":[{"b_block_id":"424200101_91000001_2_1_0","b_max_persons":2}]},{"b_id":424200102,"b_name":"Suite","b_blocks":[]}],
 </script></body></html>`;
     const r = parseOtaoneHotelPage(html);
-    expect(r).toMatchObject({ hotel_id: null, currency: null, check_in: '2026-11-14', check_out: '2026-11-16', cheapest_rate: null, sold_out: null, unavailable_reason: null });
+    expect(r).toMatchObject({
+      hotel_id: null,
+      currency: null,
+      check_in: '2026-11-14',
+      check_out: '2026-11-16',
+      cheapest_rate: null,
+      sold_out: null,
+      unavailable_reason: null,
+    });
     // the block id starts with a room number, but the page does not say it is this room's id
     expect(r.rooms.map((x) => x.room_id)).toEqual([null, '424200102']);
     expect(r.rooms[0].rate_plans).toEqual([
@@ -122,15 +146,28 @@ describe('otaone property page (synthetic page mirroring the real script keys, s
 
 describe('otaone page addresses', () => {
   it('reads country, slug and language from a card link', () => {
-    expect(parseOtaonePageUrl('https://host.example/hotel/rs/hostel-sara-beograd1.en-gb.html')).toEqual({ country: 'rs', pagename: 'hostel-sara-beograd1', lang: 'en-gb' });
+    expect(parseOtaonePageUrl('https://host.example/hotel/rs/hostel-sara-beograd1.en-gb.html')).toEqual({
+      country: 'rs',
+      pagename: 'hostel-sara-beograd1',
+      lang: 'en-gb',
+    });
     expect(parseOtaonePageUrl('/hotel/us/the-palmer-house.html?x=1')).toEqual({ country: 'us', pagename: 'the-palmer-house', lang: '' });
     expect(parseOtaonePageUrl('/searchresults.html')).toBeNull();
   });
 
-  it('builds the priced property path with the page\'s own parameter names', () => {
-    expect(otaonePropertyPath({ country: 'RS', pagename: 'best', checkIn: '2026-11-14', checkOut: '2026-11-16', adults: 2, rooms: 1, currency: 'EUR', lang: 'en-gb' })).toBe(
-      '/hotel/rs/best.en-gb.html?checkin=2026-11-14&checkout=2026-11-16&group_adults=2&group_children=0&no_rooms=1&selected_currency=EUR',
-    );
+  it("builds the priced property path with the page's own parameter names", () => {
+    expect(
+      otaonePropertyPath({
+        country: 'RS',
+        pagename: 'best',
+        checkIn: '2026-11-14',
+        checkOut: '2026-11-16',
+        adults: 2,
+        rooms: 1,
+        currency: 'EUR',
+        lang: 'en-gb',
+      }),
+    ).toBe('/hotel/rs/best.en-gb.html?checkin=2026-11-14&checkout=2026-11-16&group_adults=2&group_children=0&no_rooms=1&selected_currency=EUR');
   });
 
   it('throws contract-changed on a page without cards or container', () => {

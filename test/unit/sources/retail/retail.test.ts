@@ -28,15 +28,36 @@ describe.skipIf(reviews.missing)(reviews.title, () => {
   it('reads the ten reviews with dates normalized', () => {
     const r = parseRetailReviews(pages[0].reviews);
     expect(r.reviews).toHaveLength(10);
-    expect(r.reviews[0]).toEqual({ source: 'retail', review_id: '300523008', rating: 5, title: 'Ps5 Disc Edition', text: expect.stringMatching(/^Im so happy with my ps5\./), date: '2023-02-15', author: 'Kyle', labels: ['Verified Purchase'] });
+    expect(r.reviews[0]).toEqual({
+      source: 'retail',
+      review_id: '300523008',
+      rating: 5,
+      title: 'Ps5 Disc Edition',
+      text: expect.stringMatching(/^Im so happy with my ps5\./),
+      date: '2023-02-15',
+      author: 'Kyle',
+      labels: ['Verified Purchase'],
+    });
     expect(r.reviews[2]).toMatchObject({ review_id: '300369795', date: '2023-02-12', author: 'Aerogoth', labels: ['Verified Purchase', 'Walmart Associate'] });
     expect(r.reviews[8]).toMatchObject({ review_id: '355537338', rating: 1, title: 'Never got package', date: '2024-08-28' });
   });
 
   it('reads the laptop page: missing titles stay null, repeated labels appear once', () => {
     const r = parseRetailReviews(pages[1].reviews);
-    expect(r.summary).toMatchObject({ average: 4.7, total: 6696, recommended_pct: 86, counts: { '1': 340, '2': 55, '3': 103, '4': 317, '5': 5881 }, percentages: { '1': 5, '2': 1, '3': 2, '4': 5, '5': 88 } });
-    expect(r.reviews[0]).toMatchObject({ review_id: '340351720', title: null, author: 'WalmartCustomer', date: '2024-04-02', labels: ['Verified Purchase', 'Incentivized Review'] });
+    expect(r.summary).toMatchObject({
+      average: 4.7,
+      total: 6696,
+      recommended_pct: 86,
+      counts: { '1': 340, '2': 55, '3': 103, '4': 317, '5': 5881 },
+      percentages: { '1': 5, '2': 1, '3': 2, '4': 5, '5': 88 },
+    });
+    expect(r.reviews[0]).toMatchObject({
+      review_id: '340351720',
+      title: null,
+      author: 'WalmartCustomer',
+      date: '2024-04-02',
+      labels: ['Verified Purchase', 'Incentivized Review'],
+    });
     expect(r.reviews[5].labels).toEqual(['Incentivized Review', 'Verified Purchase']);
     expect(r.reviews[2]).toMatchObject({ review_id: '392175756', date: '2025-07-17', author: 'anonymous' });
   });
@@ -50,7 +71,8 @@ describe.skipIf(reviews.missing)(reviews.title, () => {
 
 describe('retail page extraction', () => {
   it('reads the reviews subtree out of __NEXT_DATA__ and spots a bot challenge', () => {
-    const html = '<html><script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"initialData":{"data":{"reviews":{"customerReviews":[],"totalReviewCount":0}}}}}}</script></html>';
+    const html =
+      '<html><script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"initialData":{"data":{"reviews":{"customerReviews":[],"totalReviewCount":0}}}}}}</script></html>';
     expect(parseRetailReviews(retailReviewsFromNextData(extractRetailNextData(html))).total).toBe(0);
     expect(() => extractRetailNextData('<html><title>Robot or human?</title><div id="px-captcha"></div></html>')).toThrow(UpstreamFailed);
     expect(() => extractRetailNextData('<html></html>')).toThrow(UpstreamContractChanged);

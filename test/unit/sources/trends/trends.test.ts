@@ -21,8 +21,26 @@ describe.skipIf(daily.missing)(daily.title, () => {
     expect(widget.request.resolution).toBe('DAY');
     const series = parseTrendsTimeline(data.body, widget);
     expect(series).toEqual([
-      { keyword: 'pizza', points: [{ date: '2021-01-01', value: 100 }, { date: '2021-01-02', value: 83 }, { date: '2021-01-03', value: 78 }, { date: '2021-01-04', value: 49 }, { date: '2021-01-05', value: 50 }] },
-      { keyword: 'bagel', points: [{ date: '2021-01-01', value: 2 }, { date: '2021-01-02', value: 2 }, { date: '2021-01-03', value: 2 }, { date: '2021-01-04', value: 1 }, { date: '2021-01-05', value: 1 }] },
+      {
+        keyword: 'pizza',
+        points: [
+          { date: '2021-01-01', value: 100 },
+          { date: '2021-01-02', value: 83 },
+          { date: '2021-01-03', value: 78 },
+          { date: '2021-01-04', value: 49 },
+          { date: '2021-01-05', value: 50 },
+        ],
+      },
+      {
+        keyword: 'bagel',
+        points: [
+          { date: '2021-01-01', value: 2 },
+          { date: '2021-01-02', value: 2 },
+          { date: '2021-01-03', value: 2 },
+          { date: '2021-01-04', value: 1 },
+          { date: '2021-01-05', value: 1 },
+        ],
+      },
     ]);
     const req = trendsTimelineRequest(widget);
     expect(req.path.startsWith('/trends/api/widgetdata/multiline?hl=en-US&tz=0&req=')).toBe(true);
@@ -52,8 +70,20 @@ describe.skipIf(multi.missing)(multi.title, () => {
     expect(widget.type).toBe('fe_multi_range_chart');
     expect(trendsTimelineRequest(widget).path.startsWith('/trends/api/widgetdata/multirange?')).toBe(true);
     const [pizza, bagel] = parseTrendsTimeline(data.body, widget);
-    expect(pizza.points.map((p) => [p.date, p.value])).toEqual([['2021-01-01', 100], ['2021-01-02', 83], ['2021-01-03', 78], ['2021-01-04', 49], ['2021-01-05', 50]]);
-    expect(bagel.points.map((p) => [p.date, p.value])).toEqual([['2021-01-06', 1], ['2021-01-07', 1], ['2021-01-08', 1], ['2021-01-09', 2], ['2021-01-10', 2]]);
+    expect(pizza.points.map((p) => [p.date, p.value])).toEqual([
+      ['2021-01-01', 100],
+      ['2021-01-02', 83],
+      ['2021-01-03', 78],
+      ['2021-01-04', 49],
+      ['2021-01-05', 50],
+    ]);
+    expect(bagel.points.map((p) => [p.date, p.value])).toEqual([
+      ['2021-01-06', 1],
+      ['2021-01-07', 1],
+      ['2021-01-08', 1],
+      ['2021-01-09', 2],
+      ['2021-01-10', 2],
+    ]);
   });
 });
 
@@ -61,7 +91,14 @@ const region = fixtureSuite('trends interest by region', REGION);
 describe.skipIf(region.missing)(region.title, () => {
   it('lists the widgets of a region comparison', () => {
     const [, explore] = cassette(REGION);
-    expect(parseTrendsExplore(explore.body).map((w) => w.id)).toEqual(['TIMESERIES', 'GEO_MAP', 'GEO_MAP_0', 'RELATED_QUERIES_0', 'GEO_MAP_1', 'RELATED_QUERIES_1']);
+    expect(parseTrendsExplore(explore.body).map((w) => w.id)).toEqual([
+      'TIMESERIES',
+      'GEO_MAP',
+      'GEO_MAP_0',
+      'RELATED_QUERIES_0',
+      'GEO_MAP_1',
+      'RELATED_QUERIES_1',
+    ]);
   });
 });
 

@@ -18,7 +18,17 @@ const tracks = fixtureSuite('video caption track list', PLAYER, WATCH);
 describe.skipIf(tracks.missing)(tracks.title, () => {
   it('lists the nine tracks with kind and the default flag', () => {
     const list = parseCaptionTracks(readFixtureJson(PLAYER));
-    expect(list.map((t) => `${t.code}:${t.kind}`)).toEqual(['zh:manual', 'cs:manual', 'en:manual', 'en:asr', 'de:manual', 'hi:manual', 'ja:manual', 'ko:manual', 'es:manual']);
+    expect(list.map((t) => `${t.code}:${t.kind}`)).toEqual([
+      'zh:manual',
+      'cs:manual',
+      'en:manual',
+      'en:asr',
+      'de:manual',
+      'hi:manual',
+      'ja:manual',
+      'ko:manual',
+      'es:manual',
+    ]);
     expect(list.filter((t) => t.is_default).map((t) => t.code)).toEqual(['en']);
     expect(captionLanguage(list[3])).toEqual({ code: 'en', name: 'English (auto-generated)', kind: 'asr', translatable: true, is_default: false });
     expect(list[2].base_url.startsWith('https://www.youtube.com/api/timedtext?v=GJLlxj_dtq8')).toBe(true);
@@ -40,7 +50,14 @@ describe.skipIf(tracks.missing)(tracks.title, () => {
 });
 
 describe('caption choice rules on a hand-made track list', () => {
-  const t = (code: string, kind: 'manual' | 'asr', is_default = false): CaptionTrack => ({ code, name: code, kind, translatable: true, is_default, base_url: `u:${code}:${kind}` });
+  const t = (code: string, kind: 'manual' | 'asr', is_default = false): CaptionTrack => ({
+    code,
+    name: code,
+    kind,
+    translatable: true,
+    is_default,
+    base_url: `u:${code}:${kind}`,
+  });
 
   it('prefers creator captions, then the exact code, and lets a base code match regional variants', () => {
     const list = [t('en', 'asr'), t('en-GB', 'manual'), t('pt-BR', 'manual'), t('fr', 'manual', true)];
@@ -92,6 +109,8 @@ describe('timedtext bodies (self-written, mirroring the real formats)', () => {
 
   it('treats an empty body as a failed upstream and asks for json3', () => {
     expect(() => parseTimedText('')).toThrow(UpstreamFailed);
-    expect(videoTimedTextRequest('https://www.youtube.com/api/timedtext?v=GJLlxj_dtq8&lang=en&fmt=srv3').path).toBe('/api/timedtext?v=GJLlxj_dtq8&lang=en&fmt=json3');
+    expect(videoTimedTextRequest('https://www.youtube.com/api/timedtext?v=GJLlxj_dtq8&lang=en&fmt=srv3').path).toBe(
+      '/api/timedtext?v=GJLlxj_dtq8&lang=en&fmt=json3',
+    );
   });
 });

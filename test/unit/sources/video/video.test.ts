@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixture, readFixtureJson } from '../../../helpers/fixtures.js';
 import { NotFound, UpstreamFailed } from '../../../../src/domain/errors.js';
-import { assertVideoChannelExists, parseVideoChannelContinuation, parseVideoChannelPage, parseVideoResolveUrl } from '../../../../src/sources/video/parse-channel.js';
+import {
+  assertVideoChannelExists,
+  parseVideoChannelContinuation,
+  parseVideoChannelPage,
+  parseVideoResolveUrl,
+} from '../../../../src/sources/video/parse-channel.js';
 import { parseVideoSearch } from '../../../../src/sources/video/parse-search.js';
 import { extractVideoWatchData, parseVideo, parseVideoWatchPage } from '../../../../src/sources/video/parse-video.js';
 import {
@@ -37,7 +42,8 @@ describe.skipIf(channel.missing)(channel.title, () => {
       link: 'https://www.youtube.com/channel/UCTwECeGqMZee77BjdoYtI2Q',
       subscribers_text: '8.84k subscribers',
       video_count_text: '258 videos',
-      description: 'A nonprofit building a vibrant, collaborative global commons through CC licenses, programs, and a growing network. \n\nImage: Lukas Schlagenhauf (CC BY-ND 2.0)',
+      description:
+        'A nonprofit building a vibrant, collaborative global commons through CC licenses, programs, and a growing network. \n\nImage: Lukas Schlagenhauf (CC BY-ND 2.0)',
       keywords: ['creative commons', 'remix', 'culture', 'nonprofit'],
       rss_url: 'https://www.youtube.com/feeds/videos.xml?channel_id=UCTwECeGqMZee77BjdoYtI2Q',
       is_family_safe: true,
@@ -64,7 +70,12 @@ describe.skipIf(channel.missing)(channel.title, () => {
       badges: [],
       channel: { name: 'Creative Commons', id: 'UCTwECeGqMZee77BjdoYtI2Q', handle: '@creativecommons' },
     });
-    expect(page.videos[9]).toMatchObject({ video_id: 'dJG0jqhsa3c', title: 'Creative Commons License Chooser Demonstration', views_text: '362 views', length_seconds: 211 });
+    expect(page.videos[9]).toMatchObject({
+      video_id: 'dJG0jqhsa3c',
+      title: 'Creative Commons License Chooser Demonstration',
+      views_text: '362 views',
+      length_seconds: 211,
+    });
     expect(page.videos[29]).toMatchObject({ position: 30, video_id: 'Wi5vPm56fzg' });
     expect(page.next_page_token!.startsWith('4qmFsgLZCRIYVUNUd0VDZUdxTVplZTc3Qmpkb1l0STJR')).toBe(true);
   });
@@ -73,7 +84,13 @@ describe.skipIf(channel.missing)(channel.title, () => {
     const page = parseVideoChannelContinuation(newpipeBody(CONT).body, { offset: 30 });
     expect(page.channel).toBeNull();
     expect(page.videos).toHaveLength(30);
-    expect(page.videos[0]).toMatchObject({ position: 31, video_id: 'CIFHx7_z3Vc', title: 'ALA Core webinar series, part 2 - Deep Dive into Creative Commons Licensing', views_text: '117 views', length: '1:00:01' });
+    expect(page.videos[0]).toMatchObject({
+      position: 31,
+      video_id: 'CIFHx7_z3Vc',
+      title: 'ALA Core webinar series, part 2 - Deep Dive into Creative Commons Licensing',
+      views_text: '117 views',
+      length: '1:00:01',
+    });
     expect(page.videos[29]).toMatchObject({ position: 60, video_id: '9c1Kl8ElHug', length_seconds: 2727 });
     expect(page.next_page_token!.startsWith('4qmFsgLBGBIYVUNUd0VDZUdxTVplZTc3Qmpkb1l0STJR')).toBe(true);
   });
@@ -178,7 +195,13 @@ const players = fixtureSuite('video player availability', AGE, BOT, UNAVAILABLE,
 describe.skipIf(players.missing)(players.title, () => {
   it('answers an age-gated video with its metadata', () => {
     const v = parseVideo({ player: readFixtureJson(AGE) });
-    expect(v).toMatchObject({ video_id: 'Njp5uhTorCo', title: 'Laura Branigan - Self Control (Moreno J Remix) Age-restricted', age_restricted: true, length_seconds: 452, channel: { id: 'UCJqyF-E8VW75fQz61ftchzg' } });
+    expect(v).toMatchObject({
+      video_id: 'Njp5uhTorCo',
+      title: 'Laura Branigan - Self Control (Moreno J Remix) Age-restricted',
+      age_restricted: true,
+      length_seconds: 452,
+      channel: { id: 'UCJqyF-E8VW75fQz61ftchzg' },
+    });
   });
 
   it('maps a bot check to 502 and an unavailable video to 404', () => {
@@ -188,7 +211,12 @@ describe.skipIf(players.missing)(players.title, () => {
 
   it('reads a playable video without captions', () => {
     const v = parseVideo({ player: readFixtureJson(NO_CAPTIONS) });
-    expect(v).toMatchObject({ video_id: 'dsMFmonKDD4', title: 'Angèle - Eels x Richard Cocciante | A Take Away Show', age_restricted: false, length_seconds: 288 });
+    expect(v).toMatchObject({
+      video_id: 'dsMFmonKDD4',
+      title: 'Angèle - Eels x Richard Cocciante | A Take Away Show',
+      age_restricted: false,
+      length_seconds: 288,
+    });
     // the player answer has no watch data (no hashtags above the title): the description states them
     expect(v.hashtags).toEqual(['#Angèle', '#BrolLaSuite', '#Blogothèque']);
   });
@@ -216,7 +244,14 @@ describe.skipIf(search.missing)(search.title, () => {
 
 describe('video inputs and requests', () => {
   it('takes the id from ids and the usual URLs', () => {
-    for (const input of ['GJLlxj_dtq8', 'https://www.youtube.com/watch?v=GJLlxj_dtq8&t=39s', 'https://youtu.be/GJLlxj_dtq8', 'https://www.youtube.com/shorts/GJLlxj_dtq8', 'https://www.youtube.com/embed/GJLlxj_dtq8', 'https://www.youtube.com/live/GJLlxj_dtq8?si=x']) {
+    for (const input of [
+      'GJLlxj_dtq8',
+      'https://www.youtube.com/watch?v=GJLlxj_dtq8&t=39s',
+      'https://youtu.be/GJLlxj_dtq8',
+      'https://www.youtube.com/shorts/GJLlxj_dtq8',
+      'https://www.youtube.com/embed/GJLlxj_dtq8',
+      'https://www.youtube.com/live/GJLlxj_dtq8?si=x',
+    ]) {
       expect(parseVideoIdInput(input)).toBe('GJLlxj_dtq8');
     }
     expect(() => parseVideoIdInput('https://example.com/watch?v=GJLlxj_dtq8')).toThrow();
@@ -229,7 +264,11 @@ describe('video inputs and requests', () => {
     // a channel URL whose path is not valid percent-encoding is invalid input, not a fault
     expect(() => parseChannelInput('https://www.youtube.com/@%E0%A4%A')).toThrow(/channel must be/);
     const browse = JSON.parse(videoBrowseRequest('UCTwECeGqMZee77BjdoYtI2Q', 'en', 'gb').body!);
-    expect(browse).toMatchObject({ browseId: 'UCTwECeGqMZee77BjdoYtI2Q', params: 'EgZ2aWRlb3PyBgQKAjoA', context: { client: { clientName: 'WEB', hl: 'en', gl: 'GB' } } });
+    expect(browse).toMatchObject({
+      browseId: 'UCTwECeGqMZee77BjdoYtI2Q',
+      params: 'EgZ2aWRlb3PyBgQKAjoA',
+      context: { client: { clientName: 'WEB', hl: 'en', gl: 'GB' } },
+    });
   });
 
   it('round-trips our page token and rejects a bad one', () => {

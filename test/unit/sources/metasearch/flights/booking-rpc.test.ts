@@ -22,7 +22,9 @@ describe('GetBookingResults reply (browser path capture)', () => {
   });
 
   it('matches the front end RPC URL only', () => {
-    expect(BOOKING_RPC.test('https://www.google.com/_/FlightsFrontendUi/data/travel.frontend.flights.FlightsFrontendService/GetBookingResults?f.sid=1&rt=c')).toBe(true);
+    expect(
+      BOOKING_RPC.test('https://www.google.com/_/FlightsFrontendUi/data/travel.frontend.flights.FlightsFrontendService/GetBookingResults?f.sid=1&rt=c'),
+    ).toBe(true);
     expect(BOOKING_RPC.test('https://www.google.com/_/FlightsFrontendUi/data/travel.frontend.flights.FlightsFrontendService/GetBookingResultsV2')).toBe(false);
   });
 });

@@ -25,7 +25,15 @@ const suite = fixtureSuite('metasearch flights compatible response', REF, PAGE);
 describe.skipIf(suite.missing)(suite.title, () => {
   const ref = suite.missing ? ({} as Json) : readFixtureJson<Json>(REF);
   const page = suite.missing ? (null as unknown as FlightResultsPage) : parseFlightResults(readFixture(PAGE));
-  const roundTrip = normalizeFlightSearch({ departure_id: 'MAD', arrival_id: 'NRT', outbound_date: '2026-08-15', return_date: '2026-08-22', currency: 'USD', hl: 'en', gl: 'us' });
+  const roundTrip = normalizeFlightSearch({
+    departure_id: 'MAD',
+    arrival_id: 'NRT',
+    outbound_date: '2026-08-15',
+    return_date: '2026-08-22',
+    currency: 'USD',
+    hl: 'en',
+    gl: 'us',
+  });
   const oneWay = normalizeFlightSearch({ departure_id: 'MAD', arrival_id: 'NRT', outbound_date: '2026-08-15', flight_type: 'one_way' });
   const body: CompatFlightsBody = suite.missing ? ({} as CompatFlightsBody) : toCompatFlights(page, { search: roundTrip });
   const refItineraries: Json[] = [...(ref.best_flights ?? []), ...(ref.other_flights ?? [])];
@@ -43,7 +51,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expectSubset(keysOf(ours.map((i) => i.carbon_emissions).filter(Boolean)), keysOf(refItineraries.map((i) => i.carbon_emissions)));
     const flightRef = refItineraries[0].flights[0];
     expectSubset(new Set(Object.keys(ours[0].flights[0].departure_airport)), new Set(Object.keys(flightRef.departure_airport)));
-    expectSubset(keysOf(ours.flatMap((i) => i.flights.map((f: Json) => f.detected_extensions ?? {}))), keysOf(refItineraries.flatMap((i) => i.flights.map((f: Json) => f.detected_extensions))));
+    expectSubset(
+      keysOf(ours.flatMap((i) => i.flights.map((f: Json) => f.detected_extensions ?? {}))),
+      keysOf(refItineraries.flatMap((i) => i.flights.map((f: Json) => f.detected_extensions))),
+    );
   });
 
   it('maps the first itinerary like the reference does', () => {
@@ -75,7 +86,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(pi.price_history![0]).toEqual({ price: 760, iso_date: '2025-11-05T23:00:00Z' });
     expect(keysOf(body.airports!)).toEqual(keysOf(ref.airports));
     expect(keysOf(body.airports!.flatMap((a) => a.departure))).toEqual(keysOf(ref.airports.flatMap((a: Json) => a.departure)));
-    expect(body.airports![0].arrival[0]).toMatchObject({ airport: { id: 'NRT', name: 'Narita International Airport' }, city: 'Tokyo', country: 'Japan', country_code: 'JP' });
+    expect(body.airports![0].arrival[0]).toMatchObject({
+      airport: { id: 'NRT', name: 'Narita International Airport' },
+      city: 'Tokyo',
+      country: 'Japan',
+      country_code: 'JP',
+    });
     expect(new Set(Object.keys(body.airlines!))).toEqual(new Set(Object.keys(ref.airlines)));
     expect(keysOf(body.baggage_allowance_links!)).toEqual(keysOf(ref.baggage_allowance_links));
   });

@@ -80,9 +80,7 @@ describe.skipIf(layover.missing)(layover.title, () => {
     expect(it0.flights[0].departure_airport.time).toBe('15:30');
     expect(it0.flights[1].departure_airport).toEqual({ id: 'CAI', name: 'Cairo International Airport', date: '2026-08-16', time: '00:30' });
     expect(it0.flights[1].arrival_airport.time).toBe('18:30');
-    expect(it0.layovers).toEqual([
-      { duration: 190, id: 'CAI', name: 'Cairo International Airport', city: 'Cairo', departure_id: null, overnight: false },
-    ]);
+    expect(it0.layovers).toEqual([{ duration: 190, id: 'CAI', name: 'Cairo International Airport', city: 'Cairo', departure_id: null, overnight: false }]);
     expect(it0.total_duration).toBe(1200);
   });
 
@@ -90,9 +88,7 @@ describe.skipIf(layover.missing)(layover.title, () => {
     const it2 = p.best_flights[2];
     expect(it2.price).toBe(1001);
     expect(it2.airlines).toEqual(['Iberia', 'Qatar Airways']);
-    expect(it2.layovers).toEqual([
-      { duration: 175, id: 'DOH', name: 'Hamad International Airport', city: 'Doha', departure_id: null, overnight: true },
-    ]);
+    expect(it2.layovers).toEqual([{ duration: 175, id: 'DOH', name: 'Hamad International Airport', city: 'Doha', departure_id: null, overnight: true }]);
   });
 
   it('labels price level 5 as high', () => {
@@ -159,8 +155,24 @@ describe('metasearch flights parser: contract', () => {
   });
 
   it('skips rows without legs but treats a list of only such rows as a contract change', () => {
-    const leg = [null, null, null, 'SFO', 'San Francisco International Airport', 'John F. Kennedy International Airport', 'JFK', null, [6], null, [14, 30], 330];
-    const good = [['AS', ['Alaska'], [leg], 'SFO', [2026, 7, 15], [6], 'JFK', [2026, 7, 15], [14, 30], 330], [[null, 140], null]];
+    const leg = [
+      null,
+      null,
+      null,
+      'SFO',
+      'San Francisco International Airport',
+      'John F. Kennedy International Airport',
+      'JFK',
+      null,
+      [6],
+      null,
+      [14, 30],
+      330,
+    ];
+    const good = [
+      ['AS', ['Alaska'], [leg], 'SFO', [2026, 7, 15], [6], 'JFK', [2026, 7, 15], [14, 30], 330],
+      [[null, 140], null],
+    ];
     const page = parseFlightResultsData([null, null, [[[null], good]], null]);
     expect(page.best_flights).toHaveLength(1);
     expect(page.best_flights[0]).toMatchObject({ price: 140, currency: null, total_duration: 330 });

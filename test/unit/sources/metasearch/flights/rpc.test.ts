@@ -35,7 +35,16 @@ describe('metasearch flights location search (H028ib)', () => {
 });
 
 describe('metasearch flights price calendar (GetCalendarGraph)', () => {
-  const search = normalizeFlightSearch({ departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', return_date: '2026-07-22', stops: 'nonstop', adults: 2, infants_on_lap: 1, currency: 'USD' });
+  const search = normalizeFlightSearch({
+    departure_id: 'SFO',
+    arrival_id: 'JFK',
+    outbound_date: '2026-07-15',
+    return_date: '2026-07-22',
+    stops: 'nonstop',
+    adults: 2,
+    infants_on_lap: 1,
+    currency: 'USD',
+  });
 
   it('builds the f.req filter struct the results page echoes', () => {
     const req = buildCalendarRequest(search, { start_date: '2026-07-01', end_date: '2026-07-31' });

@@ -53,7 +53,9 @@ function vectorMessage(v: Vector['input']): TfsMessage {
 
 const vectors = fixtureSuite('metasearch flights tfs vectors', 'google-flights/tfs-param-test-vectors.json');
 describe.skipIf(vectors.missing)(vectors.title, () => {
-  const file = vectors.missing ? { total_cases: 0, cases: [] as Vector[] } : readFixtureJson<{ total_cases: number; cases: Vector[] }>('google-flights/tfs-param-test-vectors.json');
+  const file = vectors.missing
+    ? { total_cases: 0, cases: [] as Vector[] }
+    : readFixtureJson<{ total_cases: number; cases: Vector[] }>('google-flights/tfs-param-test-vectors.json');
 
   it('has all 59 vectors', () => {
     expect(file.cases).toHaveLength(59);

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequest } from '../../../../../src/domain/errors.js';
 import { normalizeFlightSearch } from '../../../../../src/sources/metasearch/flights/params.js';
-import {
-  decodeBookingToken,
-  decodeDepartureToken,
-  encodeBookingToken,
-  encodeDepartureToken,
-} from '../../../../../src/sources/metasearch/flights/tokens.js';
+import { decodeBookingToken, decodeDepartureToken, encodeBookingToken, encodeDepartureToken } from '../../../../../src/sources/metasearch/flights/tokens.js';
 
 const search = normalizeFlightSearch({
   departure_id: 'JFK',
@@ -64,7 +59,13 @@ describe('metasearch flights tokens', () => {
   });
 
   it('rejects booking tokens that are garbage, incomplete or departure tokens', () => {
-    for (const token of ['', 'zzz', b64('{}'), encodeDepartureToken(search, [outbound]), encodeBookingToken(search, [outbound], { price_token: null, price: null, currency: null })]) {
+    for (const token of [
+      '',
+      'zzz',
+      b64('{}'),
+      encodeDepartureToken(search, [outbound]),
+      encodeBookingToken(search, [outbound], { price_token: null, price: null, currency: null }),
+    ]) {
       expect(() => decodeBookingToken(token)).toThrow(expect.objectContaining({ status: 400, detail: 'invalid booking_token' }));
     }
   });

@@ -27,10 +27,8 @@ describe('metasearch hotels AF_initDataCallback extraction', () => {
     ]);
   });
 
-  it('does not lend the next blob\'s data to an error blob', () => {
-    const blobs = extractInitData(
-      `AF_initDataCallback({key: 'ds:0', isError: true});AF_initDataCallback({key: 'ds:1', hash: '1', data:[7]});`,
-    );
+  it("does not lend the next blob's data to an error blob", () => {
+    const blobs = extractInitData(`AF_initDataCallback({key: 'ds:0', isError: true});AF_initDataCallback({key: 'ds:1', hash: '1', data:[7]});`);
     expect(blobs).toEqual([
       { key: 'ds:0', data: undefined },
       { key: 'ds:1', data: [7] },

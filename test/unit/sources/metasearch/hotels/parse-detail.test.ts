@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSuite } from '../../../../helpers/fixtures.js';
 import { UpstreamContractChanged } from '../../../../../src/domain/errors.js';
-import { displayBasis, parsePropertyData, parsePropertyPage } from '../../../../../src/sources/metasearch/hotels/parse-detail.js';
+import { displayBasis, parsePropertyData } from '../../../../../src/sources/metasearch/hotels/parse-detail.js';
 import { cancellation, pricePair } from '../../../../../src/sources/metasearch/hotels/parse-sellers.js';
 import { normalizeSeller } from '../../../../../src/sources/metasearch/hotels/offers.js';
 import { buildHotelPropertyUrl, encodePropertyQs, pageTokenOffset } from '../../../../../src/sources/metasearch/hotels/requests.js';
 import { decodeTs } from '../../../../../src/sources/metasearch/hotels/ts-param.js';
-import { crownDetail, LONDON_TOKENS, page, PAGES, searchData, withData } from '../../../../fixtures/hotels-payloads.js';
+import { crownDetail, LONDON_TOKENS, page, PAGES, searchData } from '../../../../fixtures/hotels-payloads.js';
 
 describe('metasearch hotels: seller slots and request helpers', () => {
   it('reads price pairs with and without exact amounts', () => {
@@ -33,7 +33,9 @@ describe('metasearch hotels: seller slots and request helpers', () => {
     expect(pageTokenOffset('CBI=')).toBe(18);
     expect(pageTokenOffset('CCQ=')).toBe(36);
     expect(pageTokenOffset('!!')).toBeNull();
-    const url = new URL(`https://x${buildHotelPropertyUrl(LONDON_TOKENS[0], { checkIn: '2026-04-15', checkOut: '2026-04-22', adults: 2, currency: 'GBP', gl: 'gb', hl: 'en' }).path}`);
+    const url = new URL(
+      `https://x${buildHotelPropertyUrl(LONDON_TOKENS[0], { checkIn: '2026-04-15', checkOut: '2026-04-22', adults: 2, currency: 'GBP', gl: 'gb', hl: 'en' }).path}`,
+    );
     expect(url.searchParams.get('qs')).toBe(encodePropertyQs(LONDON_TOKENS[0]));
     expect(decodeTs(url.searchParams.get('ts')!).search).toMatchObject({ checkIn: '2026-04-15', checkOut: '2026-04-22', currency: 'GBP' });
   });

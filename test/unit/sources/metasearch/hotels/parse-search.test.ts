@@ -107,7 +107,9 @@ describe.skipIf(tokyo5.missing)(tokyo5.title, () => {
   });
 
   it('flags the six eco-certified hotels the cards badge', () => {
-    const eco = parsed('tokyo-5star').properties.filter((x) => x.eco_certified).map((x) => x.name);
+    const eco = parsed('tokyo-5star')
+      .properties.filter((x) => x.eco_certified)
+      .map((x) => x.name);
     expect(eco).toEqual([
       'Oakwood Premier Tokyo',
       'Imperial Hotel Tokyo',

@@ -62,9 +62,7 @@ function searchFromInput(i: VectorInput): TsSearch {
     adults: i.guests.adults,
     childrenAges: i.guests.children_with_ages,
     currency: i.currency,
-    place: i.location_id
-      ? { id: i.location_id, coordinates: i.coordinates || undefined, name: i.display_name || undefined }
-      : null,
+    place: i.location_id ? { id: i.location_id, coordinates: i.coordinates || undefined, name: i.display_name || undefined } : null,
     sort: i.sort_by ?? null,
     minGuestRating: i.min_guest_rating ?? null,
     hotelClass: i.hotel_stars,
