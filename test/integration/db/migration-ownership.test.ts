@@ -96,6 +96,15 @@ describe('migration 005: every existing record gets its owner', () => {
     ]);
   });
 
+  it('a stored rate cannot name an account that does not exist (checked once per statement, migration 017)', async () => {
+    const rate = (account: string, day: string) =>
+      sql`INSERT INTO stored_rates (account_id, token, market, currency, adults, los, stay_date, rate_total, rate, observation_id, collection_id, run_id, observed_at)
+        VALUES (${account}, 'tok-017', 'US', 'USD', 2, 1, ${day}, 100, '{}', 'o-017', 'c', 'scraperun_a', now())`;
+    await expect(rate('acct_missing', '2027-02-01')).rejects.toThrow(/stored rate without its account/);
+    await rate('acct_a', '2027-02-01');
+    expect((await sql`SELECT account_id FROM stored_rates WHERE token = 'tok-017'`).map((r) => r.account_id)).toEqual(['acct_a']);
+  });
+
   it('the reads by account have an index that leads with the account', async () => {
     // The index definitions, not a plan: on a four-row table the planner's choice says little and
     // varied between PostgreSQL versions and runs.
