@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CalendarRequest, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
 import { createCalendarJob, readCalendarJob } from '../src/jobs/calendar-jobs.js';
+import { expiryBounds } from '../src/jobs/run-expiry.js';
 import { checkCallbackUrl } from '../src/upstream/callback-url.js';
 import { InvalidInput, NotConfigured } from '../src/domain/errors.js';
 import { defineTool } from '../src/core/define-tool.js';
@@ -101,7 +102,7 @@ export const createJob = defineTool({
       items: input.items.map((item) => normalizeCalendarRequest(item)),
       priority: input.priority,
       callbackUrl,
-      minExpirySeconds: deps.config.JOB_MIN_EXPIRY_S,
+      expiry: expiryBounds(deps.config),
     });
     // Read before waking this process's workers, so that the answer shows the job as committed (queued).
     const job = await readCalendarJob(deps.sql, key.account_id, id, false);

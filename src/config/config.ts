@@ -84,6 +84,7 @@ const ConfigSchema = z.object({
   STDIO_RUN_WORKER: bool.default(false),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOB_MIN_EXPIRY_S: z.coerce.number().int().min(1).max(3600).default(60),
+  JOB_MAX_EXPIRY_S: z.coerce.number().int().min(1).max(86_400).default(3600),
   QUEUE_MAINTENANCE_S: z.coerce.number().int().min(1).max(3600).default(30),
   WEBHOOK_SIGNING_SECRET: z
     .string()
@@ -253,7 +254,10 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   RUN_WORKER: 'run the calendar-batch worker in the API process (npm run worker runs it alone)',
   STDIO_RUN_WORKER: 'also run the calendar-batch worker (and its queue) inside the stdio MCP server; off, a desktop launch serves tool calls only',
   WORKER_CONCURRENCY: 'calendar items run at once per worker process',
-  JOB_MIN_EXPIRY_S: "lower bound of a batch item's queue expiry (after a crash it is handed out again once expired)",
+  JOB_MIN_EXPIRY_S:
+    "lower bound of a queued run's expiry (batch item, MCP task, watch check): twice its expected time, after a crash it is handed out again once expired",
+  JOB_MAX_EXPIRY_S:
+    "upper bound of a queued run's expiry (watch checks: at most 1800 s): the longest a run whose worker died waits before it is handed out again; keep it above the longest run",
   QUEUE_MAINTENANCE_S: 'pg-boss maintenance interval (expiry of abandoned items); also run at start-up',
   WEBHOOK_SIGNING_SECRET:
     'Standard Webhooks secret `whsec_<base64 of 24-64 random bytes>`: enables job.completed webhooks and signs them; unset: callback_url is refused with 503',

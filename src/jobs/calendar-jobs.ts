@@ -6,6 +6,7 @@ import { accountOf } from '../platform/accounts.js';
 import { once } from '../platform/idempotency.js';
 import { newId } from '../domain/ids.js';
 import type { AuthedKey } from '../platform/keys.js';
+import { runExpirySeconds, type ExpiryBounds } from './run-expiry.js';
 
 /*
  * The owner of calendar_jobs and calendar_job_items: the customer-facing state of calendar batches
@@ -23,14 +24,6 @@ export function bossDb(tx: Db): PgBoss.Db {
   return { executeSql: async (text: string, values: unknown[]) => ({ rows: await tx.unsafe(text, values as never[]) }) };
 }
 
-/**
- * An item's queue entry expires after its expected duration plus slack: after a crash,
- * pg-boss hands it out again once it expired and maintenance ran.
- */
-export function itemExpirySeconds(r: NormalizedCalendarRequest, minSeconds: number): number {
-  return Math.max(minSeconds, Math.min(3600, Math.ceil(expectedCalendarSeconds(r) * 2)));
-}
-
 /** A generous estimate of one calendar's run time: one RPC per 31 nights, four at a time, plus the minimum-stay probe levels. */
 export function expectedCalendarSeconds(r: NormalizedCalendarRequest): number {
   return 5 + r.days * 0.1 + r.verify_sources * 15 + (r.basis === 'mainstream' ? r.days * 1.5 : 0) + (r.probe_min_stay ? 5 : 0);
@@ -43,7 +36,8 @@ export interface NewJob {
   items: NormalizedCalendarRequest[];
   priority: number;
   callbackUrl: string | null;
-  minExpirySeconds: number;
+  /** Bounds of each item's queue expiry (runExpirySeconds). */
+  expiry: ExpiryBounds;
 }
 
 /** Persists the job, its items and their queue entries in one transaction, once per Idempotency-Key. */
@@ -74,7 +68,7 @@ export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Pr
           retryLimit: MAX_ITEM_ATTEMPTS + 5,
           retryDelay: 2,
           retryBackoff: true,
-          expireInSeconds: itemExpirySeconds(job.items[i], job.minExpirySeconds),
+          expireInSeconds: runExpirySeconds(expectedCalendarSeconds(job.items[i]), job.expiry),
         })),
         { db: bossDb(tx) },
       );

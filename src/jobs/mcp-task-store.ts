@@ -6,6 +6,7 @@ import { newId } from '../domain/ids.js';
 import type { AuthedKey } from '../platform/keys.js';
 import { bossDb } from './calendar-jobs.js';
 import type { JobQueue } from './job-queue.js';
+import { runExpirySeconds, type ExpiryBounds } from './run-expiry.js';
 
 /*
  * The one module that writes and reads MCP task records (src/doors/mcp/mcp-tasks.ts answers the
@@ -51,9 +52,9 @@ export interface NewTask {
   requestId: string;
   tool: string;
   arguments: Record<string, unknown>;
-  /** Expected run time: the queue entry expires (and a crashed run is retried) after twice this. */
+  /** Expected run time: the queue entry expires (and a crashed run is retried) after twice this, within `expiry`. */
   expectedSeconds: number;
-  minExpirySeconds: number;
+  expiry: ExpiryBounds;
 }
 
 /** How often a client should ask: a tenth of the expected time, within 0.5-5 s. */
@@ -80,7 +81,7 @@ export async function createTask(sql: Sql, boss: PgBoss, t: NewTask): Promise<Ta
           data: { task_id: row.id },
           retryLimit: MAX_TASK_ATTEMPTS + 2,
           retryDelay: 1,
-          expireInSeconds: Math.max(t.minExpirySeconds, Math.min(3600, Math.ceil(t.expectedSeconds * 2))),
+          expireInSeconds: runExpirySeconds(t.expectedSeconds, t.expiry),
         },
       ],
       { db: bossDb(tx) },

@@ -10,6 +10,7 @@ import type { Config } from '../config/config.js';
 import type { Operation } from '../domain/watch-observation.js';
 import { derivedUuid } from '../domain/watch-schedule.js';
 import { bossDb, expectedCalendarSeconds } from './calendar-jobs.js';
+import { expiryBounds, runExpirySeconds } from './run-expiry.js';
 
 export const WATCH_CHECK_QUEUE = 'watch-check';
 export const WATCH_WEBHOOK_QUEUE = 'watch-webhook';
@@ -28,9 +29,10 @@ export interface WatchWebhookJob {
 
 /**
  * How long one attempt may hold its slot: twice the operation's expected run time. A killed
- * worker's slot is taken again once this has passed, so it stays well inside a one-hour period.
+ * worker's slot is taken again once this has passed, so it stays well inside a one-hour period
+ * (at most 30 minutes, whatever JOB_MAX_EXPIRY_S allows).
  */
-export function leaseSeconds(config: Pick<Config, 'JOB_MIN_EXPIRY_S'>, operation: Operation, input: Record<string, unknown>): number {
+export function leaseSeconds(config: Pick<Config, 'JOB_MIN_EXPIRY_S' | 'JOB_MAX_EXPIRY_S'>, operation: Operation, input: Record<string, unknown>): number {
   let expected: number;
   if (operation === 'calendar') {
     // the target as given: the operation's defaults apply where it leaves a field out
@@ -38,7 +40,8 @@ export function leaseSeconds(config: Pick<Config, 'JOB_MIN_EXPIRY_S'>, operation
     expected = expectedCalendarSeconds(r);
   } else if (operation === 'offers') expected = 10 * Number(input.coverage ?? 1) + 5;
   else expected = Number(input.timeout_s ?? 45) + 5;
-  return Math.max(config.JOB_MIN_EXPIRY_S, Math.min(1800, Math.ceil((Number.isFinite(expected) ? expected : 60) * 2)));
+  const bounds = expiryBounds(config);
+  return runExpirySeconds(expected, { ...bounds, maxSeconds: Math.min(1800, bounds.maxSeconds) });
 }
 
 /** Queues an attempt of the watch's slot `seq` at `at`, inside the caller's transaction when given. */

@@ -32,7 +32,9 @@ afterAll(async () => {
   await replay?.close();
 });
 
-const env = () => durableProcessEnv(db.url, replay.url);
+// A 181-night calendar's expected run is ~23 s, so its queue entry would expire after ~46 s: the
+// killed run is handed out again after 10 s here (this replay's run takes ~4 s).
+const env = () => durableProcessEnv(db.url, replay.url, { JOB_MAX_EXPIRY_S: '10' });
 
 /** Every process a test started is gone before the next test (none is left behind). */
 async function killAll(children: ChildProcess[]): Promise<void> {

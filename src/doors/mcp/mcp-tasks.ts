@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { cancelTask, createTask, findTask, type TaskRecord } from '../../jobs/mcp-task-store.js';
+import { expiryBounds } from '../../jobs/run-expiry.js';
 import { Limited } from '../../domain/errors.js';
 import { takeRateLimit } from '../../platform/rate-limit.js';
 import type { Tool } from '../../core/define-tool.js';
@@ -104,7 +105,7 @@ export async function startTask(call: McpCallContext, tool: Tool, args: unknown,
       tool: tool.name,
       arguments: args as Record<string, unknown>,
       expectedSeconds: rule.seconds(input),
-      minExpirySeconds: deps.config.JOB_MIN_EXPIRY_S,
+      expiry: expiryBounds(deps.config),
     });
   } catch (err) {
     // the blocking call answers instead (and reports the fault the way every call does)
