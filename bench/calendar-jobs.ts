@@ -18,6 +18,8 @@ import { buildCalendarRpc, calendarWindows } from '../src/sources/metasearch/cal
 
 const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+/** BENCH_ZERO_RETENTION=1: the calendars store nothing (no rates written): what the stored-rates write adds to the wall time. */
+const ZERO_RETENTION = process.env.BENCH_ZERO_RETENTION === '1';
 
 /** The replayed upstream runs in its own process: its work is not the service's overhead. */
 async function startUpstream(): Promise<{ url: string; close(): void }> {
@@ -58,7 +60,13 @@ async function main() {
     const res = await fetch(`${service.url}/v1/calendar`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ token: `bench-hotel-${i}`, start: '2027-03-01', days: 90, probe_min_stay: false }),
+      body: JSON.stringify({
+        token: `bench-hotel-${i}`,
+        start: '2027-03-01',
+        days: 90,
+        probe_min_stay: false,
+        ...(ZERO_RETENTION ? { zero_retention: true } : {}),
+      }),
     });
     await res.arrayBuffer();
     const api = performance.now() - t;
@@ -127,7 +135,7 @@ async function main() {
       `| measure | value |`,
       `|---|---|`,
       `| upstream alone: the 90-night calendar's three RPCs in parallel (median) | ${upstreamTime.toFixed(1)} ms |`,
-      `| 90-night calendar through the API, overhead over the upstream (median of ${RUNS}) | ${median(overheads).toFixed(1)} ms |`,
+      `| 90-night calendar through the API, overhead over the upstream (median of ${RUNS}${ZERO_RETENTION ? ", zero_retention: nothing stored" : ""}) | ${median(overheads).toFixed(1)} ms |`,
       `| 90-night calendar, overhead, worst of ${RUNS} | ${Math.max(...overheads).toFixed(1)} ms |`,
       `| 50-item job wall time (31 nights per item), ${concurrency} items at a time | ${wall.toFixed(0)} ms (upstream alone: ${rounds} rounds × ${windowTime.toFixed(1)} ms = ${ideal.toFixed(0)} ms) |`,
       `| per-item overhead: submission, queue, result, stored rates, charge, counters (wall minus upstream, per round; items of a round run side by side) | ${perItem.toFixed(1)} ms |`,
