@@ -135,7 +135,7 @@ async function main() {
       `| measure | value |`,
       `|---|---|`,
       `| upstream alone: the 90-night calendar's three RPCs in parallel (median) | ${upstreamTime.toFixed(1)} ms |`,
-      `| 90-night calendar through the API, overhead over the upstream (median of ${RUNS}${ZERO_RETENTION ? ", zero_retention: nothing stored" : ""}) | ${median(overheads).toFixed(1)} ms |`,
+      `| 90-night calendar through the API, overhead over the upstream (median of ${RUNS}${ZERO_RETENTION ? ', zero_retention: nothing stored' : ''}) | ${median(overheads).toFixed(1)} ms |`,
       `| 90-night calendar, overhead, worst of ${RUNS} | ${Math.max(...overheads).toFixed(1)} ms |`,
       `| 50-item job wall time (31 nights per item), ${concurrency} items at a time | ${wall.toFixed(0)} ms (upstream alone: ${rounds} rounds × ${windowTime.toFixed(1)} ms = ${ideal.toFixed(0)} ms) |`,
       `| per-item overhead: submission, queue, result, stored rates, charge, counters (wall minus upstream, per round; items of a round run side by side) | ${perItem.toFixed(1)} ms |`,
