@@ -2,11 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Three projects, one run (`npm test` runs them all; `npx vitest run --project unit` one of them):
- * - unit: test/unit/<layer>/…, pure code and parsers on recorded payloads; its files share their
- *   worker's loaded modules (isolate: false: nothing of theirs is left to leak, a test that fakes the
- *   clock restores it), which halves the project's time (28 -> 14 s), most of it module loading;
+ * - unit: test/unit/<layer>/…, pure code and parsers on recorded payloads;
  * - integration: test/integration/<door-or-capability>/…, the service in the test process over
- *   real HTTP and a real PostgreSQL (browser tests included);
+ *   real HTTP and a real PostgreSQL (browser tests included); each file builds its own service on
+ *   its own database and closes it;
+ * These two share their worker's loaded modules from file to file (isolate: false): most of a
+ * file's time was loading the service's modules again (unit 28 -> 14 s, integration 273 -> 176 s
+ * alone). What a file starts it stops, a test that fakes the clock restores it, and the source's
+ * module state is constants, read-only caches and the process-wide parse slots every call gives back.
  * - process: test/process/ and test/conformance/, which spawn the service, workers, CLIs and the
  *   stdio server as their own processes, kill them, or run external suites against them: they wait
  *   on process start-up and shutdown, so they get longer timeouts.
@@ -24,7 +27,7 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-artifacts/vitest.json' }]] : ['default'],
     projects: [
       { test: { ...common, name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000, isolate: false } },
-      { test: { ...common, name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 60_000 } },
+      { test: { ...common, name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 60_000, isolate: false } },
       {
         test: {
           ...common,
