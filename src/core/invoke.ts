@@ -1,6 +1,5 @@
 import { sendTransaction, type Db, type Statement } from '../db/client.js';
-import { toApiError } from '../domain/errors.js';
-import { Limited } from '../domain/errors.js';
+import { Limited, toApiError } from '../domain/errors.js';
 import { inSourceScope } from '../ops/outcomes.js';
 import { writeCallIn, type CallOutcome } from '../platform/call-writer.js';
 import type { PeriodLeft } from '../platform/credits.js';
