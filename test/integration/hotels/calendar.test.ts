@@ -149,14 +149,18 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const token = 'ChkAtomic-hotel-0001';
     const used = async () => ((await (await svc.call('/v1/billing', { key })).json()) as any).credits.used as number;
     const before = await used();
-    // the stored-rates write fails for real: its table is gone while the call runs
-    await svc.deps.sql`ALTER TABLE stored_rates RENAME TO stored_rates_away`;
-    let failed: Response;
-    try {
-      failed = await svc.call('/v1/calendar', { key, body: { token, start: START, days: 3, probe_min_stay: false } });
-    } finally {
-      await svc.deps.sql`ALTER TABLE stored_rates_away RENAME TO stored_rates`;
-    }
+    const calendarCall = () => svc.call('/v1/calendar', { key, body: { token, start: START, days: 3, probe_min_stay: false } });
+    /** The call made while `table` is gone: a write to it fails for real. */
+    const withoutTable = async (table: string) => {
+      await svc.deps.sql.unsafe(`ALTER TABLE ${table} RENAME TO ${table}_away`);
+      try {
+        return await calendarCall();
+      } finally {
+        await svc.deps.sql.unsafe(`ALTER TABLE ${table}_away RENAME TO ${table}`);
+      }
+    };
+    // the stored-rates write fails: nothing of the call commits
+    const failed = await withoutTable('stored_rates');
     expect(failed.status).toBe(500);
     expect(failed.headers.get('x-credits-charged')).toBe('0');
     const id = failed.headers.get('x-request-id')!;
@@ -167,18 +171,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const stored = (await (await svc.call(`/v1/rates?token=${token}`, { key })).json()) as any;
     expect(stored.total).toBe(0);
     // the other way round: the charge cannot be written, so the rates are not kept either
-    await svc.deps.sql`ALTER TABLE credit_ledger RENAME TO credit_ledger_away`;
-    let unpaid: Response;
-    try {
-      unpaid = await svc.call('/v1/calendar', { key, body: { token, start: START, days: 3, probe_min_stay: false } });
-    } finally {
-      await svc.deps.sql`ALTER TABLE credit_ledger_away RENAME TO credit_ledger`;
-    }
+    const unpaid = await withoutTable('credit_ledger');
     expect(unpaid.status).toBe(500);
     expect(await used()).toBe(before);
     expect(((await (await svc.call(`/v1/rates?token=${token}`, { key })).json()) as any).total).toBe(0);
     // the same call with its tables back: rates, charge and record all there
-    const ok = await svc.call('/v1/calendar', { key, body: { token, start: START, days: 3, probe_min_stay: false } });
+    const ok = await calendarCall();
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-credits-charged')).toBe('5');
     expect(await used()).toBe(before + 5);
