@@ -62,7 +62,8 @@ describe.skipIf(!hasChromium)(`Watches in headless Chromium${skippedNote}`, () =
     await page.waitForURL(`${svc.url}/dashboard/api`);
     const shown = (await page.locator('#new-key').textContent())!;
     await page.click('#copy-key');
-    await expect(page.locator('#copy-key').textContent()).resolves.toBe('Copied');
+    // the button says so once the clipboard's write (a promise) has settled, not at the click
+    await page.waitForFunction(() => document.querySelector('#copy-key')?.textContent === 'Copied', undefined, { timeout: 10_000 });
     key = await page.evaluate(() => navigator.clipboard.readText());
     expect(key).toBe(shown);
     expect(key).toMatch(/^sk_[A-Za-z0-9_-]{32}$/);
