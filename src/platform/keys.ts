@@ -51,15 +51,7 @@ export async function authenticate(sql: Db, presented: string | undefined): Prom
     FROM api_keys k JOIN LATERAL ${accountOf(sql, sql`k.account_id`)} a ON true
     WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`;
   if (!row || !timingSafeEqual(row.key_hash, hash)) return null;
-  return {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    role: row.role,
-    rate_limit_per_min: row.rate_limit_per_min,
-    account_id: row.account_id,
-    plan: billedPlan(row.plan),
-  };
+  return authedKeyOf(row);
 }
 
 /**
@@ -70,7 +62,11 @@ export async function keyById(sql: Db, id: string): Promise<AuthedKey | null> {
   const [row] = await sql<(Omit<AuthedKey, 'plan'> & { plan: string })[]>`
     SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, a.plan
     FROM api_keys k JOIN LATERAL ${accountOf(sql, sql`k.account_id`)} a ON true WHERE k.id = ${id}`;
-  if (!row) return null;
+  return row ? authedKeyOf(row) : null;
+}
+
+/** A key row as the caller it authenticates, billed on its account's plan now (the row's other columns left out). */
+function authedKeyOf(row: Omit<AuthedKey, 'plan'> & { plan: string }): AuthedKey {
   return {
     id: row.id,
     name: row.name,
