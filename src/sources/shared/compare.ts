@@ -105,6 +105,18 @@ const unpriced = (description: string): SourceOffer => ({
   provenance: null,
 });
 
+/** A property quote whose stay total the source stated, as the compared offer; unpriced without one. */
+function statedTotal(
+  p: Pick<SourceOffer, 'available' | 'total' | 'price_per_night' | 'currency' | 'taxes_and_fees_included' | 'provenance'> & {
+    unavailable_reason?: string | null;
+  },
+  description: string,
+): SourceOffer {
+  if (p.total == null) return unpriced(p.unavailable_reason ?? 'nothing priced');
+  const { available, total, price_per_night, currency, taxes_and_fees_included, provenance } = p;
+  return { available, total, price_per_night, currency, taxes_and_fees_included, description, provenance };
+}
+
 function runners(input: CompareInput): [string, Runner][] {
   const s = input.sources;
   const stay = { check_in: input.check_in, check_out: input.check_out ?? null, nights: input.nights, adults: input.adults };
@@ -213,18 +225,7 @@ function runners(input: CompareInput): [string, Runner][] {
             provenance: f.provenance,
           };
         }
-        const p = r.property;
-        return p.total != null
-          ? {
-              available: p.available,
-              total: p.total,
-              price_per_night: p.price_per_night,
-              currency: p.currency,
-              taxes_and_fees_included: p.taxes_and_fees_included,
-              description: 'headline',
-              provenance: p.provenance,
-            }
-          : unpriced(p.unavailable_reason ?? 'nothing priced');
+        return statedTotal(r.property, 'headline');
       },
     ]);
   }
@@ -258,18 +259,7 @@ function runners(input: CompareInput): [string, Runner][] {
       async (deps, match) => {
         const ref = given.property_id || given.listing_id ? given : { property_id: await lookUp(deps, 'rentalone', input.hotel, 'US', match) };
         const r = await fetchRentaloneQuote(deps, { ...ref, ...stay, market: 'US' });
-        const p = r.property;
-        return p.total != null
-          ? {
-              available: p.available,
-              total: p.total,
-              price_per_night: p.price_per_night,
-              currency: p.currency,
-              taxes_and_fees_included: p.taxes_and_fees_included,
-              description: 'stay quote',
-              provenance: p.provenance,
-            }
-          : unpriced(p.unavailable_reason ?? 'nothing priced');
+        return statedTotal(r.property, 'stay quote');
       },
     ]);
   }
