@@ -1,19 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { BROWSER_FLAGS, DEFAULT_BROWSER_PATH } from '../../src/upstream/browser-launch.js';
 
 /** Debian's chromium, driven by playwright-core in the browser tests; absent, those tests report themselves skipped. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? DEFAULT_BROWSER_PATH;
 export const hasChromium = existsSync(CHROMIUM);
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/** The service's own headless flags (src/upstream/browser-launch.ts). */
+export const CHROMIUM_ARGS = BROWSER_FLAGS;
 /**
  * Where the browser tests write their screenshots: the committed set under review only when asked
  * (UPDATE_SCREENSHOTS=1), otherwise an ignored folder, so a test run leaves the work tree clean.
