@@ -102,9 +102,10 @@ export function printed(child: ChildProcess, text: string): Promise<void> {
 }
 
 /**
- * The settings of an API or worker process in the durability tests (batches, MCP tasks, watches):
- * their database, the replayed metasearch, no upstream retries, and a queue that notices an
- * expired entry within seconds. `extra` adds or overrides.
+ * The settings of an API or worker process in the process tests (durability of batches, MCP tasks
+ * and watches; the result cache shared by two APIs): their database, the replayed metasearch, no
+ * upstream retries, and a queue that notices an expired entry within seconds. `extra` adds or
+ * overrides.
  */
 export function durableProcessEnv(databaseUrl: string, upstreamUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {

@@ -4,7 +4,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { createKey } from '../../src/platform/keys.js';
 import { page, PAGES } from '../fixtures/hotels-payloads.js';
 import { fixtureSuite } from '../helpers/fixtures.js';
-import { spawnServer, type Spawned } from '../helpers/spawn-service.js';
+import { durableProcessEnv, spawnServer, type Spawned } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
 
@@ -46,17 +46,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
     sql = createSql(db.url, { max: 4 });
     await migrate(sql);
     key = (await createKey(sql, { name: 'cache-processes', plan: 'starter', rateLimit: 100_000 })).key;
-    const env = {
-      DATABASE_URL: db.url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      BOOTSTRAP_KEY: 'false',
-      RUN_WORKER: 'false',
-      CREDITS_MODE: 'enforce',
-      UPSTREAM_METASEARCH_URL: replay.url,
-      UPSTREAM_RETRIES: '0',
-    };
+    const env = durableProcessEnv(db.url, replay.url, { RUN_WORKER: 'false', CREDITS_MODE: 'enforce' });
     servers.push(...(await Promise.all([spawnServer(env), spawnServer(env)])));
   }, 120_000);
   afterAll(async () => {
