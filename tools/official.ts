@@ -3,20 +3,35 @@ import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { OFFICIAL_ENGINES } from '../src/sources/official/engines.js';
 import { currency } from '../src/domain/codes.js';
-import { PRICED_ENGINES } from '../src/sources/official/engine-quotes.js';
+import { PRICED_ENGINES, pricedEngine } from '../src/sources/official/engine-quotes.js';
 import { SITEMINDER_QUOTE_CAP } from '../src/sources/official/quote-siteminder.js';
 import { fetchOfficialRate } from '../src/sources/official/fetch.js';
 import { provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { SUMMARIES } from './views/summaries.js';
 
+const EVIDENCE_KINDS = ['link', 'frame', 'form', 'inline_url', 'request', 'script_src', 'dom', 'vendor_home', 'js_global', 'cookie'] as const;
+
 export const OfficialRateOutput = z.object({
   website: z.string(),
   final_url: z.string(),
-  engine: z.object({ id: z.string(), name: z.string(), booking_url: z.string().nullable(), hotel_id: z.string().nullable(), confidence: z.number() }),
+  engine: z.object({
+    id: z.string(),
+    name: z.string(),
+    booking_url: z.string().nullable(),
+    booking_host: z.string().nullable().describe("the engine's host in the booking link"),
+    hotel_id: z.string().nullable(),
+    chain_id: z.string().nullable().describe('chain or channel code beside the hotel id (SynXis chain), when the link carries one'),
+    confidence: z.number(),
+    evidence: z
+      .array(z.object({ kind: z.enum(EVIDENCE_KINDS), value: z.string() }))
+      .describe('what on the page named the engine (booking link, frame, form, script, global, cookie), strongest first, at most 5'),
+  }),
   check_in: z.string(),
   check_out: z.string(),
   nights: z.int(),
   adults: z.int(),
+  children: z.int(),
+  rooms: z.int(),
   available: z.boolean(),
   /** Rooms (or room rates) the engine answered for the stay, bookable or not. */
   listed: z.int(),
@@ -32,7 +47,13 @@ export const OfficialRateOutput = z.object({
       total: z.number().nullable(),
       nightly: z.array(z.number()).nullable(),
       taxes: z.number().nullable(),
+      fees: z.number().nullable().describe('fees the engine states apart from the room price'),
+      taxes_and_fees_included: z.boolean().nullable().describe('whether total includes taxes and fees, as the engine states it; null: not stated'),
       currency: z.string().nullable(),
+      refundable: z.boolean().nullable().describe('free cancellation, as the engine states it; null: not stated'),
+      cancellation_policy: z.string().nullable().describe("the engine's own cancellation or payment terms for the rate"),
+      discount_remarks: z.array(z.string()).describe('member, loyalty, promotion or discount remarks of the rate'),
+      booking_url: z.string().nullable().describe('opens the engine on this stay, when its link format is known'),
       provenance,
     }),
   ),
@@ -48,14 +69,26 @@ export const OfficialRateInput = z.strictObject({
     .max(2048)
     .describe("the hotel's own website, e.g. the link of get_hotel_details"),
   ...stayFields(30, 8),
+  children: z.int().min(0).max(8).default(0).describe('children staying (engines whose request takes no children answer 422)'),
+  rooms: z.int().min(1).max(8).default(1).describe('rooms (engines whose request takes no room count answer 422)'),
   currency: currency.nullable().optional(),
+  language: z
+    .string()
+    .regex(/^[a-z]{2}$/)
+    .default('en')
+    .describe('ISO 639-1 language of room names and terms, for engines that take one'),
   ...CACHE_FIELD,
 });
+
+/** The engines priced with every setting in place, named in the tool's description. */
+const PRICED = Object.keys(PRICED_ENGINES)
+  .map((id) => (pricedEngine(id)!.unavailable?.({ mewsClient: null }) ? `${id} (with OFFICIAL_MEWS_CLIENT)` : id))
+  .join(', ');
 
 export const officialRate = defineTool({
   name: 'get_official_rate',
   title: 'Official site rate',
-  description: `Price of one stay on the hotel's own website: detects its booking engine and quotes the stay from the engine's public availability (engines priced: ${Object.keys(PRICED_ENGINES).join(', ')}; another engine, or none, is a 422 saying which). One offer per bookable room or rate, with its stay total when the engine gives one (siteminder: at most ${SITEMINDER_QUOTE_CAP} rates); engines state no currency. website: e.g. the link of get_hotel_details. 4 credits, also when all is sold out; an engine listing no room is free. compare_hotel_prices sets it beside the OTAs.`,
+  description: `Price of one stay on the hotel's own website: detects its booking engine and quotes the stay from the engine's own availability (engines priced: ${PRICED}; another engine, or none, is a 422 saying which; list_official_engines lists them). One offer per bookable room or rate, with its stay total, taxes, currency, refundability and deep link where the engine states them, else null (siteminder: at most ${SITEMINDER_QUOTE_CAP} rates). website: e.g. the link of get_hotel_details. 4 credits, also when all is sold out; an engine listing no room is free. compare_hotel_prices sets it beside the OTAs.`,
   method: 'POST',
   path: '/v1/official',
   tags: ['hotels'],
@@ -71,19 +104,32 @@ export const officialRate = defineTool({
 export const officialEngines = defineTool({
   name: 'list_official_engines',
   title: 'Hotel booking engines',
-  description: 'Booking engines recognised on hotel websites, the hosts that identify them, and whether POST /v1/official can price them. Free.',
+  description:
+    'Booking engines recognised on hotel websites, the hosts that identify them, whether POST /v1/official prices them here (priced), and what pricing one needs when a setting is missing (needs). Free.',
   method: 'GET',
   path: '/v1/official/engines',
   tags: ['hotels'],
   input: z.strictObject({}),
   output: z.object({
-    engines: z.array(z.object({ id: z.string(), name: z.string(), hosts: z.array(z.string()), priced: z.boolean() })),
+    engines: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        hosts: z.array(z.string()),
+        priced: z.boolean(),
+        needs: z.string().nullable().describe('why a priced engine is not priced with these settings (a missing registration); null otherwise'),
+      }),
+    ),
     recognised: z.int(),
     priced: z.int(),
   }),
   credits: 0,
-  handler() {
-    const engines = OFFICIAL_ENGINES.map((e) => ({ id: e.id, name: e.name, hosts: [...e.hosts], priced: e.id in PRICED_ENGINES }));
+  handler(_input, { deps }) {
+    const settings = { mewsClient: deps.config.OFFICIAL_MEWS_CLIENT ?? null };
+    const engines = OFFICIAL_ENGINES.map((e) => {
+      const needs = pricedEngine(e.id)?.unavailable?.(settings) ?? null;
+      return { id: e.id, name: e.name, hosts: [...e.hosts], priced: pricedEngine(e.id) != null && needs == null, needs };
+    });
     return Promise.resolve({ engines, recognised: engines.length, priced: engines.filter((e) => e.priced).length });
   },
 });

@@ -66,7 +66,10 @@ export interface SourceResult {
 }
 
 /** What a comparison uses: every compared source's needs, and the logger for the ones that failed. */
-type CompareContext = SourceUses<'upstream' | 'safeFetch' | 'log', 'GROUP_POS_CONTEXTS' | 'GROUP_QUERY_HASHES'>;
+type CompareContext = SourceUses<
+  'upstream' | 'safeFetch' | 'log',
+  'GROUP_POS_CONTEXTS' | 'GROUP_QUERY_HASHES' | 'officialEngineHosts' | 'OFFICIAL_MEWS_CLIENT'
+>;
 
 /** One source's cheapest offer, fetched with `deps` (scoped to the source's deadline); `match` records a name lookup. */
 type Runner = (deps: CompareContext, match: (m: SourceMatch) => void) => Promise<SourceOffer>;
@@ -134,7 +137,7 @@ function runners(input: CompareInput): [string, Runner][] {
               total: o.total,
               price_per_night: null,
               currency: o.currency,
-              taxes_and_fees_included: null,
+              taxes_and_fees_included: o.taxes_and_fees_included,
               description: `${r.engine.name}: ${[o.room_name, o.rate_name].filter(Boolean).join(', ') || `room ${o.room_id}`}`,
               provenance: o.provenance,
             }
