@@ -9,8 +9,6 @@ import { fetchOfficialRate } from '../src/sources/official/fetch.js';
 import { provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { SUMMARIES } from './views/summaries.js';
 
-const EVIDENCE_KINDS = ['link', 'frame', 'form', 'inline_url', 'request', 'script_src', 'dom', 'vendor_home', 'js_global', 'cookie'] as const;
-
 export const OfficialRateOutput = z.object({
   website: z.string(),
   final_url: z.string(),
@@ -18,20 +16,16 @@ export const OfficialRateOutput = z.object({
     id: z.string(),
     name: z.string(),
     booking_url: z.string().nullable(),
-    booking_host: z.string().nullable().describe("the engine's host in the booking link"),
+    booking_host: z.string().nullable(),
     hotel_id: z.string().nullable(),
-    chain_id: z.string().nullable().describe('chain or channel code beside the hotel id (SynXis chain), when the link carries one'),
+    chain_id: z.string().nullable().describe('SynXis chain'),
     confidence: z.number(),
-    evidence: z
-      .array(z.object({ kind: z.enum(EVIDENCE_KINDS), value: z.string() }))
-      .describe('what on the page named the engine (booking link, frame, form, script, global, cookie), strongest first, at most 5'),
+    evidence: z.array(z.object({ kind: z.string(), value: z.string() })).describe('what named the engine, strongest first'),
   }),
   check_in: z.string(),
   check_out: z.string(),
   nights: z.int(),
   adults: z.int(),
-  children: z.int(),
-  rooms: z.int(),
   available: z.boolean(),
   /** Rooms (or room rates) the engine answered for the stay, bookable or not. */
   listed: z.int(),
@@ -47,13 +41,13 @@ export const OfficialRateOutput = z.object({
       total: z.number().nullable(),
       nightly: z.array(z.number()).nullable(),
       taxes: z.number().nullable(),
-      fees: z.number().nullable().describe('fees the engine states apart from the room price'),
-      taxes_and_fees_included: z.boolean().nullable().describe('whether total includes taxes and fees, as the engine states it; null: not stated'),
+      fees: z.number().nullable(),
+      taxes_and_fees_included: z.boolean().nullable(),
       currency: z.string().nullable(),
-      refundable: z.boolean().nullable().describe('free cancellation, as the engine states it; null: not stated'),
-      cancellation_policy: z.string().nullable().describe("the engine's own cancellation or payment terms for the rate"),
-      discount_remarks: z.array(z.string()).describe('member, loyalty, promotion or discount remarks of the rate'),
-      booking_url: z.string().nullable().describe('opens the engine on this stay, when its link format is known'),
+      refundable: z.boolean().nullable(),
+      cancellation_policy: z.string().nullable(),
+      discount_remarks: z.array(z.string()),
+      booking_url: z.string().nullable(),
       provenance,
     }),
   ),
@@ -67,28 +61,28 @@ export const OfficialRateInput = z.strictObject({
   website: z
     .url({ protocol: /^https?$/ })
     .max(2048)
-    .describe("the hotel's own website, e.g. the link of get_hotel_details"),
+    .describe("the hotel's website"),
   ...stayFields(30, 8),
-  children: z.int().min(0).max(8).default(0).describe('children staying (engines whose request takes no children answer 422)'),
-  rooms: z.int().min(1).max(8).default(1).describe('rooms (engines whose request takes no room count answer 422)'),
+  children: z.int().min(0).max(8).default(0).describe('children'),
+  rooms: z.int().min(1).max(8).default(1).describe('rooms'),
   currency: currency.nullable().optional(),
   language: z
     .string()
     .regex(/^[a-z]{2}$/)
     .default('en')
-    .describe('ISO 639-1 language of room names and terms, for engines that take one'),
+    .describe('ISO 639-1'),
   ...CACHE_FIELD,
 });
 
 /** The engines priced with every setting in place, named in the tool's description. */
 const PRICED = Object.keys(PRICED_ENGINES)
-  .map((id) => (pricedEngine(id)!.unavailable?.({ mewsClient: null }) ? `${id} (with OFFICIAL_MEWS_CLIENT)` : id))
+  .map((id) => (pricedEngine(id)!.unavailable?.({ mewsClient: null }) ? `${id} if configured` : id))
   .join(', ');
 
 export const officialRate = defineTool({
   name: 'get_official_rate',
   title: 'Official site rate',
-  description: `Price of one stay on the hotel's own website: detects its booking engine and quotes the stay from the engine's own availability (engines priced: ${PRICED}; another engine, or none, is a 422 saying which; list_official_engines lists them). One offer per bookable room or rate, with its stay total, taxes, currency, refundability and deep link where the engine states them, else null (siteminder: at most ${SITEMINDER_QUOTE_CAP} rates). website: e.g. the link of get_hotel_details. 4 credits, also when all is sold out; an engine listing no room is free. compare_hotel_prices sets it beside the OTAs.`,
+  description: `Price of one stay on the hotel's own website, from its engine (priced: ${PRICED}; others: 422). One offer per bookable rate, fields as the engine states them, else null. website: the get_hotel_details link. 4 credits, also when sold out; nothing listed: free. compare_hotel_prices puts it beside OTAs.`,
   method: 'POST',
   path: '/v1/official',
   tags: ['hotels'],

@@ -130,8 +130,6 @@ export async function fetchOfficialRate(deps: OfficialDeps, input: OfficialInput
     check_out: stay.checkOut,
     nights: stay.nights,
     adults: input.adults,
-    children: engineStay.children,
-    rooms: engineStay.rooms,
     available: offers.length > 0,
     listed: rooms.length,
     sold_out: rooms.length > 0 && rooms.every((r) => r.bookable === false),
