@@ -40,7 +40,7 @@ function offerOf(item: JsonObject, dates: JsonObject[], names: 'rate' | 'room', 
   const maxStay = numeric(first, 'max_stay');
   const stated = complete && available.every((a) => a != null);
   const bookable = stated
-    ? available.every((a) => (a) > 0) &&
+    ? available.every((a) => a > 0) &&
       rows.every((r) => bool(r, 'stop_online_sell') !== true) &&
       bool(first, 'close_to_arrival') !== true &&
       (minStay == null || minStay <= stay.nights) &&
@@ -55,7 +55,7 @@ function offerOf(item: JsonObject, dates: JsonObject[], names: 'rate' | 'room', 
     room_id: id,
     room_name: names === 'room' ? name : null,
     rate_name: names === 'rate' ? name : null,
-    rooms_available: stated ? Math.min(...(available)) : null,
+    rooms_available: stated ? Math.min(...available) : null,
     total: nightly ? Number(nightly.reduce((a, b) => a + b, 0).toFixed(6)) : null,
     nightly,
     taxes: null,

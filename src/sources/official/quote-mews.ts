@@ -75,7 +75,7 @@ function amountOf(map: unknown, currency: string | null): { currency: string; gr
   if (!code) return null;
   const value = map[code] as JsonObject;
   const taxValues = objs(value, 'TaxValues').map((t) => numeric(t, 'Value'));
-  const taxes = taxValues.length && taxValues.every((t) => t != null) ? Number((taxValues).reduce((a, b) => a + b, 0).toFixed(6)) : null;
+  const taxes = taxValues.length && taxValues.every((t) => t != null) ? Number(taxValues.reduce((a, b) => a + b, 0).toFixed(6)) : null;
   return { currency: code, gross: numeric(value, 'GrossValue'), taxes };
 }
 
