@@ -4,7 +4,6 @@ import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { OFFICIAL_ENGINES } from '../src/sources/official/engines.js';
 import { currency } from '../src/domain/codes.js';
 import { PRICED_ENGINES, pricedEngine } from '../src/sources/official/engine-quotes.js';
-import { SITEMINDER_QUOTE_CAP } from '../src/sources/official/quote-siteminder.js';
 import { fetchOfficialRate } from '../src/sources/official/fetch.js';
 import { provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { SUMMARIES } from './views/summaries.js';

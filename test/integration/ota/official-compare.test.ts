@@ -42,6 +42,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/site/sm-empty', body: hotelSite('https://direct-book.com/properties/noroomsdirect') },
       { path: '/site/sm-gone', body: hotelSite('https://direct-book.com/properties/nosuchdirect?locale=en') },
       { path: '/site/none', body: HOTEL_SITE_NO_ENGINE },
+      { path: '/site/mews', body: hotelSite('https://app.mews.com/distributor/942d3e9f-2347-4bc6-a69f-ab8a00d6b06b') },
       { path: '/site/blocked', status: 403, body: '<html><head><title>Just a moment...</title></head></html>' },
       // the engine echoes the dates it was asked for beside the rooms
       {
@@ -181,6 +182,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(other.status).toBe(422);
     expect(other.body.detail).toBe(
       'booking engine D-Edge (Availpro) (d-edge) is not supported for pricing; supported: beds24, cloudbeds, siteminder, little-hotelier, profitroom, synxis, mews',
+    );
+    // Mews is quoted only with a client name registered with Mews, which this service is not given here
+    const mews = await h.post('/v1/official', { website: `${site}/mews`, check_in: '2027-03-10' });
+    expect([mews.status, mews.charged]).toEqual([422, '0']);
+    expect(mews.body.detail).toBe(
+      'booking engine Mews (mews) is not priced here: its Booking Engine API needs a client name registered with Mews; set OFFICIAL_MEWS_CLIENT to price Mews hotels',
     );
     const none = await h.post('/v1/official', { website: `${site}/none`, check_in: '2027-03-10' });
     expect(none.status).toBe(422);
