@@ -4,7 +4,7 @@
  * an engine overrides only what its reply or its documented link format states), and the reading
  * of replies common to them.
  */
-import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
+import { UpstreamFailed } from '../../domain/errors.js';
 import type { EngineRoomOffer } from './engine-types.js';
 
 export const UNSTATED: Pick<EngineRoomOffer, 'fees' | 'taxes_and_fees_included' | 'refundable' | 'cancellation_policy' | 'discount_remarks' | 'booking_url'> =
@@ -30,18 +30,22 @@ export function termsText(raw: unknown): string | null {
   return text ? (text.length > 500 ? `${text.slice(0, 497)}...` : text) : null;
 }
 
-/** An engine reply's JSON; anything else is a contract change (503) naming the engine and the reply. */
+/**
+ * An engine reply's JSON. Text that is not JSON at all is no reply of the expected kind: `unusable`
+ * (502) by the failure table, not a changed contract; JSON of another shape is the parser's to call
+ * a contract change.
+ */
 export function engineJson(body: string, engine: string, what: string): unknown {
   try {
     return JSON.parse(body);
   } catch {
-    throw new UpstreamContractChanged('official', `${engine} ${what} reply is not JSON`);
+    throw new UpstreamFailed(`UnreadableReply (${engine} ${what})`, 'unusable');
   }
 }
 
-/** A status the quote cannot read: 502 `EngineHttp<status>`. */
+/** A request-shaped refusal (400, 422: the only error statuses engine-call.ts passes on) the quote cannot read: 502 `EngineHttp<status>`. */
 export function assertEngineOk(reply: { status: number }): void {
-  if (reply.status >= 400) throw new UpstreamFailed(`EngineHttp${reply.status}`);
+  if (reply.status >= 400) throw new UpstreamFailed(`EngineHttp${reply.status}`, 'upstream_error');
 }
 
 /** The text of a `{ "en-US": "…", "de-DE": "…" }` map in the asked language, else English, else any. */

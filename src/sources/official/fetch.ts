@@ -3,7 +3,7 @@
  * → its booking engine (`detect.ts`) → the engine's public availability endpoints for one stay
  * (`engine-quotes.ts`), every engine request through the same fetcher, their bytes summed.
  */
-import { InvalidInput, NotFound, UpstreamFailed } from '../../domain/errors.js';
+import { InvalidInput, UpstreamBlocked, upstreamStatusFailure } from '../../domain/errors.js';
 import { detectBlock } from '../../upstream/blocked.js';
 import { officialEngineBase, type OfficialEngineId } from '../../config/hosts.js';
 import { buildProvenance, collectionId, newFetchNonce } from '../../domain/provenance.js';
@@ -41,10 +41,10 @@ export async function detectWebsiteEngines(
   website: string,
 ): Promise<{ matches: OfficialEngineMatch[]; finalUrl: string; wireBytes: number }> {
   const page = await deps.safeFetch.fetch(website);
-  if (page.status === 404 || page.status === 410) throw new NotFound(`website ${website} not found`);
   const verdict = detectBlock({ status: page.status, url: page.url, headers: page.headers, body: page.body, expect: 'html' });
-  if (verdict) throw new UpstreamFailed(verdict.detail);
-  if (page.status >= 400) throw new UpstreamFailed(`WebsiteHttp${page.status}`);
+  if (verdict) throw new UpstreamBlocked(verdict.detail, verdict.marker);
+  const failure = upstreamStatusFailure(page.status, { notFound: `website ${website} not found`, retryAfter: page.headers['retry-after'] });
+  if (failure) throw failure;
   return { matches: detectOfficialEngines({ html: page.text(), pageUrl: page.url }), finalUrl: page.url, wireBytes: page.wireBytes };
 }
 

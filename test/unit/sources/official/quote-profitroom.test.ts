@@ -40,7 +40,7 @@ describe('official profitroom quote (public REST API replies)', () => {
     );
     expect(parseProfitroomAvailability('[]', STAY, names())).toEqual([]);
     expect(() => parseProfitroomAvailability('{"error":"x"}', STAY, names())).toThrow(expect.objectContaining({ status: 503 }));
-    expect(() => parseProfitroomNames('<html>', 'rooms', 'en')).toThrow(expect.objectContaining({ status: 503 }));
+    expect(() => parseProfitroomNames('<html>', 'rooms', 'en')).toThrow(expect.objectContaining({ status: 502, failure: 'unusable' }));
   });
 
   it('asks availability, rooms and offers under the configured base, with the adults and language', async () => {
