@@ -114,6 +114,11 @@ export class BrowserFetcher {
     return this.#pool.stats();
   }
 
+  /** Starts Chromium ahead of the first call (see BrowserPool.warm). */
+  warm(): Promise<void> {
+    return this.#pool.warm();
+  }
+
   /**
    * Whether the browser path may open this source's pages at all: its base host must pass the
    * egress rules (a private address only with UPSTREAM_BROWSER_ALLOW_PRIVATE). Without it an

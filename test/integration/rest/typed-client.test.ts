@@ -64,6 +64,7 @@ async function tsc(files: string[]): Promise<string> {
 let svc: TestService;
 
 describe('a typed client generated from /openapi.json', () => {
+  // the generator's CLI is a process of its own: slow to start on a loaded machine
   beforeAll(async () => {
     svc = await startTestService();
     rmSync(DIR, { recursive: true, force: true });
@@ -83,7 +84,8 @@ describe('a typed client generated from /openapi.json', () => {
     expect(errors).toMatch(/wrong\.ts\(5,.*'number' is not assignable to type 'string'/);
     // an unknown path: openapi-fetch's overloads leave no call signature that fits
     expect(errors).toMatch(/wrong\.ts\(6,\d+\): error/);
-  });
+    // two whole tsc runs: a minute and more on a loaded 2-core machine
+  }, 240_000);
 
   it('calls the routes', async () => {
     const { key } = await svc.key({ plan: 'starter' });
