@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../src/app/http-app.js';
 import type { Config } from '../../../src/config/config.js';
 import { createDashboardAccount } from '../../../src/doors/dashboard/accounts.js';
@@ -11,6 +11,8 @@ import { SIGN_IN_LIMITS } from '../../../src/platform/sign-in-attempts.js';
 
 /** Tens of scrypt checks in a row: many seconds on a loaded 2-core machine, so past the default 60 s budget. */
 const SCRYPT_LOOP_TIMEOUT = 240_000;
+// every test of this file signs in (scrypt) several times: minutes between them on a loaded machine
+vi.setConfig({ testTimeout: 180_000 });
 import { FormBrowser as Browser } from '../../helpers/form-browser.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 

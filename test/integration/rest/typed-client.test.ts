@@ -74,7 +74,7 @@ describe('a typed client generated from /openapi.json', () => {
     await run(bin('openapi-typescript'), [`${svc.url}/openapi.json`, '--output', path.join(DIR, 'schema.d.ts')], { env });
     writeFileSync(path.join(DIR, 'client.ts'), CLIENT);
     writeFileSync(path.join(DIR, 'wrong.ts'), WRONG);
-  });
+  }, 240_000);
   afterAll(() => svc?.close());
 
   it('compiles under strict TypeScript, and refuses calls the API does not accept', async () => {

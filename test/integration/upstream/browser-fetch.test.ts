@@ -30,7 +30,18 @@ const booking: Omit<UpstreamRequest, 'source'> = {
  * started) before a call whose deadline matters, so the deadline covers the page alone.
  */
 function settings(over: Partial<BrowserSettings> = {}): BrowserSettings {
-  return { executablePath: CHROMIUM, contexts: 2, queue: 4, timeoutMs: 45_000, memoryMb: 256, recyclePages: 100, allowPrivate: true, dataDir: null, ...over };
+  return {
+    executablePath: CHROMIUM,
+    contexts: 2,
+    queue: 4,
+    timeoutMs: 45_000,
+    launchTimeoutMs: 90_000,
+    memoryMb: 256,
+    recyclePages: 100,
+    allowPrivate: true,
+    dataDir: null,
+    ...over,
+  };
 }
 
 /** Counts what the fetcher reports, as /metrics does. */
