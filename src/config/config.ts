@@ -83,6 +83,7 @@ const ConfigSchema = z.object({
   GROUP_QUERY_HASHES: jsonSetting(parseQueryHashes, 'must be a JSON object of operation name to sha256'),
   RUN_WORKER: bool.default(true),
   STDIO_RUN_WORKER: bool.default(false),
+  FIRST_KEY_FROM_ENV: bool.default(false),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOB_MIN_EXPIRY_S: z.coerce.number().int().min(1).max(3600).default(60),
   JOB_MAX_EXPIRY_S: z.coerce.number().int().min(1).max(86_400).default(3600),
@@ -254,6 +255,8 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   GROUP_QUERY_HASHES:
     'JSON map of persisted GraphQL operation name to its current sha256, for when a site release rotates one (otherwise 503 "persisted query not found")',
   RUN_WORKER: 'run the calendar-batch worker in the API process (npm run worker runs it alone)',
+  FIRST_KEY_FROM_ENV:
+    'the stdio server on the embedded database: a database with no key yet takes API_KEY (sk_ and 32 letters, digits, _ or -) as its first key. The installed package (`npx hotelrates-api mcp`, the MCP bundle) sets it',
   STDIO_RUN_WORKER: 'also run the calendar-batch worker (and its queue) inside the stdio MCP server; off, a desktop launch serves tool calls only',
   WORKER_CONCURRENCY: 'calendar items run at once per worker process',
   JOB_MIN_EXPIRY_S:
