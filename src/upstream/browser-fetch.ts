@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { Browser, BrowserContext, Page, Response, Route } from 'playwright-core';
-import { ApiError, DependencyDown, UpstreamFailed } from '../domain/errors.js';
+import { ApiError, DependencyDown, UpstreamFailed, upstreamStatusFailure } from '../domain/errors.js';
 import { UpstreamBlocked, detectBlock, isScriptChallenge, type BlockVerdict } from './blocked.js';
 import { startEgressGuard, EgressRules, type BlockReason, type BlockedRequest } from './browser-egress.js';
 import { upstreamBrowserFlags } from './browser-launch.js';
@@ -237,7 +237,7 @@ export class BrowserFetcher {
       // the page may first be a script challenge; the capture waits through its reload (the page is a page, whatever the capture is)
       const doc = await this.#settle(page, state.awaited, 'html', documents, state, deadline);
       // a page that is not there makes no request worth waiting for
-      if (doc.status >= 400) throw new UpstreamFailed(`UpstreamHttp${doc.status}`);
+      if (doc.status >= 400) throw upstreamStatusFailure(doc.status, { retryAfter: doc.headers['retry-after'] })!;
       return read(await captured, call.captureExpect);
     }
     if (call.method === 'GET' && call.expect !== 'json') return this.#settle(page, call.target, call.expect, documents, state, deadline);
@@ -332,6 +332,7 @@ function toResponse(call: BrowserCall, c: Captured, started: number, dataDir: st
     attempts: 1,
     source: call.source,
     framing: 'length',
+    expect: call.capture ? call.captureExpect : call.expect,
     dataDir: call.session.keep ? dataDir : null,
     owner: call.session.keep,
   });
