@@ -81,7 +81,7 @@ const PRICED = Object.keys(PRICED_ENGINES)
 export const officialRate = defineTool({
   name: 'get_official_rate',
   title: 'Official site rate',
-  description: `Price of one stay on the hotel's own website, from its engine (priced: ${PRICED}; others: 422). One offer per bookable rate, fields as the engine states them, else null. website: the get_hotel_details link. 4 credits, also when sold out; nothing listed: free. compare_hotel_prices puts it beside OTAs.`,
+  description: `Price of one stay on the hotel's own website, from its engine (priced: ${PRICED}; others: 422). One offer per bookable rate, fields as the engine states them, else null. website: the get_hotel_details link. Charged also when sold out. compare_hotel_prices sets it beside Booking.com, Expedia and the other OTAs.`,
   method: 'POST',
   path: '/v1/official',
   tags: ['hotels'],
@@ -89,6 +89,7 @@ export const officialRate = defineTool({
   cache: 'prices',
   output: OfficialRateOutput,
   credits: 4,
+  free: 'the engine lists no room',
   isEmpty: (o) => o.listed === 0,
   mcp: { expose: true, title: 'Get the official-site rate', summary: SUMMARIES.get_official_rate },
   handler: (input, { deps }) => fetchOfficialRate(deps, input),
