@@ -25,7 +25,7 @@ export interface HeaderSpec {
 /**
  * What tool handlers use: the sources' context (upstream client, website fetcher, browser, settings,
  * logger) and the platform's modules. Built once per process by the one builder (app/service.ts),
- * scoped to each call by invokeTool. Every field is required: where a process lacks something (the
+ * scoped to each call by the invoke step (invoke.ts invokeTool). Every field is required: where a process lacks something (the
  * stdio server runs no queue) it is given an implementation that answers the right error (503).
  */
 export interface ToolServices extends SourceContext {
