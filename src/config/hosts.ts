@@ -82,10 +82,6 @@ export function resolveHosts(env: Readonly<Record<string, unknown>>): Record<Ali
   return out;
 }
 
-export function isAlias(value: string): value is Alias {
-  return (ALIASES as readonly string[]).includes(value);
-}
-
 /** Hosts a source's pages load from besides its base URL, for the browser path. */
 export const BROWSER_HOSTS: Record<Alias, readonly string[]> = eachAlias((h) => h.allowed);
 

@@ -12,7 +12,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** Methods whose input comes in a JSON body (the others take it from the query). */
 export const BODY_METHODS: readonly HttpMethod[] = ['POST', 'PATCH'];
 
-/** Error statuses an operation may add to the ones every operation can answer (registry/openapi-responses.ts). */
+/** Error statuses an operation may add to the ones every operation can answer (doors/rest/openapi-responses.ts). */
 export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
 
 /** A request header the handler reads, as documented in OpenAPI. */
