@@ -80,6 +80,8 @@ export interface CallRequest {
 
 export interface CallResult<B> extends Reply<B> {
   meter: Meter;
+  /** The failure answered, when the call failed. */
+  error: ApiError | null;
   /** The caller, once admitted. */
   caller: Caller | null;
 }
@@ -93,9 +95,11 @@ export async function runCall<B>(door: CallDoor<B>, call: CallRequest): Promise<
   const elapsedMs = door.elapsedMs ?? (() => performance.now() - started);
   const meter = newMeter();
   let caller: Caller | null = null;
+  let error: ApiError | null = null;
   const fail = (err: unknown): Reply<B> => {
     failed(meter);
-    return door.failure(call.signal.aborted ? new ClientClosed() : toApiError(err), err);
+    error = call.signal.aborted ? new ClientClosed() : toApiError(err);
+    return door.failure(error, err);
   };
   let reply: Reply<B>;
   try {
@@ -127,7 +131,7 @@ export async function runCall<B>(door: CallDoor<B>, call: CallRequest): Promise<
     }
   }
   recordCall(deps.ops, { operation: tool.name, transport: door.transport, status: reply.status, ms: elapsedMs(), credits: meter.charged });
-  return { ...reply, meter, caller };
+  return { ...reply, meter, caller, error };
 }
 
 /**

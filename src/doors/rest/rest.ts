@@ -7,7 +7,7 @@ import { InvalidInput, UnsupportedMediaType, type ApiError } from '../../domain/
 import { isObject } from '../../domain/json.js';
 import { elapsedMs } from '../../platform/request-context.js';
 import { BODY_METHODS, type Tool } from '../../core/define-tool.js';
-import { failureFields, logFault } from './http-errors.js';
+import { failureFields, logFault, setRetryAfter } from './http-errors.js';
 import { runCall, type CallDoor, type CallResult, type Reply } from '../../core/call.js';
 import { coerceQuery } from '../../core/query.js';
 import { RawBody, inertHeaders } from '../../core/raw-body.js';
@@ -143,12 +143,13 @@ function rendered(body: unknown): RawBody | string {
 }
 
 /** The reply with its credit and cache headers. */
-function send(res: Response, { status, body, meter }: CallResult<RawBody | string>): void {
+function send(res: Response, { status, body, meter, error }: CallResult<RawBody | string>): void {
   if (meter.metered) {
     res.setHeader('x-credits-charged', String(meter.charged));
     if (meter.remaining !== null) res.setHeader('x-credits-remaining', String(meter.remaining));
   }
   if (meter.cache) res.setHeader('x-cache', meter.cache.hit ? 'hit' : 'miss');
+  if (error) setRetryAfter(res, error);
   if (body instanceof RawBody) res.status(status).set(inertHeaders(body)).type(body.contentType).send(body.bytes);
   else res.status(status).type('application/json').send(body);
 }

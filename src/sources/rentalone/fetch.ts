@@ -32,8 +32,9 @@ export async function fetchRentaloneQuote(deps: GroupContext, input: RentaloneIn
   let wire = 0;
   let elapsed = 0;
   if (!propertyId) {
-    const page = await upstream.fetch({ source: 'rentalone', path: `/${encodeURIComponent(input.listing_id as string)}`, market: 'US' });
-    checkStatus('rentalone', page, { notFound: `rentalone listing ${input.listing_id} not found` });
+    const notFound = `rentalone listing ${input.listing_id} not found`;
+    const page = await upstream.fetch({ source: 'rentalone', path: `/${encodeURIComponent(input.listing_id as string)}`, market: 'US', notFound });
+    checkStatus(page);
     propertyId = await withContractGuard('rentalone', page, (r) => parseRentaloneListingPage(r.text()));
     wire += page.wireBytes;
     elapsed += page.elapsedMs;
