@@ -6,6 +6,7 @@ import { compareStay } from '../src/sources/compare/compare.js';
 import { COMPARED } from '../src/sources/registry.js';
 import { ParitySchema } from '../src/domain/parity.js';
 import { nullableProvenance, stayFields } from '../src/sources/shared/tool-fields.js';
+import { aliasGlossary } from '../src/domain/source-names.js';
 import { SUMMARIES } from './views/summaries.js';
 
 const Offer = z.object({
@@ -14,15 +15,7 @@ const Offer = z.object({
   price_per_night: z.number().nullable(),
   currency: z.string().nullable(),
   taxes_and_fees_included: z.boolean().nullable(),
-  description: z.string(),
-  provenance: nullableProvenance,
-});
-
-export const compareHotelPrices = defineTool({
-  name: 'compare_hotel_prices',
-  title: 'Compare one stay across the official site and OTAs',
-  description:
-    "One stay priced on the hotel's own site and the OTAs you list, each at its cheapest offer with provenance; cheapest total and parity (an OTA under the site?) marked. Give a source as {} plus hotel (name, city) for the OTA's search to find it (sources[].matched), or its id. website: the hotel's site (see get_hotel_details). A failing source (past timeout_s: 504) is reported; others still return. 20 credits; nothing priced is free.",
+  description: `One stay priced on the hotel's own site and the OTAs you list (${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}), each at its cheapest offer with provenance; cheapest total and parity (is an OTA under the official site, by how much) marked. "Is Booking undercutting the hotel's site?": sources {official: {website}, otaone: {}} with hotel. Give a source as {} plus hotel (name, city) for the OTA's own search to find it (sources[].matched), or its id. website: the hotel's site (the link of get_hotel_details). A failing source (past timeout_s: 504) is reported; others still return.`,
   method: 'POST',
   path: '/v1/ota/compare',
   tags: ['hotels'],
@@ -32,7 +25,9 @@ export const compareHotelPrices = defineTool({
       currency: z.enum(CURRENCIES).nullable().optional().describe("ISO 4217; default each source's own"),
       timeout_s: z.number().min(1).max(120).default(45).describe('seconds each source may take'),
       hotel: z.string().trim().min(2).max(200).nullable().optional().describe('hotel name and city, looked up on each OTA listed without its id'),
-      sources: z.strictObject(Object.fromEntries(COMPARED.map(([alias, entry]) => [alias, entry.field]))).describe('the sources to price, at least one'),
+      sources: z.strictObject(Object.fromEntries(COMPARED.map(([alias, entry]) => [alias, entry.field]))).describe(
+          `the sources to price, at least one: ${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}, official = the hotel's own site`,
+        ),
       ...CACHE_FIELD,
     })
     .refine((v) => Object.values(v.sources).some(Boolean), { message: 'name at least one source', path: ['sources'] })
@@ -82,6 +77,7 @@ export const compareHotelPrices = defineTool({
     elapsed_s: z.number(),
   }),
   credits: 20,
+  free: 'nothing is priced',
   isEmpty: (o) => o.offers.length === 0,
   cache: 'prices',
   partial: (o) => o.sources_failed > 0,

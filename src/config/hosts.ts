@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { SOURCE_NAMES } from '../domain/source-names.js';
 
 /**
  * What is known of each upstream before any source code runs, as data: which real site the alias
- * is, its base URL and the hosts its pages load from. It sits in config, below the sources, because
+ * is (its name from domain/source-names.ts, the one table of real names), its base URL and the hosts its pages load from. It sits in config, below the sources, because
  * the settings (`UPSTREAM_<ALIAS>_URL`, `UPSTREAM_<ALIAS>_MODE`), the upstream client, the browser
  * path and the outcome store read it; each source's manifest (src/sources/<alias>/source.ts) names
  * its entry and adds what only the source knows (its live check, its compare runner), and
@@ -13,25 +14,25 @@ import { z } from 'zod';
  * domains; `*.x` is x and every subdomain.
  */
 export const SOURCE_HOSTS = {
-  metasearch: { realName: 'Google', base: 'https://www.google.com', allowed: ['*.google.com', '*.gstatic.com'] },
-  otaone: { realName: 'Booking.com', base: 'https://www.booking.com', allowed: ['*.booking.com', '*.bstatic.com'] },
-  otatwo: { realName: 'Expedia', base: 'https://www.expedia.com', allowed: ['*.expedia.com', '*.travel-assets.com'] },
+  metasearch: { realName: SOURCE_NAMES.metasearch, base: 'https://www.google.com', allowed: ['*.google.com', '*.gstatic.com'] },
+  otaone: { realName: SOURCE_NAMES.otaone, base: 'https://www.booking.com', allowed: ['*.booking.com', '*.bstatic.com'] },
+  otatwo: { realName: SOURCE_NAMES.otatwo, base: 'https://www.expedia.com', allowed: ['*.expedia.com', '*.travel-assets.com'] },
   // Hotels.com: the Expedia-Group brand whose points of sale include US and CA.
-  otathree: { realName: 'Hotels.com', base: 'https://www.hotels.com', allowed: ['*.hotels.com', '*.travel-assets.com'] },
-  otafour: { realName: 'Agoda', base: 'https://www.agoda.com', allowed: ['*.agoda.com', '*.agoda.net'] },
-  rentalone: { realName: 'Vrbo', base: 'https://www.vrbo.com', allowed: ['*.vrbo.com', '*.travel-assets.com'] },
-  rentaltwo: { realName: 'Airbnb', base: 'https://www.airbnb.com', allowed: ['*.airbnb.com', '*.muscache.com'] },
+  otathree: { realName: SOURCE_NAMES.otathree, base: 'https://www.hotels.com', allowed: ['*.hotels.com', '*.travel-assets.com'] },
+  otafour: { realName: SOURCE_NAMES.otafour, base: 'https://www.agoda.com', allowed: ['*.agoda.com', '*.agoda.net'] },
+  rentalone: { realName: SOURCE_NAMES.rentalone, base: 'https://www.vrbo.com', allowed: ['*.vrbo.com', '*.travel-assets.com'] },
+  rentaltwo: { realName: SOURCE_NAMES.rentaltwo, base: 'https://www.airbnb.com', allowed: ['*.airbnb.com', '*.muscache.com'] },
   // the travel-review metasearch is reached through its public MCP server (see src/sources/travelreview/README.md)
-  travelreview: { realName: 'trivago', base: 'https://mcp.trivago.com', allowed: ['*.trivago.com'] },
+  travelreview: { realName: SOURCE_NAMES.travelreview, base: 'https://mcp.trivago.com', allowed: ['*.trivago.com'] },
   // Hostelworld's data lives on its API gateway (autocomplete, city properties, availability),
   // not on www.hostelworld.com; the recorded payloads come from this host.
-  hostel: { realName: 'Hostelworld', base: 'https://prod.apigee.hostelworld.com', allowed: ['*.hostelworld.com'] },
-  network: { realName: 'LinkedIn', base: 'https://www.linkedin.com', allowed: ['*.linkedin.com', '*.licdn.com'] },
-  video: { realName: 'YouTube', base: 'https://www.youtube.com', allowed: ['*.youtube.com', '*.ytimg.com'] },
+  hostel: { realName: SOURCE_NAMES.hostel, base: 'https://prod.apigee.hostelworld.com', allowed: ['*.hostelworld.com'] },
+  network: { realName: SOURCE_NAMES.network, base: 'https://www.linkedin.com', allowed: ['*.linkedin.com', '*.licdn.com'] },
+  video: { realName: SOURCE_NAMES.video, base: 'https://www.youtube.com', allowed: ['*.youtube.com', '*.ytimg.com'] },
   // The iTunes lookup/search API and the customer-reviews RSS both live on this host.
-  apps: { realName: 'Apple App Store', base: 'https://itunes.apple.com', allowed: ['*.apple.com', '*.mzstatic.com'] },
-  retail: { realName: 'Walmart', base: 'https://www.walmart.com', allowed: ['*.walmart.com', '*.walmartimages.com'] },
-  trends: { realName: 'Google Trends', base: 'https://trends.google.com', allowed: ['*.google.com', '*.gstatic.com'] },
+  apps: { realName: SOURCE_NAMES.apps, base: 'https://itunes.apple.com', allowed: ['*.apple.com', '*.mzstatic.com'] },
+  retail: { realName: SOURCE_NAMES.retail, base: 'https://www.walmart.com', allowed: ['*.walmart.com', '*.walmartimages.com'] },
+  trends: { realName: SOURCE_NAMES.trends, base: 'https://trends.google.com', allowed: ['*.google.com', '*.gstatic.com'] },
 } as const satisfies Record<string, SourceHost>;
 
 export interface SourceHost {

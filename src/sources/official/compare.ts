@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_NAMES } from '../../domain/source-names.js';
 import { CURRENCIES } from '../../domain/codes.js';
 import { compareEntry } from '../manifest.js';
 import { lowest, stayOf, unpriced } from '../compare/offer.js';
@@ -16,7 +17,7 @@ export const officialCompare = compareEntry(
       taxes_included: z.boolean().nullable().optional().describe('parity: its totals include tax'),
     })
     .optional()
-    .describe('official site'),
+    .describe(`official: ${SOURCE_NAMES.official}`),
   null,
   (site, input) => async (deps) => {
     const r = await fetchOfficialRate(deps, { website: site.website, ...stayOf(input), currency: input.currency });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_NAMES } from '../../domain/source-names.js';
 import { compareEntry } from '../manifest.js';
 import { BY_NAME, lookUp, stayOf, unpriced } from '../compare/offer.js';
 import { digits } from '../shared/tool-fields.js';
@@ -9,7 +10,7 @@ export const otafourCompare = compareEntry(
   z
     .strictObject({ property_id: digits().nullable().optional().describe(BY_NAME) })
     .optional()
-    .describe('fourth OTA'),
+    .describe(`otafour: ${SOURCE_NAMES.otafour}`),
   (s) => s.property_id,
   (given, input) => {
     const currency = (OTAFOUR_CURRENCIES as readonly string[]).includes(input.currency ?? '') ? (input.currency as (typeof OTAFOUR_CURRENCIES)[number]) : 'USD';

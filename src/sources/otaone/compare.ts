@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_NAMES } from '../../domain/source-names.js';
 import { countryLower } from '../../domain/codes.js';
 import { ApiError } from '../../domain/errors.js';
 import { compareEntry } from '../manifest.js';
@@ -9,11 +10,11 @@ import { fetchOtaoneRooms, fetchOtaoneSearch } from './fetch.js';
 export const otaoneCompare = compareEntry(
   z
     .strictObject({
-      pagename: z.string().min(2).max(200).nullable().optional().describe(`page name from the first OTA's hotel URL; ${BY_NAME}`),
+      pagename: z.string().min(2).max(200).nullable().optional().describe(`page name from the Booking.com hotel URL (/hotel/gb/<pagename>.html); ${BY_NAME}`),
       country: countryLower.default('us').describe('country segment of that URL'),
     })
     .optional()
-    .describe('first OTA'),
+    .describe(`otaone: ${SOURCE_NAMES.otaone}`),
   (s) => s.pagename,
   (given, input) => async (deps, match) => {
     const stay = stayOf(input);

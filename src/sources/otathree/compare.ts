@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_NAMES } from '../../domain/source-names.js';
 import { compareEntry } from '../manifest.js';
 import { BY_NAME, lookUp, lowest, POINT_OF_SALE, stayOf, statedTotal } from '../compare/offer.js';
 import { searchGroupTypeahead } from '../shared/group-search.js';
@@ -10,7 +11,7 @@ export const otathreeCompare = compareEntry(
   z
     .strictObject({ property_id: digits().nullable().optional().describe(BY_NAME), market: z.enum(['US', 'CA']).default('US').describe(POINT_OF_SALE) })
     .optional()
-    .describe('third OTA'),
+    .describe(`otathree: ${SOURCE_NAMES.otathree}`),
   (s) => s.property_id,
   (given, input) => async (deps, match) => {
     const { market } = given;

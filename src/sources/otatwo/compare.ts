@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_NAMES } from '../../domain/source-names.js';
 import { compareEntry } from '../manifest.js';
 import { BY_NAME, lookUp, POINT_OF_SALE, stayOf, unpriced } from '../compare/offer.js';
 import { OTATWO_MARKETS } from '../shared/group-graphql.js';
@@ -12,7 +13,7 @@ export const otatwoCompare = compareEntry(
   z
     .strictObject({ property_id: digits().nullable().optional().describe(BY_NAME), market: z.enum(OTATWO_MARKETS).default('US').describe(POINT_OF_SALE) })
     .optional()
-    .describe('second OTA'),
+    .describe(`otatwo: ${SOURCE_NAMES.otatwo}`),
   (s) => s.property_id,
   (given, input) => async (deps, match) => {
     const stay = stayOf(input);

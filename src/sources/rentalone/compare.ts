@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_NAMES } from '../../domain/source-names.js';
 import { compareEntry } from '../manifest.js';
 import { BY_NAME, lookUp, stayOf, statedTotal } from '../compare/offer.js';
 import { searchGroupTypeahead } from '../shared/group-search.js';
@@ -19,7 +20,7 @@ export const rentaloneCompare = compareEntry(
         .describe('number in the listing URL, e.g. 321456ha'),
     })
     .optional()
-    .describe('rental platform'),
+    .describe(`rentalone: ${SOURCE_NAMES.rentalone}`),
   (s) => s.property_id ?? s.listing_id,
   (given, input) => async (deps, match) => {
     const search = (hotel: string) => searchGroupTypeahead(deps, 'rentalone', 'US', hotel, 1);
