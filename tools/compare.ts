@@ -15,6 +15,13 @@ const Offer = z.object({
   price_per_night: z.number().nullable(),
   currency: z.string().nullable(),
   taxes_and_fees_included: z.boolean().nullable(),
+  description: z.string(),
+  provenance: nullableProvenance,
+});
+
+export const compareHotelPrices = defineTool({
+  name: 'compare_hotel_prices',
+  title: 'Compare one stay across the official site and OTAs',
   description: `One stay priced on the hotel's own site and the OTAs you list (${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}), each at its cheapest offer with provenance; cheapest total and parity (is an OTA under the official site, by how much) marked. "Is Booking undercutting the hotel's site?": sources {official: {website}, otaone: {}} with hotel. Give a source as {} plus hotel (name, city) for the OTA's own search to find it (sources[].matched), or its id. website: the hotel's site (the link of get_hotel_details). A failing source (past timeout_s: 504) is reported; others still return.`,
   method: 'POST',
   path: '/v1/ota/compare',
@@ -25,7 +32,9 @@ const Offer = z.object({
       currency: z.enum(CURRENCIES).nullable().optional().describe("ISO 4217; default each source's own"),
       timeout_s: z.number().min(1).max(120).default(45).describe('seconds each source may take'),
       hotel: z.string().trim().min(2).max(200).nullable().optional().describe('hotel name and city, looked up on each OTA listed without its id'),
-      sources: z.strictObject(Object.fromEntries(COMPARED.map(([alias, entry]) => [alias, entry.field]))).describe(
+      sources: z
+        .strictObject(Object.fromEntries(COMPARED.map(([alias, entry]) => [alias, entry.field])))
+        .describe(
           `the sources to price, at least one: ${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}, official = the hotel's own site`,
         ),
       ...CACHE_FIELD,
