@@ -17,7 +17,7 @@ import { siteminder } from './quote-siteminder.js';
 import { synxis } from './quote-synxis.js';
 
 // the tests and the docs read the engines' types from the registry
-export type { EngineCall, EngineContext, EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
+export type { EngineStay, PricedEngine } from './engine-types.js';
 
 /** Every engine with a host in OFFICIAL_ENGINE_HOSTS, and no other (the compiler checks both ways). */
 export const PRICED_ENGINES: Record<OfficialEngineId, PricedEngine> = {
