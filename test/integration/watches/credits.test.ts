@@ -140,7 +140,9 @@ describe('watches under enforced credits', () => {
       const asked = await svc.call(`/v1/watches/${id}/check`, { key, method: 'POST' });
       expect(asked.status).toBe(200);
       const after = (await (await svc.call('/v1/usage?period=24h', { key })).json()) as any;
-      expect(after.by_endpoint).toContainEqual(expect.objectContaining({ method: 'POST', path: '/v1/watches/{watch_id}/check', requests: 1, errors: 0, credits: 5 }));
+      expect(after.by_endpoint).toContainEqual(
+        expect.objectContaining({ method: 'POST', path: '/v1/watches/{watch_id}/check', requests: 1, errors: 0, credits: 5 }),
+      );
       expect(after.totals.credits).toBe(5);
       expect(after.by_day.reduce((n: number, d: any) => n + d.credits, 0)).toBe(5);
       expect(after.scheduled).toEqual({ checks: 1, failed_attempts: 2, credits: 5 });
