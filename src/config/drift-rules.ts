@@ -20,4 +20,10 @@ export interface DriftRule {
    */
   items: string | readonly string[];
   states: readonly (string | DriftFact)[];
+  /**
+   * For parsers that skip an item they cannot read (no id, no title): a pattern each item of the raw
+   * reply carries once. A reply holding at least `rawMin` (default 3) of them from which no item was
+   * read is a drift too.
+   */
+  raw?: { pattern: string; rawMin?: number };
 }

@@ -36,7 +36,7 @@ export const SOURCE_GUARDS: Record<Alias, SourceGuards> = {
   },
   otaone: {
     walls: ['aws_waf'],
-    drift: { search_cards: { items: '', states: ['name', PRICE('price', true)] } },
+    drift: { search_cards: { items: '', states: ['name', PRICE('price', true)], raw: { pattern: 'data-testid="property-card"' } } },
   },
   otatwo: { walls: ['akamai'], drift: { rooms: { items: 'rooms.rate_plans', states: ['price'] } } },
   otathree: { walls: ['akamai'], drift: { stay: { items: 'rooms.offers', states: ['total|nightly'] } } },
@@ -48,14 +48,14 @@ export const SOURCE_GUARDS: Record<Alias, SourceGuards> = {
     walls: [],
     drift: { city_properties: { items: 'properties', states: ['property_id', 'name', PRICE('lowest_price_per_night|lowest_average_price_per_night', true)] } },
   },
-  network: { walls: [], drift: { job_search: { items: '', states: ['job_id', 'title'] } } },
+  network: { walls: [], drift: { job_search: { items: '', states: ['job_id', 'title'], raw: { pattern: '<li>' } } } },
   video: {
     walls: [],
     drift: { channel_videos: { items: 'videos', states: ['video_id', 'title'] }, search: { items: 'videos', states: ['video_id', 'title'] } },
   },
   apps: { walls: [], drift: { search: { items: 'apps', states: ['app_id', 'title'] } } },
   retail: { walls: [], drift: { search: { items: '', states: ['item_id', 'title', PRICE('price')] } } },
-  trends: { walls: [], drift: { timeline: { items: 'points', states: ['date', 'value'] } } },
+  trends: { walls: [], drift: { timeline: { items: 'points', states: ['date', 'value'], raw: { pattern: '"formattedTime"' } } } },
 };
 
 /** The drift check of a source's reply kind, for withContractGuard. */

@@ -102,7 +102,7 @@ export async function withContractGuard<T>(
 ): Promise<T> {
   try {
     const parsed = response.body.length >= LARGE_REPLY_BYTES ? await inLargeReplySlot(() => fn(response)) : await fn(response);
-    const verdict = drift ? driftVerdict(drift.rule, parsed, drift) : null;
+    const verdict = drift ? driftVerdict(drift.rule, parsed, drift, () => response.text()) : null;
     if (verdict) throw new Drift(source, `drift: ${verdict}`);
     return parsed;
   } catch (thrown) {

@@ -40,10 +40,17 @@ export function driftItems(rule: DriftRule, parsed: unknown): unknown[] {
   return paths.flatMap((p) => collect(parsed, p));
 }
 
-/** What the answer lacks that the source always states, or null when it is a real answer (or has no items). */
-export function driftVerdict(rule: DriftRule, parsed: unknown, ctx: DriftContext = {}): string | null {
+/**
+ * What the answer lacks that the source always states, or null when it is a real answer (or has no
+ * items, and the raw reply, when the rule counts its items there, holds none either).
+ */
+export function driftVerdict(rule: DriftRule, parsed: unknown, ctx: DriftContext = {}, raw?: () => string): string | null {
   const items = driftItems(rule, parsed);
-  if (!items.length) return null;
+  if (!items.length) {
+    if (!rule.raw || !raw) return null;
+    const held = raw().match(new RegExp(rule.raw.pattern, 'g'))?.length ?? 0;
+    return held >= (rule.raw.rawMin ?? 3) ? `the reply holds ${held} items, none read` : null;
+  }
   for (const s of rule.states) {
     const fact: DriftFact = typeof s === 'string' ? { field: s } : s;
     if (fact.priced && !ctx.priced) continue;

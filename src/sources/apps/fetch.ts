@@ -1,4 +1,5 @@
 import type { SourceUses } from '../context.js';
+import { driftRule } from '../../config/source-guards.js';
 import { ApiError, NotFound, UpstreamFailed } from '../../domain/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
@@ -94,6 +95,6 @@ export async function fetchAppSearch(
   const call = new AppsCall(deps);
   const res = await call.send(appSearchRequest(input));
   failIfError(res);
-  const { total, apps } = await withContractGuard('apps', res, (r) => parseAppSearch(r.json()));
+  const { total, apps } = await withContractGuard('apps', res, (r) => parseAppSearch(r.json()), { rule: driftRule('apps', 'search') });
   return { total, apps, wire_bytes: call.wire_bytes };
 }

@@ -1,4 +1,5 @@
 import type { SourceUses } from '../context.js';
+import { driftRule } from '../../config/source-guards.js';
 import { NotFound, UpstreamFailed } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { parseNetworkJob, type NetworkJob } from './parse-job.js';
@@ -34,7 +35,9 @@ export async function fetchNetworkSearch(deps: SourceUses<'upstream'>, params: N
   // The guest endpoint answers 400 for a start offset past its window: no more results.
   if (res.status === 400 || res.status === 404) return { value: [], wire_bytes: res.wireBytes };
   if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
-  const cards = await withContractGuard('network', res, (r) => parseNetworkSearch(r.text(), { start: params.start ?? 0 }));
+  const cards = await withContractGuard('network', res, (r) => parseNetworkSearch(r.text(), { start: params.start ?? 0 }), {
+    rule: driftRule('network', 'job_search'),
+  });
   return { value: cards, wire_bytes: res.wireBytes };
 }
 

@@ -4,7 +4,8 @@
  */
 import type { SourceUses } from '../../context.js';
 import type { Device } from '../../../upstream/devices.js';
-import { withContractGuard } from '../../../upstream/diagnostics.js';
+import { withContractGuard, type DriftCheck } from '../../../upstream/diagnostics.js';
+import { driftRule } from '../../../config/source-guards.js';
 import type { EgressMode } from '../../../upstream/egress.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
 import { UPSTREAM_HOSTS } from '../../../config/hosts.js';
@@ -36,14 +37,20 @@ export interface FetchOptions {
   timer?: SearchTimer;
 }
 
-async function fetchPage<T>(deps: SourceUses<'upstream'>, path: string, opts: FetchOptions, parse: (html: string) => T): Promise<Fetched<T>> {
+async function fetchPage<T>(
+  deps: SourceUses<'upstream'>,
+  path: string,
+  opts: FetchOptions,
+  parse: (html: string) => T,
+  drift?: DriftCheck,
+): Promise<Fetched<T>> {
   const upstream = deps.upstream;
   const call = () => upstream.fetch({ source: SOURCE, path, market: opts.market?.toUpperCase(), device: opts.device ?? 'desktop', expect: 'html' });
   const response = await (opts.timer ? opts.timer.upstream(call) : call());
   const observedAt = new Date();
   const started = performance.now();
   const timer = opts.timer;
-  const data = await withContractGuard(SOURCE, response, (r) => (timer ? timer.parse(() => parse(r.text())) : parse(r.text())));
+  const data = await withContractGuard(SOURCE, response, (r) => (timer ? timer.parse(() => parse(r.text())) : parse(r.text())), drift);
   return {
     data,
     observedAt,
@@ -58,7 +65,7 @@ async function fetchPage<T>(deps: SourceUses<'upstream'>, path: string, opts: Fe
 
 /** One result page of a destination (or hotel-name) search. */
 export function fetchSearchPage(deps: SourceUses<'upstream'>, input: HotelSearchUrlInput, opts: FetchOptions = {}): Promise<Fetched<SearchPageRecord>> {
-  return fetchPage(deps, buildHotelSearchUrl(input).path, opts, parseSearchPage);
+  return fetchPage(deps, buildHotelSearchUrl(input).path, opts, parseSearchPage, { rule: driftRule(SOURCE, 'hotel_search') });
 }
 
 /** One property's own page for a stay; data is null when the engine does not know the token. */
