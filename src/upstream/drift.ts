@@ -15,11 +15,11 @@ const absent = (v: unknown) => v === undefined || v === null || v === '' || (Arr
 
 /** The values at a dotted path, lists flattened at every step. */
 function collect(root: unknown, path: string): unknown[] {
-  let values: unknown[] = Array.isArray(root) ? root : [root];
+  let values: unknown[] = Array.isArray(root) ? (root as unknown[]) : [root];
   for (const name of path.split('.').filter(Boolean)) {
-    values = values.flatMap((v) => {
+    values = values.flatMap((v): unknown[] => {
       const x = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[name] : undefined;
-      return Array.isArray(x) ? x : absent(x) ? [] : [x];
+      return Array.isArray(x) ? (x as unknown[]) : absent(x) ? [] : [x];
     });
   }
   return values;
