@@ -231,3 +231,15 @@ export async function readSourcesStatus(sql: Sql): Promise<SourceStatus[]> {
     };
   });
 }
+
+/** Upstream requests (every outcome) and path events per source over the status window (ops/source-paths.ts reads them). */
+export async function readPathCounts(sql: Sql): Promise<{ calls: { source: string; n: number }[]; events: { source: string; event: PathEvent; n: number }[] }> {
+  const window = `${STATUS_WINDOW_S} seconds`;
+  const [calls, events] = await Promise.all([
+    sql<{ source: string; n: number }[]>`
+      SELECT source, sum(count)::int AS n FROM source_outcomes WHERE minute > now() - ${window}::interval GROUP BY source`,
+    sql<{ source: string; event: PathEvent; n: number }[]>`
+      SELECT source, event, sum(count)::int AS n FROM source_events WHERE minute > now() - ${window}::interval GROUP BY source, event`,
+  ]);
+  return { calls, events };
+}

@@ -1,7 +1,7 @@
 import type { Sql } from '../db/client.js';
 import { clearanceStates, type ClearanceState } from '../platform/wall-clearances.js';
 import { PATH_EVENTS, type PathEvent } from './metrics.js';
-import { STATUS_WINDOW_S } from './outcome-store.js';
+import { readPathCounts } from './outcome-store.js';
 
 /*
  * How each source was reached in the last hour, every process together (GET /v1/sources/status,
@@ -43,13 +43,7 @@ const FIELD: Record<PathEvent, keyof Omit<SourcePaths, 'calls' | 'browser_visits
 
 /** Path figures of every source over the status window. */
 export async function readSourcePaths(sql: Sql, sources: readonly string[]): Promise<Map<string, SourcePaths>> {
-  const window = `${STATUS_WINDOW_S} seconds`;
-  const [calls, events] = await Promise.all([
-    sql<{ source: string; n: number }[]>`
-      SELECT source, sum(count)::int AS n FROM source_outcomes WHERE minute > now() - ${window}::interval GROUP BY source`,
-    sql<{ source: string; event: PathEvent; n: number }[]>`
-      SELECT source, event, sum(count)::int AS n FROM source_events WHERE minute > now() - ${window}::interval GROUP BY source, event`,
-  ]);
+  const { calls, events } = await readPathCounts(sql);
   const out = new Map<string, SourcePaths>();
   for (const source of sources) {
     const p: SourcePaths = {
