@@ -8,8 +8,16 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = pino({ level: config.LOG_LEVEL });
   const runtime = await startRuntime(config, { log, worker: true });
-  log.info({ concurrency: config.WORKER_CONCURRENCY }, 'calendar worker running');
-  closeOnSignals(() => runtime.close(), log);
+  const { startWorkerHttp } = await import('./app/worker-http.js');
+  const http = await startWorkerHttp(runtime.deps, runtime.boss).catch(async (err: unknown) => {
+    await runtime.close();
+    throw err;
+  });
+  log.info({ concurrency: config.WORKER_CONCURRENCY, metrics: `${http.url}/metrics`, health: `${http.url}/healthz` }, 'calendar worker running');
+  closeOnSignals(async () => {
+    await http.close();
+    await runtime.close();
+  }, log);
 }
 
 main().catch((err) => {

@@ -6,6 +6,7 @@ import { compareStay } from '../src/sources/shared/compare.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
 import { ParitySchema } from '../src/domain/parity.js';
 import { digits, nullableProvenance, stayFields } from '../src/sources/shared/tool-fields.js';
+import { aliasGlossary, SOURCE_NAMES } from '../src/domain/source-names.js';
 import { SUMMARIES } from './views/summaries.js';
 
 const Offer = z.object({
@@ -33,8 +34,7 @@ const pos = 'point of sale (currency follows)';
 export const compareHotelPrices = defineTool({
   name: 'compare_hotel_prices',
   title: 'Compare one stay across the official site and OTAs',
-  description:
-    "One stay priced on the hotel's own site and the OTAs you list, each at its cheapest offer with provenance; cheapest total and parity (an OTA under the site?) marked. Give a source as {} plus hotel (name, city) for the OTA's search to find it (sources[].matched), or its id. website: the hotel's site (see get_hotel_details). A failing source (past timeout_s: 504) is reported; others still return. 20 credits; nothing priced is free.",
+  description: `One stay priced on the hotel's own site and the OTAs you list (${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}), each at its cheapest offer with provenance; cheapest total and parity (is an OTA under the official site, by how much) marked. "Is Booking undercutting the hotel's site?": sources {official: {website}, otaone: {}} with hotel. Give a source as {} plus hotel (name, city) for the OTA's own search to find it (sources[].matched), or its id. website: the hotel's site (the link of get_hotel_details). A failing source (past timeout_s: 504) is reported; others still return.`,
   method: 'POST',
   path: '/v1/ota/compare',
   tags: ['hotels'],
@@ -56,26 +56,32 @@ export const compareHotelPrices = defineTool({
               taxes_included: z.boolean().nullable().optional().describe('parity: its totals include tax'),
             })
             .optional()
-            .describe('official site'),
+            .describe(`official: ${SOURCE_NAMES.official}`),
           otaone: z
             .strictObject({
-              pagename: z.string().min(2).max(200).nullable().optional().describe(`page name from the first OTA's hotel URL; ${byName}`),
+              pagename: z
+                .string()
+                .min(2)
+                .max(200)
+                .nullable()
+                .optional()
+                .describe(`page name from the Booking.com hotel URL (/hotel/gb/<pagename>.html); ${byName}`),
               country: countryLower.default('us').describe('country segment of that URL'),
             })
             .optional()
-            .describe('first OTA'),
+            .describe(`otaone: ${SOURCE_NAMES.otaone}`),
           otatwo: z
             .strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(OTATWO_MARKETS).default('US').describe(pos) })
             .optional()
-            .describe('second OTA'),
+            .describe(`otatwo: ${SOURCE_NAMES.otatwo}`),
           otathree: z
             .strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(['US', 'CA']).default('US').describe(pos) })
             .optional()
-            .describe('third OTA'),
+            .describe(`otathree: ${SOURCE_NAMES.otathree}`),
           otafour: z
             .strictObject({ property_id: digits().nullable().optional().describe(byName) })
             .optional()
-            .describe('fourth OTA'),
+            .describe(`otafour: ${SOURCE_NAMES.otafour}`),
           rentalone: z
             .strictObject({
               property_id: digits().nullable().optional().describe(byName),
@@ -88,9 +94,11 @@ export const compareHotelPrices = defineTool({
                 .describe('number in the listing URL, e.g. 321456ha'),
             })
             .optional()
-            .describe('rental platform'),
+            .describe(`rentalone: ${SOURCE_NAMES.rentalone}`),
         })
-        .describe('the sources to price, at least one'),
+        .describe(
+          `the sources to price, at least one: ${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}, official = the hotel's own site`,
+        ),
       ...CACHE_FIELD,
     })
     .refine((v) => Object.values(v.sources).some(Boolean), { message: 'name at least one source', path: ['sources'] })
@@ -140,6 +148,7 @@ export const compareHotelPrices = defineTool({
     elapsed_s: z.number(),
   }),
   credits: 20,
+  free: 'nothing is priced',
   isEmpty: (o) => o.offers.length === 0,
   cache: 'prices',
   partial: (o) => o.sources_failed > 0,

@@ -18,6 +18,8 @@ export class ApiError extends Error {
    * ops/outcomes.ts, or by the error itself); answered with the error so the caller knows which.
    */
   source?: string;
+  /** Seconds to wait before retrying, when the failure says (see retryAfterOf). */
+  retryAfterS?: number;
 
   /** The detail is what a client reads: inputs it quotes are cut short (see error-echo.ts). */
   constructor(
@@ -71,33 +73,165 @@ export class Limited extends ApiError {
     super(429, detail, true);
   }
 }
-/** 502: the upstream failed, blocked us or answered something unusable. Retryable. */
+/*
+ * ── Upstream failures: one table ─────────────────────────────────────────────────────────────
+ * Every source answers an upstream failure by this table, whatever the site: the class says what
+ * the caller should do next, the class fixes the status, `retryable` and `Retry-After`, and no
+ * failure is charged. A source raises one of the classes below (or lets the upstream client
+ * raise it: `upstreamStatusFailure` maps an HTTP status); `failureClassOf` reads the class of any
+ * thrown value back. test/integration/upstream/failure-table.test.ts replays each class against
+ * every source.
+ *
+ * | class            | what the upstream did                                   | status | retryable | Retry-After       |
+ * |------------------|---------------------------------------------------------|--------|-----------|-------------------|
+ * | blocked          | 401/403/451, a block page, a captcha, a consent wall      | 502    | yes       | 30 s              |
+ * | challenge        | a script challenge (AWS WAF 202, Cloudflare, Imperva, Akamai sensor) | 502    | yes       | 10 s              |
+ * | rate_limited     | 429                                                     | 502    | yes       | the upstream's, else 60 s |
+ * | not_found        | 404/410 (or a reply saying so) for the caller's object  | 404    | no        | —                 |
+ * | contract_changed | a reply of the expected kind (JSON, a page) it cannot read | 503 | no        | —                 |
+ * | timeout          | no answer in time (408, 504, our deadline)              | 502    | yes       | 5 s               |
+ * | unreachable      | connection refused, name not resolved, network down     | 502    | yes       | 10 s              |
+ * | unusable         | a reply not of the expected kind: garbage, cut, empty   | 502    | yes       | 5 s               |
+ * | upstream_error   | 5xx, any other error status                             | 502    | yes       | 5 s               |
+ */
+export const UPSTREAM_FAILURE_CLASSES = [
+  'blocked',
+  'challenge',
+  'rate_limited',
+  'not_found',
+  'contract_changed',
+  'timeout',
+  'unreachable',
+  'unusable',
+  'upstream_error',
+] as const;
+export type UpstreamFailureClass = (typeof UPSTREAM_FAILURE_CLASSES)[number];
+
+export interface FailureRule {
+  status: number;
+  retryable: boolean;
+  /** Seconds the caller should wait before retrying (the Retry-After header); null when it should not retry. */
+  retryAfterS: number | null;
+}
+
+export const UPSTREAM_FAILURES: Readonly<Record<UpstreamFailureClass, FailureRule>> = {
+  blocked: { status: 502, retryable: true, retryAfterS: 30 },
+  challenge: { status: 502, retryable: true, retryAfterS: 10 },
+  rate_limited: { status: 502, retryable: true, retryAfterS: 60 },
+  not_found: { status: 404, retryable: false, retryAfterS: null },
+  contract_changed: { status: 503, retryable: false, retryAfterS: null },
+  timeout: { status: 502, retryable: true, retryAfterS: 5 },
+  unreachable: { status: 502, retryable: true, retryAfterS: 10 },
+  unusable: { status: 502, retryable: true, retryAfterS: 5 },
+  upstream_error: { status: 502, retryable: true, retryAfterS: 5 },
+};
+
+/** Detail of a reply whose transfer or compressed stream ended early (unusable, never a contract change). */
+export const TRUNCATED = 'TruncatedReply';
+/** Detail of a reply that is not of the kind its request expected: garbage, an error text (unusable). */
+export const UNREADABLE = 'UnreadableReply';
+/** Interstitials a real browser clears by running them: the `challenge` class (the browser path retries them once). */
+export const SCRIPT_CHALLENGES: ReadonlySet<string> = new Set(['CloudflareChallenge', 'AwsWafChallenge', 'ImpervaBlock', 'AkamaiChallenge']);
+/** Connection-level failures (system and undici codes): the `unreachable` class. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ConnectError']);
+/** Details of replies that are not of the expected kind: the `unusable` class. */
+const UNUSABLE = new Set([TRUNCATED, 'EmptyReply', UNREADABLE, 'ReplyTooLarge', 'ContentDecodingError', 'UnsupportedContentEncoding']);
+
+/** The class an UpstreamFailed detail stands for when its thrower did not name one. */
+function classOfDetail(detail: string): UpstreamFailureClass {
+  if (/timeout/i.test(detail)) return 'timeout';
+  if (UNREACHABLE.has(detail)) return 'unreachable';
+  if (UNUSABLE.has(detail)) return 'unusable';
+  if (/blocked$/i.test(detail)) return 'blocked';
+  return 'upstream_error';
+}
+
+/** 502: the upstream failed, timed out, could not be reached or answered something unusable. Retryable. */
 export class UpstreamFailed extends ApiError {
   declare readonly detail: string;
-  constructor(detail: string) {
+  /** The table's class (inferred from the detail when not given: a timeout, a connection code, a cut reply). */
+  readonly failure: UpstreamFailureClass;
+  constructor(detail: string, failure?: UpstreamFailureClass) {
     super(502, detail, true);
+    this.failure = failure ?? classOfDetail(detail);
+    this.retryAfterS = UPSTREAM_FAILURES[this.failure].retryAfterS ?? undefined;
   }
 }
 /**
- * A block page, captcha, consent wall or unusable reply (502), as upstream/blocked.ts detects it.
- * The proxy fallback keys on this class, and the outcome recorder counts it as `blocked`.
+ * A block page, captcha, consent wall or bot challenge (502), as upstream/blocked.ts detects it, or
+ * a refusing status. `marker` is what was seen (a status, a header, a phrase of the page). The
+ * proxy fallback keys on this class; a script challenge is the `challenge` class.
  */
 export class UpstreamBlocked extends UpstreamFailed {
   constructor(
     detail: string,
     readonly marker: string,
+    failure: 'blocked' | 'challenge' | 'rate_limited' = SCRIPT_CHALLENGES.has(detail) ? 'challenge' : 'blocked',
   ) {
-    super(detail);
+    super(detail, failure);
   }
 }
-/** 503: the upstream answered but its expected structure is gone. Not retryable until we adapt. */
+/** 502: the upstream answered 429. Retry-After is the upstream's own delay when it stated one. */
+export class UpstreamRateLimited extends UpstreamBlocked {
+  constructor(retryAfterS: number | null) {
+    super('RateLimited', 'status:429', 'rate_limited');
+    if (retryAfterS !== null) this.retryAfterS = retryAfterS;
+  }
+}
+/**
+ * 503: a reply of the expected kind (a JSON document, an HTML page) whose structure we cannot read:
+ * the upstream changed. Not retryable until we adapt. A reply of another kind is UpstreamFailed
+ * (`unusable`), a cut one too.
+ */
 export class UpstreamContractChanged extends ApiError {
   declare source: string;
+  readonly failure = 'contract_changed' as const;
   constructor(source: string, what: string) {
     super(503, `${source} upstream contract changed: ${what}`);
     this.source = source;
   }
 }
+
+/** The table's class of a thrown value: an upstream failure's, not_found for a 404; null for anything else. */
+export function failureClassOf(err: unknown): UpstreamFailureClass | null {
+  if (err instanceof UpstreamFailed || err instanceof UpstreamContractChanged) return err.failure;
+  if (err instanceof NotFound) return 'not_found';
+  return null;
+}
+
+/** Seconds of a Retry-After header (delta seconds or an HTTP date), capped at an hour; null when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  const text = value.trim();
+  const s = /^\d+$/.test(text) ? Number(text) : Math.ceil((Date.parse(text) - now) / 1000);
+  return Number.isFinite(s) ? Math.min(3600, Math.max(1, s)) : null;
+}
+
+/**
+ * The table applied to an upstream reply's HTTP status; null for a status that is no failure
+ * (1xx-3xx). `notFound`: the request was for the caller's object (a property, listing, job, app,
+ * video), so a 404/410 is that object gone (NotFound with this detail); without it a 404 is an
+ * upstream error (an endpoint moved is not the caller's object missing).
+ */
+export function upstreamStatusFailure(status: number, opts: { notFound?: string; retryAfter?: string } = {}): ApiError | null {
+  if (status < 400) return null;
+  if ((status === 404 || status === 410) && opts.notFound) return new NotFound(opts.notFound);
+  if (status === 401 || status === 403 || status === 451) return new UpstreamBlocked(`UpstreamHttp${status}`, `status:${status}`);
+  if (status === 429) return new UpstreamRateLimited(parseRetryAfter(opts.retryAfter));
+  if (status === 408 || status === 504) return new UpstreamFailed(`UpstreamHttp${status}`, 'timeout');
+  return new UpstreamFailed(`UpstreamHttp${status}`, 'upstream_error');
+}
+
+/**
+ * Seconds a retryable 502/503 asks the caller to wait (the Retry-After header): the error's own
+ * (an upstream's stated delay, its class's), else 5; null when the caller should not retry.
+ */
+export function retryAfterOf(err: ApiError): number | null {
+  if (!err.retryable || (err.status !== 502 && err.status !== 503)) return null;
+  return err.retryAfterS ?? DEFAULT_RETRY_AFTER_S;
+}
+const DEFAULT_RETRY_AFTER_S = 5;
+
 /** 415: a request body that is not JSON. */
 export class UnsupportedMediaType extends ApiError {
   constructor(contentType: string) {

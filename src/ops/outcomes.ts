@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ApiError, UpstreamBlocked, UpstreamContractChanged, UpstreamFailed } from '../domain/errors.js';
+import { ApiError, failureClassOf, UpstreamContractChanged, UpstreamFailed, type UpstreamFailureClass } from '../domain/errors.js';
 import type { Outcome, PathEvent } from './metrics.js';
 
 /**
@@ -40,20 +40,25 @@ interface Scope {
 
 const scopes = new AsyncLocalStorage<Scope>();
 
-/** Connection-level failures: the upstream could not be reached at all. */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ConnectError']);
+/** The outcome each class of the failure table (domain/errors.ts) is counted as. */
+const OUTCOME_OF: Record<UpstreamFailureClass, Outcome | null> = {
+  blocked: 'blocked',
+  challenge: 'blocked',
+  rate_limited: 'blocked',
+  // the caller's object is gone: the upstream answered as it should
+  not_found: 'ok',
+  contract_changed: 'contract_changed',
+  timeout: 'timeout',
+  unreachable: 'unreachable',
+  unusable: 'upstream_error',
+  upstream_error: 'upstream_error',
+};
 
 /** The outcome an upstream failure stands for; null when it is not the upstream's (the caller hung up, our own bug). */
 export function classifyFailure(err: unknown): Outcome | null {
-  if (err instanceof UpstreamContractChanged) return 'contract_changed';
-  if (err instanceof UpstreamBlocked) return 'blocked';
-  if (!(err instanceof UpstreamFailed)) return null;
-  const detail = err.detail;
-  if (detail === 'Aborted') return null;
-  if (/blocked$/i.test(detail)) return 'blocked';
-  if (/timeout/i.test(detail)) return 'timeout';
-  if (UNREACHABLE.has(detail)) return 'unreachable';
-  return 'upstream_error';
+  if (err instanceof UpstreamFailed && err.detail === 'Aborted') return null;
+  const failure = failureClassOf(err);
+  return failure ? OUTCOME_OF[failure] : null;
 }
 
 /**

@@ -3,18 +3,16 @@
  * bot walls in front of the upstreams (Google /sorry, DataDome, PerimeterX/HUMAN, Akamai,
  * Cloudflare, AWS WAF); each verdict's `detail` is the short name UpstreamFailed carries.
  */
-import { UpstreamBlocked } from '../domain/errors.js';
+import { SCRIPT_CHALLENGES, UpstreamBlocked } from '../domain/errors.js';
 import type { Expect } from './devices.js';
 
 export { UpstreamBlocked };
 
 /**
- * Interstitials a real browser clears by running them (a script sets a clearance cookie and reloads):
- * the browser path retries these once. Captchas and hard blocks are not among them.
+ * Whether a failure is a script challenge page (the table's `challenge` class): interstitials a real
+ * browser clears by running them (a script sets a clearance cookie and reloads), which the browser
+ * path retries once. Captchas and hard blocks are not among them.
  */
-const SCRIPT_CHALLENGES = new Set(['CloudflareChallenge', 'AwsWafChallenge', 'ImpervaBlock', 'AkamaiChallenge']);
-
-/** Whether a failure is a script challenge page (UpstreamBlocked with one of those verdicts). */
 export function isScriptChallenge(err: unknown): boolean {
   return err instanceof UpstreamBlocked && SCRIPT_CHALLENGES.has(err.detail);
 }

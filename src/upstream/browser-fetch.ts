@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { Browser, BrowserContext, Page, Response, Route } from 'playwright-core';
-import { ApiError, DependencyDown, UpstreamFailed } from '../domain/errors.js';
+import { ApiError, DependencyDown, UpstreamFailed, upstreamStatusFailure } from '../domain/errors.js';
 import { UpstreamBlocked, detectBlock, isScriptChallenge, type BlockVerdict } from './blocked.js';
 import { startEgressGuard, EgressRules, type BlockReason, type BlockedRequest } from './browser-egress.js';
 import { upstreamBrowserFlags } from './browser-launch.js';
@@ -34,6 +34,8 @@ export interface BrowserSettings {
   contexts: number;
   queue: number;
   timeoutMs: number;
+  /** Bound of Chromium's start; default timeoutMs (a call's start-up is part of its budget). */
+  launchTimeoutMs?: number;
   memoryMb: number;
   recyclePages: number;
   allowPrivate: boolean;
@@ -112,12 +114,17 @@ export class BrowserFetcher {
       contexts: settings.contexts,
       queue: settings.queue,
       recyclePages: settings.recyclePages,
-      launchTimeoutMs: settings.timeoutMs,
+      launchTimeoutMs: settings.launchTimeoutMs ?? settings.timeoutMs,
     });
   }
 
   stats(): PoolStats {
     return this.#pool.stats();
+  }
+
+  /** Starts Chromium ahead of the first call (see BrowserPool.warm). */
+  warm(): Promise<void> {
+    return this.#pool.warm();
   }
 
   /**
@@ -237,7 +244,7 @@ export class BrowserFetcher {
       // the page may first be a script challenge; the capture waits through its reload (the page is a page, whatever the capture is)
       const doc = await this.#settle(page, state.awaited, 'html', documents, state, deadline);
       // a page that is not there makes no request worth waiting for
-      if (doc.status >= 400) throw new UpstreamFailed(`UpstreamHttp${doc.status}`);
+      if (doc.status >= 400) throw upstreamStatusFailure(doc.status, { retryAfter: doc.headers['retry-after'] })!;
       return read(await captured, call.captureExpect);
     }
     if (call.method === 'GET' && call.expect !== 'json') return this.#settle(page, call.target, call.expect, documents, state, deadline);
@@ -332,6 +339,7 @@ function toResponse(call: BrowserCall, c: Captured, started: number, dataDir: st
     attempts: 1,
     source: call.source,
     framing: 'length',
+    expect: call.capture ? call.captureExpect : call.expect,
     dataDir: call.session.keep ? dataDir : null,
     owner: call.session.keep,
   });

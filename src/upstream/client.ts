@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Config } from '../config/config.js';
-import { ApiError, DependencyDown, UpstreamFailed, detailText } from '../domain/errors.js';
+import { ApiError, DependencyDown, UpstreamFailed, detailText, upstreamStatusFailure } from '../domain/errors.js';
 import { UpstreamBlocked, detectBlock, isConsentUrl, isScriptChallenge, isSorryUrl } from './blocked.js';
 import type { BrowserFetcher, BrowserPlan } from './browser-fetch.js';
 import { CONSENT_COOKIES } from './consent-cookies.js';
@@ -48,6 +48,16 @@ export interface UpstreamRequest {
   browser?: BrowserPlan;
   /** 'browser': through headless Chromium now (the source found the plain reply refused); absent: as the source's mode says. */
   via?: 'browser';
+  /**
+   * The request is for the caller's object (a property, listing, job, app): a 404/410 means it does
+   * not exist, answered as NotFound with this detail. Without it a 404 is an upstream error.
+   */
+  notFound?: string;
+  /**
+   * Error statuses (≥ 400) the source reads itself: their replies are returned. Every other error
+   * status is raised by the failure table (domain/errors.ts upstreamStatusFailure).
+   */
+  statuses?: readonly number[];
 }
 
 export type UpstreamClientConfig = Pick<
@@ -143,6 +153,10 @@ export class UpstreamClient {
    * then refuses it, and one browser visit across processes renews it for every waiting call.
    */
   async fetch(req: UpstreamRequest): Promise<UpstreamResponse> {
+    return judged(req, await this.#fetch(req));
+  }
+
+  async #fetch(req: UpstreamRequest): Promise<UpstreamResponse> {
     const scoped = { ...req, session: req.session ?? newUpstreamSession() };
     const mode = this.modeOf(req.source);
     // a source asks for the browser only after browserFallback said yes; an `http` source never goes there
@@ -275,7 +289,7 @@ export class UpstreamClient {
           continue;
         }
         this.#log.warn({ source: req.source, status: hop.status, attempts: state.attempts }, 'upstream retries exhausted');
-        throw hop.status === 429 ? new UpstreamBlocked('RateLimited', 'status:429') : new UpstreamFailed(`UpstreamHttp${hop.status}`);
+        throw upstreamStatusFailure(hop.status, { retryAfter: hop.headers['retry-after'] })!;
       }
       return makeResponse({
         status: hop.status,
@@ -288,6 +302,7 @@ export class UpstreamClient {
         attempts: state.attempts,
         source: req.source,
         framing: hop.framing,
+        expect: req.expect ?? 'html',
         dataDir: state.session.keep ? this.dataDir : null,
         owner: state.session.keep,
       });
@@ -404,6 +419,12 @@ export class UpstreamClient {
       this.#log.warn({ source, err: (err as Error).message }, 'could not keep raw reply');
     }
   }
+}
+
+/** The failure table applied to a reply's status, unless the source reads that status itself. */
+function judged(req: UpstreamRequest, res: UpstreamResponse): UpstreamResponse {
+  if (res.status < 400 || req.statuses?.includes(res.status)) return res;
+  throw upstreamStatusFailure(res.status, { notFound: req.notFound, retryAfter: res.headers['retry-after'] })!;
 }
 
 function isTruncation(err: ApiError): boolean {

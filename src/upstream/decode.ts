@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { decompress as zstdDecompress } from 'fzstd';
-import { UpstreamFailed } from '../domain/errors.js';
+import { TRUNCATED, UpstreamFailed } from '../domain/errors.js';
 
-/** Detail of a reply whose transfer or compressed stream ended early: an upstream failure (retryable), never a contract change. */
-export const TRUNCATED = 'TruncatedReply';
+/** Detail of a reply whose transfer or compressed stream ended early (the table's `unusable` class, never a contract change). */
+export { TRUNCATED };
 
 /** What we advertise; every coding listed here is decoded below (Node 20 has no zstd, fzstd does it). */
 export const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';

@@ -6,10 +6,10 @@ import zlib from 'node:zlib';
 import { noteContractChanged, notePathEvent } from '../ops/outcomes.js';
 import type { DriftRule } from '../config/drift-rules.js';
 import { driftVerdict, type DriftContext } from './drift.js';
-import { UpstreamContractChanged, UpstreamFailed } from '../domain/errors.js';
+import { UNREADABLE, UpstreamContractChanged, UpstreamFailed } from '../domain/errors.js';
 import { TRUNCATED } from './decode.js';
 import { inLargeReplySlot, LARGE_REPLY_BYTES } from './parse-slots.js';
-import { looksTruncated, type UpstreamResponse } from './response.js';
+import { looksTruncated, ofExpectedKind, type UpstreamResponse } from './response.js';
 import type { UpstreamSession } from './session.js';
 
 const gzip = promisify(zlib.gzip);
@@ -89,7 +89,8 @@ class Drift extends UpstreamContractChanged {}
 /**
  * Runs a parser over a reply; when it throws UpstreamContractChanged the raw reply is kept
  * under the response's dataDir (if any, with its owner) and the error rethrown unchanged. Only a
- * complete reply of the wrong shape is a contract change: a reply that was cut is UpstreamFailed.
+ * complete reply of the expected kind and the wrong shape is a contract change: a reply that was
+ * cut, or is not of the expected kind (garbage), is UpstreamFailed (the failure table's `unusable`).
  * A parser that trips over the reply (reads a property of null, builds a URL from a broken link)
  * met a shape it does not know: that is a contract change too, never a 500. With `drift`, a parsed
  * answer whose items all lack what the source always states is one as well (a drift verdict).
@@ -109,6 +110,8 @@ export async function withContractGuard<T>(
     const err = asContractChange(source, thrown);
     if (!(err instanceof UpstreamContractChanged)) throw err;
     if (looksTruncated(response)) throw new UpstreamFailed(TRUNCATED);
+    // only a reply of the expected kind is a changed contract; garbage is an unusable reply
+    if (!ofExpectedKind(response)) throw new UpstreamFailed(UNREADABLE, 'unusable');
     noteContractChanged(response);
     if (err instanceof Drift) notePathEvent(source, 'drift');
     if (response.dataDir) {

@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { UpstreamContractChanged, UpstreamFailed } from '../domain/errors.js';
+import { UNREADABLE, UpstreamFailed } from '../domain/errors.js';
 import { bodyText, TRUNCATED } from './decode.js';
 import type { EgressMode } from './egress.js';
 import type { Alias } from '../config/hosts.js';
 import type { ReplyOwner } from './session.js';
+import type { Expect } from './devices.js';
 
 /** How the reply's end was marked: by Content-Length, by the chunked terminator, or only by the connection closing. */
 export type Framing = 'length' | 'chunked' | 'close';
@@ -15,7 +16,7 @@ export interface UpstreamResponse {
   /** Body after Content-Encoding decoding. */
   body: Buffer;
   text(): string;
-  /** JSON of the body; an anti-JSON prefix such as `)]}'` is stripped. Not JSON → UpstreamContractChanged. */
+  /** JSON of the body; an anti-JSON prefix such as `)]}'` is stripped. Cut → TruncatedReply, not JSON at all → UnreadableReply (502). */
   json<T = unknown>(): T;
   /** Bytes of the final reply's body as received on the wire, before decoding. */
   wireBytes: number;
@@ -32,6 +33,8 @@ export interface UpstreamResponse {
   dataDir: string | null;
   /** Written beside a kept raw reply. */
   owner?: ReplyOwner | null;
+  /** The kind of reply the request expected (UpstreamRequest.expect); absent: not known. */
+  expect?: Expect;
 }
 
 export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
@@ -57,7 +60,8 @@ export function makeResponse(fields: Omit<UpstreamResponse, 'text' | 'json'>): U
         return JSON.parse(text) as T;
       } catch (err) {
         if (jsonEndsEarly(text, err)) throw new UpstreamFailed(TRUNCATED);
-        throw new UpstreamContractChanged(fields.source, 'reply is not JSON');
+        // not a reply of the expected kind (garbage, an error text): the failure table's `unusable`
+        throw new UpstreamFailed(UNREADABLE, 'unusable');
       }
     },
   };
@@ -92,4 +96,20 @@ export function textLooksCut(body: string, framing: Framing): boolean {
 
 export function looksTruncated(response: UpstreamResponse): boolean {
   return textLooksCut(response.text(), response.framing);
+}
+
+/**
+ * Whether a reply is of the kind its request expected, so that failing to read it is a contract
+ * change: markup for 'html', a JSON document for 'json' (its `)]}'` prefix allowed). Garbage, an
+ * error text or binary is not; 'any' (or unknown) cannot tell and counts as expected.
+ */
+export function ofExpectedKind(response: Pick<UpstreamResponse, 'expect' | 'text'>): boolean {
+  if (response.expect === 'html') return /^[\s\ufeff]*</.test(response.text().slice(0, 4096));
+  if (response.expect !== 'json') return true;
+  try {
+    JSON.parse(response.text().replace(XSSI_PREFIX, ''));
+    return true;
+  } catch {
+    return false;
+  }
 }

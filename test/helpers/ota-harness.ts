@@ -59,8 +59,11 @@ export async function startHarness(routes: ReplayRoute[], env: Record<string, st
  * (their real hosts are public names that tests must not reach).
  */
 export class EngineHostRewrite extends SafeFetcher {
-  constructor(private readonly hosts: Record<string, string>) {
-    super({ allowPrivate: true, timeoutMs: 5_000 });
+  constructor(
+    private readonly hosts: Record<string, string>,
+    timeoutMs = 5_000,
+  ) {
+    super({ allowPrivate: true, timeoutMs });
   }
 
   override fetch(target: string, init?: SafeFetchInit): Promise<SafeFetchResponse> {

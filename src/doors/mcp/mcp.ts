@@ -13,7 +13,8 @@ import { recordCall } from '../../ops/ops.js';
 import type { Tool } from '../../core/define-tool.js';
 import { failed, finishCall, invokeTool, newMeter, type CallRecord, type Meter } from '../../core/invoke.js';
 import { agentAnswer, checkMaximums, splitArguments, textBlock } from './mcp-answer.js';
-import { mcpInputSchema, mcpOutputSchema } from './mcp-listing.js';
+import { mcpDescription, mcpInputSchema, mcpOutputSchema, mcpToolMeta } from './mcp-listing.js';
+import { MCP_INSTRUCTIONS } from './mcp-instructions.js';
 import type { McpCallContext, McpCaller } from './mcp-caller.js';
 import { serveTaskMethods, startTask, TASKS_CAPABILITY } from './mcp-tasks.js';
 
@@ -37,9 +38,10 @@ export function buildToolTable(tools: Tool[]): McpToolTable {
     listing: exposed.map((t) => ({
       name: t.name,
       title: t.mcp.title,
-      description: t.description,
+      description: mcpDescription(t),
       inputSchema: mcpInputSchema(t) as McpTool['inputSchema'],
       outputSchema: mcpOutputSchema(t),
+      _meta: mcpToolMeta(t),
       annotations: {
         title: t.mcp.title,
         readOnlyHint: true,
@@ -169,6 +171,7 @@ export function mcpServerFactory(
     const modern = era === 'modern';
     const server = new Server(MCP_SERVER_INFO, {
       capabilities: { tools: {}, ...(modern ? TASKS_CAPABILITY : {}) },
+      instructions: MCP_INSTRUCTIONS,
       cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
     });
     server.setRequestHandler('tools/list', () => {

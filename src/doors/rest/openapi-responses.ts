@@ -1,4 +1,5 @@
 import { BODY_METHODS, type ErrorStatus, type Tool } from '../../core/define-tool.js';
+import { UPSTREAM_FAILURE_CLASSES } from '../../domain/errors.js';
 
 const text = (description: string) => ({ type: 'string', description });
 
@@ -31,6 +32,12 @@ const FAILURE = {
     description: '502, 503: whether the same call may succeed later (retry with exponential backoff); false when the upstream changed its structure.',
   },
   retry: text('502, 503: what to do next, in words.'),
+  failure: {
+    type: 'string',
+    enum: [...UPSTREAM_FAILURE_CLASSES],
+    description:
+      '502, 503 of an upstream: the class of the failure, by what to do next (the same for every source): blocked and challenge (a bot wall or refusal, what was seen in `detail`), rate_limited (the upstream answered 429; wait Retry-After), contract_changed (the upstream changed its structure; do not retry), timeout, unreachable, unusable (garbage, a cut or empty reply), upstream_error (5xx and other error statuses).',
+  },
 };
 
 export const ERROR_SCHEMAS = {
@@ -69,6 +76,11 @@ export const RESPONSE_HEADERS = {
   CreditsRemaining: {
     description: 'Credits left in the current period after this call, when the key belongs to a billing account.',
     schema: { type: 'integer' },
+  },
+  RetryAfter: {
+    description:
+      'Retryable 502 and 503: seconds to wait before retrying (an upstream’s own delay after its 429, else by the failure’s class; 5 for a dependency of ours).',
+    schema: { type: 'integer', minimum: 1 },
   },
   Cache: {
     description:
@@ -133,6 +145,7 @@ export function responsesOf(tool: Tool, success: { description: string; schema: 
     const validation = status === validationStatus(tool);
     const name = `${tool.compatErrors ? 'Compat' : ''}${validation ? 'ValidationError' : 'Error'}`;
     const failureHeaders = status === 401 ? { 'x-request-id': { $ref: '#/components/headers/RequestId' } } : headers(tool, true);
+    if (status === 502 || status === 503) failureHeaders['retry-after'] = { $ref: '#/components/headers/RetryAfter' };
     out[String(status)] = {
       description: why,
       headers: failureHeaders,
@@ -158,7 +171,7 @@ function errorExample(status: number, validation: boolean, why: string, compat: 
   }
   const detail = EXAMPLE_DETAIL[status] ?? why.replace(/[.;].*$/, '');
   if (status === 502) {
-    const failure = { source: 'metasearch', retryable: true, retry: 'retry with exponential backoff; nothing was charged' };
+    const failure = { source: 'metasearch', failure: 'upstream_error', retryable: true, retry: 'retry with exponential backoff; nothing was charged' };
     return compat
       ? { detail: 'UpstreamHttp500', error: `metasearch: UpstreamHttp500; ${failure.retry}`, ...failure }
       : { detail: 'UpstreamHttp500', ...failure };

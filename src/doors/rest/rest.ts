@@ -9,7 +9,7 @@ import type { AuthedKey } from '../../platform/keys.js';
 import { elapsedMs } from '../../platform/request-context.js';
 import { BODY_METHODS, type Tool } from '../../core/define-tool.js';
 import { recordCall } from '../../ops/ops.js';
-import { failureFields, logFault } from './http-errors.js';
+import { failureFields, logFault, setRetryAfter } from './http-errors.js';
 import { failed, finishCall, invokeTool, newMeter } from '../../core/invoke.js';
 import { coerceQuery } from '../../core/query.js';
 import { RawBody, inertHeaders } from '../../core/raw-body.js';
@@ -117,6 +117,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps
   let key: AuthedKey | undefined;
   let status = tool.status;
   let body: unknown;
+  let failure: ApiError | null = null;
   // A client that hangs up ends the upstream work done for it.
   const hangUp = new AbortController();
   const onClose = () => {
@@ -130,7 +131,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps
     const ctx = { deps, signal: hangUp.signal, requestId: req.id, key, transport: 'rest' as const, headers: req.headers as Record<string, string> };
     body = markedAnswer(await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter), meter.cache);
   } catch (err) {
-    ({ status, body } = hangUp.signal.aborted ? CLIENT_CLOSED : errorReply(deps, req, err, tool));
+    ({ status, body, api: failure } = hangUp.signal.aborted ? CLIENT_CLOSED : errorReply(deps, req, err, tool));
     failed(meter);
   }
   res.off('close', onClose);
@@ -152,7 +153,7 @@ async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps
     } catch (err) {
       // A result whose charge could not be written is not handed out free.
       if (status < 400) {
-        ({ status, body } = errorReply(deps, req, err, tool));
+        ({ status, body, api: failure } = errorReply(deps, req, err, tool));
         failed(meter);
         text = JSON.stringify(body);
       } else deps.log.warn({ err, requestId: req.id }, 'request history write failed');
@@ -163,20 +164,21 @@ async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps
     if (meter.remaining !== null) res.setHeader('x-credits-remaining', String(meter.remaining));
   }
   if (meter.cache) res.setHeader('x-cache', meter.cache.hit ? 'hit' : 'miss');
+  if (failure) setRetryAfter(res, failure);
   if (raw && status < 400) res.status(status).set(inertHeaders(raw)).type(raw.contentType).send(raw.bytes);
   else res.status(status).type('application/json').send(text);
   recordCall(deps.ops, { operation: tool.name, transport: 'rest', status, ms: elapsedMs(req), credits: meter.charged });
 }
 
 /** Recorded when the client hung up before its answer (nginx's 499); nobody reads the body. */
-const CLIENT_CLOSED = { status: 499, body: { detail: 'client closed the request' } };
+const CLIENT_CLOSED = { status: 499, body: { detail: 'client closed the request' }, api: null };
 
-function errorReply(deps: ServiceDeps, req: Request, err: unknown, tool: Tool): { status: number; body: Record<string, unknown> } {
+function errorReply(deps: ServiceDeps, req: Request, err: unknown, tool: Tool): { status: number; body: Record<string, unknown>; api: ApiError } {
   const api = toApiError(err);
   logFault(deps, req, api, err);
   const failure = failureFields(api, tool.tags[0] ?? tool.name);
-  if (!tool.compatErrors) return { status: api.status, body: { detail: api.detail, ...failure } };
+  if (!tool.compatErrors) return { status: api.status, body: { detail: api.detail, ...failure }, api };
   // The compatible search API answers invalid or missing parameters with 400 and {"error": …}.
   const error = failure ? `${failure.source}: ${compatErrorText(api.detail)}; ${failure.retry}` : compatErrorText(api.detail);
-  return { status: api.status === 422 ? 400 : api.status, body: { error, detail: api.detail, ...failure } };
+  return { status: api.status === 422 ? 400 : api.status, body: { error, detail: api.detail, ...failure }, api };
 }

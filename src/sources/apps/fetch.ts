@@ -1,6 +1,7 @@
 import type { SourceUses } from '../context.js';
 import { driftRule } from '../../config/source-guards.js';
-import { ApiError, NotFound, UpstreamFailed } from '../../domain/errors.js';
+import { ApiError } from '../../domain/errors.js';
+import { checkStatus } from '../shared/observation.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { parseAppLookup, parseAppSearch, type AppRecord } from './parse-app.js';
@@ -20,16 +21,15 @@ class AppsCall {
   wire_bytes = 0;
   constructor(private readonly deps: SourceUses<'upstream'>) {}
 
-  async send(req: AppsRequest): Promise<UpstreamResponse> {
-    const res = await this.deps.upstream.fetch({ source: 'apps', path: req.path, headers: req.headers, expect: 'any' });
+  /** `notFound`: the request is for the caller's app (a 404 is the app missing from the storefront). */
+  async send(req: AppsRequest, notFound?: string): Promise<UpstreamResponse> {
+    const res = await this.deps.upstream.fetch({ source: 'apps', path: req.path, headers: req.headers, expect: 'json', notFound });
     this.wire_bytes += res.wireBytes;
     return res;
   }
 }
 
-function failIfError(res: UpstreamResponse): void {
-  if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
-}
+const APP_NOT_FOUND = 'app not found in this storefront';
 
 export interface AppAnswer {
   app: AppRecord;
@@ -41,15 +41,14 @@ export interface AppAnswer {
 /** Lookup by id or bundle id, then the storefront's ratings histogram. */
 export async function fetchApp(deps: SourceUses<'upstream'>, input: { app_id?: string; bundle_id?: string; country: string }): Promise<AppAnswer> {
   const call = new AppsCall(deps);
-  const res = await call.send(appLookupRequest(input));
-  if (res.status === 404) throw new NotFound('app not found in this storefront');
-  failIfError(res);
+  const res = await call.send(appLookupRequest(input), APP_NOT_FOUND);
+  checkStatus(res);
   const context = { app_id: input.app_id ? normalizeAppId(input.app_id) : undefined, bundle_id: input.bundle_id };
   const app = await withContractGuard('apps', res, (r) => parseAppLookup(r.json(), context));
   let histogram_error: string | undefined;
   try {
     const ratings = await call.send(appRatingsRequest(app.app_id, input.country));
-    if (ratings.status >= 400) throw new UpstreamFailed(`UpstreamHttp${ratings.status}`);
+    checkStatus(ratings);
     app.histogram = (await withContractGuard('apps', ratings, (r) => parseAppRatings(r.json()))).histogram;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
@@ -75,13 +74,11 @@ export async function fetchAppReviews(
   input: { app_id: string; country: string; sort: AppReviewSort; offset: number },
 ): Promise<ReviewsAnswer> {
   const call = new AppsCall(deps);
-  const summary = await call.send(appRatingsRequest(input.app_id, input.country));
-  if (summary.status === 404) throw new NotFound('app not found in this storefront');
-  failIfError(summary);
+  const summary = await call.send(appRatingsRequest(input.app_id, input.country), APP_NOT_FOUND);
+  checkStatus(summary);
   const ratings = await withContractGuard('apps', summary, (r) => parseAppRatings(r.json()));
-  const res = await call.send(appReviewsRequest(input));
-  if (res.status === 404) throw new NotFound('app not found in this storefront');
-  failIfError(res);
+  const res = await call.send(appReviewsRequest(input), APP_NOT_FOUND);
+  checkStatus(res);
   const { reviews, rows } = await withContractGuard('apps', res, (r) => parseAppReviews(r.json()));
   const next = appReviewsNextOffset(input.offset, rows, ratings.reviews_count);
   return { reviews, total: ratings.reviews_count, ...(next !== undefined ? { next_offset: next } : {}), wire_bytes: call.wire_bytes };
@@ -94,7 +91,7 @@ export async function fetchAppSearch(
 ): Promise<{ total: number; apps: AppRecord[]; wire_bytes: number }> {
   const call = new AppsCall(deps);
   const res = await call.send(appSearchRequest(input));
-  failIfError(res);
+  checkStatus(res);
   const { total, apps } = await withContractGuard('apps', res, (r) => parseAppSearch(r.json()), { rule: driftRule('apps', 'search') });
   return { total, apps, wire_bytes: call.wire_bytes };
 }

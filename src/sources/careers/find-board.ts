@@ -1,5 +1,5 @@
 import * as cheerio from 'cheerio';
-import { InvalidInput, UpstreamFailed } from '../../domain/errors.js';
+import { InvalidInput, UpstreamFailed, upstreamStatusFailure } from '../../domain/errors.js';
 import type { SafeFetchResponse } from '../../upstream/safe-fetch.js';
 import { detectBoardFromUrl, domainFallbackBoards, firstLabel, scanCareersPage, siteOf, type BoardCandidate } from './detect.js';
 import { assertOk, atsJson, fetchAts, fetchCareersPage, type CareersIo } from './io.js';
@@ -81,7 +81,7 @@ export async function findCareersBoard(io: CareersIo, url: string): Promise<Foun
     throw err;
   });
   pages += 1;
-  if (first.status >= 500) throw new UpstreamFailed(`CareersPageHttp${first.status}`);
+  if (first.status >= 500 || first.status === 429) throw upstreamStatusFailure(first.status, { retryAfter: first.headers['retry-after'] })!;
   const redirected = detectBoardFromUrl(first.url);
   if (redirected) return { board: redirected, detected_by: 'page', candidates: [], pages_fetched: pages, company_name: null };
   const scan = isHtml(first) ? scanCareersPage(first.text(), first.url) : { boards: [], careers_links: [] };

@@ -1,4 +1,5 @@
-import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
+import { UpstreamBlocked, UpstreamFailed, upstreamStatusFailure } from '../../domain/errors.js';
+import { detectBlock } from '../../upstream/blocked.js';
 import { observed } from '../../ops/outcomes.js';
 import type { SafeFetchResponse } from '../../upstream/safe-fetch.js';
 import type { WebsiteFetch } from '../../upstream/scope.js';
@@ -35,26 +36,29 @@ export function fetchCareersPage(io: CareersIo, url: string): Promise<SafeFetchR
   return counted(io, () => io.safe.fetch(atsUrl(url, io.overrides), { headers: { accept: 'text/html,application/xhtml+xml' } }));
 }
 
-/** A board API request, its host rewritten by the overrides when one matches. */
-export function fetchAts(io: CareersIo, req: CareersRequest): Promise<SafeFetchResponse> {
-  return counted(io, () => io.safe.fetch(atsUrl(req.url, io.overrides), { method: req.method, headers: req.headers, body: req.body }));
+/** A board API request, its host rewritten by the overrides when one matches; a block page or challenge is raised (the failure table). */
+export async function fetchAts(io: CareersIo, req: CareersRequest): Promise<SafeFetchResponse> {
+  const res = await counted(io, () => io.safe.fetch(atsUrl(req.url, io.overrides), { method: req.method, headers: req.headers, body: req.body }));
+  const verdict = detectBlock({ status: res.status, url: res.url, headers: res.headers, body: res.body, expect: 'any' });
+  if (verdict) throw new UpstreamBlocked(verdict.detail, verdict.marker);
+  return res;
 }
 
-/** JSON of a board API answer; anything else is a changed contract (or a block page: 502). */
+/** JSON of a board API answer; a block page is `blocked`, anything else not JSON `unusable` (502, the failure table). */
 export function atsJson(res: SafeFetchResponse, what: string): unknown {
   const text = res.text();
   try {
     return JSON.parse(text);
   } catch {
     if (/^\s*</.test(text) && /captcha|challenge|access denied|just a moment/i.test(text)) throw new UpstreamFailed('BoardBlocked');
-    throw new UpstreamContractChanged('careers', `${what} reply is not JSON`);
+    throw new UpstreamFailed(`UnreadableReply (${what})`, 'unusable');
   }
 }
 
-/** Non-2xx statuses other than the not-found ones the caller handles. */
+/** Non-2xx statuses other than the not-found ones the caller handles: the failure table's answer. */
 export function assertOk(res: SafeFetchResponse): void {
   if (res.status >= 200 && res.status < 300) return;
-  throw new UpstreamFailed(`CareersHttp${res.status}`);
+  throw upstreamStatusFailure(res.status, { retryAfter: res.headers['retry-after'] }) ?? new UpstreamFailed(`CareersHttp${res.status}`);
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight, results in input order. */

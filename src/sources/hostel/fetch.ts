@@ -28,8 +28,9 @@ export async function fetchHostelAvailability(deps: SourceUses<'upstream'>, inpu
     path: `${API}/properties/${encodeURIComponent(input.property_id)}/availability/`,
     query: { 'date-start': stay.checkIn, 'num-nights': stay.nights, 'number-of-guests': input.guests, currency: input.currency },
     expect: 'json',
+    notFound: `hostel property ${input.property_id} not found`,
   });
-  checkStatus('hostel', response, { notFound: `hostel property ${input.property_id} not found` });
+  checkStatus(response);
   const obs = observe('hostel', response);
   const a = await withContractGuard('hostel', response, (r) => parseHostelAvailability(r.json()));
   // The reply prices named nights (priceBreakdown dates): they must be nights of the asked stay.
@@ -83,7 +84,7 @@ export async function fetchHostelSearch(deps: SourceUses<'upstream'>, input: Hos
   const stay = stayWindow(input, 30);
   const upstream = deps.upstream;
   const ac = await upstream.fetch({ source: 'hostel', path: '/autocomplete-service/v1/autocomplete/web', query: { text: input.query }, expect: 'json' });
-  checkStatus('hostel', ac, { endpoint: '/autocomplete-service' });
+  checkStatus(ac);
   const places = await withContractGuard('hostel', ac, (r) => parseHostelAutocomplete(r.json()));
   const city = places.find((p) => p.type === 'city') ?? places.find((p) => p.city_id);
   if (!city) throw new NotFound(`no hostel destination matches "${input.query}"`);
@@ -93,8 +94,9 @@ export async function fetchHostelSearch(deps: SourceUses<'upstream'>, input: Hos
     path: `${API}/cities/${encodeURIComponent(cityId)}/properties/`,
     query: { 'date-start': stay.checkIn, 'num-nights': stay.nights },
     expect: 'json',
+    notFound: `hostel city ${cityId} not found`,
   });
-  checkStatus('hostel', response, { notFound: `hostel city ${cityId} not found` });
+  checkStatus(response);
   const obs = observe('hostel', response);
   const page = await withContractGuard('hostel', response, (r) => parseHostelCityProperties(r.json()), {
     rule: driftRule('hostel', 'city_properties'),

@@ -1,6 +1,7 @@
 import type { SourceUses } from '../context.js';
 import { driftRule } from '../../config/source-guards.js';
-import { NotFound, UpstreamFailed } from '../../domain/errors.js';
+import { NotFound } from '../../domain/errors.js';
+import { checkStatus } from '../shared/observation.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { parseNetworkJob, type NetworkJob } from './parse-job.js';
 import { parseNetworkSearch, type NetworkJobCard } from './parse-search.js';
@@ -17,9 +18,8 @@ export interface Fetched<T> {
  */
 export async function fetchNetworkJob(deps: SourceUses<'upstream'>, jobId: string): Promise<Fetched<NetworkJob>> {
   const req = networkJobPageRequest(jobId);
-  const res = await deps.upstream.fetch({ source: 'network', path: req.path, expect: 'any' });
-  if (res.status === 404 || res.status === 410) throw new NotFound('job not found');
-  if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
+  const res = await deps.upstream.fetch({ source: 'network', path: req.path, expect: 'html', notFound: 'job not found' });
+  checkStatus(res);
   const finalPath = safePath(res.url);
   if (finalPath !== null && !finalPath.includes('/jobs/view/') && !/authwall|checkpoint|login|signup/.test(finalPath)) {
     throw new NotFound('job not found');
@@ -31,10 +31,10 @@ export async function fetchNetworkJob(deps: SourceUses<'upstream'>, jobId: strin
 /** One page of ten guest search cards; an empty fragment (past the last result) is an empty page. */
 export async function fetchNetworkSearch(deps: SourceUses<'upstream'>, params: NetworkSearchParams): Promise<Fetched<NetworkJobCard[]>> {
   const req = networkSearchRequest(params);
-  const res = await deps.upstream.fetch({ source: 'network', path: req.path, expect: 'any' });
-  // The guest endpoint answers 400 for a start offset past its window: no more results.
+  // The guest endpoint answers 400 (or 404) for a start offset past its window: no more results.
+  const res = await deps.upstream.fetch({ source: 'network', path: req.path, expect: 'any', statuses: [400, 404] });
   if (res.status === 400 || res.status === 404) return { value: [], wire_bytes: res.wireBytes };
-  if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
+  checkStatus(res);
   const cards = await withContractGuard('network', res, (r) => parseNetworkSearch(r.text(), { start: params.start ?? 0 }), {
     rule: driftRule('network', 'job_search'),
   });

@@ -1,6 +1,6 @@
 import * as cheerio from 'cheerio';
 import type { Element } from 'domhandler';
-import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
+import { UpstreamBlocked, UpstreamContractChanged } from '../../domain/errors.js';
 import { cleanText, htmlToText, reduceHtml } from './html-reduce.js';
 import { networkJobIdFromUrl } from './job-id.js';
 
@@ -96,7 +96,7 @@ export function parseNetworkJob(html: string, context: { job_id?: string } = {})
   const card = $(SEL.topCard).first();
   const title = cleanText(card.find(SEL.title).first().text()) ?? cleanText($(SEL.title).first().text());
   if (!title) {
-    if (BLOCK_MARK.test(html)) throw new UpstreamFailed('AuthWall');
+    if (BLOCK_MARK.test(html)) throw new UpstreamBlocked('AuthWall', 'body:authwall');
     throw new UpstreamContractChanged('network', 'job top card title');
   }
 

@@ -3,7 +3,7 @@
  * → its booking engine (`detect.ts`) → the engine's public availability endpoints for one stay
  * (`engine-quotes.ts`), every engine request through the same fetcher, their bytes summed.
  */
-import { InvalidInput, NotFound, UpstreamFailed } from '../../domain/errors.js';
+import { InvalidInput, UpstreamBlocked, upstreamStatusFailure } from '../../domain/errors.js';
 import { detectBlock } from '../../upstream/blocked.js';
 import { buildProvenance, collectionId, newFetchNonce } from '../../domain/provenance.js';
 import { seconds } from '../shared/observation.js';
@@ -29,10 +29,10 @@ export async function detectWebsiteEngines(
   website: string,
 ): Promise<{ matches: OfficialEngineMatch[]; finalUrl: string; wireBytes: number }> {
   const page = await deps.safeFetch.fetch(website);
-  if (page.status === 404 || page.status === 410) throw new NotFound(`website ${website} not found`);
   const verdict = detectBlock({ status: page.status, url: page.url, headers: page.headers, body: page.body, expect: 'html' });
-  if (verdict) throw new UpstreamFailed(verdict.detail);
-  if (page.status >= 400) throw new UpstreamFailed(`WebsiteHttp${page.status}`);
+  if (verdict) throw new UpstreamBlocked(verdict.detail, verdict.marker);
+  const failure = upstreamStatusFailure(page.status, { notFound: `website ${website} not found`, retryAfter: page.headers['retry-after'] });
+  if (failure) throw failure;
   return { matches: detectOfficialEngines({ html: page.text(), pageUrl: page.url }), finalUrl: page.url, wireBytes: page.wireBytes };
 }
 
@@ -61,9 +61,16 @@ export async function fetchOfficialRate(deps: SourceUses<'safeFetch'>, input: Of
   const call: EngineCall = async (url, init) => {
     const reply = await deps.safeFetch.fetch(url, init);
     engineBytes += reply.wireBytes;
-    if (reply.status === 404 || reply.status === 410) throw new NotFound(`${match.engine} property ${hotelId} not found`);
     const verdict = detectBlock({ status: reply.status, url: reply.url, headers: reply.headers, body: reply.body, expect: 'json' });
-    if (verdict) throw new UpstreamFailed(verdict.detail);
+    if (verdict) throw new UpstreamBlocked(verdict.detail, verdict.marker);
+    // the failure table, but for the request-shaped refusals (400, 422) an engine reads itself
+    if (reply.status !== 400 && reply.status !== 422) {
+      const failure = upstreamStatusFailure(reply.status, {
+        notFound: `${match.engine} property ${hotelId} not found`,
+        retryAfter: reply.headers['retry-after'],
+      });
+      if (failure) throw failure;
+    }
     return { status: reply.status, text: reply.text() };
   };
   const rooms = await engine.quote(engineStay, call);

@@ -5,7 +5,7 @@
  * the stay total (returned only when numAdult is sent), beside request echoes such as `checkIn`.
  * Its currency is the property's own and is not stated in the reply.
  */
-import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
+import { NotFound, UpstreamContractChanged, UpstreamFailed, UpstreamRateLimited } from '../../domain/errors.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { isObject, numeric, text } from '../../domain/json.js';
 import { assertStayAnswered } from '../shared/stay.js';
@@ -44,36 +44,39 @@ export function parseBeds24Availability(body: string, stay: Pick<EngineStay, 'pr
   try {
     reply = JSON.parse(body);
   } catch {
-    throw new UpstreamContractChanged('official', 'beds24 availability reply is not JSON');
+    // not JSON at all is not a reply of the expected kind: unusable (502), not a changed contract
+    throw new UpstreamFailed('UnreadableReply (beds24 availability)', 'unusable');
   }
   if (isObject(reply) && typeof reply.error === 'string') {
     if (/not found|no property|invalid prop/i.test(reply.error)) throw new NotFound(`beds24 property ${stay.propertyCode} not found`);
+    if (/too many requests|rate limit/i.test(reply.error)) throw new UpstreamRateLimited(null);
     throw new UpstreamContractChanged('official', `beds24 error: ${reply.error.slice(0, 120)}`);
   }
   if (!reply || typeof reply !== 'object') throw new UpstreamContractChanged('official', 'beds24 availability object');
   if (isObject(reply)) assertStayAnswered(stay, { checkIn: compactDate(reply.checkIn), checkOut: compactDate(reply.checkOut) });
-  const rows: unknown[] = Array.isArray(reply) ? reply : Object.values(reply);
-  return rows
-    .filter(isObject)
-    .filter((r) => r.roomId != null || r.roomsavail != null)
-    .map((r) => {
-      const roomId = text(r, 'roomId');
-      const available = numeric(r.roomsavail);
-      return {
-        room_id: roomId,
-        room_name: null,
-        rate_name: null,
-        rooms_available: available,
-        total: numeric(r.price),
-        nightly: null,
-        taxes: null,
-        currency: null,
-        bookable: available != null ? available > 0 : null,
-        upstream_rate_id: roomId || null,
-        price_basis: 'stay_total_as_quoted',
-        derivation: 'upstream',
-      };
-    });
+  const rows = (Array.isArray(reply) ? reply : Object.values(reply)).filter(isObject).filter((r) => r.roomId != null || r.roomsavail != null);
+  // a reply of this endpoint echoes the stay or lists rooms: an object with neither is another shape
+  if (isObject(reply) && reply.checkIn === undefined && rows.length === 0 && Object.keys(reply).length > 0) {
+    throw new UpstreamContractChanged('official', 'beds24 availability carries neither the stay echo nor a room');
+  }
+  return rows.map((r) => {
+    const roomId = text(r, 'roomId');
+    const available = numeric(r.roomsavail);
+    return {
+      room_id: roomId,
+      room_name: null,
+      rate_name: null,
+      rooms_available: available,
+      total: numeric(r.price),
+      nightly: null,
+      taxes: null,
+      currency: null,
+      bookable: available != null ? available > 0 : null,
+      upstream_rate_id: roomId || null,
+      price_basis: 'stay_total_as_quoted',
+      derivation: 'upstream',
+    };
+  });
 }
 
 export const beds24: PricedEngine = {

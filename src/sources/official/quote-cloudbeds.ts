@@ -39,7 +39,8 @@ function json(body: string, what: string): unknown {
   try {
     return JSON.parse(body);
   } catch {
-    throw new UpstreamContractChanged('official', `cloudbeds ${what} reply is not JSON`);
+    // not JSON at all is not a reply of the expected kind: unusable (502), not a changed contract
+    throw new UpstreamFailed(`UnreadableReply (cloudbeds ${what})`, 'unusable');
   }
 }
 

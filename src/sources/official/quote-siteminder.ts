@@ -80,7 +80,8 @@ function graphql(body: string, what: string): { data: unknown; errors: unknown[]
   try {
     reply = JSON.parse(body);
   } catch {
-    throw new UpstreamContractChanged('official', `siteminder ${what} reply is not JSON`);
+    // not JSON at all is not a reply of the expected kind: unusable (502), not a changed contract
+    throw new UpstreamFailed(`UnreadableReply (siteminder ${what})`, 'unusable');
   }
   if (!isObject(reply)) throw new UpstreamContractChanged('official', `siteminder ${what} reply object`);
   const schema = schemaError(reply);

@@ -74,8 +74,9 @@ export async function fetchOtafour(deps: SourceUses<'upstream'>, input: OtafourI
     },
     headers: { cookie: `${CURRENCY_COOKIE}=CurLabel=${input.currency}` },
     expect: 'json',
+    notFound: `otafour property ${input.property_id} not found`,
   });
-  checkStatus('otafour', response, { notFound: `otafour property ${input.property_id} not found` });
+  checkStatus(response);
   const obs = observe('otafour', response);
   const grid = await withContractGuard('otafour', response, (r) => parseOtafourSecondaryData(r.json(), input.property_id), {
     rule: driftRule('otafour', 'rooms'),
@@ -150,7 +151,7 @@ export async function fetchOtafour(deps: SourceUses<'upstream'>, input: OtafourI
 /** Name → numeric property id through the site's own suggestions (hotel entries only). */
 export async function searchOtafour(deps: SourceUses<'upstream'>, query: string, limit: number): Promise<{ results: TypeaheadHit[]; market: string }> {
   const response = await deps.upstream.fetch({ source: 'otafour', path: SUGGEST_PATH, query: suggestQuery(query), expect: 'json' });
-  checkStatus('otafour', response, { endpoint: 'GetUnifiedSuggestResult' });
+  checkStatus(response);
   const results = await withContractGuard('otafour', response, (r) => parseOtafourSuggest(r.json()));
   // The request says origin=US; the reply states no market of its own.
   return { results: results.slice(0, limit), market: 'US' };

@@ -38,10 +38,11 @@ export async function fetchOtaoneRooms(deps: SourceUses<'upstream'>, input: Otao
     currency: input.currency,
     lang: LANG,
   });
-  const response = await deps.upstream.fetch({ source: 'otaone', path, market: input.country.toUpperCase() });
-  checkStatus('otaone', response, { notFound: `otaone property ${input.country}/${input.pagename} not found` });
+  const notFound = `otaone property ${input.country}/${input.pagename} not found`;
+  const response = await deps.upstream.fetch({ source: 'otaone', path, market: input.country.toUpperCase(), notFound });
+  checkStatus(response);
   // An unknown page name lands on a search or home page instead of a property page.
-  if (!/\/hotel\/[a-z]{2}\//.test(new URL(response.url).pathname)) throw new NotFound(`otaone property ${input.country}/${input.pagename} not found`);
+  if (!/\/hotel\/[a-z]{2}\//.test(new URL(response.url).pathname)) throw new NotFound(notFound);
   const obs = observe('otaone', response);
   const page = await withContractGuard('otaone', response, (r) => parseOtaoneHotelPage(r.text()));
   assertStayAnswered(stay, { checkIn: page.check_in, checkOut: page.check_out });
@@ -104,7 +105,7 @@ export async function fetchOtaoneSearch(deps: SourceUses<'upstream'>, input: Ota
       selected_currency: input.currency,
     },
   });
-  checkStatus('otaone', response, { endpoint: '/searchresults' });
+  checkStatus(response);
   const obs = observe('otaone', response);
   const cards = await withContractGuard('otaone', response, (r) => parseOtaoneSearchCards(r.text()), {
     rule: driftRule('otaone', 'search_cards'),

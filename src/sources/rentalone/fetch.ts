@@ -25,15 +25,16 @@ export interface RentaloneInput {
 }
 
 export async function fetchRentaloneQuote(deps: GroupContext, input: RentaloneInput) {
-  if (!input.property_id && !input.listing_id) throw new BadRequest('send property_id or listing_id');
+  if (!input.property_id && !input.listing_id) throw new BadRequest('url, listing_id or property_id is required: the Vrbo listing to quote');
   const stay = stayWindow(input, 28);
   const upstream = deps.upstream;
   let propertyId = input.property_id ?? null;
   let wire = 0;
   let elapsed = 0;
   if (!propertyId) {
-    const page = await upstream.fetch({ source: 'rentalone', path: `/${encodeURIComponent(input.listing_id as string)}`, market: 'US' });
-    checkStatus('rentalone', page, { notFound: `rentalone listing ${input.listing_id} not found` });
+    const notFound = `rentalone listing ${input.listing_id} not found`;
+    const page = await upstream.fetch({ source: 'rentalone', path: `/${encodeURIComponent(input.listing_id as string)}`, market: 'US', notFound });
+    checkStatus(page);
     propertyId = await withContractGuard('rentalone', page, (r) => parseRentaloneListingPage(r.text()));
     wire += page.wireBytes;
     elapsed += page.elapsedMs;

@@ -162,7 +162,7 @@ export async function fetchRentaltwoSearch(deps: SourceUses<'upstream'>, input: 
       expect: 'json',
     }),
   );
-  checkStatus('rentaltwo', response, { endpoint: '/api/v3/StaysSearch' });
+  checkStatus(response);
   const obs = observe('rentaltwo', response);
   const page = await withContractGuard(
     'rentaltwo',
@@ -309,8 +309,9 @@ export async function fetchRentaltwoCalendar(deps: SourceUses<'upstream'>, input
   const upstream = deps.upstream;
   const timer = new SearchTimer();
   const path = rentaltwoCalendarPath({ listingId: input.property_id, month, year, count: input.months, locale: 'en', currency: input.currency }, CALENDAR_HASH);
-  const response = await timer.upstream(() => upstream.fetch({ source: 'rentaltwo', path, headers: WEB_CLIENT_HEADERS, expect: 'json' }));
-  checkStatus('rentaltwo', response, { notFound: `rentaltwo listing ${input.property_id} not found` });
+  const notFound = `rentaltwo listing ${input.property_id} not found`;
+  const response = await timer.upstream(() => upstream.fetch({ source: 'rentaltwo', path, headers: WEB_CLIENT_HEADERS, expect: 'json', notFound }));
+  checkStatus(response);
   const obs = observe('rentaltwo', response);
   const calendar = await withContractGuard('rentaltwo', response, (r) =>
     timer.parse(() => {

@@ -1,6 +1,6 @@
 import type { SourceUses } from '../context.js';
 import { driftRule } from '../../config/source-guards.js';
-import { NotFound, UpstreamFailed } from '../../domain/errors.js';
+import { checkStatus } from '../shared/observation.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { extractRetailNextData, parseRetailReviews, retailReviewsFromNextData, type RetailReviewsPage } from './parse-reviews.js';
 import { parseRetailSearchItems, retailSearchItemsFromNextData, type RetailSearchItem } from './parse-search.js';
@@ -17,9 +17,8 @@ export async function fetchRetailReviews(
   input: { item_id: string; page: number; sort: RetailReviewSort },
 ): Promise<RetailReviewsAnswer> {
   const req = retailReviewsRequest(input.item_id, input.page, input.sort);
-  const res = await deps.upstream.fetch({ source: 'retail', path: req.path, expect: 'html' });
-  if (res.status === 404 || res.status === 410) throw new NotFound('item not found');
-  if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
+  const res = await deps.upstream.fetch({ source: 'retail', path: req.path, expect: 'html', notFound: 'item not found' });
+  checkStatus(res);
   const page = await withContractGuard('retail', res, (r) => parseRetailReviews(retailReviewsFromNextData(extractRetailNextData(r.text()))));
   return { ...page, next_page: retailNextPage(input.page, page.reviews_with_text), wire_bytes: res.wireBytes };
 }
@@ -31,7 +30,7 @@ export async function fetchRetailSearch(
 ): Promise<{ items: RetailSearchItem[]; wire_bytes: number }> {
   const req = retailSearchRequest(input.q, input.page, input.sort);
   const res = await deps.upstream.fetch({ source: 'retail', path: req.path, expect: 'html' });
-  if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
+  checkStatus(res);
   const items = await withContractGuard('retail', res, (r) => parseRetailSearchItems(retailSearchItemsFromNextData(extractRetailNextData(r.text()))), {
     rule: driftRule('retail', 'search'),
   });

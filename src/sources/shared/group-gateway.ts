@@ -50,8 +50,9 @@ export async function callGroupGraphql<T>(
     market: call.market,
     expect: 'json',
     baseUrl: call.baseUrl,
+    notFound: call.notFound,
   });
-  checkStatus(alias, response, { endpoint: GRAPHQL_PATH });
+  checkStatus(response);
   const obs = observe(alias, response);
   const parsed = await withContractGuard(alias, response, (r) => parse(graphqlData(alias, r, call.root, call.notFound)), call.drift);
   return { parsed, obs };

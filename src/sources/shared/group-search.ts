@@ -23,7 +23,7 @@ export async function searchGroupTypeahead(
     expect: 'json',
     baseUrl: pos.baseUrl,
   });
-  checkStatus(alias, response, { endpoint: '/api/v4/typeahead' });
+  checkStatus(response);
   const results = await withContractGuard(alias, response, (r) => parseTypeahead(alias, r.json()));
   return { results: results.slice(0, limit), market };
 }

@@ -2,7 +2,7 @@
  * What every source fetch records about one upstream reply (collection id, arrival time, egress,
  * size), the provenance of a price built from it, and the reply checks every fetch shares.
  */
-import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
+import { UpstreamFailed, upstreamStatusFailure } from '../../domain/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import type { EgressMode } from '../../upstream/egress.js';
 import { buildProvenance, collectionId, newFetchNonce, type Provenance } from '../../domain/provenance.js';
@@ -68,14 +68,13 @@ export function priceProvenance(obs: Observation, stay: StayKey, facts: PriceFac
 }
 
 /**
- * A 2xx passes. 404 is the caller's "unknown id" (NotFound with `notFound`) or, for an API
- * endpoint that must exist, a contract change; any other status is an upstream failure.
+ * A 2xx passes. Error statuses never get here: the upstream client raised them by the failure
+ * table (a request for the caller's object names its 404 with `notFound`); what is left (a 1xx, a
+ * 3xx it did not follow) is an upstream error.
  */
-export function checkStatus(alias: string, response: UpstreamResponse, opts: { notFound?: string; endpoint?: string } = {}): void {
+export function checkStatus(response: UpstreamResponse): void {
   if (response.status >= 200 && response.status < 300) return;
-  if (response.status === 404 && opts.notFound) throw new NotFound(opts.notFound);
-  if (response.status === 404 && opts.endpoint) throw new UpstreamContractChanged(alias, `${opts.endpoint} answered 404`);
-  throw new UpstreamFailed(`UpstreamHttp${response.status}`);
+  throw upstreamStatusFailure(response.status) ?? new UpstreamFailed(`UpstreamHttp${response.status}`);
 }
 
 export function seconds(ms: number): number {

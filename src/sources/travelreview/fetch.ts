@@ -28,7 +28,7 @@ export interface TravelreviewInput {
 }
 
 function mcpStatus(response: UpstreamResponse): void {
-  checkStatus('travelreview', response, { endpoint: `MCP endpoint ${MCP_PATH}` });
+  checkStatus(response);
 }
 
 export async function fetchTravelreviewSearch(deps: SourceUses<'upstream'>, input: TravelreviewInput) {

@@ -4,12 +4,16 @@
  * accommodations as `structuredContent`, or as JSON inside a text block (sometimes wrapped in an
  * `output` string after an instruction preamble).
  */
-import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
+import { UNREADABLE, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { arr, arrOrNull, at, str, type Json } from '../../domain/json.js';
 
-/** The JSON-RPC message answering request `id`. */
+/**
+ * The JSON-RPC message answering request `id`. A body with no JSON message at all is not a reply
+ * of the expected kind (502 `unusable`); JSON-RPC messages without this answer are a changed contract.
+ */
 export function rpcMessage(body: string, id: number): Json {
   const candidates: string[] = [];
+  let read = false;
   const trimmed = body.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) candidates.push(trimmed);
   for (const line of body.split(/\r?\n/)) if (line.startsWith('data:')) candidates.push(line.slice(5).trim());
@@ -20,8 +24,10 @@ export function rpcMessage(body: string, id: number): Json {
     } catch {
       continue;
     }
+    read = true;
     for (const m of Array.isArray(parsed) ? parsed : [parsed]) if (at(m, 'id') === id) return m;
   }
+  if (!read) throw new UpstreamFailed(UNREADABLE, 'unusable');
   throw new UpstreamContractChanged('travelreview', `JSON-RPC reply to request ${id}`);
 }
 

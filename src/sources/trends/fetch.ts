@@ -1,6 +1,6 @@
 import type { SourceUses } from '../context.js';
 import { driftRule } from '../../config/source-guards.js';
-import { UpstreamFailed } from '../../domain/errors.js';
+import { checkStatus } from '../shared/observation.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { parseTrendsExplore, parseTrendsTimeline, timeseriesWidget, type TrendsSeries } from './parse-trends.js';
@@ -18,19 +18,20 @@ export interface TrendsAnswer {
 export async function fetchTrendsInterest(deps: SourceUses<'upstream'>, q: TrendsQuery): Promise<TrendsAnswer> {
   const upstream = deps.upstream;
   let wire = 0;
-  const send = async (req: TrendsRequest | { method: 'GET'; path: string }, expect: 'json' | 'any'): Promise<UpstreamResponse> => {
-    const res = await upstream.fetch({ source: 'trends', method: req.method, path: req.path, market: q.geo || undefined, expect });
+  const send = async (req: TrendsRequest | { method: 'GET'; path: string }, expect: 'json' | 'any', statuses?: number[]): Promise<UpstreamResponse> => {
+    const res = await upstream.fetch({ source: 'trends', method: req.method, path: req.path, market: q.geo || undefined, expect, statuses });
     wire += res.wireBytes;
     return res;
   };
   // Every call warms up: the cookie lives in this call's upstream session only, never another caller's.
-  // Its status does not matter (the recorded warm-up answers 404); only its cookie does.
-  await send({ method: 'GET', path: `${WARMUP_PATH}?geo=${encodeURIComponent(q.geo ?? 'US')}` }, 'any');
+  // Its status does not matter (the recorded warm-up answers 404); only its cookie does: its client
+  // errors are read (ignored) here, a block or a server error is the call's failure.
+  await send({ method: 'GET', path: `${WARMUP_PATH}?geo=${encodeURIComponent(q.geo ?? 'US')}` }, 'any', [400, 404, 410]);
   const explore = await send(trendsExploreRequest(q), 'json');
-  if (explore.status >= 400) throw new UpstreamFailed(`UpstreamHttp${explore.status}`);
+  checkStatus(explore);
   const widget = await withContractGuard('trends', explore, (r) => timeseriesWidget(parseTrendsExplore(r.text())));
   const data = await send(trendsTimelineRequest(widget, { hl: q.hl, tz: q.tz }), 'json');
-  if (data.status >= 400) throw new UpstreamFailed(`UpstreamHttp${data.status}`);
+  checkStatus(data);
   const series = await withContractGuard('trends', data, (r) => parseTrendsTimeline(r.text(), widget), { rule: driftRule('trends', 'timeline') });
   return { series, wire_bytes: wire };
 }

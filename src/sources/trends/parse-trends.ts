@@ -1,4 +1,4 @@
-import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
+import { UpstreamBlocked, UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
 import { arr, arrOrNull, at, isObject, str, text, type JsonObject } from '../../domain/json.js';
 
 export interface TrendsWidget {
@@ -30,7 +30,10 @@ const DATE_RESOLUTIONS = new Set(['DAY', 'WEEK', 'MONTH', 'YEAR']);
 /** Parses a trends API body after stripping its anti-JSON prefix; an HTML answer is a block page. */
 export function parseTrendsJson(body: string): object {
   const trimmed = body.trimStart();
-  if (trimmed.startsWith('<')) throw new UpstreamFailed(/sorry|unusual traffic|captcha/i.test(trimmed) ? 'RateLimitPage' : 'HtmlInsteadOfJson');
+  if (trimmed.startsWith('<')) {
+    if (/sorry|unusual traffic|captcha/i.test(trimmed)) throw new UpstreamBlocked('RateLimitPage', 'body:unusual traffic');
+    throw new UpstreamFailed('HtmlInsteadOfJson', 'unusable');
+  }
   try {
     const v: unknown = JSON.parse(trimmed.replace(XSSI, ''));
     if (v && typeof v === 'object') return v;

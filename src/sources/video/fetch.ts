@@ -1,7 +1,7 @@
 import type { SourceUses } from '../context.js';
 import { driftRule } from '../../config/source-guards.js';
-import { BadRequest, NotFound, UpstreamFailed } from '../../domain/errors.js';
-import type { UpstreamResponse } from '../../upstream/client.js';
+import { BadRequest, NotFound, upstreamStatusFailure } from '../../domain/errors.js';
+import type { UpstreamRequest, UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import {
   assertVideoChannelExists,
@@ -40,8 +40,10 @@ class VideoCall {
     readonly gl: string,
   ) {}
 
-  async send(req: VideoRequest, expect: 'json' | 'html' | 'any'): Promise<UpstreamResponse> {
+  /** `reads`: a 404 that means the caller's object is gone, and error statuses read here (UpstreamRequest). */
+  async send(req: VideoRequest, expect: 'json' | 'html' | 'any', reads: Pick<UpstreamRequest, 'notFound' | 'statuses'> = {}): Promise<UpstreamResponse> {
     const res = await this.deps.upstream.fetch({
+      ...reads,
       source: 'video',
       method: req.method,
       path: req.path,
@@ -55,8 +57,9 @@ class VideoCall {
   }
 }
 
+/** An error status the caller let through but did not read: the failure table's answer to it. */
 function failIfError(res: UpstreamResponse): void {
-  if (res.status >= 400) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
+  if (res.status >= 400) throw upstreamStatusFailure(res.status, { retryAfter: res.headers['retry-after'] })!;
 }
 
 export interface ChannelAnswer {
@@ -74,7 +77,7 @@ export async function fetchVideoChannel(
   const call = new VideoCall(deps, input.hl, input.gl);
   if (input.page_token) {
     const token = decodeVideoPageToken(input.page_token);
-    const res = await call.send(videoContinuationRequest(token.token, call.hl, call.gl), 'json');
+    const res = await call.send(videoContinuationRequest(token.token, call.hl, call.gl), 'json', { statuses: [400] });
     if (res.status === 400) throw new BadRequest('invalid page_token');
     failIfError(res);
     const channel = {
@@ -93,14 +96,14 @@ export async function fetchVideoChannel(
   let channelId: string;
   if (ref.kind === 'id') channelId = ref.id;
   else {
-    const res = await call.send(videoResolveUrlRequest(ref, call.hl, call.gl), 'json');
-    if (res.status === 400 || res.status === 404) throw new NotFound('channel not found');
+    const res = await call.send(videoResolveUrlRequest(ref, call.hl, call.gl), 'json', { notFound: 'channel not found', statuses: [400] });
+    if (res.status === 400) throw new NotFound('channel not found');
     failIfError(res);
     const id = await withContractGuard('video', res, (r) => parseVideoResolveUrl(r.json()));
     if (!id) throw new NotFound('channel not found');
     channelId = id;
   }
-  const res = await call.send(videoBrowseRequest(channelId, call.hl, call.gl), 'json');
+  const res = await call.send(videoBrowseRequest(channelId, call.hl, call.gl), 'json', { statuses: [400, 404] });
   if (res.status === 400 || res.status === 404) assertVideoChannelExists(res.status, res.json());
   failIfError(res);
   const page = await withContractGuard('video', res, (r) => parseVideoChannelPage(r.json()), { rule: driftRule('video', 'channel_videos') });
@@ -118,8 +121,7 @@ export async function fetchVideo(
   input: { video_id: string; hl: string; gl: string },
 ): Promise<{ video: VideoRecord; wire_bytes: number }> {
   const call = new VideoCall(deps, input.hl, input.gl);
-  const res = await call.send(videoWatchPageRequest(input.video_id, call.hl, call.gl), 'html');
-  if (res.status === 404) throw new NotFound('video not found');
+  const res = await call.send(videoWatchPageRequest(input.video_id, call.hl, call.gl), 'html', { notFound: 'video not found' });
   failIfError(res);
   const video = await withContractGuard('video', res, (r) => parseVideoWatchPage(r.text()));
   return { video, wire_bytes: call.wire_bytes };
@@ -149,8 +151,7 @@ export async function fetchTranscript(
   input: { video_id: string; lang?: string; hl: string; gl: string },
 ): Promise<TranscriptAnswer> {
   const call = new VideoCall(deps, input.hl, input.gl);
-  const page = await call.send(videoWatchPageRequest(input.video_id, call.hl, call.gl), 'html');
-  if (page.status === 404) throw new NotFound('video not found');
+  const page = await call.send(videoWatchPageRequest(input.video_id, call.hl, call.gl), 'html', { notFound: 'video not found' });
   failIfError(page);
   const watch = await withContractGuard('video', page, (r) => extractVideoWatchData(r.text()));
   if (watch.player) {
@@ -165,8 +166,7 @@ export async function fetchTranscript(
   if (!playability?.age_restricted) assertVideoAvailable(player);
   const { track, tracks } = selectTranscriptTrack(player, input.lang);
 
-  const tt = await call.send(videoTimedTextRequest(track.base_url), 'any');
-  if (tt.status === 404) throw new NotFound(`transcript track ${track.code} is no longer available`);
+  const tt = await call.send(videoTimedTextRequest(track.base_url), 'any', { notFound: `transcript track ${track.code} is no longer available` });
   failIfError(tt);
   const segments = await withContractGuard('video', tt, (r) => parseTimedText(r.text()));
   const details = at(player, 'videoDetails') ?? at(watch.player, 'videoDetails');
@@ -197,7 +197,9 @@ export interface SearchAnswer {
 export async function fetchVideoSearch(deps: SourceUses<'upstream'>, input: { q: string; page_token?: string; hl: string; gl: string }): Promise<SearchAnswer> {
   const call = new VideoCall(deps, input.hl, input.gl);
   const token = input.page_token ? decodeVideoPageToken(input.page_token) : null;
-  const res = await call.send(videoSearchRequest(token ? { continuation: token.token } : { query: input.q }, call.hl, call.gl), 'json');
+  const res = await call.send(videoSearchRequest(token ? { continuation: token.token } : { query: input.q }, call.hl, call.gl), 'json', {
+    statuses: token ? [400] : [],
+  });
   if (res.status === 400 && token) throw new BadRequest('invalid page_token');
   failIfError(res);
   const offset = token?.offset ?? 0;

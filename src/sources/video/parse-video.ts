@@ -1,4 +1,4 @@
-import { UpstreamContractChanged, UpstreamFailed } from '../../domain/errors.js';
+import { UpstreamBlocked, UpstreamContractChanged } from '../../domain/errors.js';
 import { assertVideoAvailable } from './playability.js';
 import { arr, at, dateOrInstant, isObject, type JsonObject, obj, str } from '../../domain/json.js';
 import { bestThumb, exactCount, extractAssignedJson, rendererText, type Thumb, thumbs } from './yt-json.js';
@@ -228,7 +228,7 @@ export function extractVideoWatchData(html: string): { player: JsonObject | null
   const player = extractAssignedJson(html, 'ytInitialPlayerResponse');
   const data = extractAssignedJson(html, 'ytInitialData');
   if (!player && !data) {
-    if (/consent\.youtube\.com|action="https:\/\/consent\./.test(html)) throw new UpstreamFailed('ConsentWall');
+    if (/consent\.youtube\.com|action="https:\/\/consent\./.test(html)) throw new UpstreamBlocked('ConsentWall', 'body:consent.');
     throw new UpstreamContractChanged('video', 'ytInitialPlayerResponse and ytInitialData');
   }
   const key = /"INNERTUBE_API_KEY"\s*:\s*"([^"]+)"/.exec(html)?.[1] ?? null;

@@ -2,14 +2,24 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardAccount } from '../../../src/doors/dashboard/accounts.js';
 import { freePort } from '../../helpers/free-port.js';
-import { DESKTOP, PHONE, hasChromium, horizontalOverflow, launchChromium, lowContrastText, screenshot, skippedNote } from '../../helpers/browser.js';
+import {
+  BROWSER_SUITE,
+  DESKTOP,
+  PHONE,
+  hasChromium,
+  horizontalOverflow,
+  launchChromium,
+  lowContrastText,
+  screenshot,
+  skippedNote,
+} from '../../helpers/browser.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 
 const EMAIL = 'sources@example.com';
 const PASSWORD = 'a long passphrase of my own';
 
-describe.skipIf(!hasChromium)(`dashboard source view in headless Chromium${skippedNote}`, () => {
+describe.skipIf(!hasChromium)(`dashboard source view in headless Chromium${skippedNote}`, BROWSER_SUITE, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let browser: Browser;

@@ -40,7 +40,8 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/lookup', query: { id: '803453959' }, fixture: LOOKUP },
       { path: '/us/customer-reviews/id803453959', body: payload('apps-customer-reviews.json'), headers: { 'content-type': 'application/json' } },
       // a complete 200 reply that is not the JSON the parser expects: a contract change
-      { path: '/lookup', query: { id: '1000000001' }, body: '<html><body>New store front</body></html>' },
+      // a JSON reply of another shape: the contract changed (an HTML page would be a block, garbage unusable)
+      { path: '/lookup', query: { id: '1000000001' }, body: { storefront: 'new', items: 'none' } },
       { path: '/lookup', query: { id: '1000000002' }, status: 403, headers: { 'x-datadome': 'protected' }, body: '<html>blocked</html>' },
       { path: '/lookup', query: { id: '1000000003' }, delayMs: 1_500, body: { resultCount: 0, results: [] } },
       { path: '/lookup', query: { id: '1000000004' }, status: 500, body: 'error' },

@@ -43,9 +43,11 @@ describe('shadow mode (default)', () => {
     const failed = await svc.call('/v1/test/metered', { key: k.key, body: { fail: true } });
     expect(failed.status).toBe(502);
     // a 502 names where it came from (no upstream request was made: the operation's family) and whether to retry
+    expect(failed.headers.get('retry-after')).toBe('5');
     expect((await failed.json()) as any).toEqual({
       detail: 'ProbeFailure',
       source: 'test',
+      failure: 'upstream_error',
       retryable: true,
       retry: 'retry with exponential backoff; nothing was charged',
     });

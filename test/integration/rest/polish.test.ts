@@ -31,7 +31,13 @@ describe('REST: methods, media types and upstream failures', () => {
     if (init.type) headers['content-type'] = init.type;
     const res = await fetch(`${svc.url}${path}`, { method, headers, body: init.body });
     const text = await res.text();
-    return { status: res.status, allow: res.headers.get('allow'), charged: res.headers.get('x-credits-charged'), body: text ? JSON.parse(text) : null };
+    return {
+      status: res.status,
+      allow: res.headers.get('allow'),
+      charged: res.headers.get('x-credits-charged'),
+      retryAfter: res.headers.get('retry-after'),
+      body: text ? JSON.parse(text) : null,
+    };
   };
 
   it('a path of an operation with another method is 405 naming the allowed ones in Allow', async () => {
@@ -65,16 +71,24 @@ describe('REST: methods, media types and upstream failures', () => {
     expect(row.n).toBe(2);
   });
 
-  it('502 and 503 name the source and say whether to retry', async () => {
+  it('502 and 503 name the source, the failure class and whether to retry, and a retryable one says when (Retry-After)', async () => {
     const down = await send('POST', '/v1/hotels/search', { body: JSON.stringify({ q: 'Down', check_in: '2026-12-01' }), type: 'application/json' });
-    expect([down.status, down.body]).toEqual([
+    expect([down.status, down.body, down.retryAfter]).toEqual([
       502,
-      { detail: 'UpstreamHttp500', source: 'metasearch', retryable: true, retry: 'retry with exponential backoff; nothing was charged' },
+      {
+        detail: 'UpstreamHttp500',
+        source: 'metasearch',
+        failure: 'upstream_error',
+        retryable: true,
+        retry: 'retry with exponential backoff; nothing was charged',
+      },
+      '5',
     ]);
     const changed = await send('POST', '/v1/hotels/search', { body: JSON.stringify({ q: 'Tokyo', check_in: '2026-12-01' }), type: 'application/json' });
-    expect(changed.status).toBe(503);
+    expect([changed.status, changed.retryAfter]).toEqual([503, null]);
     expect(changed.body).toMatchObject({
       source: 'metasearch',
+      failure: 'contract_changed',
       retryable: false,
       retry: expect.stringMatching(/^do not retry until the service is updated: the metasearch upstream no longer/),
     });

@@ -20,9 +20,9 @@ describe('upstream outcome classes', () => {
       expect(classifyFailure(new UpstreamFailed(e))).toBe('upstream_error');
   });
 
-  it('leaves out what is not the upstream: a caller hanging up, our own refusals and bugs', () => {
+  it('leaves out what is not the upstream: a caller hanging up, our own refusals and bugs; a gone object is an upstream that answered', () => {
     expect(classifyFailure(new UpstreamFailed('Aborted'))).toBeNull();
-    expect(classifyFailure(new NotFound('app not found'))).toBeNull();
+    expect(classifyFailure(new NotFound('app not found'))).toBe('ok');
     expect(classifyFailure(new TypeError('x is undefined'))).toBeNull();
   });
 });

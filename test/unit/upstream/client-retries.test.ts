@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamFailed } from '../../../src/domain/errors.js';
+import { failureClassOf, UpstreamFailed } from '../../../src/domain/errors.js';
 import type { ReplayRoute } from '../../replay/server.js';
 import { rejection, replayPerTest } from './harness.js';
 
@@ -38,20 +38,37 @@ describe('UpstreamClient retries', () => {
     expect(res.attempts).toBe(2);
   });
 
-  it('returns a 404 to the caller without retrying', async () => {
+  it("answers a 404 by the failure table without retrying: the caller's object gone (404) when the request is for it, else an upstream error", async () => {
     const client = await setup([{ path: '/gone', status: 404, body: '<html>not here</html>' }]);
-    const res = await client.fetch({ source: 'otaone', path: '/gone' });
-    expect(res.status).toBe(404);
-    expect(res.attempts).toBe(1);
-    expect(replay.server.requests).toHaveLength(1);
+    const gone = await rejection(client.fetch({ source: 'otaone', path: '/gone', notFound: 'property x not found' }));
+    expect(gone).toMatchObject({ status: 404, detail: 'property x not found' });
+    expect(failureClassOf(gone)).toBe('not_found');
+    const moved = await rejection(client.fetch({ source: 'otaone', path: '/gone' }));
+    expect(moved).toMatchObject({ status: 502, detail: 'UpstreamHttp404', failure: 'upstream_error' });
+    expect(replay.server.requests).toHaveLength(2);
   });
 
-  it('does not retry other 4xx', async () => {
+  it('does not retry other 4xx; a status the source reads itself is returned', async () => {
     const client = await setup([{ path: '/bad', status: 400, body: '{"error":"bad"}' }]);
-    const res = await client.fetch({ source: 'otaone', path: '/bad', expect: 'json' });
+    const res = await client.fetch({ source: 'otaone', path: '/bad', expect: 'json', statuses: [400] });
     expect(res.status).toBe(400);
     expect(res.json()).toEqual({ error: 'bad' });
-    expect(replay.server.requests).toHaveLength(1);
+    expect(await rejection(client.fetch({ source: 'otaone', path: '/bad', expect: 'json' }))).toMatchObject({ status: 502, detail: 'UpstreamHttp400' });
+    expect(replay.server.requests).toHaveLength(2);
+  });
+
+  it("a 403 is a block (502, retryable, what was seen), a 429 a rate limit with the upstream's delay", async () => {
+    const client = await setup(
+      [
+        { path: '/forbidden', status: 403, body: 'no' },
+        { path: '/limited', status: 429, headers: { 'retry-after': '42' }, body: 'slow down' },
+      ],
+      { UPSTREAM_RETRIES: '0' },
+    );
+    const forbidden = await rejection(client.fetch({ source: 'otaone', path: '/forbidden' }));
+    expect(forbidden).toMatchObject({ status: 502, retryable: true, failure: 'blocked', marker: 'status:403' });
+    const limited = await rejection(client.fetch({ source: 'otaone', path: '/limited' }));
+    expect(limited).toMatchObject({ status: 502, retryable: true, failure: 'rate_limited', retryAfterS: 42 });
   });
 
   it('throws UpstreamFailed after exhausting retries on 5xx', async () => {

@@ -37,15 +37,17 @@ export interface FetchOptions {
   timer?: SearchTimer;
 }
 
+/** `notFound`: the page is the caller's property's own (its 404 is the property gone). */
 async function fetchPage<T>(
   deps: SourceUses<'upstream'>,
   path: string,
   opts: FetchOptions,
   parse: (html: string) => T,
   drift?: DriftCheck,
+  notFound?: string,
 ): Promise<Fetched<T>> {
   const upstream = deps.upstream;
-  const call = () => upstream.fetch({ source: SOURCE, path, market: opts.market?.toUpperCase(), device: opts.device ?? 'desktop', expect: 'html' });
+  const call = () => upstream.fetch({ source: SOURCE, path, market: opts.market?.toUpperCase(), device: opts.device ?? 'desktop', expect: 'html', notFound });
   const response = await (opts.timer ? opts.timer.upstream(call) : call());
   const observedAt = new Date();
   const started = performance.now();
@@ -75,5 +77,5 @@ export function fetchPropertyPage(
   input: Omit<HotelSearchUrlInput, 'q' | 'start'>,
   opts: FetchOptions = {},
 ): Promise<Fetched<DetailRecord | null>> {
-  return fetchPage(deps, buildHotelPropertyUrl(token, input).path, opts, parsePropertyPage);
+  return fetchPage(deps, buildHotelPropertyUrl(token, input).path, opts, parsePropertyPage, undefined, 'property not found');
 }

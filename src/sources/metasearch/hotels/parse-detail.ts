@@ -6,7 +6,7 @@
  * result entry plus address, phone and every seller. Recorded reply: travel-ops
  * `tests/fixtures/googlehotels/santa-sophia-detail.txt`; slots confirmed by the `stays` library.
  */
-import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.js';
+import { UpstreamBlocked, UpstreamContractChanged } from '../../../domain/errors.js';
 import { arr, at, num, str } from '../../../domain/json.js';
 import { dataServiceRpcIds, extensionIn, extractInitData, truthy } from './af-init-data.js';
 import { amenityName } from './amenities.js';
@@ -140,7 +140,7 @@ export function parsePropertyData(data: unknown): DetailRecord | null {
 export function searchBlobOf(html: string): unknown {
   const blobs = extractInitData(html);
   if (!blobs.length) {
-    if (html.includes('consent.google.com')) throw new UpstreamFailed('ConsentWall');
+    if (html.includes('consent.google.com')) throw new UpstreamBlocked('ConsentWall', 'body:consent.google.com');
     throw new UpstreamContractChanged(ALIAS, 'page carries no AF_initDataCallback data');
   }
   const key = [...dataServiceRpcIds(html)].find(([, id]) => id === SEARCH_RPC)?.[0];

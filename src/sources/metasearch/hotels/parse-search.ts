@@ -3,7 +3,7 @@
  * the paging cursor, the brand filter and an echo of the request. The same JSON comes back from
  * the batchexecute `AtySUc` RPC, so parseSearchData serves both.
  */
-import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.js';
+import { UpstreamBlocked, UpstreamContractChanged } from '../../../domain/errors.js';
 import { arr, at, num, str } from '../../../domain/json.js';
 import { dataServiceRpcIds, extensionIn, extractInitData, ymd } from './af-init-data.js';
 import { parseAd, parseProperty, type AdRecord, type PropertyRecord } from './parse-property.js';
@@ -131,7 +131,7 @@ export function parseSearchData(data: unknown): SearchPageRecord {
 export function parseSearchPage(html: string): SearchPageRecord {
   const blobs = extractInitData(html);
   if (!blobs.length) {
-    if (html.includes('consent.google.com')) throw new UpstreamFailed('ConsentWall');
+    if (html.includes('consent.google.com')) throw new UpstreamBlocked('ConsentWall', 'body:consent.google.com');
     throw new UpstreamContractChanged(ALIAS, 'search page carries no AF_initDataCallback data');
   }
   const rpcKeys = dataServiceRpcIds(html);

@@ -32,10 +32,15 @@ describe('official beds24 quote (hand-written getAvailabilities reply)', () => {
     expect(room).toMatchObject({ rooms_available: null, total: 240, bookable: null });
   });
 
-  it('an error naming the property is 404, another error 503, non-JSON 503', () => {
+  it('an error naming the property is 404, a rate limit 502 rate_limited, another error 503, non-JSON 502 unusable', () => {
     expect(() => parseBeds24Availability(JSON.stringify({ error: 'Property not found' }), STAY)).toThrow(expect.objectContaining({ status: 404 }));
-    expect(() => parseBeds24Availability(JSON.stringify({ error: 'Too many requests today' }), STAY)).toThrow(expect.objectContaining({ status: 503 }));
-    expect(() => parseBeds24Availability('<html>', STAY)).toThrow(expect.objectContaining({ status: 503 }));
+    expect(() => parseBeds24Availability(JSON.stringify({ error: 'Too many requests today' }), STAY)).toThrow(
+      expect.objectContaining({ status: 502, failure: 'rate_limited' }),
+    );
+    expect(() => parseBeds24Availability(JSON.stringify({ error: 'Unknown parameter ownerId' }), STAY)).toThrow(
+      expect.objectContaining({ status: 503, failure: 'contract_changed' }),
+    );
+    expect(() => parseBeds24Availability('<html>', STAY)).toThrow(expect.objectContaining({ status: 502, failure: 'unusable' }));
   });
 
   it('sends compact dates, the property and the adults, never the currency', async () => {

@@ -22,7 +22,7 @@ const STAY: EngineStay = { propertyCode: CLOUDBEDS_CODE, checkIn: '2027-03-10', 
 const json = (v: unknown) => JSON.stringify(v);
 
 describe('official cloudbeds quote (hand-written booking-engine replies)', () => {
-  it('property_info gives the numeric property id; success:false or no id is 404; non-JSON 503', () => {
+  it('property_info gives the numeric property id; success:false or no id is 404; non-JSON 502 unusable', () => {
     expect(parseCloudbedsPropertyInfo(json(CLOUDBEDS_PROPERTY_INFO), CLOUDBEDS_CODE)).toEqual({ propertyId: '201001' });
     expect(() => parseCloudbedsPropertyInfo(json(CLOUDBEDS_PROPERTY_UNKNOWN), 'NoSuch')).toThrow(
       expect.objectContaining({ status: 404, detail: 'cloudbeds property NoSuch not found' }),
@@ -30,7 +30,7 @@ describe('official cloudbeds quote (hand-written booking-engine replies)', () =>
     expect(() => parseCloudbedsPropertyInfo(json({ success: true, data: { hotel_email: 'x@y.test' } }), 'NoId')).toThrow(
       expect.objectContaining({ status: 404 }),
     );
-    expect(() => parseCloudbedsPropertyInfo('<!doctype html>', 'X')).toThrow(expect.objectContaining({ status: 503 }));
+    expect(() => parseCloudbedsPropertyInfo('<!doctype html>', 'X')).toThrow(expect.objectContaining({ status: 502, failure: 'unusable' }));
   });
 
   it('totals only rooms with one rate per night (summed, any order), never rate_basic; too-small rooms left out', () => {
