@@ -12,7 +12,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** Methods whose input comes in a JSON body (the others take it from the query). */
 export const BODY_METHODS: readonly HttpMethod[] = ['POST', 'PATCH'];
 
-/** Error statuses an operation may add to the ones every operation can answer (registry/openapi-responses.ts). */
+/** Error statuses an operation may add to the ones every operation can answer (doors/rest/openapi-responses.ts). */
 export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
 
 /** A request header the handler reads, as documented in OpenAPI. */
@@ -25,7 +25,7 @@ export interface HeaderSpec {
 /**
  * What tool handlers use: the sources' context (upstream client, website fetcher, browser, settings,
  * logger) and the platform's modules. Built once per process by the one builder (app/service.ts),
- * scoped to each call by invokeTool. Every field is required: where a process lacks something (the
+ * scoped to each call by the invoke step (invoke.ts invokeTool). Every field is required: where a process lacks something (the
  * stdio server runs no queue) it is given an implementation that answers the right error (503).
  */
 export interface ToolServices extends SourceContext {
