@@ -11,7 +11,7 @@ import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { driftRule } from '../../config/source-guards.js';
 import type { Provenance } from '../../domain/provenance.js';
-import { checkStatus, mapLimit, observe, priceProvenance, type Observation } from '../shared/observation.js';
+import { checkStatus, observe, priceProvenance, type Observation } from '../shared/observation.js';
 import { currencyFromText } from '../shared/offer.js';
 import { SearchTimer, echoParameters, type SearchMetadata } from '../shared/search-metadata.js';
 import { parseRentaltwoCalendar, type RentaltwoCalendarDay } from './calendar.js';
@@ -22,6 +22,7 @@ import { parsePdpQuote } from './pdp-quote.js';
 import { rentaltwoCalendarPath, rentaltwoQuotePath, staysSearchBody, type StaysSearchRequest } from './requests.js';
 import { parseRentaltwoSearch, statedNights, type RentaltwoPrice, type RentaltwoProperty } from './stays-search.js';
 import { arr, at, text, type Json } from '../../domain/json.js';
+import { mapLimit } from '../../domain/map-limit.js';
 
 const QUOTE_CONCURRENCY = 4;
 
