@@ -82,7 +82,7 @@ export async function callTool(
   let result: CallToolResult;
   let status = 200;
   try {
-    const ctx = { deps, signal, requestId: id, key: caller.key, transport: 'mcp' as const, headers: {} };
+    const ctx = { deps, signal, requestId: id, key: caller.key, transport: 'mcp' as const, headers: {}, origin: caller.origin };
     const given = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
     const { view, rest } = splitArguments(tool, given);
     let input: unknown;
