@@ -12,7 +12,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** Methods whose input comes in a JSON body (the others take it from the query). */
 export const BODY_METHODS: readonly HttpMethod[] = ['POST', 'PATCH'];
 
-/** Error statuses an operation may add to the ones every operation can answer (registry/openapi-responses.ts). */
+/** Error statuses an operation may add to the ones every operation can answer (doors/rest/openapi-responses.ts). */
 export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
 
 /** A request header the handler reads, as documented in OpenAPI. */
@@ -25,7 +25,7 @@ export interface HeaderSpec {
 /**
  * What tool handlers use: the sources' context (upstream client, website fetcher, browser, settings,
  * logger) and the platform's modules. Built once per process by the one builder (app/service.ts),
- * scoped to each call by invokeTool. Every field is required: where a process lacks something (the
+ * scoped to each call by the invoke step (invoke.ts invokeTool). Every field is required: where a process lacks something (the
  * stdio server runs no queue) it is given an implementation that answers the right error (503).
  */
 export interface ToolServices extends SourceContext {
@@ -244,8 +244,8 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   handler(this: void, input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
   /**
    * What each call adds to the answer after the result cache (a hit included): what belongs to
-   * the caller and this moment, never to a cached answer (the booking links minted for it).
-   * Compatible-family routes only (their envelope is made per call, core/compat/engine.ts).
+   * the caller and this moment, never to a cached answer (the booking links minted for it). The
+   * lifecycle's invoke step runs it (invoke.ts runAdmitted), for every door.
    */
   finish?: (this: void, output: z.output<O>, ctx: ToolContext) => Promise<z.output<O>>;
 }
@@ -296,7 +296,6 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     ? { ...fixedCost(spec.credits, spec.isEmpty), ...(spec.free ? { free: spec.free } : {}) }
     : spec.credits;
   if (spec.cache && !(credits.base > 0)) throw new Error(`${spec.name}: only a metered operation is cached (a free one has nothing to save)`);
-  if (spec.finish && !spec.path.startsWith('/v1/serp/')) throw new Error(`${spec.name}: finish runs on compatible-family routes only`);
   return {
     name: spec.name,
     title: spec.title,

@@ -26,17 +26,6 @@ export const SOURCE_NAMES = {
 
 export type NamedSource = keyof typeof SOURCE_NAMES;
 
-/** The real name of an alias, or null for a name that is not one. */
-export function realName(alias: string): string | null {
-  return Object.hasOwn(SOURCE_NAMES, alias) ? SOURCE_NAMES[alias as NamedSource] : null;
-}
-
-/** `otaone (Booking.com)`: an alias with its real name, as an answer or a description says it. */
-export function aliasWithName(alias: string): string {
-  const name = realName(alias);
-  return name ? `${alias} (${name})` : alias;
-}
-
 /** `otaone = Booking.com, otatwo = Expedia`: a list of aliases with their real names. */
 export function aliasGlossary(aliases: readonly NamedSource[]): string {
   return aliases.map((a) => `${a} = ${SOURCE_NAMES[a]}`).join(', ');

@@ -292,8 +292,7 @@ export function asCompatRoute(tool: Tool, engine: CompatEngine): Tool {
       const params = input as Record<string, unknown>;
       const warnings = Object.entries(COMMON_PARAMS).flatMap(([k, rule]) => (rule.noEffect && params[k] !== undefined ? [`${k}: ${rule.noEffect}`] : []));
       const r: ResolvedSearch = { engine, tool, input, params, warnings, zeroRetention: asksZeroRetention(params) };
-      const { body } = await runSearch(r, ctx, handler);
-      return tool.finish ? tool.finish(body, ctx) : body;
+      return (await runSearch(r, ctx, handler)).body;
     },
   };
 }

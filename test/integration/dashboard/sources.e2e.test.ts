@@ -26,10 +26,10 @@ describe.skipIf(!hasChromium)(`dashboard source view in headless Chromium${skipp
   let page: Page;
 
   beforeAll(async () => {
-    // apps answers (hand-built lookup replies, see test/fixtures/README.md), then changes its reply; trends cannot be reached
+    // apps answers (hand-built lookup replies, see test/fixtures/README.md), then answers JSON of another shape (a changed contract: an HTML page would be a wall); trends cannot be reached
     replay = await startReplayServer([
       { path: '/search', query: { term: 'notes' }, body: { resultCount: 0, results: [] } },
-      { path: '/search', query: { term: 'changed' }, body: '<html><body>A new store front</body></html>' },
+      { path: '/search', query: { term: 'changed' }, body: { storefront: { sections: [] } } },
     ]);
     svc = await startTestService({ UPSTREAM_APPS_URL: replay.url, UPSTREAM_TRENDS_URL: `http://127.0.0.1:${await freePort()}`, UPSTREAM_RETRIES: '0' });
     const key = (await svc.key()).key;

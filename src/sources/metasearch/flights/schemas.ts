@@ -209,5 +209,7 @@ export const CalendarOutput = z.object({
 
 // compile-time checks that the schemas describe what the mappers produce
 type Assignable<T, U extends T> = U;
+/** @public */
 export type _FlightsBodyCheck = Assignable<z.infer<z.ZodObject<typeof FlightsBodyFields>>, CompatFlightsBody>;
+/** @public */
 export type _BookingCheck = Assignable<z.infer<typeof BookingOption>, CompatBookingOption>;
