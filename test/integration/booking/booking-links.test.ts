@@ -9,6 +9,7 @@ import { fixtureSuite } from '../../helpers/fixtures.js';
 import { callArguments, replayEnv, startToolCallReplay, TOOL_CALL_FIXTURES, TOOL_CALLS } from '../../helpers/mcp-tool-calls.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import type { ReplayServer } from '../../replay/server.js';
+import { openBookingLink } from '../../../src/platform/booking-links.js';
 
 const suite = fixtureSuite('booking links of get_booking_options', ...TOOL_CALL_FIXTURES);
 describe.skipIf(suite.missing)(suite.title, () => {
@@ -57,5 +58,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const flip = (c: string) => (c === 'A' ? 'B' : 'A');
     expect((await fetch(ticket.booking_link.url.replace(/s=(.)/, (_m, c: string) => `s=${flip(c)}`))).status).toBe(404);
     expect((await fetch(ticket.booking_link.url.replace(/book\/(.)/, (_m, c: string) => `book/${flip(c)}`))).status).toBe(404);
+    // past its expiry the same link is refused as expired (the route answers 410), not as unknown
+    const link = new URL(ticket.booking_link.url);
+    const id = link.pathname.split('/').pop()!;
+    const later = new Date(Date.parse(ticket.booking_link.expires_at) + 1000);
+    expect(await openBookingLink(svc.deps.sql, id, link.searchParams.get('e')!, link.searchParams.get('s')!, later)).toEqual({ status: 'expired' });
   });
 });

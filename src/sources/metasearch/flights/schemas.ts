@@ -170,7 +170,9 @@ const BookingSide = z.object({
   marketed_as: z.array(z.string()),
   price: z.number().nullable(),
   option_title: z.string().optional(),
-  booking_request: z.object({ url: z.string(), post_data: z.string().optional() }).describe("the seller's click-out as the page makes it: a POST of post_data to url"),
+  booking_request: z
+    .object({ url: z.string(), post_data: z.string().optional() })
+    .describe("the seller's click-out as the page makes it: a POST of post_data to url"),
   booking_link: z
     .object({ url: z.string(), method: z.literal('GET'), expires_at: z.string() })
     .optional()
