@@ -41,6 +41,8 @@ const OWNERS: Record<string, string> = {
   result_cache: 'src/platform/result-cache.ts',
   booking_links: 'src/platform/booking-links.ts',
   signing_keys: 'src/platform/booking-links.ts',
+  wall_clearances: 'src/platform/wall-clearances.ts',
+  source_events: 'src/ops/outcome-store.ts',
 };
 
 /** Where owner modules live: the platform layer (platform, jobs, ops), under the doors and the kernel. */
