@@ -1,15 +1,19 @@
 import pino from 'pino';
 import { loadConfigOrExit } from './config/config.js';
 import { startRuntime } from './app/service.js';
-import { closeOnSignals } from './app/shutdown.js';
+import { guardProcess } from './app/process-guard.js';
+import { closeOnSignals, SHUTDOWN_DEADLINE_MS } from './app/shutdown.js';
 
 /** `npm run worker`: the calendar-batch worker alone; several may share one database. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = pino({ level: config.LOG_LEVEL });
   const runtime = await startRuntime(config, { log, worker: true });
-  log.info({ concurrency: config.WORKER_CONCURRENCY }, 'calendar worker running');
-  closeOnSignals(() => runtime.close(), log);
+  guardProcess(log, (kind) => runtime.deps.ops.metrics.processFaults.inc({ kind }));
+  const embedded = runtime.db.embedded;
+  const database = !embedded ? 'external' : embedded.owned ? 'embedded (run by this process)' : `embedded, run by process ${embedded.ownerPid}`;
+  log.info({ concurrency: config.WORKER_CONCURRENCY, database }, 'calendar worker running');
+  closeOnSignals(() => runtime.close(), log, SHUTDOWN_DEADLINE_MS);
 }
 
 main().catch((err) => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSql, type Sql } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createKey } from '../../src/platform/keys.js';
+import { KEY_CACHE_TTL_MS } from '../../src/platform/key-cache.js';
 import { replayEnv, startToolCallReplay } from '../helpers/mcp-tool-calls.js';
 import { runEntry, spawnServer, type Spawned } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
@@ -51,11 +52,24 @@ async function start(): Promise<Spawned> {
 
 const billing = (url: string, key: string) => fetch(`${url}/v1/billing`, { headers: { 'x-api-key': key } }).then((r) => r.status);
 
-/** Milliseconds from now until `key` is refused by the server (polled without pause). */
-async function msUntilRefused(url: string, key: string, deadlineMs = 10_000): Promise<number> {
+/**
+ * The key asked without pause from now on: when it is first refused, and whether every request
+ * sent from `boundMs` on was refused. What bounds the refusal is when a request is sent, not when
+ * its answer arrives (a loaded machine may take its time answering), so that is what is asserted.
+ */
+async function refusal(url: string, key: string, boundMs: number): Promise<{ firstRefusedMs: number; acceptedAfterBound: number }> {
   const started = performance.now();
-  while (performance.now() - started < deadlineMs) if ((await billing(url, key)) === 401) return performance.now() - started;
-  throw new Error(`still accepted after ${deadlineMs} ms`);
+  let firstRefusedMs = Infinity;
+  let acceptedAfterBound = 0;
+  // until a request sent after the bound has been refused
+  for (;;) {
+    const sentMs = performance.now() - started;
+    const status = await billing(url, key);
+    if (status === 401) firstRefusedMs = Math.min(firstRefusedMs, sentMs);
+    else if (sentMs >= boundMs) acceptedAfterBound += 1;
+    if (sentMs >= boundMs && status === 401) return { firstRefusedMs, acceptedAfterBound };
+    if (sentMs > boundMs + 10_000) return { firstRefusedMs, acceptedAfterBound };
+  }
 }
 
 describe('key cache across processes', () => {
@@ -68,16 +82,18 @@ describe('key cache across processes', () => {
 
     const cli = await runEntry('src/cli/keys.ts', ['revoke', '--name', 'to-revoke'], { DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
     expect(cli.code, cli.stderr).toBe(0);
-    const revokeMs = await msUntilRefused(api.url, revoked.key);
-    expect(revokeMs).toBeLessThanOrEqual(1_000);
+    const revoke = await refusal(api.url, revoked.key, KEY_CACHE_TTL_MS);
+    expect(revoke.acceptedAfterBound).toBe(0);
 
     const rot = await runEntry('src/cli/keys.ts', ['rotate', '--name', 'to-rotate'], { DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
     expect(rot.code, rot.stderr).toBe(0);
-    const rotateMs = await msUntilRefused(api.url, rotated.key);
-    expect(rotateMs).toBeLessThanOrEqual(1_000);
+    const rotate = await refusal(api.url, rotated.key, KEY_CACHE_TTL_MS);
+    expect(rotate.acceptedAfterBound).toBe(0);
     const fresh = /(sk_[A-Za-z0-9_-]{32})/.exec(rot.stdout)![1];
     expect(await billing(api.url, fresh)).toBe(200);
-    console.log(`refused after the CLI exited: revoke ${revokeMs.toFixed(1)} ms, rotate ${rotateMs.toFixed(1)} ms`);
+    // the bound is the cache's lifetime: 1 s, documented in docs/api.md
+    expect(KEY_CACHE_TTL_MS).toBe(1_000);
+    console.log(`first refused request sent after the CLI exited: revoke ${revoke.firstRefusedMs.toFixed(1)} ms, rotate ${rotate.firstRefusedMs.toFixed(1)} ms`);
   });
 });
 

@@ -248,7 +248,12 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
   r.post(
     '/api/rotate',
     csrf,
-    signedIn(async (req, res, s) => afterKeyAction(res, s, { outcome: await rotateAccountKey(sql, s.account.id, field(req, 'name')), rotated: true })),
+    signedIn(async (req, res, s) => {
+      const outcome = await rotateAccountKey(sql, s.account.id, field(req, 'name'));
+      // this process refuses the old key from now on; the others within KEY_CACHE_TTL_MS (their notification, or its expiry)
+      if (outcome.ok) deps.platform.keys.clear();
+      return afterKeyAction(res, s, { outcome, rotated: true });
+    }),
   );
 
   r.get(

@@ -5,7 +5,7 @@
  * status and detail while the others are still returned. The cheapest total is marked among
  * offers in one comparison currency (the requested one when priced, else the most common).
  */
-import { ApiError, toApiError } from '../../domain/errors.js';
+import { ApiError, EverySourceFailed, toApiError } from '../../domain/errors.js';
 import type { Provenance } from '../../domain/provenance.js';
 import { fetchOfficialRate } from '../official/fetch.js';
 import { OTAFOUR_CURRENCIES, fetchOtafour, searchOtafour } from '../otafour/fetch.js';
@@ -281,17 +281,26 @@ function withDeadline(deps: CompareContext, source: string, run: Runner, seconds
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-async function runOne(deps: CompareContext, source: string, run: Runner, timeoutS: number): Promise<SourceResult> {
+/** One source's result, and whether its failure may pass on a retry. */
+async function runOne(deps: CompareContext, source: string, run: Runner, timeoutS: number): Promise<[SourceResult, boolean]> {
   const started = performance.now();
   let matched: SourceMatch | null = null;
   try {
     const offer = await withDeadline(deps, source, run, timeoutS, (m) => (matched = m));
-    return { source, status: 'ok', elapsed_s: seconds(performance.now() - started), error: null, offer, matched };
+    return [{ source, status: 'ok', elapsed_s: seconds(performance.now() - started), error: null, offer, matched }, false];
   } catch (err) {
     const api = toApiError(err);
     if (api.status === 500) deps.log.error({ err, source }, 'compare: source failed with an unexpected error');
     const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
-    return { source, status: 'error', elapsed_s: seconds(performance.now() - started), error: { status: api.status, detail }, offer: null, matched };
+    const failed: SourceResult = {
+      source,
+      status: 'error',
+      elapsed_s: seconds(performance.now() - started),
+      error: { status: api.status, detail },
+      offer: null,
+      matched,
+    };
+    return [failed, api.retryable || api.status === 504];
   }
 }
 
@@ -307,7 +316,12 @@ function comparisonCurrency(priced: { currency: string | null }[], requested: st
 export async function compareStay(deps: CompareContext, input: CompareInput) {
   const stay = stayWindow(input, 28);
   const started = performance.now();
-  const results = await Promise.all(runners(input).map(([source, run]) => runOne(deps, source, run, input.timeout_s)));
+  const ran = await Promise.all(runners(input).map(([source, run]) => runOne(deps, source, run, input.timeout_s)));
+  const results = ran.map(([r]) => r);
+  // a comparison with no answer at all is a failure (502, free, each source's reason), not an empty success
+  if (ran.length && ran.every(([r]) => r.error)) {
+    throw new EverySourceFailed(ran.map(([r, retryable]) => ({ source: r.source, status: r.error!.status, detail: r.error!.detail, retryable })));
+  }
   const priced = results
     .filter((r) => r.offer && r.offer.available && (r.offer.total != null || r.offer.price_per_night != null))
     .map((r) => ({ source: r.source, ...(r.offer as SourceOffer) }));
