@@ -163,7 +163,7 @@ class EmbeddedCluster implements EmbeddedDatabase {
     this.#server = server;
     void server.exited.then(({ stopped, code, signal }) => {
       if (stopped || this.#stopped || this.opts.restart === false) return;
-      this.opts.onEvent?.('embedded PostgreSQL ended under this process; starting it again', { pid: server.pid, code, signal });
+      this.opts.onEvent?.('embedded PostgreSQL ended under this process; starting it again', { postmaster: server.pid, code, signal });
       void this.#restart();
     });
   }
@@ -175,7 +175,7 @@ class EmbeddedCluster implements EmbeddedDatabase {
       if (this.#stopped) return;
       try {
         await this.#startPostmaster();
-        this.opts.onEvent?.('embedded PostgreSQL started again', { pid: this.#server?.pid, attempts: attempt + 1 });
+        this.opts.onEvent?.('embedded PostgreSQL started again', { postmaster: this.#server?.pid, attempts: attempt + 1 });
         return;
       } catch (err) {
         this.opts.onEvent?.('embedded PostgreSQL could not start again yet; retrying', { err: String(err).split('\n')[0], attempt: attempt + 1 });
