@@ -20,7 +20,7 @@ const SCRIPTS = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf
  * The package.json scripts `npm test` runs before vitest (each also runs alone: `npm run lint` …),
  * longest first: ESLint takes one core while the others follow one another on the next.
  */
-const CHECKS = ['lint', 'typecheck:types', 'format:check', 'typecheck:sources', 'lint:layers'];
+const CHECKS = ['lint', 'typecheck:types', 'format:check', 'typecheck:sources', 'lint:layers', 'lint:unused'];
 
 /** Runs one script as npm would (its shell, node_modules/.bin first on the PATH) without npm's own start-up. */
 function run(name) {

@@ -6,7 +6,7 @@ import { TOOLS } from '../tools/index.js';
 import { loadConfigOrExit } from './config/config.js';
 import { ApiError, DependencyDown } from './domain/errors.js';
 import { newId } from './domain/ids.js';
-import { authenticate } from './platform/keys.js';
+import { authenticate, ensureFirstKey } from './platform/keys.js';
 import type { Tool } from './core/define-tool.js';
 import { buildToolTable, mcpServerFactory, type McpCallContext, type McpToolTable } from './doors/mcp/mcp.js';
 import { withShortProtocolErrors } from './doors/mcp/mcp-protocol-errors.js';
@@ -74,11 +74,18 @@ function main(): void {
   let session: Promise<McpCallContext> | null = null;
   const resolve = () =>
     (session ??= start().then(async (rt): Promise<McpCallContext> => {
-      const key = await authenticate(rt.deps.sql, process.env.API_KEY);
+      let key = await authenticate(rt.deps.sql, process.env.API_KEY);
+      // the installed package (bin/hotelrates-api.mjs mcp) on its own embedded database in the user's
+      // data folder: the first launch makes API_KEY that database's first key
+      if (!key && process.env.API_KEY && config.FIRST_KEY_FROM_ENV && !config.DATABASE_URL && (await ensureFirstKey(rt.deps.sql, process.env.API_KEY)))
+        key = await authenticate(rt.deps.sql, process.env.API_KEY);
       if (!key) {
         session = null; // a key created meanwhile works at the next call
-        log.error('missing or invalid API key: set API_KEY to a key created with `npm run keys -- create`');
-        throw new ApiError(401, "missing or invalid API key: set API_KEY in the MCP server's env to a key created with `npm run keys -- create`");
+        const hint = config.FIRST_KEY_FROM_ENV
+          ? `set API_KEY to sk_ and 32 letters, digits, _ or - (a fresh data folder, ${config.dataDir}, takes it as its first key), or to a key created with \`npx hotelrates-api keys create\``
+          : 'set API_KEY to a key created with `npm run keys -- create`';
+        log.error(`missing or invalid API key: ${hint}`);
+        throw new ApiError(401, `missing or invalid API key: ${hint}`);
       }
       return { deps: rt.deps, caller: { key, nextRequestId: () => newId('req') } };
     }));

@@ -90,7 +90,7 @@ export const billing = defineTool({
   name: 'get_credit_balance',
   title: 'Credit balance',
   description:
-    "The caller's plan, billing period and credits granted, used and remaining: check it before costly calls (each tool's description gives its cost). Free.",
+    "The caller's plan, billing period and credits granted, used and remaining: check it before costly calls (each tool's description opens with its cost, also in its _meta).",
   method: 'GET',
   path: '/v1/billing',
   tags: ['account'],

@@ -14,7 +14,7 @@ import { echoParameters, SearchMetadataSchema, SearchTimer } from '../src/source
 import { ProvenanceSchema } from '../src/domain/provenance.js';
 import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/property-token.js';
 import { collectCalendar } from '../src/sources/metasearch/calendar/service.js';
-import { hotelCalendarSummary, hotelCalendarView } from './views/hotel-calendar.js';
+import { hotelCalendarSummary, hotelCalendarText, hotelCalendarView } from './views/hotel-calendar.js';
 
 const num = z.number().nullable();
 const RateRow = z.looseObject({
@@ -86,6 +86,11 @@ async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext
 const calendarCredits = {
   base: 5,
   note: 'plus 3 per night with basis mainstream and 3 per verify_sources spot-check; an empty calendar is free',
+  growth: [
+    { credits: 3, per: 'night', when: 'basis is mainstream' },
+    { credits: 3, per: 'spot-check', when: 'verify_sources > 0' },
+  ],
+  free: 'no night is priced',
   max: (i: z.output<typeof CalendarRequest>) => calendarCost(normalizeCalendarRequest(i)),
   actual: (i: z.output<typeof CalendarRequest>, o: CalendarResultOut) => calendarCharge(normalizeCalendarRequest(i), o),
 };
@@ -94,7 +99,7 @@ export const calendar = defineTool({
   name: 'get_hotel_calendar',
   title: 'Hotel price calendar',
   description:
-    'Nightly prices of one hotel for up to 330 check-in dates (default 90 from tomorrow) at one length of stay, with base/taxes/fees and provenance; nights that only sell longer are probed (min_length_of_stay). basis mainstream adds the cheapest of six major OTAs per night (slow); verify_sources spot-checks nights against the offers page. Answers a summary (cheapest nights, weekly or monthly min/median/max, unavailable nights); nights "list" adds a line per night. Needs a property_token (resolve_hotel, search_hotels). 5 credits, +3 per mainstream night and per spot-check; empty is free.',
+    'Nightly prices of one hotel from Google Hotels for up to 330 check-in dates (days; default 90 from start, which defaults to tomorrow) at one length of stay (los), with base/taxes/fees and provenance; nights that only sell longer are probed (min_length_of_stay). The cheapest basis costs the same for 1 or 330 nights; basis mainstream adds the cheapest of six major OTAs per night (slow, priced per night); verify_sources spot-checks nights against the offers page. Answers a summary (cheapest nights, weekly or monthly min/median/max, unavailable nights); nights "list" adds a line per night. For cheapest nights in a month, set start to its first day and days to its length. Needs a property_token (resolve_hotel, search_hotels).',
   method: 'POST',
   path: '/v1/calendar',
   tags: ['hotels'],
@@ -107,6 +112,7 @@ export const calendar = defineTool({
     requires: { required: ['property_token'] },
     view: hotelCalendarView,
     summary: hotelCalendarSummary,
+    text: hotelCalendarText,
     // mainstream basis (an offers page per night), spot-checks and horizons past six months run for tens of seconds
     task: {
       when: (i) => i.basis === 'mainstream' || i.verify_sources > 0 || i.days > 180,

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { CURRENCIES, countryLower } from '../src/domain/codes.js';
+import { CURRENCIES } from '../src/domain/codes.js';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { CACHE_FIELD } from '../src/core/result-cache.js';
-import { compareStay } from '../src/sources/shared/compare.js';
-import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
+import { compareStay } from '../src/sources/compare/compare.js';
+import { COMPARED } from '../src/sources/registry.js';
 import { ParitySchema } from '../src/domain/parity.js';
-import { digits, nullableProvenance, stayFields } from '../src/sources/shared/tool-fields.js';
+import { nullableProvenance, stayFields } from '../src/sources/shared/tool-fields.js';
+import { aliasGlossary } from '../src/domain/source-names.js';
 import { SUMMARIES } from './views/summaries.js';
 
 const Offer = z.object({
@@ -18,23 +19,10 @@ const Offer = z.object({
   provenance: nullableProvenance,
 });
 
-/** Sources named without their id, which `hotel` (a name) stands in for. */
-const idOf = {
-  otaone: (s: { pagename?: string | null }) => s.pagename,
-  otatwo: (s: { property_id?: string | null }) => s.property_id,
-  otathree: (s: { property_id?: string | null }) => s.property_id,
-  otafour: (s: { property_id?: string | null }) => s.property_id,
-  rentalone: (s: { property_id?: string | null; listing_id?: string | null }) => s.property_id ?? s.listing_id,
-} as const;
-
-const byName = 'omit to look it up by hotel';
-const pos = 'point of sale (currency follows)';
-
 export const compareHotelPrices = defineTool({
   name: 'compare_hotel_prices',
   title: 'Compare one stay across the official site and OTAs',
-  description:
-    "One stay priced on the hotel's own site and the OTAs you list, each at its cheapest offer with provenance; cheapest total and parity (an OTA under the site?) marked. Give a source as {} plus hotel (name, city) for the OTA's search to find it (sources[].matched), or its id. website: the hotel's site (see get_hotel_details). A failing source (past timeout_s: 504) is reported; others still return. 20 credits; nothing priced is free.",
+  description: `One stay priced on the hotel's own site and the OTAs you list (${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}), each at its cheapest offer with provenance; cheapest total and parity (is an OTA under the official site, by how much) marked. "Is Booking undercutting the hotel's site?": sources {official: {website}, otaone: {}} with hotel. Give a source as {} plus hotel (name, city) for the OTA's own search to find it (sources[].matched), or its id. website: the hotel's site (the link of get_hotel_details). A failing source (past timeout_s: 504) is reported; others still return.`,
   method: 'POST',
   path: '/v1/ota/compare',
   tags: ['hotels'],
@@ -45,60 +33,18 @@ export const compareHotelPrices = defineTool({
       timeout_s: z.number().min(1).max(120).default(45).describe('seconds each source may take'),
       hotel: z.string().trim().min(2).max(200).nullable().optional().describe('hotel name and city, looked up on each OTA listed without its id'),
       sources: z
-        .strictObject({
-          official: z
-            .strictObject({
-              website: z
-                .url({ protocol: /^https?$/ })
-                .max(2048)
-                .describe("the hotel's own website"),
-              currency: z.enum(CURRENCIES).nullable().optional().describe("parity: your site's currency"),
-              taxes_included: z.boolean().nullable().optional().describe('parity: its totals include tax'),
-            })
-            .optional()
-            .describe('official site'),
-          otaone: z
-            .strictObject({
-              pagename: z.string().min(2).max(200).nullable().optional().describe(`page name from the first OTA's hotel URL; ${byName}`),
-              country: countryLower.default('us').describe('country segment of that URL'),
-            })
-            .optional()
-            .describe('first OTA'),
-          otatwo: z
-            .strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(OTATWO_MARKETS).default('US').describe(pos) })
-            .optional()
-            .describe('second OTA'),
-          otathree: z
-            .strictObject({ property_id: digits().nullable().optional().describe(byName), market: z.enum(['US', 'CA']).default('US').describe(pos) })
-            .optional()
-            .describe('third OTA'),
-          otafour: z
-            .strictObject({ property_id: digits().nullable().optional().describe(byName) })
-            .optional()
-            .describe('fourth OTA'),
-          rentalone: z
-            .strictObject({
-              property_id: digits().nullable().optional().describe(byName),
-              listing_id: z
-                .string()
-                .regex(/^\d+(ha)?$/)
-                .max(30)
-                .nullable()
-                .optional()
-                .describe('number in the listing URL, e.g. 321456ha'),
-            })
-            .optional()
-            .describe('rental platform'),
-        })
-        .describe('the sources to price, at least one'),
+        .strictObject(Object.fromEntries(COMPARED.map(([alias, entry]) => [alias, entry.field])))
+        .describe(
+          `the sources to price, at least one: ${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}, official = the hotel's own site`,
+        ),
       ...CACHE_FIELD,
     })
     .refine((v) => Object.values(v.sources).some(Boolean), { message: 'name at least one source', path: ['sources'] })
     .superRefine((v, ctx) => {
       if (v.hotel) return;
-      for (const [source, id] of Object.entries(idOf)) {
-        const given = v.sources[source as keyof typeof idOf];
-        if (given && !id(given)) ctx.addIssue({ code: 'custom', path: ['sources', source], message: `give its id or the hotel name in hotel` });
+      for (const [source, { idOf }] of COMPARED) {
+        const given = v.sources[source];
+        if (given && idOf && !idOf(given)) ctx.addIssue({ code: 'custom', path: ['sources', source], message: `give its id or the hotel name in hotel` });
       }
     }),
   output: z.object({
@@ -140,6 +86,7 @@ export const compareHotelPrices = defineTool({
     elapsed_s: z.number(),
   }),
   credits: 20,
+  free: 'nothing is priced',
   isEmpty: (o) => o.offers.length === 0,
   cache: 'prices',
   partial: (o) => o.sources_failed > 0,

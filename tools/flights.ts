@@ -24,16 +24,13 @@ import { toCompatFlights } from '../src/sources/metasearch/flights/to-compat.js'
 import { decodeBookingToken, decodeDepartureToken } from '../src/sources/metasearch/flights/tokens.js';
 import type { TfsSelectedFlight } from '../src/sources/metasearch/flights/tfs.js';
 import { SUMMARIES } from './views/summaries.js';
-import { flightsSummary, flightsView } from './views/flights.js';
+import { flightsSummary, flightsText, flightsView } from './views/flights.js';
 
 const TAGS = ['flights'];
 const token = z.string().min(1).max(8192);
 const maxFlights = z.int().min(1).max(500).optional().describe('most itineraries returned, best first; all when absent');
 /** Over MCP the view picks the cheapest itineraries (its own max_flights): a long page is mostly other_flights an agent would not read. */
-const MCP_FLIGHTS = { view: flightsView, summary: flightsSummary };
-/** What a search is refused without (a multi-city trip has its legs in multi_city_json; a round trip, the default, needs return_date). */
-const ONE_WAY = { properties: { flight_type: { enum: ['one_way'] } }, required: ['flight_type'] };
-const RETURN_UNLESS_ONE_WAY = { if: ONE_WAY, else: { required: ['return_date'] } };
+const MCP_FLIGHTS = { view: flightsView, summary: flightsSummary, text: flightsText };
 
 /** best_flights, then other_flights, cut at `max`; the count left out is reported. */
 function capFlights<T extends { best_flights: unknown[]; other_flights: unknown[] }>(body: T, max: number | undefined): T & { omitted_flights?: number } {
@@ -76,7 +73,7 @@ export const searchFlights = defineTool({
   name: 'search_flights',
   title: 'Search flights',
   description:
-    "Live flight search (the compatible google_flights parameters and shape): best_flights, other_flights, price_insights, airports. A round trip's outbound (or a multi-city leg) carries a departure_token for get_return_flights; a one-way or last leg a booking_token for get_booking_options. Airport codes or /m/ ids: search_flight_locations. max_flights caps the list (omitted_flights counts the rest); over MCP, itineraries come cheapest first, one line per leg. 3 credits; empty is free.",
+    "Live flight search on Google Flights (the metasearch alias; the compatible google_flights parameters and shape): best_flights, other_flights, price_insights, airports. Needs departure_id, arrival_id and outbound_date, plus return_date for a round trip (the default flight_type); a multi_city trip gives its legs in multi_city_json instead. A round trip's outbound (or a multi-city leg) carries a departure_token for get_return_flights; a one-way or last leg a booking_token for get_booking_options. Airport codes or /m/ ids: search_flight_locations. Prices are for the whole trip and all passengers. max_flights caps the list (omitted_flights counts the rest); over MCP, itineraries come cheapest first, one line per leg.",
   method: 'POST',
   path: '/v1/serp/metasearch_flights',
   tags: TAGS,
@@ -85,19 +82,14 @@ export const searchFlights = defineTool({
     .superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
   output: FlightsOutput,
   credits: 3,
+  free: 'no itinerary is found',
   cache: 'prices',
   isEmpty: noItineraries,
   mcp: {
     expose: true,
     title: 'Search flights',
+    // what a trip type needs is said in the description and checked by requireTripFields (a 422 naming the field)
     ...MCP_FLIGHTS,
-    requires: {
-      when: {
-        if: { properties: { flight_type: { enum: ['multi_city'] } }, required: ['flight_type'] },
-        then: { required: ['multi_city_json'] },
-        else: { required: ['departure_id', 'arrival_id', 'outbound_date'], ...RETURN_UNLESS_ONE_WAY },
-      },
-    },
   },
   async handler({ max_flights, ...input }, ctx) {
     const search = normalizeFlightSearch(input);
@@ -109,7 +101,7 @@ export const getReturnFlights = defineTool({
   name: 'get_return_flights',
   title: 'Return flights for a chosen outbound',
   description:
-    'Flights of the next leg once an outbound is chosen: pass a departure_token from search_flights. Each itinerary carries a booking_token for get_booking_options (a departure_token while legs remain); prices are for the whole trip. max_flights as in search_flights. 3 credits; empty is free.',
+    'Flights of the next leg once an outbound is chosen: pass a departure_token from search_flights. Each itinerary carries a booking_token for get_booking_options (a departure_token while legs remain); prices are for the whole trip and all passengers. max_flights as in search_flights.',
   method: 'POST',
   path: '/v1/serp/metasearch_flights_return',
   tags: TAGS,
@@ -122,6 +114,7 @@ export const getReturnFlights = defineTool({
   }),
   output: FlightsOutput,
   credits: 3,
+  free: 'no itinerary is found',
   cache: 'prices',
   isEmpty: noItineraries,
   mcp: { expose: true, title: 'Get return flights', ...MCP_FLIGHTS },
@@ -136,7 +129,7 @@ export const getBookingOptions = defineTool({
   name: 'get_booking_options',
   title: 'Booking options of a chosen itinerary',
   description:
-    'Who sells a chosen itinerary and at what price (airline or agency, fare, click-out booking_request): pass a booking_token from search_flights (one way) or get_return_flights. 3 credits; empty is free.',
+    "Who sells a chosen itinerary and at what price (airline or agency, fare): pass a booking_token from search_flights (one way) or get_return_flights. Each option's total is for the whole itinerary (separate tickets: the tickets added up). Google's click-out is a POST (booking_request {url, post_data}, for programs); booking_link is a short-lived GET link a person can open (its expiry stated), which posts that form to the seller through Google. Opening it costs nothing.",
   method: 'POST',
   path: '/v1/serp/metasearch_flights_booking',
   tags: TAGS,
@@ -148,6 +141,7 @@ export const getBookingOptions = defineTool({
   }),
   output: BookingOutput,
   credits: 3,
+  free: 'no booking option is found',
   cache: 'prices',
   isEmpty: (o) => o.booking_options.length === 0,
   mcp: { expose: true, title: 'Get booking options', summary: SUMMARIES.get_booking_options },
@@ -169,7 +163,7 @@ export const searchFlightLocations = defineTool({
   name: 'search_flight_locations',
   title: 'Airport and city lookup for flights',
   description:
-    'Cities, regions and airports matching a text, with airport codes (LHR) and /m/ ids for departure_id/arrival_id of search_flights and get_flight_calendar; cities list nearby airports. 1 credit; no match is free.',
+    'Cities, regions and airports matching a text (Google Flights), with airport codes (LHR) and /m/ ids for departure_id/arrival_id of search_flights and get_flight_calendar; cities list nearby airports.',
   method: 'POST',
   path: '/v1/serp/metasearch_flights_location_search',
   tags: TAGS,
@@ -182,6 +176,7 @@ export const searchFlightLocations = defineTool({
   }),
   output: LocationsOutput,
   credits: 1,
+  free: 'nothing matches',
   cache: 'details',
   isEmpty: (o) => o.locations.length === 0,
   mcp: { expose: true, title: 'Search flight locations', summary: SUMMARIES.search_flight_locations },
@@ -204,7 +199,7 @@ export const searchFlightLocations = defineTool({
 export const getFlightCalendar = defineTool({
   name: 'get_flight_calendar',
   title: 'Flight price calendar',
-  description: `Cheapest price per departure date (and return date, for a round trip of the same length) over up to ${CALENDAR_MAX_DAYS} outbound dates: pick dates before search_flights. Airport codes only, from search_flight_locations (or known IATA codes). 5 credits; empty is free.`,
+  description: `Cheapest price per departure date on Google Flights (and return date, for a round trip of the same length) over up to ${CALENDAR_MAX_DAYS} outbound dates: pick dates before search_flights. Needs departure_id, arrival_id and outbound_date, plus return_date unless flight_type is one_way. Airport codes only, from search_flight_locations (or known IATA codes).`,
   method: 'POST',
   path: '/v1/serp/metasearch_flights_calendar',
   tags: TAGS,
@@ -230,12 +225,13 @@ export const getFlightCalendar = defineTool({
     .superRefine((v, ctx) => requireTripFields(v, missingIssue(ctx))),
   output: CalendarOutput,
   credits: 5,
+  free: 'no date is priced',
   cache: 'prices',
   isEmpty: (o) => o.calendar.length === 0,
   mcp: {
     expose: true,
     title: 'Get flight price calendar',
-    requires: { required: ['departure_id', 'arrival_id', 'outbound_date'], when: RETURN_UNLESS_ONE_WAY },
+    requires: { required: ['departure_id', 'arrival_id', 'outbound_date'] },
     summary: SUMMARIES.get_flight_calendar,
   },
   async handler(input, ctx) {

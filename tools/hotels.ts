@@ -16,7 +16,7 @@ import { runSearch, SearchOutput, searchResult } from '../src/sources/metasearch
 import { stayDates, transportStay } from '../src/sources/metasearch/hotels/stay.js';
 import { toCompatSearch } from '../src/sources/metasearch/hotels/to-compat.js';
 import { AMENITY_FILTER_CODES, type AmenityFilter } from '../src/sources/metasearch/hotels/ts-param.js';
-import { hotelSearchSummary, hotelSearchView } from './views/hotel-search.js';
+import { hotelSearchSummary, hotelSearchText, hotelSearchView } from './views/hotel-search.js';
 import { SUMMARIES } from './views/summaries.js';
 
 const hl = z
@@ -63,7 +63,7 @@ export const resolveHotel = defineTool({
   name: 'resolve_hotel',
   title: 'Resolve a hotel name to property tokens',
   description:
-    "Finds a hotel's property token from its name (add the city), best match first: start here, the other hotel tools take each match's token as property_token. market, then fallback_markets, are searched until one has candidates; verify (free) opens each candidate to confirm it prices and read its real name. search_status not_found when nothing matches. Tokens are stable: store them. 1 credit; no match is free.",
+    "Finds a hotel's property token from its name (add the city), best match first: start here, the other hotel tools take each match's token as property_token. market, then fallback_markets, are searched until one has candidates; verify (free) opens each candidate to confirm it prices and read its real name. search_status not_found when nothing matches. Tokens are stable: store them. Hotels are found on Google Hotels (the metasearch alias).",
   method: 'POST',
   path: '/v1/search',
   tags: ['hotels'],
@@ -79,6 +79,7 @@ export const resolveHotel = defineTool({
   }),
   output: ResolveOutput,
   credits: 1,
+  free: 'nothing matches',
   cache: 'details',
   isEmpty: (o) => o.matches.length === 0,
   mcp: { expose: true, title: 'Resolve hotel', summary: SUMMARIES.resolve_hotel },
@@ -104,7 +105,7 @@ export const searchHotels = defineTool({
   name: 'search_hotels',
   title: 'Search hotels in a destination',
   description:
-    'Hotels and rentals of a destination for one stay as the metasearch engine ranks them: property_token, name, rating, class, GPS, amenities, headline prices with provenance. About 18 per page: more with pages or next_page_token. Pass a property_token to get_hotel_details (the full record), get_hotel_offers, get_stay_price or get_hotel_calendar; for a known name use resolve_hotel. Photos on request (images_per_property). 3 credits per page; an empty page is free.',
+    'Hotels and rentals of a destination for one stay as Google Hotels (the metasearch alias) ranks them: property_token, name, rating, stars, GPS, amenities, price (nightly and stay total, one currency) and sellers. About 18 per page: more with pages or next_page_token. Filters: min_price/max_price (nightly), hotel_class (stars), rating (guest rating), amenities. Pass a property_token to get_hotel_details (the full record), get_hotel_offers, get_stay_price or get_hotel_calendar; for a known name use resolve_hotel. Photos on request (images_per_property).',
   method: 'POST',
   path: '/v1/hotels/search',
   tags: ['hotels'],
@@ -128,6 +129,8 @@ export const searchHotels = defineTool({
   credits: {
     base: 3,
     note: 'per page fetched; an empty page is free',
+    per: 'page',
+    free: 'a page is empty',
     max: (i) => 3 * i.pages,
     actual: (_i, o) => 3 * o.pages.filter((p) => p.properties > 0).length,
   },
@@ -140,6 +143,7 @@ export const searchHotels = defineTool({
     maximums: { pages: 2, images_per_property: 3 },
     view: hotelSearchView,
     summary: hotelSearchSummary,
+    text: hotelSearchText,
   },
   async handler(i, { deps }) {
     const stay = stayDates(i.check_in, i.check_out, i.nights);
@@ -261,7 +265,7 @@ export const getHotelDetails = defineTool({
   name: 'get_hotel_details',
   title: 'Hotel details',
   description:
-    "One property's details from its metasearch page: name, address, phone, GPS, class, ratings and reviews, amenities, images, nearby places, check-in/out times, link (often the hotel's own site, for get_official_rate) and a one-night price 14 days ahead (get_stay_price prices a real stay). Needs a property_token from resolve_hotel or search_hotels. 3 credits; unknown token 404.",
+    "One property's details from its metasearch page: name, address, phone, GPS, class, ratings and reviews, amenities, images, nearby places, check-in/out times, link (often the hotel's own site, for get_official_rate) and a one-night price 14 days ahead (get_stay_price prices a real stay), from its Google Hotels page. Needs a property_token from resolve_hotel or search_hotels; an unknown token is a 404.",
   method: 'POST',
   path: '/v1/hotels/property',
   tags: ['hotels'],
@@ -354,7 +358,7 @@ export const getHotelOffers = defineTool({
   name: 'get_hotel_offers',
   title: 'Offers per seller for a stay',
   description:
-    "Every seller's price for one stay of one property (official site, OTAs, optionally metasearch sites): nightly and total per seller, free-cancellation deadline, rooms where named, provenance, price insights, required sources missing. Heavy: for many dates use get_hotel_calendar. Needs a property_token (resolve_hotel, search_hotels). 3 credits; no offer is free.",
+    "Every seller's price for one stay of one property as its Google Hotels page lists them (the hotel's official site, Booking.com, Expedia, Hotels.com, Agoda … by their own names; optionally metasearch sites): nightly and total per seller, official site flagged, free-cancellation deadline, rooms where named, price insights, required sources missing. Answers 'is Booking cheaper than the hotel's site?' for one stay. Heavy: for many dates use get_hotel_calendar. Needs a property_token (resolve_hotel, search_hotels).",
   method: 'POST',
   path: '/v1/offers',
   tags: ['hotels'],
@@ -371,6 +375,7 @@ export const getHotelOffers = defineTool({
     .transform(asToken),
   output: OffersOutput,
   credits: 3,
+  free: 'no seller offers the stay',
   cache: 'prices',
   partial: (o) => o.missing_sources.length > 0,
   isEmpty: (o) => o.offers.length === 0,
@@ -389,13 +394,14 @@ export const getHotelRooms = defineTool({
   name: 'get_hotel_rooms',
   title: 'Rooms per seller for a stay',
   description:
-    'The rooms each seller lists for one stay of one property: per seller, each room with name, link, total (or before-tax) price as shown, free-cancellation deadline and provenance; sellers naming no room are left out (see get_hotel_offers). Needs a property_token (resolve_hotel, search_hotels). 3 credits; no room is free.',
+    'The rooms each seller (Booking.com, the official site …, as Google Hotels lists them) offers for one stay of one property: per seller, each room with name, link, total (or before-tax) price as shown, free-cancellation deadline and provenance; sellers naming no room are left out (see get_hotel_offers). Needs a property_token (resolve_hotel, search_hotels).',
   method: 'POST',
   path: '/v1/rooms',
   tags: ['hotels'],
   input: z.strictObject(stayInput).transform(asToken),
   output: RoomsOutput,
   credits: 3,
+  free: 'no room is listed',
   cache: 'prices',
   isEmpty: (o) => o.rooms_total === 0,
   mcp: { expose: true, title: 'Get hotel rooms', requires: { required: ['property_token'] }, summary: SUMMARIES.get_hotel_rooms },
@@ -406,13 +412,14 @@ export const getStayPrice = defineTool({
   name: 'get_stay_price',
   title: 'Headline price of a stay',
   description:
-    "The metasearch engine's headline price of one stay and its split (total, before taxes, taxes, fees, nightly as shown, display basis), each with provenance, and the cheapest seller; available false and price null when nothing sells. Lighter than get_hotel_offers. Needs a property_token (resolve_hotel, search_hotels). 3 credits; an unpriced stay is free.",
+    "Google Hotels' headline price of one stay and its split (total, before taxes, taxes, fees, nightly as shown, display basis), each with provenance, and the cheapest seller; available false and price null when nothing sells. Lighter than get_hotel_offers. Needs a property_token (resolve_hotel, search_hotels).",
   method: 'POST',
   path: '/v1/stay',
   tags: ['hotels'],
   input: z.strictObject(stayInput).transform(asToken),
   output: StayOutput,
   credits: 3,
+  free: 'the stay is unpriced',
   cache: 'prices',
   isEmpty: (o) => !o.available,
   mcp: { expose: true, title: 'Get stay price', requires: { required: ['property_token'] }, summary: SUMMARIES.get_stay_price },

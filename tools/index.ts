@@ -12,7 +12,7 @@ import { OTA_TOOLS } from './ota.js';
 import { RENTAL_TOOLS } from './rentals.js';
 import { WEBDATA_TOOLS } from './webdata.js';
 import { HOTEL_TOOLS } from './hotels.js';
-import { createJob, getJob } from './jobs.js';
+import { createJob, getJob, getJobArtifact } from './jobs.js';
 import { sourcesStatus } from './sources-status.js';
 import { WATCH_TOOLS } from './watches.js';
 
@@ -35,6 +35,7 @@ export const TOOLS: Tool[] = [
   ...CALENDAR_TOOLS,
   createJob,
   getJob,
+  getJobArtifact,
   ...FLIGHT_TOOLS,
   ...OTA_TOOLS,
   ...RENTAL_TOOLS,

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { CalendarRequest, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
+import { readJobArtifact } from '../src/jobs/artifacts.js';
 import { createCalendarJob, readCalendarJob } from '../src/jobs/calendar-jobs.js';
 import { expiryBounds } from '../src/jobs/run-expiry.js';
 import { checkCallbackUrl } from '../src/upstream/callback-url.js';
-import { InvalidInput, NotConfigured } from '../src/domain/errors.js';
+import { InvalidInput, NotConfigured, NotFound } from '../src/domain/errors.js';
+import { RawBody } from '../src/core/raw-body.js';
 import { defineTool } from '../src/core/define-tool.js';
 import { queryBool } from '../src/domain/query-params.js';
 
@@ -32,8 +34,13 @@ const Job = z.object({
   callback_status: z.enum(['not_configured', 'pending', 'delivered', 'failed']),
   callback_attempts: z.int(),
   callback_last_error: z.string().nullable(),
-  artifact_uri: z.string().nullable(),
-  artifact_sha256: z.string().nullable(),
+  artifact_uri: z
+    .string()
+    .nullable()
+    .describe(
+      'Where the finished job’s archive is served: GET /v1/jobs/{job_id}/artifact (absolute with the service’s PUBLIC_BASE_URL); null until the job finishes.',
+    ),
+  artifact_sha256: z.string().nullable().describe('SHA-256 (hex) of the archive’s bytes as served (the gzip file).'),
   result_summary: z.record(z.string(), z.unknown()),
   error: z.string().nullable(),
   items_total: z.int(),
@@ -105,7 +112,7 @@ export const createJob = defineTool({
       expiry: expiryBounds(deps.config),
     });
     // Read before waking this process's workers, so that the answer shows the job as committed (queued).
-    const job = await readCalendarJob(deps.sql, key.account_id, id, false);
+    const job = await readCalendarJob(deps.sql, key.account_id, id, false, deps.config.PUBLIC_BASE_URL ?? null);
     deps.queue.wake();
     return job;
   },
@@ -127,6 +134,28 @@ export const getJob = defineTool({
   credits: 0,
   errors: { 404: 'No batch of this key has that id (another key’s batch is a 404 too).' },
   async handler({ job_id, include_results }, { deps, key }) {
-    return readCalendarJob(deps.sql, key.account_id, job_id, include_results);
+    return readCalendarJob(deps.sql, key.account_id, job_id, include_results, deps.config.PUBLIC_BASE_URL ?? null);
+  },
+});
+
+export const getJobArtifact = defineTool({
+  name: 'get_calendar_job_artifact',
+  title: 'Calendar batch archive',
+  description:
+    'The finished batch’s archive (artifact_uri): one gzip-compressed JSON file, {job_id, status, result_summary, items} with each item’s request and full calendar result, as a download (application/gzip, `<job_id>.json.gz`); its SHA-256 is the job’s artifact_sha256. Any API process serves it, whichever worker finished the job. Free. A job of another account, or one not finished yet, is a 404.',
+  method: 'GET',
+  path: '/v1/jobs/{job_id}/artifact',
+  tags: ['jobs'],
+  input: z.strictObject({ job_id: z.string().min(1).max(100).describe('The batch id returned by POST /v1/jobs.') }),
+  output: z.string().describe('the gzip file'),
+  credits: 0,
+  errors: {
+    404: 'No finished batch of this key has that id (another key’s batch is a 404 too; so is a job finished before archives were kept in the database).',
+  },
+  async handler({ job_id }, { deps, key }) {
+    const artifact = await readJobArtifact(deps.sql, key.account_id, job_id);
+    if (!artifact) throw new NotFound('no archive for this job: unknown, of another account, or not finished yet');
+    // sent as these bytes by the REST door, as a download (inertHeaders)
+    return new RawBody('application/gzip', artifact.bytes, `${job_id}.json.gz`) as unknown as string;
   },
 });

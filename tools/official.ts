@@ -55,7 +55,7 @@ export const OfficialRateInput = z.strictObject({
 export const officialRate = defineTool({
   name: 'get_official_rate',
   title: 'Official site rate',
-  description: `Price of one stay on the hotel's own website: detects its booking engine and quotes the stay from the engine's public availability (engines priced: ${Object.keys(PRICED_ENGINES).join(', ')}; another engine, or none, is a 422 saying which). One offer per bookable room or rate, with its stay total when the engine gives one (siteminder: at most ${SITEMINDER_QUOTE_CAP} rates); engines state no currency. website: e.g. the link of get_hotel_details. 4 credits, also when all is sold out; an engine listing no room is free. compare_hotel_prices sets it beside the OTAs.`,
+  description: `Price of one stay on the hotel's own website: detects its booking engine and quotes the stay from the engine's public availability (engines priced: ${Object.keys(PRICED_ENGINES).join(', ')}; another engine, or none, is a 422 saying which). One offer per bookable room or rate, with its stay total when the engine gives one (siteminder: at most ${SITEMINDER_QUOTE_CAP} rates); engines state no currency. website: e.g. the link of get_hotel_details. Charged also when all is sold out. compare_hotel_prices sets it beside Booking.com, Expedia and the other OTAs.`,
   method: 'POST',
   path: '/v1/official',
   tags: ['hotels'],
@@ -63,6 +63,7 @@ export const officialRate = defineTool({
   cache: 'prices',
   output: OfficialRateOutput,
   credits: 4,
+  free: 'the engine lists no room',
   isEmpty: (o) => o.listed === 0,
   mcp: { expose: true, title: 'Get the official-site rate', summary: SUMMARIES.get_official_rate },
   handler: (input, { deps }) => fetchOfficialRate(deps, input),

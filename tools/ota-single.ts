@@ -20,13 +20,13 @@ export const rentalone = defineTool({
   name: 'get_rental_quote',
   title: 'Vacation rental: stay quote',
   description:
-    "Quote for one vacation-rental stay on the first rental platform: its own total (fees and taxes not itemised), nightly price and the payment models offered. Identify the listing by its public URL (url) or the number in it (listing_id); property_id (the platform's internal id) also works. 8 credits, also for a stay it will not sell as asked (with the reason); an empty reply is free.",
+    "Quote for one vacation-rental stay on Vrbo (the rentalone alias): its own total (fees and taxes not itemised), nightly price and the payment models offered. Identify the listing by one of: its public Vrbo URL (url), the number in it (listing_id, e.g. 321456ha) or Vrbo's internal property_id. Airbnb listings (search_rentals ids) are not Vrbo's: price those with get_rental_calendar. Charged also for a stay it will not sell as asked (with the reason).",
   method: 'POST',
   path: '/v1/ota/rentalone',
   tags: ['rentals'],
   input: z
     .strictObject({
-      property_id: digits().nullable().optional().describe('internal property id (its search route)'),
+      property_id: digits().nullable().optional().describe("Vrbo's internal property id (its search route), not an Airbnb id"),
       listing_id: z
         .string()
         .regex(/^\d+(ha)?$/, 'digits, optionally followed by ha')
@@ -39,7 +39,7 @@ export const rentalone = defineTool({
         .max(2048)
         .nullable()
         .optional()
-        .describe('public listing URL, e.g. https://www.vrbo.com/321456ha'),
+        .describe('public Vrbo listing URL, e.g. https://www.vrbo.com/321456ha'),
       ...stayFields(28, 16),
       market: z.enum(['US']).default('US').describe('point of sale'),
       ...CACHE_FIELD,
@@ -69,13 +69,12 @@ export const rentalone = defineTool({
     }),
   }),
   credits: 8,
+  free: 'the reply is empty',
   cache: 'prices',
   isEmpty: (o) => !o.property.available && o.property.unavailable_reason == null && o.offers.length === 0,
   mcp: {
     expose: true,
     title: 'Get a vacation-rental stay quote',
-    // the listing by any of its three names
-    requires: { when: { if: { not: { anyOf: [{ required: ['listing_id'] }, { required: ['url'] }] } }, then: { required: ['property_id'] } } },
     summary: SUMMARIES.get_rental_quote,
   },
   handler: (input, { deps }) => fetchRentaloneQuote(deps, input),

@@ -179,19 +179,19 @@ export const searchRentals = defineTool({
   name: 'search_rentals',
   title: 'Search vacation rentals',
   description:
-    'Vacation rentals of a destination (q, or a bounding_box) on the second rental platform: stay price and breakdown with provenance, rating, photos, coordinates; exact dates or a flexible time_period, guests, filters. properties[].id is the property_id of get_rental_calendar. More with next_page_token. 8 credits per page; an empty page is free.',
+    'Vacation rentals of a destination on Airbnb (the rentaltwo alias): give q, or a bounding_box instead. Stay price and breakdown with provenance, rating, photos, coordinates; exact dates or a flexible time_period, guests, filters. properties[].id is an Airbnb listing id: the property_id of get_rental_calendar (not of get_rental_quote, which quotes Vrbo listings). More with next_page_token, one page per call.',
   method: 'POST',
   path: '/v1/serp/rentaltwo',
   tags: ['rentals'],
   input: RentalSearchInput,
   output: RentalSearchOutput,
   credits: 8,
+  free: 'the page is empty',
   cache: 'prices',
   isEmpty: (o) => o.properties.length === 0,
   mcp: {
     expose: true,
     title: 'Search vacation rentals',
-    requires: { when: { if: { not: { required: ['bounding_box'] } }, then: { required: ['q'] } } },
     summary: SUMMARIES.search_rentals,
   },
   handler: (input, { deps, requestId }) => fetchRentaltwoSearch(deps, input, requestId),
@@ -205,7 +205,7 @@ export const RentalCalendarInput = z.strictObject({
     .regex(/^\d+$/, 'digits only')
     .min(1)
     .max(25)
-    .describe("a listing's id: search_rentals properties[].id, or the number in its /rooms/ URL"),
+    .describe("an Airbnb listing's id: search_rentals properties[].id, or the number in its airbnb.com/rooms/ URL"),
   currency: currencyCode,
   adults: qInt(1, 16).default(1).describe('adult guests'),
   children: qInt(0, 15).default(0).describe('children'),
@@ -279,12 +279,14 @@ type CalOut = z.output<typeof RentalCalendarOutput>;
 export const calendarCredits: CreditRule<CalIn, CalOut> = {
   base: 8,
   note: '+1 per night priced when price_nights is sample or all (at most 92)',
+  growth: [{ credits: 1, per: 'night priced', when: 'price_nights is sample or all (max_price_quotes caps it, at most 92)' }],
+  free: 'the calendar is empty',
   max: (input) => (input.price_nights === 'none' ? 8 : 8 + (input.max_price_quotes ?? 92)),
   actual: (_input, output) => (output.months.every((m) => m.days.length === 0) ? 0 : 8 + (output.price_summary?.priced ?? 0)),
 };
 
 const CALENDAR_DESCRIPTION =
-  'Availability of one vacation rental on the second rental platform for up to 12 months (check-in/out allowed, bookable, min and max nights); with price_nights sample or all, a quote for chosen check-in dates, a price_status per day and a price_summary. property_id from search_rentals. 8 credits + 1 per night priced (max_price_quotes caps it).';
+  'Availability of one Airbnb listing (the rentaltwo alias) for up to 12 months (check-in/out allowed, bookable, min and max nights); with price_nights sample or all, a quote for chosen check-in dates, a price_status per day and a price_summary. property_id from search_rentals.';
 
 export const rentalCalendarSerp = defineTool({
   name: 'rentaltwo_property_availability_calendar',

@@ -10,7 +10,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js'
 import { migrate } from '../db/migrate.js';
 import { DatabaseOutage } from '../db/outage.js';
 import { answerClientErrors } from './client-errors.js';
-import { assertPortFree, listen } from './listen.js';
+import { API_PORT, assertPortFree, listen } from './listen.js';
 import { limitHeapGrowth } from './memory.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { BossQueue, NO_QUEUE, type JobQueue } from '../jobs/job-queue.js';
@@ -275,13 +275,13 @@ export interface Service {
 
 export async function startService(config: Config, opts: RuntimeOptions = {}): Promise<Service> {
   assertPublicBaseUrl(config);
-  await assertPortFree(config.HOST, config.PORT);
+  await assertPortFree(config.HOST, config.PORT, API_PORT);
   const runtime = await startRuntime(config, opts);
   const { deps, boss } = runtime;
   const firstKey = config.BOOTSTRAP_KEY ? await ensureFirstKey(deps.sql) : null;
   const { createApp } = await import('./http-app.js');
   const app = createApp(deps, boss ? [{ name: 'queue', check: async () => (await boss.getQueues(), 'up') }] : []);
-  const server: Server = await listen(app, config.HOST, config.PORT).catch(async (err: unknown) => {
+  const server: Server = await listen(app, config.HOST, config.PORT, API_PORT).catch(async (err: unknown) => {
     await runtime.close();
     throw err;
   });

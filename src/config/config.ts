@@ -37,6 +37,7 @@ function parseHostMap(json: string): Record<string, string> {
 /** Every setting, mapped to its environment variable. Parsed once at start. */
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  WORKER_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   HOST: z.string().default('127.0.0.1'),
   NODE_ENV: z.string().optional(),
   DATABASE_URL: z.string().url().optional(),
@@ -82,6 +83,7 @@ const ConfigSchema = z.object({
   GROUP_QUERY_HASHES: jsonSetting(parseQueryHashes, 'must be a JSON object of operation name to sha256'),
   RUN_WORKER: bool.default(true),
   STDIO_RUN_WORKER: bool.default(false),
+  FIRST_KEY_FROM_ENV: bool.default(false),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOB_MIN_EXPIRY_S: z.coerce.number().int().min(1).max(3600).default(60),
   JOB_MAX_EXPIRY_S: z.coerce.number().int().min(1).max(86_400).default(3600),
@@ -208,10 +210,11 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
 /** Names and meanings of every setting, for the README and `--help`. */
 export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   PORT: 'HTTP port (0 picks a free one)',
+  WORKER_PORT: '`npm run worker`: the port of its /metrics and /healthz (on HOST; 0 picks a free one)',
   HOST: 'listen address; the default serves this machine only. Any other address (0.0.0.0 to serve the network) is a production start: it needs PUBLIC_BASE_URL',
   NODE_ENV: '`production` makes every start a production start: it needs PUBLIC_BASE_URL',
   DATABASE_URL: 'external PostgreSQL ≥ 14; unset starts the embedded one',
-  DATA_DIR: 'data directory (embedded database, diagnostics)',
+  DATA_DIR: 'data directory (embedded database, diagnostics); per process, never shared between hosts',
   EMBEDDED_PG_PORT: 'port of the embedded PostgreSQL',
   EMBEDDED_PG_SYSTEM_DIR:
     'started as root only: where the embedded PostgreSQL (a copy of its programs, and the cluster, linked from DATA_DIR/pg) goes when its unprivileged postgres user cannot reach node_modules or DATA_DIR, e.g. a repository under /root (mode 0700)',
@@ -252,6 +255,8 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   GROUP_QUERY_HASHES:
     'JSON map of persisted GraphQL operation name to its current sha256, for when a site release rotates one (otherwise 503 "persisted query not found")',
   RUN_WORKER: 'run the calendar-batch worker in the API process (npm run worker runs it alone)',
+  FIRST_KEY_FROM_ENV:
+    'the stdio server on the embedded database: a database with no key yet takes API_KEY (sk_ and 32 letters, digits, _ or -) as its first key. The installed package (`npx hotelrates-api mcp`, the MCP bundle) sets it',
   STDIO_RUN_WORKER: 'also run the calendar-batch worker (and its queue) inside the stdio MCP server; off, a desktop launch serves tool calls only',
   WORKER_CONCURRENCY: 'calendar items run at once per worker process',
   JOB_MIN_EXPIRY_S:

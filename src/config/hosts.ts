@@ -1,50 +1,57 @@
 import { z } from 'zod';
-
-/** Upstream aliases reached through UpstreamClient (careers and official sites go through safe-fetch). */
-export const ALIASES = [
-  'metasearch',
-  'otaone',
-  'otatwo',
-  'otathree',
-  'otafour',
-  'rentalone',
-  'rentaltwo',
-  'travelreview',
-  'hostel',
-  'network',
-  'video',
-  'apps',
-  'retail',
-  'trends',
-] as const;
-
-export type Alias = (typeof ALIASES)[number];
+import { SOURCE_NAMES } from '../domain/source-names.js';
 
 /**
- * The one place that knows which real site each alias is. Regional or country domains are
- * not listed: the sources select market and currency with query parameters on these bases.
+ * What is known of each upstream before any source code runs, as data: which real site the alias
+ * is (its name from domain/source-names.ts, the one table of real names), its base URL and the hosts its pages load from. It sits in config, below the sources, because
+ * the settings (`UPSTREAM_<ALIAS>_URL`, `UPSTREAM_<ALIAS>_MODE`), the upstream client, the browser
+ * path and the outcome store read it; each source's manifest (src/sources/<alias>/source.ts) names
+ * its entry and adds what only the source knows (its live check, its compare runner), and
+ * src/sources/registry.ts gathers the manifests (its type check fails while an entry has none).
+ * Regional or country domains are not listed: the sources select market and currency with query
+ * parameters on these bases. `allowed`: the hosts a page of the source loads from besides its base
+ * URL, for the browser path (which allows no others): the site's own subdomains and its static-asset
+ * domains; `*.x` is x and every subdomain.
  */
-export const UPSTREAM_HOSTS: Record<Alias, string> = {
-  metasearch: 'https://www.google.com',
-  otaone: 'https://www.booking.com',
-  otatwo: 'https://www.expedia.com',
+export const SOURCE_HOSTS = {
+  metasearch: { realName: SOURCE_NAMES.metasearch, base: 'https://www.google.com', allowed: ['*.google.com', '*.gstatic.com'] },
+  otaone: { realName: SOURCE_NAMES.otaone, base: 'https://www.booking.com', allowed: ['*.booking.com', '*.bstatic.com'] },
+  otatwo: { realName: SOURCE_NAMES.otatwo, base: 'https://www.expedia.com', allowed: ['*.expedia.com', '*.travel-assets.com'] },
   // Hotels.com: the Expedia-Group brand whose points of sale include US and CA.
-  otathree: 'https://www.hotels.com',
-  otafour: 'https://www.agoda.com',
-  rentalone: 'https://www.vrbo.com',
-  rentaltwo: 'https://www.airbnb.com',
+  otathree: { realName: SOURCE_NAMES.otathree, base: 'https://www.hotels.com', allowed: ['*.hotels.com', '*.travel-assets.com'] },
+  otafour: { realName: SOURCE_NAMES.otafour, base: 'https://www.agoda.com', allowed: ['*.agoda.com', '*.agoda.net'] },
+  rentalone: { realName: SOURCE_NAMES.rentalone, base: 'https://www.vrbo.com', allowed: ['*.vrbo.com', '*.travel-assets.com'] },
+  rentaltwo: { realName: SOURCE_NAMES.rentaltwo, base: 'https://www.airbnb.com', allowed: ['*.airbnb.com', '*.muscache.com'] },
   // the travel-review metasearch is reached through its public MCP server (see src/sources/travelreview/README.md)
-  travelreview: 'https://mcp.trivago.com',
+  travelreview: { realName: SOURCE_NAMES.travelreview, base: 'https://mcp.trivago.com', allowed: ['*.trivago.com'] },
   // Hostelworld's data lives on its API gateway (autocomplete, city properties, availability),
   // not on www.hostelworld.com; the recorded payloads come from this host.
-  hostel: 'https://prod.apigee.hostelworld.com',
-  network: 'https://www.linkedin.com',
-  video: 'https://www.youtube.com',
+  hostel: { realName: SOURCE_NAMES.hostel, base: 'https://prod.apigee.hostelworld.com', allowed: ['*.hostelworld.com'] },
+  network: { realName: SOURCE_NAMES.network, base: 'https://www.linkedin.com', allowed: ['*.linkedin.com', '*.licdn.com'] },
+  video: { realName: SOURCE_NAMES.video, base: 'https://www.youtube.com', allowed: ['*.youtube.com', '*.ytimg.com'] },
   // The iTunes lookup/search API and the customer-reviews RSS both live on this host.
-  apps: 'https://itunes.apple.com',
-  retail: 'https://www.walmart.com',
-  trends: 'https://trends.google.com',
-};
+  apps: { realName: SOURCE_NAMES.apps, base: 'https://itunes.apple.com', allowed: ['*.apple.com', '*.mzstatic.com'] },
+  retail: { realName: SOURCE_NAMES.retail, base: 'https://www.walmart.com', allowed: ['*.walmart.com', '*.walmartimages.com'] },
+  trends: { realName: SOURCE_NAMES.trends, base: 'https://trends.google.com', allowed: ['*.google.com', '*.gstatic.com'] },
+} as const satisfies Record<string, SourceHost>;
+
+export interface SourceHost {
+  /** The real platform behind the alias (the aliases are the public names). */
+  realName: string;
+  /** Its base URL, overridable as `UPSTREAM_<ALIAS>_URL`. */
+  base: string;
+  /** The hosts its pages load from besides the base URL (the browser path allows no others). */
+  allowed: readonly string[];
+}
+
+/** Upstream aliases reached through UpstreamClient (careers and official sites go through safe-fetch). */
+export type Alias = keyof typeof SOURCE_HOSTS;
+export const ALIASES = Object.keys(SOURCE_HOSTS) as Alias[];
+
+const eachAlias = <T>(pick: (h: SourceHost) => T) => Object.fromEntries(ALIASES.map((a) => [a, pick(SOURCE_HOSTS[a])])) as Record<Alias, T>;
+
+/** The real site's base URL per alias. */
+export const UPSTREAM_HOSTS: Record<Alias, string> = eachAlias((h) => h.base);
 
 export type HostEnvName<A extends string = Alias> = `UPSTREAM_${Uppercase<A>}_URL`;
 
@@ -76,30 +83,8 @@ export function resolveHosts(env: Readonly<Record<string, unknown>>): Record<Ali
   return out;
 }
 
-export function isAlias(value: string): value is Alias {
-  return (ALIASES as readonly string[]).includes(value);
-}
-
-/**
- * Hosts a source's pages load from besides its base URL, for the browser path (which allows no
- * others): the site's own subdomains and its static-asset domains. `*.x` is x and every subdomain.
- */
-export const BROWSER_HOSTS: Record<Alias, string[]> = {
-  metasearch: ['*.google.com', '*.gstatic.com'],
-  otaone: ['*.booking.com', '*.bstatic.com'],
-  otatwo: ['*.expedia.com', '*.travel-assets.com'],
-  otathree: ['*.hotels.com', '*.travel-assets.com'],
-  otafour: ['*.agoda.com', '*.agoda.net'],
-  rentalone: ['*.vrbo.com', '*.travel-assets.com'],
-  rentaltwo: ['*.airbnb.com', '*.muscache.com'],
-  travelreview: ['*.trivago.com'],
-  hostel: ['*.hostelworld.com'],
-  network: ['*.linkedin.com', '*.licdn.com'],
-  video: ['*.youtube.com', '*.ytimg.com'],
-  apps: ['*.apple.com', '*.mzstatic.com'],
-  retail: ['*.walmart.com', '*.walmartimages.com'],
-  trends: ['*.google.com', '*.gstatic.com'],
-};
+/** Hosts a source's pages load from besides its base URL, for the browser path. */
+export const BROWSER_HOSTS: Record<Alias, readonly string[]> = eachAlias((h) => h.allowed);
 
 /** Where the bot walls in front of the sites serve their challenge scripts (blocked.ts names them). */
 export const CHALLENGE_HOSTS = [

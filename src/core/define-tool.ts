@@ -12,7 +12,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** Methods whose input comes in a JSON body (the others take it from the query). */
 export const BODY_METHODS: readonly HttpMethod[] = ['POST', 'PATCH'];
 
-/** Error statuses an operation may add to the ones every operation can answer (registry/openapi-responses.ts). */
+/** Error statuses an operation may add to the ones every operation can answer (doors/rest/openapi-responses.ts). */
 export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
 
 /** A request header the handler reads, as documented in OpenAPI. */
@@ -25,7 +25,7 @@ export interface HeaderSpec {
 /**
  * What tool handlers use: the sources' context (upstream client, website fetcher, browser, settings,
  * logger) and the platform's modules. Built once per process by the one builder (app/service.ts),
- * scoped to each call by invokeTool. Every field is required: where a process lacks something (the
+ * scoped to each call by the invoke step (invoke.ts invokeTool). Every field is required: where a process lacks something (the
  * stdio server runs no queue) it is given an implementation that answers the right error (503).
  */
 export interface ToolServices extends SourceContext {
@@ -111,12 +111,25 @@ export interface CallCache {
   readonly outcome: CacheOutcome | null;
 }
 
+/** A charge beside the base one: `credits` for each `per` (a night, a spot-check), `when` an argument asks for it. */
+export interface CostGrowth {
+  credits: number;
+  per: string;
+  when?: string;
+}
+
 /** What a call costs: charged only on a successful, non-empty result. */
 export interface CreditRule<I, O> {
   /** Cost shown in the plan catalogue (the base for variable costs). */
   base: number;
   /** How a variable cost grows, for the catalogue; absent for fixed costs. */
   note?: string;
+  /** What `base` is charged for: each call (the default) or each page fetched. */
+  per?: 'call' | 'page';
+  /** Charges on top of `base`, as data (an agent reads them in the tool's `_meta`). */
+  growth?: CostGrowth[];
+  /** When a call that ran is free, e.g. "no match". */
+  free?: string;
   /** Upper bound reserved before the call when credits are enforced. */
   max(input: I): number;
   /** Actual charge once the handler has returned. */
@@ -150,14 +163,15 @@ export interface McpView<I, O> {
 }
 
 /**
- * Fields the MCP tool is refused without, beyond what its zod schema states (a check in a refinement
- * or a transform, a required alternative): `required` always, `when` as a JSON Schema `if`/`then`/`else`
- * at the top level (never `anyOf` there: Anthropic's API refuses a tool whose input schema starts with
- * `anyOf`, `oneOf` or `allOf`).
+ * Fields the MCP tool is always refused without, beyond what its zod schema states (a check in a
+ * refinement or a transform). A field required only under a condition (a round trip's return
+ * date, one of a listing's three names) is said in the descriptions and checked by the server:
+ * no schema form of a condition survives every client's converter (LangChain's turns a top-level
+ * `if`/`then`/`else` into an unconditional `required`; Anthropic's API refuses a tool whose input
+ * schema starts with `anyOf`, `oneOf` or `allOf`).
  */
 export interface McpRequirements {
   required?: string[];
-  when?: { if: Record<string, unknown>; then?: Record<string, unknown>; else?: Record<string, unknown> };
 }
 
 export interface McpSpec<I, O> {
@@ -172,6 +186,8 @@ export interface McpSpec<I, O> {
   requires?: McpRequirements;
   /** The first line of the result's text block: what was found, for a person or a model reading text only. */
   summary?: (answer: Record<string, unknown>) => string;
+  /** The text block's lines after the summary, where the answer's compact JSON lines (one per list item) say less or cost more. */
+  text?: (answer: Record<string, unknown>) => string[];
 }
 
 export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
@@ -191,6 +207,8 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   credits: number | CreditRule<z.output<S>, z.output<O>>;
   /** For fixed costs: results that count as empty and are therefore free. */
   isEmpty?: (output: z.output<O>) => boolean;
+  /** For fixed costs: what such an empty result is, in words ("no match"), for the cost an agent reads. */
+  free?: string;
   /**
    * How fast its answers go out of date, when they are served again from the shared result cache
    * (the seconds per kind are settings: RESULT_CACHE_*): a repeated identical call within that time
@@ -254,6 +272,7 @@ export interface Tool<I = unknown, O = unknown> {
     view?: McpView<I, O>;
     requires: McpRequirements;
     summary?: (answer: Record<string, unknown>) => string;
+    text?: (answer: Record<string, unknown>) => string[];
   };
   errors: Partial<Record<ErrorStatus, string>>;
   headers: Record<string, HeaderSpec>;
@@ -263,7 +282,9 @@ export interface Tool<I = unknown, O = unknown> {
 }
 
 export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolSpec<S, O>): Tool<z.output<S>, z.output<O>> {
-  const credits: CreditRule<z.output<S>, z.output<O>> = typeof spec.credits === 'number' ? fixedCost(spec.credits, spec.isEmpty) : spec.credits;
+  const credits: CreditRule<z.output<S>, z.output<O>> = typeof spec.credits === 'number'
+    ? { ...fixedCost(spec.credits, spec.isEmpty), ...(spec.free ? { free: spec.free } : {}) }
+    : spec.credits;
   if (spec.cache && !(credits.base > 0)) throw new Error(`${spec.name}: only a metered operation is cached (a free one has nothing to save)`);
   return {
     name: spec.name,
@@ -293,6 +314,7 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
       view: spec.mcp?.view,
       requires: spec.mcp?.requires ?? {},
       summary: spec.mcp?.summary,
+      text: spec.mcp?.text,
     },
     errors: spec.errors ?? {},
     headers: spec.headers ?? {},

@@ -1,9 +1,6 @@
-import { sendTransaction, type Db, type Statement } from '../db/client.js';
-import { Limited, toApiError } from '../domain/errors.js';
+import type { Db, Statement } from '../db/client.js';
+import { Limited } from '../domain/errors.js';
 import { inSourceScope } from '../ops/outcomes.js';
-import { writeCallIn, type CallOutcome } from '../platform/call-writer.js';
-import type { PeriodLeft } from '../platform/credits.js';
-import type { CallHistory } from '../platform/history.js';
 import { scopeSources } from '../sources/context.js';
 import { newUpstreamSession } from '../upstream/session.js';
 import type { CacheOutcome, Tool, ToolContext, ToolServices } from './define-tool.js';
@@ -57,9 +54,9 @@ export function asksLive(input: unknown): boolean {
 }
 
 /**
- * The one path every call takes, REST or MCP: rate limit, validate, reserve (when
- * enforced), run, and work out the actual cost of a non-empty success. Failures
- * charge 0 and release what was reserved. `finishCall` then writes the outcome.
+ * The invoke step of a call's lifecycle (call.ts runCall), for every door: rate limit, validate,
+ * reserve (when enforced), run, and work out the actual cost of a non-empty success. Failures
+ * charge 0 and release what was reserved; the lifecycle's settle step then writes the outcome.
  * The handler runs in a session of its own (its upstream cookies stay within this call), its
  * upstream and website requests ended by the caller's signal.
  * `checkInput` sees the valid input before anything is reserved or run (a door's own bounds).
@@ -166,60 +163,3 @@ export function failed(meter: Meter): void {
   meter.cache = null;
   meter.writes = [];
 }
-
-/**
- * Records the call through the money path: its history row and, with a charge pending, the charge,
- * its ledger row and the reservation release, in one statement, before the answer leaves. `tx`: the
- * caller's transaction when the outcome commits with more (an MCP task's result); the call is then
- * a batch of one in it.
- */
-export async function finishCall(deps: Pick<ServiceDeps, 'platform' | 'sql'>, meter: Meter, record: CallRecord, tx?: Db): Promise<void> {
-  const { writes } = meter;
-  let remaining: number | null;
-  if (!writes.length) remaining = await deps.platform.calls.write(outcomeOf(meter, record), tx);
-  else if (tx) {
-    await commitHandlerWrites(meter, tx);
-    remaining = await deps.platform.calls.write(outcomeOf(meter, record), tx);
-  } else {
-    // the handler's writes and the call's record go out in one write and commit together
-    try {
-      const settlement = await deps.platform.calls.statementFor(outcomeOf(meter, record));
-      const [left] = await sendTransaction(deps.sql, (t) => [settlement.build(t), ...writes.map((write) => write(t))]);
-      remaining = settlement.creditsLeft(left as PeriodLeft[]);
-    } catch (err) {
-      // nothing of the call committed: it is recorded as the failure it becomes, uncharged
-      failed(meter);
-      await deps.platform.calls.write(outcomeOf(meter, { ...record, status: toApiError(err).status })).catch(() => undefined);
-      throw err;
-    }
-  }
-  meter.writes = [];
-  if (meter.pending) meter.remaining = remaining;
-}
-
-/**
- * Records the call in the caller's transaction, as a batch of one on the same money path, for a
- * call that runs on the tool services without the doors' writer (a watch's check).
- */
-export async function finishCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db): Promise<void> {
-  await commitHandlerWrites(meter, tx);
-  const remaining = await writeCallIn(deps.credits, outcomeOf(meter, record), tx);
-  if (meter.pending) meter.remaining = remaining;
-}
-
-/** Runs in `tx` the writes the handler left to commit with the call (when the caller needs them before its record). */
-export async function commitHandlerWrites(meter: Meter, tx: Db): Promise<void> {
-  const writes = meter.writes;
-  meter.writes = [];
-  for (const write of writes) await write(tx);
-}
-
-function outcomeOf(meter: Meter, record: CallRecord): CallOutcome {
-  const { id, account_id, ...call } = record;
-  const history: CallHistory = { ...call, credits: meter.charged, rate_limited: meter.rateLimited, cache_hit: meter.cache?.hit === true };
-  const charge = meter.pending ? { plan: meter.pending.plan, amount: meter.charged, note: meter.pending.note } : null;
-  return { id, accountId: account_id, history, charge };
-}
-
-/** What a call's history row says, before its charge is known: the request id, the key and its account. */
-export type CallRecord = Omit<CallHistory, 'credits' | 'rate_limited' | 'cache_hit'> & { id: string; account_id: string };

@@ -56,7 +56,8 @@ export function toValidationIssues(issues: z.core.$ZodIssue[], data: unknown, lo
         }
         continue;
       case 'invalid_type':
-        if (input === undefined) out.push(issue('missing', [where, ...path], 'Field required', null));
+        // a field required only under a condition says which (its check's message starts "Field required")
+        if (input === undefined) out.push(issue('missing', [where, ...path], zi.message.startsWith('Field required ') ? zi.message : 'Field required', null));
         else out.push(issue(TYPE_NAMES[zi.expected] ?? `${zi.expected}_type`, [where, ...path], zi.message, input));
         continue;
       case 'too_small':

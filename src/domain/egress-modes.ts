@@ -4,7 +4,6 @@
  * also be `browser` (the page's own script fetched the reply in headless Chromium).
  */
 export const EGRESS_MODES = ['direct', 'market_proxy', 'proxy_fallback'] as const;
-export type EgressSetting = (typeof EGRESS_MODES)[number];
 /** How a reply was obtained: one of the settings, or `browser`. */
 export const REPLY_EGRESS_MODES = [...EGRESS_MODES, 'browser'] as const;
 export type EgressMode = (typeof REPLY_EGRESS_MODES)[number];

@@ -39,6 +39,12 @@ export class InvalidInput extends ApiError {
     super(422, detail);
   }
 }
+/** The client hung up before its answer (nginx's 499): recorded, charged nothing; nobody reads the body. */
+export class ClientClosed extends ApiError {
+  constructor() {
+    super(499, 'client closed the request');
+  }
+}
 /** 400: well-formed but unusable (end before start, bad cursor). */
 export class BadRequest extends ApiError {
   constructor(detail: string) {

@@ -5,19 +5,6 @@ import { REPLY_EGRESS_MODES, type EgressMode } from './egress-modes.js';
 /** The spec's Provenance object (attached to every normalized price). */
 export const PROVENANCE_SCHEMA_VERSION = 1;
 
-/** Values the spec names; the fields stay open strings because the spec lists them as examples. */
-export const SOURCE_KINDS = ['calendar', 'offer', 'ota_calendar', 'official', 'ota_offer', 'ota_rate_plan', 'vacation_rental_stay_quote'] as const;
-export const PRICE_BASES = [
-  'room_base_before_taxes_and_fees',
-  'stay_headline',
-  'stay_total_including_taxes_and_fees',
-  'taxes_and_fees_combined',
-  'stay_rate_plan',
-  'stay_total_fees_included',
-  'nightly_all_in_before_taxes',
-] as const;
-export const DERIVATIONS = ['normalized_upstream', 'upstream', 'total_minus_nightly_times_nights'] as const;
-
 export const ProvenanceSchema = z.object({
   schema_version: z.literal(PROVENANCE_SCHEMA_VERSION),
   observation_id: z.string().regex(/^rateobs_[a-z2-7]+$/),

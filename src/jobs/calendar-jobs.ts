@@ -124,8 +124,12 @@ interface ItemRow {
   updated_at: Date;
 }
 
-/** The spec's Calendar job resource, of the caller's account only; results only on request and only for succeeded items. */
-export async function readCalendarJob(db: Db, accountId: string, jobId: string, includeResults: boolean) {
+/**
+ * The spec's Calendar job resource, of the caller's account only; results only on request and only
+ * for succeeded items. `baseUrl` (the configured PUBLIC_BASE_URL) makes the artifact's URL absolute;
+ * without one it is the path, as poll_url is.
+ */
+export async function readCalendarJob(db: Db, accountId: string, jobId: string, includeResults: boolean, baseUrl: string | null = null) {
   const [job] = await db<JobRow[]>`SELECT * FROM calendar_jobs WHERE id = ${jobId} AND account_id = ${accountId}`;
   if (!job) throw new NotFound('job not found');
   const items = await db<ItemRow[]>`
@@ -142,7 +146,7 @@ export async function readCalendarJob(db: Db, accountId: string, jobId: string, 
     callback_status: job.callback_status,
     callback_attempts: job.callback_attempts,
     callback_last_error: job.callback_last_error,
-    artifact_uri: job.artifact_uri,
+    artifact_uri: job.artifact_uri?.startsWith('/') && baseUrl ? `${baseUrl.replace(/\/+$/, '')}${job.artifact_uri}` : job.artifact_uri,
     artifact_sha256: job.artifact_sha256,
     result_summary: job.result_summary,
     error: job.error,

@@ -179,15 +179,20 @@ export async function revokeKeyById(db: Db, keyId: string): Promise<void> {
   await db`UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL`;
 }
 
-/** On a database with no key at all, creates the first admin key so the service can be tried at once. */
-export async function ensureFirstKey(sql: Sql): Promise<CreatedKey | null> {
+/**
+ * On a database with no key at all, creates the first admin key so the service can be tried at
+ * once: a new one, or `chosen` (a key of the right form the user picked, e.g. the API_KEY a desktop
+ * install was configured with). Null when the database already has keys.
+ */
+export async function ensureFirstKey(sql: Sql, chosen?: string): Promise<CreatedKey | null> {
+  if (chosen !== undefined && !KEY_PATTERN.test(chosen)) return null;
   return sql.begin(async (tx) => {
     await durable(tx);
     await tx`SELECT pg_advisory_xact_lock(727002)`;
     const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM api_keys`;
     if (n > 0) return null;
     const accountId = await createAccount(tx, { name: 'default', plan: 'free' });
-    const key = generateKey();
+    const key = chosen ?? generateKey();
     const id = newId('key', 16);
     await tx`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, rate_limit_per_min, role)
       VALUES (${id}, ${accountId}, 'default', ${keyPrefix(key)}, ${hashKey(key)}, 60, 'admin')`;

@@ -33,6 +33,8 @@ export interface BrowserSettings {
   contexts: number;
   queue: number;
   timeoutMs: number;
+  /** Bound of Chromium's start; default timeoutMs (a call's start-up is part of its budget). */
+  launchTimeoutMs?: number;
   memoryMb: number;
   recyclePages: number;
   allowPrivate: boolean;
@@ -106,12 +108,17 @@ export class BrowserFetcher {
       contexts: settings.contexts,
       queue: settings.queue,
       recyclePages: settings.recyclePages,
-      launchTimeoutMs: settings.timeoutMs,
+      launchTimeoutMs: settings.launchTimeoutMs ?? settings.timeoutMs,
     });
   }
 
   stats(): PoolStats {
     return this.#pool.stats();
+  }
+
+  /** Starts Chromium ahead of the first call (see BrowserPool.warm). */
+  warm(): Promise<void> {
+    return this.#pool.warm();
   }
 
   /**

@@ -66,6 +66,15 @@ export class BrowserPool {
     return { busy: this.#active, waiting: this.#waiting.length, launched: this.#launched };
   }
 
+  /**
+   * Launches the browser process now rather than on the first call, so that call's deadline is
+   * spent on its page, not on Chromium's start (slow on a loaded machine). Rejects as a launch would.
+   */
+  async warm(): Promise<void> {
+    if (this.#closed) throw new DependencyDown('headless browser is shut down');
+    await this.#current().browser;
+  }
+
   /** A context slot and the browser to open it in; BrowserBusy when none frees up before `deadline` (epoch ms). */
   async acquire(deadline: number, signal?: AbortSignal): Promise<BrowserLease> {
     if (this.#closed) throw new DependencyDown('headless browser is shut down');

@@ -6,9 +6,6 @@ import { TRUNCATED, UpstreamFailed } from '../domain/errors.js';
 /** Detail of a reply whose transfer or compressed stream ended early (the table's `unusable` class, never a contract change). */
 export { TRUNCATED };
 
-/** What we advertise; every coding listed here is decoded below (Node 20 has no zstd, fzstd does it). */
-export const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
-
 /**
  * Decodes a body by its Content-Encoding (possibly a list, applied in order). Output is capped
  * so a small hostile reply cannot expand into gigabytes.

@@ -203,7 +203,7 @@ async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: Db, jobId: string)
     wire_bytes: results.reduce((n, r) => n + r.wire_bytes, 0),
     database: { run_id: runIdForJob(jobId), ...db },
   };
-  const artifact = await writeJobArtifact(deps.config.dataDir, job.account_id, jobId, { job_id: jobId, status, result_summary: summary, items });
+  const artifact = await writeJobArtifact(tx, job.account_id, jobId, { job_id: jobId, status, result_summary: summary, items });
   await completeJob(tx, jobId, { status, error, summary, artifact });
   if (job.callback_url) await queueJobWebhook(boss, tx, jobId);
 }

@@ -1,6 +1,6 @@
 import type PgBoss from 'pg-boss';
 import type { ServiceDeps } from '../core/service-deps.js';
-import { finishCall } from '../core/invoke.js';
+import { settleCall } from '../core/call.js';
 import { callTool, type McpCaller } from '../doors/mcp/mcp.js';
 import { ensureQueue } from '../jobs/queue.js';
 import {
@@ -83,7 +83,7 @@ async function runTask(deps: ServiceDeps, taskId: string, running: Map<string, A
       if (controller.signal.aborted) return;
       await deps.sql.begin(async (tx) => {
         if (!(await stillWorking(tx, task.id))) return; // cancelled while it ran: nothing is charged
-        await finishCall(deps, meter, record, tx);
+        await settleCall(deps, meter, record, tx);
         // the result as the 2026-07-28 wire carries a tool call's answer
         await completeTask(tx, task.id, { ...final(), resultType: 'complete' });
       });

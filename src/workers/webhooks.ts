@@ -105,7 +105,7 @@ export async function sendJobWebhook(deps: Pick<ServiceDeps, 'sql' | 'config' | 
   const attempt = entry.attempt ?? 1;
   const job = await jobCallback(deps.sql, entry.job_id);
   if (!job?.callback_url || job.callback_status !== 'pending' || job.callback_attempts !== attempt - 1) return;
-  const resource = await readCalendarJob(deps.sql, job.account_id, entry.job_id, false);
+  const resource = await readCalendarJob(deps.sql, job.account_id, entry.job_id, false, deps.config.PUBLIC_BASE_URL ?? null);
   const event: WebhookEvent = {
     id: `evt_${entry.job_id.slice(entry.job_id.indexOf('_') + 1)}`,
     type: 'job.completed',

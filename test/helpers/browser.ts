@@ -3,17 +3,33 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, SHOTS, hasChromium } from './chromium.js';
+import { CHROMIUM, CHROMIUM_ARGS, PAGE_WAIT_MS, SHOTS, hasChromium } from './chromium.js';
 
-export { hasChromium };
+export { BROWSER_SUITE, hasChromium } from './chromium.js';
 export const skippedNote = hasChromium ? '' : ' [SKIPPED: chromium not installed]';
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 820 };
 
-export function launchChromium(): Promise<Browser> {
+/** Debian's Chromium with the service's flags; every page and context it opens waits up to PAGE_WAIT_MS on a condition. */
+export async function launchChromium(): Promise<Browser> {
   mkdirSync(SHOTS, { recursive: true });
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(PAGE_WAIT_MS);
+    context.setDefaultNavigationTimeout(PAGE_WAIT_MS);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.setDefaultTimeout(PAGE_WAIT_MS);
+    page.setDefaultNavigationTimeout(PAGE_WAIT_MS);
+    return page;
+  };
+  return browser;
 }
 
 export function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<Buffer> {

@@ -1,5 +1,5 @@
 import { addDays } from '../../src/domain/dates.js';
-import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay/server.js';
+import type { ReplayRoute } from '../replay/server.js';
 import { askedWindow, calendarReply, rateEntry, realRateBlock } from './calendar-payload.js';
 
 /** Prices a check-in at a length of stay; null = the upstream has no bookable offer. */
@@ -24,8 +24,4 @@ export function calendarRoute(pricer: Pricer, extra: Partial<ReplayRoute> = {}, 
     },
     ...extra,
   };
-}
-
-export function startCalendarReplay(pricer: Pricer, extra: Partial<ReplayRoute> = {}): Promise<ReplayServer> {
-  return startReplayServer([calendarRoute(pricer, extra)]);
 }

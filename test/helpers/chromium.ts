@@ -12,3 +12,11 @@ export const CHROMIUM_ARGS = BROWSER_FLAGS;
  * (UPDATE_SCREENSHOTS=1), otherwise an ignored folder, so a test run leaves the work tree clean.
  */
 export const SHOTS = path.resolve(process.env.UPDATE_SCREENSHOTS === '1' ? 'test-artifacts/screenshots' : 'test-artifacts/screenshots-run');
+/**
+ * The budget of a browser test and of each of its page waits. A browser test waits on conditions
+ * (an element shown, a URL reached, a response seen); these bounds only end a test that would
+ * otherwise hang, so they are set for a loaded 2-core machine (several suites beside this one),
+ * where Chromium's start and a page's first render take many seconds, not for a quiet one.
+ */
+export const BROWSER_SUITE = { timeout: 240_000 };
+export const PAGE_WAIT_MS = 90_000;

@@ -7,7 +7,7 @@ import { createTaskSessionFromClient, type TaskEnabledSession } from '@modelcont
  * (a `resultType: "task"` answer to tools/call, tasks/*), so, as the package documents, the host
  * gives it a raw JSON-RPC dispatch over the same Streamable HTTP endpoint.
  */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const PROTOCOL = '2026-07-28';
 const CLIENT_INFO = { name: 'tasks-test', version: '1.0.0' };
 

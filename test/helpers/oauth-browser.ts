@@ -1,11 +1,6 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium } from './chromium.js';
+import type { Page } from 'playwright-core';
 
-export { hasChromium };
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-}
+export { hasChromium, launchChromium } from './browser.js';
 
 /**
  * What a person does with an authorization URL an MCP client opened: signs in to the dashboard

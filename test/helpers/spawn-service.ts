@@ -111,6 +111,8 @@ export function durableProcessEnv(databaseUrl: string, upstreamUrl: string, extr
   return {
     DATABASE_URL: databaseUrl,
     PORT: '0',
+    // several workers run side by side: each serves its /metrics on a port of its own
+    WORKER_PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     BOOTSTRAP_KEY: 'false',

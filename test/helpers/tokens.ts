@@ -12,12 +12,3 @@ export function countTokens(value: unknown): number {
   encoder ??= new Tiktoken(o200k);
   return encoder.encode(typeof value === 'string' ? value : JSON.stringify(value)).length;
 }
-
-/** What an agent pays for one tool result: its text blocks and its structured result, as a client forwarding both hands them on. */
-export function resultTokens(result: { content?: unknown; structuredContent?: unknown }): { structured: number; text: number } {
-  const texts = Array.isArray(result.content) ? result.content.filter((c): c is { type: 'text'; text: string } => c?.type === 'text').map((c) => c.text) : [];
-  return {
-    structured: result.structuredContent === undefined ? 0 : countTokens(result.structuredContent),
-    text: texts.reduce((n, t) => n + countTokens(t), 0),
-  };
-}

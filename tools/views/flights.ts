@@ -121,3 +121,35 @@ export function flightsSummary(a: Record<string, unknown>): string {
   const route = `${cheapest.legs[0]?.from ?? '?'} → ${cheapest.legs.at(-1)?.to ?? '?'}`;
   return `${v.flights.length} itineraries ${route}${v.omitted_flights ? ` (${v.omitted_flights} more: raise max_flights)` : ''}; cheapest ${cheapest.price ?? '?'} ${v.currency ?? ''}, ${cheapest.stops} stop(s)${v.price_insights?.price_level ? `; prices are ${v.price_insights.price_level}` : ''}.`;
 }
+
+/** A leg in words: `SFO 2026-07-15 08:00 → JFK 2026-07-15 16:31, JetBlue B6 16, 331 min`. */
+function legLine(l: z.infer<typeof CompactLeg>): string {
+  const flight = [l.airline, l.flight_number].filter(Boolean).join(' ');
+  return `${l.from} ${l.departs ?? '?'} → ${l.to} ${l.arrives ?? '?'}${flight ? `, ${flight}` : ''}${l.minutes !== null ? `, ${l.minutes} min` : ''}${l.overnight ? ', overnight' : ''}`;
+}
+
+/**
+ * The text block's lines: the search once, then one line per itinerary with its whole-trip price,
+ * its legs in words and the token for the next call (the structured result keeps aircraft,
+ * legroom and emissions).
+ */
+export function flightsText(a: Record<string, unknown>): string[] {
+  const v = a as View;
+  return [
+    JSON.stringify({ ...v.search, currency: v.currency, price_insights: v.price_insights, omitted_flights: v.omitted_flights }),
+    `flights (${v.flights.length}), cheapest first; price = whole trip, all passengers, in ${v.currency ?? 'the currency stated'}:`,
+    ...v.flights.map((f) => {
+      const line = {
+        price: f.price,
+        ...(f.best ? { best: true } : {}),
+        stops: f.stops,
+        minutes: f.minutes,
+        legs: f.legs.map(legLine),
+        ...(f.layovers.length ? { layovers: f.layovers.map((l) => `${l.airport ?? '?'} ${l.minutes ?? '?'} min${l.overnight ? ' overnight' : ''}`) } : {}),
+        ...(f.departure_token ? { departure_token: f.departure_token } : {}),
+        ...(f.booking_token ? { booking_token: f.booking_token } : {}),
+      };
+      return `- ${JSON.stringify(line)}`;
+    }),
+  ];
+}

@@ -143,3 +143,25 @@ export function hotelCalendarSummary(a: Record<string, unknown>): string {
   const best = v.cheapest[0];
   return `${v.priced} of ${v.nights_requested} nights priced ${v.first_date} → ${v.last_date}: ${v.min}–${v.max} ${v.currency ?? ''} (median ${v.median}); cheapest ${best.date} at ${best.rate_total}; ${v.unavailable.length} unavailable.`;
 }
+
+/** A night's line: its date, price and what else the night states (taxes, fees, minimum stay …). */
+function nightLine(n: z.infer<typeof Night>): string {
+  const { date, rate_total, ...rest } = n;
+  const extra = Object.entries(rest).filter(([, x]) => x !== null && x !== undefined);
+  return `- ${date}: ${rate_total ?? 'unpriced'}${extra.length ? ` ${JSON.stringify(Object.fromEntries(extra))}` : ''}`;
+}
+
+/** The text block's lines: the calendar's facts, then every cheapest night, period and (with nights "list") night on a line of its own. */
+export function hotelCalendarText(a: Record<string, unknown>): string[] {
+  const v = a as View;
+  const { cheapest, periods, nights, collection_id: _c, observed_at: _o, ...head } = v;
+  const facts = Object.fromEntries(Object.entries(head).filter(([, x]) => x !== null && !(Array.isArray(x) && !x.length)));
+  return [
+    JSON.stringify(facts),
+    `cheapest nights (${cheapest.length}), stay total in ${v.currency ?? 'the currency stated'}:`,
+    ...cheapest.map((c) => `- ${c.date}: ${c.rate_total}`),
+    `periods (${periods.length}), min/median/max:`,
+    ...periods.map((p) => `- ${p.from} → ${p.to}: ${p.min ?? '-'}/${p.median ?? '-'}/${p.max ?? '-'} (${p.priced} priced)`),
+    ...(nights ? [`nights (${nights.length}):`, ...nights.map(nightLine)] : []),
+  ];
+}

@@ -107,3 +107,44 @@ export function hotelSearchSummary(a: Record<string, unknown>): string {
   const range = priced.length ? `, nightly ${Math.round(Math.min(...priced))}–${Math.round(Math.max(...priced))} ${currency}` : '';
   return `${v.properties.length} properties in ${v.query} for ${v.check_in} → ${v.check_out}${range}${v.next_page_token ? '; more with next_page_token' : ''}.`;
 }
+
+/**
+ * The text block's lines: one per property with what a model chooses by and the token it calls
+ * the next tool with; the long description, coordinates and photo links stay in the structured
+ * result (the stay's dates, shared by every price, are said once).
+ */
+export function hotelSearchText(a: Record<string, unknown>): string[] {
+  const v = a as z.infer<typeof HotelSearchView>;
+  const head = {
+    query: v.query,
+    check_in: v.check_in,
+    check_out: v.check_out,
+    nights: v.nights,
+    adults: v.adults,
+    total_results: v.total_results,
+    next_page_token: v.next_page_token,
+  };
+  return [
+    JSON.stringify(head),
+    `properties (${v.properties.length}), prices in ${v.properties.find((p) => p.price?.currency)?.price?.currency ?? 'the currency stated'} for the whole stay and per night:`,
+    ...v.properties.map((p) => {
+      const price = p.price
+        ? { nightly: p.price.nightly, total: p.price.total, ...(p.price.display_basis === 'before_taxes' ? { before_taxes: true } : {}) }
+        : null;
+      const line = {
+        name: p.name,
+        property_token: p.property_token,
+        ...(p.type === 'vacation_rental' ? { type: p.type } : {}),
+        stars: p.stars,
+        rating: p.rating,
+        reviews: p.reviews,
+        city: p.city,
+        price,
+        ...(p.sellers.length ? { sellers: p.sellers.map((s) => `${s.name}${s.price_text ? ` ${s.price_text}` : ''}`) } : {}),
+        amenities: p.amenities,
+        ...(p.link ? { link: p.link } : {}),
+      };
+      return `- ${JSON.stringify(Object.fromEntries(Object.entries(line).filter(([, x]) => x !== null)))}`;
+    }),
+  ];
+}

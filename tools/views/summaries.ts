@@ -12,7 +12,8 @@ const money = (amount: number | null, currency: string | null) =>
   amount !== null && Number.isFinite(amount) ? `${Math.round(amount * 100) / 100} ${currency ?? ''}`.trim() : 'unpriced';
 /** An amount and its currency read from the answer. */
 const moneyAt = (v: unknown, amount: JsonPath, currency: JsonPath) => money(num(v, ...amount), textOrNull(v, ...currency));
-const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+/** "1 match", "3 matches": a count and its noun, its plural the English one (`-es` after s, x, ch, sh). */
+export const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : /(s|x|ch|sh)$/.test(what) ? 'es' : 's'}`;
 /** The property's name, or its token where the answer names none. */
 const property = (a: Answer) => textOrNull(a, 'name') ?? text(a, 'token');
 const stay = (a: Answer) => `${text(a, 'check_in')} → ${text(a, 'check_out')}`;
@@ -23,7 +24,7 @@ export const SUMMARIES: Record<string, (a: Answer) => string> = {
   resolve_hotel: (a) => {
     const matches = arr(a, 'matches');
     return matches.length
-      ? `${count(matches.length, 'match')} for "${text(a, 'query')}" (${text(a, 'search_status')}); best: ${textOrNull(matches, 0, 'name') ?? 'unnamed'} → property_token ${text(matches, 0, 'token')}.`
+      ? `${count(matches.length, 'match')} for "${text(a, 'query')}" (${text(a, 'search_status')}); best: ${bestMatch(matches[0])} → property_token ${text(matches, 0, 'token')}.`
       : `No hotel matches "${text(a, 'query')}" (${text(a, 'search_status')}).`;
   },
   get_hotel_details: (a) => {
@@ -89,6 +90,14 @@ export const SUMMARIES: Record<string, (a: Answer) => string> = {
       ? `Not bookable as asked: ${textOrNull(a, 'property', 'unavailable_reason') ?? 'no reason given'}.`
       : `${moneyAt(a, ['property', 'total'], ['property', 'currency'])} in total (${moneyAt(a, ['property', 'price_per_night'], ['property', 'currency'])} a night), ${count(arr(a, 'offers').length, 'offer')}.`,
 };
+
+/** The best match by its name when the answer states one (verify reads it), else by how well its listing matched the query. */
+function bestMatch(m: unknown): string {
+  const name = textOrNull(m, 'name');
+  if (name) return name;
+  const score = num(m, 'name_score');
+  return score === null ? 'the first candidate' : `the first candidate (name score ${score})`;
+}
 
 /** Parity in words: who undercuts the official site and by how much, or why it could not be told. */
 function parityLine(value: unknown): string {

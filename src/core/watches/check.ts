@@ -10,7 +10,8 @@ import type { ToolServices } from '../define-tool.js';
 import { storeStayRates, runOf } from '../../platform/stored-rates.js';
 import type { AuthedKey } from '../../platform/keys.js';
 import { newId } from '../../domain/ids.js';
-import { commitHandlerWrites, finishCallIn, newMeter, runAdmitted, type CallRecord } from '../invoke.js';
+import { newMeter, runAdmitted } from '../invoke.js';
+import { commitHandlerWrites, settleCallIn, type CallRecord } from '../call.js';
 import { checkResource, watchResource } from './resource.js';
 import { diff, evaluate } from '../../domain/watch-rules.js';
 import { nextSlot, periodMs } from '../../domain/watch-schedule.js';
@@ -108,7 +109,7 @@ export async function runCheck(deps: ToolServices, call: CheckCall): Promise<Che
       });
       // the ledger says what the credits paid for: this watch's check, priced as its operation
       if (meter.pending) meter.pending.note = `watch ${w.id} check: ${tool.method} ${tool.path}`;
-      await finishCallIn(deps, meter, record, tx);
+      await settleCallIn(deps, meter, record, tx);
       const next = call.slot !== null ? nextSlot(w.next_check_at, check.created_at, periodMs(deps.config, w.every_hours)) : null;
       const updated = await afterCheck(tx, w, check, next);
       if (next) await queueCheck(deps.queue.boss(), tx, updated, next.at, leaseSeconds(deps.config, w.operation, w.target));

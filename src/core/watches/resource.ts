@@ -117,8 +117,6 @@ export function watchResource(w: WatchRow, t: WatchTotals | undefined) {
   };
 }
 
-export type WatchResource = ReturnType<typeof watchResource>;
-
 export function eventResource(e: EventRow) {
   return {
     id: e.id,

@@ -126,11 +126,13 @@ const TEXT_OMITS = new Set([
   'data_id',
 ]);
 
-/** Items of a list the text block carries; the structured result has them all. */
-export const TEXT_ITEMS = 3;
+/** A value as the text block writes it: its essentials as compact JSON. */
+function compact(v: unknown): string {
+  return JSON.stringify(essentials(v));
+}
 
 function essentials(v: unknown): unknown {
-  if (Array.isArray(v)) return v.slice(0, TEXT_ITEMS).map(essentials);
+  if (Array.isArray(v)) return v.map(essentials);
   if (!isObject(v)) return v;
   return Object.fromEntries(
     Object.entries(v)
@@ -140,27 +142,36 @@ function essentials(v: unknown): unknown {
 }
 
 /**
- * The text block: the descriptor's one-line summary, then the answer's essentials as JSON, each list
- * cut to its first items (the cheapest first where the view orders them): a client that reads no
- * structured result still gets what it needs to act and to call the next tool (the 2025 revisions
- * ask a tool with structured content to also give it as text, for such clients), and a client that
- * forwards both pays for the answer once and a little, not twice.
+ * The answer's lines: its own fields on one line, then each list of the answer (top level, or one
+ * level down as in a calendar's `periods`) with one line per item. Every item of the view is
+ * there, so a client that reads only text (the AI SDK, Mastra and OpenAI Agents by default) can
+ * answer what a client reading the structured result can.
+ */
+function viewLines(answer: Json): string[] {
+  const head: Json = {};
+  const lists: string[] = [];
+  for (const [k, v] of Object.entries(answer)) {
+    if (TEXT_OMITS.has(k) || isProvenanceKey(k) || v === null) continue;
+    if (Array.isArray(v) && v.some(isObject)) {
+      lists.push(`${k} (${v.length}):`, ...v.map((item) => `- ${compact(item)}`));
+    } else head[k] = v;
+  }
+  const first = compact(head);
+  return [...(first === '{}' ? [] : [first]), ...lists];
+}
+
+/**
+ * The text block: the descriptor's one-line summary, then the whole view in compact lines (the
+ * descriptor's own `text` lines where it has them): what a model needs to choose and to call the
+ * next tool, without what only a program reads (metadata, provenance, image URLs), so that a
+ * client forwarding both the text and the structured result pays for the facts once and their
+ * markup, not twice. The 2025 revisions ask a tool with structured content to also give it as
+ * text, for clients that read no structured result.
  */
 export function textBlock(tool: Tool, answer: Json): string {
   const summary = tool.mcp.summary?.(answer) ?? `${tool.mcp.title}: answered.`;
-  const cut = longestList(answer) > TEXT_ITEMS ? ` (lists cut to their first ${TEXT_ITEMS} items here; the structured result has them all)` : '';
-  const json = JSON.stringify(essentials(answer));
+  const lines = tool.mcp.text ? tool.mcp.text(answer) : viewLines(answer);
   // an answer with nothing to leave out is said by its summary alone: the JSON would be a second copy
-  return json === JSON.stringify(answer) ? summary : `${summary}${cut}\n${json}`;
-}
-
-function longestList(v: unknown): number {
-  if (Array.isArray(v)) return Math.max(v.length, ...v.map(longestList));
-  if (!isObject(v)) return 0;
-  return Math.max(
-    0,
-    ...Object.entries(v)
-      .filter(([k]) => !TEXT_OMITS.has(k))
-      .map(([, child]) => longestList(child)),
-  );
+  if (lines.length === 1 && lines[0] === JSON.stringify(answer)) return summary;
+  return [summary, ...lines].join('\n');
 }

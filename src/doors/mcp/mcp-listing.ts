@@ -7,10 +7,21 @@
 import { z } from 'zod';
 import type { Tool } from '../../core/define-tool.js';
 import { jsonSchema } from '../../core/json-schema.js';
+import { COST_META_KEY, costLine, toolCost } from '../../core/tool-cost.js';
 import { AGENT_OMITS, SHARED_PROVENANCE } from './mcp-answer.js';
 import { leanSchema } from './mcp-schema.js';
 
 type Schema = Record<string, unknown>;
+
+/** A tool's MCP description: its cost on the first line (as `_meta` states it as data), then what it does. */
+export function mcpDescription(tool: Tool): string {
+  return `${costLine(tool)}\n${tool.description}`;
+}
+
+/** A tool's `_meta` in the listing: its cost as data (credits, per page or call, what adds to it, when it is free). */
+export function mcpToolMeta(tool: Tool): Record<string, unknown> {
+  return { [COST_META_KEY]: toolCost(tool) };
+}
 
 export function mcpInputSchema(tool: Tool): Schema {
   const base = jsonSchema(tool.input, 'input');
@@ -23,9 +34,9 @@ export function mcpInputSchema(tool: Tool): Schema {
       return [name, shown];
     }),
   );
-  const { required: needs = [], when } = tool.mcp.requires;
+  const { required: needs = [] } = tool.mcp.requires;
   const required = [...new Set([...((base.required as string[] | undefined) ?? []), ...needs])].filter((name) => !(name in tool.mcp.defaults));
-  const schema: Schema = { ...base, properties, ...(required.length ? { required } : {}), ...(when ?? {}) };
+  const schema: Schema = { ...base, properties, ...(required.length ? { required } : {}) };
   if (!required.length) delete schema.required;
   return leanSchema(schema, 'input');
 }

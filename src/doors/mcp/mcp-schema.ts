@@ -12,9 +12,15 @@
  * /openapi.json.
  *
  * Portable to the clients' schema converters (OpenAI strict mode, Gemini's OpenAPI subset, Mastra,
- * LangChain; the MCP Inspector's schema-portability check): no `$ref` (every sub-schema inline),
- * a nullable field as `anyOf` of single-`type` branches (never a `type` array), every sub-schema
- * typed (a value of any kind lists its kinds).
+ * LangChain, mcp-use; the MCP Inspector's schema-portability check): no `$ref` (every sub-schema
+ * inline), a nullable field as `anyOf` of single-`type` branches (never a `type` array), every
+ * sub-schema typed (a value of any kind lists its kinds). Inputs also (portableInput): no string
+ * `format` (Gemini takes only `enum` and `date-time`: a date is its pattern, a URL its words), no
+ * union a converter cannot type (a choice of numbers is their range, text-or-JSON is the JSON),
+ * and each field's allowed values, bounds and default also in its words, since some adapters
+ * (mcp-use) drop those keywords. What a field requires only under a condition is said in words
+ * and checked by the server; a top-level `if`/`then`/`else` would become an unconditional
+ * `required` in LangChain's adapter.
  */
 
 type Schema = Record<string, unknown>;
@@ -25,7 +31,7 @@ const MAX_ENUM = 24;
 /** Text bounds at or past this are left out of the listing (the server still checks them). */
 const LONG_TEXT = 200;
 /** Byte budget of one tool's output schema in the listing (18 tools share the ≤ 48 KB of tools/list). */
-export const OUTPUT_SCHEMA_BYTES = 1_200;
+export const OUTPUT_SCHEMA_BYTES = 1_000;
 /** Keys an output schema does not need: outputs are produced by us, not checked against the agent. */
 const OUTPUT_ONLY_DROPS = new Set([
   'required',
@@ -113,11 +119,6 @@ function trim(schema: unknown, io: 'input' | 'output'): unknown {
     if (k === 'pattern' && src.format) continue;
     // a form the description shows by example (a language, country or currency code) needs no regular expression too: the server's 422 names it
     if (k === 'pattern' && typeof src.description === 'string' && /\be\.g\. /.test(src.description)) continue;
-    // a date's pattern says less than its format, in more bytes
-    if (k === 'pattern' && v === ISO_DATE_PATTERN) {
-      out.format = 'date';
-      continue;
-    }
     if (io === 'output' && OUTPUT_ONLY_DROPS.has(k)) continue;
     if (io === 'output' && k === 'prefixItems' && Array.isArray(v)) {
       // a fixed-length tuple of one type reads as a list of that type
@@ -143,8 +144,63 @@ function trim(schema: unknown, io: 'input' | 'output'): unknown {
     else if (SUBSCHEMA_LIST.has(k) && Array.isArray(v)) out[k] = v.map((x) => trim(x, io));
     else out[k] = v; // a value, not a schema (default, enum, description …)
   }
+  const typed = io === 'input' ? portableInput(out) : out;
   // a field of any kind (an unknown, a free-form value) lists its kinds
-  return constrains(out) ? out : { ...out, anyOf: ANY_VALUE };
+  return constrains(typed) ? typed : { ...typed, anyOf: ANY_VALUE };
+}
+
+/** Words a description gains, unless it already says them. */
+function say(description: unknown, ...parts: (string | null)[]): string | undefined {
+  const text = typeof description === 'string' ? description : '';
+  const missing = parts.filter((p): p is string => !!p && !text.includes(p));
+  if (!missing.length) return text || undefined;
+  return text ? `${text} (${missing.join('; ')})` : missing.join('; ');
+}
+
+const isConstBranch = (b: unknown): b is Schema => isSchema(b) && 'const' in b;
+
+/** One input sub-schema in the form every client's converter keeps (see the header). */
+function portableInput(s: Schema): Schema {
+  let out = { ...s };
+  // a choice of constants (zod's union of literals): text as an enum, numbers as their range (Gemini's enums are text only)
+  if (Array.isArray(out.anyOf) && out.anyOf.length > 1 && out.anyOf.every(isConstBranch)) {
+    const { anyOf, ...rest } = out;
+    const values = anyOf.map((b) => b.const);
+    out = values.every((v) => typeof v === 'string')
+      ? { ...rest, type: 'string', enum: values }
+      : {
+          ...rest,
+          type: 'number',
+          minimum: Math.min(...(values as number[])),
+          maximum: Math.max(...(values as number[])),
+          description: say(rest.description, `one of ${values.join(', ')}`),
+        };
+  }
+  // text or structured JSON (the JSON given as text, for query strings): the structured form, which every converter types
+  if (Array.isArray(out.anyOf) && out.anyOf.length === 2 && out.anyOf.some((b) => isSchema(b) && b.type === 'string' && Object.keys(b).length === 1)) {
+    const { anyOf, ...rest } = out;
+    const structured = (anyOf as Schema[]).find((b) => !(b.type === 'string' && Object.keys(b).length === 1))!;
+    // the field's own words win over the branch's (which only restate its bounds, said again below)
+    out = { ...structured, ...rest };
+  }
+  if (out.format === 'date' || out.format === 'uri') {
+    const { format, ...rest } = out;
+    out =
+      format === 'date'
+        ? { ...rest, pattern: ISO_DATE_PATTERN, description: say(rest.description, 'YYYY-MM-DD') }
+        : { ...rest, description: say(rest.description, 'an http(s) URL') };
+  }
+  const words: (string | null)[] = [];
+  if (Array.isArray(out.enum)) words.push(`one of ${out.enum.join(', ')}`);
+  const [min, max] = [out.minimum, out.maximum].map((b) => (typeof b === 'number' ? b : null));
+  if (min !== null && max !== null) words.push(`${min}-${max}`);
+  else if (min !== null) words.push(`at least ${min}`);
+  else if (max !== null) words.push(`at most ${max}`);
+  if (typeof out.maxItems === 'number') words.push(`at most ${out.maxItems} items`);
+  if (out.default !== undefined && !(Array.isArray(out.default) && !out.default.length))
+    words.push(`default ${JSON.stringify(out.default).replace(/^"|"$/g, '')}`);
+  if (words.length) out.description = say(out.description, ...words);
+  return out;
 }
 
 /** `$ref`s into the schema's own `$defs` replaced by their targets (the converters of several clients drop a `$ref`). */

@@ -9,11 +9,12 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { toApiError } from '../../domain/errors.js';
-import { recordCall } from '../../ops/ops.js';
 import type { Tool } from '../../core/define-tool.js';
-import { failed, finishCall, invokeTool, newMeter, type CallRecord, type Meter } from '../../core/invoke.js';
+import type { Meter } from '../../core/invoke.js';
+import { runCall, type CallDoor, type CallRecord } from '../../core/call.js';
 import { agentAnswer, checkMaximums, splitArguments, textBlock } from './mcp-answer.js';
-import { mcpInputSchema, mcpOutputSchema } from './mcp-listing.js';
+import { mcpDescription, mcpInputSchema, mcpOutputSchema, mcpToolMeta } from './mcp-listing.js';
+import { MCP_INSTRUCTIONS } from './mcp-instructions.js';
 import type { McpCallContext, McpCaller } from './mcp-caller.js';
 import { serveTaskMethods, startTask, TASKS_CAPABILITY } from './mcp-tasks.js';
 
@@ -37,9 +38,10 @@ export function buildToolTable(tools: Tool[]): McpToolTable {
     listing: exposed.map((t) => ({
       name: t.name,
       title: t.mcp.title,
-      description: t.description,
+      description: mcpDescription(t),
       inputSchema: mcpInputSchema(t) as McpTool['inputSchema'],
       outputSchema: mcpOutputSchema(t),
+      _meta: mcpToolMeta(t),
       annotations: {
         title: t.mcp.title,
         readOnlyHint: true,
@@ -52,20 +54,17 @@ export function buildToolTable(tools: Tool[]): McpToolTable {
   };
 }
 
-/** Recorded when the client hung up before its answer, as REST records it (nginx's 499). */
-const CLIENT_CLOSED = 499;
-
-/**
- * One tool call through the path every REST call takes (rate limit, validation, credits, history).
- * A failure is an `isError` result carrying the REST error's detail; a call whose client hung up
- * is recorded as 499 and charged nothing.
- */
 /**
  * Writes a finished call's charge and history row; an MCP task's worker passes its own, which commits
  * them with the task's result (`final()`, the result as answered).
  */
 export type SettleCall = (meter: Meter, record: CallRecord, final: () => CallToolResult) => Promise<void>;
 
+/**
+ * One tool call through the lifecycle every REST call takes (call.ts: rate limit, validation,
+ * credits, history). A failure is an `isError` result carrying the REST error's detail; a call
+ * whose client hung up is recorded as 499 and charged nothing.
+ */
 export async function callTool(
   deps: ServiceDeps,
   tool: Tool,
@@ -75,58 +74,43 @@ export async function callTool(
   settle?: SettleCall,
 ): Promise<CallToolResult> {
   const id = caller.nextRequestId();
-  const started = performance.now();
-  const meter = newMeter();
-  let result: CallToolResult;
-  let status = 200;
-  try {
-    const ctx = { deps, signal, requestId: id, key: caller.key, transport: 'mcp' as const, headers: {} };
-    const given = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
-    const { view, rest } = splitArguments(tool, given);
-    let input: unknown;
-    const check = (valid: unknown) => {
-      checkMaximums(tool, valid);
-      input = valid;
-    };
-    const output = await invokeTool(tool, { ...tool.mcp.defaults, ...rest }, () => 'body', ctx, meter, check);
-    const answer = agentAnswer(tool, output, view, input);
-    result = { content: [{ type: 'text', text: textBlock(tool, answer) }], structuredContent: answer };
-  } catch (err) {
-    failed(meter);
-    const api = signal.aborted ? { status: CLIENT_CLOSED, detail: 'client closed the request' } : toApiError(err);
-    if (api.status === 500) deps.log.error({ err, requestId: id }, 'unhandled error in MCP tool');
-    status = api.status;
-    result = errorResult(api.detail, status, id);
-  }
-  // what goes out: the text block and the structured result beside it
-  const bytes =
-    Buffer.byteLength((result.content[0] as { text: string }).text) +
-    (result.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0);
-  const record: CallRecord = {
-    id,
-    key_id: caller.key.id,
-    account_id: caller.key.account_id,
-    method: 'MCP',
-    path: tool.name,
-    status,
-    duration_ms: performance.now() - started,
-    response_bytes: bytes,
+  const given = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
+  let view: Record<string, unknown> = {};
+  let input: unknown;
+  const door: CallDoor<CallToolResult> = {
+    transport: 'mcp',
+    route: { method: 'MCP', path: tool.name },
+    status: 200,
+    answer: (output) => toolResult(tool, agentAnswer(tool, output, view, input)),
+    failure: (api, err) => {
+      if (api.status === 500) deps.log.error({ err, requestId: id }, 'unhandled error in MCP tool');
+      return { status: api.status, body: errorResult(api.detail, api.status, id) };
+    },
+    bytes: resultBytes,
+    settle: settle && ((meter, record, reply) => settle(meter, record, () => withCallMeta(reply.body, id, meter))),
   };
-  try {
-    if (settle) await settle(meter, record, () => withCallMeta(result, id, meter));
-    else await finishCall(deps, meter, record);
-  } catch (err) {
-    if (result.isError) deps.log.warn({ err, requestId: id }, 'request history write failed');
-    else {
-      // a result whose charge could not be written is not handed out free
-      const api = toApiError(err);
-      failed(meter);
-      result = errorResult(api.detail, api.status, id);
-    }
-  }
-  result = withCallMeta(result, id, meter);
-  recordCall(deps.ops, { operation: tool.name, transport: 'mcp', status, ms: performance.now() - started, credits: meter.charged });
-  return result;
+  const checkInput = (valid: unknown) => {
+    checkMaximums(tool, valid);
+    input = valid;
+  };
+  const admit = () => ({ key: caller.key, requestId: id, headers: {} });
+  const read = () => {
+    const split = splitArguments(tool, given);
+    view = split.view;
+    return { ...tool.mcp.defaults, ...split.rest };
+  };
+  const { body, meter } = await runCall(door, { deps, tool, signal, admit, input: read, checkInput });
+  return withCallMeta(body, id, meter);
+}
+
+function toolResult(tool: Tool, answer: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: textBlock(tool, answer) }], structuredContent: answer };
+}
+
+/** What goes out: the text block and the structured result beside it. */
+function resultBytes(result: CallToolResult): number {
+  const text = Buffer.byteLength((result.content[0] as { text: string }).text);
+  return text + (result.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0);
 }
 
 /**
@@ -169,6 +153,7 @@ export function mcpServerFactory(
     const modern = era === 'modern';
     const server = new Server(MCP_SERVER_INFO, {
       capabilities: { tools: {}, ...(modern ? TASKS_CAPABILITY : {}) },
+      instructions: MCP_INSTRUCTIONS,
       cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
     });
     server.setRequestHandler('tools/list', () => {

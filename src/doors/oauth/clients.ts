@@ -16,7 +16,7 @@ import {
 import { CLIENT_AUTH_METHODS, parseClientMetadata, type ClientAuthMethod } from './client-metadata.js';
 import { OAuthProblem, invalidClient, invalidRequest } from './errors.js';
 
-export { CLIENT_AUTH_METHODS, type ClientAuthMethod, type OAuthClient };
+export { CLIENT_AUTH_METHODS, type OAuthClient };
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest();
 

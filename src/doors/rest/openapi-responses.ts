@@ -1,4 +1,4 @@
-import { BODY_METHODS, type ErrorStatus, type Tool } from '../../core/define-tool.js';
+import { BODY_METHODS, type Tool } from '../../core/define-tool.js';
 import { UPSTREAM_FAILURE_CLASSES } from '../../domain/errors.js';
 
 const text = (description: string) => ({ type: 'string', description });
@@ -178,5 +178,3 @@ function errorExample(status: number, validation: boolean, why: string, compat: 
   }
   return compat ? { detail, error: detail } : { detail };
 }
-
-export type { ErrorStatus };

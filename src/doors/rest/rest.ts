@@ -3,14 +3,12 @@ import { compatErrorText } from './compat-errors.js';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { requireKey } from '../../platform/auth.js';
 import { cutText } from '../../domain/error-echo.js';
-import { InvalidInput, toApiError, UnsupportedMediaType, type ApiError } from '../../domain/errors.js';
+import { InvalidInput, UnsupportedMediaType, type ApiError } from '../../domain/errors.js';
 import { isObject } from '../../domain/json.js';
-import type { AuthedKey } from '../../platform/keys.js';
 import { elapsedMs } from '../../platform/request-context.js';
 import { BODY_METHODS, type Tool } from '../../core/define-tool.js';
-import { recordCall } from '../../ops/ops.js';
 import { failureFields, logFault, setRetryAfter } from './http-errors.js';
-import { failed, finishCall, invokeTool, newMeter } from '../../core/invoke.js';
+import { runCall, type CallDoor, type CallResult, type Reply } from '../../core/call.js';
 import { coerceQuery } from '../../core/query.js';
 import { RawBody, inertHeaders } from '../../core/raw-body.js';
 import { markedAnswer } from '../../core/result-cache.js';
@@ -113,72 +111,54 @@ function assertUnique(tools: Tool[]): void {
 
 /** Runs one call; `refused` is an error found before the route (unreadable body or path), answered once the caller is known. */
 async function handle(tool: Tool, req: Request, res: Response, deps: ServiceDeps, refused?: ApiError): Promise<void> {
-  const meter = newMeter();
-  let key: AuthedKey | undefined;
-  let status = tool.status;
-  let body: unknown;
-  let failure: ApiError | null = null;
   // A client that hangs up ends the upstream work done for it.
   const hangUp = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) hangUp.abort();
   };
   res.on('close', onClose);
-  try {
-    key = await requireKey(deps, req, { allowQuery: tool.queryKey, admit: true });
+  const door: CallDoor<RawBody | string> = {
+    transport: 'rest',
+    route: { method: req.method, path: tool.path },
+    status: tool.status,
+    elapsedMs: () => elapsedMs(req),
+    answer: (output, meter) => rendered(markedAnswer(output, meter.cache)),
+    failure: (api, err) => errorReply(deps, req, api, err, tool),
+    bytes: (body) => (body instanceof RawBody ? body.bytes.length : Buffer.byteLength(body)),
+  };
+  const admit = async () => {
+    const key = await requireKey(deps, req, { allowQuery: tool.queryKey, admit: true });
     req.keyPrefix = key.prefix;
-    if (refused) throw refused;
-    const ctx = { deps, signal: hangUp.signal, requestId: req.id, key, transport: 'rest' as const, headers: req.headers as Record<string, string> };
-    body = markedAnswer(await invokeTool(tool, rawInput(tool, req), locator(tool, req), ctx, meter), meter.cache);
-  } catch (err) {
-    ({ status, body, api: failure } = hangUp.signal.aborted ? CLIENT_CLOSED : errorReply(deps, req, err, tool));
-    failed(meter);
-  }
+    return { key, requestId: req.id, headers: req.headers as Record<string, string> };
+  };
+  const input = () => rawInput(tool, req);
+  const reply = await runCall(door, { deps, tool, signal: hangUp.signal, admit, input, locate: locator(tool, req), refused });
   res.off('close', onClose);
-  const raw = body instanceof RawBody ? body : null;
-  let text = raw ? '' : JSON.stringify(body);
-  if (key) {
-    // Written before the answer so that a client can read its own record at once.
-    try {
-      await finishCall(deps, meter, {
-        id: req.id,
-        key_id: key.id,
-        account_id: key.account_id,
-        method: req.method,
-        path: tool.path,
-        status,
-        duration_ms: elapsedMs(req),
-        response_bytes: raw ? raw.bytes.length : Buffer.byteLength(text),
-      });
-    } catch (err) {
-      // A result whose charge could not be written is not handed out free.
-      if (status < 400) {
-        ({ status, body, api: failure } = errorReply(deps, req, err, tool));
-        failed(meter);
-        text = JSON.stringify(body);
-      } else deps.log.warn({ err, requestId: req.id }, 'request history write failed');
-    }
-  }
+  send(res, reply);
+}
+
+/** An answer as it goes out: raw bytes as they are (a page), anything else as JSON text. */
+function rendered(body: unknown): RawBody | string {
+  return body instanceof RawBody ? body : JSON.stringify(body);
+}
+
+/** The reply with its credit and cache headers. */
+function send(res: Response, { status, body, meter, error }: CallResult<RawBody | string>): void {
   if (meter.metered) {
     res.setHeader('x-credits-charged', String(meter.charged));
     if (meter.remaining !== null) res.setHeader('x-credits-remaining', String(meter.remaining));
   }
   if (meter.cache) res.setHeader('x-cache', meter.cache.hit ? 'hit' : 'miss');
-  if (failure) setRetryAfter(res, failure);
-  if (raw && status < 400) res.status(status).set(inertHeaders(raw)).type(raw.contentType).send(raw.bytes);
-  else res.status(status).type('application/json').send(text);
-  recordCall(deps.ops, { operation: tool.name, transport: 'rest', status, ms: elapsedMs(req), credits: meter.charged });
+  if (error) setRetryAfter(res, error);
+  if (body instanceof RawBody) res.status(status).set(inertHeaders(body)).type(body.contentType).send(body.bytes);
+  else res.status(status).type('application/json').send(body);
 }
 
-/** Recorded when the client hung up before its answer (nginx's 499); nobody reads the body. */
-const CLIENT_CLOSED = { status: 499, body: { detail: 'client closed the request' }, api: null };
-
-function errorReply(deps: ServiceDeps, req: Request, err: unknown, tool: Tool): { status: number; body: Record<string, unknown>; api: ApiError } {
-  const api = toApiError(err);
+function errorReply(deps: ServiceDeps, req: Request, api: ApiError, err: unknown, tool: Tool): Reply<string> {
   logFault(deps, req, api, err);
   const failure = failureFields(api, tool.tags[0] ?? tool.name);
-  if (!tool.compatErrors) return { status: api.status, body: { detail: api.detail, ...failure }, api };
+  if (!tool.compatErrors) return { status: api.status, body: JSON.stringify({ detail: api.detail, ...failure }) };
   // The compatible search API answers invalid or missing parameters with 400 and {"error": …}.
   const error = failure ? `${failure.source}: ${compatErrorText(api.detail)}; ${failure.retry}` : compatErrorText(api.detail);
-  return { status: api.status === 422 ? 400 : api.status, body: { error, detail: api.detail, ...failure }, api };
+  return { status: api.status === 422 ? 400 : api.status, body: JSON.stringify({ error, detail: api.detail, ...failure }) };
 }

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { DependencyDown } from '../../domain/errors.js';
 import { BROWSER_FLAGS, launchBrowser } from '../../upstream/browser-launch.js';
 
-export { BROWSER_FLAGS, DEFAULT_BROWSER_PATH } from '../../upstream/browser-launch.js';
+export { DEFAULT_BROWSER_PATH } from '../../upstream/browser-launch.js';
 
 /** One headless browser per process (built by the dependency builder, closed with it), launched on first use and reused; relaunched if it died. */
 export class JobsBrowser {

@@ -11,6 +11,6 @@ import { cloudbeds } from './quote-cloudbeds.js';
 import { siteminder } from './quote-siteminder.js';
 
 // the tests and the docs read the engines' types from the registry
-export type { EngineCall, EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
+export type { EngineStay, PricedEngine } from './engine-types.js';
 
 export const PRICED_ENGINES: Record<string, PricedEngine> = { beds24, cloudbeds, siteminder };

@@ -25,7 +25,7 @@ export interface RentaloneInput {
 }
 
 export async function fetchRentaloneQuote(deps: GroupContext, input: RentaloneInput) {
-  if (!input.property_id && !input.listing_id) throw new BadRequest('send property_id or listing_id');
+  if (!input.property_id && !input.listing_id) throw new BadRequest('url, listing_id or property_id is required: the Vrbo listing to quote');
   const stay = stayWindow(input, 28);
   const upstream = deps.upstream;
   let propertyId = input.property_id ?? null;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, skippedNote } from '../../helpers/browser.js';
+import { BROWSER_SUITE, hasChromium, launchChromium, skippedNote } from '../../helpers/browser.js';
 import { fixtureSuite } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { page as recordedPage, PAGES } from '../../fixtures/hotels-payloads.js';
@@ -16,7 +16,7 @@ import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 const suite = fixtureSuite(`archived pages are inert in Chromium${skippedNote}`, PAGES.tokyo);
 const MARKER = `<script>document.title = 'SCRIPT RAN'; document.documentElement.setAttribute('data-ran', location.search);</script>`;
 
-describe.skipIf(suite.missing || !hasChromium)(suite.title, () => {
+describe.skipIf(suite.missing || !hasChromium)(suite.title, BROWSER_SUITE, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let browser: Browser;

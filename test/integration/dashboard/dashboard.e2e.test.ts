@@ -2,7 +2,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardAccount, type IssuedAccount } from '../../../src/doors/dashboard/accounts.js';
 import { DASHBOARD_PERIODS } from '../../../src/doors/dashboard/usage.js';
-import { DESKTOP, PHONE, hasChromium, horizontalOverflow, launchChromium, lowContrastText, screenshot, skippedNote } from '../../helpers/browser.js';
+import {
+  BROWSER_SUITE,
+  DESKTOP,
+  PHONE,
+  hasChromium,
+  horizontalOverflow,
+  launchChromium,
+  lowContrastText,
+  screenshot,
+  skippedNote,
+} from '../../helpers/browser.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 
 const EMAIL = 'ops@example.com';
@@ -30,7 +40,7 @@ const PAGES: [string, string][] = [
   ['not-found', '/dashboard/nowhere'],
 ];
 
-describe.skipIf(!hasChromium)(`dashboard in headless Chromium${skippedNote}`, () => {
+describe.skipIf(!hasChromium)(`dashboard in headless Chromium${skippedNote}`, BROWSER_SUITE, () => {
   beforeAll(async () => {
     svc = await startTestService();
     issued = await createDashboardAccount(svc.deps.sql, { email: EMAIL, plan: 'starter', name: 'Ops team' });

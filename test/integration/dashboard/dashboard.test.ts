@@ -2,12 +2,17 @@ import { execFile } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../src/app/http-app.js';
 import type { Config } from '../../../src/config/config.js';
 import { createDashboardAccount } from '../../../src/doors/dashboard/accounts.js';
 import { recentJobs } from '../../../src/doors/dashboard/jobs.js';
 import { SIGN_IN_LIMITS } from '../../../src/platform/sign-in-attempts.js';
+
+/** Tens of scrypt checks in a row: many seconds on a loaded 2-core machine, so past the default 60 s budget. */
+const SCRYPT_LOOP_TIMEOUT = 240_000;
+// every test of this file signs in (scrypt) several times: minutes between them on a loaded machine
+vi.setConfig({ testTimeout: 180_000 });
 import { FormBrowser as Browser } from '../../helpers/form-browser.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 
@@ -96,31 +101,39 @@ describe('dashboard sign-in', () => {
     expect(ok).toMatchObject({ status: 303, location: '/dashboard/password' });
   });
 
-  it('refuses attempts beyond the per-email limit, even with the right password', async () => {
-    const issued = await createDashboardAccount(svc.deps.sql, { email: 'limited@example.com', plan: 'free' });
-    const b = new Browser(proxied.url, { 'x-forwarded-for': '198.51.100.20' });
-    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) expect((await b.signIn('limited@example.com', `guess-${i}`)).status).toBe(401);
-    const refused = await b.signIn('limited@example.com', issued.temporaryPassword);
-    expect(refused.status).toBe(429);
-    expect(refused.text).toContain('Too many sign-in attempts');
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await b.request('/dashboard/api')).toMatchObject({ status: 303, location: '/dashboard/sign-in' });
-    // From another address the email stays locked: the limit is per email, not per client.
-    const elsewhere = new Browser(proxied.url, { 'x-forwarded-for': '198.51.100.21' });
-    expect((await elsewhere.signIn('limited@example.com', issued.temporaryPassword)).status).toBe(429);
-    const [{ n }] = await svc.deps.sql`SELECT count(*)::int AS n FROM dashboard_sign_in_attempts WHERE email = 'limited@example.com' AND outcome = 'refused'`;
-    expect(n).toBe(2);
-  });
+  it(
+    'refuses attempts beyond the per-email limit, even with the right password',
+    async () => {
+      const issued = await createDashboardAccount(svc.deps.sql, { email: 'limited@example.com', plan: 'free' });
+      const b = new Browser(proxied.url, { 'x-forwarded-for': '198.51.100.20' });
+      for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) expect((await b.signIn('limited@example.com', `guess-${i}`)).status).toBe(401);
+      const refused = await b.signIn('limited@example.com', issued.temporaryPassword);
+      expect(refused.status).toBe(429);
+      expect(refused.text).toContain('Too many sign-in attempts');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await b.request('/dashboard/api')).toMatchObject({ status: 303, location: '/dashboard/sign-in' });
+      // From another address the email stays locked: the limit is per email, not per client.
+      const elsewhere = new Browser(proxied.url, { 'x-forwarded-for': '198.51.100.21' });
+      expect((await elsewhere.signIn('limited@example.com', issued.temporaryPassword)).status).toBe(429);
+      const [{ n }] = await svc.deps.sql`SELECT count(*)::int AS n FROM dashboard_sign_in_attempts WHERE email = 'limited@example.com' AND outcome = 'refused'`;
+      expect(n).toBe(2);
+    },
+    SCRYPT_LOOP_TIMEOUT,
+  );
 
-  it('refuses attempts beyond the per-IP limit, whatever the email', async () => {
-    const issued = await createDashboardAccount(svc.deps.sql, { email: 'ip-victim@example.com', plan: 'free' });
-    const attacker = new Browser(proxied.url, { 'x-forwarded-for': '203.0.113.7' });
-    for (let i = 0; i < SIGN_IN_LIMITS.perIp; i++) expect((await attacker.signIn(`spray-${i}@example.com`, 'password123')).status).toBe(401);
-    expect((await attacker.signIn('fresh@example.com', 'password123')).status).toBe(429);
-    expect((await attacker.signIn('ip-victim@example.com', issued.temporaryPassword)).status).toBe(429);
-    const other = new Browser(proxied.url, { 'x-forwarded-for': '203.0.113.8' });
-    expect(await other.signIn('ip-victim@example.com', issued.temporaryPassword)).toMatchObject({ status: 303, location: '/dashboard/password' });
-  });
+  it(
+    'refuses attempts beyond the per-IP limit, whatever the email',
+    async () => {
+      const issued = await createDashboardAccount(svc.deps.sql, { email: 'ip-victim@example.com', plan: 'free' });
+      const attacker = new Browser(proxied.url, { 'x-forwarded-for': '203.0.113.7' });
+      for (let i = 0; i < SIGN_IN_LIMITS.perIp; i++) expect((await attacker.signIn(`spray-${i}@example.com`, 'password123')).status).toBe(401);
+      expect((await attacker.signIn('fresh@example.com', 'password123')).status).toBe(429);
+      expect((await attacker.signIn('ip-victim@example.com', issued.temporaryPassword)).status).toBe(429);
+      const other = new Browser(proxied.url, { 'x-forwarded-for': '203.0.113.8' });
+      expect(await other.signIn('ip-victim@example.com', issued.temporaryPassword)).toMatchObject({ status: 303, location: '/dashboard/password' });
+    },
+    SCRYPT_LOOP_TIMEOUT,
+  );
 });
 
 describe('forced password change', () => {

@@ -2,24 +2,34 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardAccount } from '../../../src/doors/dashboard/accounts.js';
 import { freePort } from '../../helpers/free-port.js';
-import { DESKTOP, PHONE, hasChromium, horizontalOverflow, launchChromium, lowContrastText, screenshot, skippedNote } from '../../helpers/browser.js';
+import {
+  BROWSER_SUITE,
+  DESKTOP,
+  PHONE,
+  hasChromium,
+  horizontalOverflow,
+  launchChromium,
+  lowContrastText,
+  screenshot,
+  skippedNote,
+} from '../../helpers/browser.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 
 const EMAIL = 'sources@example.com';
 const PASSWORD = 'a long passphrase of my own';
 
-describe.skipIf(!hasChromium)(`dashboard source view in headless Chromium${skippedNote}`, () => {
+describe.skipIf(!hasChromium)(`dashboard source view in headless Chromium${skippedNote}`, BROWSER_SUITE, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    // apps answers (hand-built lookup replies, see test/fixtures/README.md), then changes its reply; trends cannot be reached
+    // apps answers (hand-built lookup replies, see test/fixtures/README.md), then answers JSON of another shape (a changed contract: an HTML page would be a wall); trends cannot be reached
     replay = await startReplayServer([
       { path: '/search', query: { term: 'notes' }, body: { resultCount: 0, results: [] } },
-      { path: '/search', query: { term: 'changed' }, body: '<html><body>A new store front</body></html>' },
+      { path: '/search', query: { term: 'changed' }, body: { storefront: { sections: [] } } },
     ]);
     svc = await startTestService({ UPSTREAM_APPS_URL: replay.url, UPSTREAM_TRENDS_URL: `http://127.0.0.1:${await freePort()}`, UPSTREAM_RETRIES: '0' });
     const key = (await svc.key()).key;

@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardAccount, type IssuedAccount } from '../../../src/doors/dashboard/accounts.js';
 import { pauseUnpaid } from '../../../src/platform/watches.js';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
-import { DESKTOP, PHONE, hasChromium, horizontalOverflow, launchChromium, lowContrastText, screenshot, skippedNote } from '../../helpers/browser.js';
+import {
+  BROWSER_SUITE,
+  DESKTOP,
+  PHONE,
+  hasChromium,
+  horizontalOverflow,
+  launchChromium,
+  lowContrastText,
+  screenshot,
+  skippedNote,
+} from '../../helpers/browser.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
@@ -31,7 +41,7 @@ const api = async (path: string, init: { method?: string; body?: unknown } = {})
   return (await res.json()) as any;
 };
 
-describe.skipIf(!hasChromium)(`Watches in headless Chromium${skippedNote}`, () => {
+describe.skipIf(!hasChromium)(`Watches in headless Chromium${skippedNote}`, BROWSER_SUITE, () => {
   beforeAll(async () => {
     replay = await startReplayServer([calendarRoute((date) => 140 + (Number(date.slice(8)) % 5) * 3 + shift)]);
     svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0' });

@@ -315,7 +315,14 @@ describe.skipIf(suite.missing)(suite.title, () => {
     );
     const noReturn = await post('metasearch_flights', { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15' });
     expect(noReturn.status).toBe(400);
-    expect(((await noReturn.json()) as any).detail).toEqual([{ type: 'missing', loc: ['body', 'return_date'], msg: 'Field required', input: null }]);
+    expect(((await noReturn.json()) as any).detail).toEqual([
+      {
+        type: 'missing',
+        loc: ['body', 'return_date'],
+        msg: 'Field required for a round trip, the default flight_type; set flight_type one_way for none',
+        input: null,
+      },
+    ]);
 
     const noDs1 = await post('metasearch_flights', { ...roundTrip, currency: 'JPY' });
     expect(noDs1.status).toBe(503);

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askedWindow } from '../../helpers/calendar-payload.js';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
@@ -144,8 +145,22 @@ describe('POST /v1/jobs', () => {
     expect(done.result_summary.wire_bytes).toBe(done.items[0].result.wire_bytes + done.items[1].result.wire_bytes);
     expect(done.items[0].result.rates.map((r: any) => r.rate_total)).toEqual([110, 111, 112]);
     expect(done.result_summary.database.run_id).toMatch(/^scraperun_/);
-    expect(done.artifact_uri).toMatch(/^file:\/\/.*\.json\.gz$/);
+    expect(done.artifact_uri).toBe(`/v1/jobs/${job.id}/artifact`);
     expect(done.artifact_sha256).toMatch(/^[0-9a-f]{64}$/);
+    // the archive, from the database, with the owner's key: the gzip whose hash the job states
+    const archive = await svc.call(done.artifact_uri, { key });
+    expect(archive.status).toBe(200);
+    expect(archive.headers.get('content-type')).toBe('application/gzip');
+    expect(archive.headers.get('content-disposition')).toBe(`attachment; filename="${job.id}.json.gz"`);
+    const bytes = Buffer.from(await archive.arrayBuffer());
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(done.artifact_sha256);
+    const content = JSON.parse(gunzipSync(bytes).toString('utf8'));
+    expect(content).toMatchObject({ job_id: job.id, status: 'succeeded', result_summary: done.result_summary });
+    expect(content.items.map((i: any) => i.result.rates.length)).toEqual([3, 2]);
+    // another account's key, an unknown job, an unfinished one: 404
+    const other = await svc.key({ plan: 'starter' });
+    expect((await svc.call(done.artifact_uri, { key: other.key })).status).toBe(404);
+    expect((await svc.call('/v1/jobs/refreshjob_nope/artifact', { key })).status).toBe(404);
     for (const t of [done.started_at, done.finished_at]) expect(Date.parse(t)).not.toBeNaN();
     const plain = (await (await svc.call(`/v1/jobs/${job.id}`, { key })).json()) as any;
     expect(plain.items[0].result).toBeNull();

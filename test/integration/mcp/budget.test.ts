@@ -70,10 +70,11 @@ describe.skipIf(suite.missing)(suite.title, () => {
         const text = (res.content as { type: string; text: string }[]).filter((c) => c.type === 'text').map((c) => c.text);
         expect(structured, `${call.name} on ${inPlay.hotels} / ${inPlay.flights}`).toBeLessThanOrEqual(budget);
         expect(text, call.name).toHaveLength(1);
-        const [summary, json] = text[0].split('\n');
+        const [summary, ...lines] = text[0].split('\n');
         expect(summary.length, call.name).toBeGreaterThan(10);
-        // the JSON a model needs, never the structured result again (a small answer with nothing to leave out: its summary alone)
-        if (json !== undefined) expect(JSON.parse(json), call.name).not.toEqual(res.structuredContent);
+        // the whole view in lines, never the structured result again (a small answer with nothing to leave out: its summary alone)
+        expect(lines, call.name).not.toContain(JSON.stringify(res.structuredContent));
+        expect(countTokens(text[0]), call.name).toBeLessThanOrEqual(budget);
         if (structured > 1_000) expect(countTokens(text[0]), call.name).toBeLessThan(structured);
       }
     }
@@ -141,8 +142,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     for (const call of TOOL_CALLS) {
       const tool = tools.find((t) => t.name === call.name)!;
       const admits = validator.getValidator(tool.inputSchema as never);
-      // what the server refuses {} for, the schema requires (and the reverse)
-      expect(admits({}).valid, `${call.name}: {}`).toBe(!(await refused(call.name, {})));
+      // what the server refuses {} for, the schema requires (and the reverse), but for requirements with a condition (said in words)
+      const conditional = ['search_flights', 'search_rentals', 'get_rental_quote'].includes(call.name);
+      if (conditional) expect(await refused(call.name, {}), `${call.name}: {}`).toBe(true);
+      else expect(admits({}).valid, `${call.name}: {}`).toBe(!(await refused(call.name, {})));
       const args = callArguments(call, earlier, replay);
       expect(admits(args).valid, `${call.name}: ${JSON.stringify(admits(args))}`).toBe(true);
       for (const field of tool.inputSchema.required ?? []) {
@@ -153,18 +156,27 @@ describe.skipIf(suite.missing)(suite.title, () => {
       const res = await client.callTool({ name: call.name, arguments: args });
       earlier[call.name] = res.structuredContent;
     }
-    // the alternatives a top-level if/then states: a one-way search needs no return date, a rental search a q or a bounding box
+    // what is required only under a condition is no schema keyword (converters turn a top-level if/then into an
+    // unconditional requirement): the schema admits it, the description says it and the server's 422 names the field
     const flights = tools.find((t) => t.name === 'search_flights')!;
-    const oneWay = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', flight_type: 'one_way' };
-    expect(validator.getValidator(flights.inputSchema as never)(oneWay).valid).toBe(true);
-    expect(validator.getValidator(flights.inputSchema as never)({ ...oneWay, flight_type: 'round_trip' }).valid).toBe(false);
-    expect(await refused('search_flights', { ...oneWay, flight_type: 'round_trip' })).toBe(true);
-    const rentals = validator.getValidator(tools.find((t) => t.name === 'search_rentals')!.inputSchema as never);
-    expect([rentals({ q: 'Lyon' }).valid, rentals({ bounding_box: '[[45.8,4.9],[45.7,4.8]]' }).valid, rentals({ adults: 2 }).valid]).toEqual([
-      true,
-      true,
-      false,
+    const oneWay = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2027-07-15', flight_type: 'one_way' };
+    expect(Object.keys(flights.inputSchema).filter((k) => ['if', 'then', 'else', 'not'].includes(k))).toEqual([]);
+    expect(validator.getValidator(flights.inputSchema as never)({ ...oneWay, flight_type: 'round_trip' }).valid).toBe(true);
+    expect(flights.description).toMatch(/plus return_date for a round trip/);
+    const roundTrip = await client.callTool({ name: 'search_flights', arguments: { ...oneWay, flight_type: 'round_trip' } });
+    expect(roundTrip.isError).toBe(true);
+    expect(JSON.parse((roundTrip.content as { text: string }[])[0].text)).toEqual([
+      {
+        type: 'missing',
+        loc: ['body', 'return_date'],
+        msg: 'Field required for a round trip, the default flight_type; set flight_type one_way for none',
+        input: null,
+      },
     ]);
+    const rentals = await client.callTool({ name: 'search_rentals', arguments: { adults: 2 } });
+    expect((rentals.content as { text: string }[])[0].text).toBe('q is required unless bounding_box is given');
+    const quote = await client.callTool({ name: 'get_rental_quote', arguments: { check_in: '2027-06-04' } });
+    expect((quote.content as { text: string }[])[0].text).toBe('url, listing_id or property_id is required: the Vrbo listing to quote');
   });
 });
 

@@ -89,8 +89,9 @@ describe.skipIf(suite.missing)(suite.title, () => {
       return r.body.finished_at ? r.body : null;
     });
     expect(done.status).toBe('succeeded');
-    // the job's artifact sits under its owner's directory
-    expect(done.artifact_uri).toContain(`/artifacts/${a.account_id}/`);
+    // the job's archive is served to its owner only
+    expect((await svc.call(done.artifact_uri, { key: a.key })).status).toBe(200);
+    expect((await svc.call(done.artifact_uri, { key: b.key })).status).toBe(404);
     // the same Idempotency-Key from another account is another submission, not A's job
     const bJob = await post('/v1/jobs', b, body, { 'idempotency-key': 'same-key' });
     expect(bJob.status).toBe(202);

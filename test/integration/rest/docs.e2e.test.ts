@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, hasChromium, horizontalOverflow, launchChromium, screenshot, skippedNote } from '../../helpers/browser.js';
+import { BROWSER_SUITE, DESKTOP, PHONE, hasChromium, horizontalOverflow, launchChromium, screenshot, skippedNote } from '../../helpers/browser.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 
 let svc: TestService;
@@ -13,7 +13,7 @@ async function openDocs(hash = ''): Promise<void> {
   await page.locator('h1', { hasText: 'Hotel-rate and web-data API' }).waitFor();
 }
 
-describe.skipIf(!hasChromium)(`/docs in headless Chromium${skippedNote}`, () => {
+describe.skipIf(!hasChromium)(`/docs in headless Chromium${skippedNote}`, BROWSER_SUITE, () => {
   beforeAll(async () => {
     svc = await startTestService();
     browser = await launchChromium();

@@ -22,7 +22,8 @@ async function cli(bin: string, args: string[]): Promise<string> {
   }
 }
 
-describe('the OpenAPI document as served, under the linters', () => {
+// each linter is a CLI process of its own over a 77-operation document: a minute and more on a loaded machine
+describe('the OpenAPI document as served, under the linters', { timeout: 600_000 }, () => {
   beforeAll(async () => {
     svc = await startTestService({ PUBLIC_BASE_URL: PUBLIC });
     const doc = (await (await svc.call('/openapi.json')).json()) as { servers: { url: string }[] };

@@ -64,6 +64,7 @@ async function tsc(files: string[]): Promise<string> {
 let svc: TestService;
 
 describe('a typed client generated from /openapi.json', () => {
+  // the generator's CLI is a process of its own: slow to start on a loaded machine
   beforeAll(async () => {
     svc = await startTestService();
     rmSync(DIR, { recursive: true, force: true });
@@ -73,7 +74,7 @@ describe('a typed client generated from /openapi.json', () => {
     await run(bin('openapi-typescript'), [`${svc.url}/openapi.json`, '--output', path.join(DIR, 'schema.d.ts')], { env });
     writeFileSync(path.join(DIR, 'client.ts'), CLIENT);
     writeFileSync(path.join(DIR, 'wrong.ts'), WRONG);
-  });
+  }, 240_000);
   afterAll(() => svc?.close());
 
   it('compiles under strict TypeScript, and refuses calls the API does not accept', async () => {
@@ -83,7 +84,8 @@ describe('a typed client generated from /openapi.json', () => {
     expect(errors).toMatch(/wrong\.ts\(5,.*'number' is not assignable to type 'string'/);
     // an unknown path: openapi-fetch's overloads leave no call signature that fits
     expect(errors).toMatch(/wrong\.ts\(6,\d+\): error/);
-  });
+    // two whole tsc runs: a minute and more on a loaded 2-core machine
+  }, 240_000);
 
   it('calls the routes', async () => {
     const { key } = await svc.key({ plan: 'starter' });

@@ -14,7 +14,7 @@ import { BrowserFetcher, type BrowserObserver, type BrowserSettings } from '../.
 import { BrowserBusy } from '../../../src/upstream/browser-pool.js';
 import { UpstreamClient, type UpstreamRequest } from '../../../src/upstream/client.js';
 import { EgressRules } from '../../../src/upstream/browser-egress.js';
-import { CHROMIUM, hasChromium } from '../../helpers/chromium.js';
+import { BROWSER_SUITE, CHROMIUM, hasChromium } from '../../helpers/chromium.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { BOOKING_PATH, BOOKING_RPC_PATH, MEDIA_PATHS, Signer, signedFlightRoutes } from '../../replay/signed-sites.js';
 
@@ -24,8 +24,24 @@ const booking: Omit<UpstreamRequest, 'source'> = {
   browser: { capture: BOOKING_RPC, expect: 'any' },
 };
 
+/**
+ * A call's budget is generous (45 s, under the test's 60 s) where the test is not about the
+ * budget: on a loaded machine a page can take many seconds. The fetchers are warmed (Chromium
+ * started) before a call whose deadline matters, so the deadline covers the page alone.
+ */
 function settings(over: Partial<BrowserSettings> = {}): BrowserSettings {
-  return { executablePath: CHROMIUM, contexts: 2, queue: 4, timeoutMs: 15_000, memoryMb: 256, recyclePages: 100, allowPrivate: true, dataDir: null, ...over };
+  return {
+    executablePath: CHROMIUM,
+    contexts: 2,
+    queue: 4,
+    timeoutMs: 45_000,
+    launchTimeoutMs: 90_000,
+    memoryMb: 256,
+    recyclePages: 100,
+    allowPrivate: true,
+    dataDir: null,
+    ...over,
+  };
 }
 
 /** Counts what the fetcher reports, as /metrics does. */
@@ -72,7 +88,7 @@ describe('egress rules (no browser needed)', () => {
   });
 });
 
-describe.skipIf(!hasChromium)(`browser fetch in headless Chromium${hasChromium ? '' : ' [SKIPPED: chromium not installed]'}`, () => {
+describe.skipIf(!hasChromium)(`browser fetch in headless Chromium${hasChromium ? '' : ' [SKIPPED: chromium not installed]'}`, BROWSER_SUITE, () => {
   let replay: ReplayServer;
   let canary: http.Server;
   let canaryHits = 0;
@@ -175,7 +191,9 @@ describe.skipIf(!hasChromium)(`browser fetch in headless Chromium${hasChromium ?
 
   it('bounds every call by its timeout', async () => {
     const r = recorder();
-    const up = track(client(replay.url, new BrowserFetcher(settings({ timeoutMs: 2_000 }), pino({ level: 'silent' }), r.observer)));
+    const fetcher = new BrowserFetcher(settings({ timeoutMs: 2_000 }), pino({ level: 'silent' }), r.observer);
+    const up = track(client(replay.url, fetcher));
+    await fetcher.warm();
     const err = await rejection(up.fetch({ source: 'metasearch', path: '/quiet', browser: { capture: /never/ } }));
     expect(err.detail).toBe('BrowserTimeout');
     expect(r.calls).toEqual(['timeout']);

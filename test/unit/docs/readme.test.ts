@@ -53,8 +53,10 @@ describe('README and docs/', () => {
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toContain('npm ci && npm test');
     const ci = read('.ci/run');
-    expect(ci).toMatch(/^npm ci$/m);
-    expect(ci).toMatch(/^npm test\b/m);
+    // exactly the README's command, once on the machine's Node and once on Node 24
+    expect(ci).toMatch(/\{ npm ci && npm test; \}/);
+    expect(ci).toMatch(/^suite machine$/m);
+    expect(ci).toMatch(/^PATH="\$bin24:\$PATH" suite node24$/m);
   });
 
   it('states the operation and MCP tool counts of the registry', () => {

@@ -31,6 +31,7 @@ const OWNERS: Record<string, string> = {
   oauth_tokens: 'src/platform/oauth-store.ts',
   calendar_jobs: 'src/jobs/calendar-jobs.ts',
   calendar_job_items: 'src/jobs/calendar-jobs.ts',
+  job_artifacts: 'src/jobs/artifacts.ts',
   mcp_tasks: 'src/jobs/mcp-task-store.ts',
   source_outcomes: 'src/ops/outcome-store.ts',
   source_marks: 'src/ops/outcome-store.ts',

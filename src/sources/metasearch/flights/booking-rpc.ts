@@ -3,7 +3,7 @@
  * reply, which the browser path captures (the RPC needs a header the page signs, so only the page
  * can make it). Framing as every front-end RPC: `)]}'`, then length-prefixed lines of `wrb.fr`
  * frames; this one sends several, and a payload without an option list is normal (a Go client's
- * `docs/wire/booking-results.md`). Rows are read by the row parser of parse-booking.ts.
+ * wire notes on booking results). Rows are read by the row parser of parse-booking.ts.
  */
 import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.js';
 import { arrOrNull } from '../../../domain/json.js';

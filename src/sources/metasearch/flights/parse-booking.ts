@@ -1,7 +1,7 @@
 /**
  * Booking options of a fully chosen itinerary. The option rows are the ones the front end's
  * `GetBookingResults` RPC carries (inner `[1][0]`), as four public clients read them (fli
- * `booking_offers.py` and its tests, a Go client's `docs/wire/booking-results.md`, gflights
+ * `booking_offers.py` and its tests, a Go client's wire notes on booking results, gflights
  * `offer_response.rs`): `[rank, [[sellerCode, seller, null, isAirline]], null, [[carrier, number]],
  * bool, [displayHost, null, [clickUrl, [[key, value]]]], null, [[null, price], priceToken], …,
  * offerToken@15, …, [[carrier, FARE], amenities, bool, fareName]@21]`. Separate tickets come as a

@@ -59,7 +59,7 @@ export const searchFields = {
   infants_on_lap: count(0, 0),
 };
 
-type Missing = (path: string) => void;
+type Missing = (path: string, why: string) => void;
 
 /** The fields each trip type needs; reported as 422 `missing` like absent required fields. */
 export function requireTripFields(
@@ -67,17 +67,19 @@ export function requireTripFields(
   missing: Missing,
 ): void {
   if (v.flight_type === 'multi_city') {
-    if (v.multi_city_json === undefined) missing('multi_city_json');
+    if (v.multi_city_json === undefined) missing('multi_city_json', 'a multi_city trip gives its legs there');
     return;
   }
-  if (v.departure_id === undefined) missing('departure_id');
-  if (v.arrival_id === undefined) missing('arrival_id');
-  if (v.outbound_date === undefined) missing('outbound_date');
-  if (v.flight_type === 'round_trip' && v.return_date === undefined) missing('return_date');
+  const unlessMulti = 'unless flight_type is multi_city';
+  if (v.departure_id === undefined) missing('departure_id', unlessMulti);
+  if (v.arrival_id === undefined) missing('arrival_id', unlessMulti);
+  if (v.outbound_date === undefined) missing('outbound_date', unlessMulti);
+  if (v.flight_type === 'round_trip' && v.return_date === undefined)
+    missing('return_date', 'for a round trip, the default flight_type; set flight_type one_way for none');
 }
 
 export function missingIssue(ctx: z.core.$RefinementCtx): Missing {
-  return (path) => ctx.addIssue({ code: 'invalid_type', expected: 'string', path: [path], message: 'Field required', input: undefined });
+  return (path, why) => ctx.addIssue({ code: 'invalid_type', expected: 'string', path: [path], message: `Field required ${why}`, input: undefined });
 }
 
 const Pricing = z.object({
@@ -203,5 +205,7 @@ export const CalendarOutput = z.object({
 
 // compile-time checks that the schemas describe what the mappers produce
 type Assignable<T, U extends T> = U;
+/** @public */
 export type _FlightsBodyCheck = Assignable<z.infer<z.ZodObject<typeof FlightsBodyFields>>, CompatFlightsBody>;
+/** @public */
 export type _BookingCheck = Assignable<z.infer<typeof BookingOption>, CompatBookingOption>;

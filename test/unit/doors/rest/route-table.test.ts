@@ -44,7 +44,8 @@ function samples(template: string): string[] {
   ];
 }
 
-describe('route table', () => {
+// every route of the registry through a real Express app: seconds alone, minutes beside a loaded suite
+describe('route table', { timeout: 240_000 }, () => {
   it('finds the operation and parameters Express finds, for every route of the registry', async () => {
     const find = routeTable(TOOLS);
     let checked = 0;

@@ -1,0 +1,5 @@
+import { upstreamSource } from '../manifest.js';
+
+export const appsSource = upstreamSource('apps', {
+  check: () => ({ operation: 'get_app', input: { app_id: '803453959' }, checked: 'app 803453959 (Slack, us storefront)' }),
+});
