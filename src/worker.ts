@@ -20,10 +20,7 @@ async function main(): Promise<void> {
   });
   const embedded = runtime.db.embedded;
   const database = !embedded ? 'external' : embedded.owned ? 'embedded (run by this process)' : `embedded, run by process ${embedded.ownerPid}`;
-  log.info(
-    { concurrency: config.WORKER_CONCURRENCY, database, metrics: `${http.url}/metrics`, health: `${http.url}/healthz` },
-    'calendar worker running',
-  );
+  log.info({ concurrency: config.WORKER_CONCURRENCY, database, metrics: `${http.url}/metrics`, health: `${http.url}/healthz` }, 'calendar worker running');
   closeOnSignals(
     async () => {
       await http.close();

@@ -48,7 +48,7 @@ export class ResilientListener {
   }
 
   /** `sql.listen`'s contract: resolves once listening; `unlisten` stops this listener. */
-  readonly listen = (async (channel: string, fn: (payload: string) => void, onlisten?: () => void): Promise<ListenMeta> => {
+  readonly listen = async (channel: string, fn: (payload: string) => void, onlisten?: () => void): Promise<ListenMeta> => {
     const listener: Listener = { fn, onlisten };
     let listeners = this.#channels.get(channel);
     const first = !listeners;
@@ -71,7 +71,7 @@ export class ResilientListener {
       await this.#sql.unsafe(`UNLISTEN ${quoted(channel)}`).catch(() => undefined);
     };
     return { count: null, command: 'LISTEN', statement: result?.statement, state: result?.state, unlisten } as ListenMeta;
-  }) as unknown as Listen;
+  };
 
   #lost(): void {
     if (this.#closed || !this.#channels.size) return;

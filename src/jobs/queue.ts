@@ -24,7 +24,7 @@ export async function startQueue(url: string, config: Config, log: Logger, outag
     maintenanceIntervalSeconds: config.QUEUE_MAINTENANCE_S,
   });
   let stopping = false;
-  const db = boss.getDb() as PgBoss.Db;
+  const db = boss.getDb();
   const send = db.executeSql.bind(db);
   db.executeSql = (text, values) => whileDatabaseDown(() => send(text, values), { outage, part: 'queue', stopped: () => stopping });
   const stop = boss.stop.bind(boss);

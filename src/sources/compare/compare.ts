@@ -47,7 +47,14 @@ async function runOne(deps: CompareContext, source: string, run: Runner, timeout
     const api = toApiError(err);
     if (api.status === 500) deps.log.error({ err, source }, 'compare: source failed with an unexpected error');
     const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
-    const failed: SourceResult = { source, status: 'error', elapsed_s: seconds(performance.now() - started), error: { status: api.status, detail }, offer: null, matched };
+    const failed: SourceResult = {
+      source,
+      status: 'error',
+      elapsed_s: seconds(performance.now() - started),
+      error: { status: api.status, detail },
+      offer: null,
+      matched,
+    };
     return [failed, api.retryable || api.status === 504];
   }
 }
