@@ -127,7 +127,7 @@ describe('embedded database lifecycle', () => {
     try {
       const run = await runEntry('src/main.ts', [], { ...env, DATA_DIR: fresh, PORT: String(port) });
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`failed to start: port ${port} on 127.0.0.1 is already in use`);
+      expect(run.stderr).toContain(`failed to start: port ${port} on 127.0.0.1 (PORT) is already in use`);
       expect(run.stderr).toContain(`PORT=${port + 1} npm start`);
       // refused before the embedded cluster: nothing was made in the data folder
       await expect(fs.access(path.join(fresh, 'pg'))).rejects.toThrow();
