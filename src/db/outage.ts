@@ -2,41 +2,68 @@ import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../domain/errors.js';
 
 /**
+ * How long the database must keep answering before an outage is over. A stopping server first cuts
+ * each connection (57P01) and only then refuses new ones (57P03), and a retry meanwhile may still
+ * find a live pooled connection: without this, one stop would read as two or three outages.
+ */
+export const OUTAGE_SETTLE_MS = 3_000;
+
+/**
  * The database as this process sees it. Every part that talks to PostgreSQL on its own (the
  * queue's workers and maintenance, the LISTEN connection, the embedded cluster's owner) reports
  * here when it meets the database unreachable and when it reaches it again: an outage is logged
- * once when it starts and once when it ends, with how long it lasted, however many parts retry
- * meanwhile. `/healthz` reads `down` (besides its own ping).
+ * once when it starts and once when it ends (after the database answered for OUTAGE_SETTLE_MS),
+ * with how long it lasted, however many parts retry meanwhile.
  */
 export class DatabaseOutage {
   #since: number | null = null;
+  /** When the database answered again, while the outage settles (a failure before the end resumes it). */
+  #answered: number | null = null;
+  #settle: NodeJS.Timeout | null = null;
   /** The parts that met the outage (named in the closing line). */
   readonly #parts = new Set<string>();
-  /** Outages this process has seen (for /metrics). */
+  /** Outages this process has seen. */
   count = 0;
 
-  constructor(private readonly log: Logger | null = null) {}
+  constructor(
+    private readonly log: Logger | null = null,
+    private readonly settleMs = OUTAGE_SETTLE_MS,
+  ) {}
 
-  /** Since when the database is unreachable; null while it answers. */
+  /** Since when the database is unreachable; null while it answers (settling included). */
   get since(): Date | null {
-    return this.#since === null ? null : new Date(this.#since);
+    return this.#since === null || this.#answered !== null ? null : new Date(this.#since);
   }
 
   /** `part` met the database unreachable (`err`, for the first line). */
   down(part: string, err: unknown): void {
     this.#parts.add(part);
+    if (this.#settle) {
+      // unreachable again before the outage settled: the same outage goes on, unlogged
+      clearTimeout(this.#settle);
+      this.#settle = null;
+      this.#answered = null;
+    }
     if (this.#since !== null) return;
     this.#since = Date.now();
     this.count += 1;
     this.log?.warn({ part, err: brief(err) }, 'database unreachable: work waits and retries with backoff until it answers again');
   }
 
-  /** `part` reached the database again. */
+  /** `part` reached the database again: the outage ends once it keeps answering for the settle time. */
   up(part: string): void {
-    if (this.#since === null) return;
-    const seconds = Math.round((Date.now() - this.#since) / 100) / 10;
+    if (this.#since === null || this.#settle) return;
+    this.#answered = Date.now();
+    this.#settle = setTimeout(() => this.#end(part), this.settleMs).unref();
+  }
+
+  #end(part: string): void {
+    if (this.#since === null || this.#answered === null) return;
+    const seconds = Math.round((this.#answered - this.#since) / 100) / 10;
     this.log?.warn({ part, seconds, parts: [...this.#parts] }, 'database reachable again');
     this.#since = null;
+    this.#answered = null;
+    this.#settle = null;
     this.#parts.clear();
   }
 }

@@ -55,6 +55,8 @@ const tempDir = (prefix: string) => {
 function processEnv(extra: Record<string, string | undefined>): Record<string, string | undefined> {
   return {
     PORT: '0',
+    // workers' /metrics and /healthz on a free port each: several run side by side
+    WORKER_PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     BOOTSTRAP_KEY: 'false',
