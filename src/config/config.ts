@@ -2,7 +2,17 @@ import path from 'node:path';
 import { z } from 'zod';
 import { EGRESS_MODES } from '../domain/egress-modes.js';
 import { parsePosContexts, parseQueryHashes } from './group-settings.js';
-import { HOST_OVERRIDE_DOC, HOST_OVERRIDE_FIELDS, resolveHosts, type Alias } from './hosts.js';
+import {
+  HOST_OVERRIDE_DOC,
+  HOST_OVERRIDE_FIELDS,
+  OFFICIAL_ENGINE_HOST_DOC,
+  OFFICIAL_ENGINE_HOST_FIELDS,
+  resolveHosts,
+  resolveOfficialEngineHosts,
+  type Alias,
+  type OfficialEngineHost,
+  type OfficialEngineId,
+} from './hosts.js';
 import { assertProxyUrl, parseMarketProxies } from './proxies.js';
 import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE, webhookSigningKey } from './webhook-settings.js';
 import { MODE_DOC, MODE_FIELDS, resolveModes, type UpstreamMode } from './upstream-modes.js';
@@ -111,6 +121,8 @@ const ConfigSchema = z.object({
   SEARCH_ARCHIVE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ...CACHE_FIELDS,
   ...HOST_OVERRIDE_FIELDS,
+  ...OFFICIAL_ENGINE_HOST_FIELDS,
+  OFFICIAL_MEWS_CLIENT: z.string().trim().min(1).max(200).optional(),
   ...MODE_FIELDS,
 });
 
@@ -124,6 +136,8 @@ export interface Config extends RawConfig {
   mcpAllowedOrigins: string[] | null;
   /** Base URL per upstream alias, after `UPSTREAM_<ALIAS>_URL` overrides. */
   upstreamHosts: Record<Alias, string>;
+  /** Base URL per priced booking engine, after `UPSTREAM_OFFICIAL_<ENGINE>_URL` overrides. */
+  officialEngineHosts: Record<OfficialEngineId, OfficialEngineHost>;
   /** How each alias is reached (`UPSTREAM_<ALIAS>_MODE`). */
   upstreamModes: Record<Alias, UpstreamMode>;
   /** The result cache's settings (RESULT_CACHE_*). */
@@ -152,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...data,
     dataDir: path.resolve(data.DATA_DIR),
     upstreamHosts: resolveHosts(data),
+    officialEngineHosts: resolveOfficialEngineHosts(data),
     upstreamModes: resolveModes(data),
     resultCache: resolveCacheSettings(data),
     mcpAllowedHosts: mcpHosts,
@@ -281,5 +296,8 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   SEARCH_ARCHIVE_DAYS: 'days a compatible search stays readable at its json_url / html_url (GET /api/v1/searches/{id}); an hourly job deletes older ones',
   ...CACHE_DOC,
   ...HOST_OVERRIDE_DOC,
+  ...OFFICIAL_ENGINE_HOST_DOC,
+  OFFICIAL_MEWS_CLIENT:
+    'client name registered with Mews for its Booking Engine API (docs.mews.com, booking-engine-api/guidelines/authentication); unset: Mews hotels are detected but not priced (422 naming this setting)',
   ...MODE_DOC,
 };

@@ -83,6 +83,76 @@ export function resolveHosts(env: Readonly<Record<string, unknown>>): Record<Ali
   return out;
 }
 
+/**
+ * The hotels' own booking engines that `POST /v1/official` prices (the `official` source): engine
+ * id → the base URL its quote requests go to. One data table; `UPSTREAM_OFFICIAL_<ENGINE>_URL`
+ * (`little-hotelier` → `UPSTREAM_OFFICIAL_LITTLE_HOTELIER_URL`) sends one engine elsewhere (a
+ * test double, a proxy). `regional`: the engine runs one instance per region on subdomains of this
+ * domain (`apac.littlehotelier.com`), and the hotel's booking link names its instance; without an
+ * override, a link on such a subdomain is quoted on that subdomain instead of `url`.
+ */
+export const OFFICIAL_ENGINE_HOSTS = {
+  beds24: { url: 'https://api.beds24.com' },
+  cloudbeds: { url: 'https://hotels.cloudbeds.com' },
+  siteminder: { url: 'https://direct-book.com' },
+  'little-hotelier': { url: 'https://app.littlehotelier.com', regional: 'littlehotelier.com' },
+  profitroom: { url: 'https://booking.profitroom.com' },
+  synxis: { url: 'https://be.synxis.com' },
+  mews: { url: 'https://api.mews.com' },
+} as const satisfies Record<string, { url: string; regional?: string }>;
+
+export type OfficialEngineId = keyof typeof OFFICIAL_ENGINE_HOSTS;
+export const OFFICIAL_ENGINE_IDS = Object.keys(OFFICIAL_ENGINE_HOSTS) as OfficialEngineId[];
+
+type Underscored<S extends string> = S extends `${infer A}-${infer B}` ? `${A}_${Underscored<B>}` : S;
+type EngineEnvName<E extends string> = `UPSTREAM_OFFICIAL_${Underscored<Uppercase<E>>}_URL`;
+
+export function officialEngineEnvName<E extends OfficialEngineId>(engine: E): EngineEnvName<E> {
+  return `UPSTREAM_OFFICIAL_${engine.toUpperCase().replace(/-/g, '_')}_URL` as EngineEnvName<E>;
+}
+
+/** Zod fields of the per-engine overrides, spread into the config schema. */
+export const OFFICIAL_ENGINE_HOST_FIELDS = Object.fromEntries(OFFICIAL_ENGINE_IDS.map((e) => [officialEngineEnvName(e), httpUrl.optional()])) as {
+  [E in OfficialEngineId as EngineEnvName<E>]: z.ZodOptional<typeof httpUrl>;
+};
+
+export const OFFICIAL_ENGINE_HOST_DOC = Object.fromEntries(
+  OFFICIAL_ENGINE_IDS.map((e) => {
+    const spec: { url: string; regional?: string } = OFFICIAL_ENGINE_HOSTS[e];
+    const regional = spec.regional ? `; unset, a hotel's regional host on ${spec.regional} from its booking link` : '';
+    return [officialEngineEnvName(e), `base URL of the ${e} booking engine's quote requests (default ${spec.url}${regional})`];
+  }),
+) as { [E in OfficialEngineId as EngineEnvName<E>]: string };
+
+/** Where one engine's quote requests go: its override, or its default with the regional rule. */
+export interface OfficialEngineHost {
+  url: string;
+  overridden: boolean;
+  regional: string | null;
+}
+
+export function resolveOfficialEngineHosts(env: Readonly<Record<string, unknown>>): Record<OfficialEngineId, OfficialEngineHost> {
+  const out = {} as Record<OfficialEngineId, OfficialEngineHost>;
+  for (const engine of OFFICIAL_ENGINE_IDS) {
+    const spec: { url: string; regional?: string } = OFFICIAL_ENGINE_HOSTS[engine];
+    const override = env[officialEngineEnvName(engine)];
+    const set = typeof override === 'string' && override.trim() !== '';
+    out[engine] = { url: (set ? override.trim() : spec.url).replace(/\/+$/, ''), overridden: set, regional: spec.regional ?? null };
+  }
+  return out;
+}
+
+/**
+ * The base URL of one quote: the override when set; else, for a regional engine whose booking
+ * link is on one of its regional subdomains, that subdomain; else the default.
+ */
+export function officialEngineBase(host: OfficialEngineHost, bookingUrl: string | null): string {
+  if (host.overridden || !host.regional || !bookingUrl) return host.url;
+  const link = new URL(bookingUrl);
+  const name = link.hostname.toLowerCase();
+  return link.protocol === 'https:' && name.endsWith(`.${host.regional}`) ? `https://${name}` : host.url;
+}
+
 /** Hosts a source's pages load from besides its base URL, for the browser path. */
 export const BROWSER_HOSTS: Record<Alias, readonly string[]> = eachAlias((h) => h.allowed);
 

@@ -57,6 +57,7 @@ const STRONG_BODY_MARKERS: [string, string][] = [
   ['Attention Required! | Cloudflare', 'CloudflareChallenge'],
   ['errors.edgesuite.net', 'AkamaiBlock'],
   ['_Incapsula_Resource', 'ImpervaBlock'],
+  ['Pardon Our Interruption', 'ImpervaBlock'],
 ];
 
 /** Body text that healthy pages may also carry (login forms, sensor scripts): counts only on blocking statuses. */

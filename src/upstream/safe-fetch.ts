@@ -32,6 +32,12 @@ export interface SafeFetchInit {
   body?: string;
   /** Ends the fetch early, e.g. when the caller's own deadline has passed. */
   signal?: AbortSignal;
+  /**
+   * The cookies of one multi-request exchange (a booking engine's page, then its API): sent and
+   * kept across this fetch's redirects and the exchange's later fetches. Default: a fresh jar per
+   * fetch. It belongs to the caller's one operation and is never shared with another caller.
+   */
+  jar?: CookieJar;
 }
 
 export interface SafeFetchResponse {
@@ -82,7 +88,7 @@ export class SafeFetcher {
   async fetch(target: string, init: SafeFetchInit = {}): Promise<SafeFetchResponse> {
     const timeout = AbortSignal.timeout(this.#opts.timeoutMs);
     const signal = init.signal ? AbortSignal.any([timeout, init.signal]) : timeout;
-    const jar = new CookieJar();
+    const jar = init.jar ?? new CookieJar();
     const redirects: string[] = [];
     let url = this.#check(target, 0);
     let method = init.method ?? 'GET';

@@ -1,7 +1,7 @@
 /** Shared set-up of the OTA, rental, official and compare integration tests. */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { TOOLS } from '../../tools/index.js';
-import { SafeFetcher, type SafeFetchInit, type SafeFetchResponse } from '../../src/upstream/safe-fetch.js';
+import { OFFICIAL_ENGINE_IDS, officialEngineEnvName } from '../../src/config/hosts.js';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay/server.js';
 import { assertOutputConforms } from './output-schema.js';
 import { startTestService, type TestService } from './test-service.js';
@@ -22,12 +22,16 @@ export interface Harness {
 export const REPLAY_URL = '{{replay}}';
 
 /**
- * Every alias points at the replay server under its own path prefix (`/<alias>/…`), so routes of
+ * Every alias points at the replay server under its own path prefix (`/<alias>/…`), and every priced
+ * booking engine under `/engines/<engine>/…` (its UPSTREAM_OFFICIAL_<ENGINE>_URL), so routes of
  * different sources never collide; websites are fetched from the replay server too.
  */
 export async function startHarness(routes: ReplayRoute[], env: Record<string, string> = {}): Promise<Harness> {
   const replay = await startReplayServer(routes);
-  const hosts = Object.fromEntries(ALIASES.map((a) => [`UPSTREAM_${a.toUpperCase()}_URL`, `${replay.url}/${a}`]));
+  const hosts = Object.fromEntries([
+    ...ALIASES.map((a) => [`UPSTREAM_${a.toUpperCase()}_URL`, `${replay.url}/${a}`]),
+    ...OFFICIAL_ENGINE_IDS.map((e) => [officialEngineEnvName(e), `${replay.url}/engines/${e}`]),
+  ]);
   const settings = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replaceAll(REPLAY_URL, replay.url)]));
   const svc = await startTestService({ ...hosts, UPSTREAM_RETRIES: '0', SAFE_FETCH_ALLOW_PRIVATE: 'true', ...settings });
   const key = (await svc.key()).key;
@@ -52,25 +56,6 @@ export async function startHarness(routes: ReplayRoute[], env: Record<string, st
       await replay?.close();
     },
   };
-}
-
-/**
- * The real SSRF-safe fetcher, with the booking engines' public API hosts sent to the replay server
- * (their real hosts are public names that tests must not reach).
- */
-export class EngineHostRewrite extends SafeFetcher {
-  constructor(
-    private readonly hosts: Record<string, string>,
-    timeoutMs = 5_000,
-  ) {
-    super({ allowPrivate: true, timeoutMs });
-  }
-
-  override fetch(target: string, init?: SafeFetchInit): Promise<SafeFetchResponse> {
-    const u = new URL(target);
-    const to = this.hosts[u.host];
-    return super.fetch(to ? `${to}${u.pathname}${u.search}` : target, init);
-  }
 }
 
 /** A 200 body must be exactly what the tool's output schema (OpenAPI and MCP outputSchema) says. */

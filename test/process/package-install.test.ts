@@ -1,7 +1,7 @@
 /**
  * The one-step desktop installs, as a user without a clone gets them: the package packed by
  * `npm pack` and started with `npx ./<tarball> mcp` (npx installs it and its dependencies from the
- * registry into its own cache), spoken to by the MCP SDK's stdio client: initialize, tools/list and
+ * registry, through npm's cache), spoken to by the MCP SDK's stdio client: initialize, tools/list and
  * one call, on the embedded PostgreSQL it starts in the user's data folder, the key from API_KEY
  * (a fresh folder takes it as its first key). Then the MCP bundle (.mcpb) built from the same
  * tarball by `npm run bundle` (validated and packed by @anthropic-ai/mcpb), and server.json under
@@ -26,11 +26,18 @@ const KEY = `sk_${'desktop'.padEnd(32, 'x')}`;
 
 let work: string;
 let tarball: string;
+/**
+ * npm's own cache, which the `npm ci` before the suite filled with every dependency: npx installs
+ * from it (prefer-offline) instead of downloading hundreds of MB again. A fresh cache made this an
+ * install from the registry whose time is the network's (once 15 minutes without a byte of output).
+ */
+let npmCache: string;
 
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'hotelrates-pack-'));
   const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: REPO, maxBuffer: 1 << 24 });
   tarball = path.join(work, stdout.trim().split('\n').at(-1)!);
+  npmCache = (await run('npm', ['config', 'get', 'cache'], { cwd: REPO })).stdout.trim();
 }, 600_000);
 // hundreds of MB (npx's cache, the unpacked bundle): removed in the background, as a slow disk may take minutes
 afterAll(() => spawn('rm', ['-rf', work], { detached: true, stdio: 'ignore' }).unref());
@@ -58,7 +65,9 @@ describe('npx ./<tarball> mcp: the packed package, no clone', () => {
         PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
         HOME: home,
         XDG_DATA_HOME: path.join(home, 'data'),
-        npm_config_cache: path.join(work, 'npm-cache'),
+        npm_config_cache: npmCache,
+        npm_config_prefer_offline: 'true',
+        npm_config_update_notifier: 'false',
         API_KEY: KEY,
         EMBEDDED_PG_PORT: String(await freePort()),
       },
@@ -68,8 +77,8 @@ describe('npx ./<tarball> mcp: the packed package, no clone', () => {
     transport.stderr?.on('data', (d: Buffer) => (log += d.toString()));
     const client = new Client({ name: 'package-install-test', version: '1.0.0' });
     try {
-      // npx installs the package and its dependencies first: minutes on a loaded machine
-      await client.connect(transport, { timeout: 900_000 }).catch((err: unknown) => {
+      // npx installs the package and its dependencies first (from npm's cache): a minute or more on a loaded machine
+      await client.connect(transport, { timeout: 600_000 }).catch((err: unknown) => {
         throw new Error(`${(err as Error).message}\n${log}`);
       });
       expect(client.getServerVersion()?.name).toBeTruthy();
@@ -88,12 +97,12 @@ describe('npx ./<tarball> mcp: the packed package, no clone', () => {
 
 describe('the MCP bundle and the registry entry', () => {
   it('npm run bundle builds a .mcpb whose manifest @anthropic-ai/mcpb validates', async () => {
-    // the dependencies come from the npm cache the npx install above filled
+    // the dependencies come from npm's cache, as for the npx install above
     const { stdout } = await run('node', ['scripts/build-mcpb.mjs', tarball], {
       cwd: REPO,
       maxBuffer: 1 << 24,
       timeout: 900_000,
-      env: { ...process.env, npm_config_cache: path.join(work, 'npm-cache'), npm_config_prefer_offline: 'true' },
+      env: { ...process.env, npm_config_cache: npmCache, npm_config_prefer_offline: 'true' },
     });
     expect(stdout).toContain('Manifest schema validation passes!');
     const bundle = path.join(REPO, 'bundle', `${pkg.name}-${pkg.version}.mcpb`);

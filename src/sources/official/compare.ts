@@ -28,7 +28,7 @@ export const officialCompare = compareEntry(
           total: o.total,
           price_per_night: null,
           currency: o.currency,
-          taxes_and_fees_included: null,
+          taxes_and_fees_included: o.taxes_and_fees_included,
           description: `${r.engine.name}: ${[o.room_name, o.rate_name].filter(Boolean).join(', ') || `room ${o.room_id}`}`,
           provenance: o.provenance,
         }

@@ -167,16 +167,25 @@ function matchEngine(spec: EngineSpec, $: cheerio.CheerioAPI, seen: ReturnType<t
     if (m) note('js_global', m[0]);
   }
   for (const c of spec.cookies ?? []) if (cookies.includes(c)) note('cookie', c);
+  let inlineId: string | null = null;
+  for (const re of spec.inlineIds ?? []) {
+    const m = re.exec(seen.inline);
+    if (m?.[1]) {
+      note('js_global', m[0].slice(0, 200));
+      inlineId ??= m[1];
+    }
+  }
   if (!evidence.length) return null;
   const chosen: URL | null = bookingWithId ?? bookingUrl;
   return {
     engine: spec.id,
     name: spec.name,
     booking_url: chosen ? chosen.href : null,
-    hotel_id: chosen ? idFrom(chosen, spec) : null,
+    hotel_id: (chosen ? idFrom(chosen, spec) : null) ?? inlineId,
     chain_id: chosen && spec.chainQuery ? param(chosen, spec.chainQuery) : null,
     confidence: best / WEIGHT.link,
-    evidence,
+    // strongest first; a stable sort keeps page order within a kind
+    evidence: evidence.sort((a, b) => WEIGHT[b.kind] - WEIGHT[a.kind]),
   };
 }
 

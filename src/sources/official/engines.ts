@@ -29,6 +29,11 @@ export interface EngineSpec {
   ids?: IdRule[];
   /** SynXis-style second key. */
   chainQuery?: string;
+  /**
+   * The hotel id in the engine's published embed snippet (inline script), group 1: for pages that
+   * load the engine as a widget instead of linking to it. Used when no booking link carries an id.
+   */
+  inlineIds?: RegExp[];
 }
 
 export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
@@ -59,6 +64,8 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
     globals: [/\bMews\s*[.(]/],
     dom: ["a[href*='.mews.li/'][target='_blank']"],
     ids: [{ path: /\/distributor\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i }],
+    // Mews.Distributor({ configurationIds: ['<uuid>', …], … }) — the vendor's widget guide
+    inlineIds: [/\bMews\.Distributor\(\s*\{[^}]*?configurationIds\s*:\s*\[\s*['"]([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})['"]/i],
   },
   {
     id: 'siteminder',

@@ -5,12 +5,14 @@
  */
 import { InvalidInput, UpstreamBlocked, upstreamStatusFailure } from '../../domain/errors.js';
 import { detectBlock } from '../../upstream/blocked.js';
+import { officialEngineBase, type OfficialEngineId } from '../../config/hosts.js';
 import { buildProvenance, collectionId, newFetchNonce } from '../../domain/provenance.js';
 import { seconds } from '../shared/observation.js';
 import { stayWindow } from '../shared/stay.js';
 import { detectOfficialEngines, type OfficialEngineMatch } from './detect.js';
-import { PRICED_ENGINES } from './engine-quotes.js';
-import type { EngineCall, EngineStay } from './engine-types.js';
+import { PRICED_ENGINES, pricedEngine } from './engine-quotes.js';
+import type { EngineContext, EngineStay } from './engine-types.js';
+import { engineCall } from './engine-call.js';
 import type { SourceUses } from '../context.js';
 
 export interface OfficialInput {
@@ -19,9 +21,19 @@ export interface OfficialInput {
   check_out?: string | null;
   nights: number;
   adults: number;
+  children?: number;
+  rooms?: number;
   /** ISO currency passed to engines that take one (recorded as requested, never as returned). */
   currency?: string | null;
+  /** ISO 639-1 language of room names and terms, for engines that take one. */
+  language?: string | null;
 }
+
+/** What the official source reads from the settings: the engines' hosts and the Mews registration. */
+export type OfficialDeps = SourceUses<'safeFetch', 'officialEngineHosts' | 'OFFICIAL_MEWS_CLIENT'>;
+
+/** At most this many pieces of evidence are returned per engine (the strongest first). */
+const EVIDENCE_SHOWN = 5;
 
 /** The website's engines, strongest evidence first; 404 for a missing site, 502 for a blocked one. */
 export async function detectWebsiteEngines(
@@ -36,44 +48,42 @@ export async function detectWebsiteEngines(
   return { matches: detectOfficialEngines({ html: page.text(), pageUrl: page.url }), finalUrl: page.url, wireBytes: page.wireBytes };
 }
 
-export async function fetchOfficialRate(deps: SourceUses<'safeFetch'>, input: OfficialInput) {
+export async function fetchOfficialRate(deps: OfficialDeps, input: OfficialInput) {
   const stay = stayWindow(input, 30);
   const started = performance.now();
   const site = await detectWebsiteEngines(deps, input.website);
   if (site.matches.length === 0) throw new InvalidInput(`no booking engine detected on ${new URL(site.finalUrl).hostname}`);
-  const match = site.matches.find((m) => PRICED_ENGINES[m.engine]);
+  const settings = { mewsClient: deps.config.OFFICIAL_MEWS_CLIENT ?? null };
+  const match = site.matches.find((m) => pricedEngine(m.engine) && !pricedEngine(m.engine)!.unavailable?.(settings));
   if (!match) {
     const top = site.matches[0]!;
+    const why = pricedEngine(top.engine)?.unavailable?.(settings);
+    if (why) throw new InvalidInput(`booking engine ${top.name} (${top.engine}) is not priced here: ${why}`);
     throw new InvalidInput(`booking engine ${top.name} (${top.engine}) is not supported for pricing; supported: ${Object.keys(PRICED_ENGINES).join(', ')}`);
   }
   if (!match.hotel_id) throw new InvalidInput(`booking engine ${match.name} detected, but its booking link carries no property id`);
-  const engine = PRICED_ENGINES[match.engine]!;
+  const engine = pricedEngine(match.engine)!;
   const hotelId = match.hotel_id;
+  if ((input.children ?? 0) > 0 && !engine.party.children)
+    throw new InvalidInput(`booking engine ${match.name} is quoted for adults only here (its request takes no children); give children: 0`);
+  if ((input.rooms ?? 1) > 1 && !engine.party.rooms)
+    throw new InvalidInput(`booking engine ${match.name} is quoted for one room here (its request takes no room count); give rooms: 1`);
   const engineStay: EngineStay = {
     propertyCode: hotelId,
+    chainCode: match.chain_id,
+    bookingUrl: match.booking_url,
     checkIn: stay.checkIn,
     checkOut: stay.checkOut,
     nights: stay.nights,
     adults: input.adults,
+    children: input.children ?? 0,
+    rooms: input.rooms ?? 1,
     currency: input.currency ?? null,
+    language: input.language ?? 'en',
   };
-  let engineBytes = 0;
-  const call: EngineCall = async (url, init) => {
-    const reply = await deps.safeFetch.fetch(url, init);
-    engineBytes += reply.wireBytes;
-    const verdict = detectBlock({ status: reply.status, url: reply.url, headers: reply.headers, body: reply.body, expect: 'json' });
-    if (verdict) throw new UpstreamBlocked(verdict.detail, verdict.marker);
-    // the failure table, but for the request-shaped refusals (400, 422) an engine reads itself
-    if (reply.status !== 400 && reply.status !== 422) {
-      const failure = upstreamStatusFailure(reply.status, {
-        notFound: `${match.engine} property ${hotelId} not found`,
-        retryAfter: reply.headers['retry-after'],
-      });
-      if (failure) throw failure;
-    }
-    return { status: reply.status, text: reply.text() };
-  };
-  const rooms = await engine.quote(engineStay, call);
+  const ctx: EngineContext = { base: officialEngineBase(deps.config.officialEngineHosts[engine.id as OfficialEngineId], match.booking_url), ...settings };
+  const metered = engineCall(deps, match.engine, hotelId);
+  const rooms = await engine.quote(engineStay, metered.call, ctx);
   const observedAt = new Date();
   const collection = collectionId('official', newFetchNonce());
   const requestedCurrency = engine.sendsCurrency ? engineStay.currency : null;
@@ -106,7 +116,16 @@ export async function fetchOfficialRate(deps: SourceUses<'safeFetch'>, input: Of
   return {
     website: input.website,
     final_url: site.finalUrl,
-    engine: { id: match.engine, name: match.name, booking_url: match.booking_url, hotel_id: match.hotel_id, confidence: match.confidence },
+    engine: {
+      id: match.engine,
+      name: match.name,
+      booking_url: match.booking_url,
+      booking_host: match.booking_url ? new URL(match.booking_url).hostname : null,
+      hotel_id: match.hotel_id,
+      chain_id: match.chain_id,
+      confidence: match.confidence,
+      evidence: match.evidence.slice(0, EVIDENCE_SHOWN),
+    },
     check_in: stay.checkIn,
     check_out: stay.checkOut,
     nights: stay.nights,
@@ -119,7 +138,7 @@ export async function fetchOfficialRate(deps: SourceUses<'safeFetch'>, input: Of
     offers,
     collection_id: collection,
     observed_at: observedAt.toISOString(),
-    wire_bytes: site.wireBytes + engineBytes,
+    wire_bytes: site.wireBytes + metered.bytes(),
     elapsed_s: seconds(performance.now() - started),
   };
 }

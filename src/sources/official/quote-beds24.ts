@@ -10,8 +10,9 @@ import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { isObject, numeric, text } from '../../domain/json.js';
 import { assertStayAnswered } from '../shared/stay.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
+import { UNSTATED } from './engine-shared.js';
 
-const ENDPOINT = 'https://api.beds24.com/json/getAvailabilities';
+const PATH = '/json/getAvailabilities';
 
 const compact = (date: string) => date.replace(/-/g, '');
 
@@ -24,7 +25,7 @@ export function beds24Request(stay: EngineStay): SafeFetchInit {
       checkOut: compact(stay.checkOut),
       propId: stay.propertyCode,
       numAdult: String(stay.adults),
-      numChild: '0',
+      numChild: String(stay.children),
     }),
   };
 }
@@ -70,6 +71,7 @@ export function parseBeds24Availability(body: string, stay: Pick<EngineStay, 'pr
       total: numeric(r.price),
       nightly: null,
       taxes: null,
+      ...UNSTATED,
       currency: null,
       bookable: available != null ? available > 0 : null,
       upstream_rate_id: roomId || null,
@@ -81,10 +83,11 @@ export function parseBeds24Availability(body: string, stay: Pick<EngineStay, 'pr
 
 export const beds24: PricedEngine = {
   id: 'beds24',
-  endpoints: [ENDPOINT],
+  endpoints: [PATH],
   sendsCurrency: false,
-  async quote(stay, call) {
-    const reply = await call(ENDPOINT, beds24Request(stay));
+  party: { children: true, rooms: false },
+  async quote(stay, call, { base }) {
+    const reply = await call(base + PATH, beds24Request(stay));
     if (reply.status >= 400) throw new UpstreamFailed(`EngineHttp${reply.status}`);
     return parseBeds24Availability(reply.text, stay);
   },

@@ -16,9 +16,10 @@ import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { isObject, nonEmptyText, numeric, stringText, text, type JsonObject } from '../../domain/json.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
+import { UNSTATED } from './engine-shared.js';
 
-const PROPERTY_INFO = 'https://hotels.cloudbeds.com/booking/property_info';
-const ROOMS = 'https://hotels.cloudbeds.com/booking/rooms';
+const PROPERTY_INFO = '/booking/property_info';
+const ROOMS = '/booking/rooms';
 const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded', accept: '*/*' };
 
 /** Keys that may hold the room list, newest first. */
@@ -119,6 +120,7 @@ export function parseCloudbedsRooms(body: string, stay: Pick<EngineStay, 'checkI
       total,
       nightly,
       taxes: null,
+      ...UNSTATED,
       currency: null,
       bookable: available != null ? available > 0 : null,
       upstream_rate_id: text(row[ROOM.rateId]) || null,
@@ -133,11 +135,12 @@ export const cloudbeds: PricedEngine = {
   id: 'cloudbeds',
   endpoints: [PROPERTY_INFO, ROOMS],
   sendsCurrency: true,
-  async quote(stay, call) {
-    const info = await call(PROPERTY_INFO, cloudbedsPropertyInfoRequest(stay.propertyCode));
+  party: { children: false, rooms: false },
+  async quote(stay, call, { base }) {
+    const info = await call(base + PROPERTY_INFO, cloudbedsPropertyInfoRequest(stay.propertyCode));
     if (info.status >= 400) throw new UpstreamFailed(`EngineHttp${info.status}`);
     const { propertyId } = parseCloudbedsPropertyInfo(info.text, stay.propertyCode);
-    const rooms = await call(ROOMS, cloudbedsRoomsRequest(propertyId, stay));
+    const rooms = await call(base + ROOMS, cloudbedsRoomsRequest(propertyId, stay));
     if (rooms.status >= 400) throw new UpstreamFailed(`EngineHttp${rooms.status}`);
     return parseCloudbedsRooms(rooms.text, stay);
   },

@@ -13,8 +13,10 @@ import { NotFound, UpstreamContractChanged, UpstreamFailed } from '../../domain/
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 import { arr, at, isObject, nonEmptyText, numeric, text } from '../../domain/json.js';
 import type { EngineRoomOffer, EngineStay, PricedEngine } from './engine-types.js';
+import { UNSTATED } from './engine-shared.js';
 
-const ENDPOINT = 'https://direct-book.com/api/graphql';
+const PATH = '/api/graphql';
+/** The booking front end's own origin, which its GraphQL endpoint expects (also when the base is overridden). */
 const ORIGIN = 'https://direct-book.com';
 /** At most this many rates are quoted per stay (one request each, in parallel). */
 export const SITEMINDER_QUOTE_CAP = 24;
@@ -168,10 +170,11 @@ function checkStatus(reply: { status: number; text: string }, what: string): voi
 
 export const siteminder: PricedEngine = {
   id: 'siteminder',
-  endpoints: [ENDPOINT],
+  endpoints: [PATH],
   sendsCurrency: false,
-  async quote(stay, call) {
-    const reply = await call(ENDPOINT, siteminderRoomTypesRequest(stay));
+  party: { children: false, rooms: false },
+  async quote(stay, call, { base }) {
+    const reply = await call(base + PATH, siteminderRoomTypesRequest(stay));
     checkStatus(reply, 'roomTypes');
     const rooms = parseSiteminderRoomTypes(reply.text, stay);
     const seen = new Set<number>();
@@ -181,7 +184,7 @@ export const siteminder: PricedEngine = {
       .slice(0, SITEMINDER_QUOTE_CAP);
     return Promise.all(
       targets.map(async ({ room, rate }): Promise<EngineRoomOffer> => {
-        const answer = await call(ENDPOINT, siteminderQuoteRequest(rate.roomRateId, stay));
+        const answer = await call(base + PATH, siteminderQuoteRequest(rate.roomRateId, stay));
         checkStatus(answer, 'quote');
         const q = parseSiteminderQuote(answer.text);
         return {
@@ -192,6 +195,7 @@ export const siteminder: PricedEngine = {
           total: q.bookable ? q.gross : null,
           nightly: null,
           taxes: q.bookable ? q.tax : null,
+          ...UNSTATED,
           currency: null,
           bookable: q.bookable,
           upstream_rate_id: String(rate.roomRateId),

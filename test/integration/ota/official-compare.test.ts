@@ -18,8 +18,7 @@ import {
   cloudbedsReply,
   siteminderReply,
 } from '../../fixtures/official-engine-payloads.js';
-import { websiteFetch } from '../../../src/upstream/scope.js';
-import { EngineHostRewrite, startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const suite = fixtureSuite('official site rate and the OTA comparison', OFFERS);
@@ -43,19 +42,20 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/site/sm-empty', body: hotelSite('https://direct-book.com/properties/noroomsdirect') },
       { path: '/site/sm-gone', body: hotelSite('https://direct-book.com/properties/nosuchdirect?locale=en') },
       { path: '/site/none', body: HOTEL_SITE_NO_ENGINE },
+      { path: '/site/mews', body: hotelSite('https://app.mews.com/distributor/942d3e9f-2347-4bc6-a69f-ab8a00d6b06b') },
       { path: '/site/blocked', status: 403, body: '<html><head><title>Just a moment...</title></head></html>' },
       // the engine echoes the dates it was asked for beside the rooms
       {
         method: 'POST',
-        path: '/engine-api/json/getAvailabilities',
+        path: '/engines/beds24/json/getAvailabilities',
         reply: (req) => {
           const { checkIn, checkOut } = JSON.parse(req.body);
           return { ...BEDS24_AVAILABILITY, checkIn, checkOut, lastNight: undefined };
         },
       },
-      { method: 'POST', path: '/cloudbeds/booking/property_info', reply: (q) => cloudbedsReply(q.path, q.body) },
-      { method: 'POST', path: '/cloudbeds/booking/rooms', reply: (q) => cloudbedsReply(q.path, q.body) },
-      { method: 'POST', path: '/siteminder/api/graphql', reply: (q) => siteminderReply(q.body) },
+      { method: 'POST', path: '/engines/cloudbeds/booking/property_info', reply: (q) => cloudbedsReply(q.path, q.body) },
+      { method: 'POST', path: '/engines/cloudbeds/booking/rooms', reply: (q) => cloudbedsReply(q.path, q.body) },
+      { method: 'POST', path: '/engines/siteminder/api/graphql', reply: (q) => siteminderReply(q.body) },
       { method: 'POST', path: '/otathree/graphql', body: [offers] },
       { method: 'POST', path: '/otatwo/graphql', body: offers },
       { method: 'POST', path: '/rentalone/graphql', body: [cheaperRental] },
@@ -68,13 +68,6 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/otafour/api/cronos/property/BelowFoldParams/GetSecondaryData', status: 500, body: 'down' },
     ]);
     site = `${h.replay.url}/site`;
-    h.svc.deps.safeFetch = websiteFetch(
-      new EngineHostRewrite({
-        'api.beds24.com': `${h.replay.url}/engine-api`,
-        'hotels.cloudbeds.com': `${h.replay.url}/cloudbeds`,
-        'direct-book.com': `${h.replay.url}/siteminder`,
-      }),
-    );
   });
   afterAll(() => h?.close());
 
@@ -120,11 +113,15 @@ describe.skipIf(suite.missing)(suite.title, () => {
       price_basis: 'stay_total_sum_of_nightly',
       derivation: 'sum_of_upstream_nightly_rates',
     });
-    const sent = h.replay.requests.filter((q) => q.path.startsWith('/cloudbeds/')).map((q) => [q.path, q.body, q.headers['content-type']]);
+    const sent = h.replay.requests.filter((q) => q.path.startsWith('/engines/cloudbeds/')).map((q) => [q.path, q.body, q.headers['content-type']]);
     expect(sent).toEqual([
-      ['/cloudbeds/booking/property_info', 'booking_engine_source=hosted&iframe=false&lang=en&property_code=AbCdEf', 'application/x-www-form-urlencoded'],
       [
-        '/cloudbeds/booking/rooms',
+        '/engines/cloudbeds/booking/property_info',
+        'booking_engine_source=hosted&iframe=false&lang=en&property_code=AbCdEf',
+        'application/x-www-form-urlencoded',
+      ],
+      [
+        '/engines/cloudbeds/booking/rooms',
         'checkin=2027-03-10&checkout=2027-03-12&currency_code=EUR&lang=en&widget_property=201001',
         'application/x-www-form-urlencoded',
       ],
@@ -152,7 +149,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       price_basis: 'stay_total_gross_as_quoted',
       derivation: 'upstream',
     });
-    const calls = h.replay.requests.slice(before).filter((q) => q.path === '/siteminder/api/graphql');
+    const calls = h.replay.requests.slice(before).filter((q) => q.path === '/engines/siteminder/api/graphql');
     expect(calls.map((q) => JSON.parse(q.body).variables.channelCode ?? JSON.parse(q.body).variables.roomRateId).sort()).toEqual(
       [880001, 880002, 880003, 'exampleinndirect'].sort(),
     );
@@ -183,7 +180,15 @@ describe.skipIf(suite.missing)(suite.title, () => {
   it('official: unsupported engine and no engine are 422 with a string; missing site 404; blocked site 502; all free', async () => {
     const other = await h.post('/v1/official', { website: `${site}/other`, check_in: '2027-03-10' });
     expect(other.status).toBe(422);
-    expect(other.body.detail).toBe('booking engine SynXis / TravelClick (synxis) is not supported for pricing; supported: beds24, cloudbeds, siteminder');
+    expect(other.body.detail).toBe(
+      'booking engine D-Edge (Availpro) (d-edge) is not supported for pricing; supported: beds24, cloudbeds, siteminder, little-hotelier, profitroom, synxis, mews',
+    );
+    // Mews is quoted only with a client name registered with Mews, which this service is not given here
+    const mews = await h.post('/v1/official', { website: `${site}/mews`, check_in: '2027-03-10' });
+    expect([mews.status, mews.charged]).toEqual([422, '0']);
+    expect(mews.body.detail).toBe(
+      'booking engine Mews (mews) is not priced here: its Booking Engine API needs a client name registered with Mews; set OFFICIAL_MEWS_CLIENT to price Mews hotels',
+    );
     const none = await h.post('/v1/official', { website: `${site}/none`, check_in: '2027-03-10' });
     expect(none.status).toBe(422);
     expect(none.body.detail).toBe('no booking engine detected on 127.0.0.1');
@@ -194,10 +199,25 @@ describe.skipIf(suite.missing)(suite.title, () => {
     for (const r of [other, none, blocked]) expect(r.charged).toBe('0');
     const engines = await h.get('/v1/official/engines');
     expect(engines.status).toBe(200);
-    expect(engines.body.priced).toBe(3);
-    expect(engines.body.engines.filter((e: any) => e.priced).map((e: any) => e.id)).toEqual(['cloudbeds', 'siteminder', 'beds24']);
-    expect(engines.body.engines.find((e: any) => e.id === 'beds24')).toEqual({ id: 'beds24', name: 'Beds24', hosts: ['beds24.com'], priced: true });
-    expect(engines.body.engines.find((e: any) => e.id === 'synxis').priced).toBe(false);
+    // Mews needs a registered client name, which this service is not given here
+    expect(engines.body.priced).toBe(6);
+    expect(engines.body.engines.filter((e: any) => e.priced).map((e: any) => e.id)).toEqual([
+      'synxis',
+      'cloudbeds',
+      'siteminder',
+      'little-hotelier',
+      'profitroom',
+      'beds24',
+    ]);
+    expect(engines.body.engines.find((e: any) => e.id === 'beds24')).toEqual({
+      id: 'beds24',
+      name: 'Beds24',
+      hosts: ['beds24.com'],
+      priced: true,
+      needs: null,
+    });
+    expect(engines.body.engines.find((e: any) => e.id === 'mews')).toMatchObject({ priced: false, needs: expect.stringContaining('OFFICIAL_MEWS_CLIENT') });
+    expect(engines.body.engines.find((e: any) => e.id === 'd-edge')).toMatchObject({ priced: false, needs: null });
   });
 
   it('compare: sources in parallel, the cheapest comparable total marked, a failing source reported, 20 credits', async () => {

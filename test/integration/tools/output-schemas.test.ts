@@ -24,8 +24,7 @@ import { CALENDAR_GRAPH_RETURN, LOCATION_LONDON } from '../../fixtures/flights-r
 import { cassette } from '../../helpers/recorded.js';
 import { BOOKING_PAGE } from '../../fixtures/flights-payloads.js';
 import { crownDetail, LONDON_TOKENS, page, PAGES, withData } from '../../fixtures/hotels-payloads.js';
-import { websiteFetch } from '../../../src/upstream/scope.js';
-import { EngineHostRewrite, REPLAY_URL, startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { REPLAY_URL, startHarness, type Harness } from '../../helpers/ota-harness.js';
 import {
   asRental,
   BEDS24_AVAILABILITY,
@@ -134,7 +133,7 @@ function routes(): ReplayRoute[] {
     { path: '/site/inn', body: HOTEL_SITE_BEDS24 },
     {
       method: 'POST',
-      path: '/engine-api/json/getAvailabilities',
+      path: '/engines/beds24/json/getAvailabilities',
       reply: (req) => {
         const { checkIn, checkOut } = JSON.parse(req.body);
         return { ...BEDS24_AVAILABILITY, checkIn, checkOut, lastNight: undefined };
@@ -394,7 +393,6 @@ describe.skipIf(suite.missing)(suite.title, () => {
       UPSTREAM_TRENDS_URL: `${REPLAY_URL}/trends`,
       ATS_HOST_OVERRIDES: JSON.stringify(ats),
     });
-    h.svc.deps.safeFetch = websiteFetch(new EngineHostRewrite({ 'api.beds24.com': `${h.replay.url}/engine-api` }));
   });
   afterAll(() => h?.close());
 

@@ -12,9 +12,8 @@ import { SECONDARY_DATA_PATH } from '../../../src/sources/otafour/fetch.js';
 import { CALENDAR_HASH } from '../../../src/sources/rentaltwo/operations.js';
 import { LONDON_TOKENS } from '../../fixtures/hotels-payloads.js';
 import { HOTEL_SITE_BEDS24 } from '../../fixtures/ota-payloads.js';
-import { EngineHostRewrite, REPLAY_URL, startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { REPLAY_URL, startHarness, type Harness } from '../../helpers/ota-harness.js';
 import type { RecordedRequest, ReplayRoute } from '../../replay/server.js';
-import { websiteFetch } from '../../../src/upstream/scope.js';
 
 /** What the upstream does, in turn. */
 const REPLAYS = ['403', '404', '429', '5xx', 'block page', 'challenge', 'garbage', 'changed shape', 'cut body', 'hang'] as const;
@@ -131,7 +130,7 @@ const SOURCES: SourceCase[] = [
   },
   {
     source: 'official',
-    upstream: { method: 'POST', path: '/engine-api/json/getAvailabilities' },
+    upstream: { method: 'POST', path: '/engines/beds24/json/getAvailabilities' },
     kind: 'json',
     call: (h) => h.svc.call('/v1/official', { key: h.key, body: { website: `${h.replay.url}/site/inn`, check_in: '2027-03-10', nights: 2, adults: 2 } }),
   },
@@ -214,7 +213,6 @@ describe('every source answers each upstream failure by the one table (replay se
       ATS_HOST_OVERRIDES: JSON.stringify({ 'boards-api.greenhouse.io': `${REPLAY_URL}/gh` }),
       UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
     });
-    h.svc.deps.safeFetch = websiteFetch(new EngineHostRewrite({ 'api.beds24.com': `${h.replay.url}/engine-api` }, TIMEOUT_MS));
     // one replay at a time, four sources at once
     for (const replay of REPLAYS) {
       now.replay = replay;

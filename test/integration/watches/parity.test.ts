@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { waitFor } from '../../helpers/wait.js';
-import { websiteFetch } from '../../../src/upstream/scope.js';
 import { siteminderReply } from '../../fixtures/official-engine-payloads.js';
-import { EngineHostRewrite, startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import { BEDS24_AVAILABILITY, HOTEL_SITE_BEDS24, HOTEL_SITE_SITEMINDER, asRental } from '../../fixtures/ota-payloads.js';
 
 /**
@@ -33,7 +32,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
         { path: '/site/inn', body: HOTEL_SITE_BEDS24 },
         {
           method: 'POST',
-          path: '/siteminder/api/graphql',
+          path: '/engines/siteminder/api/graphql',
           reply: (q) => {
             const reply = JSON.parse(JSON.stringify(siteminderReply(q.body)));
             const price = reply.data?.quote?.price;
@@ -43,7 +42,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
         },
         {
           method: 'POST',
-          path: '/engine-api/json/getAvailabilities',
+          path: '/engines/beds24/json/getAvailabilities',
           reply: (req) => {
             const { checkIn, checkOut } = JSON.parse(req.body);
             return { ...BEDS24_AVAILABILITY, checkIn, checkOut, lastNight: undefined };
@@ -57,9 +56,6 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { WEBHOOK_SIGNING_SECRET: SECRET },
     );
     site = `${h.replay.url}/site`;
-    h.svc.deps.safeFetch = websiteFetch(
-      new EngineHostRewrite({ 'direct-book.com': `${h.replay.url}/siteminder`, 'api.beds24.com': `${h.replay.url}/engine-api` }),
-    );
   });
   afterAll(() => h?.close());
 

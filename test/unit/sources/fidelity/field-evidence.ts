@@ -29,6 +29,10 @@ const PARITY: Evidence = {
   ours: "parity: our comparison of the agencies with the official site on one basis (src/domain/parity.ts); the recorded example's official engine states no currency, so it is not_comparable (test/integration/watches/parity.test.ts shows the other outcomes)",
 };
 
+/** Offer fields the newer engines state (Profitroom, SynXis, Mews), null where an engine does not, as Beds24 in the recorded example. */
+const ENGINE_STATED =
+  "stated by the engines whose replies carry it (src/sources/official/README.md's table), tested on built engine replies (test/fixtures/README.md, official engines); the recorded example's engine (Beds24) states none of it";
+
 export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
   get_usage: {
     by_app: { ours: "the account's request history, grouped by the connected app (OAuth client) that made each call" },
@@ -378,7 +382,21 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'job.salary': { absent: 'the recorded pages state no salary (text kept as stated, period included, when a page states one)' },
     'job.salary_label': { absent: 'the recorded pages state no salary (text kept as stated, period included, when a page states one)' },
   },
+  list_official_engines: {
+    'engines[].needs': {
+      ours: "the setting a priced engine waits for (Mews: OFFICIAL_MEWS_CLIENT), from the engine registry; the recorded example's first engines need none",
+    },
+  },
   get_official_rate: {
+    'engine.chain_id': {
+      absent: "a chain code beside the hotel id, which SynXis links carry (detect-priced.test.ts); the recorded example's Beds24 link has none",
+    },
+    'offers[].fees': { absent: ENGINE_STATED },
+    'offers[].taxes_and_fees_included': { absent: ENGINE_STATED },
+    'offers[].refundable': { absent: ENGINE_STATED },
+    'offers[].cancellation_policy': { absent: ENGINE_STATED },
+    'offers[].discount_remarks': { absent: ENGINE_STATED },
+    'offers[].booking_url': { absent: ENGINE_STATED },
     currency: {
       absent:
         'a hotel site engine quote: tested on built engine replies (test/fixtures/README.md, official engines); the recorded replay of this call is unpriced',

@@ -1,9 +1,11 @@
+import { engineContext, engineStay } from '../../../helpers/engine-stay.js';
 import { describe, expect, it } from 'vitest';
 import { PRICED_ENGINES, type EngineStay } from '../../../../src/sources/official/engine-quotes.js';
 import { beds24Request, parseBeds24Availability } from '../../../../src/sources/official/quote-beds24.js';
 import { BEDS24_AVAILABILITY } from '../../../fixtures/ota-payloads.js';
 
-const STAY: EngineStay = { propertyCode: '123456', checkIn: '2027-03-10', checkOut: '2027-03-12', nights: 2, adults: 2, currency: 'EUR' };
+const STAY: EngineStay = engineStay({ propertyCode: '123456' });
+const CTX = engineContext('https://api.beds24.com');
 
 describe('official beds24 quote (hand-written getAvailabilities reply)', () => {
   it('reads every room keyed by id, beside the request echoes; the stay total as quoted, no currency', () => {
@@ -52,14 +54,18 @@ describe('official beds24 quote (hand-written getAvailabilities reply)', () => {
       numChild: '0',
     });
     const sent: string[] = [];
-    const offers = await PRICED_ENGINES.beds24.quote(STAY, async (url) => {
-      sent.push(url);
-      return { status: 200, text: JSON.stringify(BEDS24_AVAILABILITY) };
-    });
+    const offers = await PRICED_ENGINES.beds24.quote(
+      STAY,
+      async (url) => {
+        sent.push(url);
+        return { status: 200, text: JSON.stringify(BEDS24_AVAILABILITY) };
+      },
+      CTX,
+    );
     expect(sent).toEqual(['https://api.beds24.com/json/getAvailabilities']);
     expect(offers).toHaveLength(3);
     expect(PRICED_ENGINES.beds24.sendsCurrency).toBe(false);
-    await expect(PRICED_ENGINES.beds24.quote(STAY, async () => ({ status: 500, text: 'down' }))).rejects.toMatchObject({
+    await expect(PRICED_ENGINES.beds24.quote(STAY, async () => ({ status: 500, text: 'down' }), CTX)).rejects.toMatchObject({
       status: 502,
       detail: 'EngineHttp500',
     });

@@ -1,3 +1,4 @@
+import { engineContext, engineStay } from '../../../helpers/engine-stay.js';
 import { describe, expect, it } from 'vitest';
 import type { EngineStay } from '../../../../src/sources/official/engine-quotes.js';
 import {
@@ -18,7 +19,8 @@ import {
   cloudbedsReply,
 } from '../../../fixtures/official-engine-payloads.js';
 
-const STAY: EngineStay = { propertyCode: CLOUDBEDS_CODE, checkIn: '2027-03-10', checkOut: '2027-03-12', nights: 2, adults: 2, currency: 'EUR' };
+const STAY: EngineStay = engineStay({ propertyCode: CLOUDBEDS_CODE });
+const CTX = engineContext('https://hotels.cloudbeds.com');
 const json = (v: unknown) => JSON.stringify(v);
 
 describe('official cloudbeds quote (hand-written booking-engine replies)', () => {
@@ -117,10 +119,14 @@ describe('official cloudbeds quote (hand-written booking-engine replies)', () =>
     expect(cloudbedsPropertyInfoRequest(CLOUDBEDS_CODE).body).toBe('booking_engine_source=hosted&iframe=false&lang=en&property_code=AbCdEf');
     expect(cloudbedsRoomsRequest('201001', { ...STAY, currency: null }).body).toBe('checkin=2027-03-10&checkout=2027-03-12&lang=en&widget_property=201001');
     const sent: [string, string, string | undefined][] = [];
-    const offers = await cloudbeds.quote(STAY, async (url, init) => {
-      sent.push([url, init.body as string, init.headers?.['content-type']]);
-      return { status: 200, text: json(cloudbedsReply(new URL(url).pathname, init.body as string)) };
-    });
+    const offers = await cloudbeds.quote(
+      STAY,
+      async (url, init) => {
+        sent.push([url, init.body as string, init.headers?.['content-type']]);
+        return { status: 200, text: json(cloudbedsReply(new URL(url).pathname, init.body as string)) };
+      },
+      CTX,
+    );
     expect(sent).toEqual([
       [
         'https://hotels.cloudbeds.com/booking/property_info',
@@ -136,10 +142,14 @@ describe('official cloudbeds quote (hand-written booking-engine replies)', () =>
     expect(offers.map((o) => o.total)).toEqual([230.5, null, 60]);
     expect(cloudbeds.sendsCurrency).toBe(true);
     await expect(
-      cloudbeds.quote({ ...STAY, propertyCode: 'NoSuch' }, async (url, init) => ({
-        status: 200,
-        text: json(cloudbedsReply(new URL(url).pathname, init.body as string)),
-      })),
+      cloudbeds.quote(
+        { ...STAY, propertyCode: 'NoSuch' },
+        async (url, init) => ({
+          status: 200,
+          text: json(cloudbedsReply(new URL(url).pathname, init.body as string)),
+        }),
+        CTX,
+      ),
     ).rejects.toMatchObject({ status: 404 });
   });
 });

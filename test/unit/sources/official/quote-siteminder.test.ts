@@ -1,3 +1,4 @@
+import { engineContext, engineStay } from '../../../helpers/engine-stay.js';
 import { describe, expect, it } from 'vitest';
 import type { EngineStay } from '../../../../src/sources/official/engine-quotes.js';
 import { SITEMINDER_QUOTE_CAP, parseSiteminderQuote, parseSiteminderRoomTypes, siteminder } from '../../../../src/sources/official/quote-siteminder.js';
@@ -11,7 +12,8 @@ import {
   siteminderReply,
 } from '../../../fixtures/official-engine-payloads.js';
 
-const STAY: EngineStay = { propertyCode: SITEMINDER_CHANNEL, checkIn: '2027-03-10', checkOut: '2027-03-12', nights: 2, adults: 2, currency: 'EUR' };
+const STAY: EngineStay = engineStay({ propertyCode: SITEMINDER_CHANNEL });
+const CTX = engineContext('https://direct-book.com');
 const json = (v: unknown) => JSON.stringify(v);
 
 describe('official siteminder quote (hand-written GraphQL replies)', () => {
@@ -55,12 +57,16 @@ describe('official siteminder quote (hand-written GraphQL replies)', () => {
 
   it('quotes every rate in parallel: totals from clean quotes, taxes given, rooms left unknown', async () => {
     const sent: any[] = [];
-    const offers = await siteminder.quote(STAY, async (url, init) => {
-      expect(url).toBe('https://direct-book.com/api/graphql');
-      expect(init.headers).toMatchObject({ origin: 'https://direct-book.com', 'content-type': 'application/json' });
-      sent.push(JSON.parse(init.body as string).variables);
-      return { status: 200, text: json(siteminderReply(init.body as string)) };
-    });
+    const offers = await siteminder.quote(
+      STAY,
+      async (url, init) => {
+        expect(url).toBe('https://direct-book.com/api/graphql');
+        expect(init.headers).toMatchObject({ origin: 'https://direct-book.com', 'content-type': 'application/json' });
+        sent.push(JSON.parse(init.body as string).variables);
+        return { status: 200, text: json(siteminderReply(init.body as string)) };
+      },
+      CTX,
+    );
     expect(sent[0]).toEqual({ channelCode: SITEMINDER_CHANNEL, checkInDate: '2027-03-10', checkOutDate: '2027-03-12', locale: 'en' });
     expect(sent.slice(1)).toEqual(
       [880001, 880002, 880003].map((roomRateId) => ({ roomRateId, checkInDate: '2027-03-10', checkOutDate: '2027-03-12', adults: 2 })),
@@ -78,13 +84,17 @@ describe('official siteminder quote (hand-written GraphQL replies)', () => {
       data: { roomTypes: [{ uuid: 'r', name: 'Room', rates: Array.from({ length: 30 }, (_, i) => ({ uuid: String(900000 + i), name: `Rate ${i}` })) }] },
     };
     let quotes = 0;
-    const offers = await siteminder.quote(STAY, async (_url, init) => {
-      if (JSON.parse(init.body as string).variables.channelCode) return { status: 200, text: json(many) };
-      quotes++;
-      return { status: 200, text: json(SITEMINDER_QUOTES[880001]) };
-    });
+    const offers = await siteminder.quote(
+      STAY,
+      async (_url, init) => {
+        if (JSON.parse(init.body as string).variables.channelCode) return { status: 200, text: json(many) };
+        quotes++;
+        return { status: 200, text: json(SITEMINDER_QUOTES[880001]) };
+      },
+      CTX,
+    );
     expect([quotes, offers.length]).toEqual([SITEMINDER_QUOTE_CAP, SITEMINDER_QUOTE_CAP]);
-    await expect(siteminder.quote(STAY, async () => ({ status: 400, text: json(SITEMINDER_VALIDATION_FAILED) }))).rejects.toMatchObject({ status: 503 });
-    await expect(siteminder.quote(STAY, async () => ({ status: 403, text: 'Forbidden' }))).rejects.toMatchObject({ status: 502, detail: 'EngineHttp403' });
+    await expect(siteminder.quote(STAY, async () => ({ status: 400, text: json(SITEMINDER_VALIDATION_FAILED) }), CTX)).rejects.toMatchObject({ status: 503 });
+    await expect(siteminder.quote(STAY, async () => ({ status: 403, text: 'Forbidden' }), CTX)).rejects.toMatchObject({ status: 502, detail: 'EngineHttp403' });
   });
 });

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nightsBetween } from '../../../src/domain/dates.js';
+import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
+import { hotelSite } from '../../fixtures/ota-payloads.js';
+import {
+  LITTLE_HOTELIER_SLUG,
+  MEWS_CONFIGURATION,
+  MEWS_CONFIGURATION_ID,
+  PROFITROOM_OFFERS,
+  PROFITROOM_ROOMS,
+  PROFITROOM_SITE,
+  SYNXIS_AVAILABILITY,
+  SYNXIS_PAGE,
+  SYNXIS_WIDGET_KEY,
+  littleHotelierRates,
+  mewsAvailability,
+  profitroomAvailability,
+} from '../../fixtures/official-engine-replies.js';
+import { startHarness, type Harness } from '../../helpers/ota-harness.js';
+
+const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
+const suite = fixtureSuite('official rates of the newly priced engines, alone and beside an OTA', OFFERS);
+
+const MEWS_CLIENT = 'Rates Service Test 1.0';
+const PR = `/engines/profitroom/api/${PROFITROOM_SITE}`;
+const MEWS_WIDGET = `<html><head><script src="https://api.mews.com/distributor/distributor.min.js"></script></head><body>
+<button class="distributor-open">Book now</button>
+<script>Mews.Distributor({ configurationIds: ['${MEWS_CONFIGURATION_ID}'], openElements: '.distributor-open' });</script></body></html>`;
+
+describe.skipIf(suite.missing)(suite.title, () => {
+  let h: Harness;
+  let site: string;
+  beforeAll(async () => {
+    h = await startHarness(
+      [
+        { path: '/site/profitroom', body: hotelSite(`https://booking.profitroom.com/en/${PROFITROOM_SITE}/home`) },
+        { path: '/site/little-hotelier', body: hotelSite(`https://apac.littlehotelier.com/properties/${LITTLE_HOTELIER_SLUG}?locale=en`) },
+        { path: '/site/synxis', body: hotelSite('https://be.synxis.com/?Hotel=10868&amp;Chain=24447&amp;locale=en-US') },
+        { path: '/site/mews', body: MEWS_WIDGET },
+        { path: '/site/synxis-walled', body: hotelSite('https://be.synxis.com/?Hotel=20001&amp;Chain=24447') },
+        // profitroom: the stay echoed, in USD for the 2023 comparison (a hotel pricing in dollars)
+        {
+          path: `${PR}/availability`,
+          reply: (q) =>
+            q.query.checkIn!.startsWith('2023')
+              ? profitroomAvailability(q.query.checkIn!, q.query.checkOut!, 'USD', 0.4)
+              : profitroomAvailability(q.query.checkIn!, q.query.checkOut!),
+        },
+        { path: `${PR}/rooms`, body: PROFITROOM_ROOMS },
+        { path: `${PR}/offers`, body: PROFITROOM_OFFERS },
+        {
+          path: `/engines/little-hotelier/api/v1/properties/${LITTLE_HOTELIER_SLUG}/rates.json`,
+          reply: (q) => littleHotelierRates(q.query.start_date!, q.query.end_date!),
+        },
+        // synxis: the page sets the bot wall's session cookie, which the gateway insists on
+        { path: '/engines/synxis/', query: { hotel: '20001' }, body: SYNXIS_PAGE },
+        { path: '/engines/synxis/', headers: { 'set-cookie': 'visid_incap_1215874=abc123; Path=/; HttpOnly' }, body: SYNXIS_PAGE },
+        {
+          method: 'POST',
+          path: '/engines/synxis/gw/product/v1/getProductAvailability',
+          match: (q) => q.headers.cookie === 'visid_incap_1215874=abc123' && q.headers.authorization === `ApiKey ${SYNXIS_WIDGET_KEY}`,
+          body: SYNXIS_AVAILABILITY,
+        },
+        {
+          method: 'POST',
+          path: '/engines/synxis/gw/product/v1/getProductAvailability',
+          status: 403,
+          body: '<html><title>Pardon Our Interruption</title></html>',
+        },
+        { method: 'POST', path: '/engines/mews/api/distributor/v1/configuration/get', body: MEWS_CONFIGURATION },
+        {
+          method: 'POST',
+          path: '/engines/mews/api/distributor/v1/hotels/getAvailability',
+          reply: (q) => {
+            const b = JSON.parse(q.body);
+            const nights = nightsBetween(b.StartUtc.slice(0, 10), b.EndUtc.slice(0, 10));
+            return b.CurrencyCode === 'USD' ? mewsAvailability('USD', 3.2, nights) : mewsAvailability('EUR', 1, nights);
+          },
+        },
+        { method: 'POST', path: '/otatwo/graphql', body: readFixtureJson(OFFERS) },
+      ],
+      { OFFICIAL_MEWS_CLIENT: MEWS_CLIENT },
+    );
+    site = `${h.replay.url}/site`;
+  });
+  afterAll(() => h?.close());
+
+  const stay = { check_in: '2027-03-10', nights: 2, adults: 2 };
+  const sent = (prefix: string) => h.replay.requests.filter((q) => q.path.startsWith(prefix));
+
+  it('profitroom: priced from its public API with the currency it states, names, refundability, remarks and a deep link; 4 credits', async () => {
+    const r = await h.post('/v1/official', { website: `${site}/profitroom`, ...stay });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({ id: 'profitroom', hotel_id: PROFITROOM_SITE, booking_host: 'booking.profitroom.com', chain_id: null, confidence: 1 });
+    expect(r.body.engine.evidence[0]).toEqual({ kind: 'link', value: `https://booking.profitroom.com/en/${PROFITROOM_SITE}/home` });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.rate_name, o.total, o.currency, o.refundable, o.discount_remarks])).toEqual([
+      ['Hillside Igloo', 'Best Available Deal', 2480, 'EUR', false, []],
+      ['Hillside Igloo', 'Early Booking', 2590, 'EUR', null, ['Early booking -10%']],
+      ['Igloo Premium', 'Best Available Deal', 2640, 'EUR', false, []],
+    ]);
+    expect(r.body).toMatchObject({ available: true, cheapest_total: 2480, currency: 'EUR' });
+    expect(r.body.offers[0].provenance).toMatchObject({
+      collector: 'official.profitroom',
+      returned_currency: 'EUR',
+      requested_currency: null,
+      price_basis: 'stay_total_as_quoted',
+    });
+    expect(sent(PR).find((q) => q.path.endsWith('/availability'))!.query).toEqual({
+      checkIn: '2027-03-10',
+      checkOut: '2027-03-12',
+      'occupancy[0][adults]': '2',
+      lang: 'en',
+    });
+    // its request takes no children: a party with children is refused, not priced for fewer guests
+    const kids = await h.post('/v1/official', { website: `${site}/profitroom`, ...stay, children: 1 });
+    expect([kids.status, kids.charged]).toEqual([422, '0']);
+  });
+
+  it('little hotelier: the sum of the nightly rates of its rates feed, asked on the host its settings name', async () => {
+    const r = await h.post('/v1/official', { website: `${site}/little-hotelier`, ...stay });
+    expect(r.status).toBe(200);
+    expect(r.body.engine).toMatchObject({ id: 'little-hotelier', hotel_id: LITTLE_HOTELIER_SLUG, booking_host: 'apac.littlehotelier.com' });
+    expect(r.body.offers.map((o: any) => [o.rate_name, o.nightly, o.total, o.rooms_available, o.currency])).toEqual([
+      ['Queen Room - Flexible', [180, 195], 375, 2, null],
+    ]);
+    expect(r.body).toMatchObject({ listed: 3, cheapest_total: 375 });
+    expect(sent('/engines/little-hotelier/').at(-1)!.query).toEqual({ start_date: '2027-03-10', end_date: '2027-03-11' });
+  });
+
+  it("synxis: the page's widget key and session cookie carried into the gateway's availability request of the same quote only", async () => {
+    const r = await h.post('/v1/official', { website: `${site}/synxis`, ...stay, currency: 'USD' });
+    expect(r.status).toBe(200);
+    expect(r.body.engine).toMatchObject({ id: 'synxis', hotel_id: '10868', chain_id: '24447' });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.rate_name, o.total, o.refundable, o.discount_remarks])).toEqual([
+      ['King Room', 'Best Flexible Rate', 926.38, null, []],
+      ['King Room', 'Pay Now and Save', 836.38, false, []],
+      ['King Room', 'AAA Member Rate', 882.38, null, ['AAA Member Rate']],
+    ]);
+    expect(r.body.offers[1]).toMatchObject({ cancellation_policy: 'Non-refundable: the full stay is charged at booking.', currency: null });
+    expect(r.body.offers[0].provenance).toMatchObject({ requested_currency: 'USD', returned_currency: null, price_basis: 'stay_total_with_fees_as_quoted' });
+    const [page, gateway] = sent('/engines/synxis/').slice(-2);
+    expect(page!.query).toMatchObject({ chain: '24447', hotel: '10868', arrive: '2027-03-10', depart: '2027-03-12', adult: '2', level: 'hotel' });
+    expect(page!.headers.cookie).toBeUndefined();
+    expect(gateway!.headers.cookie).toBe('visid_incap_1215874=abc123');
+    // a second call starts with no cookie: nothing of the first quote's session is kept
+    await h.post('/v1/official', { website: `${site}/synxis`, ...stay, check_in: '2027-04-01' });
+    expect(sent('/engines/synxis/').at(-2)!.headers.cookie).toBeUndefined();
+  });
+
+  it('mews: with a registered client, its documented API from the widget snippet id: gross totals, taxes and currency stated', async () => {
+    const r = await h.post('/v1/official', { website: `${site}/mews`, ...stay });
+    expect(r.status).toBe(200);
+    expect(r.body.engine).toMatchObject({ id: 'mews', hotel_id: MEWS_CONFIGURATION_ID, booking_url: null, confidence: 0.6 });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.rate_name, o.total, o.taxes, o.currency])).toEqual([
+      ['Double Castleroom', 'Flexible', 218, 18, 'EUR'],
+      ['Double Castleroom', 'Saver', 196.2, 16.2, 'EUR'],
+    ]);
+    expect(r.body).toMatchObject({ listed: 3, sold_out: false, cheapest_total: 196.2 });
+    expect(JSON.parse(sent('/engines/mews/').at(-1)!.body)).toMatchObject({
+      Client: MEWS_CLIENT,
+      HotelId: MEWS_CONFIGURATION.Configurations[0]!.Enterprise.Id,
+    });
+    const engines = await h.get('/v1/official/engines');
+    expect(engines.body.priced).toBe(7);
+    expect(engines.body.engines.find((e: any) => e.id === 'mews')).toMatchObject({ priced: true, needs: null });
+  });
+
+  // one stay beside the recorded second OTA (782.6 USD all-in for 2023-06-04, 10 nights)
+  const compare = (official: Record<string, unknown>) =>
+    h.post('/v1/ota/compare', { check_in: '2023-06-04', nights: 10, adults: 2, currency: 'USD', sources: { official, otatwo: { property_id: '9209612' } } });
+
+  it('compare: each engine beside the agency, with the parity verdict on its official price', async () => {
+    // profitroom states its currency; the hotel states its totals include tax
+    const pr = await compare({ website: `${site}/profitroom`, taxes_included: true });
+    expect(pr.body.parity).toMatchObject({
+      status: 'undercut',
+      official: { total: 992, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'caller' },
+      undercuts: [{ source: 'otatwo', total: 782.6, amount: 209.4, pct: 21.1 }],
+    });
+    // mews states currency and gross (tax-inclusive) totals: no word of the hotel needed
+    const mews = await compare({ website: `${site}/mews` });
+    expect(mews.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      official: { total: 627.84, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'source' },
+      cheapest_agency: { source: 'otatwo', total: 782.6 },
+      undercuts: [],
+    });
+    // little hotelier and synxis state neither: unstated, not comparable; stated by the hotel, compared
+    const lh = await compare({ website: `${site}/little-hotelier` });
+    expect(lh.body.parity).toMatchObject({ status: 'not_comparable', reason: expect.stringContaining('does not state its currency') });
+    const lhStated = await compare({ website: `${site}/little-hotelier`, currency: 'USD', taxes_included: true });
+    expect(lhStated.body.parity).toMatchObject({ status: 'undercut', official: { total: 1500, currency_stated_by: 'caller' }, undercuts: [{ amount: 717.4 }] });
+    const sx = await compare({ website: `${site}/synxis`, currency: 'USD', taxes_included: true });
+    expect(sx.body.parity).toMatchObject({ status: 'undercut', official: { total: 836.38 }, undercuts: [{ source: 'otatwo', amount: 53.78, pct: 6.4 }] });
+    for (const r of [pr, mews, lh, lhStated, sx]) {
+      expect(r.status).toBe(200);
+      expect(r.charged).toBe('20');
+      expect(r.body.sources.map((s: any) => [s.source, s.status])).toEqual([
+        ['official', 'ok'],
+        ['otatwo', 'ok'],
+      ]);
+    }
+    expect(pr.body.sources[0].offer).toMatchObject({
+      total: 992,
+      currency: 'USD',
+      taxes_and_fees_included: null,
+      description: 'Profitroom: Hillside Igloo, Best Available Deal',
+    });
+    expect(pr.body.check_out).toBe('2023-06-14');
+  });
+
+  it('synxis behind its bot wall (the gateway refusing a request without the session cookie) is a 502 naming it, free', async () => {
+    const r = await h.post('/v1/official', { website: `${site}/synxis-walled`, ...stay });
+    expect([r.status, r.body.detail, r.charged]).toEqual([502, 'ImpervaBlock', '0']);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { detectOfficialEngines } from '../../../../src/sources/official/detect.js';
+import { officialEngineBase, resolveOfficialEngineHosts } from '../../../../src/config/hosts.js';
+
+const PAGE = 'https://www.hotel-example.test/';
+const page = (body: string, head = '') => `<html><head>${head}</head><body>${body}</body></html>`;
+const top = (html: string) => detectOfficialEngines({ html, pageUrl: PAGE })[0];
+
+/** Hotel pages embedding the newly priced engines the way their public snippets and links do (test/fixtures/README.md). */
+describe('official detection of the priced engines: what pricing needs, with the evidence', () => {
+  it('profitroom: the site key of a booking.profitroom.com link', () => {
+    const m = top(page('<a href="https://booking.profitroom.com/pl/villaexample/home?currency=PLN" class="book">Rezerwuj</a>'));
+    expect(m).toMatchObject({ engine: 'profitroom', hotel_id: 'villaexample', chain_id: null, confidence: 1 });
+    expect(m!.evidence[0]).toEqual({ kind: 'link', value: 'https://booking.profitroom.com/pl/villaexample/home?currency=PLN' });
+  });
+
+  it('little hotelier: the slug of a regional /properties/<slug> link', () => {
+    const m = top(page(`<script>function sethotelier(){ window.open("https://apac.littlehotelier.com/properties/lukslofthoteldirect?locale=en") }</script>`));
+    expect(m).toMatchObject({
+      engine: 'little-hotelier',
+      hotel_id: 'lukslofthoteldirect',
+      booking_url: 'https://apac.littlehotelier.com/properties/lukslofthoteldirect?locale=en',
+    });
+    expect(m!.evidence[0]!.kind).toBe('inline_url');
+  });
+
+  it('synxis: hotel and chain of the deep link, either case', () => {
+    for (const href of ['https://be.synxis.com/?adult=2&chain=35524&hotel=99189&level=hotel&locale=en-US', 'https://be.synxis.com/?Hotel=99189&Chain=35524']) {
+      expect(top(page(`<a href="${href.replace(/&/g, '&amp;')}">Book</a>`))).toMatchObject({ engine: 'synxis', hotel_id: '99189', chain_id: '35524' });
+    }
+  });
+
+  it("mews: the configuration id of the vendor's widget snippet (no booking link on the page)", () => {
+    const html = page(
+      `<button class="distributor-open">Book now</button>
+       <script>Mews.Distributor({ configurationIds: ['942d3e9f-2347-4bc6-a69f-ab8a00d6b06b'], openElements: '.distributor-open' });</script>`,
+      '<script src="https://api.mews.com/distributor/distributor.min.js"></script>',
+    );
+    const m = top(html);
+    expect(m).toMatchObject({ engine: 'mews', hotel_id: '942d3e9f-2347-4bc6-a69f-ab8a00d6b06b', booking_url: null });
+    expect(m!.evidence.map((e) => e.kind)).toEqual(['script_src', 'js_global', 'js_global']);
+    expect(m!.confidence).toBe(0.6);
+    // a distributor link wins over the snippet and carries the same id
+    expect(top(page('<a href="https://app.mews.com/distributor/942d3e9f-2347-4bc6-a69f-ab8a00d6b06b">Book</a>'))).toMatchObject({
+      hotel_id: '942d3e9f-2347-4bc6-a69f-ab8a00d6b06b',
+    });
+  });
+});
+
+describe('official engine hosts (config/hosts.ts)', () => {
+  it('default hosts, one override per engine, and the regional host of a Little Hotelier link unless overridden', () => {
+    const hosts = resolveOfficialEngineHosts({ UPSTREAM_OFFICIAL_PROFITROOM_URL: 'http://127.0.0.1:9/pr/' });
+    expect(hosts.profitroom).toEqual({ url: 'http://127.0.0.1:9/pr', overridden: true, regional: null });
+    expect(hosts.synxis.url).toBe('https://be.synxis.com');
+    const link = 'https://apac.littlehotelier.com/properties/x';
+    expect(officialEngineBase(hosts['little-hotelier'], link)).toBe('https://apac.littlehotelier.com');
+    expect(officialEngineBase(hosts['little-hotelier'], 'https://evil.example/properties/x')).toBe('https://app.littlehotelier.com');
+    const overridden = resolveOfficialEngineHosts({ UPSTREAM_OFFICIAL_LITTLE_HOTELIER_URL: 'http://127.0.0.1:9/lh' });
+    expect(officialEngineBase(overridden['little-hotelier'], link)).toBe('http://127.0.0.1:9/lh');
+  });
+});
