@@ -22,6 +22,10 @@ const callbackUrl = z
   .nullable()
   .describe('HTTPS URL receiving the signed watch.triggered webhook (Standard Webhooks), as batch callbacks do; null: none');
 const name = z.string().trim().min(1).max(200).nullable().describe('your name for the watch');
+const endsAt = z.iso
+  .datetime({ offset: true })
+  .nullable()
+  .describe('when the watch ends (ISO 8601, in the future); without it a watch ends once its stay has passed (a calendar without start never does)');
 const TARGET_DOC =
   'What to re-price: `operation` names an existing operation and the other fields are its own input, validated as that route validates it: ' +
   '`calendar` = the body of POST /v1/calendar (property_token, start, days, los, currency, market …; without start the window starts tomorrow at every check), ' +
@@ -60,6 +64,7 @@ export const createWatchTool = defineTool({
     every_hours: everyHours.default(24),
     callback_url: callbackUrl.optional(),
     name: name.optional(),
+    ends_at: endsAt.optional(),
   }),
   output: WatchSchema,
   credits: 0,
@@ -136,13 +141,15 @@ export const updateWatchTool = defineTool({
     every_hours: everyHours.optional(),
     callback_url: callbackUrl.optional(),
     name: name.optional(),
-    status: z.enum(['active', 'paused']).optional().describe('paused: no more checks until active again'),
+    ends_at: endsAt.optional(),
+    status: z.enum(['active', 'paused']).optional().describe('paused: no more checks until active again (an ended watch is a 409)'),
   }),
   output: WatchSchema,
   credits: 0,
   errors: {
     403: 'Resuming would pass the plan’s limit of active watches.',
     404: 'No watch of your account has that id.',
+    409: 'The watch has ended: its status no longer changes.',
     503: 'callback_url was given but webhooks are not enabled on this service, or the queue is down.',
   },
   async handler({ watch_id, ...change }, { deps, key }) {

@@ -47,7 +47,9 @@ export interface OperationAnswer extends Partial<StayAnswer> {
   offers?: (Priced & { source: string })[];
   currency?: string | null;
   comparison_currency?: string | null;
-  sources?: { source: string; status: string; offer: (Priced & { available: boolean }) | null }[];
+  sources?: { source: string; status: string; offer: (Priced & { available: boolean }) | null; matched?: { name: string } | null }[];
+  /** The hotel's name, where the answer states it (the offers page). */
+  name?: string;
   parity?: Parity;
 }
 

@@ -2,8 +2,9 @@
  * The one module that writes and reads watches, their checks and their events (migration 015).
  * Every read is of one account; another account's watch is not found (404), never told apart.
  *
- * Watch states: active ⇄ paused (paused_reason paused_by_user | insufficient_credits); a paused
- * watch has no slot in the queue (its seq moved on), resuming gives it a new one.
+ * Watch states: active ⇄ paused (paused_reason paused_by_user | insufficient_credits |
+ * property_gone); a paused watch has no slot in the queue (its seq moved on), resuming gives it a
+ * new one. active → ended (ended_reason end_date | stay_passed, migration 030) for good.
  * Slots: `seq` is the schedule slot to check next. A slot ends with exactly one of: a committed
  * check (watch_checks.period = seq), or, when every attempt failed, a miss (periods_missed + 1,
  * nothing charged). Either way seq moves on in the same transaction.
@@ -25,8 +26,10 @@ export interface WatchRow {
   rule: Rule;
   every_hours: number;
   callback_url: string | null;
-  status: 'active' | 'paused';
-  paused_reason: 'paused_by_user' | 'insufficient_credits' | null;
+  status: 'active' | 'paused' | 'ended';
+  paused_reason: 'paused_by_user' | 'insufficient_credits' | 'property_gone' | null;
+  ends_at: Date | null;
+  ended_reason: 'end_date' | 'stay_passed' | null;
   credits_per_check: number;
   seq: number;
   next_check_at: Date;
@@ -105,12 +108,13 @@ export async function insertWatch(
     | 'updated_at'
     | 'status'
     | 'paused_reason'
+    | 'ended_reason'
   >,
 ): Promise<WatchRow> {
   const [row] =
-    await tx`INSERT INTO watches (id, account_id, key_id, name, operation, target, rule, every_hours, callback_url, credits_per_check, next_check_at)
+    await tx`INSERT INTO watches (id, account_id, key_id, name, operation, target, rule, every_hours, callback_url, credits_per_check, next_check_at, ends_at)
     VALUES (${w.id}, ${w.account_id}, ${w.key_id}, ${w.name}, ${w.operation}, ${tx.json(w.target as never)}, ${tx.json(w.rule)}, ${w.every_hours},
-            ${w.callback_url}, ${w.credits_per_check}, ${w.next_check_at})
+            ${w.callback_url}, ${w.credits_per_check}, ${w.next_check_at}, ${w.ends_at})
     RETURNING *`;
   return row as WatchRow;
 }
@@ -120,6 +124,7 @@ export interface WatchChanges {
   rule?: Rule;
   every_hours?: number;
   callback_url?: string | null;
+  ends_at?: Date | null;
   status?: 'active' | 'paused';
   paused_reason?: WatchRow['paused_reason'];
   next_check_at?: Date;
@@ -133,6 +138,7 @@ export async function updateWatch(tx: TransactionSql, id: string, c: WatchChange
       rule = ${c.rule === undefined ? tx`rule` : tx`${tx.json(c.rule)}::jsonb`},
       every_hours = ${c.every_hours ?? tx`every_hours`},
       callback_url = ${c.callback_url === undefined ? tx`callback_url` : c.callback_url},
+      ends_at = ${c.ends_at === undefined ? tx`ends_at` : c.ends_at},
       status = ${c.status ?? tx`status`},
       paused_reason = ${c.paused_reason === undefined ? tx`paused_reason` : c.paused_reason},
       next_check_at = ${c.next_check_at ?? tx`next_check_at`},
@@ -255,6 +261,22 @@ export async function pauseUnpaid(tx: TransactionSql | Sql, watchId: string, seq
   return done.length > 0;
 }
 
+/** The watch is over (its end date, or its stay has passed): no more slots, for good. */
+export async function endWatch(sql: TransactionSql | Sql, watchId: string, seq: number, reason: NonNullable<WatchRow['ended_reason']>): Promise<boolean> {
+  const done = await sql`UPDATE watches SET status = 'ended', ended_reason = ${reason}, seq = seq + 1, claimed_until = NULL, claimed_by = NULL,
+      failures = 0, updated_at = now()
+    WHERE id = ${watchId} AND seq = ${seq} AND status = 'active' RETURNING id`;
+  return done.length > 0;
+}
+
+/** The target's property is gone (an upstream 404): the watch pauses (its slot given up) until resumed; null when the slot was no longer its. */
+export async function pauseGone(tx: TransactionSql, watchId: string, seq: number, detail: string): Promise<WatchRow | null> {
+  const [row] = await tx`UPDATE watches SET status = 'paused', paused_reason = 'property_gone', last_error = ${detail},
+      seq = seq + 1, claimed_until = NULL, claimed_by = NULL, failures = 0, updated_at = now()
+    WHERE id = ${watchId} AND seq = ${seq} AND status = 'active' RETURNING *`;
+  return (row as WatchRow | undefined) ?? null;
+}
+
 /** Active watches whose slot is overdue and held by nobody (their queue entry was lost): the sweep queues them again. */
 export async function overdueWatches(
   sql: Sql,
@@ -281,8 +303,9 @@ export async function unpaidWatches(sql: Sql, limit: number): Promise<(WatchRow 
 export interface EventRow {
   id: string;
   watch_id: string;
-  check_id: string;
-  type: string;
+  /** null for an event that follows no check (watch.paused). */
+  check_id: string | null;
+  type: 'watch.triggered' | 'watch.paused';
   payload: Record<string, unknown>;
   callback_url: string | null;
   callback_status: 'not_configured' | 'pending' | 'delivered' | 'failed';
@@ -291,9 +314,12 @@ export interface EventRow {
   created_at: Date;
 }
 
-export async function insertEvent(tx: TransactionSql, e: { id: string; watch: WatchRow; checkId: string; payload: unknown }): Promise<EventRow> {
+export async function insertEvent(
+  tx: TransactionSql,
+  e: { id: string; watch: WatchRow; checkId: string | null; type?: EventRow['type']; payload: unknown },
+): Promise<EventRow> {
   const [row] = await tx`INSERT INTO watch_events (id, watch_id, account_id, check_id, type, payload, callback_url, callback_status)
-    VALUES (${e.id}, ${e.watch.id}, ${e.watch.account_id}, ${e.checkId}, 'watch.triggered', ${tx.json(e.payload as never)}, ${e.watch.callback_url},
+    VALUES (${e.id}, ${e.watch.id}, ${e.watch.account_id}, ${e.checkId}, ${e.type ?? 'watch.triggered'}, ${tx.json(e.payload as never)}, ${e.watch.callback_url},
             ${e.watch.callback_url ? 'pending' : 'not_configured'})
     RETURNING *`;
   return row as EventRow;

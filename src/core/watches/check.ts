@@ -29,7 +29,7 @@ import {
   type WatchRow,
 } from '../../platform/watches.js';
 import { observe, type OperationAnswer } from '../../domain/watch-observation.js';
-import { stayRates, targetTool } from './target.js';
+import { hotelOf, stayRates, targetTool } from './target.js';
 
 /** Where a check's charge and history row are recorded: the route that asks for a check. */
 export const CHECK_ROUTE = { method: 'POST', path: '/v1/watches/{watch_id}/check' } as const;
@@ -133,6 +133,7 @@ export async function runCheck(deps: ToolServices, call: CheckCall): Promise<Che
             watch: watchResource(updated, totals.get(w.id)),
             check: checkResource(check),
             request_id: requestId,
+            hotel: hotelOf(w, output),
             rule: w.rule,
             reason: verdict.reason,
             before: prevRow ? at(prevRow) : null,

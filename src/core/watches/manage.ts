@@ -7,7 +7,8 @@
 import type { TransactionSql } from 'postgres';
 import type { ToolServices } from '../define-tool.js';
 import { checkCallbackUrl } from '../../upstream/callback-url.js';
-import { ApiError, DependencyDown, InvalidInput } from '../../domain/errors.js';
+import { ApiError, Conflict, DependencyDown, InvalidInput } from '../../domain/errors.js';
+import { earliestCurrentDate, stayStart } from '../../domain/watch-end.js';
 import { once } from '../../platform/idempotency.js';
 import { newId } from '../../domain/ids.js';
 import type { AuthedKey } from '../../platform/keys.js';
@@ -26,6 +27,7 @@ export interface NewWatch {
   every_hours: number;
   callback_url?: string | null;
   name?: string | null;
+  ends_at?: string | null;
 }
 
 export interface WatchChange {
@@ -33,7 +35,21 @@ export interface WatchChange {
   rule?: Rule;
   every_hours?: number;
   callback_url?: string | null;
+  ends_at?: string | null;
   status?: 'active' | 'paused';
+}
+
+/** Refuses a stay already past (nothing left to price) and an end date not in the future. */
+function checkDates(deps: Pick<ToolServices, 'config'>, operation: Operation, target: Record<string, unknown>, endsAt: string | null | undefined): void {
+  const start = stayStart(operation, target);
+  const earliest = earliestCurrentDate(deps.config.WATCH_TODAY);
+  const field = operation === 'calendar' ? 'start' : 'check_in';
+  if (start !== null && start < earliest)
+    throw new InvalidInput([
+      { type: 'value_error', loc: ['body', 'target', field], msg: `the stay is in the past (before ${earliest}): nothing left to watch`, input: start },
+    ]);
+  if (endsAt && Date.parse(endsAt) <= Date.now())
+    throw new InvalidInput([{ type: 'value_error', loc: ['body', 'ends_at'], msg: 'ends_at must be in the future', input: endsAt }]);
 }
 
 function checkRule(rule: Rule, operation: Operation, target: Record<string, unknown>): void {
@@ -60,6 +76,7 @@ export async function createWatch(deps: ToolServices, key: AuthedKey, input: New
   const tool = targetTool(deps.tools, operation);
   const parsed = validateTarget(tool, targetInput);
   checkRule(input.rule, operation, targetInput);
+  checkDates(deps, operation, targetInput, input.ends_at);
   checkCallback(deps, input.callback_url);
   const create = async (tx: TransactionSql) => {
     await lockAccountWatches(tx, key.account_id);
@@ -76,6 +93,7 @@ export async function createWatch(deps: ToolServices, key: AuthedKey, input: New
       every_hours: input.every_hours,
       callback_url: input.callback_url ?? null,
       credits_per_check: Math.round(tool.credits.max(parsed)),
+      ends_at: input.ends_at ? new Date(input.ends_at) : null,
       // the first check runs at once: it is the baseline the next ones are compared with
       next_check_at: now,
     });
@@ -94,6 +112,8 @@ export async function changeWatch(deps: ToolServices, key: Pick<AuthedKey, 'acco
     await lockAccountWatches(tx, key.account_id);
     const w = await findWatch(tx, key.account_id, id, true);
     if (c.rule) checkRule(c.rule, w.operation, w.target);
+    if (c.ends_at) checkDates(deps, w.operation, {}, c.ends_at);
+    if (w.status === 'ended' && c.status) throw new Conflict(`the watch has ended (${w.ended_reason}): create a new one`);
     const now = new Date();
     const pausing = c.status === 'paused' && w.status === 'active';
     const resuming = c.status === 'active' && w.status === 'paused';
@@ -110,6 +130,7 @@ export async function changeWatch(deps: ToolServices, key: Pick<AuthedKey, 'acco
       rule: c.rule,
       every_hours: c.every_hours,
       callback_url: c.callback_url,
+      ends_at: c.ends_at === undefined ? undefined : c.ends_at ? new Date(c.ends_at) : null,
       status: c.status,
       paused_reason: pausing ? 'paused_by_user' : resuming ? null : undefined,
       next_check_at: next,

@@ -41,17 +41,21 @@ export const CheckSchema = z.object({
 export const WatchSchema = z.object({
   id: z.string(),
   name: z.string().nullable(),
-  status: z.enum(['active', 'paused']),
+  status: z.enum(['active', 'paused', 'ended']).describe('ended: its end date came or its stay passed; it checks no more'),
   paused_reason: z
-    .enum(['paused_by_user', 'insufficient_credits'])
+    .enum(['paused_by_user', 'insufficient_credits', 'property_gone'])
     .nullable()
-    .describe('insufficient_credits: resumes by itself once the account can pay a check'),
+    .describe(
+      'insufficient_credits: resumes by itself once the account can pay a check; property_gone: the upstream answered 404 for the target (a watch.paused event says so)',
+    ),
+  ends_at: z.string().nullable().describe('when the watch ends (its end date); null: when its stay has passed, or never for a rolling calendar'),
+  ended_reason: z.enum(['end_date', 'stay_passed']).nullable(),
   target: z.looseObject({ operation: z.enum(OPERATIONS) }).describe('the operation and its input, as given'),
   rule: RuleSchema,
   every_hours: z.int(),
   callback_url: z.string().nullable(),
   credits_per_check: z.int().describe('the most one check costs (the operation’s cost); empty or failed checks cost 0'),
-  next_check_at: z.string().nullable().describe('null while paused'),
+  next_check_at: z.string().nullable().describe('null while paused or ended'),
   last_check_at: z.string().nullable(),
   last_price: Cheapest,
   last_error: z.string().nullable().describe('the last failed attempt (charged nothing), until a check succeeds'),
@@ -65,10 +69,10 @@ export const WatchSchema = z.object({
 
 export const EventSchema = z.object({
   id: z.string().describe('the webhook-id of its delivery'),
-  type: z.literal('watch.triggered'),
+  type: z.enum(['watch.triggered', 'watch.paused']).describe('watch.paused: the watch paused by itself (data.reason property_gone)'),
   created_at: z.string(),
-  check_id: z.string(),
-  request_id: z.string(),
+  check_id: z.string().nullable().describe('the check that fired it; null for watch.paused'),
+  request_id: z.string().describe('the check, or the failed attempt (GET /v1/requests/{request_id})'),
   callback_status: z.enum(['not_configured', 'pending', 'delivered', 'failed']),
   callback_attempts: z.int(),
   callback_last_error: z.string().nullable(),
@@ -99,6 +103,8 @@ export function watchResource(w: WatchRow, t: WatchTotals | undefined) {
     name: w.name,
     status: w.status,
     paused_reason: w.paused_reason,
+    ends_at: isoOrNull(w.ends_at),
+    ended_reason: w.ended_reason,
     target: { operation: w.operation, ...w.target },
     rule: w.rule,
     every_hours: w.every_hours,
@@ -120,10 +126,10 @@ export function watchResource(w: WatchRow, t: WatchTotals | undefined) {
 export function eventResource(e: EventRow) {
   return {
     id: e.id,
-    type: 'watch.triggered' as const,
+    type: e.type,
     created_at: e.created_at.toISOString(),
     check_id: e.check_id,
-    request_id: e.check_id,
+    request_id: e.check_id ?? String((e.payload as { data?: { request_id?: string } }).data?.request_id ?? ''),
     callback_status: e.callback_status,
     callback_attempts: e.callback_attempts,
     callback_last_error: e.callback_last_error,

@@ -12,21 +12,29 @@ import type PgBoss from 'pg-boss';
 import { toApiError, type ApiError } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
 import { nextSlot, periodMs, retryDelayMs } from '../../domain/watch-schedule.js';
-import { leaseSeconds, queueCheck, type CheckJob } from '../../jobs/watch-queue.js';
+import { leaseSeconds, queueCheck, queueWatchWebhook, type CheckJob } from '../../jobs/watch-queue.js';
+import { endOf } from '../../domain/watch-end.js';
+import type { TransactionSql } from 'postgres';
+import { watchResource } from './resource.js';
+import { hotelOf } from './target.js';
 import { keyById } from '../../platform/keys.js';
 import { SCHEDULED_CHECK } from '../../platform/history.js';
 import { billedPlan, planOf } from '../../platform/plans.js';
 import {
   activeWatches,
   claimSlot,
+  endWatch,
+  insertEvent,
   lockAccountWatches,
   lockUnpaid,
   overdueWatches,
+  pauseGone,
   pauseUnpaid,
   slotFailed,
   unpaidWatches,
   updateWatch,
   watchTarget,
+  watchTotals,
   type WatchRow,
 } from '../../platform/watches.js';
 import type { ServiceDeps } from '../service-deps.js';
@@ -47,6 +55,12 @@ export async function checkSlot(deps: ServiceDeps, boss: PgBoss, job: CheckJob):
     return;
   }
   const watch = claim.watch;
+  // its end date came, or its stay passed: nothing more to check or charge
+  const ended = endOf(watch, new Date(), deps.config.WATCH_TODAY);
+  if (ended) {
+    await endWatch(deps.sql, watch.id, watch.seq, ended);
+    return;
+  }
   const key = await keyById(deps.sql, watch.key_id);
   if (!key) return;
   if (deps.config.CREDITS_MODE === 'enforce' && key.plan) {
@@ -120,9 +134,35 @@ async function attemptFailed(
       await pauseUnpaid(tx, watch.id, watch.seq, detail);
       return;
     }
+    if (api.status === 404) {
+      // the target's property is gone: asking again tells nothing new, so the watch pauses and says so
+      const paused = await pauseGone(tx, watch.id, watch.seq, detail);
+      if (paused) await pausedEvent(deps, boss, tx, paused, { reason: 'property_gone', detail, requestId: a.requestId });
+      return;
+    }
     const row = await slotFailed(tx, watch.id, watch.seq, detail, next);
     if (row) await queueCheck(boss, tx, row, next.at, a.lease, next.retry ? `retry-${row.failures}` : 'slot');
   });
+}
+
+/** The watch.paused event of a watch that paused by itself, delivered like watch.triggered. */
+async function pausedEvent(
+  deps: ServiceDeps,
+  boss: PgBoss,
+  tx: TransactionSql,
+  watch: WatchRow,
+  p: { reason: 'property_gone'; detail: string; requestId: string },
+): Promise<void> {
+  const id = `evt_${p.requestId.slice(p.requestId.indexOf('_') + 1)}`;
+  const totals = await watchTotals(tx, [watch.id]);
+  const payload = {
+    id,
+    type: 'watch.paused',
+    timestamp: new Date().toISOString(),
+    data: { watch: watchResource(watch, totals.get(watch.id)), reason: p.reason, detail: p.detail, request_id: p.requestId, hotel: hotelOf(watch, null) },
+  };
+  await insertEvent(tx, { id, watch, checkId: null, type: 'watch.paused', payload });
+  if (watch.callback_url && deps.config.WEBHOOK_SIGNING_SECRET) await queueWatchWebhook(boss, tx, id);
 }
 
 /** Overdue slots whose queue entry was lost, and watches paused for credits their account can now pay. */

@@ -52,6 +52,18 @@ export function validateTarget(tool: Tool, input: Record<string, unknown>): unkn
 }
 
 /**
+ * The hotel an event names: its property token (calendar, offers) and its name where the answer or
+ * the target states one (the offers page's name; compare: the caller's `hotel`, else the name a
+ * source's search matched); null where none does.
+ */
+export function hotelOf(watch: { target: Record<string, unknown> }, output: OperationAnswer | null) {
+  const t = watch.target;
+  const matched = output?.sources?.find((s) => s.matched)?.matched?.name ?? null;
+  const name = output?.name ?? (typeof t.hotel === 'string' ? t.hotel : null) ?? matched;
+  return { property_token: typeof t.property_token === 'string' ? t.property_token : null, name: name || null };
+}
+
+/**
  * Stored rates of a one-stay check (offers, compare); a calendar check stores its nights itself,
  * as POST /v1/calendar does. Offers: the stay's cheapest seller under the property token. Compare:
  * each source's stay under `<source>:<its property id>`, in the point of sale it was asked for (US

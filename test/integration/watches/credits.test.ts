@@ -42,6 +42,35 @@ afterAll(async () => {
 
 const watch = async (key: string, id: string) => (await (await svc.call(`/v1/watches/${id}?checks=50`, { key })).json()) as any;
 
+describe('watches end (defect 10)', () => {
+  it('a watch with an end date ends there: status ended, no more checks or charges', async () => {
+    const { key } = await svc.key({ plan: 'starter' });
+    const endsAt = new Date(Date.now() + 1500).toISOString();
+    const res = await svc.call('/v1/watches', {
+      key,
+      body: {
+        target: { operation: 'calendar', property_token: 'ending-hotel-01', start: '2027-05-01', days: 2, probe_min_stay: false },
+        rule: { type: 'any_change' },
+        every_hours: 1,
+        ends_at: endsAt,
+      },
+    });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as any;
+    expect(created).toMatchObject({ ends_at: endsAt, ended_reason: null });
+    const ended = await waitFor(
+      async () => {
+        const w = await watch(key, created.id);
+        return w.status === 'ended' ? w : null;
+      },
+      { what: 'the watch to end' },
+    );
+    expect(ended).toMatchObject({ ended_reason: 'end_date', paused_reason: null, next_check_at: null, checks_total: 1, credits_spent: 5 });
+    const resume = await svc.call(`/v1/watches/${created.id}`, { key, method: 'PATCH', body: { status: 'active' } });
+    expect(resume.status).toBe(409);
+  });
+});
+
 describe('watches under enforced credits', () => {
   it('pauses with insufficient_credits when a check cannot be paid, resumes by itself once it can', async () => {
     const { key, account_id } = await svc.key({ plan: 'free' });

@@ -12,6 +12,7 @@ import { crownDetail, LONDON_TOKENS, page, PAGES, withData } from '../../fixture
  * account, and the `available` rule fires once, when the stay is first seen bookable.
  */
 const CROWN = LONDON_TOKENS[0];
+const GONE = LONDON_TOKENS[1];
 const suite = fixtureSuite('a watch of a stay’s offers (replayed property page)', PAGES.london);
 
 describe.skipIf(suite.missing)(suite.title, () => {
@@ -20,8 +21,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
   let key: string;
 
   beforeAll(async () => {
-    replay = await startReplayServer([{ path: '/travel/search', query: { qs: encodePropertyQs(CROWN) }, body: withData(page(PAGES.london), crownDetail()) }]);
-    svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0' });
+    replay = await startReplayServer([
+      { path: '/travel/search', query: { qs: encodePropertyQs(CROWN) }, body: withData(page(PAGES.london), crownDetail()) },
+      // a property the upstream no longer knows: its page answers 404
+      { path: '/travel/search', query: { qs: encodePropertyQs(GONE) }, status: 404, body: '<html><body>Not Found</body></html>' },
+    ]);
+    // the recorded page is a stay of April 2026: watches take the day of the recording as today
+    svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', WATCH_TODAY: '2026-04-01' });
     key = (await svc.key({ plan: 'starter' })).key;
   });
   afterAll(async () => {
@@ -45,12 +51,16 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const [first] = w.checks;
     expect(first).toMatchObject({ fired: true, credits: 3, currency: 'GBP' });
     const offers = (await (await svc.call('/v1/offers', { key, body: { ...target, operation: undefined, token: undefined } })).json()) as any;
+    const offersName = offers.name;
+    expect(offersName).toBeTruthy();
     const cheapest = offers.offers.filter((o: any) => o.total !== null).sort((a: any, b: any) => a.total - b.total)[0];
     expect(first.cheapest).toMatchObject({ key: cheapest.source, total: cheapest.total, currency: 'GBP' });
     expect(first.cheapest.provenance.source_kind).toBe(cheapest.provenance.source_kind);
     const events = (await (await svc.call(`/v1/watches/${created.id}/events`, { key })).json()) as any;
     expect(events.events).toHaveLength(1);
     expect(events.events[0].data.reason).toMatch(/^the stay became bookable \(\d+ sellers\)$/);
+    // defect 10: the event names the hotel, not only its token
+    expect(events.events[0].data.hotel).toEqual({ property_token: CROWN, name: offersName });
 
     const rates = (await (
       await svc.call(`/v1/rates?property_token=${CROWN}&market=GB&currency=GBP&los=7&from=2026-04-15&to=2026-04-15`, { key })
@@ -60,5 +70,30 @@ describe.skipIf(suite.missing)(suite.title, () => {
 
     const again = (await (await svc.call(`/v1/watches/${created.id}/check`, { key, method: 'POST' })).json()) as any;
     expect(again.check).toMatchObject({ fired: false, changed: 0, stored: { rows_written: 0, rows_changed: 0 } });
+  });
+
+  it('a property gone upstream (404) pauses its watch with property_gone and a watch.paused event, not missed periods (defect 4)', async () => {
+    const target = { operation: 'offers', property_token: GONE, check_in: '2026-04-15', nights: 7, market: 'GB' };
+    const res = await svc.call('/v1/watches', { key, body: { target, rule: { type: 'available' } } });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as any;
+    const paused = await waitFor(
+      async () => {
+        const w = (await (await svc.call(`/v1/watches/${id}`, { key })).json()) as any;
+        return w.status === 'paused' ? w : null;
+      },
+      { what: 'the watch to pause' },
+    );
+    expect(paused).toMatchObject({ paused_reason: 'property_gone', next_check_at: null, periods_missed: 0, checks_total: 0, credits_spent: 0 });
+    expect(paused.last_error).toMatch(/^req_\w+: property not found$/);
+    const events = (await (await svc.call(`/v1/watches/${id}/events`, { key })).json()) as any;
+    expect(events.events).toHaveLength(1);
+    expect(events.events[0]).toMatchObject({
+      type: 'watch.paused',
+      check_id: null,
+      data: { reason: 'property_gone', detail: paused.last_error, hotel: { property_token: GONE, name: null }, watch: { id, status: 'paused' } },
+    });
+    const record = (await (await svc.call(`/v1/requests/${events.events[0].request_id}`, { key })).json()) as any;
+    expect(record).toMatchObject({ method: 'SCHEDULE', status: 404, credits: 0 });
   });
 });

@@ -259,6 +259,14 @@ describe('creating watches', () => {
     for (const every_hours of [0, 169]) expect((await post({ target: calendarTarget, rule: { type: 'any_change' }, every_hours })).status).toBe(422);
     expect((await post({ target: { operation: 'flights' }, rule: { type: 'any_change' } })).status).toBe(422);
     expect((await post({ target: calendarTarget, rule: { type: 'below' } })).status).toBe(422);
+    // defect 10: a stay in the past is refused (nothing charged), so is an end date that has come
+    const past = await post({ target: { ...calendarTarget, start: '2020-05-01' }, rule: { type: 'any_change' } });
+    expect(past.status).toBe(422);
+    expect(past.body.detail[0]).toMatchObject({ loc: ['body', 'target', 'start'], type: 'value_error' });
+    expect(past.body.detail[0].msg).toMatch(/^the stay is in the past \(before \d{4}-\d{2}-\d{2}\): nothing left to watch$/);
+    const ended = await post({ target: calendarTarget, rule: { type: 'any_change' }, ends_at: '2020-01-01T00:00:00Z' });
+    expect(ended.status).toBe(422);
+    expect(ended.body.detail[0]).toMatchObject({ loc: ['body', 'ends_at'], msg: 'ends_at must be in the future' });
     const noSecret = await startTestService({}, {});
     try {
       const k = (await noSecret.key()).key;

@@ -960,6 +960,8 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     warnings: { ours: 'parameters accepted without effect, named by the compatible family' },
   },
   check_watch: {
+    'watch.ends_at': WATCH_RECORD,
+    'watch.ended_reason': WATCH_RECORD,
     'check.parity.selling_while_sold_out': WATCH_PARITY,
     'check.parity.selling_while_sold_out[].source': WATCH_PARITY,
     'check.parity.selling_while_sold_out[].total': WATCH_PARITY,
@@ -1005,6 +1007,8 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'watch.last_error': WATCH_RECORD,
   },
   create_watch: {
+    ends_at: WATCH_RECORD,
+    ended_reason: WATCH_RECORD,
     paused_reason: WATCH_RECORD,
     'rule.price': WATCH_RECORD,
     'rule.pct': WATCH_RECORD,
@@ -1033,6 +1037,8 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     last_error: WATCH_RECORD,
   },
   get_watch: {
+    ends_at: WATCH_RECORD,
+    ended_reason: WATCH_RECORD,
     'checks[].parity.basis.rooms': WATCH_PARITY,
     'checks[].parity.selling_while_sold_out': WATCH_PARITY,
     'checks[].parity.selling_while_sold_out[].source': WATCH_PARITY,
@@ -1225,6 +1231,8 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
   },
   list_watches: {
     watches: WATCH_RECORD,
+    'watches[].ends_at': WATCH_RECORD,
+    'watches[].ended_reason': WATCH_RECORD,
     'watches[].id': WATCH_RECORD,
     'watches[].name': WATCH_RECORD,
     'watches[].status': WATCH_RECORD,
@@ -1269,6 +1277,8 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'watches[].updated_at': WATCH_RECORD,
   },
   update_watch: {
+    ends_at: WATCH_RECORD,
+    ended_reason: WATCH_RECORD,
     paused_reason: WATCH_RECORD,
     'rule.pct': WATCH_RECORD,
     'last_price.provenance.upstream_rate_id': WATCH_PRICES,
