@@ -33,8 +33,8 @@ export function parseEzeeKeys(text: string): Record<string, EzeeHotelKey> {
     .filter(Boolean)) {
     const m = EZEE_ENTRY.exec(entry);
     // the key itself is never echoed into an error or a log line
-    if (!m) throw new Error(`entry "${entry.split('=')[0]!.slice(0, 100)}=…" is not slug=hotelCode:apiKey`);
-    out[m[1]!.toLowerCase()] = { hotelCode: m[2]!, apiKey: m[3]! };
+    if (!m) throw new Error(`entry "${entry.split('=')[0].slice(0, 100)}=…" is not slug=hotelCode:apiKey`);
+    out[m[1].toLowerCase()] = { hotelCode: m[2], apiKey: m[3] };
   }
   return out;
 }

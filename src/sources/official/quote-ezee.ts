@@ -133,7 +133,8 @@ export function parseEzeeRoomList(body: string, stay: EzeeStay): EngineRoomOffer
   }
   if (!Array.isArray(reply)) throw new UpstreamContractChanged('official', 'ezee RoomList is not a list');
   return reply.filter(isObject).map((entry) => {
-    if (!text(entry, 'roomtypeunkid') || !isObject(entry.room_rates_info)) throw new UpstreamContractChanged('official', 'ezee RoomList entry without roomtypeunkid or room_rates_info');
+    if (!text(entry, 'roomtypeunkid') || !isObject(entry.room_rates_info))
+      throw new UpstreamContractChanged('official', 'ezee RoomList entry without roomtypeunkid or room_rates_info');
     return offerOf(entry, stay);
   });
 }
@@ -144,10 +145,15 @@ export const ezee: PricedEngine = {
   sendsCurrency: false,
   party: { children: true, rooms: false },
   unavailable: ({ ezee: keys }) =>
-    Object.keys(keys).length > 0 ? null : "its booking-engine API is opened by each hotel with its own key; set OFFICIAL_EZEE_KEYS (slug=hotelCode:apiKey) to price a hotel's eZee engine",
+    Object.keys(keys).length > 0
+      ? null
+      : "its booking-engine API is opened by each hotel with its own key; set OFFICIAL_EZEE_KEYS (slug=hotelCode:apiKey) to price a hotel's eZee engine",
   async quote(stay, call, { base, ezee: keys }) {
     const key = keys[stay.propertyCode.toLowerCase()];
-    if (!key) throw new InvalidInput(`eZee hotel ${stay.propertyCode} is not priced here: OFFICIAL_EZEE_KEYS holds no key for it (its booking-engine API is opened by the hotel with its own key)`);
+    if (!key)
+      throw new InvalidInput(
+        `eZee hotel ${stay.propertyCode} is not priced here: OFFICIAL_EZEE_KEYS holds no key for it (its booking-engine API is opened by the hotel with its own key)`,
+      );
     const reply = await call(ezeeRoomListUrl(base, key, stay), { method: 'GET', headers: { accept: 'application/json' } });
     assertEngineOk(reply);
     return parseEzeeRoomList(reply.text, stay);

@@ -45,14 +45,14 @@ describe.skipIf(suite.missing)(suite.title, () => {
         { path: '/site/ezee-unkeyed', body: hotelSite('https://live.ipms247.com/booking/book-rooms-anotherhotel') },
         {
           path: '/engines/ezee/booking/reservation_api/listing.php',
-          reply: (q) =>
-            q.query.APIKey !== EZEE_API_KEY
-              ? { Errors: { ErrorCode: 'APIACCESSDENIED', ErrorMessage: 'Key is incorrect' } }
-              : ezeeRoomList(
-                  q.query.check_in_date!,
-                  nightsBetween(q.query.check_in_date!, q.query.check_out_date!),
-                  ...(q.query.check_in_date!.startsWith('2023') ? (['USD', 0.05] as const) : []),
-                ),
+          reply: (q) => {
+            const [checkIn, checkOut] = [q.query.check_in_date!, q.query.check_out_date!];
+            if (q.query.APIKey !== EZEE_API_KEY) return { Errors: { ErrorCode: 'APIACCESSDENIED', ErrorMessage: 'Key is incorrect' } };
+            // in USD for the 2023 comparison, as the profitroom hotel above
+            return checkIn.startsWith('2023')
+              ? ezeeRoomList(checkIn, nightsBetween(checkIn, checkOut), 'USD', 0.05)
+              : ezeeRoomList(checkIn, nightsBetween(checkIn, checkOut));
+          },
         },
         { path: '/site/synxis-walled', body: hotelSite('https://be.synxis.com/?Hotel=20001&amp;Chain=24447') },
         // profitroom: the stay echoed, in USD for the 2023 comparison (a hotel pricing in dollars)

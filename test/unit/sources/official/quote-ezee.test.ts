@@ -16,7 +16,13 @@ describe('official ezee quote (documented RoomList replies)', () => {
       ['Deluxe', 'Deluxe CP Early Bird', 2457, [1228.5, 1228.5], 117, 'INR', 3, true],
       ['Pool Suite', 'Pool Suite EP', 5460, [2730, 2730], 260, 'INR', 0, false],
     ]);
-    expect(offers[0]).toMatchObject({ taxes_and_fees_included: true, refundable: null, discount_remarks: [], booking_url: null, price_basis: 'stay_total_inclusive_as_quoted' });
+    expect(offers[0]).toMatchObject({
+      taxes_and_fees_included: true,
+      refundable: null,
+      discount_remarks: [],
+      booking_url: null,
+      price_basis: 'stay_total_inclusive_as_quoted',
+    });
     expect(offers[1]).toMatchObject({ refundable: false, discount_remarks: ['Early Bird 10%'], upstream_rate_id: '1234500000000000012' });
   });
 
