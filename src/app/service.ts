@@ -29,6 +29,8 @@ import { randomToken } from '../domain/ids.js';
 import { createOps, type Ops } from '../ops/ops.js';
 import { ResultCacheStore } from '../platform/result-cache.js';
 import { ResultCache } from '../core/result-cache.js';
+import { WallClearanceStore } from '../platform/wall-clearances.js';
+import { ClearanceKeeper } from '../upstream/clearance.js';
 import type { Tool } from '../core/define-tool.js';
 
 export interface Database {
@@ -106,7 +108,16 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
   void platform.start();
   const results = new ResultCache(new ResultCacheStore(sql), config.resultCache, ops.metrics, log, tools);
   results.start();
-  const client = new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops));
+  const clearanceStore = config.UPSTREAM_CLEARANCE_REUSE ? new WallClearanceStore(sql) : null;
+  const clearances = clearanceStore
+    ? new ClearanceKeeper(
+        clearanceStore,
+        { maxAgeS: config.UPSTREAM_CLEARANCE_MAX_AGE_S, waitMs: config.UPSTREAM_BROWSER_TIMEOUT_MS + 10_000 },
+        log.child({ component: 'clearance' }),
+        ops.outcomes,
+      )
+    : null;
+  const client = new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops), { clearances, events: ops.outcomes });
   const jobsBrowser = new JobsBrowser();
   const deps: ServiceDeps = {
     config,
@@ -127,6 +138,7 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
     async close() {
       await jobsBrowser.close();
       await client.close();
+      await clearanceStore?.close();
       await results.close();
     },
   };

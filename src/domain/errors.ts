@@ -91,7 +91,7 @@ export class Limited extends ApiError {
  * | class            | what the upstream did                                   | status | retryable | Retry-After       |
  * |------------------|---------------------------------------------------------|--------|-----------|-------------------|
  * | blocked          | 401/403/451, a block page, a captcha, a consent wall      | 502    | yes       | 30 s              |
- * | challenge        | a script challenge (AWS WAF 202, Cloudflare, Imperva)     | 502    | yes       | 10 s              |
+ * | challenge        | a script challenge (AWS WAF 202, Cloudflare, Imperva, Akamai sensor) | 502    | yes       | 10 s              |
  * | rate_limited     | 429                                                     | 502    | yes       | the upstream's, else 60 s |
  * | not_found        | 404/410 (or a reply saying so) for the caller's object  | 404    | no        | —                 |
  * | contract_changed | a reply of the expected kind (JSON, a page) it cannot read | 503 | no        | —                 |
@@ -137,7 +137,7 @@ export const TRUNCATED = 'TruncatedReply';
 /** Detail of a reply that is not of the kind its request expected: garbage, an error text (unusable). */
 export const UNREADABLE = 'UnreadableReply';
 /** Interstitials a real browser clears by running them: the `challenge` class (the browser path retries them once). */
-export const SCRIPT_CHALLENGES: ReadonlySet<string> = new Set(['CloudflareChallenge', 'AwsWafChallenge', 'ImpervaBlock']);
+export const SCRIPT_CHALLENGES: ReadonlySet<string> = new Set(['CloudflareChallenge', 'AwsWafChallenge', 'ImpervaBlock', 'AkamaiChallenge']);
 /** Connection-level failures (system and undici codes): the `unreachable` class. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ConnectError']);
 /** Details of replies that are not of the expected kind: the `unusable` class. */

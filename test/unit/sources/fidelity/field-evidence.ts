@@ -29,6 +29,12 @@ const PARITY: Evidence = {
   ours: "parity: our comparison of the agencies with the official site on one basis (src/domain/parity.ts); the recorded example's official engine states no currency, so it is not_comparable (test/integration/watches/parity.test.ts shows the other outcomes)",
 };
 
+const CLEARANCE: Evidence = {
+  ours: "the anonymous anti-bot clearance the source holds (src/platform/wall-clearances.ts, wall_clearances), null while none; the recorded example's sources hold none",
+};
+const PATHS: Evidence = {
+  ours: "what the upstream paths did per source in the last hour (src/ops/source-paths.ts, source_events and source_outcomes), for admin keys only; the recorded example is a user key's",
+};
 /** Offer fields the newer engines state (Profitroom, SynXis, Mews), null where an engine does not, as Beds24 in the recorded example. */
 const ENGINE_STATED =
   "stated by the engines whose replies carry it (src/sources/official/README.md's table), tested on built engine replies (test/fixtures/README.md, official engines); the recorded example's engine (Beds24) states none of it";
@@ -517,6 +523,21 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     warnings: { ours: 'parameters accepted without effect, named by the compatible family' },
   },
   get_sources_status: {
+    'sources[].clearance': CLEARANCE,
+    'sources[].clearance.wall': CLEARANCE,
+    'sources[].clearance.obtained_at': CLEARANCE,
+    'sources[].clearance.age_s': CLEARANCE,
+    'sources[].clearance.expires_at': CLEARANCE,
+    'sources[].clearance.state': CLEARANCE,
+    'sources[].clearance.reclearing': CLEARANCE,
+    'sources[].paths': PATHS,
+    'sources[].paths.calls': PATHS,
+    'sources[].paths.browser_visits': PATHS,
+    'sources[].paths.browser_visits_per_100_calls': PATHS,
+    'sources[].paths.plain_on_clearance': PATHS,
+    'sources[].paths.reclears': PATHS,
+    'sources[].paths.identifier_repairs': PATHS,
+    'sources[].paths.drift_verdicts': PATHS,
     'sources[].counts': { ours: 'our record of upstream outcomes (ops)' },
     'sources[].last_contract_change_at': { ours: 'our record of upstream outcomes (ops)' },
     'sources[].last_success_at': { ours: 'our record of upstream outcomes (ops)' },
