@@ -40,6 +40,7 @@ const OWNERS: Record<string, string> = {
   watch_events: 'src/platform/watches.ts',
   result_cache: 'src/platform/result-cache.ts',
   wall_clearances: 'src/platform/wall-clearances.ts',
+  upstream_identifiers: 'src/platform/upstream-identifiers.ts',
   source_events: 'src/ops/outcome-store.ts',
 };
 
