@@ -198,6 +198,20 @@ export class UpstreamContractChanged extends ApiError {
   }
 }
 
+/**
+ * 502: an operation over several sources (a comparison) got an answer from none of them: a failure,
+ * free, with each source's reason. Retryable when any source's failure is.
+ */
+export class EverySourceFailed extends ApiError {
+  constructor(reasons: { source: string; status: number; detail: string; retryable: boolean }[]) {
+    super(
+      502,
+      `every source failed: ${reasons.map((r) => `${r.source}: ${r.detail} (${r.status})`).join('; ')}`,
+      reasons.some((r) => r.retryable),
+    );
+  }
+}
+
 /** The table's class of a thrown value: an upstream failure's, not_found for a 404; null for anything else. */
 export function failureClassOf(err: unknown): UpstreamFailureClass | null {
   if (err instanceof UpstreamFailed || err instanceof UpstreamContractChanged) return err.failure;
@@ -274,11 +288,20 @@ const DB_ERROR_CODES = new Set([
 // resources, operator intervention (shutdown, terminated backend).
 const DB_ERROR_CLASSES = ['08', '53', '57P'];
 
-function isDatabaseDown(err: unknown): boolean {
-  const e = err as { code?: string; errno?: string } | null;
+/** Messages of node-postgres (pg-boss's driver), which gives a lost connection no code. */
+const DB_DOWN_MESSAGES =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode)/i;
+
+/**
+ * Whether a failure means the database is unreachable or unavailable (down, restarting, the
+ * connection cut), as postgres.js, node-postgres and PostgreSQL itself say it: retry later.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; errno?: string; message?: unknown } | null;
   if (!e) return false;
   const code = String(e.code ?? e.errno ?? '');
-  return DB_ERROR_CODES.has(code) || DB_ERROR_CODES.has(String(e.errno)) || DB_ERROR_CLASSES.some((c) => code.startsWith(c));
+  if (DB_ERROR_CODES.has(code) || DB_ERROR_CODES.has(String(e.errno)) || DB_ERROR_CLASSES.some((c) => code.startsWith(c))) return true;
+  return typeof e.message === 'string' && DB_DOWN_MESSAGES.test(e.message);
 }
 
 /**
@@ -305,7 +328,7 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const client = httpClientError(err);
   if (client) return client;
-  if (isDatabaseDown(err)) {
+  if (isDatabaseUnavailable(err)) {
     const e = err as Error & { code?: string };
     const cls = e.constructor?.name && e.constructor.name !== 'Error' ? e.constructor.name : (e.code ?? 'Error');
     return new DependencyDown(`database unavailable: ${cls}`);

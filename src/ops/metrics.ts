@@ -35,6 +35,8 @@ export interface Metrics {
   pathEvents: Counter<'source' | 'event'>;
   /** Calls of cached operations by how the result cache answered them (RESULT_CACHE_OUTCOMES). */
   resultCache: Counter<'operation' | 'outcome'>;
+  /** Unhandled rejections and uncaught exceptions the process guard logged and survived (app/process-guard.ts). */
+  processFaults: Counter<'kind'>;
   browser: BrowserMetrics;
 }
 
@@ -84,6 +86,12 @@ export function createMetrics(): Metrics {
       help: 'Upstream request time, retries included, by source alias and outcome',
       labelNames: ['source', 'outcome'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 45, 90],
+      registers,
+    }),
+    processFaults: new Counter({
+      name: `${PREFIX}process_faults_total`,
+      help: 'Unhandled promise rejections and uncaught exceptions the process logged and survived, by kind (each one is a bug to report)',
+      labelNames: ['kind'],
       registers,
     }),
     batchItems: new Counter({

@@ -130,6 +130,7 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
         marketed_as: ['B6 16', 'MS 754', 'MS 964'],
         price: 1987,
         booking_request: { url: CLICK, post_data: 'u=ADowPO_ROW1&hl=en-US' },
+        booking_link: expect.objectContaining({ method: 'GET' }),
       },
     });
     expect(res.body.booking_options[2]).toMatchObject({
@@ -231,13 +232,10 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
     const book = await client.callTool({ name: 'get_booking_options', arguments: { booking_token: back.booking_token } });
     expect(book.isError, JSON.stringify(book.content)).toBeFalsy();
     expect((book._meta as any).credits_charged).toBe(3);
-    const options = (book.structuredContent as any).booking_options;
-    expect(options.map((o: any) => o.together?.book_with ?? `${o.departing.book_with} + ${o.returning.book_with}`)).toEqual([
-      'Example Travel',
-      'Other Agency',
-      'JetBlue + EgyptAir',
-    ]);
-    expect((book.content as { text: string }[])[0].text).toMatch(/^3 booking options, from /);
+    const options = (book.structuredContent as any).options;
+    expect(options.map((o: any) => o.tickets.map((t: any) => t.book_with).join(' + '))).toEqual(['Example Travel', 'Other Agency', 'JetBlue + EgyptAir']);
+    // the summary states whole-itinerary totals (the separate tickets added), never one ticket's price
+    expect((book.content as { text: string }[])[0].text).toMatch(/^3 booking options for SFO → JFK, whole-itinerary totals 1871–2010 USD; /);
     await client.close();
 
     // every upstream page of the chain was opened in the browser; the plain client sent nothing

@@ -116,6 +116,27 @@ describe.skipIf(suite.missing)(suite.title, () => {
     }
   });
 
+  it('a compare watch whose every source fails has a failed check: nothing recorded or charged, last_error listing each reason, retried', async () => {
+    const created = await h.post('/v1/watches', {
+      target: { operation: 'compare', ...stay, sources: { otafour: agencies.otafour } },
+      rule: { type: 'any_change' },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const failed = await waitFor(
+      async () => {
+        const w = (await h.get(`/v1/watches/${id}`)).body;
+        return w.last_error ? w : null;
+      },
+      { what: 'the first check to fail' },
+    );
+    expect(failed.last_error).toMatch(/^req_\w+: every source failed: otafour: UpstreamHttp500 \(502\)$/);
+    expect(failed).toMatchObject({ checks_total: 0, credits_spent: 0, periods_missed: 0 });
+    const asked = await h.post(`/v1/watches/${id}/check`, {});
+    expect([asked.status, asked.body.retryable]).toEqual([502, true]);
+    expect((await h.get(`/v1/watches/${id}`)).body).toMatchObject({ checks_total: 0, credits_spent: 0 });
+  });
+
   it('a compare watch with rule undercut: quiet while the official site is cheapest, fires when an agency goes below it', async () => {
     const target = {
       operation: 'compare',

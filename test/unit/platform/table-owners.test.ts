@@ -39,6 +39,8 @@ const OWNERS: Record<string, string> = {
   watch_checks: 'src/platform/watches.ts',
   watch_events: 'src/platform/watches.ts',
   result_cache: 'src/platform/result-cache.ts',
+  booking_links: 'src/platform/booking-links.ts',
+  signing_keys: 'src/platform/booking-links.ts',
   wall_clearances: 'src/platform/wall-clearances.ts',
   upstream_identifiers: 'src/platform/upstream-identifiers.ts',
   source_events: 'src/ops/outcome-store.ts',
