@@ -103,5 +103,6 @@ function parityLine(value: unknown): string {
       .map((u) => `${text(u, 'source')} (${money(num(u, 'amount'), textOrNull(p, 'basis', 'currency'))} less)`)
       .join(', ')}.`;
   if (p.status === 'official_cheapest') return ' Parity: the official site is cheapest.';
+  if (p.status === 'official_sold_out') return ` Parity: ${textOrNull(p, 'reason') ?? 'the official site is sold out'}.`;
   return ` Parity: not comparable, ${textOrNull(p, 'reason') ?? 'no reason given'}.`;
 }

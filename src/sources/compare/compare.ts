@@ -68,6 +68,26 @@ function comparisonCurrency(priced: { currency: string | null }[], requested: st
   return best;
 }
 
+/**
+ * The offers as compared: a total in the comparison currency is comparable. The official site's
+ * currency, where its booking engine states none, is the one the hotel states
+ * (sources.official.currency), marked `currency_stated_by: caller`; nothing else is filled in.
+ */
+function comparedOffers(results: SourceResult[], stated: OfficialStatement | undefined) {
+  return results
+    .filter((r) => r.offer && r.offer.available && (r.offer.total != null || r.offer.price_per_night != null))
+    .map((r) => {
+      const o = r.offer as SourceOffer;
+      const byCaller = r.source === 'official' && o.currency == null && stated?.currency ? stated.currency : null;
+      return {
+        source: r.source,
+        ...o,
+        currency: o.currency ?? byCaller,
+        currency_stated_by: byCaller ? ('caller' as const) : o.currency ? ('source' as const) : null,
+      };
+    });
+}
+
 export async function compareStay(deps: CompareContext, input: CompareInput) {
   const stay = stayWindow(input, 28);
   const started = performance.now();
@@ -77,23 +97,28 @@ export async function compareStay(deps: CompareContext, input: CompareInput) {
   if (ran.length && ran.every(([r]) => r.error)) {
     throw new EverySourceFailed(ran.map(([r, retryable]) => ({ source: r.source, status: r.error!.status, detail: r.error!.detail, retryable })));
   }
-  const priced = results
-    .filter((r) => r.offer && r.offer.available && (r.offer.total != null || r.offer.price_per_night != null))
-    .map((r) => ({ source: r.source, ...(r.offer as SourceOffer) }));
+  const stated = input.sources.official as OfficialStatement | undefined;
+  const priced = comparedOffers(results, stated);
   const currency = comparisonCurrency(
     priced.filter((o) => o.total != null),
     input.currency,
   );
-  const cheapest = lowest(
-    priced.filter((o) => o.currency != null && o.currency === currency),
-    (o) => o.total,
-  );
+  const parity = stayParity(results, { nights: stay.nights, adults: input.adults }, stated);
+  // where parity compared on its basis (all-in totals) in this currency, the cheapest is parity's: never an offer parity set aside
+  const parityWinner = parity.basis?.currency === currency ? (parity.status === 'official_cheapest' ? 'official' : parity.cheapest_agency?.source) : null;
+  const cheapest = parityWinner
+    ? (priced.find((o) => o.source === parityWinner) ?? null)
+    : lowest(
+        priced.filter((o) => o.currency != null && o.currency === currency),
+        (o) => o.total,
+      );
   const offers = priced
     .map((o) => ({
       source: o.source,
       total: o.total,
       price_per_night: o.price_per_night,
       currency: o.currency,
+      currency_stated_by: o.currency_stated_by,
       taxes_and_fees_included: o.taxes_and_fees_included,
       description: o.description,
       comparable: o.total != null && o.currency != null && o.currency === currency,
@@ -111,7 +136,7 @@ export async function compareStay(deps: CompareContext, input: CompareInput) {
     cheapest: cheapest ? { source: cheapest.source, total: cheapest.total as number, currency: cheapest.currency as string } : null,
     offers,
     sources: results,
-    parity: stayParity(results, { nights: stay.nights, adults: input.adults }, input.sources.official as OfficialStatement | undefined),
+    parity,
     sources_ok: results.filter((r) => r.status === 'ok').length,
     sources_failed: results.filter((r) => r.status === 'error').length,
     elapsed_s: seconds(performance.now() - started),
