@@ -12,6 +12,7 @@ import { buildToolTable, mcpServerFactory, type McpCallContext, type McpToolTabl
 import { withShortProtocolErrors } from './doors/mcp/mcp-protocol-errors.js';
 import { startRuntime, type Runtime } from './app/service.js';
 import { closeOnSignals } from './app/shutdown.js';
+import { guardProcess } from './app/process-guard.js';
 
 /**
  * A desktop client waits 2 s after closing our input before it signals, and 2 s more before
@@ -57,12 +58,18 @@ function main(): void {
   const config = loadConfigOrExit();
   const log = pino({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }, pino.destination(2));
   let runtime: Promise<Runtime> | null = null;
+  // counted in the runtime's metrics once it runs (the stdio server starts it at the first call)
+  let metrics: Runtime['deps']['ops']['metrics'] | null = null;
+  guardProcess(log, (kind) => metrics?.processFaults.inc({ kind }));
   const start = () =>
-    (runtime ??= startRuntime(config, { log, queue: false, worker: config.STDIO_RUN_WORKER, drainS: 1 }).catch((err: unknown) => {
-      runtime = null; // the next call tries again
-      log.error({ err }, 'database unavailable');
-      throw new DependencyDown(`database unavailable: ${err instanceof Error ? err.message : String(err)}`);
-    }));
+    (runtime ??= startRuntime(config, { log, queue: false, worker: config.STDIO_RUN_WORKER, drainS: 1 }).then(
+      (rt) => ((metrics = rt.deps.ops.metrics), rt),
+      (err: unknown) => {
+        runtime = null; // the next call tries again
+        log.error({ err }, 'database unavailable');
+        throw new DependencyDown(`database unavailable: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    ));
 
   let session: Promise<McpCallContext> | null = null;
   const resolve = () =>

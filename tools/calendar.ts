@@ -74,7 +74,8 @@ async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext
   const { deps, key, requestId } = ctx;
   const request = normalizeCalendarRequest(input);
   const result = await collectCalendar(deps, request);
-  if (result.rates.length && !ctx.zeroRetention) {
+  // a window sold out night by night or whole alike removes the stored nights it no longer prices
+  if ((result.rates.length || result.unpriced_dates.length) && !ctx.zeroRetention) {
     // committed with the call's history row and charge, in the same round trip (one statement itself)
     const ids = { runId: newId('scraperun'), collectionKey: requestId };
     if (ctx.commitWithCall) ctx.commitWithCall((db) => calendarRatesStatement(db, key.account_id, request, result, ids));

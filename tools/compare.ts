@@ -15,6 +15,7 @@ const Offer = z.object({
   price_per_night: z.number().nullable(),
   currency: z.string().nullable(),
   taxes_and_fees_included: z.boolean().nullable(),
+  rooms: z.int().nullable().describe("rooms the total covers, as the source's reply states; null where it does not say (each source is asked for one room)"),
   description: z.string(),
   provenance: nullableProvenance,
 });
@@ -54,13 +55,20 @@ export const compareHotelPrices = defineTool({
     adults: z.int(),
     requested_currency: z.string().nullable(),
     comparison_currency: z.string().nullable(),
-    cheapest: z.object({ source: z.string(), total: z.number(), currency: z.string() }).nullable(),
+    cheapest: z
+      .object({ source: z.string(), total: z.number(), currency: z.string() })
+      .nullable()
+      .describe("the lowest total in comparison_currency; where parity compares (all-in totals), parity's cheapest"),
     offers: z.array(
       z.object({
         source: z.string(),
         total: z.number().nullable(),
         price_per_night: z.number().nullable(),
         currency: z.string().nullable(),
+        currency_stated_by: z
+          .enum(['source', 'caller'])
+          .nullable()
+          .describe("who states the currency: the source, or you (sources.official.currency, where the site's booking engine states none)"),
         taxes_and_fees_included: z.boolean().nullable(),
         description: z.string(),
         comparable: z.boolean(),

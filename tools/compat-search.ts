@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readArchivedPage, readArchivedSearch } from '../src/platform/search-archive.js';
-import { COMMON_PARAMS, resolveSearch, runSearch, type CompatEngine, type ResolvedSearch } from '../src/core/compat/engine.js';
+import { COMMON_PARAMS, resolveSearch, runCompatSearch, type CompatEngine, type ResolvedSearch } from '../src/core/compat/engine.js';
 import { NotFound } from '../src/domain/errors.js';
 import type { CreditRule, HttpMethod, Tool } from '../src/core/define-tool.js';
 import { defineTool } from '../src/core/define-tool.js';
@@ -189,12 +189,12 @@ function compatRoute(spec: { name: string; title: string; method: HttpMethod; pa
     credits,
     async handler(input, ctx) {
       const hit = resolve(input);
-      const { output, body } = await runSearch(hit.r, ctx);
+      const { output, body } = await runCompatSearch(hit.r, ctx);
       hit.output = output;
       return body as z.output<typeof SearchOutput>;
     },
   });
-  // the engine's operation is cached (as its descriptor says), inside runSearch; the envelope is made per call
+  // the engine's operation is cached (as its descriptor says), inside runCompatSearch; the envelope is made per call
   return { ...route, cacheInHandler: true };
 }
 

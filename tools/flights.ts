@@ -25,6 +25,8 @@ import { decodeBookingToken, decodeDepartureToken } from '../src/sources/metasea
 import type { TfsSelectedFlight } from '../src/sources/metasearch/flights/tfs.js';
 import { SUMMARIES } from './views/summaries.js';
 import { flightsSummary, flightsText, flightsView } from './views/flights.js';
+import { bookingOptionsSummary, bookingOptionsText, bookingOptionsView } from './views/booking-options.js';
+import { withBookingLinks } from './booking-links.js';
 
 const TAGS = ['flights'];
 const token = z.string().min(1).max(8192);
@@ -144,7 +146,9 @@ export const getBookingOptions = defineTool({
   free: 'no booking option is found',
   cache: 'prices',
   isEmpty: (o) => o.booking_options.length === 0,
-  mcp: { expose: true, title: 'Get booking options', summary: SUMMARIES.get_booking_options },
+  mcp: { expose: true, title: 'Get booking options', view: bookingOptionsView, summary: bookingOptionsSummary, text: bookingOptionsText },
+  // links belong to the caller and expire: minted per call, after the result cache
+  finish: withBookingLinks,
   async handler(input, ctx) {
     const t = decodeBookingToken(input.booking_token);
     const search = withLocale(t.search, input);

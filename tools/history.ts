@@ -58,7 +58,7 @@ export const usage = defineTool({
   name: 'get_usage',
   title: 'Usage of the calling key',
   description:
-    'Requests, errors, rate-limited calls, bytes and latency of the calling key over a period, by status, endpoint and day, counting the calls of the apps connected to its account (OAuth on /mcp), which by_app lists. Free.',
+    "Requests, errors, rate-limited calls, credits, bytes and latency of the calling key over a period, by status, endpoint and day, counting the calls of the apps connected to its account (OAuth on /mcp), which by_app lists; the watch schedule's checks apart (scheduled). Free.",
   method: 'GET',
   path: '/v1/usage',
   tags: ['account'],
@@ -77,11 +77,19 @@ export const usage = defineTool({
       errors: z.int(),
       rate_limited: z.int(),
       response_bytes: z.int(),
+      credits: z.int().describe('credits charged for these calls'),
       ...endpointStats,
     }),
     by_status: z.array(z.object({ status: z.int(), requests: z.int() })),
-    by_endpoint: z.array(z.object({ method: z.string(), path: z.string(), requests: z.int(), errors: z.int(), ...endpointStats })),
-    by_day: z.array(z.object({ date: z.string(), requests: z.int(), errors: z.int(), response_bytes: z.int() })),
+    by_endpoint: z.array(z.object({ method: z.string(), path: z.string(), requests: z.int(), errors: z.int(), credits: z.int(), ...endpointStats })),
+    by_day: z.array(z.object({ date: z.string(), requests: z.int(), errors: z.int(), credits: z.int(), response_bytes: z.int() })),
+    scheduled: z
+      .object({
+        checks: z.int().describe('scheduled watch checks committed'),
+        failed_attempts: z.int().describe('scheduled attempts that failed (an upstream down, blocked …), retried by the schedule and charged nothing'),
+        credits: z.int(),
+      })
+      .describe("the watch schedule's own work (not counted in the calls above): checks asked for with POST /v1/watches/{watch_id}/check are calls"),
     by_app: z
       .array(z.object({ app: AppLabel, requests: z.int(), errors: z.int(), credits: z.int() }))
       .describe('Calls made by the apps connected to the account (counted in the totals above), per app; empty for an app’s own token.'),

@@ -12,7 +12,7 @@ import { asToken, propertyTokenFields } from '../src/sources/metasearch/hotels/p
 import { OffersOutput, RoomsOutput, runOffers, runRooms, runStay, StayOutput } from '../src/sources/metasearch/hotels/offers-run.js';
 import { loadProperty, priceContext, propertyDetails, PropertyDetailsSchema, toCompatPropertyDetail } from '../src/sources/metasearch/hotels/property.js';
 import { ResolveOutput, runResolve } from '../src/sources/metasearch/hotels/resolve.js';
-import { runSearch, SearchOutput, searchResult } from '../src/sources/metasearch/hotels/search.js';
+import { fetchSearchPages, SearchOutput, searchResult } from '../src/sources/metasearch/hotels/search.js';
 import { stayDates, transportStay } from '../src/sources/metasearch/hotels/stay.js';
 import { toCompatSearch } from '../src/sources/metasearch/hotels/to-compat.js';
 import { AMENITY_FILTER_CODES, type AmenityFilter } from '../src/sources/metasearch/hotels/ts-param.js';
@@ -166,7 +166,7 @@ export const searchHotels = defineTool({
       nextPageToken: i.next_page_token,
       propertyType: i.property_type,
     };
-    const result = searchResult(await runSearch(deps, request), request, stay.nights);
+    const result = searchResult(await fetchSearchPages(deps, request), request, stay.nights);
     const keep = i.images_per_property;
     return keep === undefined ? result : { ...result, properties: result.properties.map((p) => ({ ...p, images: p.images.slice(0, keep) })) };
   },
@@ -227,7 +227,7 @@ export const serpHotels = defineTool({
   async handler(i, { deps, requestId }) {
     const stay = stayDates(i.check_in_date, i.check_out_date, 1);
     const timer = new SearchTimer();
-    const [page] = await runSearch(deps, {
+    const [page] = await fetchSearchPages(deps, {
       q: i.q,
       checkIn: stay.checkIn,
       checkOut: stay.checkOut,

@@ -8,7 +8,7 @@ import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-sch
 import { GROUP_MARKET_CURRENCY, servedMarkets, type PosContexts } from '../src/sources/shared/group-graphql.js';
 import { digits, isoDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { fetchTravelreviewSearch } from '../src/sources/travelreview/fetch.js';
-import { listingFromUrl } from '../src/sources/rentalone/listing-url.js';
+import { checkListingPlatform, listingFromUrl } from '../src/sources/rentalone/listing-url.js';
 import { sourcesStatus } from './sources-status.js';
 import { SUMMARIES } from './views/summaries.js';
 
@@ -44,6 +44,7 @@ export const rentalone = defineTool({
       market: z.enum(['US']).default('US').describe('point of sale'),
       ...CACHE_FIELD,
     })
+    .superRefine(checkListingPlatform)
     .transform(listingFromUrl),
   output: z.object({
     search_parameters: z.object({

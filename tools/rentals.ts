@@ -202,7 +202,7 @@ export const searchRentals = defineTool({
 export const RentalCalendarInput = z.strictObject({
   property_id: z
     .string()
-    .regex(/^\d+$/, 'digits only')
+    .regex(/^\d+$/, 'digits only: an Airbnb listing id (a number ending in ha is a Vrbo listing, quoted by get_rental_quote)')
     .min(1)
     .max(25)
     .describe("an Airbnb listing's id: search_rentals properties[].id, or the number in its airbnb.com/rooms/ URL"),

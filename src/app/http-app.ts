@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { dashboardRouter } from '../doors/dashboard/router.js';
 import { oauthRouter } from '../doors/oauth/router.js';
 import { baseUrl } from '../doors/oauth/urls.js';
+import { bookingLinkRouter } from '../doors/booking/booking-link-route.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { healthRoute, type HealthProbe } from './health.js';
 import { metricsRoute } from '../doors/ops/metrics-route.js';
@@ -85,6 +86,7 @@ export function createApp(deps: ServiceDeps, probes: HealthProbe[] = []): expres
   app.get('/metrics', metricsRoute(deps));
 
   app.use(dashboardRouter(deps));
+  app.use(bookingLinkRouter(deps));
   app.use(restRouter(deps));
   app.use((req: Request, res: Response) => {
     const detail = `not found: ${req.method} ${cutText(req.path, 200)}`;

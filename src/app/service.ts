@@ -8,7 +8,9 @@ import { assertPublicBaseUrl, type Config } from '../config/config.js';
 import { createSql, type Sql } from '../db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
+import { DatabaseOutage } from '../db/outage.js';
 import { answerClientErrors } from './client-errors.js';
+import { API_PORT, assertPortFree, listen } from './listen.js';
 import { limitHeapGrowth } from './memory.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { BossQueue, NO_QUEUE, type JobQueue } from '../jobs/job-queue.js';
@@ -29,6 +31,8 @@ import { randomToken } from '../domain/ids.js';
 import { createOps, type Ops } from '../ops/ops.js';
 import { ResultCacheStore } from '../platform/result-cache.js';
 import { ResultCache } from '../core/result-cache.js';
+import { WallClearanceStore } from '../platform/wall-clearances.js';
+import { ClearanceKeeper } from '../upstream/clearance.js';
 import type { Tool } from '../core/define-tool.js';
 
 export interface Database {
@@ -37,6 +41,8 @@ export interface Database {
   /** The pool's application_name, unique to this process (its connections in pg_stat_activity). */
   applicationName: string;
   embedded: EmbeddedDatabase | null;
+  /** This process's view of database outages (logged once each; the queue and LISTEN report to it). */
+  outage: DatabaseOutage;
   /** Waits up to `drainS` seconds for running queries, then stops the embedded cluster if this process started it. */
   close(drainS?: number): Promise<void>;
 }
@@ -50,16 +56,25 @@ export async function openDatabase(config: Config, log?: Logger): Promise<Databa
         port: config.EMBEDDED_PG_PORT,
         systemDir: path.resolve(config.EMBEDDED_PG_SYSTEM_DIR),
         onLog: (l) => log?.debug({ pg: l.trim() }),
+        onEvent: (event, fields) => log?.warn(fields, event),
       });
   const url = config.DATABASE_URL ?? embedded!.url;
   const applicationName = `hotelrates-${process.pid}-${randomToken(6)}`;
-  const sql = createSql(url, { max: config.DB_POOL_MAX, applicationName });
-  await migrate(sql);
+  const outage = new DatabaseOutage(log ?? null);
+  const sql = createSql(url, { max: config.DB_POOL_MAX, applicationName, outage });
+  try {
+    await migrate(sql);
+  } catch (err) {
+    await sql.end({ timeout: 1 });
+    await embedded?.stop();
+    throw err;
+  }
   return {
     url,
     sql,
     applicationName,
     embedded,
+    outage,
     async close(drainS = 5) {
       await sql.end({ timeout: drainS });
       await embedded?.stop();
@@ -106,7 +121,16 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
   void platform.start();
   const results = new ResultCache(new ResultCacheStore(sql), config.resultCache, ops.metrics, log, tools);
   results.start();
-  const client = new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops));
+  const clearanceStore = config.UPSTREAM_CLEARANCE_REUSE ? new WallClearanceStore(sql) : null;
+  const clearances = clearanceStore
+    ? new ClearanceKeeper(
+        clearanceStore,
+        { maxAgeS: config.UPSTREAM_CLEARANCE_MAX_AGE_S, waitMs: config.UPSTREAM_BROWSER_TIMEOUT_MS + 10_000 },
+        log.child({ component: 'clearance' }),
+        ops.outcomes,
+      )
+    : null;
+  const client = new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops), { clearances, events: ops.outcomes });
   const jobsBrowser = new JobsBrowser();
   const deps: ServiceDeps = {
     config,
@@ -127,6 +151,7 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
     async close() {
       await jobsBrowser.close();
       await client.close();
+      await clearanceStore?.close();
       await results.close();
     },
   };
@@ -165,7 +190,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
   if (runWorker || opts.queue !== false) {
     try {
       jobs = await loadJobs();
-      boss = await jobs.startQueue(db.url, config, log);
+      boss = await jobs.startQueue(db.url, config, log, db.outage);
       await jobs.ensureQueues(boss, db.sql, jobs.QUEUES);
     } catch (err) {
       await db.close();
@@ -199,7 +224,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
       closing ??= (async () => {
         await taskWorker?.stop();
         await watchScheduler?.stop();
-        await boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
+        await boss?.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => undefined);
         await built.close();
         await ops.outcomes.close();
         await deps.platform.close();
@@ -253,6 +278,8 @@ async function loadJobs() {
 export interface Service {
   url: string;
   firstKey: CreatedKey | null;
+  /** The embedded cluster this process runs or joined; null on DATABASE_URL. */
+  embedded: EmbeddedDatabase | null;
   deps: ServiceDeps;
   worker: CalendarWorker | null;
   close(): Promise<void>;
@@ -260,14 +287,15 @@ export interface Service {
 
 export async function startService(config: Config, opts: RuntimeOptions = {}): Promise<Service> {
   assertPublicBaseUrl(config);
+  await assertPortFree(config.HOST, config.PORT, API_PORT);
   const runtime = await startRuntime(config, opts);
   const { deps, boss } = runtime;
   const firstKey = config.BOOTSTRAP_KEY ? await ensureFirstKey(deps.sql) : null;
   const { createApp } = await import('./http-app.js');
   const app = createApp(deps, boss ? [{ name: 'queue', check: async () => (await boss.getQueues(), 'up') }] : []);
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-    s.once('error', reject);
+  const server: Server = await listen(app, config.HOST, config.PORT, API_PORT).catch(async (err: unknown) => {
+    await runtime.close();
+    throw err;
   });
   server.keepAliveTimeout = 65_000;
   answerClientErrors(server);
@@ -276,6 +304,7 @@ export async function startService(config: Config, opts: RuntimeOptions = {}): P
   return {
     url: `http://${host}:${port}`,
     firstKey,
+    embedded: runtime.db.embedded,
     deps,
     worker: runtime.worker,
     async close() {

@@ -5,6 +5,7 @@ import type PgBoss from 'pg-boss';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { metricsRoute } from '../doors/ops/metrics-route.js';
 import { healthRoute } from './health.js';
+import { WORKER_PORT as WORKER_PORT_SETTING, listen } from './listen.js';
 
 /**
  * What `npm run worker` serves on WORKER_PORT: its own /metrics (the same admin-key route as the
@@ -18,10 +19,7 @@ export async function startWorkerHttp(deps: ServiceDeps, boss: PgBoss | null): P
   app.get('/metrics', metricsRoute(deps));
   app.use((_req, res) => void res.status(404).json({ detail: 'the worker serves /metrics and /healthz only' }));
   const { HOST, WORKER_PORT } = deps.config;
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(WORKER_PORT, HOST, () => resolve(s));
-    s.once('error', reject);
-  });
+  const server: Server = await listen(app, HOST, WORKER_PORT, WORKER_PORT_SETTING);
   const port = (server.address() as AddressInfo).port;
   const host = HOST === '0.0.0.0' || HOST === '::' ? '127.0.0.1' : HOST;
   return {

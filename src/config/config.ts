@@ -88,6 +88,8 @@ const ConfigSchema = z.object({
   UPSTREAM_BROWSER_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(256),
   UPSTREAM_BROWSER_RECYCLE_PAGES: z.coerce.number().int().min(1).max(100_000).default(100),
   UPSTREAM_BROWSER_ALLOW_PRIVATE: bool.default(false),
+  UPSTREAM_CLEARANCE_REUSE: bool.default(true),
+  UPSTREAM_CLEARANCE_MAX_AGE_S: z.coerce.number().int().min(60).max(259_200).default(21_600),
   ATS_HOST_OVERRIDES: jsonSetting(parseHostMap, 'must be a JSON object of host to base URL'),
   GROUP_POS_CONTEXTS: jsonSetting(parsePosContexts, 'must be a JSON object of brand to market to context'),
   GROUP_QUERY_HASHES: jsonSetting(parseQueryHashes, 'must be a JSON object of operation name to sha256'),
@@ -262,6 +264,9 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   UPSTREAM_BROWSER_RECYCLE_PAGES: 'pages after which the browser process is replaced (once its running calls end)',
   UPSTREAM_BROWSER_ALLOW_PRIVATE:
     'TEST ONLY: let browser pages reach a private/loopback address when it is the host an UPSTREAM_<ALIAS>_URL names (replay server)',
+  UPSTREAM_CLEARANCE_REUSE:
+    'keep the anonymous anti-bot clearance a browser visit earned (only the cookies the wall names, with the browser\'s user agent) in PostgreSQL for every process\'s plain requests, until a reply is a challenge again (docs/operating.md, "Clearance reuse"); false: every challenged call clears for itself',
+  UPSTREAM_CLEARANCE_MAX_AGE_S: 'the longest a kept clearance is used, however long its cookies say they last (default 6 hours; AWS WAF allows at most 3 days)',
   ATS_HOST_OVERRIDES: 'JSON map of careers hosts to other base URLs (mirrors, tests), e.g. {"boards-api.greenhouse.io":"http://127.0.0.1:9000/gh"}',
   TRUST_PROXY:
     'dashboard behind a reverse proxy: true, a hop count, loopback or addresses (Express trust proxy); Secure cookies and per-IP limits follow X-Forwarded-* only then',

@@ -48,6 +48,11 @@ export interface SourceHost {
 export type Alias = keyof typeof SOURCE_HOSTS;
 export const ALIASES = Object.keys(SOURCE_HOSTS) as Alias[];
 
+/** Whether a name is one of the aliases (a live check or an outcome row names its source as text). */
+export function isAlias(value: string): value is Alias {
+  return (ALIASES as readonly string[]).includes(value);
+}
+
 const eachAlias = <T>(pick: (h: SourceHost) => T) => Object.fromEntries(ALIASES.map((a) => [a, pick(SOURCE_HOSTS[a])])) as Record<Alias, T>;
 
 /** The real site's base URL per alias. */

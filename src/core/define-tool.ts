@@ -64,6 +64,8 @@ export interface ToolContext {
   transport: 'rest' | 'mcp' | 'operator' | 'watch';
   /** Request headers, lower-cased (REST); MCP calls carry none. */
   headers: Record<string, string | undefined>;
+  /** This service's base URL as the caller reached it (MCP over HTTP), for links it hands out; REST: from `headers`. */
+  origin?: string;
   /**
    * The call's input carries zero_retention=true: nothing of this call may be stored (no stored
    * rates, no run, no archived result, no raw page under diagnostics). Its history row and charge stay.
@@ -246,6 +248,12 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   example?: z.input<S>;
   /** Called unbound (the doors and the compatible search pass it around), so it never reads `this`. */
   handler(this: void, input: z.output<S>, ctx: ToolContext): Promise<z.output<O>>;
+  /**
+   * What each call adds to the answer after the result cache (a hit included): what belongs to
+   * the caller and this moment, never to a cached answer (the booking links minted for it). The
+   * lifecycle's invoke step runs it (invoke.ts runAdmitted), for every door.
+   */
+  finish?: (this: void, output: z.output<O>, ctx: ToolContext) => Promise<z.output<O>>;
 }
 
 export interface Tool<I = unknown, O = unknown> {
@@ -286,6 +294,8 @@ export interface Tool<I = unknown, O = unknown> {
   engines?: Record<string, Tool>;
   example?: unknown;
   handler(this: void, input: I, ctx: ToolContext): Promise<O>;
+  // a method, like handler: a Tool<I, O> is then also a Tool (bivariant parameters)
+  finish?(this: void, output: O, ctx: ToolContext): Promise<O>;
 }
 
 export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolSpec<S, O>): Tool<z.output<S>, z.output<O>> {
@@ -329,6 +339,7 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     engines: spec.engines,
     example: spec.example,
     handler: spec.handler,
+    finish: spec.finish,
   };
 }
 

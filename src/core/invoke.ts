@@ -135,6 +135,8 @@ export async function runAdmitted(
     output = await inSourceScope(deps.ops.outcomes, async () =>
       cachedHere ? (await cache.run(tool, input, () => tool.handler(input, ctx), { bypass: live })).output : tool.handler(input, ctx),
     );
+    // what belongs to this caller and moment (booking links), after the cache and never kept in it
+    if (tool.finish) output = await tool.finish(output, ctx);
   } catch (err) {
     if (reserved) await deps.credits.release(requestId).catch(() => undefined);
     throw err;

@@ -33,13 +33,13 @@ const CLAIM_S = 120;
 const RECHECK_MS = 1_000;
 
 /** JSON with object keys sorted and null fields dropped: one text per input, however it was sent. */
-export function canonicalJson(value: unknown, top = true): string {
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v, false))).join(',')}]`;
+export function cacheKeyText(value: unknown, top = true): string {
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : cacheKeyText(v, false))).join(',')}]`;
   if (value && typeof value === 'object' && !(value instanceof Date)) {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([k, v]) => v !== undefined && v !== null && !(top && NOT_IN_KEY.has(k)))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v, false)}`).join(',')}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${cacheKeyText(v, false)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -61,7 +61,7 @@ function formatOf(tool: Tool): string {
 /** The cache key of a call of `tool` with its valid `input`. */
 export function cacheKey(tool: Tool, input: unknown): string {
   return createHash('sha256')
-    .update(`${tool.name}\n${formatOf(tool)}\n${canonicalJson(input)}`)
+    .update(`${tool.name}\n${formatOf(tool)}\n${cacheKeyText(input)}`)
     .digest('hex');
 }
 

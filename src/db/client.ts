@@ -1,4 +1,6 @@
 import postgres from 'postgres';
+import { ResilientListener } from './listener.js';
+import type { DatabaseOutage } from './outage.js';
 
 /** The pool: queries, and what only a pool does (transactions, LISTEN, end). */
 export type Sql = postgres.Sql;
@@ -20,9 +22,27 @@ export interface Statement<T = unknown> extends PromiseLike<T> {
 
 const jsonParam = (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x));
 
-/** `applicationName` tags this pool's backends (pg_stat_activity), so /metrics can tell its connections in use. */
-export function createSql(url: string, opts: { max?: number; applicationName?: string } = {}): Sql {
-  return postgres(url, {
+/**
+ * `applicationName` tags this pool's backends (pg_stat_activity), so /metrics can tell its
+ * connections in use. Its `listen` survives the database going away (listener.ts: every LISTEN
+ * is issued again, with backoff, once the database answers); `outage` hears of the losses.
+ */
+export function createSql(url: string, opts: { max?: number; applicationName?: string; outage?: DatabaseOutage } = {}): Sql {
+  const options = sqlOptions(opts);
+  const sql = postgres(url, options);
+  const listener = new ResilientListener(url, options, opts.outage ?? null);
+  const end = sql.end.bind(sql);
+  return Object.assign(sql, {
+    listen: listener.listen,
+    async end(o?: { timeout?: number }) {
+      await listener.close();
+      return end(o);
+    },
+  });
+}
+
+function sqlOptions(opts: { max?: number; applicationName?: string }) {
+  return {
     max: opts.max ?? 20,
     onnotice: () => undefined,
     connect_timeout: 10,
@@ -40,7 +60,7 @@ export function createSql(url: string, opts: { max?: number; applicationName?: s
       jsonb: { to: 3802, from: [3802], serialize: jsonParam, parse: (x: string): unknown => JSON.parse(x) },
       numeric: { to: 1700, from: [1700], serialize: (x: number) => String(x), parse: (x: string) => Number(x) },
     },
-  });
+  } satisfies postgres.Options<Record<string, postgres.PostgresType>>;
 }
 
 /** The health probe: the database answers a statement. */

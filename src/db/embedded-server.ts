@@ -2,7 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 /** The running postmaster we started; `stop` is a fast shutdown that waits for it to exit. */
 export interface PostmasterProcess {
+  pid: number;
   stop(): Promise<void>;
+  /** Resolves when the postmaster exits, with whether `stop` asked it to (false: it died under us). */
+  readonly exited: Promise<{ stopped: boolean; code: number | null; signal: string | null }>;
 }
 
 /**
@@ -46,7 +49,10 @@ export async function startPostmaster(opts: {
     // the readiness line is matched in English
     env: { ...process.env, LC_MESSAGES: 'C' },
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopping = false;
+  const exited = new Promise<{ stopped: boolean; code: number | null; signal: string | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ stopped: stopping, code, signal })),
+  );
   quitWithThisProcess(child);
   await new Promise<void>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => {
@@ -58,7 +64,10 @@ export async function startPostmaster(opts: {
     child.once('error', reject);
   });
   return {
+    pid: child.pid!,
+    exited,
     async stop() {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       await exited;
     },

@@ -2,12 +2,38 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
+import { liveOwner, ownerFile, releaseOwnership, takeOwnership, type OwnerLock } from './embedded-owner.js';
 import { placeCluster, type Placement } from './embedded-placement.js';
-import { startPostmaster } from './embedded-server.js';
+import { startPostmaster, type PostmasterProcess } from './embedded-server.js';
 
+/**
+ * The embedded cluster of a data folder as this process uses it: run by this process (which
+ * restarts it when it dies), or by another process of ours on the same folder, which this one
+ * connects to and takes over when that process ends (embedded-owner.ts).
+ */
 export interface EmbeddedDatabase {
   url: string;
+  /** Whether this process runs the cluster now. */
+  readonly owned: boolean;
+  /** The process that runs it (this one when owned). */
+  readonly ownerPid: number;
+  /** Stops watching; stops the cluster if this process runs it. */
   stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  onLog?: (line: string) => void;
+  /** What happens to the cluster: joined, died, restarted, taken over (for the process's log). */
+  onEvent?: (event: string, fields: Record<string, unknown>) => void;
+  /** Off for the test runner: a Ctrl-C of the run then stops its throwaway cluster too. */
+  ownProcessGroup?: boolean;
+  /** As root only: where the cluster and a copy of the binaries go when the postgres user cannot reach DATA_DIR (embedded-placement.ts). */
+  systemDir?: string;
+  /** Start the cluster again when it dies under this process (default true); off for a test that stops it itself. */
+  restart?: boolean;
 }
 
 const USER = 'postgres';
@@ -41,19 +67,6 @@ async function readPostmaster(dir: string): Promise<{ pid: number; port: number 
   return Number.isInteger(pid) && pid > 0 ? { pid, port: Number(lines[3]) } : null;
 }
 
-/** The postmaster is owned by a live process of ours (server, worker, test runner) when its parent is a node process. */
-async function ownedByLiveProcess(pid: number): Promise<boolean> {
-  try {
-    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid <= 1) return false;
-    const cmd = await fs.readFile(`/proc/${ppid}/cmdline`, 'utf8');
-    return /node|tsx/.test(cmd);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * A postmaster left by a SIGKILLed run keeps the data directory locked and the
  * next start fails with an unhelpful error, so stop it first.
@@ -67,45 +80,175 @@ async function stopOrphanedPostmaster(dir: string, pid: number): Promise<void> {
   await fs.rm(path.join(dir, 'postmaster.pid'), { force: true });
 }
 
-export async function startEmbeddedPostgres(opts: {
-  dataDir: string;
-  port: number;
-  onLog?: (line: string) => void;
-  /** Off for the test runner: a Ctrl-C of the run then stops its throwaway cluster too. */
-  ownProcessGroup?: boolean;
-  /** As root only: where the cluster and a copy of the binaries go when the postgres user cannot reach DATA_DIR (embedded-placement.ts). */
-  systemDir?: string;
-}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const placement = await placeCluster(opts.dataDir, opts.systemDir ?? DEFAULT_SYSTEM_DIR);
-  const { dir } = placement;
-  const recent: string[] = [];
-  const remember = (line: string) => {
-    recent.push(line.trim());
-    if (recent.length > 20) recent.shift();
-    opts.onLog?.(line);
-  };
-  const urlAt = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
-  const running = await readPostmaster(dir);
-  if (running) {
-    // Another process of ours (the server, a worker) runs this cluster: share it, never stop it.
-    if (alive(running.pid) && (await ownedByLiveProcess(running.pid))) return { url: urlAt(running.port || opts.port), stop: () => Promise.resolve() };
-    await stopOrphanedPostmaster(dir, running.pid);
+  await fs.mkdir(opts.dataDir, { recursive: true });
+  const cluster = new EmbeddedCluster(placement, opts);
+  await cluster.start();
+  return cluster;
+}
+
+const urlAt = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** How long a joining process waits for the owner's cluster to accept connections (initdb of a new folder included). */
+const JOIN_WAIT_MS = 120_000;
+/** How often a joining process looks whether the owner still runs. */
+const OWNER_POLL_MS = 1_000;
+
+class EmbeddedCluster implements EmbeddedDatabase {
+  url = '';
+  #owned = false;
+  #ownerPid = 0;
+  #port: number;
+  #server: PostmasterProcess | null = null;
+  #stopped = false;
+  #watch: NodeJS.Timeout | null = null;
+  #takingOver = false;
+  readonly #recent: string[] = [];
+
+  constructor(
+    private readonly placement: Placement,
+    private readonly opts: EmbeddedOptions,
+  ) {
+    this.#port = opts.port;
   }
-  const url = urlAt(opts.port);
-  // initdb only makes the cluster; later starts run the postmaster alone
-  if (!(await exists(path.join(dir, 'PG_VERSION')))) await initialise(placement, remember);
-  const server = await startPostmaster({
-    postgres: placement.bin.postgres,
-    dataDir: dir,
-    port: opts.port,
-    flags: POSTGRES_FLAGS,
-    ids: await runAs(dir),
-    onLog: remember,
-    detached: opts.ownProcessGroup ?? true,
-  }).catch((err: unknown) => {
-    throw new Error(`embedded PostgreSQL did not start on port ${opts.port}: ${String(err)}\n${recent.join('\n')}`);
-  });
-  return { url, stop: () => server.stop() };
+
+  get owned(): boolean {
+    return this.#owned;
+  }
+
+  get ownerPid(): number {
+    return this.#ownerPid;
+  }
+
+  async start(): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (await takeOwnership(this.opts.dataDir, this.#port)) return this.#own();
+      const owner = await liveOwner(this.opts.dataDir);
+      if (owner) return this.#join(owner);
+    }
+    throw new Error(`could not take or join the embedded PostgreSQL of ${this.opts.dataDir} (${ownerFile(this.opts.dataDir)})`);
+  }
+
+  /** This process runs the cluster: a postmaster another run left behind is stopped first. */
+  async #own(): Promise<void> {
+    const { dir } = this.placement;
+    this.#owned = true;
+    this.#ownerPid = process.pid;
+    this.url = urlAt(this.#port);
+    try {
+      const running = await readPostmaster(dir);
+      if (running) await stopOrphanedPostmaster(dir, running.pid);
+      // initdb only makes the cluster; later starts run the postmaster alone
+      if (!(await exists(path.join(dir, 'PG_VERSION')))) await initialise(this.placement, (l) => this.#remember(l));
+      await this.#startPostmaster();
+    } catch (err) {
+      releaseOwnership(this.opts.dataDir);
+      throw err;
+    }
+  }
+
+  async #startPostmaster(): Promise<void> {
+    const server = await startPostmaster({
+      postgres: this.placement.bin.postgres,
+      dataDir: this.placement.dir,
+      port: this.#port,
+      flags: POSTGRES_FLAGS,
+      ids: await runAs(this.placement.dir),
+      onLog: (l) => this.#remember(l),
+      detached: this.opts.ownProcessGroup ?? true,
+    }).catch((err: unknown) => {
+      throw new Error(`embedded PostgreSQL did not start on port ${this.#port}: ${String(err)}\n${this.#recent.join('\n')}`);
+    });
+    this.#server = server;
+    void server.exited.then(({ stopped, code, signal }) => {
+      if (stopped || this.#stopped || this.opts.restart === false) return;
+      this.opts.onEvent?.('embedded PostgreSQL ended under this process; starting it again', { postmaster: server.pid, code, signal });
+      void this.#restart();
+    });
+  }
+
+  /** Starts the cluster again, with backoff while it cannot (its port still taken, its files still locked). */
+  async #restart(): Promise<void> {
+    for (let attempt = 0; !this.#stopped; attempt++) {
+      await sleep(Math.min(5_000, 1_000 * 2 ** attempt));
+      if (this.#stopped) return;
+      try {
+        await this.#startPostmaster();
+        this.opts.onEvent?.('embedded PostgreSQL started again', { postmaster: this.#server?.pid, attempts: attempt + 1 });
+        return;
+      } catch (err) {
+        this.opts.onEvent?.('embedded PostgreSQL could not start again yet; retrying', { err: String(err).split('\n')[0], attempt: attempt + 1 });
+      }
+    }
+  }
+
+  /** Another process runs the cluster: connect to it, and take it over when that process ends. */
+  async #join(owner: OwnerLock): Promise<void> {
+    this.#ownerPid = owner.pid;
+    this.#port = owner.port;
+    this.url = urlAt(owner.port);
+    this.opts.onEvent?.('embedded PostgreSQL is run by another process on this data folder: connecting to it', { owner: owner.pid, port: owner.port });
+    await waitForPort(owner.port, JOIN_WAIT_MS);
+    this.#watch = setInterval(() => void this.#takeOverIfOrphaned(), OWNER_POLL_MS);
+    this.#watch.unref();
+  }
+
+  async #takeOverIfOrphaned(): Promise<void> {
+    if (this.#takingOver || this.#stopped || this.#owned) return;
+    this.#takingOver = true;
+    try {
+      if (await liveOwner(this.opts.dataDir)) return;
+      if (!(await takeOwnership(this.opts.dataDir, this.#port))) {
+        const owner = await liveOwner(this.opts.dataDir);
+        if (owner) this.#ownerPid = owner.pid;
+        return;
+      }
+      if (this.#watch) clearInterval(this.#watch);
+      this.opts.onEvent?.('the process that ran the embedded PostgreSQL ended: this process runs it now', { previous: this.#ownerPid });
+      await this.#own().catch((err: unknown) => {
+        this.opts.onEvent?.('taking the embedded PostgreSQL over failed', { err: String(err).split('\n')[0] });
+        this.#owned = false;
+        this.#watch = setInterval(() => void this.#takeOverIfOrphaned(), OWNER_POLL_MS);
+        this.#watch.unref();
+      });
+    } finally {
+      this.#takingOver = false;
+    }
+  }
+
+  #remember(line: string): void {
+    this.#recent.push(line.trim());
+    if (this.#recent.length > 20) this.#recent.shift();
+    this.opts.onLog?.(line);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#watch) clearInterval(this.#watch);
+    if (!this.#owned) return;
+    await this.#server?.stop();
+    releaseOwnership(this.opts.dataDir);
+  }
+}
+
+/** Resolves once something accepts TCP connections on 127.0.0.1:`port` (the owner's cluster is up). */
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ host: '127.0.0.1', port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline)
+      throw new Error(`the embedded PostgreSQL of another process did not accept connections on port ${port} within ${timeoutMs / 1000} s`);
+    await sleep(250);
+  }
 }
 
 /**

@@ -91,7 +91,7 @@ export class Limited extends ApiError {
  * | class            | what the upstream did                                   | status | retryable | Retry-After       |
  * |------------------|---------------------------------------------------------|--------|-----------|-------------------|
  * | blocked          | 401/403/451, a block page, a captcha, a consent wall      | 502    | yes       | 30 s              |
- * | challenge        | a script challenge (AWS WAF 202, Cloudflare, Imperva)     | 502    | yes       | 10 s              |
+ * | challenge        | a script challenge (AWS WAF 202, Cloudflare, Imperva, Akamai sensor) | 502    | yes       | 10 s              |
  * | rate_limited     | 429                                                     | 502    | yes       | the upstream's, else 60 s |
  * | not_found        | 404/410 (or a reply saying so) for the caller's object  | 404    | no        | —                 |
  * | contract_changed | a reply of the expected kind (JSON, a page) it cannot read | 503 | no        | —                 |
@@ -137,7 +137,7 @@ export const TRUNCATED = 'TruncatedReply';
 /** Detail of a reply that is not of the kind its request expected: garbage, an error text (unusable). */
 export const UNREADABLE = 'UnreadableReply';
 /** Interstitials a real browser clears by running them: the `challenge` class (the browser path retries them once). */
-export const SCRIPT_CHALLENGES: ReadonlySet<string> = new Set(['CloudflareChallenge', 'AwsWafChallenge', 'ImpervaBlock']);
+export const SCRIPT_CHALLENGES: ReadonlySet<string> = new Set(['CloudflareChallenge', 'AwsWafChallenge', 'ImpervaBlock', 'AkamaiChallenge']);
 /** Connection-level failures (system and undici codes): the `unreachable` class. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ConnectError']);
 /** Details of replies that are not of the expected kind: the `unusable` class. */
@@ -195,6 +195,20 @@ export class UpstreamContractChanged extends ApiError {
   constructor(source: string, what: string) {
     super(503, `${source} upstream contract changed: ${what}`);
     this.source = source;
+  }
+}
+
+/**
+ * 502: an operation over several sources (a comparison) got an answer from none of them: a failure,
+ * free, with each source's reason. Retryable when any source's failure is.
+ */
+export class EverySourceFailed extends ApiError {
+  constructor(reasons: { source: string; status: number; detail: string; retryable: boolean }[]) {
+    super(
+      502,
+      `every source failed: ${reasons.map((r) => `${r.source}: ${r.detail} (${r.status})`).join('; ')}`,
+      reasons.some((r) => r.retryable),
+    );
   }
 }
 
@@ -274,11 +288,20 @@ const DB_ERROR_CODES = new Set([
 // resources, operator intervention (shutdown, terminated backend).
 const DB_ERROR_CLASSES = ['08', '53', '57P'];
 
-function isDatabaseDown(err: unknown): boolean {
-  const e = err as { code?: string; errno?: string } | null;
+/** Messages of node-postgres (pg-boss's driver), which gives a lost connection no code. */
+const DB_DOWN_MESSAGES =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode)/i;
+
+/**
+ * Whether a failure means the database is unreachable or unavailable (down, restarting, the
+ * connection cut), as postgres.js, node-postgres and PostgreSQL itself say it: retry later.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; errno?: string; message?: unknown } | null;
   if (!e) return false;
   const code = String(e.code ?? e.errno ?? '');
-  return DB_ERROR_CODES.has(code) || DB_ERROR_CODES.has(String(e.errno)) || DB_ERROR_CLASSES.some((c) => code.startsWith(c));
+  if (DB_ERROR_CODES.has(code) || DB_ERROR_CODES.has(String(e.errno)) || DB_ERROR_CLASSES.some((c) => code.startsWith(c))) return true;
+  return typeof e.message === 'string' && DB_DOWN_MESSAGES.test(e.message);
 }
 
 /**
@@ -305,7 +328,7 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const client = httpClientError(err);
   if (client) return client;
-  if (isDatabaseDown(err)) {
+  if (isDatabaseUnavailable(err)) {
     const e = err as Error & { code?: string };
     const cls = e.constructor?.name && e.constructor.name !== 'Error' ? e.constructor.name : (e.code ?? 'Error');
     return new DependencyDown(`database unavailable: ${cls}`);

@@ -86,6 +86,8 @@ export function observe(operation: Operation, output: OperationAnswer): Observat
     currency = output.currency ?? null;
   } else {
     const sources = output.sources ?? [];
+    // the compared offers carry the currency the hotel states for its own site where its engine states none
+    const compared = new Map((output.offers ?? []).map((o) => [o.source, o.currency ?? null]));
     items = sources.flatMap((s) =>
       s.status === 'ok' && s.offer
         ? [
@@ -93,7 +95,7 @@ export function observe(operation: Operation, output: OperationAnswer): Observat
               key: s.source,
               available: s.offer.available && s.offer.total != null,
               total: s.offer.total ?? null,
-              currency: s.offer.currency ?? null,
+              currency: s.offer.currency ?? compared.get(s.source) ?? null,
               provenance: s.offer.provenance ?? null,
             },
           ]

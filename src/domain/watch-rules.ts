@@ -129,7 +129,10 @@ export function evaluate(rule: Rule, operation: Operation, prev: Observation | n
       const undercutting = (o: Observation | null) => new Set(o?.parity?.status === 'undercut' ? o.parity.undercuts.map((u) => u.source) : []);
       const was = undercutting(prev);
       const fresh = [...undercutting(cur)].filter((s) => !was.has(s));
-      const matched = cur.items.filter((i) => fresh.includes(i.key)).map((i) => asChange(i, before.get(i.key)));
+      // what made it fire: the official price and the new undercutters, as far as they moved (an unmoved price is no change)
+      const involved = new Set(fresh.length ? ['official', ...fresh] : []);
+      const moved = changes.filter((c) => involved.has(c.key));
+      const matched = moved.length ? moved : cur.items.filter((i) => fresh.includes(i.key)).map((i) => asChange(i, before.get(i.key)));
       const detail =
         cur.parity?.undercuts.filter((u) => fresh.includes(u.source)).map((u) => `${u.source} by ${u.amount} ${cur.parity!.basis!.currency} (${u.pct}%)`) ?? [];
       return { fired: fresh.length > 0, reason: fresh.length ? `undercut on the official site: ${detail.join(', ')}` : 'no new undercut', matched };

@@ -2,9 +2,19 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Sql } from '../db/client.js';
+import { DatabaseOutage, whileDatabaseDown } from '../db/outage.js';
+import { isDatabaseUnavailable } from '../domain/errors.js';
 
-/** pg-boss on the service's own database, in its own schema. */
-export async function startQueue(url: string, config: Config, log: Logger): Promise<PgBoss> {
+/**
+ * pg-boss on the service's own database, in its own schema, riding out database outages: every
+ * statement it sends through its own pool (its workers' fetches, their complete and fail, its
+ * maintenance) waits while the database is unreachable and is sent again once it answers. pg-boss
+ * sends a job's complete and fail without awaiting them, so a failure there would otherwise be an
+ * unhandled rejection that ends the process, and the job would wait for its expiry. Repeating one
+ * is harmless: complete touches active jobs only, and a job is worked at least once anyway. The
+ * waiting ends when the queue stops. Its errors during an outage are the outage's, logged once.
+ */
+export async function startQueue(url: string, config: Config, log: Logger, outage = new DatabaseOutage(log)): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString: url,
     schema: 'pgboss',
@@ -13,7 +23,19 @@ export async function startQueue(url: string, config: Config, log: Logger): Prom
     supervise: true,
     maintenanceIntervalSeconds: config.QUEUE_MAINTENANCE_S,
   });
-  boss.on('error', (err) => log.error({ err }, 'queue error'));
+  let stopping = false;
+  const db = boss.getDb();
+  const send = db.executeSql.bind(db);
+  db.executeSql = (text, values) => whileDatabaseDown(() => send(text, values), { outage, part: 'queue', stopped: () => stopping });
+  const stop = boss.stop.bind(boss);
+  boss.stop = (options) => {
+    stopping = true;
+    return stop(options);
+  };
+  boss.on('error', (err) => {
+    if (isDatabaseUnavailable(err)) outage.down('queue', err);
+    else log.error({ err }, 'queue error');
+  });
   await boss.start();
   return boss;
 }

@@ -8,6 +8,13 @@ import { resultCacheSize } from '../platform/result-cache.js';
 export const OUTCOMES = ['ok', 'blocked', 'contract_changed', 'timeout', 'upstream_error', 'unreachable'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
+/**
+ * What the upstream paths did, per source: a browser visit, a plain call answered on a kept
+ * clearance, a clearance renewed, a moved identifier found again, a reply judged drifted.
+ */
+export const PATH_EVENTS = ['browser_visit', 'plain_on_clearance', 'reclear', 'identifier_repair', 'drift'] as const;
+export type PathEvent = (typeof PATH_EVENTS)[number];
+
 export const BATCH_ITEM_OUTCOMES = ['succeeded', 'failed', 'retried'] as const;
 export type BatchItemOutcome = (typeof BATCH_ITEM_OUTCOMES)[number];
 
@@ -24,8 +31,12 @@ export interface Metrics {
   upstream: Counter<'source' | 'outcome'>;
   upstreamSeconds: Histogram<'source' | 'outcome'>;
   batchItems: Counter<'outcome'>;
+  /** Upstream path events by source (PATH_EVENTS). */
+  pathEvents: Counter<'source' | 'event'>;
   /** Calls of cached operations by how the result cache answered them (RESULT_CACHE_OUTCOMES). */
   resultCache: Counter<'operation' | 'outcome'>;
+  /** Unhandled rejections and uncaught exceptions the process guard logged and survived (app/process-guard.ts). */
+  processFaults: Counter<'kind'>;
   browser: BrowserMetrics;
 }
 
@@ -77,10 +88,22 @@ export function createMetrics(): Metrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 45, 90],
       registers,
     }),
+    processFaults: new Counter({
+      name: `${PREFIX}process_faults_total`,
+      help: 'Unhandled promise rejections and uncaught exceptions the process logged and survived, by kind (each one is a bug to report)',
+      labelNames: ['kind'],
+      registers,
+    }),
     batchItems: new Counter({
       name: `${PREFIX}batch_items_total`,
       help: 'Calendar batch items processed by this process, by outcome (retried: back to the queue)',
       labelNames: ['outcome'],
+      registers,
+    }),
+    pathEvents: new Counter({
+      name: `${PREFIX}upstream_path_events_total`,
+      help: "Upstream path events by source alias: browser_visit, plain_on_clearance (a plain call answered on a kept anti-bot clearance), reclear (a clearance renewed by a browser visit), identifier_repair (a moved build identifier found again), drift (a reply judged a contract change by the source's drift rules)",
+      labelNames: ['source', 'event'],
       registers,
     }),
     resultCache: new Counter({

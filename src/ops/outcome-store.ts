@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Sql } from '../db/client.js';
 import { ALIASES } from '../config/hosts.js';
-import { OUTCOMES, type Metrics, type Outcome } from './metrics.js';
+import { OUTCOMES, type Metrics, type Outcome, type PathEvent } from './metrics.js';
 import type { OutcomeEvent, OutcomeSink } from './outcomes.js';
 
 /*
@@ -25,6 +25,13 @@ interface Bucket {
   latency_ms: number;
 }
 
+interface EventBucket {
+  source: string;
+  minute: Date;
+  event: PathEvent;
+  count: number;
+}
+
 interface Marks {
   last_ok_at: Date | null;
   last_contract_change_at: Date | null;
@@ -37,6 +44,7 @@ interface Marks {
  */
 export class SourceOutcomes implements OutcomeSink {
   #buckets = new Map<string, Bucket>();
+  #events = new Map<string, EventBucket>();
   #marks = new Map<string, Marks>();
   #timer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> = Promise.resolve();
@@ -66,7 +74,23 @@ export class SourceOutcomes implements OutcomeSink {
         this.#marks.set(e.source, marks);
       }
     }
-    if (this.sql && this.#buckets.size > 0 && !this.#timer) {
+    this.#schedule();
+  }
+
+  /** One upstream path event (a browser visit, a plain call on a clearance …): the metrics at once, PostgreSQL per minute. */
+  event(source: string, event: PathEvent, at = new Date()): void {
+    this.metrics?.pathEvents.inc({ source, event });
+    if (!this.sql) return;
+    const minute = new Date(Math.floor(at.getTime() / 60_000) * 60_000);
+    const id = `${source}|${minute.getTime()}|${event}`;
+    const bucket = this.#events.get(id) ?? { source, minute, event, count: 0 };
+    bucket.count += 1;
+    this.#events.set(id, bucket);
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.sql && (this.#buckets.size > 0 || this.#events.size > 0) && !this.#timer) {
       this.#timer = setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
       this.#timer.unref();
     }
@@ -88,16 +112,25 @@ export class SourceOutcomes implements OutcomeSink {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     const sql = this.sql;
-    if (!sql || this.#buckets.size === 0) return;
+    if (!sql || (this.#buckets.size === 0 && this.#events.size === 0)) return;
     const buckets = [...this.#buckets.values()];
     const marks = [...this.#marks].map(([source, m]) => ({ source, ...m }));
+    const events = [...this.#events.values()];
     this.#buckets = new Map();
     this.#marks = new Map();
+    this.#events = new Map();
     try {
-      await sql`
-        INSERT INTO source_outcomes ${sql(buckets, 'source', 'minute', 'outcome', 'count', 'latency_ms')}
-        ON CONFLICT (source, minute, outcome) DO UPDATE
-          SET count = source_outcomes.count + EXCLUDED.count, latency_ms = source_outcomes.latency_ms + EXCLUDED.latency_ms`;
+      if (buckets.length) {
+        await sql`
+          INSERT INTO source_outcomes ${sql(buckets, 'source', 'minute', 'outcome', 'count', 'latency_ms')}
+          ON CONFLICT (source, minute, outcome) DO UPDATE
+            SET count = source_outcomes.count + EXCLUDED.count, latency_ms = source_outcomes.latency_ms + EXCLUDED.latency_ms`;
+      }
+      if (events.length) {
+        await sql`
+          INSERT INTO source_events ${sql(events, 'source', 'minute', 'event', 'count')}
+          ON CONFLICT (source, minute, event) DO UPDATE SET count = source_events.count + EXCLUDED.count`;
+      }
       if (marks.length) {
         await sql`
           INSERT INTO source_marks ${sql(marks, 'source', 'last_ok_at', 'last_contract_change_at')}
@@ -108,16 +141,23 @@ export class SourceOutcomes implements OutcomeSink {
       if (Date.now() - this.#lastPrune > PRUNE_EVERY_MS) {
         this.#lastPrune = Date.now();
         await sql`DELETE FROM source_outcomes WHERE minute < now() - ${KEEP}::interval`;
+        await sql`DELETE FROM source_events WHERE minute < now() - ${KEEP}::interval`;
       }
     } catch (err) {
       // Kept for the next flush (the database may be back by then); buckets past the window are dropped.
       this.log.warn({ err: (err as Error).message }, 'could not write source outcomes');
-      this.#requeue(buckets, marks);
+      this.#requeue(buckets, marks, events);
     }
   }
 
-  #requeue(buckets: Bucket[], marks: ({ source: string } & Marks)[]): void {
+  #requeue(buckets: Bucket[], marks: ({ source: string } & Marks)[], events: EventBucket[]): void {
     const oldest = Date.now() - 2 * 3600_000;
+    for (const e of events) {
+      if (e.minute.getTime() < oldest) continue;
+      const id = `${e.source}|${e.minute.getTime()}|${e.event}`;
+      const now = this.#events.get(id);
+      this.#events.set(id, now ? { ...now, count: now.count + e.count } : e);
+    }
     for (const b of buckets) {
       if (b.minute.getTime() < oldest) continue;
       const id = `${b.source}|${b.minute.getTime()}|${b.outcome}`;
@@ -190,4 +230,16 @@ export async function readSourcesStatus(sql: Sql): Promise<SourceStatus[]> {
       counts,
     };
   });
+}
+
+/** Upstream requests (every outcome) and path events per source over the status window (ops/source-paths.ts reads them). */
+export async function readPathCounts(sql: Sql): Promise<{ calls: { source: string; n: number }[]; events: { source: string; event: PathEvent; n: number }[] }> {
+  const window = `${STATUS_WINDOW_S} seconds`;
+  const [calls, events] = await Promise.all([
+    sql<{ source: string; n: number }[]>`
+      SELECT source, sum(count)::int AS n FROM source_outcomes WHERE minute > now() - ${window}::interval GROUP BY source`,
+    sql<{ source: string; event: PathEvent; n: number }[]>`
+      SELECT source, event, sum(count)::int AS n FROM source_events WHERE minute > now() - ${window}::interval GROUP BY source, event`,
+  ]);
+  return { calls, events };
 }

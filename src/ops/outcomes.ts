@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ApiError, failureClassOf, UpstreamContractChanged, UpstreamFailed, type UpstreamFailureClass } from '../domain/errors.js';
-import type { Outcome } from './metrics.js';
+import type { Outcome, PathEvent } from './metrics.js';
 
 /**
  * Outcome of each upstream request, classified where both halves are visible: the HTTP client's
@@ -18,6 +18,8 @@ export interface OutcomeEvent {
 
 export interface OutcomeSink {
   record(events: OutcomeEvent[]): void;
+  /** An upstream path event (PATH_EVENTS): recorded at once. */
+  event?(source: string, name: PathEvent): void;
 }
 
 interface PendingEvent extends OutcomeEvent {
@@ -108,6 +110,11 @@ function add(sink: OutcomeSink | null, event: PendingEvent, reply?: object): voi
  */
 export function upstreamTroubleInScope(): boolean {
   return scopes.getStore()?.events.some((e) => e.outcome !== 'ok') ?? false;
+}
+
+/** A path event of the current operation (a drift verdict), handed to its scope's sink at once. */
+export function notePathEvent(source: string, name: PathEvent): void {
+  scopes.getStore()?.sink.event?.(source, name);
 }
 
 /** A parser rejected `reply` (withContractGuard): its request counts as a contract change. */

@@ -7,6 +7,13 @@ import type { Db, Fragment } from '../db/client.js';
  * `settle`, through insertHistoryFrom), so a call's history row and its charge commit together.
  */
 
+/**
+ * The method of a scheduled watch check's row (and of each failed attempt at one): the schedule,
+ * not the customer, made it, so the usage aggregates count it apart (`scheduled`), never as the
+ * customer's own calls or errors. A check asked for (POST /v1/watches/{watch_id}/check) is a call.
+ */
+export const SCHEDULED_CHECK = 'SCHEDULE';
+
 /** What a call's history row says besides its id and account (the settlement carries those). */
 export interface CallHistory {
   key_id: string;
@@ -54,10 +61,11 @@ export async function findRequest(db: Db, keyIds: string[], id: string): Promise
  */
 export type HistoryScope = { keyIds: string[]; after: Date; until: Date } | { accountId: string; since: Date };
 
-function where(db: Db, scope: HistoryScope): Fragment {
+function where(db: Db, scope: HistoryScope, rows: 'calls' | 'scheduled' = 'calls'): Fragment {
+  const made = rows === 'calls' ? db`h.method <> ${SCHEDULED_CHECK}` : db`h.method = ${SCHEDULED_CHECK}`;
   return 'keyIds' in scope
-    ? db`h.key_id = ANY(${scope.keyIds}) AND h.created_at > ${scope.after} AND h.created_at <= ${scope.until}`
-    : db`h.account_id = ${scope.accountId} AND h.created_at >= ${scope.since}`;
+    ? db`h.key_id = ANY(${scope.keyIds}) AND h.created_at > ${scope.after} AND h.created_at <= ${scope.until} AND ${made}`
+    : db`h.account_id = ${scope.accountId} AND h.created_at >= ${scope.since} AND ${made}`;
 }
 
 /** The window of a period that ends now, by the database's clock. */
@@ -85,13 +93,14 @@ export interface HistoryTotals {
   errors: number;
   rate_limited: number;
   response_bytes: number;
+  credits: number;
   avg_ms: number | null;
   p95_ms: number | null;
 }
 
 export async function historyTotals(db: Db, scope: HistoryScope): Promise<HistoryTotals> {
   const [t] = await db<HistoryTotals[]>`
-    SELECT count(*)::int AS requests,
+    SELECT count(*)::int AS requests, coalesce(sum(h.credits), 0)::int AS credits,
       count(*) FILTER (WHERE h.status < 400)::int AS successful,
       count(*) FILTER (WHERE h.status >= 400)::int AS errors,
       count(*) FILTER (WHERE h.rate_limited)::int AS rate_limited,
@@ -107,6 +116,7 @@ export interface EndpointStats {
   path: string;
   requests: number;
   errors: number;
+  credits: number;
   avg_ms: number;
   p95_ms: number;
 }
@@ -115,7 +125,7 @@ export interface EndpointStats {
 export async function historyByEndpoint(db: Db, scope: HistoryScope, limit = 50): Promise<EndpointStats[]> {
   return db<EndpointStats[]>`
     SELECT h.method, h.path, count(*)::int AS requests, count(*) FILTER (WHERE h.status >= 400)::int AS errors,
-      avg(h.duration_ms) AS avg_ms, percentile_cont(0.95) WITHIN GROUP (ORDER BY h.duration_ms) AS p95_ms
+      coalesce(sum(h.credits), 0)::int AS credits, avg(h.duration_ms) AS avg_ms, percentile_cont(0.95) WITHIN GROUP (ORDER BY h.duration_ms) AS p95_ms
     FROM request_history h WHERE ${where(db, scope)}
     GROUP BY h.method, h.path ORDER BY count(*) DESC, h.method, h.path LIMIT ${limit}`;
 }
@@ -140,12 +150,24 @@ export async function historyByStatus(db: Db, scope: HistoryScope): Promise<{ st
 }
 
 /** Per UTC day that had calls, in order. */
-export async function historyByDay(db: Db, scope: HistoryScope): Promise<{ date: string; requests: number; errors: number; response_bytes: number }[]> {
-  return db<{ date: string; requests: number; errors: number; response_bytes: number }[]>`
+export async function historyByDay(
+  db: Db,
+  scope: HistoryScope,
+): Promise<{ date: string; requests: number; errors: number; credits: number; response_bytes: number }[]> {
+  return db<{ date: string; requests: number; errors: number; credits: number; response_bytes: number }[]>`
     SELECT to_char(date_trunc('day', h.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS date,
       count(*)::int AS requests, count(*) FILTER (WHERE h.status >= 400)::int AS errors,
-      coalesce(sum(h.response_bytes), 0) AS response_bytes
+      coalesce(sum(h.credits), 0)::int AS credits, coalesce(sum(h.response_bytes), 0) AS response_bytes
     FROM request_history h WHERE ${where(db, scope)} GROUP BY 1 ORDER BY 1`;
+}
+
+/** The watch schedule's work in the scope: checks committed, failed attempts (charged nothing), credits. */
+export async function historyScheduled(db: Db, scope: HistoryScope): Promise<{ checks: number; failed_attempts: number; credits: number }> {
+  const [t] = await db<{ checks: number; failed_attempts: number; credits: number }[]>`
+    SELECT count(*) FILTER (WHERE h.status < 400)::int AS checks, count(*) FILTER (WHERE h.status >= 400)::int AS failed_attempts,
+      coalesce(sum(h.credits), 0)::int AS credits
+    FROM request_history h WHERE ${where(db, scope, 'scheduled')}`;
+  return t;
 }
 
 /** Every hour or day of the window from `since` (the empty ones too), in order. */

@@ -3,17 +3,17 @@ import { durable, type Sql, type Tx } from '../db/client.js';
 import { Conflict } from '../domain/errors.js';
 
 export function bodyHash(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+  return createHash('sha256').update(submissionText(body)).digest('hex');
 }
 
-/** JSON with sorted keys, so that the same body in another key order is the same submission. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+/** A body as one text (keys sorted, undefined fields dropped): the same body in another key order is the same submission. */
+export function submissionText(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(submissionText).join(',')}]`;
   if (v && typeof v === 'object') {
     return `{${Object.keys(v)
       .sort()
       .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .map((k) => `${JSON.stringify(k)}:${submissionText((v as Record<string, unknown>)[k])}`)
       .join(',')}}`;
   }
   return JSON.stringify(v);

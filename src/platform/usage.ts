@@ -1,5 +1,14 @@
 import type { Db } from '../db/client.js';
-import { historyByDay, historyByEndpoint, historyByKey, historyByStatus, historyTotals, windowEndingNow, type HistoryScope } from './history.js';
+import {
+  historyByDay,
+  historyByEndpoint,
+  historyByKey,
+  historyByStatus,
+  historyScheduled,
+  historyTotals,
+  windowEndingNow,
+  type HistoryScope,
+} from './history.js';
 
 export const USAGE_PERIODS = { '24h': '24 hours', '7d': '7 days', '30d': '30 days', '90d': '90 days' } as const;
 export type UsagePeriod = keyof typeof USAGE_PERIODS;
@@ -14,12 +23,13 @@ const ms = (n: number | null) => (n === null ? 0 : Math.round(n * 10) / 10);
 export async function usageFor(db: Db, keyIds: string[], period: UsagePeriod) {
   const { start, end } = await windowEndingNow(db, USAGE_PERIODS[period]);
   const scope: HistoryScope = { keyIds, after: start, until: end };
-  const [t, byStatus, byEndpoint, byDay, byKey] = await Promise.all([
+  const [t, byStatus, byEndpoint, byDay, byKey, scheduled] = await Promise.all([
     historyTotals(db, scope),
     historyByStatus(db, scope),
     historyByEndpoint(db, scope),
     historyByDay(db, scope),
     historyByKey(db, scope),
+    historyScheduled(db, scope),
   ]);
   return {
     period: { name: period, start: start.toISOString(), end: end.toISOString() },
@@ -29,6 +39,7 @@ export async function usageFor(db: Db, keyIds: string[], period: UsagePeriod) {
       errors: t.errors,
       rate_limited: t.rate_limited,
       response_bytes: t.response_bytes,
+      credits: t.credits,
       avg_duration_ms: ms(t.avg_ms),
       p95_duration_ms: ms(t.p95_ms),
     },
@@ -38,10 +49,12 @@ export async function usageFor(db: Db, keyIds: string[], period: UsagePeriod) {
       path: e.path,
       requests: e.requests,
       errors: e.errors,
+      credits: e.credits,
       avg_duration_ms: ms(e.avg_ms),
       p95_duration_ms: ms(e.p95_ms),
     })),
     by_day: byDay,
+    scheduled,
     by_key: byKey,
   };
 }

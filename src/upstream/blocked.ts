@@ -115,6 +115,10 @@ function startsAsData(body: Buffer | string): boolean {
   return false;
 }
 
+function bodyHas(body: Buffer | string, text: string): boolean {
+  return (typeof body === 'string' ? body : body.subarray(0, STRONG_SCAN_LIMIT).toString('utf8')).includes(text);
+}
+
 /** A verdict when the reply is a block page, captcha or otherwise unusable; null when it is a real answer. */
 export function detectBlock(reply: ReplyProbe): BlockVerdict | null {
   const { status, headers } = reply;
@@ -126,6 +130,11 @@ export function detectBlock(reply: ReplyProbe): BlockVerdict | null {
 
   for (const [name, re, detail] of HEADER_MARKERS) {
     if (headers[name] !== undefined && re.test(headers[name])) return { detail, marker: `header:${name}` };
+  }
+  // Akamai's sensor wall: a refusal that hands out the sensor's cookies (they clear once its script has run);
+  // its hard block ("Access Denied", errors.edgesuite.net) is no challenge
+  if (blockingStatus && /(^|[,;\n]\s*)(_abck|bm_sz)=/.test(headers['set-cookie'] ?? '') && !bodyHas(reply.body, 'errors.edgesuite.net')) {
+    return { detail: 'AkamaiChallenge', marker: 'cookie:_abck' };
   }
   if (blockingStatus) {
     for (const [name, re, detail] of ERROR_HEADER_MARKERS) {

@@ -16,6 +16,7 @@ import { BrowserBusy, BrowserPool, type PoolStats } from './browser-pool.js';
 import { CONSENT_COOKIES } from './consent-cookies.js';
 import { acceptLanguage, type Expect } from './devices.js';
 import { BROWSER_HOSTS, CHALLENGE_HOSTS, type Alias } from '../config/hosts.js';
+import { harvestOf, type HarvestRequest } from './clearance.js';
 import { makeResponse, type UpstreamResponse } from './response.js';
 import type { UpstreamSession } from './session.js';
 
@@ -75,6 +76,11 @@ export interface BrowserCall {
   market?: string;
   signal?: AbortSignal;
   session: UpstreamSession;
+  /**
+   * A visit that clears a wall for plain requests: once the reply is in, the cookies of `walls`
+   * the context holds for the source's host go to `keep` with the user agent (nothing else of the context).
+   */
+  harvest?: HarvestRequest;
 }
 
 /** Loaded by nothing the answer needs. */
@@ -216,6 +222,7 @@ export class BrowserFetcher {
       const reply = await Promise.race([work, stop]).catch((err) => {
         throw err instanceof DeadlinePassed ? this.#late(state) : err;
       });
+      if (call.harvest) call.harvest.keep(harvestOf(await context.cookies(), call.base, call.harvest, userAgentOf(browser)));
       return toResponse(call, reply, started, this.settings.dataDir);
     } finally {
       for (const c of cleanups) c();

@@ -14,7 +14,12 @@ import { proxyForMarket, type EgressMode } from './egress.js';
 import type { Alias } from '../config/hosts.js';
 import type { UpstreamMode } from '../config/upstream-modes.js';
 import { flattenHeaders, makeResponse, textLooksCut, type Framing, type UpstreamResponse } from './response.js';
+import { encodeBody, errorName, framingOf, isRetryable, sleep, type EncodedBody } from './transfer.js';
 import { newUpstreamSession, type UpstreamSession } from './session.js';
+import { applyClearance, type ClearanceKeeper, type HarvestRequest } from './clearance.js';
+import { SOURCE_GUARDS } from '../config/source-guards.js';
+import type { WallClearance } from '../platform/wall-clearances.js';
+import type { PathEvent } from '../ops/metrics.js';
 
 export type { UpstreamResponse } from './response.js';
 
@@ -71,7 +76,23 @@ export type UpstreamClientConfig = Pick<
 const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const BACKOFF_CAP_MS = 8_000;
-const NOT_RETRYABLE_CODES = new Set(['ENOTFOUND', 'UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_URL']);
+
+/** Where the upstream paths' events go (ops/outcome-store.ts counts them per source, all processes together). */
+export interface PathEvents {
+  event(source: string, name: PathEvent): void;
+}
+
+export interface UpstreamClientOptions {
+  /** Kept anti-bot clearance shared by every process; null: each challenged call clears for itself. */
+  clearances?: ClearanceKeeper | null;
+  events?: PathEvents | null;
+}
+
+/** The egress a clearance is bound to: browser visits go direct, so only a direct plain request can send what one earned. */
+const DIRECT = 'direct';
+
+/** A plain request, with the kept clearance it sends (its cookies and user agent). */
+type PlainRequest = UpstreamRequest & { clearance?: WallClearance };
 
 interface Hop {
   status: number;
@@ -94,6 +115,8 @@ export class UpstreamClient {
   readonly #log: Logger;
   readonly #direct: Agent;
   readonly #proxies = new Map<string, ProxyAgent>();
+  readonly #clearances: ClearanceKeeper | null;
+  readonly #events: PathEvents | null;
   #closed = false;
 
   constructor(
@@ -101,9 +124,12 @@ export class UpstreamClient {
     log: Logger,
     private readonly dataDir: string | null = config.dataDir,
     private readonly browser: BrowserFetcher | null = null,
+    opts: UpstreamClientOptions = {},
   ) {
     this.#log = log.child({ component: 'upstream' });
     this.#direct = new Agent(this.#agentOptions());
+    this.#clearances = opts.clearances ?? null;
+    this.#events = opts.events ?? null;
   }
 
   /** How the source is reached (`UPSTREAM_<ALIAS>_MODE`). */
@@ -123,6 +149,8 @@ export class UpstreamClient {
   /**
    * By the source's mode: `http` plain only; `browser` headless Chromium only; `auto` plain, and a
    * script challenge retried once through the browser (whose answer, or failure, is then reported).
+   * A plain request sends the source's kept clearance (clearance.ts) when there is one; a challenge
+   * then refuses it, and one browser visit across processes renews it for every waiting call.
    */
   async fetch(req: UpstreamRequest): Promise<UpstreamResponse> {
     return judged(req, await this.#fetch(req));
@@ -134,6 +162,18 @@ export class UpstreamClient {
     // a source asks for the browser only after browserFallback said yes; an `http` source never goes there
     if (mode === 'browser' || (req.via === 'browser' && mode === 'auto')) return this.#viaBrowser(scoped);
     scoped.session.paths.add('http');
+    const egress = this.#clearanceEgress(req);
+    if (egress) {
+      return this.#clearances!.through({
+        source: req.source,
+        egress,
+        walls: SOURCE_GUARDS[req.source].walls,
+        signal: req.signal,
+        plain: (clearance) => this.#plainOn(scoped, clearance),
+        browser: (harvest) => this.#viaBrowser(scoped, harvest),
+        mayBrowse: () => this.browserFallback(req),
+      });
+    }
     try {
       return await this.#plain(scoped);
     } catch (err) {
@@ -143,11 +183,28 @@ export class UpstreamClient {
     }
   }
 
-  async #viaBrowser(req: UpstreamRequest & { session: UpstreamSession }): Promise<UpstreamResponse> {
+  /** A plain request, with the clearance's cookies and user agent when one is held. */
+  async #plainOn(req: UpstreamRequest & { session: UpstreamSession }, clearance: WallClearance | null): Promise<UpstreamResponse> {
+    if (!clearance) return this.#plain(req);
+    const res = await this.#plain({ ...req, clearance });
+    this.#events?.event(req.source, 'plain_on_clearance');
+    return res;
+  }
+
+  /** The egress whose clearance a plain request of `req` may send: the direct one, when it goes direct (and clearances are kept). */
+  #clearanceEgress(req: UpstreamRequest): string | null {
+    if (!this.#clearances || !this.browser) return null;
+    if (this.config.EGRESS_MODE !== 'market_proxy') return DIRECT;
+    return proxyForMarket(this.config.MARKET_PROXIES, this.config.DEFAULT_PROXY_URL, req.market) ? null : DIRECT;
+  }
+
+  async #viaBrowser(req: UpstreamRequest & { session: UpstreamSession }, harvest?: HarvestRequest): Promise<UpstreamResponse> {
     if (!this.browser) throw new DependencyDown('headless browser path not configured');
     req.session.paths.add('browser');
+    this.#events?.event(req.source, 'browser_visit');
     const plan = req.browser ?? {};
     return this.browser.fetch({
+      harvest,
       source: req.source,
       base: req.baseUrl ?? this.config.upstreamHosts[req.source],
       target: this.#url(req),
@@ -164,7 +221,7 @@ export class UpstreamClient {
     });
   }
 
-  async #plain(req: UpstreamRequest): Promise<UpstreamResponse> {
+  async #plain(req: PlainRequest): Promise<UpstreamResponse> {
     const started = performance.now();
     const mode = this.config.EGRESS_MODE;
     const proxyUrl = proxyForMarket(this.config.MARKET_PROXIES, this.config.DEFAULT_PROXY_URL, req.market);
@@ -187,7 +244,7 @@ export class UpstreamClient {
   }
 
   async #attempts(
-    req: UpstreamRequest,
+    req: PlainRequest,
     proxyUrl: string | null,
     egressMode: EgressMode,
     state: { attempts: number; started: number; session: UpstreamSession },
@@ -253,7 +310,8 @@ export class UpstreamClient {
   }
 
   /** One attempt: follows redirects by hand so every hop feeds the cookie jar and /sorry/ or consent hops are caught. */
-  async #exchange(req: UpstreamRequest, start: URL, dispatcher: Dispatcher, timeoutMs: number, cookies: CookieJar): Promise<Hop> {
+  async #exchange(req: PlainRequest, start: URL, dispatcher: Dispatcher, timeoutMs: number, cookies: CookieJar): Promise<Hop> {
+    if (req.clearance) applyClearance(cookies, start, req.clearance);
     const signal = req.signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), req.signal]) : AbortSignal.timeout(timeoutMs);
     let method: 'GET' | 'POST' = req.method ?? 'GET';
     let body = encodeBody(req.body);
@@ -307,8 +365,13 @@ export class UpstreamClient {
     return url;
   }
 
-  #headers(req: UpstreamRequest, url: URL, body: EncodedBody | undefined, cookies: CookieJar): Record<string, string> {
+  #headers(req: PlainRequest, url: URL, body: EncodedBody | undefined, cookies: CookieJar): Record<string, string> {
     const headers = deviceHeaders(req.device ?? 'desktop', req.market, req.expect ?? 'html');
+    if (req.clearance) {
+      // the clearance is bound to the browser that earned it: its user agent, and no client hints of another browser
+      headers['user-agent'] = req.clearance.userAgent;
+      for (const name of Object.keys(headers)) if (name.startsWith('sec-ch-ua')) delete headers[name];
+    }
     if (body) headers['content-type'] = body.contentType;
     for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
     const jar = cookies.header(url);
@@ -358,48 +421,12 @@ export class UpstreamClient {
   }
 }
 
-interface EncodedBody {
-  data: string;
-  contentType: string;
-}
-
-function encodeBody(body: string | object | undefined): EncodedBody | undefined {
-  if (body === undefined) return undefined;
-  if (typeof body === 'string') return { data: body, contentType: 'text/plain;charset=UTF-8' };
-  return { data: JSON.stringify(body), contentType: 'application/json' };
-}
-
 /** The failure table applied to a reply's status, unless the source reads that status itself. */
 function judged(req: UpstreamRequest, res: UpstreamResponse): UpstreamResponse {
   if (res.status < 400 || req.statuses?.includes(res.status)) return res;
   throw upstreamStatusFailure(res.status, { notFound: req.notFound, retryAfter: res.headers['retry-after'] })!;
 }
 
-/** Short class-like name of a network failure: the undici error class, else the system error code. */
-export function errorName(err: unknown): string {
-  const e = err as { name?: string; code?: string; cause?: unknown } | null;
-  if (!e) return 'NetworkError';
-  if (e.name && e.name !== 'Error' && e.name !== 'TypeError') return e.name;
-  if (e.code) return e.code;
-  if (e.cause) return errorName(e.cause);
-  return 'NetworkError';
-}
-
-/** How the reply's end was marked: only a length or a chunked terminator proves it arrived whole. */
-function framingOf(headers: Record<string, string>): Framing {
-  if (/chunked/i.test(headers['transfer-encoding'] ?? '')) return 'chunked';
-  return headers['content-length'] !== undefined ? 'length' : 'close';
-}
-
 function isTruncation(err: ApiError): boolean {
   return err instanceof UpstreamFailed && err.detail === TRUNCATED;
-}
-
-function isRetryable(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code;
-  return !(code && NOT_RETRYABLE_CODES.has(code));
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

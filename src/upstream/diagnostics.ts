@@ -3,7 +3,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { noteContractChanged } from '../ops/outcomes.js';
+import { noteContractChanged, notePathEvent } from '../ops/outcomes.js';
+import type { DriftRule } from '../config/drift-rules.js';
+import { driftVerdict, type DriftContext } from './drift.js';
 import { UNREADABLE, UpstreamContractChanged, UpstreamFailed } from '../domain/errors.js';
 import { TRUNCATED } from './decode.js';
 import { inLargeReplySlot, LARGE_REPLY_BYTES } from './parse-slots.js';
@@ -76,17 +78,34 @@ export function asContractChange(source: string, thrown: unknown): unknown {
   return PARSER_FAULTS.some((c) => thrown instanceof c) ? new UpstreamContractChanged(source, `unreadable reply (${(thrown as Error).name})`) : thrown;
 }
 
+/** A source's drift rule for one reply, and what the request asked (drift.ts). */
+export interface DriftCheck extends DriftContext {
+  rule: DriftRule;
+}
+
+/** A parsed answer the source's drift rule rejects (its items all lack what the source always states). */
+class Drift extends UpstreamContractChanged {}
+
 /**
  * Runs a parser over a reply; when it throws UpstreamContractChanged the raw reply is kept
  * under the response's dataDir (if any, with its owner) and the error rethrown unchanged. Only a
  * complete reply of the expected kind and the wrong shape is a contract change: a reply that was
  * cut, or is not of the expected kind (garbage), is UpstreamFailed (the failure table's `unusable`).
  * A parser that trips over the reply (reads a property of null, builds a URL from a broken link)
- * met a shape it does not know: that is a contract change too, never a 500.
+ * met a shape it does not know: that is a contract change too, never a 500. With `drift`, a parsed
+ * answer whose items all lack what the source always states is one as well (a drift verdict).
  */
-export async function withContractGuard<T>(source: string, response: UpstreamResponse, fn: (response: UpstreamResponse) => T | Promise<T>): Promise<T> {
+export async function withContractGuard<T>(
+  source: string,
+  response: UpstreamResponse,
+  fn: (response: UpstreamResponse) => T | Promise<T>,
+  drift?: DriftCheck,
+): Promise<T> {
   try {
-    return response.body.length >= LARGE_REPLY_BYTES ? await inLargeReplySlot(() => fn(response)) : await fn(response);
+    const parsed = response.body.length >= LARGE_REPLY_BYTES ? await inLargeReplySlot(() => fn(response)) : await fn(response);
+    const verdict = drift ? driftVerdict(drift.rule, parsed, drift, () => response.text()) : null;
+    if (verdict) throw new Drift(source, `drift: ${verdict}`);
+    return parsed;
   } catch (thrown) {
     const err = asContractChange(source, thrown);
     if (!(err instanceof UpstreamContractChanged)) throw err;
@@ -94,6 +113,7 @@ export async function withContractGuard<T>(source: string, response: UpstreamRes
     // only a reply of the expected kind is a changed contract; garbage is an unusable reply
     if (!ofExpectedKind(response)) throw new UpstreamFailed(UNREADABLE, 'unusable');
     noteContractChanged(response);
+    if (err instanceof Drift) notePathEvent(source, 'drift');
     if (response.dataDir) {
       await keepRawReply(response.dataDir, source, response.body, {
         url: response.url,

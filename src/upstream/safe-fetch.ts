@@ -3,7 +3,7 @@ import net from 'node:net';
 import { Agent, request } from 'undici';
 import type { Config } from '../config/config.js';
 import { ApiError, BadRequest, UpstreamFailed } from '../domain/errors.js';
-import { errorName } from './client.js';
+import { errorName } from './transfer.js';
 import { CookieJar } from './cookie-jar.js';
 import { bodyText, decodeBody, readCapped } from './decode.js';
 import { deviceHeaders } from './devices.js';

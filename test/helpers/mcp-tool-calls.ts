@@ -80,6 +80,9 @@ export const TOOL_CALLS: ToolCall[] = [
   { name: 'get_rental_quote', args: () => ({ property_id: '9209612', check_in: '2023-06-04', nights: 10 }) },
 ];
 
+/** What the replay answers a posted click-out: a page that names itself, as a seller's landing would. */
+export const SELLER_PAGE = '<!doctype html><html><head><title>Seller: your itinerary</title></head><body><h1>Your itinerary</h1></body></html>';
+
 const pinsOutbound = (r: RecordedRequest) => !!r.query.tfs && !!decodeTfs(r.query.tfs).legs[0]?.selectedFlights?.length;
 const quoteFor = (checkIn: string) => (r: RecordedRequest) => JSON.parse(r.query.variables ?? '{}').checkIn === checkIn;
 
@@ -87,6 +90,8 @@ const quoteFor = (checkIn: string) => (r: RecordedRequest) => JSON.parse(r.query
 export interface PagesInPlay {
   hotels: string;
   flights: string | null;
+  /** The flight booking page (default BOOKING_PAGE, whose click-outs post to the real tracker URL). */
+  booking?: string;
 }
 
 /**
@@ -106,7 +111,9 @@ export function startToolCallReplay(pages: PagesInPlay = { hotels: PAGES.london,
     { path: '/travel/flights/search', match: () => pages.flights !== null, reply: () => readFixture(pages.flights!) },
     { path: '/travel/flights/search', match: pinsOutbound, fixture: LAYOVER, encoding: 'zstd' },
     { path: '/travel/flights/search', fixture: NONSTOP, encoding: 'zstd' },
-    { path: '/travel/flights/booking', body: BOOKING_PAGE },
+    { path: '/travel/flights/booking', reply: () => pages.booking ?? BOOKING_PAGE },
+    // a seller's landing behind the click-out tracker, for a booking page whose click-outs post here
+    { method: 'POST', path: '/travel/clk/f', body: SELLER_PAGE, headers: { 'content-type': 'text/html; charset=utf-8' } },
     { method: 'POST', path: '/_/FlightsFrontendUi/data/batchexecute', query: { rpcids: 'H028ib' }, body: LOCATION_LONDON },
     { method: 'POST', path: '/_/FlightsFrontendUi/data/travel.frontend.flights.FlightsFrontendService/GetCalendarGraph', body: CALENDAR_GRAPH_RETURN },
     // the hotel's own website, and the travel group's GraphQL

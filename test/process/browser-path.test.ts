@@ -130,6 +130,7 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
         marketed_as: ['B6 16', 'MS 754', 'MS 964'],
         price: 1987,
         booking_request: { url: CLICK, post_data: 'u=ADowPO_ROW1&hl=en-US' },
+        booking_link: expect.objectContaining({ method: 'GET' }),
       },
     });
     expect(res.body.booking_options[2]).toMatchObject({
@@ -175,22 +176,32 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
     ]);
   }, 120_000);
 
-  it('a script challenge: http mode reports it (502); auto passes it once in the browser, with its own cookies each call', async () => {
+  it('a script challenge: http mode reports it (502); auto passes it once in the browser and keeps only its clearance cookie for the next plain call', async () => {
     const plain = await post('http', '/v1/ota/otaone/rooms', ROOMS);
     expect([plain.status, plain.body.detail, plain.charged]).toEqual([502, 'CloudflareChallenge', '0']);
 
+    const modes: string[] = [];
     for (let call = 0; call < 2; call++) {
       const served = challenge.served;
       const res = await post('auto', '/v1/ota/otaone/rooms', ROOMS);
       expect(res.status).toBe(200);
       expect(res.charged).toBe('8');
-      expect(res.body.rooms[0].rate_plans[0].provenance).toMatchObject({ source: 'otaone', egress_mode: 'browser', source_property_id: '4242001' });
-      // the plain request and the browser's first document were both challenged: no clearance from an earlier call
-      expect(challenge.served - served).toBe(2);
+      expect(res.body.rooms[0].rate_plans[0].provenance).toMatchObject({ source: 'otaone', source_property_id: '4242001' });
+      modes.push(res.body.rooms[0].rate_plans[0].provenance.egress_mode);
+      // the first call: the plain request and the browser's first document were challenged; the second sends the kept clearance
+      expect(challenge.served - served).toBe(call === 0 ? 2 : 0);
     }
+    expect(modes).toEqual(['browser', 'direct']);
     const passed = replay.requests.filter((r) => r.path === PROPERTY && challenge.cleared(r));
     expect(passed).toHaveLength(2);
-    expect(passed.every(fromBrowser)).toBe(true);
+    // the plain call sent the wall's cookie with the browser's user agent it is bound to, and nothing the page stored besides it
+    const plainPass = passed[1];
+    expect(fromBrowser(plainPass)).toBe(true);
+    expect(
+      String(plainPass.headers.cookie)
+        .split('; ')
+        .map((c) => c.split('=')[0]),
+    ).toEqual(['cf_clearance']);
   });
 
   it('without Chromium the browser path answers 503 naming the dependency and its install line, never an empty answer', async () => {
@@ -198,6 +209,8 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
       'headless browser not installed: no chromium executable at /nonexistent/chromium (CHROMIUM_PATH); install it with `apt-get install chromium` (README, "Browser path")';
     const book = await post('missing', '/v1/serp/metasearch_flights_booking', { booking_token: await bookingToken() });
     expect([book.status, book.body.detail, book.charged]).toEqual([503, expected, '0']);
+    // the clearance the auto service kept would answer plainly: the wall refuses it now, so the browser is needed
+    challenge.revokeAll();
     const rooms = await post('missing', '/v1/ota/otaone/rooms', ROOMS);
     expect([rooms.status, rooms.body.detail]).toEqual([503, expected]);
   });
@@ -219,13 +232,10 @@ describe.skipIf(suite.missing || !hasChromium)(title, () => {
     const book = await client.callTool({ name: 'get_booking_options', arguments: { booking_token: back.booking_token } });
     expect(book.isError, JSON.stringify(book.content)).toBeFalsy();
     expect((book._meta as any).credits_charged).toBe(3);
-    const options = (book.structuredContent as any).booking_options;
-    expect(options.map((o: any) => o.together?.book_with ?? `${o.departing.book_with} + ${o.returning.book_with}`)).toEqual([
-      'Example Travel',
-      'Other Agency',
-      'JetBlue + EgyptAir',
-    ]);
-    expect((book.content as { text: string }[])[0].text).toMatch(/^3 booking options, from /);
+    const options = (book.structuredContent as any).options;
+    expect(options.map((o: any) => o.tickets.map((t: any) => t.book_with).join(' + '))).toEqual(['Example Travel', 'Other Agency', 'JetBlue + EgyptAir']);
+    // the summary states whole-itinerary totals (the separate tickets added), never one ticket's price
+    expect((book.content as { text: string }[])[0].text).toMatch(/^3 booking options for SFO → JFK, whole-itinerary totals 1871–2010 USD; /);
     await client.close();
 
     // every upstream page of the chain was opened in the browser; the plain client sent nothing

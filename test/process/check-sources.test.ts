@@ -87,7 +87,14 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(report.sources.find((s: any) => s.source === 'apps')).toMatchObject({
       operation: 'get_app',
       checked: 'app 803453959 (Slack, us storefront)',
+      mode: 'auto',
       path: 'http',
+      clearance: null,
+      paths: { calls: 2, browser_visits: 0, browser_visits_per_100_calls: 0, plain_on_clearance: 0, reclears: 0, identifier_repairs: 0, drift_verdicts: 0 },
+    });
+    expect(report.sources.find((s: any) => s.source === 'careers')).toMatchObject({
+      mode: null,
+      paths: { calls: 1, browser_visits: 0, browser_visits_per_100_calls: 0 },
     });
     expect(report.sources.find((s: any) => s.source === 'hostel').detail).toBe('hostel upstream contract changed: autocomplete array');
     // the changed reply is kept for diagnosis, as every contract change is
@@ -112,11 +119,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const run = await runEntry('src/cli/check-sources.ts', ['--only', 'apps,careers'], env);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^source\s+state\s+path\s+latency\s+checked\s+detail$/);
+    expect(lines[0]).toMatch(
+      /^source\s+state\s+mode\s+path\s+latency\s+browser\/100\s+on-clearance\s+reclears\s+repairs\s+drift\s+clearance\s+checked\s+detail$/,
+    );
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(/^apps\s+ok\s+http\s+\d+ ms\s+get_app: app 803453959/);
-    // the careers boards go through the website fetcher, not the upstream client: no path to report
-    expect(lines[2]).toMatch(/^careers\s+ok\s+-\s+\d+ ms\s+get_careers_jobs: board greenhouse\/amplitude$/);
+    expect(lines[1]).toMatch(/^apps\s+ok\s+auto\s+http\s+\d+ ms\s+0\s+0\s+0\s+0\s+0\s+-\s+get_app: app 803453959/);
+    // the careers boards go through the website fetcher, not the upstream client: no mode or path to report
+    expect(lines[2]).toMatch(/^careers\s+ok\s+-\s+-\s+\d+ ms\s+0\s+0\s+0\s+0\s+0\s+-\s+get_careers_jobs: board greenhouse\/amplitude$/);
   }, 180_000);
 
   it('refuses an unknown source with the usage, exit 2', async () => {

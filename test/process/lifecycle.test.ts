@@ -3,7 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.js';
+import net from 'node:net';
+import { KEY_CACHE_TTL_MS } from '../../src/platform/key-cache.js';
+import { refusal } from '../helpers/key-refusal.js';
 import { runEntry, spawnServer, type Spawned } from '../helpers/spawn-service.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * The service as `npm start` runs it: no DATABASE_URL, so it starts its own embedded
@@ -80,15 +84,16 @@ describe('embedded database lifecycle', () => {
     expect((await billing(server.url, firstKey)).status).toBe(200);
   });
 
-  it('keys rotate and revoke from the CLI, taking effect at once', async () => {
+  it('keys rotate and revoke from the CLI (another process), refused by the server within its bound (1 s)', async () => {
+    const ask = (key: string) => async () => (await billing(server!.url, key)).status;
     const rotated = await runEntry('src/cli/keys.ts', ['rotate', '--name', 'cli-key'], env);
     expect(rotated.code).toBe(0);
     const fresh = rotated.stdout.trim().split('\n').at(-1)!;
-    expect((await billing(server!.url, cliKey)).status).toBe(401);
+    expect((await refusal(ask(cliKey), KEY_CACHE_TTL_MS)).acceptedAfterBound).toBe(0);
     expect((await billing(server!.url, fresh)).status).toBe(200);
     const revoked = await runEntry('src/cli/keys.ts', ['revoke', '--name', 'cli-key'], env);
     expect(revoked.code).toBe(0);
-    expect((await billing(server!.url, fresh)).status).toBe(401);
+    expect((await refusal(ask(fresh), KEY_CACHE_TTL_MS)).acceptedAfterBound).toBe(0);
     const bad = await runEntry('src/cli/keys.ts', ['create'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--name is required');
@@ -112,5 +117,49 @@ describe('embedded database lifecycle', () => {
     // the embedded database stopped after the service, not with it
     expect(() => process.kill(pid, 0)).toThrow();
     server = null;
+  });
+
+  it('a busy port fails at once, naming the port and the fix, before any database is started', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    const fresh = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-busy-'));
+    try {
+      const run = await runEntry('src/main.ts', [], { ...env, DATA_DIR: fresh, PORT: String(port) });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`failed to start: port ${port} on 127.0.0.1 (PORT) is already in use`);
+      expect(run.stderr).toContain(`PORT=${port + 1} npm start`);
+      // refused before the embedded cluster: nothing was made in the data folder
+      await expect(fs.access(path.join(fresh, 'pg'))).rejects.toThrow();
+    } finally {
+      taken.close();
+      await fs.rm(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('a second start on the running data folder connects to the running cluster and says so; it runs the cluster once the first ends', async () => {
+    const first = await spawnServer(env);
+    const second = await spawnServer(env);
+    try {
+      expect(second.output()).toContain(`run by process ${first.child.pid} (started first on this data folder): connected to it`);
+      expect((await billing(second.url, firstKey)).status).toBe(200);
+      const owner = JSON.parse(await fs.readFile(path.join(dataDir, 'pg.owner'), 'utf8')) as { pid: number };
+      expect(owner.pid).toBe(first.child.pid);
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      // the second takes the lock and starts the cluster again: it answers on, after a short outage
+      await waitFor(
+        async () => (JSON.parse(await fs.readFile(path.join(dataDir, 'pg.owner'), 'utf8').catch(() => '{}')) as { pid?: number }).pid === second.child.pid,
+        {
+          what: 'the second start to take the cluster over',
+        },
+      );
+      await waitFor(async () => (await billing(second.url, firstKey)).status === 200, { what: 'the second start to answer again' });
+      expect(second.output()).toContain('this process runs it now');
+    } finally {
+      for (const s of [first, second]) if (s.child.exitCode === null) s.child.kill('SIGTERM');
+      await Promise.all([first.exited, second.exited]);
+    }
+    await expect(fs.access(path.join(dataDir, 'pg.owner'))).rejects.toThrow();
   });
 });

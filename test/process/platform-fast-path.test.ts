@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSql, type Sql } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createKey } from '../../src/platform/keys.js';
+import { KEY_CACHE_TTL_MS } from '../../src/platform/key-cache.js';
+import { refusal } from '../helpers/key-refusal.js';
 import { replayEnv, startToolCallReplay } from '../helpers/mcp-tool-calls.js';
 import { runEntry, spawnServer, type Spawned } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
@@ -51,13 +53,6 @@ async function start(): Promise<Spawned> {
 
 const billing = (url: string, key: string) => fetch(`${url}/v1/billing`, { headers: { 'x-api-key': key } }).then((r) => r.status);
 
-/** Milliseconds from now until `key` is refused by the server (polled without pause). */
-async function msUntilRefused(url: string, key: string, deadlineMs = 10_000): Promise<number> {
-  const started = performance.now();
-  while (performance.now() - started < deadlineMs) if ((await billing(url, key)) === 401) return performance.now() - started;
-  throw new Error(`still accepted after ${deadlineMs} ms`);
-}
-
 describe('key cache across processes', () => {
   it('a key revoked or rotated by the keys CLI is refused by a running API within 1 s', async () => {
     const api = await start();
@@ -68,16 +63,20 @@ describe('key cache across processes', () => {
 
     const cli = await runEntry('src/cli/keys.ts', ['revoke', '--name', 'to-revoke'], { DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
     expect(cli.code, cli.stderr).toBe(0);
-    const revokeMs = await msUntilRefused(api.url, revoked.key);
-    expect(revokeMs).toBeLessThanOrEqual(1_000);
+    const revoke = await refusal(() => billing(api.url, revoked.key), KEY_CACHE_TTL_MS);
+    expect(revoke.acceptedAfterBound).toBe(0);
 
     const rot = await runEntry('src/cli/keys.ts', ['rotate', '--name', 'to-rotate'], { DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
     expect(rot.code, rot.stderr).toBe(0);
-    const rotateMs = await msUntilRefused(api.url, rotated.key);
-    expect(rotateMs).toBeLessThanOrEqual(1_000);
+    const rotate = await refusal(() => billing(api.url, rotated.key), KEY_CACHE_TTL_MS);
+    expect(rotate.acceptedAfterBound).toBe(0);
     const fresh = /(sk_[A-Za-z0-9_-]{32})/.exec(rot.stdout)![1];
     expect(await billing(api.url, fresh)).toBe(200);
-    console.log(`refused after the CLI exited: revoke ${revokeMs.toFixed(1)} ms, rotate ${rotateMs.toFixed(1)} ms`);
+    // the bound is the cache's lifetime: 1 s, documented in docs/api.md
+    expect(KEY_CACHE_TTL_MS).toBe(1_000);
+    console.log(
+      `first refused request sent after the CLI exited: revoke ${revoke.firstRefusedMs.toFixed(1)} ms, rotate ${rotate.firstRefusedMs.toFixed(1)} ms`,
+    );
   });
 });
 

@@ -50,12 +50,20 @@ export interface ReplayRoute {
   encoding?: 'gzip' | 'br' | 'deflate' | 'zstd';
   /** Computes the payload from the request (an RPC whose reply depends on its arguments). */
   reply?: (req: RecordedRequest) => string | object;
+  /** Computes the whole answer from the request: status, headers (a list for repeated ones, e.g. set-cookie) and body. */
+  respond?: (req: RecordedRequest) => ReplayAnswer;
   /** One-shot behaviours consumed in order by the first requests to this route, before the normal reply. */
   failFirst?: ReplayFailure[];
   /** Delay before every normal reply. */
   delayMs?: number;
   /** Every reply of this route is cut (see ReplayCut). */
   cut?: ReplayCut;
+}
+
+export interface ReplayAnswer {
+  status?: number;
+  headers?: Record<string, string | string[]>;
+  body: string | object;
 }
 
 export interface ReplayServer {
@@ -95,6 +103,14 @@ export async function startReplayServer(routes: ReplayRoute[]): Promise<ReplaySe
     }
     if (failure && 'status' in failure) {
       res.writeHead(failure.status, { 'content-type': 'text/html; charset=utf-8', ...failure.headers }).end(failure.body ?? '');
+      return;
+    }
+    if (route.respond) {
+      const answer = route.respond(recorded);
+      const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+      const type = typeof answer.body === 'string' ? 'text/html; charset=utf-8' : 'application/json';
+      if (route.delayMs) await new Promise((r) => setTimeout(r, route.delayMs));
+      res.writeHead(answer.status ?? 200, { 'content-type': type, 'content-length': String(Buffer.byteLength(text)), ...answer.headers }).end(text);
       return;
     }
     // built before the delay, so the injected latency is the upstream's whole time

@@ -194,6 +194,11 @@ export class Challenge {
   readonly #proofs = new Set<string>();
   served = 0;
 
+  /** Every clearance issued so far stops passing (its lifetime ran out). */
+  revokeAll(): void {
+    this.#proofs.clear();
+  }
+
   cleared(req: RecordedRequest): boolean {
     const m = /(?:^|;\s*)cf_clearance=([0-9a-f]{64})/.exec(String(req.headers.cookie ?? ''));
     return !!m && this.#proofs.has(m[1]);

@@ -50,11 +50,6 @@ export const SUMMARIES: Record<string, (a: Answer) => string> = {
     (a.cheapest
       ? `Cheapest: ${text(a, 'cheapest', 'source')} at ${moneyAt(a, ['cheapest', 'total'], ['cheapest', 'currency'])} for ${stay(a)}; ${num(a, 'sources_ok') ?? 0} source(s) priced, ${num(a, 'sources_failed') ?? 0} failed.`
       : `Nothing priced for ${stay(a)}; ${num(a, 'sources_failed') ?? 0} source(s) failed.`) + parityLine(a.parity),
-  get_booking_options: (a) => {
-    const options = arr(a, 'booking_options');
-    const prices = options.map((o) => num(o, 'together', 'price') ?? num(o, 'departing', 'price')).filter((p) => p !== null);
-    return `${count(options.length, 'booking option')}${prices.length ? `, from ${money(Math.min(...prices), textOrNull(a, 'pricing', 'currency'))}` : ''}; booking_request.url is where to book.`;
-  },
   search_flight_locations: (a) => {
     const places = arr(a, 'locations');
     return `${count(places.length, 'place')}: ${places
@@ -108,5 +103,6 @@ function parityLine(value: unknown): string {
       .map((u) => `${text(u, 'source')} (${money(num(u, 'amount'), textOrNull(p, 'basis', 'currency'))} less)`)
       .join(', ')}.`;
   if (p.status === 'official_cheapest') return ' Parity: the official site is cheapest.';
+  if (p.status === 'official_sold_out') return ` Parity: ${textOrNull(p, 'reason') ?? 'the official site is sold out'}.`;
   return ` Parity: not comparable, ${textOrNull(p, 'reason') ?? 'no reason given'}.`;
 }

@@ -216,7 +216,7 @@ type FetchFacts = {
  * that had no effect. Unless zero_retention is set, the answer (and the first upstream reply, when
  * this call fetched one) is archived for the caller's key.
  */
-export async function runSearch(
+export async function runCompatSearch(
   r: ResolvedSearch,
   ctx: ToolContext,
   handler: Tool['handler'] = r.tool.handler,
@@ -292,7 +292,7 @@ export function asCompatRoute(tool: Tool, engine: CompatEngine): Tool {
       const params = input as Record<string, unknown>;
       const warnings = Object.entries(COMMON_PARAMS).flatMap(([k, rule]) => (rule.noEffect && params[k] !== undefined ? [`${k}: ${rule.noEffect}`] : []));
       const r: ResolvedSearch = { engine, tool, input, params, warnings, zeroRetention: asksZeroRetention(params) };
-      return (await runSearch(r, ctx, handler)).body;
+      return (await runCompatSearch(r, ctx, handler)).body;
     },
   };
 }

@@ -9,6 +9,7 @@
 import type { ToolServices } from '../define-tool.js';
 import { storeStayRates, runOf } from '../../platform/stored-rates.js';
 import type { AuthedKey } from '../../platform/keys.js';
+import { SCHEDULED_CHECK } from '../../platform/history.js';
 import { newId } from '../../domain/ids.js';
 import { newMeter, runAdmitted } from '../invoke.js';
 import { commitHandlerWrites, settleCallIn, type CallRecord } from '../call.js';
@@ -88,7 +89,8 @@ export async function runCheck(deps: ToolServices, call: CheckCall): Promise<Che
         id: requestId,
         key_id: call.key.id,
         account_id: call.key.account_id,
-        method: CHECK_ROUTE.method,
+        // a scheduled check is the schedule's work, not the customer's call (usage counts it apart)
+        method: call.slot !== null ? SCHEDULED_CHECK : CHECK_ROUTE.method,
         path: CHECK_ROUTE.path,
         status: 200,
         duration_ms: performance.now() - started,

@@ -14,6 +14,7 @@ import { newId } from '../../domain/ids.js';
 import { nextSlot, periodMs, retryDelayMs } from '../../domain/watch-schedule.js';
 import { leaseSeconds, queueCheck, type CheckJob } from '../../jobs/watch-queue.js';
 import { keyById } from '../../platform/keys.js';
+import { SCHEDULED_CHECK } from '../../platform/history.js';
 import { billedPlan, planOf } from '../../platform/plans.js';
 import {
   activeWatches,
@@ -106,7 +107,7 @@ async function attemptFailed(
   await deps.sql.begin(async (tx) => {
     const history = {
       key_id: a.keyId,
-      method: CHECK_ROUTE.method,
+      method: SCHEDULED_CHECK,
       path: CHECK_ROUTE.path,
       status: api.status,
       duration_ms: a.ms,

@@ -123,6 +123,8 @@ export function mountConnectedApps(r: Router, kit: DashboardKit): void {
     kit.csrf,
     kit.signedIn(async (req, res, { account }) => {
       await revokeGrant(deps.sql, account.id, kit.field(req, 'grant'));
+      // the app's key row stops at once in this process too (see the key rotation)
+      deps.platform.keys.clear();
       res.redirect(303, '/dashboard/apps?notice=revoked');
     }),
   );

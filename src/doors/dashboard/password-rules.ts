@@ -23,16 +23,31 @@ function unLeet(text: string): string[] {
   return base.includes('1') ? [base.replaceAll('1', 'i'), base.replaceAll('1', 'l')] : [base];
 }
 
-/** Keyboard rows and the alphabet, either way round: a password cut from one is no secret. */
+/**
+ * Keyboard rows (QWERTY, QWERTZ, AZERTY, the digits), whole layouts read row after row, and the
+ * alphabet, either way round: a password that walks along one, from any key, for any length
+ * (round and round: asdfghjklasdf), is no secret.
+ */
 const RUNS = [
   'abcdefghijklmnopqrstuvwxyz',
-  '01234567890',
+  '1234567890',
+  'qwertyuiop',
+  'asdfghjkl',
+  'zxcvbnm',
+  'qwertzuiop',
+  'yxcvbnm',
+  'azertyuiop',
+  'qsdfghjklm',
+  'wxcvbn',
   'qwertyuiopasdfghjklzxcvbnm',
   'qwertzuiopasdfghjklyxcvbnm',
   'azertyuiopqsdfghjklmwxcvbn',
   '1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p',
 ];
 const RUN_TEXTS = RUNS.flatMap((r) => [r, [...r].reverse().join('')]);
+
+/** Whether `s` is a walk along `run` (from any position, wrapping round as often as it takes). */
+const walksAlong = (s: string, run: string) => run.repeat(Math.ceil(s.length / run.length) + 1).includes(s);
 
 const isDigit = (c: string) => c >= '0' && c <= '9';
 /** The step from one character to the next; between digits 9→0 is +1 and 0→9 is -1. */
@@ -46,7 +61,7 @@ export function isTrivial(text: string): boolean {
   const s = text.toLowerCase();
   if (new Set(s).size < 4) return true;
   if (/^(.+?)\1+$/su.test(s)) return true;
-  if (RUN_TEXTS.some((r) => (r + r + r).includes(s))) return true;
+  if (RUN_TEXTS.some((r) => walksAlong(s, r))) return true;
   const chars = [...s];
   const steps = new Set(chars.slice(1).map((c, i) => step(chars[i], c)));
   return steps.size === 1 && Math.abs([...steps][0]) <= 2;

@@ -18,6 +18,8 @@ import { DASHBOARD_PERIODS, accountUsage, callerUsage, isDashboardPeriod, type D
 import { appsByKey } from '../../platform/oauth-store.js';
 import { badText } from '../../core/validation.js';
 import { baseUrl } from '../oauth/urls.js';
+import { isObject } from '../../domain/json.js';
+import { DependencyDown, toApiError } from '../../domain/errors.js';
 
 export interface DashboardOptions {
   /** Express `trust proxy` for the dashboard (hops, addresses, `loopback`, true): makes `req.secure` and `req.ip` follow X-Forwarded-*. */
@@ -80,6 +82,11 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
     next();
   });
   r.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }));
+  // a POST without a form (no body, another content type) is an empty form: every field is then missing, never a TypeError
+  r.use((req, _res, next) => {
+    if (!isObject(req.body)) req.body = {};
+    next();
+  });
   r.use(async (req, res, next) => {
     res.locals.session = await readSession(sql, readCookie(req.headers.cookie, SESSION_COOKIE));
     next();
@@ -248,7 +255,12 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
   r.post(
     '/api/rotate',
     csrf,
-    signedIn(async (req, res, s) => afterKeyAction(res, s, { outcome: await rotateAccountKey(sql, s.account.id, field(req, 'name')), rotated: true })),
+    signedIn(async (req, res, s) => {
+      const outcome = await rotateAccountKey(sql, s.account.id, field(req, 'name'));
+      // this process refuses the old key from now on; the others within KEY_CACHE_TTL_MS (their notification, or its expiry)
+      if (outcome.ok) deps.platform.keys.clear();
+      return afterKeyAction(res, s, { outcome, rotated: true });
+    }),
   );
 
   r.get(
@@ -294,6 +306,29 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
         res,
         e.status ?? 400,
         messagePage('Form not accepted', 'The form could not be read. Reload the page and try again.', { href: '/dashboard', label: 'Back' }),
+      );
+    }
+    const api = toApiError(err);
+    // a path that is not valid percent-encoding (the router's URIError), or another client error of the HTTP layer
+    if (api.status >= 400 && api.status < 500) {
+      return send(
+        res,
+        400,
+        messagePage('Address not understood', 'This address or form could not be read. Check the link and try again.', {
+          href: '/dashboard',
+          label: 'Go to the dashboard',
+        }),
+      );
+    }
+    if (api instanceof DependencyDown) {
+      res.setHeader('retry-after', '5');
+      return send(
+        res,
+        503,
+        messagePage('Temporarily unavailable', 'The service cannot reach its database right now. Try again in a few seconds.', {
+          href: '/dashboard',
+          label: 'Try again',
+        }),
       );
     }
     deps.log.error({ err, requestId: req.id }, 'dashboard error');

@@ -6,6 +6,8 @@ export interface McpCaller {
   key: AuthedKey;
   /** The id of the next call's history record (over HTTP the request's own x-request-id, so that id finds it). */
   nextRequestId(): string;
+  /** This service's base URL as the client reached it (over HTTP), for the links an answer hands out. */
+  origin?: string;
 }
 
 /** What a tool call runs with: the process's dependencies and the caller. */

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { authenticateMcp } from '../oauth/resource-server.js';
+import { baseUrl } from '../oauth/urls.js';
 import { newId } from '../../domain/ids.js';
 import { buildToolTable, mcpServerFactory, type McpCaller } from './mcp.js';
 import { serveParsedBody } from './mcp-node.js';
@@ -23,7 +24,7 @@ export async function resolveCaller(deps: ServiceDeps, req: Request, res: Respon
   req.keyPrefix = key.prefix;
   // A request carries one JSON-RPC message: its tool call takes the request's own id, so x-request-id finds its record.
   let first = true;
-  return { key, nextRequestId: () => (first ? ((first = false), req.id) : newId('req')) };
+  return { key, nextRequestId: () => (first ? ((first = false), req.id) : newId('req')), origin: baseUrl(deps.config, req) };
 }
 
 const CALLER = 'caller';

@@ -97,7 +97,7 @@ export async function callTool(
     checkMaximums(tool, valid);
     input = valid;
   };
-  const admit = () => ({ key: caller.key, requestId: id, headers: {} });
+  const admit = () => ({ key: caller.key, requestId: id, headers: {}, origin: caller.origin });
   const read = () => {
     const split = splitArguments(tool, given);
     view = split.view;

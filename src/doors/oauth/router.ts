@@ -2,12 +2,16 @@ import express, { type ErrorRequestHandler, type NextFunction, type Request, typ
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { takeRateLimit } from '../../platform/rate-limit.js';
 import { badText } from '../../core/validation.js';
+import { DependencyDown, toApiError } from '../../domain/errors.js';
 import { REGISTRATION_BODY_MAX_BYTES } from './client-metadata.js';
 import { CLIENT_AUTH_METHODS, authenticateClient, registerClient } from './clients.js';
 import { pruneExpired, redeemCode } from './codes.js';
 import { OAuthProblem, invalidRequest } from './errors.js';
 import { rotateRefreshToken, revokeToken, type TokenLifetimes } from './tokens.js';
 import { MCP_SCOPE, oauthUrls, type OAuthUrls } from './urls.js';
+
+/** What the token and revocation endpoints read: a form of a few short fields. */
+const FORM_MAX_BYTES = 16 * 1024;
 
 /** RFC 8414 authorization server metadata. */
 export function authorizationServerMetadata(u: OAuthUrls) {
@@ -68,6 +72,13 @@ function sendProblem(deps: Pick<ServiceDeps, 'log'>, req: Request, res: Response
     if (err.status === 401 && /^Basic/i.test(req.get('authorization') ?? '')) res.set('www-authenticate', 'Basic realm="oauth"');
     return void res.status(err.status).json(err.body());
   }
+  // the database behind the endpoint is away: RFC 6749's temporarily_unavailable, retryable
+  if (toApiError(err) instanceof DependencyDown) {
+    res.set('retry-after', '5');
+    return void res
+      .status(503)
+      .json({ error: 'temporarily_unavailable', error_description: 'the authorization server cannot reach its database; retry shortly' });
+  }
   deps.log.error({ err, requestId: req.id }, 'oauth endpoint error');
   res.status(500).json({ error: 'server_error', error_description: `internal error (request ${req.id})` });
 }
@@ -76,7 +87,15 @@ function sendProblem(deps: Pick<ServiceDeps, 'log'>, req: Request, res: Response
 export function oauthRouter(deps: ServiceDeps): Router {
   const router = express.Router();
   const life = (): TokenLifetimes => ({ accessS: deps.config.OAUTH_ACCESS_TOKEN_TTL_S, refreshS: deps.config.OAUTH_REFRESH_TOKEN_TTL_S });
-  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+  // the token and revocation forms: small, and a form that cannot be read is answered in OAuth's shape (RFC 6749 §5.2)
+  const formBody = express.urlencoded({ extended: false, limit: FORM_MAX_BYTES, parameterLimit: 20 });
+  const formError: ErrorRequestHandler = (err: unknown, req, res, next) => {
+    const e = err as { type?: string } | null;
+    if (e?.type === 'entity.too.large')
+      return sendProblem(deps, req, res, new OAuthProblem('invalid_request', `the form is limited to ${FORM_MAX_BYTES / 1024} KB`, 413));
+    if (e?.type) return sendProblem(deps, req, res, invalidRequest('the form could not be read (application/x-www-form-urlencoded, at most 20 fields)'));
+    next(err);
+  };
   const noStore = (_req: Request, res: Response, next: NextFunction) => {
     res.set({ 'cache-control': 'no-store', pragma: 'no-cache' });
     next();
@@ -112,7 +131,7 @@ export function oauthRouter(deps: ServiceDeps): Router {
     }
   });
 
-  router.post('/oauth/token', form, noStore, async (req, res) => {
+  router.post('/oauth/token', formBody, formError, noStore, async (req: Request, res: Response) => {
     try {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const grantType = single(body, 'grant_type', true);
@@ -139,7 +158,7 @@ export function oauthRouter(deps: ServiceDeps): Router {
     }
   });
 
-  router.post('/oauth/revoke', form, noStore, async (req, res) => {
+  router.post('/oauth/revoke', formBody, formError, noStore, async (req: Request, res: Response) => {
     try {
       const client = await authenticateClient(deps, req);
       await revokeToken(deps.sql, single((req.body ?? {}) as Record<string, unknown>, 'token', true)!, client.client_id);

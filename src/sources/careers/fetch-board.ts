@@ -1,7 +1,7 @@
 import { NotFound } from '../../domain/errors.js';
 import type { SafeFetchResponse } from '../../upstream/safe-fetch.js';
 import { matchesCareersFilters, type CareersFilters } from './filters.js';
-import { assertOk, atsJson, fetchAts, mapLimit, type CareersIo } from './io.js';
+import { assertOk, atsJson, fetchAts, type CareersIo } from './io.js';
 import { parseAshbyBoard } from './parse-ashby.js';
 import { parseGreenhouseBoard } from './parse-greenhouse.js';
 import { parseLeverBoard } from './parse-lever.js';
@@ -23,6 +23,7 @@ import {
   workdayPageRequest,
 } from './requests.js';
 import { CAREERS_ATS_NAMES, type CareersBoard, type CareersBoardPage, type CareersJobRecord } from './types.js';
+import { mapLimit } from '../../domain/map-limit.js';
 
 /** Detail requests in flight at once for descriptions. */
 const DETAIL_CONCURRENCY = 6;

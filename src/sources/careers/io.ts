@@ -60,17 +60,3 @@ export function assertOk(res: SafeFetchResponse): void {
   if (res.status >= 200 && res.status < 300) return;
   throw upstreamStatusFailure(res.status, { retryAfter: res.headers['retry-after'] }) ?? new UpstreamFailed(`CareersHttp${res.status}`);
 }
-
-/** Runs `fn` over `items` with at most `limit` in flight, results in input order. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}

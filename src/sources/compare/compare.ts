@@ -2,12 +2,13 @@
  * `POST /v1/ota/compare`: one stay on the official site and on every OTA the caller identifies,
  * fetched in parallel (the call lasts as long as its slowest source, at most `timeout_s`). Each source is reduced to
  * its cheapest offer with that offer's own provenance; a failing source is reported with its
- * status and detail while the others are still returned. The cheapest total is marked among
+ * status and detail while the others are still returned; when every source failed the comparison
+ * is a failure (EverySourceFailed: 502, free, each source's reason). The cheapest total is marked among
  * offers in one comparison currency (the requested one when priced, else the most common).
  * The compared sources are the registry's (each source's `compare`, in its folder): this file
  * names none of them.
  */
-import { ApiError, toApiError } from '../../domain/errors.js';
+import { ApiError, EverySourceFailed, toApiError } from '../../domain/errors.js';
 import { stayParity, type OfficialStatement } from '../../domain/parity.js';
 import { scopeSources } from '../context.js';
 import { COMPARED } from '../registry.js';
@@ -35,17 +36,26 @@ function withDeadline(deps: CompareContext, source: string, run: Runner, seconds
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-async function runOne(deps: CompareContext, source: string, run: Runner, timeoutS: number): Promise<SourceResult> {
+/** One source's result, and whether its failure may pass on a retry. */
+async function runOne(deps: CompareContext, source: string, run: Runner, timeoutS: number): Promise<[SourceResult, boolean]> {
   const started = performance.now();
   let matched: SourceMatch | null = null;
   try {
     const offer = await withDeadline(deps, source, run, timeoutS, (m) => (matched = m));
-    return { source, status: 'ok', elapsed_s: seconds(performance.now() - started), error: null, offer, matched };
+    return [{ source, status: 'ok', elapsed_s: seconds(performance.now() - started), error: null, offer, matched }, false];
   } catch (err) {
     const api = toApiError(err);
     if (api.status === 500) deps.log.error({ err, source }, 'compare: source failed with an unexpected error');
     const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
-    return { source, status: 'error', elapsed_s: seconds(performance.now() - started), error: { status: api.status, detail }, offer: null, matched };
+    const failed: SourceResult = {
+      source,
+      status: 'error',
+      elapsed_s: seconds(performance.now() - started),
+      error: { status: api.status, detail },
+      offer: null,
+      matched,
+    };
+    return [failed, api.retryable || api.status === 504];
   }
 }
 
@@ -58,27 +68,57 @@ function comparisonCurrency(priced: { currency: string | null }[], requested: st
   return best;
 }
 
+/**
+ * The offers as compared: a total in the comparison currency is comparable. The official site's
+ * currency, where its booking engine states none, is the one the hotel states
+ * (sources.official.currency), marked `currency_stated_by: caller`; nothing else is filled in.
+ */
+function comparedOffers(results: SourceResult[], stated: OfficialStatement | undefined) {
+  return results
+    .filter((r) => r.offer && r.offer.available && (r.offer.total != null || r.offer.price_per_night != null))
+    .map((r) => {
+      const o = r.offer as SourceOffer;
+      const byCaller = r.source === 'official' && o.currency == null && stated?.currency ? stated.currency : null;
+      return {
+        source: r.source,
+        ...o,
+        currency: o.currency ?? byCaller,
+        currency_stated_by: byCaller ? ('caller' as const) : o.currency ? ('source' as const) : null,
+      };
+    });
+}
+
 export async function compareStay(deps: CompareContext, input: CompareInput) {
   const stay = stayWindow(input, 28);
   const started = performance.now();
-  const results = await Promise.all(runners(input).map(([source, run]) => runOne(deps, source, run, input.timeout_s)));
-  const priced = results
-    .filter((r) => r.offer && r.offer.available && (r.offer.total != null || r.offer.price_per_night != null))
-    .map((r) => ({ source: r.source, ...(r.offer as SourceOffer) }));
+  const ran = await Promise.all(runners(input).map(([source, run]) => runOne(deps, source, run, input.timeout_s)));
+  const results = ran.map(([r]) => r);
+  // a comparison with no answer at all is a failure (502, free, each source's reason), not an empty success
+  if (ran.length && ran.every(([r]) => r.error)) {
+    throw new EverySourceFailed(ran.map(([r, retryable]) => ({ source: r.source, status: r.error!.status, detail: r.error!.detail, retryable })));
+  }
+  const stated = input.sources.official as OfficialStatement | undefined;
+  const priced = comparedOffers(results, stated);
   const currency = comparisonCurrency(
     priced.filter((o) => o.total != null),
     input.currency,
   );
-  const cheapest = lowest(
-    priced.filter((o) => o.currency != null && o.currency === currency),
-    (o) => o.total,
-  );
+  const parity = stayParity(results, { nights: stay.nights, adults: input.adults }, stated);
+  // where parity compared on its basis (all-in totals) in this currency, the cheapest is parity's: never an offer parity set aside
+  const parityWinner = parity.basis?.currency === currency ? (parity.status === 'official_cheapest' ? 'official' : parity.cheapest_agency?.source) : null;
+  const cheapest = parityWinner
+    ? (priced.find((o) => o.source === parityWinner) ?? null)
+    : lowest(
+        priced.filter((o) => o.currency != null && o.currency === currency),
+        (o) => o.total,
+      );
   const offers = priced
     .map((o) => ({
       source: o.source,
       total: o.total,
       price_per_night: o.price_per_night,
       currency: o.currency,
+      currency_stated_by: o.currency_stated_by,
       taxes_and_fees_included: o.taxes_and_fees_included,
       description: o.description,
       comparable: o.total != null && o.currency != null && o.currency === currency,
@@ -96,7 +136,7 @@ export async function compareStay(deps: CompareContext, input: CompareInput) {
     cheapest: cheapest ? { source: cheapest.source, total: cheapest.total as number, currency: cheapest.currency as string } : null,
     offers,
     sources: results,
-    parity: stayParity(results, { nights: stay.nights, adults: input.adults }, input.sources.official as OfficialStatement | undefined),
+    parity,
     sources_ok: results.filter((r) => r.status === 'ok').length,
     sources_failed: results.filter((r) => r.status === 'error').length,
     elapsed_s: seconds(performance.now() - started),

@@ -39,6 +39,8 @@ export interface SourceOffer {
   price_per_night: number | null;
   currency: string | null;
   taxes_and_fees_included: boolean | null;
+  /** Rooms the total covers, as the reply states; null where it does not say (every source is asked for one room). */
+  rooms: number | null;
   description: string;
   provenance: Provenance | null;
 }
@@ -90,6 +92,7 @@ export const unpriced = (description: string): SourceOffer => ({
   price_per_night: null,
   currency: null,
   taxes_and_fees_included: null,
+  rooms: null,
   description,
   provenance: null,
 });
@@ -103,7 +106,7 @@ export function statedTotal(
 ): SourceOffer {
   if (p.total == null) return unpriced(p.unavailable_reason ?? 'nothing priced');
   const { available, total, price_per_night, currency, taxes_and_fees_included, provenance } = p;
-  return { available, total, price_per_night, currency, taxes_and_fees_included, description, provenance };
+  return { available, total, price_per_night, currency, taxes_and_fees_included, rooms: null, description, provenance };
 }
 
 /** How a compare field says its id may be left out. */

@@ -29,9 +29,13 @@ export const officialCompare = compareEntry(
           price_per_night: null,
           currency: o.currency,
           taxes_and_fees_included: o.taxes_and_fees_included,
+          // the engine is asked for one room (fetchOfficialRate's default): its quote is for one
+          rooms: 1,
           description: `${r.engine.name}: ${[o.room_name, o.rate_name].filter(Boolean).join(', ') || `room ${o.room_id}`}`,
           provenance: o.provenance,
         }
-      : unpriced(`${r.engine.name}: nothing available`);
+      : r.offers.length
+        ? { ...unpriced(`${r.engine.name}: no stay total`), available: true }
+        : unpriced(`${r.engine.name}: nothing available`);
   },
 );

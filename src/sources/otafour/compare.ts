@@ -26,6 +26,7 @@ export const otafourCompare = compareEntry(
             price_per_night: p.price_per_night,
             currency: p.currency,
             taxes_and_fees_included: p.tax_inclusive,
+            rooms: null,
             description: 'cheapest room, per night',
             provenance: p.provenance,
           }

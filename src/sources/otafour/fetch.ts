@@ -1,4 +1,5 @@
 /** `otafour` I/O: the property page's room-grid JSON for one stay, in one display currency, and the search box's suggestions. */
+import { driftRule } from '../../config/source-guards.js';
 import type { SourceUses } from '../context.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import type { Provenance } from '../../domain/provenance.js';
@@ -77,7 +78,9 @@ export async function fetchOtafour(deps: SourceUses<'upstream'>, input: OtafourI
   });
   checkStatus(response);
   const obs = observe('otafour', response);
-  const grid = await withContractGuard('otafour', response, (r) => parseOtafourSecondaryData(r.json(), input.property_id));
+  const grid = await withContractGuard('otafour', response, (r) => parseOtafourSecondaryData(r.json(), input.property_id), {
+    rule: driftRule('otafour', 'rooms'),
+  });
   const key = { propertyId: input.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
   const prov = (o: OtafourGridOffer): Provenance =>
     priceProvenance(obs, key, {

@@ -44,6 +44,7 @@ export const otaoneCompare = compareEntry(
           price_per_night: null,
           currency: o.p.currency || null,
           taxes_and_fees_included: null,
+          rooms: null,
           description: o.room,
           provenance: o.p.provenance,
         }

@@ -4,7 +4,7 @@ import { compareEntry } from '../manifest.js';
 import { BY_NAME, lookUp, lowest, POINT_OF_SALE, stayOf, statedTotal } from '../compare/offer.js';
 import { searchGroupTypeahead } from '../shared/group-search.js';
 import { digits } from '../shared/tool-fields.js';
-import { fetchOtathreeStay } from './fetch.js';
+import { readOtathreeStay } from './fetch.js';
 
 /** The third OTA in a comparison: the cheapest offer of its rooms, else the stay total its headline states. */
 export const otathreeCompare = compareEntry(
@@ -17,7 +17,7 @@ export const otathreeCompare = compareEntry(
     const { market } = given;
     const search = (hotel: string) => searchGroupTypeahead(deps, 'otathree', market, hotel, 1);
     const ref = { market, property_id: given.property_id || (await lookUp('otathree', input.hotel, search, match)) };
-    const r = await fetchOtathreeStay(deps, { ...ref, ...stayOf(input), rooms: true });
+    const { stay: r, roomCount } = await readOtathreeStay(deps, { ...ref, ...stayOf(input), rooms: true });
     const o = lowest(
       r.rooms.flatMap((room) => room.offers.map((offer) => ({ room: room.name, offer }))),
       (x) => x.offer.total,
@@ -30,10 +30,11 @@ export const otathreeCompare = compareEntry(
         price_per_night: f.nightly,
         currency: f.currency || null,
         taxes_and_fees_included: f.taxes_and_fees_included,
+        rooms: roomCount,
         description: o.room,
         provenance: f.provenance,
       };
     }
-    return statedTotal(r.property, 'headline');
+    return { ...statedTotal(r.property, 'headline'), rooms: roomCount };
   },
 );

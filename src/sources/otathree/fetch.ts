@@ -51,6 +51,11 @@ export interface OtathreeStayOutput {
 }
 
 export async function fetchOtathreeStay(deps: GroupContext, input: OtathreeStayInput): Promise<OtathreeStayOutput> {
+  return (await readOtathreeStay(deps, input)).stay;
+}
+
+/** The stay's answer, and the rooms its prices cover as the reply states (compare's parity reads it). */
+export async function readOtathreeStay(deps: GroupContext, input: OtathreeStayInput): Promise<{ stay: OtathreeStayOutput; roomCount: number | null }> {
   const stay = stayWindow(input, 28);
   const currency = OTATHREE_MARKET_CURRENCY[input.market];
   const { parsed, obs } = await callPropertyOffers(
@@ -75,7 +80,7 @@ export async function fetchOtathreeStay(deps: GroupContext, input: OtathreeStayI
     derivation: headline.basis === 'sticky_bar' ? 'upstream' : 'normalized_upstream',
     rateId: null,
   });
-  return {
+  const answer: OtathreeStayOutput = {
     search_parameters: {
       engine: 'ota_otathree',
       property_id: input.property_id,
@@ -101,6 +106,7 @@ export async function fetchOtathreeStay(deps: GroupContext, input: OtathreeStayI
       observed_at: obs.observedAt.toISOString(),
     },
   };
+  return { stay: answer, roomCount: parsed.room_count };
 }
 
 /** The reviews document, written from the fields public clients request (the parser reads exactly these). */

@@ -2,7 +2,7 @@
  * `POST /v1/ota/otathree`: headline object and room grid for one stay, from the group's
  * `propertyOffers` reply (same document as `otatwo`).
  */
-import { bookableRows, parseOfferGrid, toOffer, type OfferGrid } from '../otatwo/offer-grid.js';
+import { bookableRows, parseOfferGrid, statedRooms, toOffer, type OfferGrid } from '../otatwo/offer-grid.js';
 import { cheapestOffer, parseDisplayedAmount, type OtaHeadline, type OtaOffer } from '../shared/offer.js';
 import type { Json } from '../../domain/json.js';
 
@@ -22,6 +22,8 @@ export interface OtathreeStay {
   check_out: string | null;
   room_types: number;
   offers: number;
+  /** Rooms the offers' prices cover, as the reply states (parity compares like with like); null when it does not. */
+  room_count: number | null;
 }
 
 export interface OtathreeContext {
@@ -110,6 +112,7 @@ export function parseOtathreeStay(payload: Json, ctx: OtathreeContext): Otathree
     nights: grid.nights,
     check_in: grid.check_in,
     check_out: grid.check_out,
+    room_count: statedRooms(grid),
     room_types: rooms.length,
     offers: rooms.reduce((n, r) => n + r.offers.length, 0),
   };

@@ -6,7 +6,7 @@ import { OTATWO_MARKETS } from '../shared/group-graphql.js';
 import { searchGroupTypeahead } from '../shared/group-search.js';
 import { stayWindow } from '../shared/stay.js';
 import { digits } from '../shared/tool-fields.js';
-import { fetchOtatwoHeadline } from './fetch.js';
+import { fetchOtatwoGrid, otatwoHeadline } from './fetch.js';
 
 /** The second OTA in a comparison: its headline (cheapest) offer for the stay. */
 export const otatwoCompare = compareEntry(
@@ -20,7 +20,8 @@ export const otatwoCompare = compareEntry(
     const { market } = given;
     const search = (hotel: string) => searchGroupTypeahead(deps, 'otatwo', market, hotel, 1);
     const ref = { market, property_id: given.property_id || (await lookUp('otatwo', input.hotel, search, match)) };
-    const r = await fetchOtatwoHeadline(deps, { ...ref, check_in: stay.check_in, nights: stayWindow(stay, 28).nights, adults: stay.adults });
+    const f = await fetchOtatwoGrid(deps, { ...ref, check_in: stay.check_in, nights: stayWindow(stay, 28).nights, adults: stay.adults });
+    const r = otatwoHeadline(f);
     const c = r.cheapest;
     return c
       ? {
@@ -29,6 +30,7 @@ export const otatwoCompare = compareEntry(
           price_per_night: c.nightly,
           currency: c.currency || null,
           taxes_and_fees_included: c.taxes_and_fees_included,
+          rooms: f.parsed.room_count,
           description: c.room_name,
           provenance: c.provenance,
         }

@@ -101,7 +101,11 @@ export async function fetchOtatwoRooms(deps: GroupContext, input: OtatwoStayInpu
 
 /** Headline: the cheapest row across rooms, with its room name; null when nothing is priced. */
 export async function fetchOtatwoHeadline(deps: GroupContext, input: OtatwoStayInput) {
-  const f = await fetchOtatwoGrid(deps, input);
+  return otatwoHeadline(await fetchOtatwoGrid(deps, input));
+}
+
+/** The headline of a fetched grid (compare reads the grid's stated room count beside it). */
+export function otatwoHeadline(f: OtatwoFetched) {
   let best: { room: string; plan: OtatwoRatePlan } | null = null;
   for (const r of f.parsed.rooms) {
     for (const p of r.rate_plans) if (p.price != null && (best == null || p.price < (best.plan.price as number))) best = { room: r.name, plan: p };

@@ -250,6 +250,12 @@ export function parseOfferGrid(alias: OfferGridAlias, payload: Json, ctx: OfferG
   return grid;
 }
 
+/** Rooms the bookable rows' prices cover, as the reply's keys state them (null when none is bookable or they differ). */
+export function statedRooms(grid: OfferGrid): number | null {
+  const counts = new Set(bookableRows(grid).map((r) => r.room_count));
+  return counts.size === 1 ? ([...counts][0] as number) : null;
+}
+
 /** Rows that can be booked, across all units. */
 export function bookableRows(grid: OfferGrid): OfferGridRow[] {
   return grid.units.flatMap((u) => u.rows.filter((r) => r.available));

@@ -2,7 +2,7 @@
  * `POST /v1/ota/otatwo/rooms`: the property's room grid as rate-plan rows. Built on the shared
  * offer grid; a plan sold pay-now and pay-at-property is two rows.
  */
-import { parseOfferGrid, type OfferGridRow } from './offer-grid.js';
+import { parseOfferGrid, statedRooms, type OfferGridRow } from './offer-grid.js';
 import type { PaymentModel } from '../shared/offer.js';
 import type { Json } from '../../domain/json.js';
 
@@ -51,6 +51,8 @@ export interface OtatwoRooms {
   available: boolean;
   sold_out: boolean | null;
   cheapest_rate: number | null;
+  /** Rooms the prices cover, as the reply states (parity compares like with like); null when it does not. */
+  room_count: number | null;
   rooms: OtatwoRoom[];
 }
 
@@ -110,6 +112,7 @@ export function parseOtatwoRooms(payload: Json, ctx: OtatwoRoomsContext): Otatwo
     available: cheapest != null,
     sold_out: grid.sold_out,
     cheapest_rate: cheapest,
+    room_count: statedRooms(grid),
     rooms,
   };
 }

@@ -5,6 +5,7 @@ import { BY_NAME, lookUp, stayOf, statedTotal } from '../compare/offer.js';
 import { searchGroupTypeahead } from '../shared/group-search.js';
 import { digits } from '../shared/tool-fields.js';
 import { fetchRentaloneQuote } from './fetch.js';
+import { checkListingPlatform } from './listing-url.js';
 
 /** The rental platform in a comparison: the stay total its quote states. */
 export const rentaloneCompare = compareEntry(
@@ -19,6 +20,7 @@ export const rentaloneCompare = compareEntry(
         .optional()
         .describe('number in the listing URL, e.g. 321456ha'),
     })
+    .superRefine(checkListingPlatform)
     .optional()
     .describe(`rentalone: ${SOURCE_NAMES.rentalone}`),
   (s) => s.property_id ?? s.listing_id,

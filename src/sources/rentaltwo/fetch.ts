@@ -9,8 +9,9 @@ import { ApiError, BadRequest, NotFound, UpstreamContractChanged } from '../../d
 import { UpstreamBlocked } from '../../upstream/blocked.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
+import { driftRule } from '../../config/source-guards.js';
 import type { Provenance } from '../../domain/provenance.js';
-import { checkStatus, mapLimit, observe, priceProvenance, type Observation } from '../shared/observation.js';
+import { checkStatus, observe, priceProvenance, type Observation } from '../shared/observation.js';
 import { currencyFromText } from '../shared/offer.js';
 import { SearchTimer, echoParameters, type SearchMetadata } from '../shared/search-metadata.js';
 import { parseRentaltwoCalendar, type RentaltwoCalendarDay } from './calendar.js';
@@ -21,6 +22,7 @@ import { parsePdpQuote } from './pdp-quote.js';
 import { rentaltwoCalendarPath, rentaltwoQuotePath, staysSearchBody, type StaysSearchRequest } from './requests.js';
 import { parseRentaltwoSearch, statedNights, type RentaltwoPrice, type RentaltwoProperty } from './stays-search.js';
 import { arr, at, text, type Json } from '../../domain/json.js';
+import { mapLimit } from '../../domain/map-limit.js';
 
 const QUOTE_CONCURRENCY = 4;
 
@@ -163,12 +165,16 @@ export async function fetchRentaltwoSearch(deps: SourceUses<'upstream'>, input: 
   );
   checkStatus(response);
   const obs = observe('rentaltwo', response);
-  const page = await withContractGuard('rentaltwo', response, (r) =>
-    timer.parse(() => {
-      const json = r.json<Json>();
-      graphqlErrors(json, 'rentaltwo destination not found');
-      return parseRentaltwoSearch(json, { origin, includeTaxes: input.include_taxes, cursor: input.next_page_token, offset, timePeriod: input.time_period });
-    }),
+  const page = await withContractGuard(
+    'rentaltwo',
+    response,
+    (r) =>
+      timer.parse(() => {
+        const json = r.json<Json>();
+        graphqlErrors(json, 'rentaltwo destination not found');
+        return parseRentaltwoSearch(json, { origin, includeTaxes: input.include_taxes, cursor: input.next_page_token, offset, timePeriod: input.time_period });
+      }),
+    { rule: driftRule('rentaltwo', 'stays_search'), priced: !!checkIn },
   );
   const properties: PricedProperty[] = page.properties.map((p) => ({
     ...p,

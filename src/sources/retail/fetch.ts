@@ -1,4 +1,5 @@
 import type { SourceUses } from '../context.js';
+import { driftRule } from '../../config/source-guards.js';
 import { checkStatus } from '../shared/observation.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { extractRetailNextData, parseRetailReviews, retailReviewsFromNextData, type RetailReviewsPage } from './parse-reviews.js';
@@ -30,6 +31,8 @@ export async function fetchRetailSearch(
   const req = retailSearchRequest(input.q, input.page, input.sort);
   const res = await deps.upstream.fetch({ source: 'retail', path: req.path, expect: 'html' });
   checkStatus(res);
-  const items = await withContractGuard('retail', res, (r) => parseRetailSearchItems(retailSearchItemsFromNextData(extractRetailNextData(r.text()))));
+  const items = await withContractGuard('retail', res, (r) => parseRetailSearchItems(retailSearchItemsFromNextData(extractRetailNextData(r.text()))), {
+    rule: driftRule('retail', 'search'),
+  });
   return { items, wire_bytes: res.wireBytes };
 }

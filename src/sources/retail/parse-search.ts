@@ -33,9 +33,11 @@ export function parseRetailSearchItems(items: unknown, context: { offset?: numbe
     if (!id) continue;
     const price = it.priceInfo;
     const url = nonEmptyText(it.canonicalUrl);
-    const shown = nonEmptyText(price, 'linePrice') ?? nonEmptyText(price, 'itemPrice');
+    // The search page states the price as text (`linePrice`, `itemPrice`); the store's other
+    // format (its product pages and app data) as `currentPrice {price, priceString}`: both are read.
+    const shown = nonEmptyText(price, 'linePrice') ?? nonEmptyText(price, 'itemPrice') ?? nonEmptyText(price, 'currentPrice', 'priceString');
     // minPrice is 0 on items without a price range (recorded page): the shown price is the price.
-    const min = num(price, 'minPrice');
+    const min = num(price, 'minPrice') ?? num(price, 'currentPrice', 'price');
     out.push({
       position: (context.offset ?? 0) + out.length + 1,
       item_id: id,
@@ -43,8 +45,8 @@ export function parseRetailSearchItems(items: unknown, context: { offset?: numbe
       link: url ? new URL(url, BASE).toString() : null,
       price: parseDisplayedAmount(shown) ?? (min !== null && min > 0 ? min : null),
       price_text: shown,
-      was_price_text: nonEmptyText(price, 'wasPrice'),
-      unit_price_text: nonEmptyText(price, 'unitPrice'),
+      was_price_text: nonEmptyText(price, 'wasPrice') ?? nonEmptyText(price, 'wasPrice', 'priceString'),
+      unit_price_text: nonEmptyText(price, 'unitPrice') ?? nonEmptyText(price, 'unitPrice', 'priceString'),
       rating: num(it.averageRating),
       reviews: num(it.numberOfReviews),
       seller: nonEmptyText(it.sellerName),

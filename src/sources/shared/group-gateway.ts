@@ -1,5 +1,6 @@
 /** One call of the travel group's GraphQL gateway, made the same way by `otatwo`, `otathree` and `rentalone`. */
-import { withContractGuard } from '../../upstream/diagnostics.js';
+import { withContractGuard, type DriftCheck } from '../../upstream/diagnostics.js';
+import { driftRule } from '../../config/source-guards.js';
 import {
   GRAPHQL_HEADERS,
   GRAPHQL_PATH,
@@ -26,6 +27,8 @@ export interface GroupGraphqlCall {
   market: string;
   /** Root field the first operation's `data` must carry, and the detail of the 404 when an error says not found. */
   root: string;
+  /** The source's drift rule for this reply kind. */
+  drift?: DriftCheck;
   notFound: string;
   /** The point of sale's own base URL, when the operator configured one. */
   baseUrl?: string;
@@ -51,9 +54,12 @@ export async function callGroupGraphql<T>(
   });
   checkStatus(response);
   const obs = observe(alias, response);
-  const parsed = await withContractGuard(alias, response, (r) => parse(graphqlData(alias, r, call.root, call.notFound)));
+  const parsed = await withContractGuard(alias, response, (r) => parse(graphqlData(alias, r, call.root, call.notFound)), call.drift);
   return { parsed, obs };
 }
+
+/** Each brand's drift rule for its offers reply (src/config/source-guards.ts). */
+const OFFERS_DRIFT: Record<GroupAlias, string> = { otatwo: 'rooms', otathree: 'stay', rentalone: 'quote' };
 
 /** Market a request goes out for: the euro site is served through IE. */
 export const egressMarket = (market: string): string => (market === 'EU' ? 'IE' : market);
@@ -77,6 +83,7 @@ export async function callPropertyOffers<T>(
       body: propertyOffersBody(withHash(op, deps.config.GROUP_QUERY_HASHES), pos, stay.propertyId, stay.window, stay.adults),
       market: egressMarket(stay.market),
       root: 'propertyOffers',
+      drift: { rule: driftRule(alias, OFFERS_DRIFT[alias]) },
       baseUrl: pos.baseUrl,
       notFound: `${alias} property ${stay.propertyId} not found`,
     },

@@ -198,6 +198,12 @@ describe.skipIf(suite.missing)(suite.title, () => {
         marketed_as: ['B6 16', 'MS 754', 'MS 964'],
         price: 1987,
         booking_request: { url: CLICK, post_data: 'u=ADowPO_ROW1&hl=en-US' },
+        // the POST click-out as a GET link a person can open on this service (test/integration/booking)
+        booking_link: {
+          url: expect.stringMatching(new RegExp(`^${svc.url}/v1/book/[\\w-]{22}\\?e=\\d+&s=[\\w-]+$`)),
+          method: 'GET',
+          expires_at: expect.any(String),
+        },
       },
     });
     expect(opts.booking_options[2]).toMatchObject({
@@ -239,7 +245,10 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const book = await client.callTool({ name: 'get_booking_options', arguments: { booking_token: back.flights.filter((f: any) => f.best)[1].booking_token } });
     expect(book.isError).toBeFalsy();
     expect((book._meta as any).credits_charged).toBe(3);
-    expect((book.structuredContent as any).booking_options[1].together.book_with).toBe('Other Agency');
+    // over MCP the view: each option's whole-itinerary total and its tickets, each with the link to open
+    const second = (book.structuredContent as any).options[1];
+    expect(second.tickets[0]).toMatchObject({ book_with: 'Other Agency', booking_link: { method: 'GET' } });
+    expect(second.total).toBe(second.tickets[0].price);
     expect(lastRequest(BOOKING).query.curr).toBe('EUR');
 
     const bad = await client.callTool({ name: 'get_booking_options', arguments: { booking_token: best[0].departure_token } });

@@ -12,8 +12,10 @@ const START = '2027-03-01';
 const suite = fixtureSuite('POST /v1/calendar against the replayed calendar RPC', 'google-hotels/travel-search-paris-budget.html');
 
 // 2027-03-05 and -06 sell only as 2-night stays; 2027-03-10 not at all; other nights 100 + day index.
+/** Tokens whose every night is sold out from now on. */
+const soldOut = new Set<string>();
 const pricer: Pricer = (date, los, token) => {
-  if (token.startsWith('ChkEmpty')) return null;
+  if (token.startsWith('ChkEmpty') || soldOut.has(token)) return null;
   const i = Math.round((Date.parse(date) - Date.parse(START)) / 86_400_000);
   if (date === '2027-03-10') return null;
   if (date === '2027-03-05' || date === '2027-03-06') return los >= 2 ? (260 * los) / 2 : null;
@@ -189,6 +191,20 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('0');
     expect(((await res.json()) as any).unpriced_dates).toHaveLength(5);
+  });
+
+  it('a full sell-out removes the stored nights, as one sold-out night removes its own (defect 5)', async () => {
+    const token = 'ChkSellout-hotel-0001';
+    const stored = async () => ((await (await svc.call(`/v1/rates?token=${token}`, { key })).json()) as any).total as number;
+    const calendarCall = () => svc.call('/v1/calendar', { key, body: { token, start: START, days: 3, probe_min_stay: false } });
+    expect((await calendarCall()).status).toBe(200);
+    expect(await stored()).toBe(3);
+    soldOut.add(token);
+    const res = await calendarCall();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+    expect(((await res.json()) as any).unpriced_dates).toHaveLength(3);
+    expect(await stored()).toBe(0);
   });
 
   it('upstream failure is 502, a reply without the RPC frame is 503, bad input is 422', async () => {

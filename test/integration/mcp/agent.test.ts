@@ -9,8 +9,10 @@ import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { LOCATION_LONDON, CALENDAR_GRAPH_RETURN } from '../../fixtures/flights-rpc-payloads.js';
 import { asRental, RENTALONE_LISTING_PAGE, TYPEAHEAD } from '../../fixtures/ota-payloads.js';
 import { REPLAY_URL, startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { STAYS_SEARCH_HASH } from '../../../src/sources/rentaltwo/operations.js';
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
+const LYON = 'airbnb/StaysSearch-excerpt-lyon-2026-09.json';
 /**
  * 48 KB before issue 38, which added to each tool its cost (first description line and _meta), the
  * real site beside each alias, the conditions said in words instead of if/then, and each field's
@@ -30,7 +32,7 @@ const FEEDERS: Record<string, RegExp> = {
   website: /get_hotel_details|website/,
 };
 
-const suite = fixtureSuite('an agent with only the MCP tools', OFFERS);
+const suite = fixtureSuite('an agent with only the MCP tools', OFFERS, LYON);
 describe.skipIf(suite.missing)(suite.title, () => {
   let h: Harness;
   let client: Client;
@@ -44,6 +46,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
         { method: 'POST', path: '/otatwo/graphql', body: offers },
         { method: 'POST', path: '/rentalone/graphql', body: [asRental(offers)] },
         { path: '/rentalone/321456ha', body: RENTALONE_LISTING_PAGE },
+        { method: 'POST', path: `/rentaltwo/api/v3/StaysSearch/${STAYS_SEARCH_HASH}`, body: readFixtureJson(LYON) },
         { method: 'POST', path: '/_/FlightsFrontendUi/data/batchexecute', query: { rpcids: 'H028ib' }, body: LOCATION_LONDON },
         { method: 'POST', path: '/_/FlightsFrontendUi/data/travel.frontend.flights.FlightsFrontendService/GetCalendarGraph', body: CALENDAR_GRAPH_RETURN },
       ],
@@ -110,6 +113,32 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const notListing = await client.callTool({ name: 'get_rental_quote', arguments: { url: 'https://www.vrbo.com/search?q=lake', check_in: '2023-06-04' } });
     expect(notListing.isError).toBe(true);
     expect((notListing._meta as { status: number }).status).toBe(422);
+  });
+
+  it('get_rental_quote refuses an Airbnb listing from search_rentals (id or URL) with a 422 naming the tool that prices it, sending nothing to Vrbo', async () => {
+    const found = await client.callTool({ name: 'search_rentals', arguments: { q: 'Lyon' } });
+    expect(found.isError, JSON.stringify(found.content)).toBeFalsy();
+    const id = (found.structuredContent as { properties: { id: string }[] }).properties[0].id;
+    const before = h.replay.requests.filter((r) => r.path.startsWith('/rentalone')).length;
+    const refusals = [
+      [{ property_id: id }, 'property_id'],
+      [{ listing_id: id }, 'listing_id'],
+      [{ url: `https://www.airbnb.com/rooms/${id}` }, 'url'],
+      [{ url: 'https://www.example.com/321456ha' }, 'url'],
+    ] as const;
+    for (const [listing, field] of refusals) {
+      const res = await client.callTool({ name: 'get_rental_quote', arguments: { ...listing, check_in: '2023-06-04' } });
+      expect(res.isError, field).toBe(true);
+      expect((res._meta as { status: number }).status).toBe(422);
+      const [problem] = JSON.parse((res.content as { text: string }[])[0].text) as { loc: string[]; msg: string }[];
+      expect(problem.loc).toEqual(['body', field]);
+      expect(problem.msg).toMatch(field === 'url' && !listing.url.includes('airbnb') ? /not a Vrbo listing URL/ : /Airbnb.*get_rental_calendar/);
+    }
+    expect(h.replay.requests.filter((r) => r.path.startsWith('/rentalone'))).toHaveLength(before);
+    // the other way round: a Vrbo listing number is no Airbnb id, and the calendar says which tool takes it
+    const vrbo = await client.callTool({ name: 'get_rental_calendar', arguments: { property_id: '321456ha' } });
+    expect(vrbo.isError).toBe(true);
+    expect((vrbo.content as { text: string }[])[0].text).toContain('get_rental_quote');
   });
 
   it('get_flight_calendar runs on the airport codes search_flight_locations returns', async () => {

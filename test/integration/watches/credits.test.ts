@@ -131,6 +131,21 @@ describe('watches under enforced credits', () => {
       expect(ok.checks[0]).toMatchObject({ period: 0, trigger: 'schedule' });
       const charges = await svc.deps.sql`SELECT amount FROM credit_ledger WHERE account_id = ${account_id} AND kind = 'charge'`;
       expect(charges.map((c) => c.amount)).toEqual([-5]);
+      // defect 9: the schedule's check and its failed attempts are not the customer's calls or errors; usage says so apart, with credits
+      const usage = (await (await svc.call('/v1/usage?period=24h', { key })).json()) as any;
+      expect(usage.scheduled).toEqual({ checks: 1, failed_attempts: 2, credits: 5 });
+      expect(usage.totals).toMatchObject({ errors: 0, credits: 0 });
+      expect(usage.by_endpoint.map((e: any) => e.path)).not.toContain('/v1/watches/{watch_id}/check');
+      expect(usage.by_status.map((s: any) => s.status)).not.toContain(502);
+      const asked = await svc.call(`/v1/watches/${id}/check`, { key, method: 'POST' });
+      expect(asked.status).toBe(200);
+      const after = (await (await svc.call('/v1/usage?period=24h', { key })).json()) as any;
+      expect(after.by_endpoint).toContainEqual(
+        expect.objectContaining({ method: 'POST', path: '/v1/watches/{watch_id}/check', requests: 1, errors: 0, credits: 5 }),
+      );
+      expect(after.totals.credits).toBe(5);
+      expect(after.by_day.reduce((n: number, d: any) => n + d.credits, 0)).toBe(5);
+      expect(after.scheduled).toEqual({ checks: 1, failed_attempts: 2, credits: 5 });
     }
   });
 });

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { waitFor } from '../../helpers/wait.js';
-import { siteminderReply } from '../../fixtures/official-engine-payloads.js';
+import { SITEMINDER_FULL_CHANNEL, siteminderReply } from '../../fixtures/official-engine-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
-import { BEDS24_AVAILABILITY, HOTEL_SITE_BEDS24, HOTEL_SITE_SITEMINDER, asRental } from '../../fixtures/ota-payloads.js';
+import { BEDS24_AVAILABILITY, HOTEL_SITE_BEDS24, HOTEL_SITE_SITEMINDER, asRental, hotelSite } from '../../fixtures/ota-payloads.js';
 
 /**
  * Parity on the recorded agency payloads (the second and third OTA's propertyOffers, the rental
@@ -30,6 +30,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
       [
         { path: '/site/sm', body: HOTEL_SITE_SITEMINDER },
         { path: '/site/inn', body: HOTEL_SITE_BEDS24 },
+        { path: '/site/full', body: hotelSite(`https://direct-book.com/properties/${SITEMINDER_FULL_CHANNEL}?locale=en`) },
         {
           method: 'POST',
           path: '/engines/siteminder/api/graphql',
@@ -81,16 +82,59 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(stated.body.parity).toMatchObject({
       status: 'official_cheapest',
       reason: null,
-      basis: { price: 'all_in_total', currency: 'USD', nights: 10, adults: 2 },
+      basis: { price: 'all_in_total', currency: 'USD', nights: 10, adults: 2, rooms: 1 },
       official: { source: 'official', total: 380, currency: 'USD', currency_stated_by: 'caller', taxes_included_stated_by: 'source' },
       undercuts: [],
+      warnings: [],
     });
+    // defect 3: the recorded agency replies price two rooms (their natural key says so): not compared with a one-room quote
+    expect(stated.body.sources.find((s: any) => s.source === 'otatwo').offer.rooms).toBe(2);
+    expect(stated.body.parity.excluded).toEqual(
+      expect.arrayContaining([
+        { source: 'otatwo', reason: 'priced for 2 rooms, not 1' },
+        { source: 'otathree', reason: 'priced for 2 rooms, not 1' },
+      ]),
+    );
+    expect(stated.body.parity.cheapest_agency).toMatchObject({ source: 'rentalone', total: 700.5 });
     expect(stated.body.parity.official.provenance.price_basis).toBe('stay_total_gross_as_quoted');
+    // defect 2: the cheapest and the official offer agree with parity (the currency is the hotel's word, marked so)
+    expect(stated.body.cheapest).toEqual({ source: 'official', total: 380, currency: 'USD' });
+    expect(stated.body.offers.find((o: any) => o.source === 'official')).toMatchObject({
+      currency: 'USD',
+      currency_stated_by: 'caller',
+      comparable: true,
+      cheapest: true,
+    });
+    expect(stated.body.sources.find((s: any) => s.source === 'official').offer.currency).toBeNull();
+    expect(unstated.body.offers.find((o: any) => o.source === 'official')).toMatchObject({ currency: null, currency_stated_by: null, comparable: false });
     expect(stated.body.parity.excluded).toEqual(expect.arrayContaining([{ source: 'otafour', reason: 'failed: UpstreamHttp500' }]));
     // a total whose taxes are not stated by the engine (beds24) needs the hotel's word too
     const beds = await h.post('/v1/ota/compare', { ...stay, sources: { official: { website: `${site}/inn`, currency: 'USD' }, ...agencies } });
     expect(beds.body.parity.status).toBe('not_comparable');
     expect(beds.body.parity.reason).toContain('does not state whether its total includes taxes and fees');
+    // defect 3: the hotel's taxes_included: false against an engine quoting gross totals is said, not silently overruled
+    const contradicted = await h.post('/v1/ota/compare', {
+      ...stay,
+      sources: { official: { website: `${site}/sm`, currency: 'USD', taxes_included: false }, rentalone: agencies.rentalone },
+    });
+    expect(contradicted.body.parity.status).toBe('official_cheapest');
+    expect(contradicted.body.parity.warnings).toEqual([
+      "you state taxes_included: false, but the booking engine states its total includes taxes and fees: the engine's statement is used",
+    ]);
+  });
+
+  it('compare: an agency selling while the official site is sold out is flagged (defect 3)', async () => {
+    const r = await h.post('/v1/ota/compare', { ...stay, sources: { official: { website: `${site}/full`, currency: 'USD' }, ...agencies } });
+    expect(r.status).toBe(200);
+    expect(r.body.sources.find((s: any) => s.source === 'official')).toMatchObject({ status: 'ok', offer: { available: false, total: null } });
+    expect(r.body.parity).toMatchObject({ status: 'official_sold_out', basis: null, undercuts: [] });
+    expect(r.body.parity.selling_while_sold_out.map((s: any) => [s.source, s.total])).toEqual([
+      ['rentalone', 700.5],
+      ['otatwo', 782.6],
+      ['otathree', 782.6],
+    ]);
+    expect(r.body.parity.reason).toBe('the official site offers nothing for this stay while rentalone, otatwo, otathree still sell it');
+    expect(r.body.parity.selling_while_sold_out[0].provenance.observation_id).toMatch(/^rateobs_/);
   });
 
   it('compare: an official price above the agencies is undercut — which agency, by how much, cheapest first', async () => {
@@ -114,6 +158,27 @@ describe.skipIf(suite.missing)(suite.title, () => {
     } finally {
       officialFactor = 1;
     }
+  });
+
+  it('a compare watch whose every source fails has a failed check: nothing recorded or charged, last_error listing each reason, retried', async () => {
+    const created = await h.post('/v1/watches', {
+      target: { operation: 'compare', ...stay, sources: { otafour: agencies.otafour } },
+      rule: { type: 'any_change' },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const failed = await waitFor(
+      async () => {
+        const w = (await h.get(`/v1/watches/${id}`)).body;
+        return w.last_error ? w : null;
+      },
+      { what: 'the first check to fail' },
+    );
+    expect(failed.last_error).toMatch(/^req_\w+: every source failed: otafour: UpstreamHttp500 \(502\)$/);
+    expect(failed).toMatchObject({ checks_total: 0, credits_spent: 0, periods_missed: 0 });
+    const asked = await h.post(`/v1/watches/${id}/check`, {});
+    expect([asked.status, asked.body.retryable]).toEqual([502, true]);
+    expect((await h.get(`/v1/watches/${id}`)).body).toMatchObject({ checks_total: 0, credits_spent: 0 });
   });
 
   it('a compare watch with rule undercut: quiet while the official site is cheapest, fires when an agency goes below it', async () => {
@@ -147,12 +212,13 @@ describe.skipIf(suite.missing)(suite.title, () => {
       expect(checked.body.check).toMatchObject({ fired: true, parity: { status: 'undercut' } });
       expect(checked.body.check.changes.find((c: any) => c.key === 'official')).toMatchObject({ before: { total: 380 }, after: { total: 1140 } });
       const data = checked.body.event.data;
-      expect(data.reason).toMatch(/^undercut on the official site: rentalone by 439\.5 USD \(38\.6%\), otatwo by [\d.]+ USD \([\d.]+%\)$/);
-      expect(data.parity.undercuts.map((u: any) => u.source)).toEqual(['rentalone', 'otatwo']);
-      expect(data.changes.map((c: any) => c.key).sort()).toEqual(['otatwo', 'rentalone']);
+      expect(data.reason).toBe('undercut on the official site: rentalone by 439.5 USD (38.6%)');
+      expect(data.parity.undercuts.map((u: any) => u.source)).toEqual(['rentalone']);
+      // defect 6: the change that made it fire is the official price that moved; agencies whose price stayed put are not listed
+      expect(data.changes.map((c: any) => [c.key, c.before.total, c.after.total, c.delta])).toEqual([['official', 380, 1140, 760]]);
       expect(data.changes[0].after.provenance.observation_id).toMatch(/^rateobs_/);
-      // the cheapest price a check reports is one whose currency its source states: not the official site's
-      expect(data.before.cheapest).toMatchObject({ key: 'rentalone', total: 700.5, currency: 'USD' });
+      // the official site's price counts in the currency the hotel states for it
+      expect(data.before.cheapest).toMatchObject({ key: 'official', total: 380, currency: 'USD' });
       // still undercut by the same agencies: nothing new to tell
       const again = await h.post(`/v1/watches/${id}/check`, {});
       expect(again.body.check).toMatchObject({ fired: false, parity: { status: 'undercut' } });

@@ -120,7 +120,8 @@ describe('a watch of a calendar', () => {
       expect(Date.parse(w.next_check_at) - Date.parse(first.checked_at)).toBeGreaterThan(11.9 * 3600_000);
       // the check is an account record like a call: history row, ledger charge, stored rates
       const request = await json(await svc.call(`/v1/requests/${first.request_id}`, { key }));
-      expect(request.body).toMatchObject({ method: 'POST', path: '/v1/watches/{watch_id}/check', status: 200, credits: 5 });
+      // made by the schedule, not by the customer: its method says so (defect 9)
+      expect(request.body).toMatchObject({ method: 'SCHEDULE', path: '/v1/watches/{watch_id}/check', status: 200, credits: 5 });
       const [charge] = await svc.deps.sql`SELECT amount, note FROM credit_ledger WHERE request_id = ${first.request_id}`;
       expect(charge.amount).toBe(-5);
       const rates = await json(await svc.call('/v1/rates?property_token=watch-hotel-0001&from=2027-05-01&to=2027-05-07', { key }));

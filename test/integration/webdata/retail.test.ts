@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRetailReviews, searchRetail } from '../../../tools/retail.js';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
@@ -8,11 +11,22 @@ import { nextDataPage } from '../../helpers/webdata-replay.js';
 const PRODUCTS = 'walmart/product-pages-nextdata-product-and-reviews.scrapfly.json';
 const SEARCH = 'walmart/search-nextdata-itemstacks-items.scrapfly.json';
 
+/** The recorded items with their prices in the store's other documented form (its product data: `currentPrice`). */
+const appFormat = (items: any[]) =>
+  items.map((it) =>
+    it.priceInfo
+      ? { ...it, priceInfo: { currentPrice: { price: it.priceInfo.minPrice || null, priceString: it.priceInfo.linePrice || it.priceInfo.itemPrice } } }
+      : it,
+  );
+/** The recorded items with their price block renamed: a format the parser does not read. */
+const pricesMoved = (items: any[]) => items.map(({ priceInfo, ...it }) => ({ ...it, priceOffer: priceInfo }));
+
 const suite = fixtureSuite('retail routes', PRODUCTS, SEARCH);
 describe.skipIf(suite.missing)(suite.title, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let key: string;
+  let dataDir: string;
 
   beforeAll(async () => {
     const pages = readFixtureJson<any[]>(PRODUCTS);
@@ -24,13 +38,19 @@ describe.skipIf(suite.missing)(suite.title, () => {
       { path: '/reviews/product/999', body: '<html><head><title>Robot or human?</title></head><body><div id="px-captcha"></div></body></html>' },
       { path: '/reviews/product/888', body: '<html><body>new layout</body></html>' },
       { path: '/search', query: { q: 'laptop' }, body: nextDataPage({ searchResult: { itemStacks: [{ items: readFixtureJson(SEARCH) }] } }) },
+      // the store's other format: prices as currentPrice {price, priceString}
+      { path: '/search', query: { q: 'app format' }, body: nextDataPage({ searchResult: { itemStacks: [{ items: appFormat(readFixtureJson(SEARCH)) }] } }) },
+      // a format read by nobody: every item's price under a name the parser does not know
+      { path: '/search', query: { q: 'moved' }, body: nextDataPage({ searchResult: { itemStacks: [{ items: pricesMoved(readFixtureJson(SEARCH)) }] } }) },
     ]);
-    svc = await startTestService({ UPSTREAM_RETAIL_URL: replay.url, UPSTREAM_RETRIES: '0' });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'retail-drift-'));
+    svc = await startTestService({ UPSTREAM_RETAIL_URL: replay.url, UPSTREAM_RETRIES: '0', DATA_DIR: dataDir });
     key = (await svc.key()).key;
   });
   afterAll(async () => {
     await svc?.close();
     await replay?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('answers the summary and ten reviews, charged 2 credits', async () => {
@@ -87,5 +107,27 @@ describe.skipIf(suite.missing)(suite.title, () => {
       item_id: '13737005799',
       title: 'ASUS CX15 15.6 inch FHD IPS Chromebook Laptop Intel Celeron N4500 4GB RAM 128GB eMMC Fabric Blue',
     });
+  });
+
+  it("the store's other price format is read; a reply whose items all lack a price is a free 503 with the raw reply kept, never 200 of empty shells", async () => {
+    const app = await svc.call('/v1/retail/search', { key, body: { q: 'app format' } });
+    expect(app.status).toBe(200);
+    const items = ((await app.json()) as any).items;
+    expect(items[0]).toMatchObject({ item_id: '13737005799', price: expect.any(Number), price_text: expect.stringMatching(/^\$/) });
+
+    const moved = await svc.call('/v1/retail/search', { key, body: { q: 'moved' } });
+    expect(moved.status).toBe(503);
+    expect(moved.headers.get('x-credits-charged')).toBe('0');
+    expect(((await moved.json()) as any).detail).toBe('retail upstream contract changed: drift: all 150 items lack price');
+    const kept = fs.readdirSync(path.join(dataDir, 'diagnostics', 'retail'));
+    const metas = kept.filter((f) => f.endsWith('.meta.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dataDir, 'diagnostics', 'retail', f), 'utf8')));
+    expect(metas.find((m) => String(m.detail).includes('drift'))).toMatchObject({
+      reason: 'contract_changed',
+      detail: 'retail upstream contract changed: drift: all 150 items lack price',
+    });
+    expect(kept.some((f) => f.endsWith('.html.gz'))).toBe(true);
+    const admin = (await svc.key({ role: 'admin' })).key;
+    const metrics = await (await svc.call('/metrics', { key: admin })).text();
+    expect(metrics).toContain('hotelrates_upstream_path_events_total{source="retail",event="drift"} 1');
   });
 });

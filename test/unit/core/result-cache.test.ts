@@ -5,7 +5,7 @@ import { TOOLS } from '../../../tools/index.js';
 import { searchHotels, serpHotels } from '../../../tools/hotels.js';
 import { ConfigError, loadConfig } from '../../../src/config/config.js';
 import { FRESHNESS } from '../../../src/config/cache-settings.js';
-import { cacheKey, canonicalJson, markedAnswer } from '../../../src/core/result-cache.js';
+import { cacheKey, cacheKeyText, markedAnswer } from '../../../src/core/result-cache.js';
 import { jsonSchema } from '../../../src/core/json-schema.js';
 
 /** The result cache's pure parts: its key, the hit's marker, its settings, and what the descriptors declare. */
@@ -15,9 +15,9 @@ describe('result cache key', () => {
   it('is one text per input however it was sent: key order, defaults spelled out, null for absent', () => {
     const a = parse({ q: 'London', check_in: '2026-04-15', nights: 7 });
     const b = parse({ nights: 7, adults: 2, currency: 'USD', check_in: '2026-04-15', q: 'London', check_out: null });
-    expect(canonicalJson(a)).toBe(canonicalJson(b));
+    expect(cacheKeyText(a)).toBe(cacheKeyText(b));
     expect(cacheKey(searchHotels, a)).toBe(cacheKey(searchHotels, b));
-    expect(canonicalJson({ b: [1, { d: 1, c: null }], a: 'x' })).toBe('{"a":"x","b":[1,{"d":1}]}');
+    expect(cacheKeyText({ b: [1, { d: 1, c: null }], a: 'x' })).toBe('{"a":"x","b":[1,{"d":1}]}');
   });
 
   it('leaves out what never changes an answer (cache, no_cache, zero_retention, async, engine), keeps what does', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stayParity, type ParitySource } from '../../../src/domain/parity.js';
 import { diff, evaluate, type Rule } from '../../../src/domain/watch-rules.js';
 import { derivedUuid, nextSlot, retryDelayMs } from '../../../src/domain/watch-schedule.js';
-import type { Observation, ObservedItem } from '../../../src/domain/watch-observation.js';
+import { observe, type Observation, type ObservedItem } from '../../../src/domain/watch-observation.js';
 
 const item = (key: string, total: number | null, currency = 'USD'): ObservedItem => ({
   key,
@@ -43,6 +43,29 @@ describe('watch rules', () => {
     const stay = run({ type: 'available' }, obs([]), obs([item('otaone', 300), item('otatwo', 320)]), 'offers');
     expect(stay).toMatchObject({ fired: true, reason: 'the stay became bookable (2 sellers)' });
     expect(run({ type: 'available' }, obs([item('otaone', 310)]), obs([item('otaone', 300)]), 'offers').fired).toBe(false);
+  });
+
+  it('compare: below counts the official site priced in the currency the hotel states (defect 1: only drop_pct counted it)', () => {
+    const answer = (officialTotal: number) => ({
+      comparison_currency: 'USD',
+      offers: [
+        { source: 'official', total: officialTotal, currency: 'USD' },
+        { source: 'otatwo', total: 520, currency: 'USD' },
+      ],
+      sources: [
+        { source: 'official', status: 'ok', offer: { available: true, total: officialTotal, currency: null, provenance: null } },
+        { source: 'otatwo', status: 'ok', offer: { available: true, total: 520, currency: 'USD', provenance: null } },
+      ],
+    });
+    const before = observe('compare', answer(480));
+    const after = observe('compare', answer(440));
+    expect(after.items.find((i) => i.key === 'official')).toMatchObject({ total: 440, currency: 'USD' });
+    expect(after.cheapest).toMatchObject({ key: 'official', total: 440 });
+    const below = run({ type: 'below', price: 450 }, before, after, 'compare');
+    expect(below).toMatchObject({ fired: true, reason: '1 source now below 450 USD' });
+    expect(below.matched.map((m) => [m.key, m.before?.total, m.after?.total])).toEqual([['official', 480, 440]]);
+    // drop_pct and below now agree on which prices a compare watch sees
+    expect(run({ type: 'drop_pct', pct: 5 }, before, after, 'compare').matched.map((m) => m.key)).toEqual(['official']);
   });
 
   it('a compare source a check could not read is neither a change nor gone', () => {
@@ -90,6 +113,72 @@ describe('parity', () => {
       { source: 'otatwo', reason: 'priced in EUR, not USD' },
       { source: 'otaone', reason: 'does not state whether its total includes taxes and fees' },
     ]);
+  });
+});
+
+describe('parity basis (defect 3)', () => {
+  const quote = (source: string, total: number | null, extra: Partial<NonNullable<ParitySource['offer']>> = {}): ParitySource => ({
+    source,
+    status: 'ok',
+    error: null,
+    offer: { available: total !== null, total, currency: 'USD', taxes_and_fees_included: true, provenance: null, ...extra },
+  });
+  const stay = { nights: 2, adults: 2 };
+
+  it('rooms: a total for two rooms is not compared with a one-room quote', () => {
+    const p = stayParity([quote('official', 400, { rooms: 1 }), quote('otatwo', 700, { rooms: 2 }), quote('otathree', 390)], stay);
+    expect(p).toMatchObject({ status: 'undercut', basis: { rooms: 1 }, cheapest_agency: { source: 'otathree' } });
+    expect(p.excluded).toEqual([{ source: 'otatwo', reason: 'priced for 2 rooms, not 1' }]);
+  });
+
+  it("a stated taxes_included contradicting the engine's statement is warned about", () => {
+    const p = stayParity([quote('official', 400), quote('otatwo', 420)], stay, { taxes_included: false });
+    expect(p.status).toBe('official_cheapest');
+    expect(p.warnings).toEqual([
+      "you state taxes_included: false, but the booking engine states its total includes taxes and fees: the engine's statement is used",
+    ]);
+    expect(stayParity([quote('official', 400), quote('otatwo', 420)], stay, { taxes_included: true }).warnings).toEqual([]);
+  });
+
+  it('an agency selling while the official site is sold out is flagged', () => {
+    const p = stayParity([quote('official', null), quote('otatwo', 700), quote('otathree', 650), quote('rentalone', null)], stay);
+    expect(p).toMatchObject({ status: 'official_sold_out', basis: null, undercuts: [] });
+    expect(p.selling_while_sold_out.map((s) => [s.source, s.total])).toEqual([
+      ['otathree', 650],
+      ['otatwo', 700],
+    ]);
+    expect(stayParity([quote('official', null), quote('otatwo', null)], stay).reason).toBe(
+      'the official site offers nothing for this stay (nor does any agency)',
+    );
+  });
+});
+
+describe('undercut changes (defect 6)', () => {
+  const parity = (undercuts: string[]) =>
+    ({
+      status: undercuts.length ? 'undercut' : 'official_cheapest',
+      undercuts: undercuts.map((source) => ({ source, amount: 1, pct: 1 })),
+      basis: { currency: 'USD' },
+    }) as never;
+  it('lists the official price that moved, not agencies whose price stayed put', () => {
+    const a = obs([item('official', 760), item('otatwo', 780), item('rentalone', 790)], { parity: parity([]) });
+    const b = obs([item('official', 798), item('otatwo', 780), item('rentalone', 790)], { parity: parity(['otatwo', 'rentalone']) });
+    const v = run({ type: 'undercut' }, a, b, 'compare');
+    expect(v.fired).toBe(true);
+    expect(v.matched.map((m) => [m.key, m.before?.total, m.after?.total, m.delta])).toEqual([['official', 760, 798, 38]]);
+    // an agency that dropped below is listed with its move
+    const c = obs([item('official', 798), item('otatwo', 700), item('rentalone', 790)], { parity: parity(['otatwo']) });
+    expect(
+      run(
+        { type: 'undercut' },
+        obs(
+          c.items.map((i) => (i.key === 'otatwo' ? item('otatwo', 820) : i)),
+          { parity: parity([]) },
+        ),
+        c,
+        'compare',
+      ).matched.map((m) => [m.key, m.delta]),
+    ).toEqual([['otatwo', -120]]);
   });
 });
 

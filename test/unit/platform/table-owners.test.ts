@@ -39,6 +39,10 @@ const OWNERS: Record<string, string> = {
   watch_checks: 'src/platform/watches.ts',
   watch_events: 'src/platform/watches.ts',
   result_cache: 'src/platform/result-cache.ts',
+  booking_links: 'src/platform/booking-links.ts',
+  signing_keys: 'src/platform/booking-links.ts',
+  wall_clearances: 'src/platform/wall-clearances.ts',
+  source_events: 'src/ops/outcome-store.ts',
 };
 
 /** Where owner modules live: the platform layer (platform, jobs, ops), under the doors and the kernel. */

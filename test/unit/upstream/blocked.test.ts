@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectBlock, isConsentUrl, isSorryUrl } from '../../../src/upstream/blocked.js';
+import { detectBlock, isConsentUrl, isScriptChallenge, isSorryUrl, UpstreamBlocked } from '../../../src/upstream/blocked.js';
 import { fixtureSuite, readFixture } from '../../helpers/fixtures.js';
 
 const probe = (status: number, body: string, headers: Record<string, string> = {}, url = 'https://www.example.com/x') => ({
@@ -21,6 +21,16 @@ describe('detectBlock', () => {
     expect(detectBlock(probe(429, '<h1>Bot or Not?</h1><h2>Show us your human side...</h2>'))?.detail).toBe('HumanCheck');
     expect(detectBlock(probe(403, '<H1>Access Denied</H1>Reference&#32;&#35;18', { server: 'AkamaiGHost' }))?.detail).toBe('AkamaiBlock');
     expect(detectBlock(probe(999, '<html></html>'))?.detail).toBe('RequestDenied');
+  });
+
+  it("Akamai's sensor wall: a refusal handing out _abck / bm_sz is a script challenge; its hard block and healthy pages are not", () => {
+    const sensor = { 'set-cookie': '_abck=0A1B~-1~YAAQ~-1~-1; Path=/, bm_sz=FF~YAAQ; Path=/', server: 'AkamaiGHost' };
+    expect(detectBlock(probe(429, '<html><script src="/akam/13/x"></script></html>', sensor))).toEqual({ detail: 'AkamaiChallenge', marker: 'cookie:_abck' });
+    // the browser's header form: repeated headers joined by newlines
+    expect(detectBlock(probe(403, '<html></html>', { 'set-cookie': 'foo=1\nbm_sz=FF~YAAQ; Path=/' }))?.detail).toBe('AkamaiChallenge');
+    expect(detectBlock(probe(403, '<H1>Access Denied</H1> errors.edgesuite.net', sensor))?.detail).toBe('AkamaiBlock');
+    expect(detectBlock(probe(200, '<html>rooms</html>', sensor))).toBeNull();
+    expect(isScriptChallenge(new UpstreamBlocked('AkamaiChallenge', 'cookie:_abck'))).toBe(true);
   });
 
   it('weak markers count only on blocking statuses', () => {

@@ -9,7 +9,8 @@ import { UpstreamContractChanged, UpstreamFailed } from '../../../domain/errors.
 import type { SearchTimer } from '../../shared/search-metadata.js';
 import type { UpstreamRequest, UpstreamResponse } from '../../../upstream/client.js';
 import type { Upstream } from '../../../upstream/scope.js';
-import { asContractChange, withContractGuard } from '../../../upstream/diagnostics.js';
+import { asContractChange, withContractGuard, type DriftCheck } from '../../../upstream/diagnostics.js';
+import { driftRule } from '../../../config/source-guards.js';
 import type { EgressMode } from '../../../upstream/egress.js';
 import { collectionId, newFetchNonce } from '../../../domain/provenance.js';
 import { buildCalendarRequest, parseCalendarGraph, type CalendarRange, type FlightCalendarDay } from './calendar.js';
@@ -51,16 +52,16 @@ function fetched<T>(data: T, res: UpstreamResponse, observedAt: string): Fetched
   };
 }
 
-async function fetchParsed<T>(upstream: Upstream, timer: SearchTimer, req: UpstreamRequest, read: Read<T>): Promise<Fetched<T>> {
-  return guarded(await timer.upstream(() => upstream.fetch(req)), timer, read);
+async function fetchParsed<T>(upstream: Upstream, timer: SearchTimer, req: UpstreamRequest, read: Read<T>, drift?: DriftCheck): Promise<Fetched<T>> {
+  return guarded(await timer.upstream(() => upstream.fetch(req)), timer, read, drift);
 }
 
 /** A reply read under the contract guard. */
-async function guarded<T>(res: UpstreamResponse, timer: SearchTimer, read: Read<T>): Promise<Fetched<T>> {
+async function guarded<T>(res: UpstreamResponse, timer: SearchTimer, read: Read<T>, drift?: DriftCheck): Promise<Fetched<T>> {
   const observedAt = new Date().toISOString();
   // 5xx and 429 were already retried and raised by the client; what is left is unusable too
   if (res.status < 200 || res.status >= 300) throw new UpstreamFailed(`UpstreamHttp${res.status}`);
-  return fetched(await withContractGuard(SOURCE, res, (r) => timer.parse(() => read(r))), res, observedAt);
+  return fetched(await withContractGuard(SOURCE, res, (r) => timer.parse(() => read(r)), drift), res, observedAt);
 }
 
 function request(call: Call, gl: string | undefined): UpstreamRequest {
@@ -115,7 +116,9 @@ export function fetchFlightResults(
   selected: TfsSelectedFlight[][] = [],
 ): Promise<Fetched<FlightResultsPage>> {
   const req = buildFlightSearchRequest(search, selected);
-  return fetchParsed(upstream, timer, request({ path: req.path, query: req.query, expect: 'html' }, search.gl), text(parseFlightResults));
+  return fetchParsed(upstream, timer, request({ path: req.path, query: req.query, expect: 'html' }, search.gl), text(parseFlightResults), {
+    rule: driftRule(SOURCE, 'flight_results'),
+  });
 }
 
 /**

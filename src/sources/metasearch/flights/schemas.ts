@@ -170,7 +170,13 @@ const BookingSide = z.object({
   marketed_as: z.array(z.string()),
   price: z.number().nullable(),
   option_title: z.string().optional(),
-  booking_request: z.object({ url: z.string(), post_data: z.string().optional() }),
+  booking_request: z
+    .object({ url: z.string(), post_data: z.string().optional() })
+    .describe("the seller's click-out as the page makes it: a POST of post_data to url"),
+  booking_link: z
+    .object({ url: z.string(), method: z.literal('GET'), expires_at: z.string() })
+    .optional()
+    .describe("a GET link on this service that posts booking_request from a person's browser; no key, no credits; short-lived (expires_at)"),
 });
 const BookingOption = z.object({
   together: BookingSide.optional(),

@@ -4,7 +4,8 @@
  */
 import type { SourceUses } from '../../context.js';
 import type { Device } from '../../../upstream/devices.js';
-import { withContractGuard } from '../../../upstream/diagnostics.js';
+import { withContractGuard, type DriftCheck } from '../../../upstream/diagnostics.js';
+import { driftRule } from '../../../config/source-guards.js';
 import type { EgressMode } from '../../../upstream/egress.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
 import { UPSTREAM_HOSTS } from '../../../config/hosts.js';
@@ -42,6 +43,7 @@ async function fetchPage<T>(
   path: string,
   opts: FetchOptions,
   parse: (html: string) => T,
+  drift?: DriftCheck,
   notFound?: string,
 ): Promise<Fetched<T>> {
   const upstream = deps.upstream;
@@ -50,7 +52,7 @@ async function fetchPage<T>(
   const observedAt = new Date();
   const started = performance.now();
   const timer = opts.timer;
-  const data = await withContractGuard(SOURCE, response, (r) => (timer ? timer.parse(() => parse(r.text())) : parse(r.text())));
+  const data = await withContractGuard(SOURCE, response, (r) => (timer ? timer.parse(() => parse(r.text())) : parse(r.text())), drift);
   return {
     data,
     observedAt,
@@ -65,7 +67,7 @@ async function fetchPage<T>(
 
 /** One result page of a destination (or hotel-name) search. */
 export function fetchSearchPage(deps: SourceUses<'upstream'>, input: HotelSearchUrlInput, opts: FetchOptions = {}): Promise<Fetched<SearchPageRecord>> {
-  return fetchPage(deps, buildHotelSearchUrl(input).path, opts, parseSearchPage);
+  return fetchPage(deps, buildHotelSearchUrl(input).path, opts, parseSearchPage, { rule: driftRule(SOURCE, 'hotel_search') });
 }
 
 /** One property's own page for a stay; data is null when the engine does not know the token. */
@@ -75,5 +77,5 @@ export function fetchPropertyPage(
   input: Omit<HotelSearchUrlInput, 'q' | 'start'>,
   opts: FetchOptions = {},
 ): Promise<Fetched<DetailRecord | null>> {
-  return fetchPage(deps, buildHotelPropertyUrl(token, input).path, opts, parsePropertyPage, 'property not found');
+  return fetchPage(deps, buildHotelPropertyUrl(token, input).path, opts, parsePropertyPage, undefined, 'property not found');
 }

@@ -12,6 +12,7 @@ import { fetchSearchPage } from './fetch.js';
 import { nameScore, rankMatches } from './name-match.js';
 import { loadProperty } from './property.js';
 import { transportStay } from './stay.js';
+import { mapLimit } from '../../../domain/map-limit.js';
 
 export interface ResolveInput {
   name: string;
@@ -52,20 +53,6 @@ interface Candidate {
   cardName: string;
 }
 
-/** Runs fn over items, at most `limit` at a time, keeping order. */
-async function pool<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 export async function runResolve(deps: SourceUses<'upstream'>, input: ResolveInput, now: Date = new Date()): Promise<ResolveResult> {
   const query = [input.name.trim(), input.city.trim()].filter(Boolean).join(' ');
   const markets = [...new Set([...(input.market ? [input.market] : []), ...input.fallback_markets])];
@@ -97,7 +84,7 @@ export async function runResolve(deps: SourceUses<'upstream'>, input: ResolveInp
     matches = candidates.map((c) => ({ token: c.token, rank: c.rank, verified: null, name: null, name_score: nameScore(input.name, c.cardName) }));
   } else {
     const errors: unknown[] = [];
-    matches = await pool(candidates, VERIFY_CONCURRENCY, async (c) => {
+    matches = await mapLimit(candidates, VERIFY_CONCURRENCY, async (c) => {
       try {
         const f = await loadProperty(deps, { token: c.token, stay, adults: 2, currency, gl, hl: 'en', market: matchedMarket ?? undefined });
         const name = f.data.property.name;

@@ -33,7 +33,7 @@ function urlInput(r: SearchRequest, start: number | undefined): HotelSearchUrlIn
   return { q, checkIn, checkOut, adults, children, currency, gl, hl, sort, minGuestRating, hotelClass, amenities, minPrice, maxPrice, start };
 }
 
-export async function runSearch(deps: SourceUses<'upstream'>, r: SearchRequest): Promise<SearchPageFetch[]> {
+export async function fetchSearchPages(deps: SourceUses<'upstream'>, r: SearchRequest): Promise<SearchPageFetch[]> {
   const out: SearchPageFetch[] = [];
   let token = r.nextPageToken ?? null;
   for (let i = 0; i < r.pages; i++) {

@@ -18,6 +18,13 @@ describe('password rules', () => {
     ['abcdefghijkl', /run of characters/],
     ['987654321098', /run of characters/],
     ['asdfghjklzxc', /run of characters/],
+    // a keyboard row walked from any key, round and round, any length
+    ['asdfghjklasdf', /run of characters/],
+    ['ghjklasdfghjkl', /run of characters/],
+    ['poiuytrewqpoiu', /run of characters/],
+    ['zxcvbnmzxcvbnmzx', /run of characters/],
+    ['qsdfghjklmqsdf', /run of characters/],
+    ['4567890123456', /run of characters/],
     ['aaaaaaaa1234', /run of characters/],
     ['monkeymonkey', /run of characters|most commonly used/],
     [EMAIL, /email address/],
