@@ -100,7 +100,7 @@ export const createJob = defineTool({
     const callbackUrl = input.callback_url ?? null;
     if (callbackUrl) {
       if (!deps.config.WEBHOOK_SIGNING_SECRET) throw new NotConfigured('webhook delivery is not enabled for this service');
-      checkCallbackUrl(callbackUrl, deps.config.SAFE_FETCH_ALLOW_PRIVATE);
+      await checkCallbackUrl(callbackUrl, deps.config.SAFE_FETCH_ALLOW_PRIVATE);
     }
     const { id } = await createCalendarJob(deps.sql, deps.queue.boss(), {
       key,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { CACHE_FIELD } from '../src/core/result-cache.js';
+import { NO_CREDENTIALS } from '../src/config/engine-credentials.js';
 import { OFFICIAL_ENGINES } from '../src/sources/official/engines.js';
 import { currency } from '../src/domain/codes.js';
 import { PRICED_ENGINES, pricedEngine } from '../src/sources/official/engine-quotes.js';
@@ -75,7 +76,7 @@ export const OfficialRateInput = z.strictObject({
 
 /** The engines priced with every setting in place, named in the tool's description. */
 const PRICED = Object.keys(PRICED_ENGINES)
-  .map((id) => (pricedEngine(id)!.unavailable?.({ mewsClient: null }) ? `${id} if configured` : id))
+  .map((id) => (pricedEngine(id)!.unavailable?.(NO_CREDENTIALS) ? `${id} if configured` : id))
   .join(', ');
 
 export const officialRate = defineTool({
@@ -119,7 +120,7 @@ export const officialEngines = defineTool({
   }),
   credits: 0,
   handler(_input, { deps }) {
-    const settings = { mewsClient: deps.config.OFFICIAL_MEWS_CLIENT ?? null };
+    const settings = deps.config.officialCredentials;
     const engines = OFFICIAL_ENGINES.map((e) => {
       const needs = pricedEngine(e.id)?.unavailable?.(settings) ?? null;
       return { id: e.id, name: e.name, hosts: [...e.hosts], priced: pricedEngine(e.id) != null && needs == null, needs };

@@ -17,6 +17,7 @@ import { assertProxyUrl, parseMarketProxies } from './proxies.js';
 import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE, webhookSigningKey } from './webhook-settings.js';
 import { MODE_DOC, MODE_FIELDS, resolveModes, type UpstreamMode } from './upstream-modes.js';
 import { CACHE_DOC, CACHE_FIELDS, resolveCacheSettings, type CacheSettings } from './cache-settings.js';
+import { OFFICIAL_CREDENTIALS_DOC, parseEzeeKeys, resolveOfficialCredentials, type OfficialCredentials } from './engine-credentials.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -125,6 +126,7 @@ const ConfigSchema = z.object({
   ...HOST_OVERRIDE_FIELDS,
   ...OFFICIAL_ENGINE_HOST_FIELDS,
   OFFICIAL_MEWS_CLIENT: z.string().trim().min(1).max(200).optional(),
+  OFFICIAL_EZEE_KEYS: parsedSetting(parseEzeeKeys, '', 'must be slug=hotelCode:apiKey, comma-separated'),
   ...MODE_FIELDS,
 });
 
@@ -140,6 +142,8 @@ export interface Config extends RawConfig {
   upstreamHosts: Record<Alias, string>;
   /** Base URL per priced booking engine, after `UPSTREAM_OFFICIAL_<ENGINE>_URL` overrides. */
   officialEngineHosts: Record<OfficialEngineId, OfficialEngineHost>;
+  /** What the engines that cannot be asked anonymously need (Mews's client, eZee hotels' keys). */
+  officialCredentials: OfficialCredentials;
   /** How each alias is reached (`UPSTREAM_<ALIAS>_MODE`). */
   upstreamModes: Record<Alias, UpstreamMode>;
   /** The result cache's settings (RESULT_CACHE_*). */
@@ -169,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(data.DATA_DIR),
     upstreamHosts: resolveHosts(data),
     officialEngineHosts: resolveOfficialEngineHosts(data),
+    officialCredentials: resolveOfficialCredentials(data),
     upstreamModes: resolveModes(data),
     resultCache: resolveCacheSettings(data),
     mcpAllowedHosts: mcpHosts,
@@ -302,7 +307,6 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   ...CACHE_DOC,
   ...HOST_OVERRIDE_DOC,
   ...OFFICIAL_ENGINE_HOST_DOC,
-  OFFICIAL_MEWS_CLIENT:
-    'client name registered with Mews for its Booking Engine API (docs.mews.com, booking-engine-api/guidelines/authentication); unset: Mews hotels are detected but not priced (422 naming this setting)',
+  ...OFFICIAL_CREDENTIALS_DOC,
   ...MODE_DOC,
 };

@@ -104,6 +104,7 @@ export const OFFICIAL_ENGINE_HOSTS = {
   profitroom: { url: 'https://booking.profitroom.com' },
   synxis: { url: 'https://be.synxis.com' },
   mews: { url: 'https://api.mews.com' },
+  ezee: { url: 'https://live.ipms247.com' },
 } as const satisfies Record<string, { url: string; regional?: string }>;
 
 export type OfficialEngineId = keyof typeof OFFICIAL_ENGINE_HOSTS;

@@ -1,4 +1,5 @@
 /** The stay and context the booking-engine quote tests share: 2027-03-10 → 2027-03-12, 2 adults. */
+import { NO_CREDENTIALS, type OfficialCredentials } from '../../src/config/engine-credentials.js';
 import type { EngineContext, EngineStay } from '../../src/sources/official/engine-types.js';
 
 export function engineStay(over: Partial<EngineStay> & Pick<EngineStay, 'propertyCode'>): EngineStay {
@@ -17,4 +18,4 @@ export function engineStay(over: Partial<EngineStay> & Pick<EngineStay, 'propert
   };
 }
 
-export const engineContext = (base: string, mewsClient: string | null = null): EngineContext => ({ base, mewsClient });
+export const engineContext = (base: string, credentials: Partial<OfficialCredentials> = {}): EngineContext => ({ base, ...NO_CREDENTIALS, ...credentials });

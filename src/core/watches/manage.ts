@@ -41,10 +41,10 @@ function checkRule(rule: Rule, operation: Operation, target: Record<string, unkn
   if (problem) throw new InvalidInput([{ type: 'value_error', loc: ['body', 'rule', 'type'], msg: problem, input: rule.type }]);
 }
 
-function checkCallback(deps: Pick<ToolServices, 'config'>, url: string | null | undefined): void {
+async function checkCallback(deps: Pick<ToolServices, 'config'>, url: string | null | undefined): Promise<void> {
   if (!url) return;
   if (!deps.config.WEBHOOK_SIGNING_SECRET) throw new DependencyDown('webhook delivery is not enabled for this service');
-  checkCallbackUrl(url, deps.config.SAFE_FETCH_ALLOW_PRIVATE);
+  await checkCallbackUrl(url, deps.config.SAFE_FETCH_ALLOW_PRIVATE);
 }
 
 /** Refuses one more active watch past the plan's limit; call inside the account's watch lock. */
@@ -60,7 +60,7 @@ export async function createWatch(deps: ToolServices, key: AuthedKey, input: New
   const tool = targetTool(deps.tools, operation);
   const parsed = validateTarget(tool, targetInput);
   checkRule(input.rule, operation, targetInput);
-  checkCallback(deps, input.callback_url);
+  await checkCallback(deps, input.callback_url);
   const create = async (tx: TransactionSql) => {
     await lockAccountWatches(tx, key.account_id);
     await withinPlan(tx, key);
@@ -89,7 +89,7 @@ export async function createWatch(deps: ToolServices, key: AuthedKey, input: New
 }
 
 export async function changeWatch(deps: ToolServices, key: Pick<AuthedKey, 'account_id' | 'plan'>, id: string, c: WatchChange): Promise<WatchRow> {
-  if (c.callback_url !== undefined) checkCallback(deps, c.callback_url);
+  if (c.callback_url !== undefined) await checkCallback(deps, c.callback_url);
   return deps.sql.begin(async (tx) => {
     await lockAccountWatches(tx, key.account_id);
     const w = await findWatch(tx, key.account_id, id, true);

@@ -57,7 +57,7 @@ export interface SourceResult {
 /** What a comparison uses: every compared source's needs, and the logger for the ones that failed. */
 export type CompareContext = SourceUses<
   'upstream' | 'safeFetch' | 'log',
-  'GROUP_POS_CONTEXTS' | 'GROUP_QUERY_HASHES' | 'officialEngineHosts' | 'OFFICIAL_MEWS_CLIENT'
+  'GROUP_POS_CONTEXTS' | 'GROUP_QUERY_HASHES' | 'officialEngineHosts' | 'officialCredentials'
 >;
 
 /** One source's cheapest offer, fetched with `deps` (scoped to the source's deadline); `match` records a name lookup. */

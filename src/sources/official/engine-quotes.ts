@@ -10,6 +10,7 @@ import type { OfficialEngineId } from '../../config/hosts.js';
 import type { PricedEngine } from './engine-types.js';
 import { beds24 } from './quote-beds24.js';
 import { cloudbeds } from './quote-cloudbeds.js';
+import { ezee } from './quote-ezee.js';
 import { littleHotelier } from './quote-little-hotelier.js';
 import { mews } from './quote-mews.js';
 import { profitroom } from './quote-profitroom.js';
@@ -28,6 +29,7 @@ export const PRICED_ENGINES: Record<OfficialEngineId, PricedEngine> = {
   profitroom,
   synxis,
   mews,
+  ezee,
 };
 
 export function pricedEngine(id: string): PricedEngine | null {

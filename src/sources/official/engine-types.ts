@@ -2,6 +2,7 @@
  * What a booking engine's quote is given and answers (the engine registry is engine-quotes.ts).
  * The engine files import only these types, so the registry never reads a half-loaded module.
  */
+import type { OfficialCredentials } from '../../config/engine-credentials.js';
 import type { SafeFetchInit } from '../../upstream/safe-fetch.js';
 
 export interface EngineStay {
@@ -23,12 +24,10 @@ export interface EngineStay {
   language: string;
 }
 
-/** Where the quote's requests go and the settings it may need (config/hosts.ts, config.ts). */
-export interface EngineContext {
+/** Where the quote's requests go and the credentials it may need (config/hosts.ts, config/engine-credentials.ts). */
+export interface EngineContext extends OfficialCredentials {
   /** Base URL of the engine's requests (`UPSTREAM_OFFICIAL_<ENGINE>_URL` or the real host), no trailing slash. */
   base: string;
-  /** OFFICIAL_MEWS_CLIENT: the Booking Engine API client name registered with Mews, or null. */
-  mewsClient: string | null;
 }
 
 export interface EngineRoomOffer {
@@ -83,6 +82,6 @@ export interface PricedEngine {
    */
   party: { children: boolean; rooms: boolean };
   /** Why the engine cannot be priced with these settings (a missing registration), or null. */
-  unavailable?(ctx: Pick<EngineContext, 'mewsClient'>): string | null;
+  unavailable?(credentials: OfficialCredentials): string | null;
   quote(stay: EngineStay, call: EngineCall, ctx: EngineContext): Promise<EngineRoomOffer[]>;
 }

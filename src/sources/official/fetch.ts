@@ -29,8 +29,8 @@ export interface OfficialInput {
   language?: string | null;
 }
 
-/** What the official source reads from the settings: the engines' hosts and the Mews registration. */
-export type OfficialDeps = SourceUses<'safeFetch', 'officialEngineHosts' | 'OFFICIAL_MEWS_CLIENT'>;
+/** What the official source reads from the settings: the engines' hosts and the credentials some need. */
+export type OfficialDeps = SourceUses<'safeFetch', 'officialEngineHosts' | 'officialCredentials'>;
 
 /** At most this many pieces of evidence are returned per engine (the strongest first). */
 const EVIDENCE_SHOWN = 5;
@@ -53,7 +53,7 @@ export async function fetchOfficialRate(deps: OfficialDeps, input: OfficialInput
   const started = performance.now();
   const site = await detectWebsiteEngines(deps, input.website);
   if (site.matches.length === 0) throw new InvalidInput(`no booking engine detected on ${new URL(site.finalUrl).hostname}`);
-  const settings = { mewsClient: deps.config.OFFICIAL_MEWS_CLIENT ?? null };
+  const settings = deps.config.officialCredentials;
   const match = site.matches.find((m) => pricedEngine(m.engine) && !pricedEngine(m.engine)!.unavailable?.(settings));
   if (!match) {
     const top = site.matches[0]!;

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { BAD_ENCODINGS } from './form-requests.js';
 import type { FuzzRequest } from './requests.js';
 
 /** What the edge rules look at in a reply. */
@@ -33,6 +34,41 @@ const REGISTRATION_KEYS = new Set([
   'software_version',
 ]);
 export const MAX_PROTOCOL_MESSAGE = 200;
+/** The dashboard's and the OAuth forms' body limit. */
+const FORM_MAX_BYTES = 16 * 1024;
+/** What the OAuth token and revocation endpoints may answer (RFC 6749 §5.2, RFC 7009). */
+const OAUTH_FORM_STATUSES = new Set([200, 400, 401, 413, 429]);
+
+const isForm = (req: FuzzRequest) => req.method === 'POST' && req.headers['content-type'] === 'application/x-www-form-urlencoded';
+const oversized = (req: FuzzRequest) => Buffer.byteLength(req.body ?? '') > FORM_MAX_BYTES;
+
+/** The dashboard: a page for everything (never a 5xx); an address that is not valid percent-encoding is a 400 page; an oversized form a 413. */
+function dashboardProblems(r: EdgeReply): string[] {
+  const { req, status, headers } = r;
+  const out: string[] = [];
+  if (status >= 500) out.push(`dashboard answered ${status}`);
+  // (a request line Node's parser refuses, a raw non-ASCII byte, is answered before any application: no request id)
+  if (status >= 400 && headers['x-request-id'] && !String(headers['content-type']).startsWith('text/html')) out.push(`dashboard ${status} is not a page`);
+  if (isForm(req) && oversized(req)) {
+    if (status !== 413) out.push(`oversized dashboard form answered ${status}`);
+  } else if (req.path.startsWith('/dashboard/watches/') && (BAD_ENCODINGS as readonly string[]).includes(req.path.split('/')[3]!) && status !== 400) {
+    out.push(`dashboard address not valid percent-encoding answered ${status}`);
+  }
+  return out;
+}
+
+/** The OAuth token and revocation forms: OAuth's statuses and error shape; an oversized form is 413 invalid_request. */
+function oauthFormProblems(r: EdgeReply): string[] {
+  const { req, status, text } = r;
+  const out: string[] = [];
+  const body = json(text);
+  if (!OAUTH_FORM_STATUSES.has(status)) out.push(`${req.path} answered ${status}`);
+  if (status >= 400 && (typeof body?.error !== 'string' || typeof body.error_description !== 'string'))
+    out.push(`${req.path} ${status} not in OAuth's error shape`);
+  if (isForm(req) && oversized(req) && (status !== 413 || body?.error !== 'invalid_request'))
+    out.push(`oversized ${req.path} form answered ${status} ${String(body?.error)}`);
+  return out;
+}
 
 /** The members of a reply the rules read (whichever of them it has). */
 interface ReplyBody {
@@ -72,6 +108,8 @@ export function edgeProblems(r: EdgeReply, port: string): string[] {
     if (headers.connection !== 'close') out.push(`Connection: ${headers.connection ?? '(none)'} answered to Connection: close`);
     if (r.closed === false) out.push('socket left open after Connection: close');
   }
+  if (req.path.startsWith('/dashboard')) out.push(...dashboardProblems(r));
+  if (req.method === 'POST' && (req.path === '/oauth/token' || req.path === '/oauth/revoke')) out.push(...oauthFormProblems(r));
   if (req.path === '/oauth/register') {
     if (![201, 400, 429].includes(status)) out.push(`registration answered ${status}`);
     const body = json(text);

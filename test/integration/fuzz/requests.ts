@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { edgeRequests, withConnectionClose } from './edge-requests.js';
+import { dashboardRequests, oauthFormRequests, type DashboardSession } from './form-requests.js';
 import { hostileValue, nestedText, serialise, validObject, validValue, type Schema, type ValueContext } from './schema-values.js';
 
 /** One generated HTTP request. `path` and `query` are sent as they are (already encoded). */
@@ -358,8 +359,13 @@ const MCP_RAW = [
   'null',
 ];
 
-/** A REST request for some operation, or an MCP call of an exposed tool. */
-export function fuzzRequests(doc: { paths: Record<string, Record<string, any>> }, ctx: ValueContext, key: string): fc.Arbitrary<FuzzRequest> {
+/** A REST request for some operation, an MCP call of an exposed tool, or a request at a public edge, the dashboard (in `dashboard`'s session) or an OAuth form. */
+export function fuzzRequests(
+  doc: { paths: Record<string, Record<string, any>> },
+  ctx: ValueContext,
+  key: string,
+  dashboard: DashboardSession,
+): fc.Arbitrary<FuzzRequest> {
   const ops = operations(doc);
   const idempotency = fc.option(fc.constantFrom(...IDEMPOTENCY_KEYS), { freq: 2 });
   const rest = fc
@@ -398,6 +404,8 @@ export function fuzzRequests(doc: { paths: Record<string, Record<string, any>> }
           ]
         : []),
       { weight: 2, arbitrary: edgeRequests(key) },
+      { weight: 2, arbitrary: dashboardRequests(dashboard) },
+      { weight: 1, arbitrary: oauthFormRequests() },
     ),
   );
 }

@@ -1,7 +1,11 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import { ALIASES, hostEnvName } from '../../../src/config/hosts.js';
+import { changePassword, createDashboardAccount } from '../../../src/doors/dashboard/accounts.js';
+import { createKey } from '../../../src/platform/keys.js';
+import { FormBrowser } from '../../helpers/form-browser.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
+import type { DashboardSession } from './form-requests.js';
 import { startChaosUpstream } from './chaos-upstream.js';
 import { edgeProblems } from './edge-rules.js';
 import { fuzzRequests, type FuzzRequest } from './requests.js';
@@ -132,6 +136,30 @@ function problemsOf(reply: FuzzReply): string[] {
   return out;
 }
 
+/**
+ * A dashboard session of an account of its own, signed in as a browser does it, with one watch: the
+ * fuzzed forms may create and rotate that account's keys without touching the fuzzer's key.
+ */
+async function dashboardSession(svc: TestService): Promise<DashboardSession> {
+  const password = 'fuzzing a quiet harbour at dawn 7';
+  const issued = await createDashboardAccount(svc.deps.sql, { email: 'fuzz-dashboard@example.com', plan: 'enterprise' });
+  await changePassword(svc.deps.sql, issued.accountId, password);
+  const browser = new FormBrowser(svc.url);
+  const signed = await browser.signIn(issued.email, password);
+  if (signed.status !== 303 || !browser.cookie) throw new Error(`dashboard sign-in answered ${signed.status}`);
+  const csrf = await browser.csrf('/dashboard/api');
+  const { key } = await createKey(svc.deps.sql, { name: 'fuzz-dashboard', accountId: issued.accountId, rateLimit: 1_000 });
+  const target = { operation: 'calendar', property_token: 'fuzz-dashboard-watch', start: '2027-05-01', days: 2, probe_min_stay: false };
+  const res = await fetch(`${svc.url}/v1/watches`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ target, rule: { type: 'any_change' }, every_hours: 24 }),
+  });
+  const watch = (await res.json()) as { id?: string };
+  if (res.status !== 201 || !watch.id) throw new Error(`watch for the dashboard answered ${res.status}: ${JSON.stringify(watch)}`);
+  return { cookie: browser.cookie, csrf, watchId: watch.id };
+}
+
 /** Generates `runs` requests from the service's own /openapi.json and sends them against a chaos upstream. */
 export async function runFuzz(opts: FuzzOptions): Promise<FuzzOutcome> {
   const chaos = await startChaosUpstream(opts.seed);
@@ -160,7 +188,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzOutcome> {
     });
     const { key } = await svc.key({ rateLimit: 1_000_000, plan: 'enterprise' });
     const doc = (await (await fetch(`${svc.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> };
-    const requests = fc.sample(fuzzRequests(doc, { upstreamUrl: chaos.url }, key), { seed: opts.seed, numRuns: opts.runs });
+    const dashboard = await dashboardSession(svc);
+    const requests = fc.sample(fuzzRequests(doc, { upstreamUrl: chaos.url }, key, dashboard), { seed: opts.seed, numRuns: opts.runs });
     const base = new URL(svc.url);
     const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency ?? 6 });
     const replies: FuzzReply[] = new Array(requests.length);

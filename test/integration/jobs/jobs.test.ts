@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -270,11 +271,21 @@ describe('without webhook delivery configured', () => {
   });
   afterAll(() => plain?.close());
 
-  it('a callback to a private or loopback address is refused', async () => {
+  it('a callback the delivery could never make is refused at submission: private or loopback address, a name resolving to one, localhost., credentials', async () => {
     const withHooks = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, WEBHOOK_SIGNING_SECRET: SECRET });
     try {
       const k = await withHooks.key();
-      for (const url of ['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://localhost:8443/hook', 'http://example.com/hook']) {
+      const refused = [
+        'https://127.0.0.1/hook',
+        'https://10.1.2.3/hook',
+        'https://[::1]/hook',
+        'https://localhost:8443/hook',
+        'https://localhost./hook',
+        `https://${os.hostname()}/hook`,
+        'https://user:secret@example.com/hook',
+        'http://example.com/hook',
+      ];
+      for (const url of refused) {
         const res = await withHooks.call('/v1/jobs', {
           key: k.key,
           body: { items: [{ token: 'hotel-priv' }], callback_url: url },

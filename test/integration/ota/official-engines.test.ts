@@ -3,6 +3,9 @@ import { nightsBetween } from '../../../src/domain/dates.js';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { asOneRoom, hotelSite } from '../../fixtures/ota-payloads.js';
 import {
+  EZEE_API_KEY,
+  EZEE_HOTEL_CODE,
+  EZEE_SLUG,
   LITTLE_HOTELIER_SLUG,
   MEWS_CONFIGURATION,
   MEWS_CONFIGURATION_ID,
@@ -12,6 +15,7 @@ import {
   SYNXIS_AVAILABILITY,
   SYNXIS_PAGE,
   SYNXIS_WIDGET_KEY,
+  ezeeRoomList,
   littleHotelierRates,
   mewsAvailability,
   profitroomAvailability,
@@ -37,6 +41,19 @@ describe.skipIf(suite.missing)(suite.title, () => {
         { path: '/site/little-hotelier', body: hotelSite(`https://apac.littlehotelier.com/properties/${LITTLE_HOTELIER_SLUG}?locale=en`) },
         { path: '/site/synxis', body: hotelSite('https://be.synxis.com/?Hotel=10868&amp;Chain=24447&amp;locale=en-US') },
         { path: '/site/mews', body: MEWS_WIDGET },
+        { path: '/site/ezee', body: hotelSite(`https://live.ipms247.com/booking/book-rooms-${EZEE_SLUG}`) },
+        { path: '/site/ezee-unkeyed', body: hotelSite('https://live.ipms247.com/booking/book-rooms-anotherhotel') },
+        {
+          path: '/engines/ezee/booking/reservation_api/listing.php',
+          reply: (q) => {
+            const [checkIn, checkOut] = [q.query.check_in_date!, q.query.check_out_date!];
+            if (q.query.APIKey !== EZEE_API_KEY) return { Errors: { ErrorCode: 'APIACCESSDENIED', ErrorMessage: 'Key is incorrect' } };
+            // in USD for the 2023 comparison, as the profitroom hotel above
+            return checkIn.startsWith('2023')
+              ? ezeeRoomList(checkIn, nightsBetween(checkIn, checkOut), 'USD', 0.05)
+              : ezeeRoomList(checkIn, nightsBetween(checkIn, checkOut));
+          },
+        },
         { path: '/site/synxis-walled', body: hotelSite('https://be.synxis.com/?Hotel=20001&amp;Chain=24447') },
         // profitroom: the stay echoed, in USD for the 2023 comparison (a hotel pricing in dollars)
         {
@@ -80,7 +97,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
         // parity compares like with like: the recorded reply's key states two rooms, this copy one (test/fixtures/README.md)
         { method: 'POST', path: '/otatwo/graphql', body: asOneRoom(readFixtureJson(OFFERS)) },
       ],
-      { OFFICIAL_MEWS_CLIENT: MEWS_CLIENT },
+      { OFFICIAL_MEWS_CLIENT: MEWS_CLIENT, OFFICIAL_EZEE_KEYS: `${EZEE_SLUG}=${EZEE_HOTEL_CODE}:${EZEE_API_KEY}` },
     );
     site = `${h.replay.url}/site`;
   });
@@ -162,8 +179,24 @@ describe.skipIf(suite.missing)(suite.title, () => {
       HotelId: MEWS_CONFIGURATION.Configurations[0]!.Enterprise.Id,
     });
     const engines = await h.get('/v1/official/engines');
-    expect(engines.body.priced).toBe(7);
+    expect(engines.body.priced).toBe(8);
     expect(engines.body.engines.find((e: any) => e.id === 'mews')).toMatchObject({ priced: true, needs: null });
+  });
+
+  it("ezee: with the hotel's own key, its documented RoomList: all-in totals, taxes and currency stated; another eZee hotel is a free 422", async () => {
+    const r = await h.post('/v1/official', { website: `${site}/ezee`, ...stay });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({ id: 'ezee', hotel_id: EZEE_SLUG, booking_host: 'live.ipms247.com', confidence: 1 });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.rate_name, o.total, o.taxes, o.taxes_and_fees_included, o.currency, o.refundable])).toEqual([
+      ['Deluxe', 'Deluxe EP', 2730, 130, true, 'INR', null],
+      ['Deluxe', 'Deluxe CP Early Bird', 2457, 117, true, 'INR', false],
+    ]);
+    expect(r.body).toMatchObject({ listed: 3, sold_out: false, cheapest_total: 2457, currency: 'INR' });
+    expect(r.body.offers[0].provenance).toMatchObject({ collector: 'official.ezee', returned_currency: 'INR', price_basis: 'stay_total_inclusive_as_quoted' });
+    expect(sent('/engines/ezee/').at(-1)!.query).toMatchObject({ HotelCode: EZEE_HOTEL_CODE, number_adults: '2', number_children: '0' });
+    const other = await h.post('/v1/official', { website: `${site}/ezee-unkeyed`, ...stay });
+    expect([other.status, other.charged]).toEqual([422, '0']);
+    expect(other.body.detail).toContain('OFFICIAL_EZEE_KEYS');
   });
 
   // one stay beside the recorded second OTA (782.6 USD all-in for 2023-06-04, 10 nights)
@@ -193,7 +226,14 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(lhStated.body.parity).toMatchObject({ status: 'undercut', official: { total: 1500, currency_stated_by: 'caller' }, undercuts: [{ amount: 717.4 }] });
     const sx = await compare({ website: `${site}/synxis`, currency: 'USD', taxes_included: true });
     expect(sx.body.parity).toMatchObject({ status: 'undercut', official: { total: 836.38 }, undercuts: [{ source: 'otatwo', amount: 53.78, pct: 6.4 }] });
-    for (const r of [pr, mews, lh, lhStated, sx]) {
+    // ezee states its currency and all-in totals (the early-bird rate, 10 nights at 61.43 USD)
+    const ez = await compare({ website: `${site}/ezee` });
+    expect(ez.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      official: { total: 614.3, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'source' },
+      undercuts: [],
+    });
+    for (const r of [pr, mews, lh, lhStated, sx, ez]) {
       expect(r.status).toBe(200);
       expect(r.charged).toBe('20');
       expect(r.body.sources.map((s: any) => [s.source, s.status])).toEqual([

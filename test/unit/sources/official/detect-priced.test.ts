@@ -47,6 +47,14 @@ describe('official detection of the priced engines: what pricing needs, with the
   });
 });
 
+describe('official detection of eZee', () => {
+  it('ezee: the slug of a live.ipms247.com/booking/book-rooms-<slug> button, the key OFFICIAL_EZEE_KEYS is looked up by', () => {
+    const m = top(page('<a href="https://live.ipms247.com/booking/book-rooms-examplebeachresort" target="_blank" class="btn">Book Now</a>'));
+    expect(m).toMatchObject({ engine: 'ezee', hotel_id: 'examplebeachresort', booking_url: 'https://live.ipms247.com/booking/book-rooms-examplebeachresort' });
+    expect(m!.evidence[0]!.kind).toBe('link');
+  });
+});
+
 describe('official engine hosts (config/hosts.ts)', () => {
   it('default hosts, one override per engine, and the regional host of a Little Hotelier link unless overridden', () => {
     const hosts = resolveOfficialEngineHosts({ UPSTREAM_OFFICIAL_PROFITROOM_URL: 'http://127.0.0.1:9/pr/' });

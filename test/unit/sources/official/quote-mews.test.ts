@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NO_CREDENTIALS } from '../../../../src/config/engine-credentials.js';
 import { engineContext, engineStay } from '../../../helpers/engine-stay.js';
 import { mews, parseMewsAvailability, parseMewsConfiguration } from '../../../../src/sources/official/quote-mews.js';
 import { MEWS_CONFIGURATION, MEWS_CONFIGURATION_ID, MEWS_ENTERPRISE_ID, mewsAvailability } from '../../../fixtures/official-engine-replies.js';
@@ -32,8 +33,8 @@ describe('official mews quote (documented Booking Engine API replies)', () => {
   });
 
   it('needs a registered client; with one, asks the configuration then the availability with it', async () => {
-    expect(mews.unavailable?.({ mewsClient: null })).toContain('OFFICIAL_MEWS_CLIENT');
-    expect(mews.unavailable?.({ mewsClient: 'Example 1.0' })).toBeNull();
+    expect(mews.unavailable?.(NO_CREDENTIALS)).toContain('OFFICIAL_MEWS_CLIENT');
+    expect(mews.unavailable?.({ ...NO_CREDENTIALS, mewsClient: 'Example 1.0' })).toBeNull();
     const bodies: Record<string, unknown>[] = [];
     const offers = await mews.quote(
       STAY,
@@ -41,7 +42,7 @@ describe('official mews quote (documented Booking Engine API replies)', () => {
         bodies.push(JSON.parse(init.body as string));
         return { status: 200, text: json(url.endsWith('/configuration/get') ? MEWS_CONFIGURATION : mewsAvailability()) };
       },
-      engineContext('http://replay.test/mews', 'Example 1.0'),
+      engineContext('http://replay.test/mews', { mewsClient: 'Example 1.0' }),
     );
     expect(offers).toHaveLength(3);
     expect(bodies).toEqual([
