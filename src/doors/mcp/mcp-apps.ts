@@ -6,7 +6,7 @@
  * client. The pages are bundled by the build (scripts/build.mjs) into dist/apps/<app>.html.
  */
 import fs from 'node:fs';
-import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
+import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { McpUiResourceMeta } from '@modelcontextprotocol/ext-apps';
 import { ResourceNotFoundError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
 import type { Tool } from '../../core/define-tool.js';
@@ -38,11 +38,14 @@ export function appUri(app: string): string {
   return `ui://hotelrates/${app}.html`;
 }
 
-/** The listing `_meta` of a tool with an app: the resource it shows in, under the key of each revision of the extension. */
+/**
+ * The listing `_meta` of a tool with an app: the resource it shows in, as the extension's stable
+ * revision (2026-01-26) names it. Not also under the flat `ui/resourceUri` key of its drafts, which
+ * the SDK's registerAppTool still writes: hosts of the stable revision read `ui.resourceUri`, and
+ * tools/list stays within its budget (test/integration/mcp/agent.test.ts).
+ */
 export function appToolMeta(tool: Tool): Record<string, unknown> {
-  if (!tool.mcp.app) return {};
-  const resourceUri = appUri(tool.mcp.app);
-  return { ui: { resourceUri }, [RESOURCE_URI_META_KEY]: resourceUri };
+  return tool.mcp.app ? { ui: { resourceUri: appUri(tool.mcp.app) } } : {};
 }
 
 /** The apps of the tools served, as resources/list gives them. */

@@ -47,7 +47,7 @@ describe.each(Object.keys(REVISIONS) as (keyof typeof REVISIONS)[])('MCP Apps, r
     const calendar = tools.find((t) => t.name === 'get_hotel_calendar')!;
     const uri = getToolUiResourceUri(calendar);
     expect(uri).toBe('ui://hotelrates/hotel-calendar.html');
-    expect(calendar._meta).toMatchObject({ 'ui/resourceUri': uri });
+    expect(calendar._meta).toMatchObject({ ui: { resourceUri: uri } });
     // only tools with an app name one
     expect(tools.filter((t) => getToolUiResourceUri(t)).map((t) => t.name)).toEqual(['get_hotel_calendar']);
 
