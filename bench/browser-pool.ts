@@ -8,7 +8,7 @@
  *
  *   npx tsx bench/browser-pool.ts            (DATABASE_URL or an embedded PostgreSQL)
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createSql } from '../src/db/client.js';
@@ -24,57 +24,13 @@ import { spawnServer } from '../test/helpers/spawn-service.js';
 import { startReplayServer } from '../test/replay/server.js';
 import { BOOKING_RPC_PATH, Signer, signedFlightRoutes } from '../test/replay/signed-sites.js';
 import { median } from './harness.js';
+import { field, pct, peakSampler, sample } from './process-memory.js';
 
 const CONCURRENCY = Number(process.env.BENCH_BROWSER_CONCURRENCY ?? 20);
 const ROUNDS = Number(process.env.BENCH_BROWSER_ROUNDS ?? 3);
 const SEQUENTIAL = Number(process.env.BENCH_BROWSER_SEQUENTIAL ?? 10);
 /** A call slower than this has hung (the service bounds each browser call at 30 s, plus its wait). */
 const HANG_MS = 120_000;
-
-function pidsUnder(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) for (const [pid, ppid] of parent) if (ppid === out[i]) out.push(pid);
-  return out;
-}
-
-/** kB fields of one process, 0 when it is gone. */
-function field(pid: number, file: string, name: string): number {
-  try {
-    const m = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-interface Sample {
-  serviceRss: number;
-  treeRss: number;
-  treePss: number;
-  processes: number;
-}
-
-function sample(pid: number): Sample {
-  const pids = pidsUnder(pid);
-  return {
-    serviceRss: field(pid, 'status', 'VmRSS'),
-    treeRss: pids.reduce((a, p) => a + field(p, 'status', 'VmRSS'), 0),
-    treePss: pids.reduce((a, p) => a + field(p, 'smaps_rollup', 'Pss'), 0),
-    processes: pids.length,
-  };
-}
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 async function main() {
   if (!existsSync(CHROMIUM)) {
@@ -149,16 +105,7 @@ async function main() {
   }
   const afterSequential = sample(pid);
 
-  let peak: Sample = { serviceRss: 0, treeRss: 0, treePss: 0, processes: 0 };
-  const sampler = setInterval(() => {
-    const s = sample(pid);
-    peak = {
-      serviceRss: Math.max(peak.serviceRss, s.serviceRss),
-      treeRss: Math.max(peak.treeRss, s.treeRss),
-      treePss: Math.max(peak.treePss, s.treePss),
-      processes: Math.max(peak.processes, s.processes),
-    };
-  }, 100);
+  const sampler = peakSampler(pid);
   const statuses: Record<string, number> = {};
   const answered: number[] = [];
   const busy: number[] = [];
@@ -174,7 +121,8 @@ async function main() {
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
+  sampler.stop();
+  const peak = sampler.peak();
   const hwm = field(pid, 'status', 'VmHWM');
   const rpcCalls = replay.requests.filter((r) => r.path === BOOKING_RPC_PATH).length;
   server.child.kill('SIGTERM');

@@ -33,6 +33,8 @@ import { ResultCacheStore } from '../platform/result-cache.js';
 import { ResultCache } from '../core/result-cache.js';
 import { WallClearanceStore } from '../platform/wall-clearances.js';
 import { ClearanceKeeper } from '../upstream/clearance.js';
+import { IdentifierKeeper } from '../upstream/identifiers.js';
+import { UpstreamIdentifierStore } from '../platform/upstream-identifiers.js';
 import type { Tool } from '../core/define-tool.js';
 
 export interface Database {
@@ -131,6 +133,8 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
       )
     : null;
   const client = new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops), { clearances, events: ops.outcomes });
+  // the persisted-query hashes a source found again after a site release, sent by every process
+  const identifiers = new IdentifierKeeper(new UpstreamIdentifierStore(sql), log.child({ component: 'identifiers' }), ops.outcomes);
   const jobsBrowser = new JobsBrowser();
   const deps: ServiceDeps = {
     config,
@@ -142,7 +146,7 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
     tools,
     ops,
     queue,
-    upstream: observedUpstream(client, ops.outcomes),
+    upstream: observedUpstream(client, ops.outcomes, identifiers),
     safeFetch: websiteFetch(SafeFetcher.fromConfig(config)),
     jobsBrowser,
   };

@@ -1,6 +1,7 @@
 import { observed, type OutcomeSink } from '../ops/outcomes.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './client.js';
 import type { SafeFetcher, SafeFetchInit, SafeFetchResponse } from './safe-fetch.js';
+import { IdentifierKeeper, type Identifiers } from './identifiers.js';
 import type { UpstreamSession } from './session.js';
 
 /*
@@ -29,6 +30,8 @@ export interface Upstream {
   readonly session: UpstreamSession | null;
   /** Whether a refused plain reply of this request may be retried through the browser path (UpstreamClient.browserFallback). */
   browserFallback(req: Pick<UpstreamRequest, 'source' | 'baseUrl'>): Promise<boolean>;
+  /** The build-time identifiers (persisted-query hashes) every process sends, and their repair when one moved. */
+  readonly identifiers: Identifiers;
 }
 
 export type BrowserFallback = Upstream['browserFallback'];
@@ -41,12 +44,19 @@ export interface WebsiteFetch {
 }
 
 /** Requests sent through `send`, each with the scope's signal and session added (a request's own session wins). */
-export function upstreamScope(send: SendUpstream, scope: UpstreamScope = {}, browserFallback: BrowserFallback = NO_BROWSER): Upstream {
+export function upstreamScope(
+  send: SendUpstream,
+  scope: UpstreamScope = {},
+  browserFallback: BrowserFallback = NO_BROWSER,
+  identifiers: Identifiers = new IdentifierKeeper(null),
+): Upstream {
   return {
     session: scope.session ?? null,
     fetch: (req) => send({ ...req, signal: either(req.signal, scope.signal), session: req.session ?? scope.session }),
-    scoped: (inner) => upstreamScope(send, { signal: either(scope.signal, inner.signal), session: inner.session ?? scope.session }, browserFallback),
+    scoped: (inner) =>
+      upstreamScope(send, { signal: either(scope.signal, inner.signal), session: inner.session ?? scope.session }, browserFallback, identifiers),
     browserFallback,
+    identifiers,
   };
 }
 
@@ -54,11 +64,12 @@ export function upstreamScope(send: SendUpstream, scope: UpstreamScope = {}, bro
  * The process's upstream: every request through `client`, its outcome recorded by `outcomes` (in
  * the caller's source scope when there is one, see ops/outcomes.ts).
  */
-export function observedUpstream(client: Pick<UpstreamClient, 'fetch' | 'browserFallback'>, outcomes: OutcomeSink): Upstream {
+export function observedUpstream(client: Pick<UpstreamClient, 'fetch' | 'browserFallback'>, outcomes: OutcomeSink, identifiers?: Identifiers): Upstream {
   return upstreamScope(
     (req) => observed(outcomes, req.source, () => client.fetch(req)),
     {},
     (req) => client.browserFallback(req),
+    identifiers,
   );
 }
 

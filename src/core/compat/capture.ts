@@ -27,6 +27,7 @@ export class UpstreamTap {
       },
       scoped: (scope) => this.around(upstream.scoped(scope)),
       browserFallback: (req) => upstream.browserFallback(req),
+      identifiers: upstream.identifiers,
     };
   }
 }

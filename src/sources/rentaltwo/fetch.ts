@@ -17,7 +17,8 @@ import { SearchTimer, echoParameters, type SearchMetadata } from '../shared/sear
 import { parseRentaltwoCalendar, type RentaltwoCalendarDay } from './calendar.js';
 import { planCalendar, summarize, type PriceNights, type PriceStatus, type PriceSummary, type QuoteCandidate } from './calendar-pricing.js';
 import { domainOrigin } from './domains.js';
-import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH, WEB_CLIENT_HEADERS } from './operations.js';
+import { WEB_CLIENT_HEADERS } from './operations.js';
+import { persistedQuery } from './persisted-query.js';
 import { parsePdpQuote } from './pdp-quote.js';
 import { rentaltwoCalendarPath, rentaltwoQuotePath, staysSearchBody, type StaysSearchRequest } from './requests.js';
 import { parseRentaltwoSearch, statedNights, type RentaltwoPrice, type RentaltwoProperty } from './stays-search.js';
@@ -153,15 +154,17 @@ export async function fetchRentaltwoSearch(deps: SourceUses<'upstream'>, input: 
   const offset = input.next_page_token ? cursorOffset(input.next_page_token) : 0;
   const timer = new SearchTimer();
   const response = await timer.upstream(() =>
-    deps.upstream.fetch({
-      source: 'rentaltwo',
-      method: 'POST',
-      path: `/api/v3/StaysSearch/${STAYS_SEARCH_HASH}`,
-      query: { operationName: 'StaysSearch', locale: 'en', currency: input.currency },
-      headers: WEB_CLIENT_HEADERS,
-      body: staysSearchBody(req, STAYS_SEARCH_HASH),
-      expect: 'json',
-    }),
+    persistedQuery(deps.upstream, 'StaysSearch', (hash) =>
+      deps.upstream.fetch({
+        source: 'rentaltwo',
+        method: 'POST',
+        path: `/api/v3/StaysSearch/${hash}`,
+        query: { operationName: 'StaysSearch', locale: 'en', currency: input.currency },
+        headers: WEB_CLIENT_HEADERS,
+        body: staysSearchBody(req, hash),
+        expect: 'json',
+      }),
+    ),
   );
   checkStatus(response);
   const obs = observe('rentaltwo', response);
@@ -309,9 +312,14 @@ export async function fetchRentaltwoCalendar(deps: SourceUses<'upstream'>, input
   const year = input.start_year ?? now.getUTCFullYear();
   const upstream = deps.upstream;
   const timer = new SearchTimer();
-  const path = rentaltwoCalendarPath({ listingId: input.property_id, month, year, count: input.months, locale: 'en', currency: input.currency }, CALENDAR_HASH);
+  const calendarPath = (hash: string) =>
+    rentaltwoCalendarPath({ listingId: input.property_id, month, year, count: input.months, locale: 'en', currency: input.currency }, hash);
   const notFound = `rentaltwo listing ${input.property_id} not found`;
-  const response = await timer.upstream(() => upstream.fetch({ source: 'rentaltwo', path, headers: WEB_CLIENT_HEADERS, expect: 'json', notFound }));
+  const response = await timer.upstream(() =>
+    persistedQuery(upstream, 'PdpAvailabilityCalendar', (hash) =>
+      upstream.fetch({ source: 'rentaltwo', path: calendarPath(hash), headers: WEB_CLIENT_HEADERS, expect: 'json', notFound }),
+    ),
+  );
   checkStatus(response);
   const obs = observe('rentaltwo', response);
   const calendar = await withContractGuard('rentaltwo', response, (r) =>
@@ -336,24 +344,26 @@ export async function fetchRentaltwoCalendar(deps: SourceUses<'upstream'>, input
       let reply: UpstreamResponse;
       try {
         reply = await timer.upstream(() =>
-          upstream.fetch({
-            source: 'rentaltwo',
-            path: rentaltwoQuotePath(
-              {
-                listingId: input.property_id,
-                checkIn: c.date,
-                checkOut: c.checkOut,
-                adults: input.adults,
-                children: input.children,
-                infants: input.infants,
-                pets: input.pets,
-                currency: input.currency,
-              },
-              PDP_SECTIONS_HASH,
-            ),
-            headers: WEB_CLIENT_HEADERS,
-            expect: 'json',
-          }),
+          persistedQuery(upstream, 'StaysPdpSections', (hash) =>
+            upstream.fetch({
+              source: 'rentaltwo',
+              path: rentaltwoQuotePath(
+                {
+                  listingId: input.property_id,
+                  checkIn: c.date,
+                  checkOut: c.checkOut,
+                  adults: input.adults,
+                  children: input.children,
+                  infants: input.infants,
+                  pets: input.pets,
+                  currency: input.currency,
+                },
+                hash,
+              ),
+              headers: WEB_CLIENT_HEADERS,
+              expect: 'json',
+            }),
+          ),
         );
       } catch (err) {
         // A block page means more requests would only be blocked too.

@@ -1,7 +1,8 @@
 /**
  * Persisted operations of the rental platform's web client, as public clients captured them
- * (2026-09); they rotate with site releases, and a stale one answers with GraphQL errors, which
- * the fetches report as a contract change (503). The API key is the public key the site's own
+ * (2026-09); they rotate with site releases, and a stale one answers `PersistedQueryNotFound`: then
+ * persisted-query.ts finds the current one in the site's scripts and keeps it for every process
+ * (these are sent until then). The API key is the public key the site's own
  * pages publish (`api_config.key`), sent by its web client on every call.
  */
 export const STAYS_SEARCH_HASH = '0afc7d440ee66286e44038530dc8d2af77d795e434e5cc5c8a8034c93cb377cf';

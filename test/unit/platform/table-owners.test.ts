@@ -42,6 +42,7 @@ const OWNERS: Record<string, string> = {
   booking_links: 'src/platform/booking-links.ts',
   signing_keys: 'src/platform/booking-links.ts',
   wall_clearances: 'src/platform/wall-clearances.ts',
+  upstream_identifiers: 'src/platform/upstream-identifiers.ts',
   source_events: 'src/ops/outcome-store.ts',
 };
 
