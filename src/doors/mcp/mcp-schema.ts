@@ -197,6 +197,11 @@ function portableInput(s: Schema): Schema {
   else if (min !== null) words.push(`at least ${min}`);
   else if (max !== null) words.push(`at most ${max}`);
   if (typeof out.maxItems === 'number') words.push(`at most ${out.maxItems} items`);
+  const [minLen, maxLen] = [out.minLength, out.maxLength].map((b) => (typeof b === 'number' ? b : null));
+  // text lengths tersely: about 25 fields carry one, in a listing kept small
+  if (minLen !== null && maxLen !== null) words.push(`${minLen}-${maxLen} chars`);
+  else if (minLen !== null) words.push(`min ${minLen} chars`);
+  else if (maxLen !== null) words.push(`max ${maxLen} chars`);
   if (out.default !== undefined && !(Array.isArray(out.default) && !out.default.length))
     words.push(`default ${JSON.stringify(out.default).replace(/^"|"$/g, '')}`);
   if (words.length) out.description = say(out.description, ...words);
