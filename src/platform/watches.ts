@@ -2,7 +2,7 @@
  * The one module that writes and reads watches, their checks and their events (migration 015).
  * Every read is of one account; another account's watch is not found (404), never told apart.
  *
- * Watch states: active ⇄ paused (paused_reason paused_by_user | insufficient_credits); a paused
+ * Watch states: active ⇄ paused (paused_reason paused_by_user | insufficient_credits | gone); a paused
  * watch has no slot in the queue (its seq moved on), resuming gives it a new one.
  * Slots: `seq` is the schedule slot to check next. A slot ends with exactly one of: a committed
  * check (watch_checks.period = seq), or, when every attempt failed, a miss (periods_missed + 1,
@@ -26,7 +26,7 @@ export interface WatchRow {
   every_hours: number;
   callback_url: string | null;
   status: 'active' | 'paused';
-  paused_reason: 'paused_by_user' | 'insufficient_credits' | null;
+  paused_reason: 'paused_by_user' | 'insufficient_credits' | 'gone' | null;
   credits_per_check: number;
   seq: number;
   next_check_at: Date;
@@ -247,9 +247,18 @@ export async function slotFailed(
   return (row as WatchRow | undefined) ?? null;
 }
 
-/** The account cannot pay a check: the watch pauses (its slot given up) until it can. */
-export async function pauseUnpaid(tx: TransactionSql | Sql, watchId: string, seq: number, detail: string): Promise<boolean> {
-  const done = await tx`UPDATE watches SET status = 'paused', paused_reason = 'insufficient_credits', last_error = ${detail},
+/**
+ * The watch pauses, its slot given up: the account cannot pay a check (`insufficient_credits`, until
+ * it can), or its target no longer exists upstream (`gone`, until the caller resumes it).
+ */
+export async function pauseUnpaid(
+  tx: TransactionSql | Sql,
+  watchId: string,
+  seq: number,
+  detail: string,
+  reason: 'insufficient_credits' | 'gone' = 'insufficient_credits',
+): Promise<boolean> {
+  const done = await tx`UPDATE watches SET status = 'paused', paused_reason = ${reason}, last_error = ${detail},
       seq = seq + 1, claimed_until = NULL, claimed_by = NULL, failures = 0, updated_at = now()
     WHERE id = ${watchId} AND seq = ${seq} AND status = 'active' RETURNING id`;
   return done.length > 0;

@@ -43,9 +43,11 @@ export const WatchSchema = z.object({
   name: z.string().nullable(),
   status: z.enum(['active', 'paused']),
   paused_reason: z
-    .enum(['paused_by_user', 'insufficient_credits'])
+    .enum(['paused_by_user', 'insufficient_credits', 'gone'])
     .nullable()
-    .describe('insufficient_credits: resumes by itself once the account can pay a check'),
+    .describe(
+      'insufficient_credits: resumes by itself once the account can pay a check; gone: the target no longer exists upstream (a 404 of the property), last_error says so, resume it yourself',
+    ),
   target: z.looseObject({ operation: z.enum(OPERATIONS) }).describe('the operation and its input, as given'),
   rule: RuleSchema,
   every_hours: z.int(),

@@ -65,8 +65,11 @@ export async function checkSlot(deps: ServiceDeps, boss: PgBoss, job: CheckJob):
   }
 }
 
-/** What follows a failed attempt: pause (the account cannot pay), another try later in the period, or the slot given up as missed. */
-export type AfterFailure = { pause: true } | { pause: false; retry: boolean; at: Date; missed: number };
+/**
+ * What follows a failed attempt: pause (the account cannot pay, or the target is gone), another try
+ * later in the period, or the slot given up as missed.
+ */
+export type AfterFailure = { pause: 'insufficient_credits' | 'gone' } | { pause: false; retry: boolean; at: Date; missed: number };
 
 /**
  * The rule for a failed attempt (pure): a retryable failure is tried again after a doubling delay
@@ -79,7 +82,9 @@ export function afterFailure(
   api: ApiError,
   now: Date,
 ): AfterFailure {
-  if (api.status === 402) return { pause: true };
+  if (api.status === 402) return { pause: 'insufficient_credits' };
+  // the failure table's not_found: the caller's property no longer exists, retrying cannot help
+  if (api.status === 404) return { pause: 'gone' };
   const period = periodMs(config, watch.every_hours);
   const retryable = api.retryable || api.status === 429 || api.status >= 500;
   const delay = retryable ? retryDelayMs(config, watch.failures, period) : null;
@@ -117,7 +122,7 @@ async function attemptFailed(
     };
     await deps.platform.calls.write({ id: a.requestId, accountId: watch.account_id, history, charge: null }, tx);
     if (next.pause) {
-      await pauseUnpaid(tx, watch.id, watch.seq, detail);
+      await pauseUnpaid(tx, watch.id, watch.seq, detail, next.pause);
       return;
     }
     const row = await slotFailed(tx, watch.id, watch.seq, detail, next);

@@ -61,4 +61,28 @@ describe.skipIf(suite.missing)(suite.title, () => {
     const again = (await (await svc.call(`/v1/watches/${created.id}/check`, { key, method: 'POST' })).json()) as any;
     expect(again.check).toMatchObject({ fired: false, changed: 0, stored: { rows_written: 0, rows_changed: 0 } });
   });
+
+  it('a watch on a property the source says is gone (its page answers 404) pauses with reason gone after one attempt, charged nothing', async () => {
+    // the replay knows only CROWN's page: another property's page is a 404, the failure table's not_found
+    const target = { operation: 'offers', property_token: LONDON_TOKENS[1], check_in: '2026-04-15', nights: 7, market: 'GB' };
+    const res = await svc.call('/v1/watches', { key, body: { target, rule: { type: 'available' } } });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const paused = await waitFor(
+      async () => {
+        const r = (await (await svc.call(`/v1/watches/${id}`, { key })).json()) as any;
+        return r.status === 'paused' ? r : null;
+      },
+      { what: 'the watch to pause' },
+    );
+    expect(paused).toMatchObject({ paused_reason: 'gone', next_check_at: null, checks_total: 0, credits_spent: 0, periods_missed: 0 });
+    expect(paused.last_error).toMatch(/^req_\w+: property not found$/);
+    // a check asked for says the same, charged nothing
+    const asked = await svc.call(`/v1/watches/${id}/check`, { key, method: 'POST' });
+    expect([asked.status, ((await asked.json()) as any).detail]).toEqual([404, 'property not found']);
+    expect((await (await svc.call(`/v1/watches/${id}`, { key })).json()) as any).toMatchObject({ checks_total: 0, credits_spent: 0 });
+    // the caller may resume it (the property came back, or to try again)
+    const resumed = (await (await svc.call(`/v1/watches/${id}`, { key, method: 'PATCH', body: { status: 'active' } })).json()) as any;
+    expect(resumed).toMatchObject({ status: 'active', paused_reason: null });
+  });
 });
