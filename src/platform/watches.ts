@@ -2,9 +2,9 @@
  * The one module that writes and reads watches, their checks and their events (migration 015).
  * Every read is of one account; another account's watch is not found (404), never told apart.
  *
- * Watch states: active ⇄ paused (paused_reason paused_by_user | insufficient_credits |
- * property_gone); a paused watch has no slot in the queue (its seq moved on), resuming gives it a
- * new one. active → ended (ended_reason end_date | stay_passed, migration 030) for good.
+ * Watch states: active ⇄ paused (paused_reason paused_by_user | insufficient_credits | gone); a
+ * paused watch has no slot in the queue (its seq moved on), resuming gives it a new one.
+ * active → ended (ended_reason end_date | stay_passed, migration 030) for good.
  * Slots: `seq` is the schedule slot to check next. A slot ends with exactly one of: a committed
  * check (watch_checks.period = seq), or, when every attempt failed, a miss (periods_missed + 1,
  * nothing charged). Either way seq moves on in the same transaction.
@@ -27,7 +27,7 @@ export interface WatchRow {
   every_hours: number;
   callback_url: string | null;
   status: 'active' | 'paused' | 'ended';
-  paused_reason: 'paused_by_user' | 'insufficient_credits' | 'property_gone' | null;
+  paused_reason: 'paused_by_user' | 'insufficient_credits' | 'gone' | null;
   ends_at: Date | null;
   ended_reason: 'end_date' | 'stay_passed' | null;
   credits_per_check: number;
@@ -253,9 +253,18 @@ export async function slotFailed(
   return (row as WatchRow | undefined) ?? null;
 }
 
-/** The account cannot pay a check: the watch pauses (its slot given up) until it can. */
-export async function pauseUnpaid(tx: TransactionSql | Sql, watchId: string, seq: number, detail: string): Promise<boolean> {
-  const done = await tx`UPDATE watches SET status = 'paused', paused_reason = 'insufficient_credits', last_error = ${detail},
+/**
+ * The watch pauses, its slot given up: the account cannot pay a check (`insufficient_credits`, until
+ * it can), or its target no longer exists upstream (`gone`, until the caller resumes it).
+ */
+export async function pauseUnpaid(
+  tx: TransactionSql | Sql,
+  watchId: string,
+  seq: number,
+  detail: string,
+  reason: 'insufficient_credits' | 'gone' = 'insufficient_credits',
+): Promise<boolean> {
+  const done = await tx`UPDATE watches SET status = 'paused', paused_reason = ${reason}, last_error = ${detail},
       seq = seq + 1, claimed_until = NULL, claimed_by = NULL, failures = 0, updated_at = now()
     WHERE id = ${watchId} AND seq = ${seq} AND status = 'active' RETURNING id`;
   return done.length > 0;
@@ -267,14 +276,6 @@ export async function endWatch(sql: TransactionSql | Sql, watchId: string, seq: 
       failures = 0, updated_at = now()
     WHERE id = ${watchId} AND seq = ${seq} AND status = 'active' RETURNING id`;
   return done.length > 0;
-}
-
-/** The target's property is gone (an upstream 404): the watch pauses (its slot given up) until resumed; null when the slot was no longer its. */
-export async function pauseGone(tx: TransactionSql, watchId: string, seq: number, detail: string): Promise<WatchRow | null> {
-  const [row] = await tx`UPDATE watches SET status = 'paused', paused_reason = 'property_gone', last_error = ${detail},
-      seq = seq + 1, claimed_until = NULL, claimed_by = NULL, failures = 0, updated_at = now()
-    WHERE id = ${watchId} AND seq = ${seq} AND status = 'active' RETURNING *`;
-  return (row as WatchRow | undefined) ?? null;
 }
 
 /** Active watches whose slot is overdue and held by nobody (their queue entry was lost): the sweep queues them again. */

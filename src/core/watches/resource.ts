@@ -43,10 +43,10 @@ export const WatchSchema = z.object({
   name: z.string().nullable(),
   status: z.enum(['active', 'paused', 'ended']).describe('ended: its end date came or its stay passed; it checks no more'),
   paused_reason: z
-    .enum(['paused_by_user', 'insufficient_credits', 'property_gone'])
+    .enum(['paused_by_user', 'insufficient_credits', 'gone'])
     .nullable()
     .describe(
-      'insufficient_credits: resumes by itself once the account can pay a check; property_gone: the upstream answered 404 for the target (a watch.paused event says so)',
+      'insufficient_credits: resumes by itself once the account can pay a check; gone: the target no longer exists upstream (a 404 of the property), last_error says so and a watch.paused event tells it; resume it yourself',
     ),
   ends_at: z.string().nullable().describe('when the watch ends (its end date); null: when its stay has passed, or never for a rolling calendar'),
   ended_reason: z.enum(['end_date', 'stay_passed']).nullable(),
@@ -69,7 +69,9 @@ export const WatchSchema = z.object({
 
 export const EventSchema = z.object({
   id: z.string().describe('the webhook-id of its delivery'),
-  type: z.enum(['watch.triggered', 'watch.paused']).describe('watch.paused: the watch paused by itself (data.reason property_gone)'),
+  type: z
+    .enum(['watch.triggered', 'watch.paused'])
+    .describe('watch.paused: the watch paused by itself (data.reason gone: its target no longer exists upstream)'),
   created_at: z.string(),
   check_id: z.string().nullable().describe('the check that fired it; null for watch.paused'),
   request_id: z.string().describe('the check, or the failed attempt (GET /v1/requests/{request_id})'),

@@ -28,7 +28,7 @@ import {
   lockAccountWatches,
   lockUnpaid,
   overdueWatches,
-  pauseGone,
+  lockWatch,
   pauseUnpaid,
   slotFailed,
   unpaidWatches,
@@ -79,8 +79,11 @@ export async function checkSlot(deps: ServiceDeps, boss: PgBoss, job: CheckJob):
   }
 }
 
-/** What follows a failed attempt: pause (the account cannot pay), another try later in the period, or the slot given up as missed. */
-export type AfterFailure = { pause: true } | { pause: false; retry: boolean; at: Date; missed: number };
+/**
+ * What follows a failed attempt: pause (the account cannot pay, or the target is gone), another try
+ * later in the period, or the slot given up as missed.
+ */
+export type AfterFailure = { pause: 'insufficient_credits' | 'gone' } | { pause: false; retry: boolean; at: Date; missed: number };
 
 /**
  * The rule for a failed attempt (pure): a retryable failure is tried again after a doubling delay
@@ -93,7 +96,9 @@ export function afterFailure(
   api: ApiError,
   now: Date,
 ): AfterFailure {
-  if (api.status === 402) return { pause: true };
+  if (api.status === 402) return { pause: 'insufficient_credits' };
+  // the failure table's not_found: the caller's property no longer exists, retrying cannot help
+  if (api.status === 404) return { pause: 'gone' };
   const period = periodMs(config, watch.every_hours);
   const retryable = api.retryable || api.status === 429 || api.status >= 500;
   const delay = retryable ? retryDelayMs(config, watch.failures, period) : null;
@@ -131,13 +136,10 @@ async function attemptFailed(
     };
     await deps.platform.calls.write({ id: a.requestId, accountId: watch.account_id, history, charge: null }, tx);
     if (next.pause) {
-      await pauseUnpaid(tx, watch.id, watch.seq, detail);
-      return;
-    }
-    if (api.status === 404) {
-      // the target's property is gone: asking again tells nothing new, so the watch pauses and says so
-      const paused = await pauseGone(tx, watch.id, watch.seq, detail);
-      if (paused) await pausedEvent(deps, boss, tx, paused, { reason: 'property_gone', detail, requestId: a.requestId });
+      const paused = await pauseUnpaid(tx, watch.id, watch.seq, detail, next.pause);
+      // a gone target is told (watch.paused): nobody would notice otherwise; the credits pause resumes by itself
+      const row = paused && next.pause === 'gone' ? await lockWatch(tx, watch.id) : null;
+      if (row) await pausedEvent(deps, boss, tx, row, { reason: 'gone', detail, requestId: a.requestId });
       return;
     }
     const row = await slotFailed(tx, watch.id, watch.seq, detail, next);
@@ -151,7 +153,7 @@ async function pausedEvent(
   boss: PgBoss,
   tx: TransactionSql,
   watch: WatchRow,
-  p: { reason: 'property_gone'; detail: string; requestId: string },
+  p: { reason: 'gone'; detail: string; requestId: string },
 ): Promise<void> {
   const id = `evt_${p.requestId.slice(p.requestId.indexOf('_') + 1)}`;
   const totals = await watchTotals(tx, [watch.id]);

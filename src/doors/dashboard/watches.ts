@@ -55,8 +55,8 @@ function ruleText(w: WatchRow): string {
 
 function state(w: WatchRow): Safe {
   if (w.status === 'active') return html`<span class="badge succeeded">active</span>`;
-  const unpaid = w.paused_reason === 'insufficient_credits';
-  return html`<span class="badge ${unpaid ? 'failed' : ''}">paused${unpaid ? ': insufficient credits' : ''}</span>`;
+  const why = w.paused_reason === 'insufficient_credits' ? 'insufficient credits' : w.paused_reason === 'gone' ? 'target gone' : null;
+  return html`<span class="badge ${why ? 'failed' : ''}">paused${why ? `: ${why}` : ''}</span>`;
 }
 
 /** Pause or resume, and delete: CSRF-protected forms that come back to `back`. */
@@ -113,6 +113,7 @@ export function watchPage(o: Signed & { watch: WatchRow; totals: WatchTotals | u
     csrf: o.csrf,
     body: html`<div class="row"><div><h1>${w.name ?? w.id}</h1><p class="lead">${targetText(w)} · rule ${ruleText(w)} · every ${w.every_hours} h</p></div>${actions(w, o.csrf, `/dashboard/watches/${w.id}`)}</div>
 ${w.paused_reason === 'insufficient_credits' ? alert('error', 'Paused: the account cannot pay its next check. It resumes by itself once credits are available.') : html``}
+${w.paused_reason === 'gone' ? alert('error', 'Paused: the source says this property no longer exists (the last failed attempt below). Resume it if it comes back.') : html``}
 <div class="stats">${stat('State', state(w), w.status === 'active' ? `next check ${when(w.next_check_at)}` : 'no checks while paused')}${stat('Last price', money(last?.total, last?.currency), `last check ${when(w.last_check_at)}`)}
 ${stat('Checks', fmtInt(t?.checks ?? 0), `${fmtInt(w.periods_missed)} periods missed`)}${stat('Credits spent', fmtInt(t?.credits ?? 0), `at most ${fmtInt(w.credits_per_check)} a check`)}${stat('Events', fmtInt(t?.events ?? 0), 'rule fired')}</div>
 ${w.last_error ? html`<p class="hint">Last failed attempt (charged nothing): <code>${w.last_error}</code></p>` : html``}

@@ -72,28 +72,37 @@ describe.skipIf(suite.missing)(suite.title, () => {
     expect(again.check).toMatchObject({ fired: false, changed: 0, stored: { rows_written: 0, rows_changed: 0 } });
   });
 
-  it('a property gone upstream (404) pauses its watch with property_gone and a watch.paused event, not missed periods (defect 4)', async () => {
+  it('a watch on a property the source says is gone (its page answers 404) pauses with reason gone after one attempt, charged nothing', async () => {
+    // the replay knows only CROWN's page: another property's page is a 404, the failure table's not_found
     const target = { operation: 'offers', property_token: GONE, check_in: '2026-04-15', nights: 7, market: 'GB' };
     const res = await svc.call('/v1/watches', { key, body: { target, rule: { type: 'available' } } });
     expect(res.status).toBe(201);
-    const { id } = (await res.json()) as any;
+    const { id } = (await res.json()) as { id: string };
     const paused = await waitFor(
       async () => {
-        const w = (await (await svc.call(`/v1/watches/${id}`, { key })).json()) as any;
-        return w.status === 'paused' ? w : null;
+        const r = (await (await svc.call(`/v1/watches/${id}`, { key })).json()) as any;
+        return r.status === 'paused' ? r : null;
       },
       { what: 'the watch to pause' },
     );
-    expect(paused).toMatchObject({ paused_reason: 'property_gone', next_check_at: null, periods_missed: 0, checks_total: 0, credits_spent: 0 });
+    expect(paused).toMatchObject({ paused_reason: 'gone', next_check_at: null, checks_total: 0, credits_spent: 0, periods_missed: 0 });
     expect(paused.last_error).toMatch(/^req_\w+: property not found$/);
+    // defect 4: it is told, by a watch.paused event naming the hotel (delivered like watch.triggered)
     const events = (await (await svc.call(`/v1/watches/${id}/events`, { key })).json()) as any;
     expect(events.events).toHaveLength(1);
     expect(events.events[0]).toMatchObject({
       type: 'watch.paused',
       check_id: null,
-      data: { reason: 'property_gone', detail: paused.last_error, hotel: { property_token: GONE, name: null }, watch: { id, status: 'paused' } },
+      data: { reason: 'gone', detail: paused.last_error, hotel: { property_token: GONE, name: null }, watch: { id, status: 'paused' } },
     });
     const record = (await (await svc.call(`/v1/requests/${events.events[0].request_id}`, { key })).json()) as any;
     expect(record).toMatchObject({ method: 'SCHEDULE', status: 404, credits: 0 });
+    // a check asked for says the same, charged nothing
+    const asked = await svc.call(`/v1/watches/${id}/check`, { key, method: 'POST' });
+    expect([asked.status, ((await asked.json()) as any).detail]).toEqual([404, 'property not found']);
+    expect((await (await svc.call(`/v1/watches/${id}`, { key })).json()) as any).toMatchObject({ checks_total: 0, credits_spent: 0 });
+    // the caller may resume it (the property came back, or to try again)
+    const resumed = (await (await svc.call(`/v1/watches/${id}`, { key, method: 'PATCH', body: { status: 'active' } })).json()) as any;
+    expect(resumed).toMatchObject({ status: 'active', paused_reason: null });
   });
 });
