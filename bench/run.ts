@@ -18,6 +18,7 @@ const BENCHES: [string, Record<string, string>][] = [
   ['bench/rss.ts', {}],
   ['bench/idle-rss.ts', {}],
   ['bench/browser-pool.ts', {}],
+  ['bench/clearance.ts', {}],
   ['bench/stdio-start.ts', {}],
 ];
 

@@ -5,6 +5,7 @@
  * "[object Object]" or an "undefined").
  */
 import { arr, bool, num, obj, text, textOrNull, type JsonObject, type JsonPath } from '../../src/domain/json.js';
+import { SOURCE_NAMES } from '../../src/domain/source-names.js';
 
 type Answer = JsonObject;
 
@@ -17,6 +18,9 @@ export const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 
 /** The property's name, or its token where the answer names none. */
 const property = (a: Answer) => textOrNull(a, 'name') ?? text(a, 'token');
 const stay = (a: Answer) => `${text(a, 'check_in')} → ${text(a, 'check_out')}`;
+
+/** A source alias with the real site it is (`otaone (Booking.com)`); other names as they are. */
+const site = (alias: string) => (alias in SOURCE_NAMES ? `${alias} (${SOURCE_NAMES[alias as keyof typeof SOURCE_NAMES]})` : alias);
 
 export const SUMMARIES: Record<string, (a: Answer) => string> = {
   get_credit_balance: (a) =>
@@ -46,9 +50,15 @@ export const SUMMARIES: Record<string, (a: Answer) => string> = {
     const offers = arr(a, 'offers');
     return `${count(offers.length, 'offer')} on the hotel's own site (${textOrNull(a, 'engine', 'name') ?? 'engine'})${offers.length ? `; from ${money(Math.min(...offers.map((o) => num(o, 'total') ?? Infinity)), textOrNull(a, 'currency'))}` : ''}.`;
   },
+  // each source by its alias and its real site, so that "is Booking cheaper?" maps for a client reading only text
   compare_hotel_prices: (a) =>
     (a.cheapest
-      ? `Cheapest: ${text(a, 'cheapest', 'source')} at ${moneyAt(a, ['cheapest', 'total'], ['cheapest', 'currency'])} for ${stay(a)}; ${num(a, 'sources_ok') ?? 0} source(s) priced, ${num(a, 'sources_failed') ?? 0} failed.`
+      ? `Cheapest: ${site(text(a, 'cheapest', 'source'))} at ${moneyAt(a, ['cheapest', 'total'], ['cheapest', 'currency'])} for ${stay(a)}; ${num(a, 'sources_ok') ?? 0} source(s) priced (${arr(
+          a,
+          'offers',
+        )
+          .map((o) => `${site(text(o, 'source'))} ${num(o, 'total') ?? 'unpriced'}`)
+          .join(', ')}), ${num(a, 'sources_failed') ?? 0} failed.`
       : `Nothing priced for ${stay(a)}; ${num(a, 'sources_failed') ?? 0} source(s) failed.`) + parityLine(a.parity),
   search_flight_locations: (a) => {
     const places = arr(a, 'locations');
