@@ -8,7 +8,9 @@
 // the sources. Types are checked by `npm test` (tsc --noEmit), not here: the build loads no type
 // declarations (a full build is a few seconds, one with nothing to do a tenth of a second). Last,
 // it writes the MCP tool listing of the compiled modules (dist/mcp-tool-listing.json), which the
-// stdio server serves instead of converting every tool's schemas at each launch.
+// stdio server serves instead of converting every tool's schemas at each launch. And it bundles each
+// MCP App (src/doors/mcp/apps/views/<name>.view.ts with what it imports, CSS included) into one
+// self-contained page, dist/apps/<name>.html, which the MCP door serves as a ui:// resource.
 //
 // It is incremental and safe to run while the service runs or while another build runs: a file
 // is rewritten only when its source is newer (or the build itself changed), always through a
@@ -27,6 +29,9 @@ const TREES = ['src', 'tools', 'migrations'];
 /** The MCP tool listing of the compiled modules, read by the stdio server at launch (src/mcp-stdio.ts). */
 const LISTING = path.join(OUT, 'mcp-tool-listing.json');
 /** A change of these rebuilds everything. */
+/** The MCP Apps' sources and the pages made of them. */
+const VIEWS = path.join(ROOT, 'src', 'doors', 'mcp', 'apps', 'views');
+const APPS_OUT = path.join(OUT, 'apps');
 const INPUTS = [fileURLToPath(import.meta.url), path.join(ROOT, 'tsconfig.json'), path.join(ROOT, 'package-lock.json')];
 
 function walk(dir, out = []) {
@@ -72,7 +77,42 @@ process.stdout.write(JSON.stringify(buildToolTable(TOOLS).listing));`;
   return r.stdout;
 }
 
-function main() {
+/**
+ * Each app as one HTML page: its entry bundled (esbuild, minified, nothing left to fetch) with its
+ * CSS inlined. Made again when any file of the views is newer than the pages (all share the kit).
+ */
+async function buildApps(rebuildAll) {
+  const entries = fs.readdirSync(VIEWS).filter((f) => f.endsWith('.view.ts'));
+  const newest = Math.max(...walk(VIEWS).map(mtime));
+  const pages = entries.map((f) => path.join(APPS_OUT, f.replace(/\.view\.ts$/, '.html')));
+  const expected = new Set(pages);
+  const orphans = fs.existsSync(APPS_OUT) ? walk(APPS_OUT).filter((f) => !expected.has(f)) : [];
+  for (const file of orphans) fs.rmSync(file, { force: true });
+  if (!rebuildAll && pages.every((p) => mtime(p) >= newest)) return 0;
+  const esbuild = await import('esbuild');
+  for (const [i, entry] of entries.entries()) {
+    const out = await esbuild.build({
+      entryPoints: [path.join(VIEWS, entry)],
+      bundle: true,
+      minify: true,
+      format: 'iife',
+      target: 'es2022',
+      write: false,
+      outdir: APPS_OUT,
+      legalComments: 'none',
+      logLevel: 'error',
+    });
+    const text = (ext) => out.outputFiles.find((f) => f.path.endsWith(ext))?.text.trim() ?? '';
+    const title = entry.replace(/\.view\.ts$/, '');
+    // a script's text may not close its own element early
+    const script = text('.js').replaceAll('</script', '<\\/script');
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${text('.css')}</style></head><body><main aria-busy="true"></main><script>${script}</script></body></html>\n`;
+    writeAtomically(pages[i], html);
+  }
+  return entries.length;
+}
+
+async function main() {
   const stamp = path.join(OUT, '.build-inputs');
   const inputs = INPUTS.map((f) => `${path.relative(ROOT, f)} ${mtime(f)}`).join('\n');
   const rebuildAll = !fs.existsSync(stamp) || fs.readFileSync(stamp, 'utf8') !== inputs;
@@ -112,9 +152,10 @@ function main() {
   for (const source of stale.filter((s) => !s.endsWith('.ts'))) writeAtomically(target(source), fs.readFileSync(source));
   for (const file of orphans) fs.rmSync(file, { force: true });
   if (!fs.existsSync(LISTING)) writeAtomically(LISTING, toolListing());
+  const apps = await buildApps(rebuildAll);
   if (rebuildAll) writeAtomically(stamp, inputs);
-  if (stale.length || orphans.length)
-    console.error(`build: ${toCompile.length} compiled, ${stale.length - toCompile.length} copied, ${orphans.length} removed (dist/)`);
+  if (stale.length || orphans.length || apps)
+    console.error(`build: ${toCompile.length} compiled, ${stale.length - toCompile.length} copied, ${orphans.length} removed, ${apps} apps bundled (dist/)`);
 }
 
-main();
+await main();

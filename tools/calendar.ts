@@ -114,6 +114,7 @@ export const calendar = defineTool({
     view: hotelCalendarView,
     summary: hotelCalendarSummary,
     text: hotelCalendarText,
+    app: 'hotel-calendar',
     // mainstream basis (an offers page per night), spot-checks and horizons past six months run for tens of seconds
     task: {
       when: (i) => i.basis === 'mainstream' || i.verify_sources > 0 || i.days > 180,

@@ -190,6 +190,12 @@ export interface McpSpec<I, O> {
   summary?: (answer: Record<string, unknown>) => string;
   /** The text block's lines after the summary, where the answer's compact JSON lines (one per list item) say less or cost more. */
   text?: (answer: Record<string, unknown>) => string[];
+  /**
+   * The MCP App (io.modelcontextprotocol/ui) that shows this tool's answer in hosts that render
+   * apps: the name of its page (src/doors/mcp/apps/views/<app>.view.ts), served as a `ui://`
+   * resource and linked from the tool's `_meta.ui.resourceUri`. The result itself is unchanged.
+   */
+  app?: string;
 }
 
 export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
@@ -281,6 +287,7 @@ export interface Tool<I = unknown, O = unknown> {
     requires: McpRequirements;
     summary?: (answer: Record<string, unknown>) => string;
     text?: (answer: Record<string, unknown>) => string[];
+    app?: string;
   };
   errors: Partial<Record<ErrorStatus, string>>;
   headers: Record<string, HeaderSpec>;
@@ -325,6 +332,7 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
       requires: spec.mcp?.requires ?? {},
       summary: spec.mcp?.summary,
       text: spec.mcp?.text,
+      app: spec.mcp?.app,
     },
     errors: spec.errors ?? {},
     headers: spec.headers ?? {},

@@ -54,6 +54,8 @@ export const HotelCalendarView = z.object({
   observed_at: z.string(),
 });
 type View = z.infer<typeof HotelCalendarView>;
+/** The calendar as an agent gets it (its structuredContent), which the calendar app renders. */
+export type HotelCalendarAnswer = View;
 
 function stats(values: number[]): { priced: number; min: number | null; median: number | null; max: number | null } {
   if (!values.length) return { priced: 0, min: null, median: null, max: null };

@@ -10,6 +10,7 @@ import { jsonSchema } from '../../core/json-schema.js';
 import { COST_META_KEY, costLine, toolCost } from '../../core/tool-cost.js';
 import { AGENT_OMITS, SHARED_PROVENANCE } from './mcp-answer.js';
 import { leanSchema } from './mcp-schema.js';
+import { appToolMeta } from './mcp-apps.js';
 
 type Schema = Record<string, unknown>;
 
@@ -18,9 +19,12 @@ export function mcpDescription(tool: Tool): string {
   return `${costLine(tool)}\n${tool.description}`;
 }
 
-/** A tool's `_meta` in the listing: its cost as data (credits, per page or call, what adds to it, when it is free). */
+/**
+ * A tool's `_meta` in the listing: its cost as data (credits, per page or call, what adds to it,
+ * when it is free) and, for a tool with an MCP App, the `ui://` page that shows its answer.
+ */
 export function mcpToolMeta(tool: Tool): Record<string, unknown> {
-  return { [COST_META_KEY]: toolCost(tool) };
+  return { [COST_META_KEY]: toolCost(tool), ...appToolMeta(tool) };
 }
 
 export function mcpInputSchema(tool: Tool): Schema {

@@ -17,6 +17,7 @@ import { mcpDescription, mcpInputSchema, mcpOutputSchema, mcpToolMeta } from './
 import { MCP_INSTRUCTIONS } from './mcp-instructions.js';
 import type { McpCallContext, McpCaller } from './mcp-caller.js';
 import { serveTaskMethods, startTask, TASKS_CAPABILITY } from './mcp-tasks.js';
+import { appResources, readAppResource } from './mcp-apps.js';
 
 export type { McpCallContext, McpCaller } from './mcp-caller.js';
 
@@ -30,6 +31,9 @@ export interface McpToolTable {
   listing: McpTool[];
   byName: Map<string, Tool>;
 }
+
+/** The cache hints of what every caller is answered alike: the listings, and the apps' pages (they change with a release). */
+const PUBLIC_LISTS = ['tools/list', 'server/discover', 'resources/list', 'resources/templates/list', 'resources/read'] as const;
 
 export function buildToolTable(tools: Tool[]): McpToolTable {
   const exposed = tools.filter((t) => t.mcp.expose);
@@ -149,17 +153,22 @@ export function mcpServerFactory(
   onList?: () => void,
 ): McpServerFactory {
   const listResult = { tools: table.listing };
+  // the MCP Apps' pages (mcp-apps.ts): static resources, no templates
+  const resources = appResources(table.byName.values());
   return ({ era }) => {
     const modern = era === 'modern';
     const server = new Server(MCP_SERVER_INFO, {
-      capabilities: { tools: {}, ...(modern ? TASKS_CAPABILITY : {}) },
+      capabilities: { tools: {}, resources: {}, ...(modern ? TASKS_CAPABILITY : {}) },
       instructions: MCP_INSTRUCTIONS,
-      cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
+      cacheHints: Object.fromEntries(PUBLIC_LISTS.map((m) => [m, LIST_CACHE])),
     });
     server.setRequestHandler('tools/list', () => {
       onList?.();
       return listResult;
     });
+    server.setRequestHandler('resources/list', () => ({ resources }));
+    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
+    server.setRequestHandler('resources/read', (request) => readAppResource(resources, request.params.uri));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const tool = table.byName.get(request.params.name);
       if (!tool) throw unknownTool(request.params.name);

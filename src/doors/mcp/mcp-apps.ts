@@ -1,0 +1,76 @@
+/**
+ * MCP Apps (the io.modelcontextprotocol/ui extension, SEP-1865): a tool whose descriptor names an
+ * app (mcp.app) lists `_meta.ui.resourceUri`, and that `ui://` resource is a self-contained HTML
+ * page (text/html;profile=mcp-app) which hosts that render apps show in a sandboxed frame and feed
+ * the tool's result. A client without apps ignores both: the tool result is the same for every
+ * client. The pages are bundled by the build (scripts/build.mjs) into dist/apps/<app>.html.
+ */
+import fs from 'node:fs';
+import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
+import type { McpUiResourceMeta } from '@modelcontextprotocol/ext-apps';
+import { ResourceNotFoundError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
+import type { Tool } from '../../core/define-tool.js';
+
+/** What a host shows of each app before it runs it. */
+const APPS: Record<string, { title: string; description: string }> = {
+  'hotel-calendar': {
+    title: 'Hotel price calendar',
+    description:
+      'Month grids of a hotel’s nightly prices from get_hotel_calendar: cheap to dear, the cheapest nights starred, unavailable and minimum-stay nights marked.',
+  },
+  'hotel-parity': {
+    title: 'Hotel price parity',
+    description:
+      'The parity verdict of compare_hotel_prices with its basis, and every seller side by side: the official site marked, the cheapest starred, failures and exclusions.',
+  },
+};
+
+/**
+ * The pages fetch nothing (scripts and styles inline, no font or image from elsewhere): an empty
+ * CSP allow-list, which hosts turn into a policy that lets the frame reach no host at all.
+ */
+const UI_META: McpUiResourceMeta = { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true };
+
+/** Built next to the compiled modules (dist/src/… → dist/apps) or, run from the sources, in the build's dist/apps. */
+const PAGES = new URL(import.meta.url.includes('/dist/src/') ? '../../../apps/' : '../../../dist/apps/', import.meta.url);
+
+export function appUri(app: string): string {
+  return `ui://hotelrates/${app}.html`;
+}
+
+/**
+ * The listing `_meta` of a tool with an app: the resource it shows in, as the extension's stable
+ * revision (2026-01-26) names it. Not also under the flat `ui/resourceUri` key of its drafts, which
+ * the SDK's registerAppTool still writes: hosts of the stable revision read `ui.resourceUri`, and
+ * tools/list stays within its budget (test/integration/mcp/agent.test.ts).
+ */
+export function appToolMeta(tool: Tool): Record<string, unknown> {
+  return tool.mcp.app ? { ui: { resourceUri: appUri(tool.mcp.app) } } : {};
+}
+
+/** The apps of the tools served, as resources/list gives them. */
+export function appResources(tools: Iterable<Tool>): Resource[] {
+  const names = new Set([...tools].flatMap((t) => (t.mcp.app ? [t.mcp.app] : [])));
+  return [...names].map((app) => {
+    const about = APPS[app];
+    if (!about) throw new Error(`tool app "${app}" is not in the apps catalogue (src/doors/mcp/mcp-apps.ts)`);
+    return { uri: appUri(app), name: app, title: about.title, description: about.description, mimeType: RESOURCE_MIME_TYPE, _meta: { ui: UI_META } };
+  });
+}
+
+const pages = new Map<string, string>();
+
+/** resources/read of an app's page; any other URI is the protocol's resource-not-found error (-32602, data.uri). */
+export function readAppResource(resources: Resource[], uri: string): ReadResourceResult {
+  const resource = resources.find((r) => r.uri === uri);
+  if (!resource) throw new ResourceNotFoundError(uri.slice(0, 200));
+  let text = pages.get(resource.name);
+  if (text === undefined) {
+    // read once per process: the page changes only with a build
+    const file = new URL(`${resource.name}.html`, PAGES);
+    if (!fs.existsSync(file)) throw new Error(`the page of app ${resource.name} is not built (npm run build)`);
+    text = fs.readFileSync(file, 'utf8');
+    pages.set(resource.name, text);
+  }
+  return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text, _meta: { ui: UI_META } }] };
+}

@@ -1,0 +1,122 @@
+/**
+ * The MCP Apps harness every app test shares: a page on a loopback server whose script is the
+ * SDK's host side (app-host-page.ts, bundled here once per process), one Chromium per test file,
+ * and what a test checks of a rendered app: console errors, requests to any other host, axe-core's
+ * serious and critical violations, screenshots in light and dark at a phone's and a desktop's width.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { build } from 'esbuild';
+import type { Client } from '@modelcontextprotocol/client';
+import type { Browser, Frame, Page } from 'playwright-core';
+import type { MountOptions } from './app-host-page.js';
+import { launchChromium, screenshot } from './browser.js';
+
+export const WIDTHS = [1280, 360] as const;
+export const THEMES = ['light', 'dark'] as const;
+
+async function hostPage(): Promise<string> {
+  const out = await build({
+    entryPoints: [path.join(import.meta.dirname, 'app-host-page.ts')],
+    bundle: true,
+    format: 'iife',
+    target: 'es2022',
+    write: false,
+    logLevel: 'error',
+  });
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>MCP Apps test host</title>
+<style>body{margin:0;padding:16px;background:#f0eee6;font-family:system-ui}body[data-theme=dark]{background:#1f1e1d}iframe{display:block;width:100%;height:200px;border:1px solid #8884;border-radius:12px;background:transparent}</style>
+</head><body><div id="apps"></div><script>${out.outputFiles[0].text.replaceAll('</script', '<\\/script')}</script></body></html>`;
+}
+
+export interface AppHost {
+  browser: Browser;
+  url: string;
+  /** The app rendered from its resource and a tool result, on a fresh page; resolves once it rendered. */
+  open(opts: MountOptions & { width: number; client?: Client }): Promise<RenderedApp>;
+  close(): Promise<void>;
+}
+
+export interface RenderedApp {
+  page: Page;
+  frame: Frame;
+  /** Console errors and uncaught exceptions, of the host page and the app. */
+  errors: string[];
+  /** Every request the page made to anything but the harness itself. */
+  foreign: string[];
+  /** Tool calls the app made through the host, and links it asked the host to open. */
+  calls: { name: string; arguments?: Record<string, unknown> }[];
+  links: string[];
+  shot(name: string): Promise<void>;
+  /** axe-core's serious and critical violations in the app's frame. */
+  axe(): Promise<{ id: string; impact: string; nodes: number }[]>;
+}
+
+const AXE_SOURCE = (await import('axe-core')).default.source;
+
+export async function startAppHost(): Promise<AppHost> {
+  const html = await hostPage();
+  const server = http.createServer((req, res) => {
+    // the page, and nothing for the browser's own favicon request (a 404 would be a console error)
+    if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    else res.writeHead(req.url === '/favicon.ico' ? 204 : 404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const browser = await launchChromium();
+  return {
+    browser,
+    url,
+    async open({ width, client, ...mount }) {
+      const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: mount.theme });
+      const rendered: RenderedApp = {
+        page,
+        frame: null as unknown as Frame,
+        errors: [],
+        foreign: [],
+        calls: [],
+        links: [],
+        shot: async (name) => void (await screenshot(page, name)),
+        axe: async () => {
+          await rendered.frame.evaluate(AXE_SOURCE);
+          const result = await rendered.frame.evaluate(() =>
+            (
+              window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }
+            ).axe.run(document, {
+              resultTypes: ['violations'],
+            }),
+          );
+          return result.violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+        },
+      };
+      page.on('console', (m) => m.type() === 'error' && rendered.errors.push(m.text()));
+      page.on('pageerror', (e) => rendered.errors.push(String(e)));
+      page.on('request', (r) => {
+        const u = r.url();
+        if (!u.startsWith(url) && !u.startsWith('about:') && !u.startsWith('data:')) rendered.foreign.push(u);
+      });
+      await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: Record<string, unknown> }) => {
+        rendered.calls.push(params);
+        if (!client) throw new Error('this test host has no server');
+        return client.callTool(params);
+      });
+      await page.exposeFunction('hostOpenLink', (link: string) => void rendered.links.push(link));
+      await page.goto(url);
+      await page.evaluate((opts) => window.mountApp(opts), mount);
+      const frame = await (await page.waitForSelector('iframe')).contentFrame();
+      rendered.frame = frame!;
+      await rendered.frame.waitForSelector('body[data-rendered="true"]');
+      // the frame fitted to the height the app reported for its rendered page (no scroll bar inside it)
+      const height = await rendered.frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+      await page.waitForFunction((h) => Math.abs(document.querySelector('iframe')!.clientHeight - h) <= 1, height);
+      return rendered;
+    },
+    async close() {
+      await browser.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
