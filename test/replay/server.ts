@@ -56,6 +56,11 @@ export interface ReplayRoute {
   failFirst?: ReplayFailure[];
   /** Delay before every normal reply. */
   delayMs?: number;
+  /**
+   * The reply waits until this holds of the requests received so far (checked every 5 ms, for at
+   * most 30 s): an ordering between concurrent callers that a fixed delay only makes likely.
+   */
+  holdUntil?: (received: readonly RecordedRequest[]) => boolean;
   /** Every reply of this route is cut (see ReplayCut). */
   cut?: ReplayCut;
 }
@@ -112,6 +117,9 @@ export async function startReplayServer(routes: ReplayRoute[]): Promise<ReplaySe
       if (route.delayMs) await new Promise((r) => setTimeout(r, route.delayMs));
       res.writeHead(answer.status ?? 200, { 'content-type': type, 'content-length': String(Buffer.byteLength(text)), ...answer.headers }).end(text);
       return;
+    }
+    for (const until = Date.now() + 30_000; route.holdUntil && !route.holdUntil(requests) && Date.now() < until;) {
+      await new Promise((r) => setTimeout(r, 5));
     }
     // built before the delay, so the injected latency is the upstream's whole time
     const { body, headers } = payload(route.reply ? { ...route, body: route.reply(recorded) } : route);

@@ -13,10 +13,10 @@ const grid = (currency: string) => ({ ...OTAFOUR_SECONDARY_DATA, roomGridData: {
 /**
  * The grid answers each currency through a redirect that sets the site's cookies, as a session
  * start does: the display-currency cookie and a session id naming the caller's currency. The EUR
- * caller's first hop is slow, so its second hop is sent after the USD caller's cookies arrived: a
- * jar shared by callers would hand them to it.
+ * caller's first hop is answered only once the USD caller's second hop has arrived, so its second
+ * hop is sent after the USD caller's cookies were set: a jar shared by callers would hand them to it.
  */
-function sessionRoutes(currency: string, firstHopDelayMs: number, property = '2454174'): ReplayRoute[] {
+function sessionRoutes(currency: string, firstHopHold?: ReplayRoute['holdUntil'], property = '2454174'): ReplayRoute[] {
   const lower = currency.toLowerCase();
   return [
     {
@@ -24,7 +24,7 @@ function sessionRoutes(currency: string, firstHopDelayMs: number, property = '24
       query: { hotel_id: property, currencyCode: currency },
       match: (r) => r.query.hop === undefined,
       status: 302,
-      delayMs: firstHopDelayMs,
+      holdUntil: firstHopHold,
       headers: {
         location: `${GRID}?hotel_id=${property}&currencyCode=${currency}&hop=2`,
         'set-cookie': `agoda.version.03=CurLabel=${currency}; Path=/`,
@@ -49,9 +49,9 @@ describe('upstream state never crosses callers; failure classes through a real r
     const body = JSON.stringify(OTAFOUR_SECONDARY_DATA);
     h = await startHarness(
       [
-        ...sessionRoutes('EUR', 400),
-        ...sessionRoutes('USD', 0),
-        ...sessionRoutes('GBP', 0),
+        ...sessionRoutes('EUR', (received) => received.some((r) => r.query.currencyCode === 'USD' && r.query.hop === '2')),
+        ...sessionRoutes('USD'),
+        ...sessionRoutes('GBP'),
         { path: GRID, query: { hotel_id: '20' }, body: OTAFOUR_SECONDARY_DATA, cut: { at: 200 } },
         { path: GRID, query: { hotel_id: '21' }, body: OTAFOUR_SECONDARY_DATA, cut: { at: 200, end: 'reset' } },
         { path: GRID, query: { hotel_id: '22' }, body: OTAFOUR_SECONDARY_DATA, encoding: 'gzip', cut: { at: 150, framing: 'close' } },
