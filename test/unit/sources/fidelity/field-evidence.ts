@@ -36,6 +36,8 @@ const PATHS: Evidence = {
   ours: "what the upstream paths did per source in the last hour (src/ops/source-paths.ts, source_events and source_outcomes), for admin keys only; the recorded example is a user key's",
 };
 /** Offer fields the newer engines state (Profitroom, SynXis, Mews), null where an engine does not, as Beds24 in the recorded example. */
+const BOOKING_LINK_MINTED =
+  "booking link: minted by this service for the row's booking_request (platform/booking-links.ts), present whenever the row is; tested in test/integration/booking";
 const ENGINE_STATED =
   "stated by the engines whose replies carry it (src/sources/official/README.md's table), tested on built engine replies (test/fixtures/README.md, official engines); the recorded example's engine (Beds24) states none of it";
 
@@ -227,6 +229,18 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     warnings: { ours: 'the compatible envelope: search id, status, archive links, echo, warnings (src/core/compat/engine.ts)' },
   },
   get_booking_options: {
+    'booking_options[].together.booking_link': { absent: BOOKING_LINK_MINTED },
+    'booking_options[].together.booking_link.url': { absent: BOOKING_LINK_MINTED },
+    'booking_options[].together.booking_link.method': { absent: BOOKING_LINK_MINTED },
+    'booking_options[].together.booking_link.expires_at': { absent: BOOKING_LINK_MINTED },
+    'booking_options[].departing.booking_link': { absent: BOOKING_LINK_MINTED },
+    'booking_options[].departing.booking_link.url': { absent: BOOKING_LINK_MINTED },
+    'booking_options[].departing.booking_link.method': { absent: BOOKING_LINK_MINTED },
+    'booking_options[].departing.booking_link.expires_at': { absent: BOOKING_LINK_MINTED },
+    'booking_options[].returning.booking_link': { absent: BOOKING_LINK_MINTED },
+    'booking_options[].returning.booking_link.url': { absent: BOOKING_LINK_MINTED },
+    'booking_options[].returning.booking_link.method': { absent: BOOKING_LINK_MINTED },
+    'booking_options[].returning.booking_link.expires_at': { absent: BOOKING_LINK_MINTED },
     'booking_options[].departing': {
       absent: 'booking option rows: the live page does not inline them (flights README); parser tested on built rows of the GetBookingResults layout',
     },
