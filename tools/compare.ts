@@ -20,6 +20,54 @@ const Offer = z.object({
   provenance: nullableProvenance,
 });
 
+export const CompareResultSchema = z.object({
+  check_in: z.string(),
+  check_out: z.string(),
+  nights: z.int(),
+  adults: z.int(),
+  requested_currency: z.string().nullable(),
+  comparison_currency: z.string().nullable(),
+  cheapest: z
+    .object({ source: z.string(), total: z.number(), currency: z.string() })
+    .nullable()
+    .describe("the lowest total in comparison_currency; where parity compares (all-in totals), parity's cheapest"),
+  offers: z.array(
+    z.object({
+      source: z.string(),
+      total: z.number().nullable(),
+      price_per_night: z.number().nullable(),
+      currency: z.string().nullable(),
+      currency_stated_by: z
+        .enum(['source', 'caller'])
+        .nullable()
+        .describe("who states the currency: the source, or you (sources.official.currency, where the site's booking engine states none)"),
+      taxes_and_fees_included: z.boolean().nullable(),
+      description: z.string(),
+      comparable: z.boolean(),
+      cheapest: z.boolean(),
+      provenance: nullableProvenance,
+    }),
+  ),
+  sources: z.array(
+    z.object({
+      source: z.string(),
+      status: z.enum(['ok', 'error']),
+      elapsed_s: z.number(),
+      error: z.object({ status: z.int(), detail: z.string() }).nullable(),
+      offer: Offer.nullable(),
+      matched: z.object({ name: z.string(), id: z.string() }).nullable(),
+    }),
+  ),
+  parity: ParitySchema.describe(
+    'the official site against the agencies on one basis (all-in total, same currency, same stay): official_cheapest, undercut (by which agency and how much) or not_comparable with the reason',
+  ),
+  sources_ok: z.int(),
+  sources_failed: z.int(),
+  elapsed_s: z.number(),
+});
+/** The comparison as REST and an agent get it (its structuredContent), which the parity app renders. */
+export type CompareAnswer = z.output<typeof CompareResultSchema>;
+
 export const compareHotelPrices = defineTool({
   name: 'compare_hotel_prices',
   title: 'Compare one stay across the official site and OTAs',
@@ -48,51 +96,7 @@ export const compareHotelPrices = defineTool({
         if (given && idOf && !idOf(given)) ctx.addIssue({ code: 'custom', path: ['sources', source], message: `give its id or the hotel name in hotel` });
       }
     }),
-  output: z.object({
-    check_in: z.string(),
-    check_out: z.string(),
-    nights: z.int(),
-    adults: z.int(),
-    requested_currency: z.string().nullable(),
-    comparison_currency: z.string().nullable(),
-    cheapest: z
-      .object({ source: z.string(), total: z.number(), currency: z.string() })
-      .nullable()
-      .describe("the lowest total in comparison_currency; where parity compares (all-in totals), parity's cheapest"),
-    offers: z.array(
-      z.object({
-        source: z.string(),
-        total: z.number().nullable(),
-        price_per_night: z.number().nullable(),
-        currency: z.string().nullable(),
-        currency_stated_by: z
-          .enum(['source', 'caller'])
-          .nullable()
-          .describe("who states the currency: the source, or you (sources.official.currency, where the site's booking engine states none)"),
-        taxes_and_fees_included: z.boolean().nullable(),
-        description: z.string(),
-        comparable: z.boolean(),
-        cheapest: z.boolean(),
-        provenance: nullableProvenance,
-      }),
-    ),
-    sources: z.array(
-      z.object({
-        source: z.string(),
-        status: z.enum(['ok', 'error']),
-        elapsed_s: z.number(),
-        error: z.object({ status: z.int(), detail: z.string() }).nullable(),
-        offer: Offer.nullable(),
-        matched: z.object({ name: z.string(), id: z.string() }).nullable(),
-      }),
-    ),
-    parity: ParitySchema.describe(
-      'the official site against the agencies on one basis (all-in total, same currency, same stay): official_cheapest, undercut (by which agency and how much) or not_comparable with the reason',
-    ),
-    sources_ok: z.int(),
-    sources_failed: z.int(),
-    elapsed_s: z.number(),
-  }),
+  output: CompareResultSchema,
   credits: 20,
   free: 'nothing is priced',
   isEmpty: (o) => o.offers.length === 0,
@@ -104,6 +108,7 @@ export const compareHotelPrices = defineTool({
     title: 'Compare hotel prices',
     task: { when: (i) => i.timeout_s > 10, seconds: (i) => i.timeout_s },
     summary: SUMMARIES.compare_hotel_prices,
+    app: 'hotel-parity',
   },
   handler: (input, { deps }) => compareStay(deps, input),
 });

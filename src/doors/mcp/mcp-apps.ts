@@ -35,7 +35,7 @@ const UI_META: McpUiResourceMeta = { csp: { connectDomains: [], resourceDomains:
 const PAGES = new URL(import.meta.url.includes('/dist/src/') ? '../../../apps/' : '../../../dist/apps/', import.meta.url);
 
 export function appUri(app: string): string {
-  return `ui://hotelrates/${app}.html`;
+  return `ui://hotelrates/${app}`;
 }
 
 /**

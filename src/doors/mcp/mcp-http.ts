@@ -1,6 +1,6 @@
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
+import { SUPPORTED_PROTOCOL_VERSIONS, createMcpHandler, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
 import { Readable } from 'node:stream';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { ServiceDeps } from '../../core/service-deps.js';
@@ -89,6 +89,21 @@ function rebindingGuards(deps: ServiceDeps): RequestHandler[] {
   );
 }
 
+/** Every revision `/mcp` serves: the 2026-07-28 era's (the SDK's per-request handler) and the 2025-era handshake's. */
+const SERVED_REVISIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS];
+
+/**
+ * A `MCP-Protocol-Version` header naming a revision not served: 400 listing every served one (the
+ * SDK's 2025-era transport lists only its own era's). True when it answered.
+ */
+function refusedRevision(req: Request, res: Response): boolean {
+  const asked = req.get('mcp-protocol-version');
+  if (asked === undefined || SERVED_REVISIONS.includes(asked)) return false;
+  const message = `Bad Request: Unsupported protocol version: ${asked.slice(0, 40)} (supported versions: ${SERVED_REVISIONS.join(', ')})`;
+  res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { supported: SERVED_REVISIONS, requested: asked.slice(0, 40) } } });
+  return true;
+}
+
 /**
  * `/mcp`: Streamable HTTP, stateless. The 2026-07-28 revision (per-request `_meta`, `server/discover`)
  * and the 2025-era `initialize` handshake (2025-11-25, 2025-06-18 …) are served side by side by the
@@ -103,6 +118,7 @@ export function mcpRouter(deps: ServiceDeps): Router {
   const serve = toNodeHandler(handler, { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => deps.log.error({ err }, 'MCP handler failed') });
   const router = express.Router();
   router.all('/mcp', ...rebindingGuards(deps), async (req, res) => {
+    if (refusedRevision(req, res)) return;
     let caller: McpCaller | null;
     try {
       caller = await resolveCaller(deps, req, res);

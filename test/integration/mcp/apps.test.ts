@@ -46,13 +46,19 @@ describe.each(Object.keys(REVISIONS) as (keyof typeof REVISIONS)[])('MCP Apps, r
     expect(tools.map((t) => t.name)).toHaveLength(18);
     const calendar = tools.find((t) => t.name === 'get_hotel_calendar')!;
     const uri = getToolUiResourceUri(calendar);
-    expect(uri).toBe('ui://hotelrates/hotel-calendar.html');
+    expect(uri).toBe('ui://hotelrates/hotel-calendar');
     expect(calendar._meta).toMatchObject({ ui: { resourceUri: uri } });
     // only tools with an app name one
-    expect(tools.filter((t) => getToolUiResourceUri(t)).map((t) => t.name)).toEqual(['get_hotel_calendar']);
+    expect(
+      tools
+        .filter((t) => getToolUiResourceUri(t))
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['compare_hotel_prices', 'get_hotel_calendar']);
 
     const { resources } = await client.listResources();
-    expect(resources).toEqual([
+    expect(resources).toHaveLength(2);
+    expect(resources.filter((r) => r.uri === uri)).toEqual([
       expect.objectContaining({
         uri,
         mimeType: 'text/html;profile=mcp-app',
@@ -74,10 +80,10 @@ describe.each(Object.keys(REVISIONS) as (keyof typeof REVISIONS)[])('MCP Apps, r
 
   it('an unknown resource is the protocol error -32602 with its uri', async () => {
     const client = await connect(revision);
-    const err = await client.readResource({ uri: 'ui://hotelrates/nothing.html' }).catch((e: unknown) => e);
+    const err = await client.readResource({ uri: 'ui://hotelrates/nothing' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProtocolError);
     expect((err as ProtocolError).code).toBe(-32602);
-    expect((err as ProtocolError).data).toEqual({ uri: 'ui://hotelrates/nothing.html' });
+    expect((err as ProtocolError).data).toEqual({ uri: 'ui://hotelrates/nothing' });
     await client.close();
   });
 });

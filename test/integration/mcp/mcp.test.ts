@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../../tools/index.js';
 import { PROBES } from '../../helpers/probe-tools.js';
@@ -145,6 +146,15 @@ describe('MCP over Streamable HTTP, one endpoint', () => {
       });
       expect(init.status).toBe(200);
       expect(await init.text()).toContain(`"protocolVersion":"${version}"`);
+    }
+    // a revision not served: 400 naming every one served, both eras (the 2026 one discover states first)
+    const served = [...(d.result.supportedVersions as string[]), ...SUPPORTED_PROTOCOL_VERSIONS];
+    for (const asked of ['1999-01-01', '2027-01-01']) {
+      const refused = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-protocol-version': asked });
+      expect(refused.status).toBe(400);
+      const body = (await refused.json()) as { error: { code: number; message: string; data: { supported: string[] } } };
+      expect(body.error).toMatchObject({ code: -32000, data: { supported: served } });
+      expect(body.error.message).toBe(`Bad Request: Unsupported protocol version: ${asked} (supported versions: ${served.join(', ')})`);
     }
   });
 
