@@ -1,4 +1,5 @@
 import type { Sql } from '../db/client.js';
+import { KeyWaiters } from '../db/key-waiters.js';
 
 /*
  * The owner of result_cache: answers of public web data shared by every process, keyed by the
@@ -43,7 +44,7 @@ type Row = { answer: string; facts: Record<string, unknown> | null; request_id: 
 const toAnswer = (r: Row): CachedAnswer => ({ answer: r.answer, facts: r.facts, requestId: r.request_id, observedAt: r.observed_at });
 
 export class ResultCacheStore {
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new KeyWaiters();
   private listening: Promise<boolean> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
 
@@ -113,20 +114,7 @@ export class ResultCacheStore {
    */
   async waitFor(key: string, ms: number, signal?: AbortSignal): Promise<void> {
     await this.listen();
-    await new Promise<void>((resolve) => {
-      const set = this.waiters.get(key) ?? new Set();
-      this.waiters.set(key, set);
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        set.delete(done);
-        if (!set.size && this.waiters.get(key) === set) this.waiters.delete(key);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      signal?.addEventListener('abort', done, { once: true });
-      set.add(done);
-    });
+    await this.waiters.wait(key, ms, signal);
   }
 
   /** Listens for written keys (once per process); false when it cannot (waits then end on their timer). */
@@ -144,7 +132,7 @@ export class ResultCacheStore {
   }
 
   private wake(key: string): void {
-    for (const done of [...(this.waiters.get(key) ?? [])]) done();
+    this.waiters.wake(key);
   }
 
   /** Deletes expired answers and abandoned claims; returns how many. */
@@ -174,7 +162,7 @@ export class ResultCacheStore {
   }
 
   async close(): Promise<void> {
-    for (const key of [...this.waiters.keys()]) this.wake(key);
+    this.waiters.wakeAll();
     await this.unlisten?.().catch(() => undefined);
   }
 }

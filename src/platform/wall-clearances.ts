@@ -1,5 +1,6 @@
 import type { Sql } from '../db/client.js';
 import type { WallId } from '../config/walls.js';
+import { KeyWaiters } from '../db/key-waiters.js';
 
 /*
  * The owner of wall_clearances: the anonymous anti-bot clearance each source holds, shared by every
@@ -86,7 +87,7 @@ const toClearance = (r: Row & { wall: WallId; user_agent: string; cookies: KeptC
 });
 
 export class WallClearanceStore {
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new KeyWaiters();
   private readonly watchers = new Set<(key: string) => void>();
   private listening: Promise<boolean> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
@@ -154,20 +155,7 @@ export class WallClearanceStore {
   /** Resolves when `key` (`source|egress`) changes in any process, after `ms`, or when `signal` ends. */
   async waitFor(key: string, ms: number, signal?: AbortSignal): Promise<void> {
     await this.listen();
-    await new Promise<void>((resolve) => {
-      const set = this.waiters.get(key) ?? new Set();
-      this.waiters.set(key, set);
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        set.delete(done);
-        if (!set.size && this.waiters.get(key) === set) this.waiters.delete(key);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      signal?.addEventListener('abort', done, { once: true });
-      set.add(done);
-    });
+    await this.waiters.wait(key, ms, signal);
   }
 
   /** Calls `fn` with the key of every change any process makes (the in-process copy of a clearance is dropped then). */
@@ -192,11 +180,11 @@ export class WallClearanceStore {
 
   private wake(key: string): void {
     for (const fn of this.watchers) fn(key);
-    for (const done of [...(this.waiters.get(key) ?? [])]) done();
+    this.waiters.wake(key);
   }
 
   async close(): Promise<void> {
-    for (const key of [...this.waiters.keys()]) this.wake(key);
+    this.waiters.wakeAll();
     await this.unlisten?.().catch(() => undefined);
   }
 }
