@@ -92,15 +92,30 @@ function rebindingGuards(deps: ServiceDeps): RequestHandler[] {
 /** Every revision `/mcp` serves: the 2026-07-28 era's (the SDK's per-request handler) and the 2025-era handshake's. */
 const SERVED_REVISIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS];
 
+/** The JSON-RPC id of a parsed request, or null (a batch, a notification, no body). */
+function idOf(parsed: unknown): string | number | null {
+  const raw = (parsed as { id?: unknown } | undefined)?.id;
+  return typeof raw === 'string' || typeof raw === 'number' ? raw : null;
+}
+
+/** A request of the 2026-07-28 era states its revision in `params._meta`; the SDK answers its version errors. */
+function statesRevisionInMeta(parsed: unknown): boolean {
+  const meta = (parsed as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
+  return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
+}
+
 /**
- * A `MCP-Protocol-Version` header naming a revision not served: 400 listing every served one (the
- * SDK's 2025-era transport lists only its own era's). True when it answered.
+ * A 2025-era request whose `MCP-Protocol-Version` header names a revision not served: 400 listing
+ * every served one, with the request's id (the SDK's 2025-era transport lists only its own era's).
+ * A 2026-era request is left to the SDK, whose error lists what `server/discover` states, as that
+ * revision requires. True when it answered.
  */
-function refusedRevision(req: Request, res: Response): boolean {
+function refusedRevision(req: Request, res: Response, parsed: unknown): boolean {
   const asked = req.get('mcp-protocol-version');
-  if (asked === undefined || SERVED_REVISIONS.includes(asked)) return false;
+  if (asked === undefined || SERVED_REVISIONS.includes(asked) || statesRevisionInMeta(parsed)) return false;
   const message = `Bad Request: Unsupported protocol version: ${asked.slice(0, 40)} (supported versions: ${SERVED_REVISIONS.join(', ')})`;
-  res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { supported: SERVED_REVISIONS, requested: asked.slice(0, 40) } } });
+  const data = { supported: SERVED_REVISIONS, requested: asked.slice(0, 40) };
+  res.status(400).json({ jsonrpc: '2.0', id: idOf(parsed), error: { code: -32000, message, data } });
   return true;
 }
 
@@ -118,7 +133,6 @@ export function mcpRouter(deps: ServiceDeps): Router {
   const serve = toNodeHandler(handler, { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => deps.log.error({ err }, 'MCP handler failed') });
   const router = express.Router();
   router.all('/mcp', ...rebindingGuards(deps), async (req, res) => {
-    if (refusedRevision(req, res)) return;
     let caller: McpCaller | null;
     try {
       caller = await resolveCaller(deps, req, res);
@@ -129,6 +143,7 @@ export function mcpRouter(deps: ServiceDeps): Router {
     if (!caller) return;
     const auth: AuthInfo = { token: '', clientId: caller.key.id, scopes: [], extra: { [CALLER]: caller } };
     const body = await readParsedBody(req);
+    if (refusedRevision(req, res, body.parsed)) return;
     if (body.replay) {
       // the stream was read: the SDK reads the same bytes from a copy carrying the request's line and headers
       const copy = Object.assign(Readable.from([body.replay]), { method: req.method, url: req.url, headers: req.headers, auth });
@@ -152,8 +167,7 @@ async function sendJsonRpcFailure(deps: ServiceDeps, req: Request, res: Response
   logFault(deps, req, api, err);
   if (res.headersSent) return void res.end();
   const { parsed } = await readParsedBody(req).catch(() => ({ parsed: undefined }));
-  const rawId = (parsed as { id?: unknown } | undefined)?.id;
-  const id = typeof rawId === 'string' || typeof rawId === 'number' ? rawId : null;
+  const id = idOf(parsed);
   const detail = typeof api.detail === 'string' ? api.detail : 'invalid request';
   const message = (api.status >= 500 ? `Service unavailable: ${detail}` : detail).slice(0, MAX_ERROR_MESSAGE);
   if (api.status === 503) res.set('retry-after', String(RETRY_AFTER_S));
