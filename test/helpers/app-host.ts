@@ -104,7 +104,10 @@ export async function startAppHost(): Promise<AppHost> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const browser = await launchChromium();
+  // the app's sandboxed frame in the page's own renderer: Chromium otherwise puts sandboxed frames in
+  // a process of their own, whose requests Playwright's routes do not always see and whose content
+  // below the viewport a full-page screenshot leaves unpainted
+  const browser = await launchChromium(['--disable-features=IsolateSandboxedIframes']);
   return {
     browser,
     url,

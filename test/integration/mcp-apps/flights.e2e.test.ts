@@ -134,7 +134,7 @@ describe.skipIf(suite.missing || !hasChromium)(suite.title, BROWSER_SUITE, () =>
       .first()
       .getByRole('button', { name: `Book with ${ticket.book_with}` })
       .click();
-    await expect.poll(() => app.links).toEqual([ticket.booking_link!.url]);
+    await expect.poll(() => app.links, { timeout: 30_000 }).toEqual([ticket.booking_link!.url]);
     // the host opens the link as a person's browser does: the page posts the seller's form from it
     const from = replay.requests.length;
     const tab = await host.browser.newPage();

@@ -81,8 +81,12 @@ describe.skipIf(suite.missing || !hasChromium)(suite.title, BROWSER_SUITE, () =>
             expect(Number((await cards.nth(n).locator('.total').textContent())!.replace(/[^\d.]/g, ''))).toBeCloseTo(p.price.total, 2);
         }
         expect(await app.frame.locator('li.hotel img').count()).toBe(onGoogle.length);
-        // the photos in view were loaded, from the declared hosts only (the rest load lazily)
-        await expect.poll(() => app.images.length).toBeGreaterThan(0);
+        // the first photo loaded, from a declared host (the harness answered it; the rest load lazily)
+        await app.frame.waitForFunction(() => {
+          const img = document.querySelector<HTMLImageElement>('li.hotel img');
+          return !!img && img.complete && img.naturalWidth > 0;
+        });
+        expect(app.images.length).toBeGreaterThan(0);
         await expectShown(app, `apps-hotel-search-${width}-${theme}`);
         await app.page.close();
       }
@@ -94,7 +98,7 @@ describe.skipIf(suite.missing || !hasChromium)(suite.title, BROWSER_SUITE, () =>
     const app = await host.open({ ...page, theme: 'dark', width: 360, args, result, client });
     const card = app.frame.locator('li.hotel').first();
     await card.getByRole('button', { name: `Website of ${first.name}` }).click();
-    await expect.poll(() => app.links).toEqual([first.link]);
+    await expect.poll(() => app.links, { timeout: 30_000 }).toEqual([first.link]);
     await card.getByRole('button', { name: 'Sellers and prices' }).click();
     await app.frame.locator('table.sellers').waitFor();
     expect(app.calls).toEqual([

@@ -108,7 +108,7 @@ function renderFlights(a: Flights, ctx: Ctx): void {
           { class: 'muted' },
           `Prices are ${insights.price_level} now`,
           insights.typical_price_range?.every((p) => p !== null)
-            ? ` (typically ${money(insights.typical_price_range[0]!, a.currency)}–${money(insights.typical_price_range[1]!, a.currency)})`
+            ? ` (typically ${money(insights.typical_price_range[0], a.currency)}–${money(insights.typical_price_range[1], a.currency)})`
             : '',
           '.',
         )

@@ -28,7 +28,7 @@ function photoOf(p: Property): string | null {
     }
     const ok = THUMBNAIL_ORIGINS.some((o) => {
       const [scheme, host] = o.split('://');
-      return u.protocol === `${scheme}:` && (host!.startsWith('*.') ? u.hostname.endsWith(host!.slice(1)) : u.hostname === host);
+      return u.protocol === `${scheme}:` && (host.startsWith('*.') ? u.hostname.endsWith(host.slice(1)) : u.hostname === host);
     });
     if (ok) return url;
   }
