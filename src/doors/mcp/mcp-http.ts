@@ -126,7 +126,7 @@ function refusedRevision(req: Request, res: Response, parsed: unknown): boolean 
  */
 export function mcpRouter(deps: ServiceDeps): Router {
   const table = buildToolTable(deps.tools);
-  const handler = createMcpHandler(withShortProtocolErrors(mcpServerFactory(table, (ctx) => ({ deps, caller: callerOf(ctx) }))), {
+  const handler = createMcpHandler(withShortProtocolErrors(mcpServerFactory(table, (ctx) => ({ deps, caller: callerOf(ctx) }), { settingSets: deps.config.MCP_TOOL_SETS, listingKey: (ctx) => callerOf(ctx).key })), {
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror: (err) => deps.log.debug({ err }, 'MCP request refused'),
   });
