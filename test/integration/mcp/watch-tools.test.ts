@@ -134,20 +134,22 @@ describe('the watch tools over MCP, enabled per key', () => {
     expect((gone._meta as { status: number }).status).toBe(404);
     await client.close();
 
-    // the history holds each MCP call under its tool name beside the REST check, with what each was charged
+    // the history holds each MCP call under its tool name; a check, asked over MCP or REST, is the
+    // check route's own record (core/watches/check.ts commits it with its charge), the same for both
     const rows = await svc.deps.sql<{ method: string; path: string; status: number; credits: number }[]>`
       SELECT h.method, h.path, h.status, h.credits FROM request_history h JOIN api_keys k ON k.id = h.key_id
       WHERE k.key_hash = sha256(${watcher}::bytea) AND h.method IN ('MCP', 'POST') ORDER BY h.created_at`;
-    const mcpRows = rows.filter((r) => r.method === 'MCP').map((r) => [r.path, r.status, r.credits]);
-    expect(mcpRows).toEqual([
+    expect(rows.filter((r) => r.method === 'MCP').map((r) => [r.path, r.status, r.credits])).toEqual([
       ['create_watch', 200, 0],
       ['list_watches', 200, 0],
-      ['check_watch', 200, mcpCharged],
       ['list_watch_events', 200, 0],
       ['delete_watch', 200, 0],
       ['get_watch', 404, 0],
     ]);
-    expect(rows.filter((r) => r.method === 'POST' && r.path.endsWith('/check')).map((r) => r.credits)).toEqual([mcpCharged]);
+    expect(rows.filter((r) => r.method === 'POST').map((r) => [r.path, r.status, r.credits])).toEqual([
+      ['/v1/watches/{watch_id}/check', 200, mcpCharged],
+      ['/v1/watches/{watch_id}/check', 200, mcpCharged],
+    ]);
   });
 });
 
