@@ -91,9 +91,12 @@ function main(): void {
     }));
 
   const table = toolTable(TOOLS);
-  const connection = serveStdio(withShortProtocolErrors(mcpServerFactory(table, resolve, { onList: () => void start().catch(() => undefined), settingSets: config.MCP_TOOL_SETS })), {
-    onerror: (err) => log.debug({ err }, 'MCP message refused'),
-  });
+  const connection = serveStdio(
+    withShortProtocolErrors(mcpServerFactory(table, resolve, { onList: () => void start().catch(() => undefined), settingSets: config.MCP_TOOL_SETS })),
+    {
+      onerror: (err) => log.debug({ err }, 'MCP message refused'),
+    },
+  );
 
   const stop = closeOnSignals(
     async () => {

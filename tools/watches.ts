@@ -53,8 +53,11 @@ function idempotencyKey(headers: Record<string, string | undefined>): string | u
 const READS = { readOnly: true, destructive: false, idempotent: true, openWorld: false };
 
 /** One watch in a line: what a model needs to follow it up (its id) and what it is doing. */
-const watchLine = (w: Record<string, any>) =>
-  `${w.id}${w.name ? ` "${w.name}"` : ''}: ${w.status}${w.paused_reason ? ` (${w.paused_reason})` : ''}${w.ended_reason ? ` (${w.ended_reason})` : ''}, ${w.target?.operation} every ${w.every_hours} h, up to ${w.credits_per_check} credits a check, next check ${w.next_check_at ?? 'none'}`;
+const watchLine = (answer: Record<string, unknown>) => {
+  const w = answer as z.output<typeof WatchSchema>;
+  const why = w.paused_reason ?? w.ended_reason;
+  return `${w.id}${w.name ? ` "${w.name}"` : ''}: ${w.status}${why ? ` (${why})` : ''}, ${w.target.operation} every ${w.every_hours} h, up to ${w.credits_per_check} credits a check, next check ${w.next_check_at ?? 'none'}`;
+};
 
 export const createWatchTool = defineTool({
   name: 'create_watch',
@@ -74,7 +77,11 @@ export const createWatchTool = defineTool({
     ends_at: endsAt.optional(),
   }),
   output: WatchSchema,
-  mcp: { set: 'watches', hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true }, summary: (w) => `Watch created: ${watchLine(w)}. Its first check (the baseline) runs now.` },
+  mcp: {
+    set: 'watches',
+    hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+    summary: (w) => `Watch created: ${watchLine(w)}. Its first check (the baseline) runs now.`,
+  },
   credits: 0,
   headers: idempotency,
   errors: {
@@ -106,7 +113,12 @@ export const listWatchesTool = defineTool({
     offset: queryInt.pipe(z.int().min(0).max(100_000)).default(0).describe('watches to skip'),
   }),
   output: z.object({ watches: z.array(WatchSchema) }),
-  mcp: { set: 'watches', hints: READS, summary: (a) => `${(a.watches as unknown[]).length} watch(es).`, text: (a) => (a.watches as Record<string, any>[]).map(watchLine) },
+  mcp: {
+    set: 'watches',
+    hints: READS,
+    summary: (a) => `${(a.watches as unknown[]).length} watch(es).`,
+    text: (a) => (a.watches as Record<string, unknown>[]).map(watchLine),
+  },
   credits: 0,
   async handler({ limit, offset }, { deps, key }) {
     const rows = await listWatches(deps.sql, key.account_id, limit, offset);
@@ -155,7 +167,11 @@ export const updateWatchTool = defineTool({
     status: z.enum(['active', 'paused']).optional().describe('paused: no more checks until active again (an ended watch is a 409)'),
   }),
   output: WatchSchema,
-  mcp: { set: 'watches', hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false }, summary: (w) => `Watch changed: ${watchLine(w)}.` },
+  mcp: {
+    set: 'watches',
+    hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+    summary: (w) => `Watch changed: ${watchLine(w)}.`,
+  },
   credits: 0,
   errors: {
     403: 'Resuming would pass the plan’s limit of active watches.',
@@ -198,7 +214,14 @@ export const checkWatchTool = defineTool({
   tags: ['watches'],
   input: z.strictObject({ watch_id: watchId }),
   output: z.object({ check: CheckSchema, event: EventSchema.nullable(), watch: WatchSchema }),
-  mcp: { set: 'watches', hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true }, summary: (a) => `Checked ${String((a.watch as Record<string, unknown>).id)}: ${(a.check as Record<string, unknown>).credits} credit(s), rule ${(a.check as Record<string, unknown>).fired ? 'fired' : 'not fired'}.` },
+  mcp: {
+    set: 'watches',
+    hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+    summary: (a) => {
+      const { check, watch } = a as { check: z.output<typeof CheckSchema>; watch: z.output<typeof WatchSchema> };
+      return `Checked ${watch.id}: ${check.credits} credit(s), rule ${check.fired ? 'fired' : 'not fired'}.`;
+    },
+  },
   credits: {
     base: 0,
     note: 'charged like the operation the watch runs (credits_per_check at most); failed and empty checks are free',

@@ -30,7 +30,10 @@ cli.run(async () => {
   const plan = values.plan ?? 'free';
   if (plan !== 'none' && !PLAN_CODES.includes(plan as PlanCode)) cli.fail(`--plan must be one of ${PLAN_CODES.join(', ')}, none`);
 
-  const sets = (values.sets ?? '').split(',').map((s) => s.trim()).filter((s) => s && s !== 'none');
+  const sets = (values.sets ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s && s !== 'none');
   if (command === 'tool-sets' && values.sets === undefined) cli.fail('--sets is required (comma-separated, or none)');
   const unknownSet = sets.find((s) => !(MCP_TOOL_SETS as readonly string[]).includes(s));
   if (unknownSet) cli.fail(`--sets: unknown set ${unknownSet} (known: ${MCP_TOOL_SETS.join(', ')}, or none)`);

@@ -65,7 +65,12 @@ const ConfigSchema = z.object({
   MCP_TOOL_SETS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s && s !== 'none'))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s && s !== 'none'),
+    )
     .pipe(z.array(z.enum(MCP_TOOL_SETS))),
   BOOTSTRAP_KEY: bool.default(true),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
