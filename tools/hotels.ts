@@ -386,6 +386,7 @@ export const getHotelOffers = defineTool({
     task: { when: (i) => i.coverage > 1, seconds: (i) => 10 * i.coverage },
     requires: { required: ['property_token'] },
     summary: SUMMARIES.get_hotel_offers,
+    app: 'hotel-offers',
   },
   handler: (i, { deps }) => runOffers(deps, { ...i, hl: 'en' }),
 });
@@ -422,7 +423,7 @@ export const getStayPrice = defineTool({
   free: 'the stay is unpriced',
   cache: 'prices',
   isEmpty: (o) => !o.available,
-  mcp: { expose: true, title: 'Get stay price', requires: { required: ['property_token'] }, summary: SUMMARIES.get_stay_price },
+  mcp: { expose: true, title: 'Get stay price', requires: { required: ['property_token'] }, summary: SUMMARIES.get_stay_price, app: 'hotel-offers' },
   handler: (i, { deps }) => runStay(deps, { ...i, hl: 'en' }),
 });
 

@@ -4,6 +4,7 @@ import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { queryInt } from '../src/domain/query-params.js';
 import { runCheck } from '../src/core/watches/check.js';
 import { changeWatch, createWatch, watchAnswer } from '../src/core/watches/manage.js';
+import { redeliverEvent } from '../src/core/watches/redeliver.js';
 import { CheckSchema, EventSchema, WatchSchema, checkResource, eventResource, watchResource } from '../src/core/watches/resource.js';
 import { RuleSchema } from '../src/domain/watch-rules.js';
 import { deleteWatch, findWatch, listEvents, listWatches, recentChecks, watchTotals } from '../src/platform/watches.js';
@@ -274,4 +275,35 @@ export const watchEventsTool = defineTool({
   },
 });
 
-export const WATCH_TOOLS: Tool[] = [createWatchTool, listWatchesTool, getWatchTool, updateWatchTool, deleteWatchTool, checkWatchTool, watchEventsTool];
+export const redeliverEventTool = defineTool({
+  name: 'redeliver_watch_event',
+  title: 'Deliver a watch event again',
+  description:
+    'Sends one of the watch’s events again to the watch’s callback_url as it is now (fix the receiver or the URL first), signed as before with the same webhook-id (receivers deduplicate on it), with a fresh round of the retry schedule. Any event: delivered, failed or never configured. Its delivery state is in GET /v1/watches/{watch_id}/events. Free.',
+  method: 'POST',
+  path: '/v1/watches/{watch_id}/events/{event_id}/redeliver',
+  tags: ['watches'],
+  status: 202,
+  input: z.strictObject({ watch_id: watchId, event_id: z.string().min(1).max(100).describe('the event id (its webhook-id)') }),
+  output: EventSchema,
+  credits: 0,
+  errors: {
+    404: 'No watch of your account has that id, or the watch has no such event.',
+    409: 'The watch has no callback_url, or a delivery of the event is still under way.',
+    503: 'Webhooks are not enabled on this service, or the queue is down.',
+  },
+  async handler({ watch_id, event_id }, { deps, key }) {
+    return eventResource(await redeliverEvent(deps, key.account_id, watch_id, event_id));
+  },
+});
+
+export const WATCH_TOOLS: Tool[] = [
+  createWatchTool,
+  listWatchesTool,
+  getWatchTool,
+  updateWatchTool,
+  deleteWatchTool,
+  checkWatchTool,
+  watchEventsTool,
+  redeliverEventTool,
+];

@@ -25,6 +25,8 @@ export interface WatchWebhookJob {
   event_id: string;
   /** The attempt this queue entry makes (1 = the first). */
   attempt: number;
+  /** The event's round of attempts (0 = the first delivery, +1 per redelivery); absent: 0. */
+  round?: number;
 }
 
 /**
@@ -68,8 +70,8 @@ export async function queueCheck(
 }
 
 /** Queues a webhook attempt inside the caller's transaction: it exists exactly when that transaction commits. */
-export async function queueWatchWebhook(boss: PgBoss, tx: TransactionSql, eventId: string, attempt = 1, delayS = 0): Promise<void> {
-  const data: WatchWebhookJob = { event_id: eventId, attempt };
+export async function queueWatchWebhook(boss: PgBoss, tx: TransactionSql, eventId: string, attempt = 1, delayS = 0, round = 0): Promise<void> {
+  const data: WatchWebhookJob = { event_id: eventId, attempt, round };
   await boss.insert(
     [{ name: WATCH_WEBHOOK_QUEUE, data, retryLimit: 3, retryDelay: 5, expireInSeconds: 60, startAfter: new Date(Date.now() + delayS * 1000) }],
     { db: bossDb(tx) },

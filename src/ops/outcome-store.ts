@@ -113,31 +113,36 @@ export class SourceOutcomes implements OutcomeSink {
     this.#timer = null;
     const sql = this.sql;
     if (!sql || (this.#buckets.size === 0 && this.#events.size === 0)) return;
-    const buckets = [...this.#buckets.values()];
-    const marks = [...this.#marks].map(([source, m]) => ({ source, ...m }));
-    const events = [...this.#events.values()];
+    // in key order, so two processes' transactions lock the same rows in the same order (no deadlock)
+    const byKey = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const buckets = byKey(this.#buckets).map(([, b]) => b);
+    const marks = byKey(this.#marks).map(([source, m]) => ({ source, ...m }));
+    const events = byKey(this.#events).map(([, e]) => e);
     this.#buckets = new Map();
     this.#marks = new Map();
     this.#events = new Map();
     try {
-      if (buckets.length) {
-        await sql`
-          INSERT INTO source_outcomes ${sql(buckets, 'source', 'minute', 'outcome', 'count', 'latency_ms')}
+      // one transaction: a reader on another process sees a flush's calls and its path events together
+      await sql.begin(async (tx) => {
+        if (buckets.length) {
+          await tx`
+          INSERT INTO source_outcomes ${tx(buckets, 'source', 'minute', 'outcome', 'count', 'latency_ms')}
           ON CONFLICT (source, minute, outcome) DO UPDATE
             SET count = source_outcomes.count + EXCLUDED.count, latency_ms = source_outcomes.latency_ms + EXCLUDED.latency_ms`;
-      }
-      if (events.length) {
-        await sql`
-          INSERT INTO source_events ${sql(events, 'source', 'minute', 'event', 'count')}
+        }
+        if (events.length) {
+          await tx`
+          INSERT INTO source_events ${tx(events, 'source', 'minute', 'event', 'count')}
           ON CONFLICT (source, minute, event) DO UPDATE SET count = source_events.count + EXCLUDED.count`;
-      }
-      if (marks.length) {
-        await sql`
-          INSERT INTO source_marks ${sql(marks, 'source', 'last_ok_at', 'last_contract_change_at')}
+        }
+        if (marks.length) {
+          await tx`
+          INSERT INTO source_marks ${tx(marks, 'source', 'last_ok_at', 'last_contract_change_at')}
           ON CONFLICT (source) DO UPDATE SET
             last_ok_at = GREATEST(source_marks.last_ok_at, EXCLUDED.last_ok_at),
             last_contract_change_at = GREATEST(source_marks.last_contract_change_at, EXCLUDED.last_contract_change_at)`;
-      }
+        }
+      });
       if (Date.now() - this.#lastPrune > PRUNE_EVERY_MS) {
         this.#lastPrune = Date.now();
         await sql`DELETE FROM source_outcomes WHERE minute < now() - ${KEEP}::interval`;

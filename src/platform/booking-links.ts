@@ -50,6 +50,19 @@ const signature = (key: Buffer, id: string, expires: number) =>
   createHmac('sha256', key).update(`${id}.${expires}`).digest().subarray(0, 16).toString('base64url');
 
 /**
+ * Whether a seller's click-out may become a link: an absolute http(s) URL only. A form posting to
+ * a javascript: or data: URL would run on this service's origin; a relative one has no seller.
+ */
+export function isClickOutUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Stores `forms` for the account and returns a link for each, in order; `base` is this service's
  * public origin. Expired links older than a day go in the same statement.
  */

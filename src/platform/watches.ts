@@ -312,6 +312,9 @@ export interface EventRow {
   callback_status: 'not_configured' | 'pending' | 'delivered' | 'failed';
   callback_attempts: number;
   callback_last_error: string | null;
+  /** Redeliveries asked for (migration 035): each starts a new round of attempts. */
+  round: number;
+  redelivered_at: Date | null;
   created_at: Date;
 }
 
@@ -336,17 +339,34 @@ export async function eventForDelivery(sql: Sql, eventId: string): Promise<Event
   return (row as EventRow | undefined) ?? null;
 }
 
-/** One delivery attempt's outcome, only if no other run of the same attempt got there first. */
+/** One delivery attempt's outcome, only if no other run of the same attempt (of the same round) got there first. */
 export async function deliveryDone(
   tx: TransactionSql,
   eventId: string,
-  attempt: number,
+  at: { attempt: number; round: number },
   status: EventRow['callback_status'],
   error: string | null,
 ): Promise<boolean> {
-  const done = await tx`UPDATE watch_events SET callback_attempts = ${attempt}, callback_last_error = ${error}, callback_status = ${status}
-    WHERE id = ${eventId} AND callback_status = 'pending' AND callback_attempts = ${attempt - 1} RETURNING id`;
+  const done = await tx`UPDATE watch_events SET callback_attempts = ${at.attempt}, callback_last_error = ${error}, callback_status = ${status}
+    WHERE id = ${eventId} AND callback_status = 'pending' AND callback_attempts = ${at.attempt - 1} AND round = ${at.round} RETURNING id`;
   return done.length > 0;
+}
+
+/**
+ * A new round of delivery attempts of one of the account's events, to `callbackUrl`; null when the
+ * event is not the account's watch's. An event whose round is still under way (pending) is left as it is.
+ */
+export async function restartDelivery(
+  tx: TransactionSql,
+  e: { accountId: string; watchId: string; eventId: string; callbackUrl: string },
+): Promise<{ event: EventRow; restarted: boolean } | null> {
+  const [row] = await tx`SELECT * FROM watch_events WHERE id = ${e.eventId} AND watch_id = ${e.watchId} AND account_id = ${e.accountId} FOR UPDATE`;
+  if (!row) return null;
+  if (row.callback_status === 'pending') return { event: row as EventRow, restarted: false };
+  const [updated] = await tx`UPDATE watch_events SET callback_url = ${e.callbackUrl}, callback_status = 'pending', callback_attempts = 0,
+      callback_last_error = NULL, round = round + 1, redelivered_at = now()
+    WHERE id = ${e.eventId} RETURNING *`;
+  return { event: updated as EventRow, restarted: true };
 }
 
 export const isoOrNull = iso;

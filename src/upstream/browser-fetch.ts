@@ -38,6 +38,8 @@ export interface BrowserSettings {
   launchTimeoutMs?: number;
   memoryMb: number;
   recyclePages: number;
+  /** Idle this long, Chromium is closed until the next call (0: kept while the process runs). */
+  idleCloseMs?: number;
   allowPrivate: boolean;
   /** Where a reply a parser rejects is kept (withContractGuard), for operations that may keep one. */
   dataDir: string | null;
@@ -114,6 +116,7 @@ export class BrowserFetcher {
       contexts: settings.contexts,
       queue: settings.queue,
       recyclePages: settings.recyclePages,
+      idleCloseMs: settings.idleCloseMs,
       launchTimeoutMs: settings.launchTimeoutMs ?? settings.timeoutMs,
     });
   }

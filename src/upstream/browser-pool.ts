@@ -19,6 +19,8 @@ export interface BrowserPoolOptions {
   /** Pages after which the browser process is replaced (once its running calls end). */
   recyclePages: number;
   launchTimeoutMs: number;
+  /** Idle this long (no call holding or awaiting a context), the browser process is closed; the next call launches one. 0: kept. */
+  idleCloseMs?: number;
 }
 
 /** One browser process and what it has served; a retiring one takes no new calls and closes after its last. */
@@ -42,15 +44,18 @@ export interface BrowserLease {
 export interface PoolStats {
   busy: number;
   waiting: number;
-  /** Browser processes launched so far (recycling adds one each time). */
+  /** Browser processes launched so far (recycling and idle closing add one each time). */
   launched: number;
+  /** Browser processes up now (or starting): 0 before the first call and after an idle close. */
+  running: number;
 }
 
 /**
  * A bounded pool of browser contexts over one headless Chromium process, launched on first use.
  * A slot is one context at a time (the caller opens and closes it); callers beyond the slots wait
  * in a bounded queue until their deadline. The process is replaced after `recyclePages` pages, so
- * whatever it accumulates does not outlive a bounded amount of work.
+ * whatever it accumulates does not outlive a bounded amount of work, and closed after `idleCloseMs`
+ * without a call, so an idle service does not keep Chromium's memory.
  */
 export class BrowserPool {
   #gen: Generation | null = null;
@@ -59,11 +64,12 @@ export class BrowserPool {
   #active = 0;
   #launched = 0;
   #closed = false;
+  #idleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: BrowserPoolOptions) {}
 
   stats(): PoolStats {
-    return { busy: this.#active, waiting: this.#waiting.length, launched: this.#launched };
+    return { busy: this.#active, waiting: this.#waiting.length, launched: this.#launched, running: this.#retiring.size + (this.#gen ? 1 : 0) };
   }
 
   /**
@@ -73,11 +79,13 @@ export class BrowserPool {
   async warm(): Promise<void> {
     if (this.#closed) throw new DependencyDown('headless browser is shut down');
     await this.#current().browser;
+    if (this.#active === 0) this.#armIdleClose();
   }
 
   /** A context slot and the browser to open it in; BrowserBusy when none frees up before `deadline` (epoch ms). */
   async acquire(deadline: number, signal?: AbortSignal): Promise<BrowserLease> {
     if (this.#closed) throw new DependencyDown('headless browser is shut down');
+    this.#disarmIdleClose();
     await this.#slot(deadline, signal);
     let gen: Generation;
     let browser: Browser;
@@ -112,6 +120,7 @@ export class BrowserPool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#disarmIdleClose();
     for (const w of this.#waiting.splice(0)) w.fail(new DependencyDown('headless browser is shut down'));
     const all = [...this.#retiring, ...(this.#gen ? [this.#gen] : [])];
     this.#gen = null;
@@ -163,7 +172,27 @@ export class BrowserPool {
   #free(): void {
     const next = this.#waiting[0];
     if (next) next.grant();
-    else this.#active--;
+    else if (--this.#active === 0) this.#armIdleClose();
+  }
+
+  #armIdleClose(): void {
+    const ms = this.opts.idleCloseMs ?? 0;
+    if (ms <= 0 || this.#closed) return;
+    this.#disarmIdleClose();
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = null;
+      const gen = this.#gen;
+      // still idle: nothing holds or awaits a context (a call arriving meanwhile disarmed this timer)
+      if (!gen || this.#active > 0 || this.#waiting.length > 0) return;
+      this.#retire(gen);
+      if (gen.active === 0) this.#closeGeneration(gen);
+    }, ms);
+    this.#idleTimer.unref();
+  }
+
+  #disarmIdleClose(): void {
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
   }
 
   #current(): Generation {

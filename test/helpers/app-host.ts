@@ -8,8 +8,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
-import type { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { getToolUiResourceUri, type McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { Browser, Frame, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { MountOptions } from './app-host-page.js';
 import { launchChromium, screenshot } from './browser.js';
 
@@ -51,6 +53,39 @@ export interface RenderedApp {
   shot(name: string): Promise<void>;
   /** axe-core's serious and critical violations in the app's frame. */
   axe(): Promise<{ id: string; impact: string; nodes: number }[]>;
+}
+
+/** An MCP client over HTTP that states the extension, as a host that renders apps does. */
+export async function connectAppsClient(serviceUrl: string, key: string): Promise<Client> {
+  const client = new Client(
+    { name: 'apps-host', version: '1.0.0' },
+    { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${serviceUrl}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
+  return client;
+}
+
+/** The page of a tool's app as a host gets it: the tool's `_meta.ui.resourceUri`, read over MCP, with its CSP metadata. */
+export async function readAppPage(client: Client, toolName: string): Promise<{ html: string; csp: McpUiResourceCsp }> {
+  const tool = (await client.listTools()).tools.find((t) => t.name === toolName)!;
+  const read = await client.readResource({ uri: getToolUiResourceUri(tool)! });
+  const content = read.contents[0] as unknown as { text: string; _meta: { ui: { csp: McpUiResourceCsp } } };
+  return { html: content.text, csp: content._meta.ui.csp };
+}
+
+/** What every rendered app must be: nothing wider than its frame, no serious axe finding, no console error, no foreign request; its screenshot. */
+export async function expectShown(app: RenderedApp, shot: string): Promise<void> {
+  await app.shot(shot);
+  const wider = await app.frame.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.scroll'))
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${Math.round(el.getBoundingClientRect().right)} > ${window.innerWidth}`),
+  );
+  expect(wider).toEqual([]);
+  expect(await app.frame.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  expect(await app.axe()).toEqual([]);
+  expect(app.errors).toEqual([]);
+  expect(app.foreign).toEqual([]);
 }
 
 const AXE_SOURCE = (await import('axe-core')).default.source;

@@ -78,6 +78,8 @@ export const EventSchema = z.object({
   callback_status: z.enum(['not_configured', 'pending', 'delivered', 'failed']),
   callback_attempts: z.int(),
   callback_last_error: z.string().nullable(),
+  redeliveries: z.int().describe('times delivery was asked for again (POST /v1/watches/{watch_id}/events/{event_id}/redeliver)'),
+  redelivered_at: z.string().nullable().describe('when it was last asked for again'),
   data: z.record(z.string(), z.unknown()).describe('the event’s data as delivered: watch, rule, reason, before, after, changes, parity, check'),
 });
 
@@ -135,6 +137,8 @@ export function eventResource(e: EventRow) {
     callback_status: e.callback_status,
     callback_attempts: e.callback_attempts,
     callback_last_error: e.callback_last_error,
+    redeliveries: e.round,
+    redelivered_at: isoOrNull(e.redelivered_at),
     data: (e.payload as { data?: Record<string, unknown> }).data ?? {},
   };
 }

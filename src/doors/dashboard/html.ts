@@ -70,7 +70,7 @@ button,.button{display:inline-block;border:1px solid transparent;border-radius:7
 button:hover{background:#1a52b8}
 button.secondary{background:#fff;color:#1d2733;border-color:#cfd6df}
 button.secondary:hover{background:#f4f6f9}
-button.link{background:none;color:#5b6776;padding:4px 8px;border-color:#dde2e8;font-weight:500;font-size:13px}
+button.link,a.button.link{background:none;color:#5b6776;padding:4px 8px;border-color:#dde2e8;font-weight:500;font-size:13px}
 form.inline{display:inline}
 label{display:block;font-weight:550;font-size:14px;margin:14px 0 6px}
 input[type=email],input[type=password]{width:100%;padding:9px 11px;border:1px solid #cfd6df;border-radius:7px;font:inherit;background:#fff}
@@ -116,7 +116,8 @@ td .badge{white-space:nowrap}
 /* a watch without a name shows its id: one long word that must wrap rather than widen the table past its card */
 .breakable{overflow-wrap:anywhere}
 .row>.inline-actions{margin-bottom:14px}
-button.link.danger{color:#a12828;border-color:#f1c4c4}
+button.link.danger,a.button.link.danger{color:#a12828;border-color:#f1c4c4}
+button.danger:not(.link){background:#b42323}button.danger:not(.link):hover{background:#962020}
 .copy-row{display:flex;gap:10px;align-items:center;flex-wrap:wrap}
 .copy-row .secret{flex:1 1 260px;margin:10px 0 8px}
 @media (max-width:760px){

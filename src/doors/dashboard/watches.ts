@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { ApiError } from '../../domain/errors.js';
 import { billedPlan } from '../../platform/plans.js';
 import { changeWatch } from '../../core/watches/manage.js';
+import { redeliverEvent } from '../../core/watches/redeliver.js';
 import {
   deleteWatch,
   findWatch,
@@ -63,7 +64,30 @@ function state(w: WatchRow): Safe {
 function actions(w: WatchRow, csrf: string, back: string): Safe {
   const toggle = w.status === 'active' ? 'pause' : 'resume';
   return html`<div class="inline-actions"><form class="inline" method="post" action="/dashboard/watches/${w.id}/${toggle}">${csrfField(csrf)}<input type="hidden" name="back" value="${back}"><button class="link" type="submit">${toggle === 'pause' ? 'Pause' : 'Resume'}</button></form>
-<form class="inline" method="post" action="/dashboard/watches/${w.id}/delete">${csrfField(csrf)}<button class="link danger" type="submit">Delete</button></form></div>`;
+<a class="button link danger" href="/dashboard/watches/${w.id}/delete">Delete</a></div>`;
+}
+
+/** Deleting loses the watch's checks and events for good: a page of its own asks first (the dashboard runs no scripts). */
+export function deleteConfirmPage(o: Signed & { watch: WatchRow; totals: WatchTotals | undefined }): string {
+  const w = o.watch;
+  const t = o.totals;
+  return appPage({
+    title: 'Delete watch',
+    section: 'watches',
+    account: o.account,
+    csrf: o.csrf,
+    body: html`<h1>Delete watch</h1><p class="lead"><span class="breakable">${w.name ?? w.id}</span>: ${targetText(w)}, rule ${ruleText(w)}.</p>
+<div class="card"><h2>This cannot be undone</h2>
+<p>The watch stops and its ${fmtInt(t?.checks ?? 0)} checks and ${fmtInt(t?.events ?? 0)} events are deleted with it. The rates its checks stored, your request history and the ledger stay. To stop it for a while instead, pause it.</p>
+<form method="post" action="/dashboard/watches/${w.id}/delete">${csrfField(o.csrf)}
+<div class="actions"><button class="danger" type="submit" id="confirm-delete">Delete watch</button><a class="button secondary" href="/dashboard/watches/${w.id}">Cancel</a></div></form></div>`,
+  });
+}
+
+/** Delivers an event again (a new round of attempts to the watch's callback URL of now). */
+function redeliverForm(w: WatchRow, e: EventRow, csrf: string): Safe {
+  if (!w.callback_url || e.callback_status === 'pending') return html``;
+  return html`<form class="inline" method="post" action="/dashboard/watches/${w.id}/events/${e.id}/redeliver">${csrfField(csrf)}<button class="link" type="submit">Redeliver</button></form>`;
 }
 
 export function watchesPage(o: Signed & { watches: WatchRow[]; totals: Map<string, WatchTotals>; error?: string }): string {
@@ -87,11 +111,19 @@ ${alert('error', o.error)}<div class="card"><h2>Your watches</h2>${body}</div>`,
   });
 }
 
-export function watchPage(o: Signed & { watch: WatchRow; totals: WatchTotals | undefined; checks: CheckRow[]; events: EventRow[] }): string {
+export function watchPage(
+  o: Signed & { watch: WatchRow; totals: WatchTotals | undefined; checks: CheckRow[]; events: EventRow[]; notice?: string; error?: string },
+): string {
   const w = o.watch;
   const t = o.totals;
   const last = t?.last_price as { total?: number; currency?: string } | null | undefined;
-  const points = [...o.checks].reverse().map((c) => ({ at: c.created_at, price: c.cheapest, currency: c.currency, fired: c.fired }));
+  const points = [...o.checks].reverse().map((c) => ({
+    at: c.created_at,
+    price: c.cheapest === null ? null : Number(c.cheapest),
+    currency: c.currency,
+    fired: c.fired,
+    official: officialPrice(c),
+  }));
   const stat = (k: string, v: string | Safe, s: string) =>
     html`<div class="stat"><div class="k">${k}</div><div class="v">${v}</div><div class="s">${s}</div></div>`;
   const checkRows = o.checks.map(
@@ -104,7 +136,8 @@ export function watchPage(o: Signed & { watch: WatchRow; totals: WatchTotals | u
   const eventRows = o.events.map((e) => {
     const data = (e.payload as { data?: { reason?: string } }).data ?? {};
     return html`<tr><td data-label="When">${when(e.created_at)}</td><td data-label="What">${data.reason ?? e.type}</td>
-<td data-label="Delivery"><span class="badge ${e.callback_status === 'delivered' ? 'delivered' : e.callback_status === 'failed' ? 'failed' : ''}">${e.callback_status.replace('_', ' ')}</span></td><td data-label="Event"><code>${e.id}</code></td></tr>`;
+<td data-label="Delivery"><span class="badge ${e.callback_status === 'delivered' ? 'delivered' : e.callback_status === 'failed' ? 'failed' : ''}">${e.callback_status.replace('_', ' ')}</span>${e.callback_last_error ? html`<div class="hint">${e.callback_last_error}</div>` : html``}${e.round ? html`<div class="hint">redelivered ${when(e.redelivered_at)}</div>` : html``}</td>
+<td data-label="Event"><code>${e.id}</code></td><td class="num">${redeliverForm(w, e, o.csrf)}</td></tr>`;
   });
   return appPage({
     title: w.name ?? w.id,
@@ -112,13 +145,14 @@ export function watchPage(o: Signed & { watch: WatchRow; totals: WatchTotals | u
     account: o.account,
     csrf: o.csrf,
     body: html`<div class="row"><div><h1>${w.name ?? w.id}</h1><p class="lead">${targetText(w)} · rule ${ruleText(w)} · every ${w.every_hours} h</p></div>${actions(w, o.csrf, `/dashboard/watches/${w.id}`)}</div>
+${alert('ok', o.notice)}${alert('error', o.error)}
 ${w.paused_reason === 'insufficient_credits' ? alert('error', 'Paused: the account cannot pay its next check. It resumes by itself once credits are available.') : html``}
 ${w.paused_reason === 'gone' ? alert('error', 'Paused: the source says this property no longer exists (the last failed attempt below). Resume it if it comes back.') : html``}
 <div class="stats">${stat('State', state(w), w.status === 'active' ? `next check ${when(w.next_check_at)}` : 'no checks while paused')}${stat('Last price', money(last?.total, last?.currency), `last check ${when(w.last_check_at)}`)}
 ${stat('Checks', fmtInt(t?.checks ?? 0), `${fmtInt(w.periods_missed)} periods missed`)}${stat('Credits spent', fmtInt(t?.credits ?? 0), `at most ${fmtInt(w.credits_per_check)} a check`)}${stat('Events', fmtInt(t?.events ?? 0), 'rule fired')}</div>
 ${w.last_error ? html`<p class="hint">Last failed attempt (charged nothing): <code>${w.last_error}</code></p>` : html``}
 <div class="card"><h2>Price at each check</h2>${priceChart(points)}</div>
-<div class="card"><h2>Events</h2>${o.events.length ? html`<table class="stack"><thead><tr><th>When</th><th>What</th><th>Delivery</th><th>Event</th></tr></thead><tbody>${eventRows}</tbody></table>` : html`<p class="empty">The rule has not fired yet.</p>`}</div>
+<div class="card"><h2>Events</h2>${o.events.length ? html`<table class="stack"><thead><tr><th>When</th><th>What</th><th>Delivery</th><th>Event</th><th></th></tr></thead><tbody>${eventRows}</tbody></table>` : html`<p class="empty">The rule has not fired yet.</p>`}</div>
 <div class="card"><h2>Checks</h2>${o.checks.length ? html`<table class="stack"><thead><tr><th>Checked</th><th>Trigger</th><th class="num">Cheapest</th><th class="num">Changed</th><th>Rule</th><th class="num">Credits</th><th>Request</th></tr></thead><tbody>${checkRows}</tbody></table>` : html`<p class="empty">No check yet.</p>`}
 <p class="hint">The newest ${CHECKS_SHOWN} checks; all of them at <code>GET /v1/watches/${w.id}?checks=100</code>.</p></div>`,
   });
@@ -161,7 +195,9 @@ export function mountWatches(r: Router, kit: DashboardKit): void {
         recentChecks(deps.sql, watch.id, CHECKS_SHOWN),
         listEvents(deps.sql, watch.id, EVENTS_SHOWN),
       ]);
-      send(res, 200, watchPage({ account, csrf: session.csrf, watch, totals: totals.get(watch.id), checks, events }));
+      const notice = req.query.notice === 'redelivered' ? 'The event is on its way again: its delivery state below follows the attempts.' : undefined;
+      const error = req.query.error === 'redeliver' ? ERRORS.redeliver : undefined;
+      send(res, 200, watchPage({ account, csrf: session.csrf, watch, totals: totals.get(watch.id), checks, events, notice, error }));
     }),
   );
   const back = (req: Request) => {
@@ -188,6 +224,32 @@ export function mountWatches(r: Router, kit: DashboardKit): void {
       }),
     );
   }
+  r.get(
+    '/watches/:id/delete',
+    kit.signedIn(async (req, res, { session, account }) => {
+      const watch = await owned(req, account);
+      if (!watch) return notFound(res);
+      const totals = await watchTotals(deps.sql, [watch.id]);
+      send(res, 200, deleteConfirmPage({ account, csrf: session.csrf, watch, totals: totals.get(watch.id) }));
+    }),
+  );
+  r.post(
+    '/watches/:id/events/:event/redeliver',
+    kit.csrf,
+    kit.signedIn(async (req, res, { account }) => {
+      const watch = await owned(req, account);
+      if (!watch) return notFound(res);
+      try {
+        await redeliverEvent(deps, account.id, watch.id, String(req.params.event));
+      } catch (err) {
+        const api = err instanceof ApiError ? err : null;
+        if (api?.status === 404) return notFound(res);
+        if (api && (api.status === 409 || api.status === 503)) return res.redirect(303, `/dashboard/watches/${watch.id}?error=redeliver`);
+        throw err;
+      }
+      res.redirect(303, `/dashboard/watches/${watch.id}?notice=redelivered`);
+    }),
+  );
   r.post(
     '/watches/:id/delete',
     kit.csrf,
@@ -200,4 +262,13 @@ export function mountWatches(r: Router, kit: DashboardKit): void {
   );
 }
 
-const ERRORS: Record<string, string> = { limit: 'The plan’s limit of active watches is reached: pause or delete another watch first.' };
+const ERRORS: Record<string, string> = {
+  limit: 'The plan’s limit of active watches is reached: pause or delete another watch first.',
+  redeliver: 'Not redelivered: the watch has no callback URL, webhooks are not enabled on this service, or a delivery of the event is still under way.',
+};
+
+/** The official site's all-in total a compare check's parity compared, in the check's currency; null otherwise. */
+function officialPrice(c: CheckRow): number | null {
+  const official = (c.parity as { official?: { total?: unknown; currency?: unknown } | null } | null)?.official;
+  return typeof official?.total === 'number' && official.currency === c.currency ? official.total : null;
+}

@@ -23,6 +23,11 @@ const APPS: Record<string, { title: string; description: string }> = {
     description:
       'The parity verdict of compare_hotel_prices with its basis, and every seller side by side: the official site marked, the cheapest starred, failures and exclusions.',
   },
+  'hotel-offers': {
+    title: 'Hotel offers per seller',
+    description:
+      'The sellers of one stay side by side from get_hotel_offers (or get_stay_price’s headline price and cheapest seller): all-in totals, free cancellation, the official site marked, Book buttons.',
+  },
 };
 
 /**

@@ -16,9 +16,11 @@ const LYON = 'airbnb/StaysSearch-excerpt-lyon-2026-09.json';
 /**
  * 48 KB before issue 38, which added to each tool its cost (first description line and _meta), the
  * real site beside each alias, the conditions said in words instead of if/then, and each field's
- * values, bounds and default in words for the adapters that drop those keywords (mcp-use).
+ * values, bounds and default in words for the adapters that drop those keywords (mcp-use). Then
+ * 300 bytes for the MCP Apps' links (issue 41: `"ui":{"resourceUri":"ui://hotelrates/<app>"}` on the
+ * eight tools with an app, about 50 bytes each; the calendar's and the parity app's fitted in before).
  */
-const LISTING_BUDGET = 54_000;
+const LISTING_BUDGET = 54_300;
 
 /** Inputs that carry an id or token, and what their tool or field description must name as its source. */
 const FEEDERS: Record<string, RegExp> = {

@@ -13,6 +13,14 @@ import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 /** An app's page: at most 60 KB (a host downloads it with each conversation that shows it). */
 const APP_BUDGET = 60 * 1024;
 
+/** The tools with an app and the page each shows in. */
+const APP_OF_TOOL = {
+  compare_hotel_prices: 'ui://hotelrates/hotel-parity',
+  get_hotel_calendar: 'ui://hotelrates/hotel-calendar',
+  get_hotel_offers: 'ui://hotelrates/hotel-offers',
+  get_stay_price: 'ui://hotelrates/hotel-offers',
+};
+
 let svc: TestService;
 let replay: ReplayServer;
 let key: string;
@@ -39,42 +47,30 @@ async function connect(revision: keyof typeof REVISIONS): Promise<Client> {
 }
 
 describe.each(Object.keys(REVISIONS) as (keyof typeof REVISIONS)[])('MCP Apps, revision %s', (revision) => {
-  it('links get_hotel_calendar to its ui:// page, served as text/html;profile=mcp-app with an empty CSP allow-list', async () => {
+  it('links each tool with an app to its ui:// page, served as text/html;profile=mcp-app, self-contained, within budget', async () => {
     const client = await connect(revision);
     expect(client.getServerCapabilities()?.resources).toEqual({});
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toHaveLength(18);
-    const calendar = tools.find((t) => t.name === 'get_hotel_calendar')!;
-    const uri = getToolUiResourceUri(calendar);
-    expect(uri).toBe('ui://hotelrates/hotel-calendar');
-    expect(calendar._meta).toMatchObject({ ui: { resourceUri: uri } });
     // only tools with an app name one
-    expect(
-      tools
-        .filter((t) => getToolUiResourceUri(t))
-        .map((t) => t.name)
-        .sort(),
-    ).toEqual(['compare_hotel_prices', 'get_hotel_calendar']);
+    const linked = Object.fromEntries(tools.flatMap((t) => (getToolUiResourceUri(t) ? [[t.name, getToolUiResourceUri(t)]] : [])));
+    expect(linked).toEqual(APP_OF_TOOL);
+    for (const t of tools.filter((t) => linked[t.name])) expect(t._meta).toMatchObject({ ui: { resourceUri: linked[t.name] } });
 
     const { resources } = await client.listResources();
-    expect(resources).toHaveLength(2);
-    expect(resources.filter((r) => r.uri === uri)).toEqual([
-      expect.objectContaining({
-        uri,
-        mimeType: 'text/html;profile=mcp-app',
-        _meta: { ui: expect.objectContaining({ csp: { connectDomains: [], resourceDomains: [] } }) },
-      }),
-    ]);
+    expect(resources.map((r) => r.uri).sort()).toEqual([...new Set(Object.values(APP_OF_TOOL))].sort());
+    for (const resource of resources) {
+      expect(resource).toMatchObject({ mimeType: 'text/html;profile=mcp-app', _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] } } } });
+      const read = await client.readResource({ uri: resource.uri });
+      const page = read.contents[0] as { uri: string; mimeType: string; text: string };
+      expect(page).toMatchObject({ uri: resource.uri, mimeType: 'text/html;profile=mcp-app' });
+      expect(Buffer.byteLength(page.text)).toBeLessThanOrEqual(APP_BUDGET);
+      expect(page.text).toMatch(/^<!doctype html>/);
+      // self-contained: nothing to fetch (no src/href/url() pointing anywhere, no import)
+      expect(page.text).not.toMatch(/\b(src|href)\s*=\s*["']?(https?:)?\/\//i);
+      expect(page.text).not.toMatch(/url\(\s*["']?(https?:)?\/\//i);
+    }
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
-
-    const read = await client.readResource({ uri: uri! });
-    const page = read.contents[0] as { uri: string; mimeType: string; text: string };
-    expect(page).toMatchObject({ uri, mimeType: 'text/html;profile=mcp-app' });
-    expect(Buffer.byteLength(page.text)).toBeLessThanOrEqual(APP_BUDGET);
-    expect(page.text).toMatch(/^<!doctype html>/);
-    // self-contained: nothing to fetch (no src/href/url() pointing anywhere, no import)
-    expect(page.text).not.toMatch(/\b(src|href)\s*=\s*["']?(https?:)?\/\//i);
-    expect(page.text).not.toMatch(/url\(\s*["']?(https?:)?\/\//i);
     await client.close();
   });
 

@@ -15,6 +15,7 @@ import { BrowserBusy } from '../../../src/upstream/browser-pool.js';
 import { UpstreamClient, type UpstreamRequest } from '../../../src/upstream/client.js';
 import { EgressRules } from '../../../src/upstream/browser-egress.js';
 import { BROWSER_SUITE, CHROMIUM, hasChromium } from '../../helpers/chromium.js';
+import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { BOOKING_PATH, BOOKING_RPC_PATH, MEDIA_PATHS, Signer, signedFlightRoutes } from '../../replay/signed-sites.js';
 
@@ -215,6 +216,17 @@ describe.skipIf(!hasChromium)(`browser fetch in headless Chromium${hasChromium ?
     // two pages served: the third call runs in a fresh browser process
     await up.fetch(slow);
     expect(fetcher.stats()).toMatchObject({ busy: 0, waiting: 0, launched: 2 });
+  });
+
+  it('closes Chromium after its idle time and starts it again for the next call', async () => {
+    const fetcher = new BrowserFetcher(settings({ idleCloseMs: 300 }), pino({ level: 'silent' }));
+    const up = track(client(replay.url, fetcher));
+    const slow = { source: 'metasearch' as const, path: '/slow', expect: 'html' as const };
+    await up.fetch(slow);
+    expect(fetcher.stats()).toMatchObject({ busy: 0, launched: 1, running: 1 });
+    await waitFor(async () => fetcher.stats().running === 0, { timeoutMs: 30_000, what: 'the idle browser closed' });
+    await up.fetch(slow);
+    expect(fetcher.stats()).toMatchObject({ busy: 0, launched: 2, running: 1 });
   });
 
   it('says which dependency is missing when Chromium is not installed (503)', async () => {

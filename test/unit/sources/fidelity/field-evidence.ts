@@ -1013,6 +1013,8 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'check.parity.excluded[].source': WATCH_PARITY,
     'check.parity.excluded[].reason': WATCH_PARITY,
     'event.callback_last_error': WATCH_RECORD,
+    'event.redeliveries': WATCH_RECORD,
+    'event.redelivered_at': WATCH_RECORD,
     'watch.paused_reason': WATCH_RECORD,
     'watch.rule.price': WATCH_RECORD,
     'watch.rule.pct': WATCH_RECORD,
@@ -1240,7 +1242,24 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'checks[].stored.rows_changed': WATCH_RECORD,
     'checks[].stored.rows_removed': WATCH_RECORD,
   },
+  redeliver_watch_event: Object.fromEntries(
+    [
+      'id',
+      'type',
+      'created_at',
+      'check_id',
+      'request_id',
+      'callback_status',
+      'callback_attempts',
+      'callback_last_error',
+      'redeliveries',
+      'redelivered_at',
+      'data',
+    ].map((f) => [f, WATCH_RECORD]),
+  ),
   list_watch_events: {
+    'events[].redeliveries': WATCH_RECORD,
+    'events[].redelivered_at': WATCH_RECORD,
     'events[].callback_last_error': WATCH_RECORD,
   },
   list_watches: {

@@ -1,0 +1,25 @@
+/**
+ * Redelivery of a watch event (the API's POST …/events/{event_id}/redeliver and the dashboard's
+ * button): the event as stored, signed again with the same webhook-id (receivers deduplicate on
+ * it), to the watch's callback_url of now (a receiver fixed since is reached), with a new round of
+ * the retry schedule. Any event may be redelivered, delivered or failed; one whose delivery is
+ * still under way is a 409 (its attempts go on).
+ */
+import type { ToolServices } from '../define-tool.js';
+import { Conflict, DependencyDown, NotFound } from '../../domain/errors.js';
+import { queueWatchWebhook } from '../../jobs/watch-queue.js';
+import { findWatch, restartDelivery, type EventRow } from '../../platform/watches.js';
+
+export async function redeliverEvent(deps: ToolServices, accountId: string, watchId: string, eventId: string): Promise<EventRow> {
+  const watch = await findWatch(deps.sql, accountId, watchId);
+  if (!watch.callback_url) throw new Conflict('the watch has no callback_url to deliver to: set one with PATCH /v1/watches/{watch_id}');
+  if (!deps.config.WEBHOOK_SIGNING_SECRET) throw new DependencyDown('webhook delivery is not enabled for this service');
+  const url = watch.callback_url;
+  return await deps.sql.begin(async (tx) => {
+    const done = await restartDelivery(tx, { accountId, watchId: watch.id, eventId, callbackUrl: url });
+    if (!done) throw new NotFound('event not found');
+    if (!done.restarted) throw new Conflict(`a delivery of this event is under way (${done.event.callback_attempts} attempts made): it goes on by itself`);
+    await queueWatchWebhook(deps.queue.boss(), tx, done.event.id, 1, 0, done.event.round);
+    return done.event;
+  });
+}
