@@ -272,7 +272,7 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   /**
    * What each call adds to the answer after the result cache (a hit included): what belongs to
    * the caller and this moment, never to a cached answer (the booking links minted for it). The
-   * lifecycle's invoke step runs it (invoke.ts runAdmitted), for every door.
+   * lifecycle's invoke step runs it (invoke.ts invokeTool), for every door.
    */
   finish?: (this: void, output: z.output<O>, ctx: ToolContext) => Promise<z.output<O>>;
 }

@@ -11,7 +11,7 @@ import type { ServiceDeps } from '../../core/service-deps.js';
 import { toApiError } from '../../domain/errors.js';
 import type { Tool } from '../../core/define-tool.js';
 import type { Meter } from '../../core/invoke.js';
-import { runCall, type CallDoor, type CallRecord } from '../../core/call.js';
+import { runCall, type CallDoor, type CommitCall } from '../../core/call.js';
 import { agentAnswer, checkMaximums, splitArguments, textBlock } from './mcp-answer.js';
 import { mcpDescription, mcpInputSchema, mcpOutputSchema, mcpToolMeta } from './mcp-listing.js';
 import { MCP_INSTRUCTIONS } from './mcp-instructions.js';
@@ -94,7 +94,7 @@ function toolFor(table: McpToolTable, name: string, sets: readonly McpToolSet[])
  * Writes a finished call's charge and history row; an MCP task's worker passes its own, which commits
  * them with the task's result (`final()`, the result as answered).
  */
-export type SettleCall = (meter: Meter, record: CallRecord, final: () => CallToolResult) => Promise<void>;
+export type SettleCall = (commit: CommitCall, final: () => CallToolResult) => Promise<void>;
 
 /**
  * One tool call through the lifecycle every REST call takes (call.ts: rate limit, validation,
@@ -123,7 +123,7 @@ export async function callTool(
       return { status: api.status, body: errorResult(api.detail, api.status, id) };
     },
     bytes: resultBytes,
-    settle: settle && ((meter, record, reply) => settle(meter, record, () => withCallMeta(reply.body, id, meter))),
+    settle: settle && ((commit, reply, meter) => settle(commit, () => withCallMeta(reply.body, id, meter))),
   };
   const checkInput = (valid: unknown) => {
     checkMaximums(tool, valid);
