@@ -1,22 +1,24 @@
 /**
- * One call's lifecycle, the same for every door: admit → meter → invoke → settle → record.
+ * One call's lifecycle, the same for every door and for a watch's check: admit → meter → invoke →
+ * settle → record.
  *
- * - admit: the door names its caller (REST authenticates here and takes the rate-limit slot; MCP,
- *   a task and a watch's check bring theirs), then invokeTool takes the slot when the door did not;
+ * - admit: the door names its caller (REST authenticates here; MCP, a task and a watch's check
+ *   bring theirs), then the call takes its key's rate-limit slot when the door did not;
  * - meter: one Meter per call says what is charged, what the cache answered and what commits with it;
  * - invoke: validation, reservation, the operation through the result cache or its own handler
  *   (invoke.ts);
  * - settle: the charge, its ledger row and the history row commit before the answer leaves, on their
- *   own or in the caller's transaction (an MCP task's result, a watch's check); an answer whose
- *   charge could not be written becomes the error it is;
+ *   own or in the door's transaction with what commits with them (an MCP task's result, a watch's
+ *   check); an answer whose charge could not be written becomes the error it is, and settles as that;
  * - record: the call's metrics.
  *
- * The doors only translate: they say how their caller is found, how an answer and a failure look on
- * their wire and how big they are; any change to billing, history or the cache decision lands here
- * (or in invoke.ts, its invoke step) and nowhere else.
+ * The doors and the watch schedule only translate: they say how their caller is found, how an
+ * answer and a failure look on their wire and how big they are, and what commits beside the call;
+ * any change to billing, history or the cache decision lands here (or in invoke.ts, its invoke
+ * step) and nowhere else.
  */
 import { sendTransaction, type Db } from '../db/client.js';
-import { ClientClosed, toApiError, type ApiError } from '../domain/errors.js';
+import { ClientClosed, Limited, toApiError, type ApiError } from '../domain/errors.js';
 import { recordCall } from '../ops/ops.js';
 import { writeCallIn, type CallOutcome } from '../platform/call-writer.js';
 import type { PeriodLeft } from '../platform/credits.js';
@@ -35,10 +37,13 @@ export interface Reply<B> {
   body: B;
 }
 
+/** Writes the call's charge, its ledger row and its history row (and the handler's writes) in `tx`. */
+export type CommitCall = (tx: Db) => Promise<void>;
+
 /** What one door says of its calls; everything else is the lifecycle's. */
 export interface CallDoor<B> {
   /** The door's name in the call's context and in the metrics. */
-  transport: 'rest' | 'mcp';
+  transport: 'rest' | 'mcp' | 'watch';
   /** What the history row names (REST: the method and the operation's path; MCP: "MCP" and the tool's name). */
   route: { method: string; path: string };
   /** The status of a successful call on this door. */
@@ -51,18 +56,28 @@ export interface CallDoor<B> {
   failure(api: ApiError, err: unknown): Reply<B>;
   /** What goes out, in bytes, for the history row. */
   bytes(body: B): number;
-  /** Where the charge and the history row commit when not on their own (an MCP task's worker: with its result). */
-  settle?(meter: Meter, record: CallRecord, reply: Reply<B>): Promise<void>;
+  /** What the ledger says the credits paid for (default: the operation's method and path). */
+  chargeNote?: string;
+  /**
+   * Where the charge and the history row commit when not on their own: the door opens its
+   * transaction, runs `commit` in it beside what commits with the call (an MCP task's result, a
+   * watch's check), or leaves it out to keep nothing of the call (the task was cancelled meanwhile).
+   * Runs once with the final reply; a success whose settle throws becomes the failure it is and
+   * settles once more as that.
+   */
+  settle?: (commit: CommitCall, reply: Reply<B>, meter: Meter) => Promise<void>;
+  /** False: the call's metrics are its enclosing call's (a watch's check asked for through its route). */
+  recorded?: boolean;
 }
 
 /** Who calls, as the door found them; the lifecycle adds the process's dependencies and the door's name. */
 export type Admitted = Omit<Caller, 'deps' | 'transport' | 'signal'>;
 
-export interface CallRequest {
-  deps: ServiceDeps;
+export interface CallRequest<D extends ToolServices = ServiceDeps> {
+  deps: D;
   tool: Tool;
   /** Ends the call's upstream work: its client hung up (REST, MCP) or its task was cancelled. */
-  signal: AbortSignal;
+  signal?: AbortSignal;
   /**
    * Who calls: REST authenticates here. A failure is answered and counted in the metrics but
    * files no history row (there is no key to file it under).
@@ -82,14 +97,37 @@ export interface CallResult<B> extends Reply<B> {
   meter: Meter;
   /** The failure answered, when the call failed. */
   error: ApiError | null;
-  /** The caller, once admitted. */
-  caller: Caller | null;
+  /** What the settle step threw when even the failure could not be written (the door may retry the call later). */
+  unsettled: Error | null;
 }
 
 const inBody = (): Location => 'body';
 
-/** Runs one call through its whole lifecycle; never throws (a failure is the door's failure reply). */
-export async function runCall<B>(door: CallDoor<B>, call: CallRequest): Promise<CallResult<B>> {
+/** Runs one call of a door through its whole lifecycle; never throws (a failure is the door's failure reply). */
+export function runCall<B>(door: CallDoor<B>, call: CallRequest): Promise<CallResult<B>> {
+  const { deps } = call;
+  return lifecycle(door, call, {
+    take: (key) => deps.platform.limiter.take(key.rateBucket ?? key.id, key.rate_limit_per_min),
+    settle: door.settle ?? ((_commit, _reply, meter, record) => settleCall(deps, meter, record)),
+  });
+}
+
+/**
+ * The same lifecycle for a call the account already stands behind and that commits with its own
+ * work (a watch's check: asked for as its own call, or the account's standing order): it runs on
+ * the tool services, takes no rate-limit slot, and settles in the door's transaction.
+ */
+export function runStandingCall<B>(door: CallDoor<B> & Required<Pick<CallDoor<B>, 'settle'>>, call: CallRequest<ToolServices>): Promise<CallResult<B>> {
+  return lifecycle(door, call, { take: null, settle: door.settle });
+}
+
+interface Steps<B> {
+  /** Takes the key's rate-limit slot (false: refused); null: the call takes none. */
+  take: ((key: Caller['key']) => boolean | Promise<boolean>) | null;
+  settle: (commit: CommitCall, reply: Reply<B>, meter: Meter, record: CallRecord) => Promise<void>;
+}
+
+async function lifecycle<B>(door: CallDoor<B>, call: CallRequest<ToolServices>, steps: Steps<B>): Promise<CallResult<B>> {
   const { tool, deps } = call;
   const started = performance.now();
   const elapsedMs = door.elapsedMs ?? (() => performance.now() - started);
@@ -98,56 +136,76 @@ export async function runCall<B>(door: CallDoor<B>, call: CallRequest): Promise<
   let error: ApiError | null = null;
   const fail = (err: unknown): Reply<B> => {
     failed(meter);
-    error = call.signal.aborted ? new ClientClosed() : toApiError(err);
+    error = call.signal?.aborted ? new ClientClosed() : toApiError(err);
     return door.failure(error, err);
   };
   let reply: Reply<B>;
   try {
     caller = { ...(await call.admit()), deps, signal: call.signal, transport: door.transport };
     if (call.refused) throw call.refused;
+    meter.metered = tool.metered && deps.config.CREDITS_MODE !== 'off';
+    await admitRate(caller.key, steps.take, meter);
     const output = await invokeTool(tool, call.input(), call.locate ?? inBody, caller, meter, call.checkInput);
+    if (meter.pending && door.chargeNote) meter.pending.note = door.chargeNote;
     reply = { status: door.status, body: door.answer(output, meter) };
   } catch (err) {
     reply = fail(err);
   }
+  let unsettled: Error | null = null;
   if (caller) {
     const { key, requestId } = caller;
-    const record: CallRecord = {
+    const recordOf = (r: Reply<B>): CallRecord => ({
       id: requestId,
       key_id: key.id,
       account_id: key.account_id,
       ...door.route,
-      status: reply.status,
+      status: r.status,
       duration_ms: elapsedMs(),
-      response_bytes: door.bytes(reply.body),
+      response_bytes: door.bytes(r.body),
+    });
+    const settle = (r: Reply<B>) => {
+      const record = recordOf(r);
+      return steps.settle((tx) => settleCallIn(deps, meter, record, tx), r, meter, record);
     };
     // written before the answer leaves, so that a client can read its own record at once
     try {
-      await (door.settle ? door.settle(meter, record, reply) : settleCall(deps, meter, record));
+      await settle(reply);
     } catch (err) {
-      // a result whose charge could not be written is not handed out free
-      if (reply.status < 400) reply = fail(err);
-      else deps.log.warn({ err, requestId }, 'request history write failed');
+      // a result whose charge could not be written is not handed out free: it is the failure it becomes
+      if (reply.status < 400) {
+        reply = fail(err);
+        // the default settle has recorded it so itself
+        if (door.settle) unsettled = await settle(reply).then(() => null, asError);
+      } else unsettled = asError(err);
+      if (unsettled) deps.log.warn({ err: unsettled, requestId }, 'request history write failed');
     }
   }
-  recordCall(deps.ops, { operation: tool.name, transport: door.transport, status: reply.status, ms: elapsedMs(), credits: meter.charged });
-  return { ...reply, meter, caller, error };
+  if (door.recorded !== false) {
+    recordCall(deps.ops, { operation: tool.name, transport: door.transport, status: reply.status, ms: elapsedMs(), credits: meter.charged });
+  }
+  return { ...reply, meter, error, unsettled };
+}
+
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+/** The admit step's rate limit: the slot the door took already, or one taken now. */
+async function admitRate(key: Caller['key'], take: Steps<unknown>['take'], meter: Meter): Promise<void> {
+  const refused = key.admitted === false || (key.admitted === undefined && take !== null && !(await take(key)));
+  if (!refused) return;
+  meter.rateLimited = true;
+  throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
 }
 
 /**
- * The settle step: the call's history row and, with a charge pending, the charge, its ledger row and
- * the reservation release, in one statement, before the answer leaves. `tx`: the caller's
- * transaction when the outcome commits with more (an MCP task's result); the call is then a batch
- * of one in it.
+ * The settle step on its own: the call's history row and, with a charge pending, the charge, its
+ * ledger row and the reservation release, in one statement (group-committed with other calls'),
+ * before the answer leaves. A failure to commit records the call as the failure it becomes, uncharged.
  */
-export async function settleCall(deps: Pick<ServiceDeps, 'platform' | 'sql'>, meter: Meter, record: CallRecord, tx?: Db): Promise<void> {
+async function settleCall(deps: Pick<ServiceDeps, 'platform' | 'sql'>, meter: Meter, record: CallRecord): Promise<void> {
   const { writes } = meter;
   let remaining: number | null;
-  if (!writes.length) remaining = await deps.platform.calls.write(outcomeOf(meter, record), tx);
-  else if (tx) {
-    await commitHandlerWrites(meter, tx);
-    remaining = await deps.platform.calls.write(outcomeOf(meter, record), tx);
-  } else {
+  if (!writes.length) remaining = await deps.platform.calls.write(outcomeOf(meter, record));
+  else {
     // the handler's writes and the call's record go out in one write and commit together
     try {
       const settlement = await deps.platform.calls.statementFor(outcomeOf(meter, record));
@@ -165,20 +223,15 @@ export async function settleCall(deps: Pick<ServiceDeps, 'platform' | 'sql'>, me
 }
 
 /**
- * The settle step in the caller's transaction, as a batch of one on the same money path, for a
- * call that runs on the tool services without the doors' writer (a watch's check).
+ * The settle step in the door's transaction, as a batch of one on the same money path: the
+ * handler's writes, then the call's charge and history row.
  */
-export async function settleCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db): Promise<void> {
-  await commitHandlerWrites(meter, tx);
-  const remaining = await writeCallIn(deps.credits, outcomeOf(meter, record), tx);
-  if (meter.pending) meter.remaining = remaining;
-}
-
-/** Runs in `tx` the writes the handler left to commit with the call (when the caller needs them before its record). */
-export async function commitHandlerWrites(meter: Meter, tx: Db): Promise<void> {
+async function settleCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db): Promise<void> {
   const writes = meter.writes;
   meter.writes = [];
   for (const write of writes) await write(tx);
+  const remaining = await writeCallIn(deps.credits, outcomeOf(meter, record), tx);
+  if (meter.pending) meter.remaining = remaining;
 }
 
 function outcomeOf(meter: Meter, record: CallRecord): CallOutcome {

@@ -1,10 +1,8 @@
 import type { Db, Statement } from '../db/client.js';
-import { Limited } from '../domain/errors.js';
 import { inSourceScope } from '../ops/outcomes.js';
 import { scopeSources } from '../sources/context.js';
 import { newUpstreamSession } from '../upstream/session.js';
 import type { CacheOutcome, Tool, ToolContext, ToolServices } from './define-tool.js';
-import type { ServiceDeps } from './service-deps.js';
 import { parseInput, type Location } from './validation.js';
 
 export interface Meter {
@@ -27,18 +25,15 @@ export function newMeter(): Meter {
   return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null, cache: null, writes: [] };
 }
 
-/** Who runs an operation already admitted (a watch's check): a ToolContext before the call's scope is made. */
-export interface AdmittedCaller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'reportCharge' | 'cache' | 'commitWithCall'> {
+/**
+ * Who calls, through which door, with what: a ToolContext before the call's scope is made. The
+ * lifecycle (call.ts) has admitted it: its key found and its rate-limit slot taken, or the call is
+ * a standing order (a watch's check).
+ */
+export interface Caller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'reportCharge' | 'cache' | 'commitWithCall'> {
   deps: ToolServices;
-  /** Ends the call's upstream work; an enclosing scope's signal (the deps' own) still applies. */
+  /** Ends the call's upstream work (its client hung up, its task was cancelled); an enclosing scope's signal (the deps' own) still applies. */
   signal?: AbortSignal;
-}
-
-/** Who calls, through which door, with what: a ToolContext before the call's scope is made. */
-export interface Caller extends AdmittedCaller {
-  deps: ServiceDeps;
-  /** Ends the call's upstream work: its client hung up (REST, MCP) or its task was cancelled. */
-  signal: AbortSignal;
 }
 
 /** zero_retention as the routes accept it: a JSON boolean, or the string of a query parameter. */
@@ -54,49 +49,21 @@ export function asksLive(input: unknown): boolean {
 }
 
 /**
- * The invoke step of a call's lifecycle (call.ts runCall), for every door: rate limit, validate,
- * reserve (when enforced), run, and work out the actual cost of a non-empty success. Failures
- * charge 0 and release what was reserved; the lifecycle's settle step then writes the outcome.
- * The handler runs in a session of its own (its upstream cookies stay within this call), its
- * upstream and website requests ended by the caller's signal.
- * `checkInput` sees the valid input before anything is reserved or run (a door's own bounds).
+ * The invoke step of a call's lifecycle (call.ts), for every door and a watch's check alike, after
+ * admission: validate, reserve (when enforced), run, and work out the actual cost of a non-empty
+ * success. Failures charge 0 and release what was reserved; the lifecycle's settle step then writes
+ * the outcome. The handler runs in a session of its own (its upstream cookies stay within this
+ * call), its upstream and website requests ended by the caller's signal. `checkInput` sees the
+ * valid input before anything is reserved or run (a door's own bounds).
+ * A cached operation (its descriptor's `cache`) runs through the result cache: an answer it did
+ * not fetch (stored, or an identical call's in flight) is free and reserves nothing. A watch's check
+ * is an observation of now: it is always fetched live.
  */
 export async function invokeTool(
   tool: Tool,
   raw: unknown,
   locate: (key: string | undefined) => Location,
   caller: Caller,
-  meter: Meter,
-  checkInput?: (input: unknown) => void,
-): Promise<unknown> {
-  const { deps, key } = caller;
-  meter.metered = tool.metered && deps.config.CREDITS_MODE !== 'off';
-  if (key.admitted === false) {
-    meter.rateLimited = true;
-    throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
-  }
-  if (key.admitted === undefined) {
-    if (!(await deps.platform.limiter.take(key.rateBucket ?? key.id, key.rate_limit_per_min))) {
-      meter.rateLimited = true;
-      throw new Limited(`rate limit ${key.rate_limit_per_min}/min exceeded`, true);
-    }
-  }
-  return runAdmitted(tool, raw, locate, caller, meter, checkInput);
-}
-
-/**
- * The one path after admission: validate, reserve (when enforced), run, and work out the actual
- * cost of a non-empty success. invokeTool runs it for every door's call; a watch's check runs it
- * directly (its schedule is the account's standing order, a check asked for was admitted as its own call).
- * A cached operation (its descriptor's `cache`) runs through the result cache: an answer it did
- * not fetch (stored, or an identical call's in flight) is free and reserves nothing. A watch's check
- * is an observation of now: it is always fetched live.
- */
-export async function runAdmitted(
-  tool: Tool,
-  raw: unknown,
-  locate: (key: string | undefined) => Location,
-  caller: AdmittedCaller,
   meter: Meter,
   checkInput?: (input: unknown) => void,
 ): Promise<unknown> {

@@ -1,6 +1,5 @@
 import type PgBoss from 'pg-boss';
 import type { ServiceDeps } from '../core/service-deps.js';
-import { settleCall } from '../core/call.js';
 import { callTool, type McpCaller } from '../doors/mcp/mcp.js';
 import { ensureQueue } from '../jobs/queue.js';
 import {
@@ -76,14 +75,17 @@ async function runTask(deps: ServiceDeps, taskId: string, running: Map<string, A
   running.set(task.id, controller);
   // the call was admitted (rate limit) when the task was created
   const caller: McpCaller = { key: { ...task.caller, admitted: true }, nextRequestId: () => task.request_id };
+  let tried = false;
   try {
-    await callTool(deps, tool, task.arguments, caller, controller.signal, async (meter, record, final) => {
+    await callTool(deps, tool, task.arguments, caller, controller.signal, async (commit, final) => {
       // stopped by tasks/cancel (which recorded the call) or by this process shutting down (the task
-      // stays working and runs again): either way this run's outcome is not the task's
-      if (controller.signal.aborted) return;
+      // stays working and runs again): either way this run's outcome is not the task's. A result
+      // whose commit failed is not settled as a failure either: the queue runs the task again.
+      if (controller.signal.aborted || tried) return;
+      tried = true;
       await deps.sql.begin(async (tx) => {
         if (!(await stillWorking(tx, task.id))) return; // cancelled while it ran: nothing is charged
-        await settleCall(deps, meter, record, tx);
+        await commit(tx);
         // the result as the 2026-07-28 wire carries a tool call's answer
         await completeTask(tx, task.id, { ...final(), resultType: 'complete' });
       });

@@ -9,7 +9,7 @@
  */
 import os from 'node:os';
 import type PgBoss from 'pg-boss';
-import { toApiError, type ApiError } from '../../domain/errors.js';
+import type { ApiError } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
 import { nextSlot, periodMs, retryDelayMs } from '../../domain/watch-schedule.js';
 import { leaseSeconds, queueCheck, queueWatchWebhook, type CheckJob } from '../../jobs/watch-queue.js';
@@ -18,7 +18,6 @@ import type { TransactionSql } from 'postgres';
 import { watchResource } from './resource.js';
 import { hotelOf } from './target.js';
 import { keyById } from '../../platform/keys.js';
-import { SCHEDULED_CHECK } from '../../platform/history.js';
 import { billedPlan, planOf } from '../../platform/plans.js';
 import {
   activeWatches,
@@ -38,7 +37,8 @@ import {
   type WatchRow,
 } from '../../platform/watches.js';
 import type { ServiceDeps } from '../service-deps.js';
-import { CHECK_ROUTE, runCheck } from './check.js';
+import type { CommitCall } from '../call.js';
+import { runCheck } from './check.js';
 
 /** This process, as recorded on the slots it holds. */
 const HOLDER = `${os.hostname()}/${process.pid}`;
@@ -71,12 +71,8 @@ export async function checkSlot(deps: ServiceDeps, boss: PgBoss, job: CheckJob):
     }
   }
   const requestId = newId('req');
-  const started = performance.now();
-  try {
-    await runCheck(deps, { watch, key, requestId, slot: watch.seq });
-  } catch (err) {
-    await attemptFailed(deps, boss, watch, { requestId, keyId: key.id, ms: performance.now() - started, lease }, err);
-  }
+  const failed = (commit: CommitCall, api: ApiError, err: unknown) => attemptFailed(deps, boss, watch, { requestId, lease }, commit, api, err);
+  await runCheck(deps, { watch, key, requestId, slot: watch.seq, failed });
 }
 
 /**
@@ -109,32 +105,23 @@ export function afterFailure(
 }
 
 /**
- * A failed attempt: recorded in the key's history (charged 0) and on the watch, with what
- * afterFailure decides, in one transaction.
+ * A failed attempt: recorded in the key's history (charged 0, by the call's `commit`) and on the
+ * watch, with what afterFailure decides, in one transaction.
  */
 async function attemptFailed(
   deps: ServiceDeps,
   boss: PgBoss,
   watch: WatchRow,
-  a: { requestId: string; keyId: string; ms: number; lease: number },
+  a: { requestId: string; lease: number },
+  commit: CommitCall,
+  api: ApiError,
   err: unknown,
 ): Promise<void> {
-  const api = toApiError(err);
   if (api.status === 500) deps.log.error({ err, watchId: watch.id, requestId: a.requestId }, 'watch check failed with a server fault');
   const detail = `${a.requestId}: ${typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail)}`.slice(0, 500);
   const next = afterFailure(deps.config, watch, api, new Date());
   await deps.sql.begin(async (tx) => {
-    const history = {
-      key_id: a.keyId,
-      method: SCHEDULED_CHECK,
-      path: CHECK_ROUTE.path,
-      status: api.status,
-      duration_ms: a.ms,
-      response_bytes: 0,
-      credits: 0,
-      rate_limited: api.status === 429,
-    };
-    await deps.platform.calls.write({ id: a.requestId, accountId: watch.account_id, history, charge: null }, tx);
+    await commit(tx);
     if (next.pause) {
       const paused = await pauseUnpaid(tx, watch.id, watch.seq, detail, next.pause);
       // a gone target is told (watch.paused): nobody would notice otherwise; the credits pause resumes by itself

@@ -1,6 +1,6 @@
 /**
  * What a watch re-prices: an existing operation named by `operation`, with that operation's own
- * input. A check runs the operation through the kernel (runAdmitted), so it validates, costs and
+ * input. A check runs the operation through the call lifecycle (call.ts runStandingCall), so it validates, costs and
  * answers exactly as a call of that route; this module finds the operation, checks a target
  * against its schema and turns a one-stay answer into stored rates of the account.
  */
