@@ -28,7 +28,7 @@ interface Options {
 
 const suite = fixtureSuite(`the flights MCP App in headless Chromium${skippedNote}`, ...TOOL_CALL_FIXTURES);
 
-describe.skipIf(suite.missing || !hasChromium)(suite.title, BROWSER_SUITE, () => {
+describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let client: Client;

@@ -31,7 +31,7 @@ interface Search {
 
 const suite = fixtureSuite(`search_hotels's MCP App in headless Chromium${skippedNote}`, ...TOOL_CALL_FIXTURES);
 
-describe.skipIf(suite.missing || !hasChromium)(suite.title, BROWSER_SUITE, () => {
+describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let client: Client;
