@@ -8,7 +8,7 @@ import { ApiError, DependencyDown } from './domain/errors.js';
 import { newId } from './domain/ids.js';
 import { authenticate, ensureFirstKey } from './platform/keys.js';
 import type { Tool } from './core/define-tool.js';
-import { buildToolTable, mcpServerFactory, type McpCallContext, type McpToolTable } from './doors/mcp/mcp.js';
+import { buildToolTable, mcpServerFactory, toolSets, type McpCallContext, type McpToolTable } from './doors/mcp/mcp.js';
 import { withShortProtocolErrors } from './doors/mcp/mcp-protocol-errors.js';
 import { startRuntime, type Runtime } from './app/service.js';
 import { closeOnSignals } from './app/shutdown.js';
@@ -36,7 +36,7 @@ function toolTable(tools: Tool[]): McpToolTable {
   try {
     const listing = JSON.parse(fs.readFileSync(PREBUILT_LISTING, 'utf8')) as McpTool[];
     if (listing.length === exposed.length && listing.every((t, i) => t.name === exposed[i].name))
-      return { listing, byName: new Map(exposed.map((t) => [t.name, t])) };
+      return { listing, byName: new Map(exposed.map((t) => [t.name, t])), sets: toolSets(tools) };
   } catch {
     // no build listing: built below
   }
@@ -91,9 +91,12 @@ function main(): void {
     }));
 
   const table = toolTable(TOOLS);
-  const connection = serveStdio(withShortProtocolErrors(mcpServerFactory(table, resolve, () => void start().catch(() => undefined))), {
-    onerror: (err) => log.debug({ err }, 'MCP message refused'),
-  });
+  const connection = serveStdio(
+    withShortProtocolErrors(mcpServerFactory(table, resolve, { onList: () => void start().catch(() => undefined), settingSets: config.MCP_TOOL_SETS })),
+    {
+      onerror: (err) => log.debug({ err }, 'MCP message refused'),
+    },
+  );
 
   const stop = closeOnSignals(
     async () => {

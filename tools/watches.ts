@@ -50,6 +50,16 @@ function idempotencyKey(headers: Record<string, string | undefined>): string | u
   return value;
 }
 
+/** MCP hints of the watch tools that only read the account's watches. */
+const READS = { readOnly: true, destructive: false, idempotent: true, openWorld: false };
+
+/** One watch in a line: what a model needs to follow it up (its id) and what it is doing. */
+const watchLine = (answer: Record<string, unknown>) => {
+  const w = answer as z.output<typeof WatchSchema>;
+  const why = w.paused_reason ?? w.ended_reason;
+  return `${w.id}${w.name ? ` "${w.name}"` : ''}: ${w.status}${why ? ` (${why})` : ''}, ${w.target.operation} every ${w.every_hours} h, up to ${w.credits_per_check} credits a check, next check ${w.next_check_at ?? 'none'}`;
+};
+
 export const createWatchTool = defineTool({
   name: 'create_watch',
   title: 'Create a watch',
@@ -68,6 +78,11 @@ export const createWatchTool = defineTool({
     ends_at: endsAt.optional(),
   }),
   output: WatchSchema,
+  mcp: {
+    set: 'watches',
+    hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+    summary: (w) => `Watch created: ${watchLine(w)}. Its first check (the baseline) runs now.`,
+  },
   credits: 0,
   headers: idempotency,
   errors: {
@@ -99,6 +114,12 @@ export const listWatchesTool = defineTool({
     offset: queryInt.pipe(z.int().min(0).max(100_000)).default(0).describe('watches to skip'),
   }),
   output: z.object({ watches: z.array(WatchSchema) }),
+  mcp: {
+    set: 'watches',
+    hints: READS,
+    summary: (a) => `${(a.watches as unknown[]).length} watch(es).`,
+    text: (a) => (a.watches as Record<string, unknown>[]).map(watchLine),
+  },
   credits: 0,
   async handler({ limit, offset }, { deps, key }) {
     const rows = await listWatches(deps.sql, key.account_id, limit, offset);
@@ -120,6 +141,7 @@ export const getWatchTool = defineTool({
   tags: ['watches'],
   input: z.strictObject({ watch_id: watchId, checks: queryInt.pipe(z.int().min(0).max(100)).default(10).describe('latest checks to include (0-100)') }),
   output: WatchSchema.extend({ checks: z.array(CheckSchema) }),
+  mcp: { set: 'watches', hints: READS, summary: (w) => `Watch ${watchLine(w)}.` },
   credits: 0,
   errors: { 404: 'No watch of your account has that id.' },
   async handler({ watch_id, checks }, { deps, key }) {
@@ -146,6 +168,11 @@ export const updateWatchTool = defineTool({
     status: z.enum(['active', 'paused']).optional().describe('paused: no more checks until active again (an ended watch is a 409)'),
   }),
   output: WatchSchema,
+  mcp: {
+    set: 'watches',
+    hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+    summary: (w) => `Watch changed: ${watchLine(w)}.`,
+  },
   credits: 0,
   errors: {
     403: 'Resuming would pass the plan’s limit of active watches.',
@@ -169,6 +196,7 @@ export const deleteWatchTool = defineTool({
   tags: ['watches'],
   input: z.strictObject({ watch_id: watchId }),
   output: z.object({ id: z.string(), deleted: z.literal(true) }),
+  mcp: { set: 'watches', hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false }, summary: (a) => `Watch ${String(a.id)} deleted.` },
   credits: 0,
   errors: { 404: 'No watch of your account has that id.' },
   async handler({ watch_id }, { deps, key }) {
@@ -187,6 +215,14 @@ export const checkWatchTool = defineTool({
   tags: ['watches'],
   input: z.strictObject({ watch_id: watchId }),
   output: z.object({ check: CheckSchema, event: EventSchema.nullable(), watch: WatchSchema }),
+  mcp: {
+    set: 'watches',
+    hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+    summary: (a) => {
+      const { check, watch } = a as { check: z.output<typeof CheckSchema>; watch: z.output<typeof WatchSchema> };
+      return `Checked ${watch.id}: ${check.credits} credit(s), rule ${check.fired ? 'fired' : 'not fired'}.`;
+    },
+  },
   credits: {
     base: 0,
     note: 'charged like the operation the watch runs (credits_per_check at most); failed and empty checks are free',
@@ -230,6 +266,7 @@ export const watchEventsTool = defineTool({
     offset: queryInt.pipe(z.int().min(0).max(100_000)).default(0).describe('events to skip'),
   }),
   output: z.object({ watch_id: z.string(), events: z.array(EventSchema) }),
+  mcp: { set: 'watches', hints: READS, summary: (a) => `${(a.events as unknown[]).length} event(s) of watch ${String(a.watch_id)}.` },
   credits: 0,
   errors: { 404: 'No watch of your account has that id.' },
   async handler({ watch_id, limit, offset }, { deps, key }) {

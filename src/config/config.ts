@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { EGRESS_MODES } from '../domain/egress-modes.js';
+import { MCP_TOOL_SETS } from '../domain/mcp-tool-sets.js';
 import { parsePosContexts, parseQueryHashes } from './group-settings.js';
 import {
   HOST_OVERRIDE_DOC,
@@ -61,6 +62,16 @@ const ConfigSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
+  MCP_TOOL_SETS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s && s !== 'none'),
+    )
+    .pipe(z.array(z.enum(MCP_TOOL_SETS))),
   BOOTSTRAP_KEY: bool.default(true),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(25),
@@ -252,6 +263,8 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
     'hostnames (comma-separated, any port) /mcp accepts in the Host header, against DNS rebinding; default localhost, 127.0.0.1, [::1] and the host of PUBLIC_BASE_URL; * turns the check off (e.g. behind a proxy that checks)',
   MCP_ALLOWED_ORIGINS:
     "hostnames /mcp accepts in a browser's Origin header (a request without Origin passes); default MCP_ALLOWED_HOSTS; * turns the check off",
+  MCP_TOOL_SETS:
+    'opt-in MCP tool sets every caller lists and calls beside the default 18 read-only tools (comma-separated: watches); one key gets them with `npm run keys -- tool-sets`; default none',
   BOOTSTRAP_KEY: 'create and print a first key when none exists',
   DB_POOL_MAX: 'PostgreSQL connection pool size',
   HEAP_GROWING_PERCENT:

@@ -6,6 +6,7 @@ import type { Ops } from '../ops/ops.js';
 import type { Credits } from '../platform/credits.js';
 import type { AuthedKey } from '../platform/keys.js';
 import type { SourceContext } from '../sources/context.js';
+import type { McpToolSet } from '../domain/mcp-tool-sets.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -176,8 +177,16 @@ export interface McpRequirements {
   required?: string[];
 }
 
-export interface McpSpec<I, O> {
-  expose: true;
+/**
+ * Where the tool is listed over MCP: `expose` in the default set (the 18 read-only tools every
+ * caller lists), or `set`: in an opt-in set a caller lists only when the MCP_TOOL_SETS setting or
+ * its key enables it (src/domain/mcp-tool-sets.ts).
+ */
+export type McpListing = { expose: true; set?: never } | { set: McpToolSet; expose?: never };
+
+export type McpSpec<I, O> = McpListing & McpShape<I, O>;
+
+export interface McpShape<I, O> {
   title?: string;
   /** Argument defaults of the MCP tool where they differ from the REST route's (listed as the fields' defaults). */
   defaults?: Record<string, unknown>;
@@ -196,6 +205,18 @@ export interface McpSpec<I, O> {
    * resource and linked from the tool's `_meta.ui.resourceUri`. The result itself is unchanged.
    */
   app?: string;
+  /**
+   * Hints of an opt-in set's tool (a default-set tool is read-only and reads third-party sites):
+   * whether it changes nothing, deletes, may be repeated to no further effect, reaches outside.
+   */
+  hints?: McpHints;
+}
+
+export interface McpHints {
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
 }
 
 export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
@@ -278,7 +299,10 @@ export interface Tool<I = unknown, O = unknown> {
   queryKey: boolean;
   compatErrors: boolean;
   mcp: {
+    /** In the default set. */
     expose: boolean;
+    /** The opt-in set it is listed in; null: none (the default set's tools, and tools not on MCP). */
+    set: McpToolSet | null;
     title: string;
     defaults: Record<string, unknown>;
     maximums: Record<string, number>;
@@ -288,6 +312,7 @@ export interface Tool<I = unknown, O = unknown> {
     summary?: (answer: Record<string, unknown>) => string;
     text?: (answer: Record<string, unknown>) => string[];
     app?: string;
+    hints?: McpHints;
   };
   errors: Partial<Record<ErrorStatus, string>>;
   headers: Record<string, HeaderSpec>;
@@ -324,6 +349,7 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     compatErrors: spec.compatErrors ?? (spec.path.startsWith('/v1/serp/') || spec.path.startsWith('/api/')),
     mcp: {
       expose: spec.mcp?.expose ?? false,
+      set: spec.mcp?.set ?? null,
       title: spec.mcp?.title ?? spec.title,
       defaults: spec.mcp?.defaults ?? {},
       maximums: spec.mcp?.maximums ?? {},
@@ -333,6 +359,7 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
       summary: spec.mcp?.summary,
       text: spec.mcp?.text,
       app: spec.mcp?.app,
+      hints: spec.mcp?.hints,
     },
     errors: spec.errors ?? {},
     headers: spec.headers ?? {},

@@ -3,6 +3,7 @@ import { durable, type Db, type Sql } from '../db/client.js';
 import { newId, randomToken } from '../domain/ids.js';
 import { accountOf, createAccount } from './accounts.js';
 import { billedPlan, planOf, UNMETERED, type PlanCode } from './plans.js';
+import { MCP_TOOL_SETS, type McpToolSet } from '../domain/mcp-tool-sets.js';
 
 /*
  * The owner of api_keys: the keys callers present (kind 'api', only their SHA-256 stored) and the
@@ -24,6 +25,8 @@ export interface AuthedKey {
   admitted?: boolean;
   /** The rate-limit window when it is not the key's own (all apps connected to one account share one). */
   rateBucket?: string;
+  /** The opt-in MCP tool sets this key lists and calls beside the default 18 (migration 024); absent: none. */
+  mcp_tool_sets?: McpToolSet[];
   /** Set when an OAuth access token, not a key, authenticated the call: the connected app it acts through. */
   app?: { grant_id: string; client_id: string; client_name: string };
 }
@@ -47,7 +50,7 @@ export async function authenticate(sql: Db, presented: string | undefined): Prom
   if (!presented || !KEY_PATTERN.test(presented)) return null;
   const hash = hashKey(presented);
   const [row] = await sql<(Omit<AuthedKey, 'plan'> & { key_hash: Buffer; plan: string })[]>`
-    SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, k.key_hash, a.plan
+    SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, k.key_hash, k.mcp_tool_sets, a.plan
     FROM api_keys k JOIN LATERAL ${accountOf(sql, sql`k.account_id`)} a ON true
     WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`;
   if (!row || !timingSafeEqual(row.key_hash, hash)) return null;
@@ -60,7 +63,7 @@ export async function authenticate(sql: Db, presented: string | undefined): Prom
  */
 export async function keyById(sql: Db, id: string): Promise<AuthedKey | null> {
   const [row] = await sql<(Omit<AuthedKey, 'plan'> & { plan: string })[]>`
-    SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, a.plan
+    SELECT k.id, k.name, k.prefix, k.role, k.rate_limit_per_min, k.account_id, k.mcp_tool_sets, a.plan
     FROM api_keys k JOIN LATERAL ${accountOf(sql, sql`k.account_id`)} a ON true WHERE k.id = ${id}`;
   return row ? authedKeyOf(row) : null;
 }
@@ -75,7 +78,14 @@ function authedKeyOf(row: Omit<AuthedKey, 'plan'> & { plan: string }): AuthedKey
     rate_limit_per_min: row.rate_limit_per_min,
     account_id: row.account_id,
     plan: billedPlan(row.plan),
+    mcp_tool_sets: (row.mcp_tool_sets ?? []).filter((s): s is McpToolSet => (MCP_TOOL_SETS as readonly string[]).includes(s)),
   };
+}
+
+/** Sets the opt-in MCP tool sets of the live key named `name` (replacing its list); false when there is none. */
+export async function setKeyToolSets(sql: Db, name: string, sets: McpToolSet[]): Promise<boolean> {
+  const rows = await sql`UPDATE api_keys SET mcp_tool_sets = ${sql.array(sets)}::text[] WHERE name = ${name} AND revoked_at IS NULL RETURNING id`;
+  return rows.length > 0;
 }
 
 export interface CreatedKey {
@@ -107,18 +117,18 @@ export async function createKey(
   });
 }
 
-/** Mints a replacement with the same name, limit, role and account; the old key stops at once. */
+/** Mints a replacement with the same name, limit, role, account and MCP tool sets; the old key stops at once. */
 export async function rotateKey(sql: Sql, name: string): Promise<CreatedKey | null> {
   return sql.begin(async (tx) => {
     await durable(tx);
-    const [old] = await tx<{ id: string; account_id: string; rate_limit_per_min: number; role: string }[]>`
-      SELECT id, account_id, rate_limit_per_min, role FROM api_keys WHERE name = ${name} AND revoked_at IS NULL FOR UPDATE`;
+    const [old] = await tx<{ id: string; account_id: string; rate_limit_per_min: number; role: string; mcp_tool_sets: string[] }[]>`
+      SELECT id, account_id, rate_limit_per_min, role, mcp_tool_sets FROM api_keys WHERE name = ${name} AND revoked_at IS NULL FOR UPDATE`;
     if (!old) return null;
     const key = generateKey();
     const id = newId('key', 16);
     await tx`UPDATE api_keys SET revoked_at = now(), replaced_by = NULL WHERE id = ${old.id}`;
-    await tx`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, rate_limit_per_min, role)
-      VALUES (${id}, ${old.account_id}, ${name}, ${keyPrefix(key)}, ${hashKey(key)}, ${old.rate_limit_per_min}, ${old.role})`;
+    await tx`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, rate_limit_per_min, role, mcp_tool_sets)
+      VALUES (${id}, ${old.account_id}, ${name}, ${keyPrefix(key)}, ${hashKey(key)}, ${old.rate_limit_per_min}, ${old.role}, ${tx.array(old.mcp_tool_sets)}::text[])`;
     await tx`UPDATE api_keys SET replaced_by = ${id} WHERE id = ${old.id}`;
     return { id, key, name, prefix: keyPrefix(key), account_id: old.account_id, rate_limit_per_min: old.rate_limit_per_min, role: old.role };
   });

@@ -46,11 +46,10 @@ export function sharedFixturesProblem(): string | null {
 
 /**
  * Title of a describe block over fixtures. A fixture that is absent fails the test file with its
- * name (never a silent skip): `missing` stays in the return value for the callers' `skipIf`, and is
- * always false.
+ * name (never a silent skip).
  */
-export function fixtureSuite(name: string, ...rels: string[]): { title: string; missing: boolean } {
+export function fixtureSuite(name: string, ...rels: string[]): { title: string } {
   const missing = rels.filter((r) => !hasFixture(r));
   if (missing.length) throw new Error(`${name}: recorded fixture absent from ${SHARED_FIXTURES}: ${missing.join(', ')}`);
-  return { title: name, missing: false };
+  return { title: name };
 }

@@ -49,7 +49,7 @@ const suite = fixtureSuite(
 );
 const title = hasChromium ? suite.title : `${suite.title} [SKIPPED: chromium not installed]`;
 
-describe.skipIf(suite.missing || !hasChromium)(title, () => {
+describe.skipIf(!hasChromium)(title, () => {
   let replay: ReplayServer;
   let db: TestDatabase;
   let dataDir: string;

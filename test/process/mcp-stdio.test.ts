@@ -73,7 +73,7 @@ describe('README desktop command', () => {
 });
 
 const suite = fixtureSuite('all 18 tools over stdio (README command) and over HTTP give the same results', ...TOOL_CALL_FIXTURES);
-describe.skipIf(suite.missing)(suite.title, () => {
+describe(suite.title, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let key: string;

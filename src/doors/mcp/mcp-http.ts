@@ -126,10 +126,15 @@ function refusedRevision(req: Request, res: Response, parsed: unknown): boolean 
  */
 export function mcpRouter(deps: ServiceDeps): Router {
   const table = buildToolTable(deps.tools);
-  const handler = createMcpHandler(withShortProtocolErrors(mcpServerFactory(table, (ctx) => ({ deps, caller: callerOf(ctx) }))), {
-    maxRequestBodySize: MAX_BODY_BYTES,
-    onerror: (err) => deps.log.debug({ err }, 'MCP request refused'),
-  });
+  const handler = createMcpHandler(
+    withShortProtocolErrors(
+      mcpServerFactory(table, (ctx) => ({ deps, caller: callerOf(ctx) }), { settingSets: deps.config.MCP_TOOL_SETS, listingKey: (ctx) => callerOf(ctx).key }),
+    ),
+    {
+      maxRequestBodySize: MAX_BODY_BYTES,
+      onerror: (err) => deps.log.debug({ err }, 'MCP request refused'),
+    },
+  );
   const serve = toNodeHandler(handler, { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => deps.log.error({ err }, 'MCP handler failed') });
   const router = express.Router();
   router.all('/mcp', ...rebindingGuards(deps), async (req, res) => {

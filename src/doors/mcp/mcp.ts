@@ -18,44 +18,76 @@ import { MCP_INSTRUCTIONS } from './mcp-instructions.js';
 import type { McpCallContext, McpCaller } from './mcp-caller.js';
 import { serveTaskMethods, startTask, TASKS_CAPABILITY } from './mcp-tasks.js';
 import { appResources, readAppResource } from './mcp-apps.js';
+import { enabledToolSets, MCP_TOOL_SETS, type McpToolSet } from '../../domain/mcp-tool-sets.js';
+import type { AuthedKey } from '../../platform/keys.js';
 
 export type { McpCallContext, McpCaller } from './mcp-caller.js';
 
 export const MCP_SERVER_INFO = { name: 'hotelrates', version: '1.0.0' };
 
-/** The one tool list a client sees, the same for every caller: clients and shared caches may keep it an hour. */
+/** The default listing, the same for every caller: clients and shared caches may keep it an hour. */
 const LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
+/** A listing with a key's own opt-in sets: only that client may keep it (a shared cache would hand it to another key). */
+const KEY_LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'private' } as const;
 
-/** The exposed tools with their listing, built once per process from the registry. */
-export interface McpToolTable {
+/** Tools with their listing. */
+export interface McpToolGroup {
   listing: McpTool[];
   byName: Map<string, Tool>;
+}
+
+/**
+ * The default set (the 18 read-only tools every caller lists) and each opt-in set
+ * (src/domain/mcp-tool-sets.ts), built once per process from the registry.
+ */
+export interface McpToolTable extends McpToolGroup {
+  sets: Map<McpToolSet, McpToolGroup>;
 }
 
 /** The cache hints of what every caller is answered alike: the listings, and the apps' pages (they change with a release). */
 const PUBLIC_LISTS = ['tools/list', 'server/discover', 'resources/list', 'resources/templates/list', 'resources/read'] as const;
 
+/** A default-set tool only reads; it reads third-party sites (the balance: the account's ledger, which calls elsewhere change). */
+const DEFAULT_HINTS = { readOnly: true, destructive: false, openWorld: true };
+
+function listed(t: Tool): McpTool {
+  // a metered call charges again when repeated: only a free call changes nothing the second time
+  const hints = t.mcp.hints ?? { ...DEFAULT_HINTS, idempotent: !t.metered };
+  return {
+    name: t.name,
+    title: t.mcp.title,
+    description: mcpDescription(t),
+    inputSchema: mcpInputSchema(t) as McpTool['inputSchema'],
+    outputSchema: mcpOutputSchema(t),
+    _meta: mcpToolMeta(t),
+    annotations: {
+      title: t.mcp.title,
+      readOnlyHint: hints.readOnly,
+      ...(hints.readOnly ? {} : { destructiveHint: hints.destructive }),
+      openWorldHint: hints.openWorld,
+      idempotentHint: hints.idempotent,
+    },
+  };
+}
+
+/** The opt-in sets' tools, listed (what the build's prebuilt default listing leaves out). */
+export function toolSets(tools: Tool[]): Map<McpToolSet, McpToolGroup> {
+  const sets = new Map<McpToolSet, McpToolGroup>();
+  for (const set of MCP_TOOL_SETS) {
+    const members = tools.filter((t) => t.mcp.set === set);
+    if (members.length) sets.set(set, { listing: members.map(listed), byName: new Map(members.map((t) => [t.name, t])) });
+  }
+  return sets;
+}
+
 export function buildToolTable(tools: Tool[]): McpToolTable {
   const exposed = tools.filter((t) => t.mcp.expose);
-  return {
-    byName: new Map(exposed.map((t) => [t.name, t])),
-    listing: exposed.map((t) => ({
-      name: t.name,
-      title: t.mcp.title,
-      description: mcpDescription(t),
-      inputSchema: mcpInputSchema(t) as McpTool['inputSchema'],
-      outputSchema: mcpOutputSchema(t),
-      _meta: mcpToolMeta(t),
-      annotations: {
-        title: t.mcp.title,
-        readOnlyHint: true,
-        // every tool reads third-party sites (the balance: the account's ledger, which calls elsewhere change)
-        openWorldHint: true,
-        // a metered call charges again when repeated: only a free call changes nothing the second time
-        idempotentHint: !t.metered,
-      },
-    })),
-  };
+  return { byName: new Map(exposed.map((t) => [t.name, t])), listing: exposed.map(listed), sets: toolSets(tools) };
+}
+
+/** The tool a caller with `sets` may call by that name: the default set's, or one of its opt-in sets'. */
+function toolFor(table: McpToolTable, name: string, sets: readonly McpToolSet[]): Tool | undefined {
+  return table.byName.get(name) ?? sets.map((s) => table.sets.get(s)?.byName.get(name)).find(Boolean);
 }
 
 /**
@@ -146,13 +178,18 @@ function unknownTool(name: unknown): ProtocolError {
  * `resolve` gives a call its dependencies and caller from the serving context (HTTP: the auth in
  * front of the handler; stdio: the process's key, once the database is up). `onList` lets a
  * lazily started server warm up when a client lists the tools.
+ * Opt-in tool sets: `settingSets` (MCP_TOOL_SETS) for every caller, plus the calling key's own;
+ * `listingKey` gives the key a listing is made for where it is known without waiting (HTTP); stdio
+ * lists the setting's sets (its key is looked up once the database is up) and calls with both.
  */
 export function mcpServerFactory(
   table: McpToolTable,
   resolve: (ctx: ServerContext) => McpCallContext | Promise<McpCallContext>,
-  onList?: () => void,
+  opts: { onList?: () => void; settingSets?: readonly McpToolSet[]; listingKey?: (ctx: ServerContext) => AuthedKey | undefined } = {},
 ): McpServerFactory {
-  const listResult = { tools: table.listing };
+  const settingSets = opts.settingSets ?? [];
+  const listingOf = (sets: readonly McpToolSet[]) => [...table.listing, ...sets.flatMap((s) => table.sets.get(s)?.listing ?? [])];
+  const shared = listingOf(enabledToolSets(settingSets, []));
   // the MCP Apps' pages (mcp-apps.ts): static resources, no templates
   const resources = appResources(table.byName.values());
   return ({ era }) => {
@@ -162,16 +199,20 @@ export function mcpServerFactory(
       instructions: MCP_INSTRUCTIONS,
       cacheHints: Object.fromEntries(PUBLIC_LISTS.map((m) => [m, LIST_CACHE])),
     });
-    server.setRequestHandler('tools/list', () => {
-      onList?.();
-      return listResult;
+    server.setRequestHandler('tools/list', (_request, ctx) => {
+      opts.onList?.();
+      const sets = enabledToolSets(settingSets, opts.listingKey?.(ctx)?.mcp_tool_sets);
+      if (sets.length === enabledToolSets(settingSets, []).length) return { tools: shared };
+      // this key's own listing: never public (the 2026 codec takes the result's own hint over the server's)
+      return { tools: listingOf(sets), ...(modern ? KEY_LIST_CACHE : {}) };
     });
     server.setRequestHandler('resources/list', () => ({ resources }));
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
     server.setRequestHandler('resources/read', (request) => readAppResource(resources, request.params.uri));
     server.setRequestHandler('tools/call', async (request, ctx) => {
-      const tool = table.byName.get(request.params.name);
-      if (!tool) throw unknownTool(request.params.name);
+      const name = request.params.name;
+      const inSets = !table.byName.has(name) && [...table.sets.values()].some((g) => g.byName.has(name));
+      if (!table.byName.has(name) && !inSets) throw unknownTool(name);
       let call: McpCallContext;
       try {
         call = await resolve(ctx);
@@ -180,6 +221,9 @@ export function mcpServerFactory(
         const api = toApiError(err);
         return errorResult(api.detail, api.status, null);
       }
+      // an opt-in set's tool is unknown to a caller without that set, as for any other name
+      const tool = toolFor(table, name, enabledToolSets(settingSets, call.caller.key.mcp_tool_sets));
+      if (!tool) throw unknownTool(name);
       // the tasks extension (2026-07-28 only): a long call may be answered with a task instead
       const decided = modern ? await startTask(call, tool, request.params.arguments, ctx) : { caller: call.caller };
       if ('task' in decided) return decided.task as never;

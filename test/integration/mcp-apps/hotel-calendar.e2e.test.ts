@@ -29,7 +29,7 @@ const pricer: Pricer = (date, los) => {
 
 const suite = fixtureSuite(`get_hotel_calendar's MCP App in headless Chromium${skippedNote}`, 'google-hotels/travel-search-paris-budget.html');
 
-describe.skipIf(suite.missing || !hasChromium)(suite.title, BROWSER_SUITE, () => {
+describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let client: Client;

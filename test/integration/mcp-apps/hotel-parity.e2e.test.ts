@@ -16,7 +16,7 @@ import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const suite = fixtureSuite(`compare_hotel_prices's MCP App in headless Chromium${skippedNote}`, OFFERS);
 
-describe.skipIf(suite.missing || !hasChromium)(suite.title, BROWSER_SUITE, () => {
+describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
   let h: Harness;
   let client: Client;
   let host: AppHost;

@@ -102,7 +102,7 @@ const QUESTIONS: Question[] = [
 const ARTIFACTS = path.resolve('test-artifacts/text-only');
 
 const suite = fixtureSuite('a client that reads only the text block', ...TOOL_CALL_FIXTURES);
-describe.skipIf(suite.missing)(suite.title, () => {
+describe(suite.title, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let tools: Record<string, AiTool>;

@@ -17,7 +17,7 @@ const START = '2027-04-01';
 const RPC = '/_/TravelFrontendUi/data/batchexecute';
 const suite = fixtureSuite('two accounts through the real routes; zero_retention', 'google-hotels/travel-search-paris-budget.html');
 
-describe.skipIf(suite.missing)(suite.title, () => {
+describe(suite.title, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let dataDir: string;

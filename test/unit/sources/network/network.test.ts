@@ -11,8 +11,8 @@ const JOB = 'linkedin/job-view-guest-page-4411867124.html';
 const SEARCH = 'linkedin/jobs-guest-search-seeMoreJobPostings-quality-manager.html';
 
 const job = fixtureSuite('network job page parser', JOB);
-describe.skipIf(job.missing)(job.title, () => {
-  const html = job.missing ? '' : readFixture(JOB);
+describe(job.title, () => {
+  const html = readFixture(JOB);
 
   it('reads the top card', () => {
     const j = parseNetworkJob(html);
@@ -89,7 +89,7 @@ describe('network job page edge cases', () => {
 });
 
 const search = fixtureSuite('network search fragment parser', SEARCH);
-describe.skipIf(search.missing)(search.title, () => {
+describe(search.title, () => {
   it('reads the ten cards in order', () => {
     const cards = parseNetworkSearch(readFixture(SEARCH));
     expect(cards).toHaveLength(10);

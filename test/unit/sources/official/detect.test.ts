@@ -25,9 +25,9 @@ const page = (body: string, head = '') => `<html><head>${head}</head><body>${bod
 const link = (href: string) => page(`<nav><a href="${href}" target="_blank">Book now</a></nav>`);
 
 const facts = fixtureSuite('official engine table against the recorded fingerprints', DOMAINS, SIGNATURES);
-describe.skipIf(facts.missing)(facts.title, () => {
-  const sadie = facts.missing ? [] : (readFixtureJson(DOMAINS).engines as { engine: string; domains: string[] }[]);
-  const wa = facts.missing ? {} : (readFixtureJson(SIGNATURES).technologies as Record<string, Record<string, unknown>>);
+describe(facts.title, () => {
+  const sadie = readFixtureJson(DOMAINS).engines as { engine: string; domains: string[] }[];
+  const wa = readFixtureJson(SIGNATURES).technologies as Record<string, Record<string, unknown>>;
   const domains = sadie.flatMap((e) => e.domains);
   const patterns = Object.values(wa).flatMap((t) => [t.scriptSrc, t.scripts, t.dom].flat().filter((x): x is string => typeof x === 'string'));
 
