@@ -429,16 +429,28 @@ export interface DigestFacts {
 }
 
 /** What the account's watches did in [from, to); the watches that existed then, newest first. */
-export async function digestFacts(sql: Sql, accountId: string, from: Date, to: Date, limit: number): Promise<{ facts: DigestFacts[]; total: number }> {
+/**
+ * The account's watches over [from, to) as digests tell them, grouped by callback URL (null: the
+ * watches without one): each group its watches (at most `limit`) and how many it has.
+ */
+export async function digestFacts(
+  sql: Sql,
+  accountId: string,
+  from: Date,
+  to: Date,
+  limit: number,
+): Promise<{ callbackUrl: string | null; facts: DigestFacts[]; total: number }[]> {
   const watches = (await sql`SELECT * FROM watches WHERE account_id = ${accountId} AND created_at < ${to} AND (status <> 'ended' OR updated_at >= ${from})
     ORDER BY created_at DESC, id DESC`) as unknown as WatchRow[];
-  const shown = watches.slice(0, limit);
+  const groups = new Map<string | null, WatchRow[]>();
+  for (const w of watches) groups.set(w.callback_url, [...(groups.get(w.callback_url) ?? []), w]);
+  const shown = [...groups.values()].flatMap((g) => g.slice(0, limit));
   const ids = shown.map((w) => w.id);
   const checks = (await sql`SELECT * FROM watch_checks WHERE watch_id = ANY(${ids}) AND created_at >= ${from} AND created_at < ${to}
     ORDER BY created_at, id`) as unknown as CheckRow[];
   const events = (await sql`SELECT id, watch_id, type, created_at, payload FROM watch_events
     WHERE watch_id = ANY(${ids}) AND created_at >= ${from} AND created_at < ${to} ORDER BY created_at, id`) as unknown as EventRow[];
-  const facts = shown.map((watch) => {
+  const factsOf = (watch: WatchRow): DigestFacts => {
     const mine = checks.filter((c) => c.watch_id === watch.id);
     return {
       watch,
@@ -448,8 +460,8 @@ export async function digestFacts(sql: Sql, accountId: string, from: Date, to: D
       last: mine[mine.length - 1] ?? null,
       events: events.filter((e) => e.watch_id === watch.id),
     };
-  });
-  return { facts, total: watches.length };
+  };
+  return [...groups].map(([callbackUrl, group]) => ({ callbackUrl, facts: group.slice(0, limit).map(factsOf), total: group.length }));
 }
 
 export const isoOrNull = iso;

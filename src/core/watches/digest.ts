@@ -2,10 +2,11 @@
  * The daily digest of an account's watches (`watch.digest`): once per day (a day being 24
  * WATCH_HOUR_S hours) the sweep tells each account what its watches did the day before — what
  * moved (each watch's cheapest price first and last that day), the disparities its compare
- * watches saw last, the rules that fired, the failures and pauses — as one event per callback URL
- * of its watches (listed at GET /v1/digests either way), delivered like watch.triggered. A digest
- * exists once per account, day and URL (a unique index), whatever the number of sweeping workers.
- * Only the account's own watches; nothing is stated that no check saw.
+ * watches saw last, the rules that fired, the failures and pauses — as one event per callback URL,
+ * about the watches that deliver to it (a receiver learns nothing of watches pointed elsewhere;
+ * those without a URL share one digest, listed only), all listed at GET /v1/digests and delivered
+ * like watch.triggered. A digest exists once per account, day and URL (a unique index), whatever
+ * the number of sweeping workers. Only the account's own watches; nothing is stated that no check saw.
  */
 import type PgBoss from 'pg-boss';
 import type { Config } from '../../config/config.js';
@@ -83,13 +84,11 @@ export async function sendDigests(deps: Pick<ServiceDeps, 'sql' | 'config'>, bos
   const today = digestDay(deps.config, Date.now());
   const day = digestDay(deps.config, today.from.getTime() - 1);
   for (const accountId of await accountsWithoutDigest(deps.sql, day.period, day.from, day.to, ACCOUNTS_PER_SWEEP)) {
-    const { facts, total } = await digestFacts(deps.sql, accountId, day.from, day.to, DIGEST_WATCHES);
-    const data = digestData(facts, total, day);
-    const urls = [...new Set(facts.flatMap((f) => (f.watch.callback_url ? [f.watch.callback_url] : [])))];
+    const groups = await digestFacts(deps.sql, accountId, day.from, day.to, DIGEST_WATCHES);
     await deps.sql.begin(async (tx) => {
-      for (const url of urls.length ? urls : [null]) {
+      for (const { callbackUrl: url, facts, total } of groups) {
         const id = newId('evt');
-        const payload = { id, type: 'watch.digest', timestamp: day.to.toISOString(), data };
+        const payload = { id, type: 'watch.digest', timestamp: day.to.toISOString(), data: digestData(facts, total, day) };
         const made = await insertDigest(tx, { id, accountId, period: day.period, callbackUrl: url, payload });
         if (made && url && deps.config.WEBHOOK_SIGNING_SECRET) await queueWatchWebhook(boss, tx, id);
       }
