@@ -105,6 +105,7 @@ export const OFFICIAL_ENGINE_HOSTS = {
   synxis: { url: 'https://be.synxis.com' },
   mews: { url: 'https://api.mews.com' },
   ezee: { url: 'https://live.ipms247.com' },
+  lodgify: { url: 'https://api.lodgify.com' },
 } as const satisfies Record<string, { url: string; regional?: string }>;
 
 export type OfficialEngineId = keyof typeof OFFICIAL_ENGINE_HOSTS;

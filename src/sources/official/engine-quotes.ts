@@ -12,6 +12,7 @@ import { beds24 } from './quote-beds24.js';
 import { cloudbeds } from './quote-cloudbeds.js';
 import { ezee } from './quote-ezee.js';
 import { littleHotelier } from './quote-little-hotelier.js';
+import { lodgify } from './quote-lodgify.js';
 import { mews } from './quote-mews.js';
 import { profitroom } from './quote-profitroom.js';
 import { siteminder } from './quote-siteminder.js';
@@ -30,6 +31,7 @@ export const PRICED_ENGINES: Record<OfficialEngineId, PricedEngine> = {
   synxis,
   mews,
   ezee,
+  lodgify,
 };
 
 export function pricedEngine(id: string): PricedEngine | null {

@@ -55,6 +55,37 @@ describe('official detection of eZee', () => {
   });
 });
 
+describe('official detection of Lodgify', () => {
+  it('lodgify: the property id of a checkout.lodgify.com link, either shape', () => {
+    for (const [href, id] of [
+      ['https://checkout.lodgify.com/en/blueportel/654566/reservation?currency=EUR&ref=bnbox&adults=1', '654566'],
+      ['https://checkout.lodgify.com/thegoodlifebahamas/506741/reservation?currency=USD&ref=bnbox', '506741'],
+      ['https://checkout.lodgify.com/holiday-home-host/en/#/761286', '761286'],
+    ]) {
+      const m = top(page(`<a href="${href}" class="btn">Book now</a>`));
+      expect(m).toMatchObject({ engine: 'lodgify', hotel_id: id, booking_url: href, confidence: 1 });
+    }
+    // a link without the property names the engine but no id
+    expect(top(page('<a href="https://checkout.lodgify.com/fr/blueportel/reservation?currency=EUR">Book</a>'))).toMatchObject({
+      engine: 'lodgify',
+      hotel_id: null,
+    });
+  });
+
+  it("lodgify: the data-rental-id of the vendor's Book Now box embed (no booking link on the page)", () => {
+    const html = page(
+      `<div id="lodgify-book-now-box" data-rental-id="550300" data-website-id="500098" data-slug="casa-example" data-language-code="en" data-new-tab="true" data-version="stable"></div>
+       <script src="https://app.lodgify.com/book-now-box/stable/renderBookNowBox.js" defer></script>`,
+    );
+    const m = top(html);
+    expect(m).toMatchObject({ engine: 'lodgify', hotel_id: '550300', booking_url: null, confidence: 0.6 });
+    expect(m!.evidence).toEqual([
+      { kind: 'script_src', value: 'https://app.lodgify.com/book-now-box/stable/renderBookNowBox.js' },
+      { kind: 'dom', value: '#lodgify-book-now-box[data-rental-id="550300"]' },
+    ]);
+  });
+});
+
 describe('official engine hosts (config/hosts.ts)', () => {
   it('default hosts, one override per engine, and the regional host of a Little Hotelier link unless overridden', () => {
     const hosts = resolveOfficialEngineHosts({ UPSTREAM_OFFICIAL_PROFITROOM_URL: 'http://127.0.0.1:9/pr/' });
