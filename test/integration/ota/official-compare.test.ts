@@ -181,7 +181,7 @@ describe(suite.title, () => {
     const other = await h.post('/v1/official', { website: `${site}/other`, check_in: '2027-03-10' });
     expect(other.status).toBe(422);
     expect(other.body.detail).toBe(
-      'booking engine D-Edge (Availpro) (d-edge) is not supported for pricing; supported: beds24, cloudbeds, siteminder, little-hotelier, profitroom, synxis, mews, ezee',
+      'booking engine D-Edge (Availpro) (d-edge) is not supported for pricing; supported: beds24, cloudbeds, siteminder, little-hotelier, profitroom, synxis, mews, ezee, lodgify',
     );
     // Mews is quoted only with a client name registered with Mews, which this service is not given here
     const mews = await h.post('/v1/official', { website: `${site}/mews`, check_in: '2027-03-10' });

@@ -20,6 +20,14 @@ import {
   mewsAvailability,
   profitroomAvailability,
 } from '../../fixtures/official-engine-replies.js';
+import {
+  LODGIFY_ACCOUNT,
+  LODGIFY_API_KEY,
+  LODGIFY_PROPERTY,
+  LODGIFY_PROPERTY_ID,
+  LODGIFY_UNQUOTED_ROOM,
+  lodgifyQuote,
+} from '../../fixtures/official-more-engine-replies.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
@@ -52,6 +60,32 @@ describe(suite.title, () => {
             return checkIn.startsWith('2023')
               ? ezeeRoomList(checkIn, nightsBetween(checkIn, checkOut), 'USD', 0.05)
               : ezeeRoomList(checkIn, nightsBetween(checkIn, checkOut));
+          },
+        },
+        {
+          path: '/site/lodgify',
+          body: hotelSite(`https://checkout.lodgify.com/en/${LODGIFY_ACCOUNT}/${LODGIFY_PROPERTY_ID}/reservation?currency=EUR&ref=bnbox`),
+        },
+        { path: '/site/lodgify-unkeyed', body: hotelSite(`https://checkout.lodgify.com/${LODGIFY_ACCOUNT}/700001/reservation`) },
+        {
+          path: `/engines/lodgify/v2/properties/${LODGIFY_PROPERTY_ID}`,
+          match: (q) => q.headers['x-apikey'] === LODGIFY_API_KEY,
+          body: LODGIFY_PROPERTY,
+        },
+        {
+          path: `/engines/lodgify/v2/quote/${LODGIFY_PROPERTY_ID}`,
+          query: { 'roomTypes[0].Id': LODGIFY_UNQUOTED_ROOM },
+          status: 400,
+          body: { message: 'refused' },
+        },
+        {
+          path: `/engines/lodgify/v2/quote/${LODGIFY_PROPERTY_ID}`,
+          match: (q) => q.headers['x-apikey'] === LODGIFY_API_KEY,
+          reply: (q) => {
+            const [checkIn, checkOut] = [q.query.arrival!, q.query.departure!];
+            const args = [q.query['roomTypes[0].Id']!, checkIn, checkOut, nightsBetween(checkIn, checkOut), Number(q.query['roomTypes[0].People'])] as const;
+            // in USD for the 2023 comparison, as the hotels above
+            return checkIn.startsWith('2023') ? lodgifyQuote(...args, { currency: 'USD', factor: 0.5 }) : lodgifyQuote(...args);
           },
         },
         { path: '/site/synxis-walled', body: hotelSite('https://be.synxis.com/?Hotel=20001&amp;Chain=24447') },
@@ -97,7 +131,11 @@ describe(suite.title, () => {
         // parity compares like with like: the recorded reply's key states two rooms, this copy one (test/fixtures/README.md)
         { method: 'POST', path: '/otatwo/graphql', body: asOneRoom(readFixtureJson(OFFERS)) },
       ],
-      { OFFICIAL_MEWS_CLIENT: MEWS_CLIENT, OFFICIAL_EZEE_KEYS: `${EZEE_SLUG}=${EZEE_HOTEL_CODE}:${EZEE_API_KEY}` },
+      {
+        OFFICIAL_MEWS_CLIENT: MEWS_CLIENT,
+        OFFICIAL_EZEE_KEYS: `${EZEE_SLUG}=${EZEE_HOTEL_CODE}:${EZEE_API_KEY}`,
+        OFFICIAL_LODGIFY_KEYS: `${LODGIFY_PROPERTY_ID}=${LODGIFY_API_KEY}`,
+      },
     );
     site = `${h.replay.url}/site`;
   });
@@ -179,7 +217,7 @@ describe(suite.title, () => {
       HotelId: MEWS_CONFIGURATION.Configurations[0]!.Enterprise.Id,
     });
     const engines = await h.get('/v1/official/engines');
-    expect(engines.body.priced).toBe(8);
+    expect(engines.body.priced).toBe(9);
     expect(engines.body.engines.find((e: any) => e.id === 'mews')).toMatchObject({ priced: true, needs: null });
   });
 
@@ -197,6 +235,30 @@ describe(suite.title, () => {
     const other = await h.post('/v1/official', { website: `${site}/ezee-unkeyed`, ...stay });
     expect([other.status, other.charged]).toEqual([422, '0']);
     expect(other.body.detail).toContain('OFFICIAL_EZEE_KEYS');
+  });
+
+  it("lodgify: with the account's own key, its documented quote per room type: all-in totals with taxes, fees, currency and terms; another property is a free 422", async () => {
+    const r = await h.post('/v1/official', { website: `${site}/lodgify`, ...stay, children: 1 });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({ id: 'lodgify', hotel_id: LODGIFY_PROPERTY_ID, booking_host: 'checkout.lodgify.com', confidence: 1 });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.total, o.taxes, o.fees, o.taxes_and_fees_included, o.currency, o.discount_remarks])).toEqual([
+      ['Garden Studio', 261.8, 10.8, 35, true, 'EUR', ['Early booking 10%']],
+      ['Sea View Apartment', 413, 18, 35, true, 'EUR', []],
+    ]);
+    // the villa the engine refused to quote is listed, not offered
+    expect(r.body).toMatchObject({ listed: 3, sold_out: false, cheapest_total: 261.8, currency: 'EUR' });
+    expect(r.body.offers[0].booking_url).toBe(
+      `https://checkout.lodgify.com/en/${LODGIFY_ACCOUNT}/${LODGIFY_PROPERTY_ID}/reservation?arrival=2027-03-10&departure=2027-03-12&adults=2`,
+    );
+    expect(r.body.offers[0].provenance).toMatchObject({
+      collector: 'official.lodgify',
+      returned_currency: 'EUR',
+      price_basis: 'stay_total_including_vat_as_quoted',
+    });
+    expect(sent('/engines/lodgify/v2/quote/').at(-1)!.query).toMatchObject({ arrival: '2027-03-10', departure: '2027-03-12', 'roomTypes[0].People': '3' });
+    const other = await h.post('/v1/official', { website: `${site}/lodgify-unkeyed`, ...stay });
+    expect([other.status, other.charged]).toEqual([422, '0']);
+    expect(other.body.detail).toContain('OFFICIAL_LODGIFY_KEYS');
   });
 
   // one stay beside the recorded second OTA (782.6 USD all-in for 2023-06-04, 10 nights)
@@ -233,7 +295,14 @@ describe(suite.title, () => {
       official: { total: 614.3, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'source' },
       undercuts: [],
     });
-    for (const r of [pr, mews, lh, lhStated, sx, ez]) {
+    // lodgify states its currency and its total including VAT (the studio, 10 nights: 584.5 USD)
+    const lg = await compare({ website: `${site}/lodgify` });
+    expect(lg.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      official: { total: 584.5, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'source' },
+      undercuts: [],
+    });
+    for (const r of [pr, mews, lh, lhStated, sx, ez, lg]) {
       expect(r.status).toBe(200);
       expect(r.charged).toBe('20');
       expect(r.body.sources.map((s: any) => [s.source, s.status])).toEqual([
