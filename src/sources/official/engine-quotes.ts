@@ -9,6 +9,7 @@
 import type { OfficialEngineId } from '../../config/hosts.js';
 import type { PricedEngine } from './engine-types.js';
 import { beds24 } from './quote-beds24.js';
+import { checkfront } from './quote-checkfront.js';
 import { cloudbeds } from './quote-cloudbeds.js';
 import { ezee } from './quote-ezee.js';
 import { littleHotelier } from './quote-little-hotelier.js';
@@ -32,6 +33,7 @@ export const PRICED_ENGINES: Record<OfficialEngineId, PricedEngine> = {
   mews,
   ezee,
   lodgify,
+  checkfront,
 };
 
 export function pricedEngine(id: string): PricedEngine | null {

@@ -215,7 +215,16 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
     dom: ["form[action*='engine.witbooking.com']"],
   },
   { id: 'hotelogix', name: 'Hotelogix', hosts: ['hotelogix.com'] },
-  { id: 'checkfront', name: 'Checkfront', hosts: ['checkfront.com'], scriptSrc: [/\.checkfront\.com\//] },
+  {
+    id: 'checkfront',
+    name: 'Checkfront',
+    hosts: ['checkfront.com'],
+    scriptSrc: [/\.checkfront\.com\//],
+    // the account is the booking host's first label: <account>.checkfront.com/reserve/
+    ids: [{ subdomain: true }],
+    // new DROPLET.Widget({ host: '<account>.checkfront.com', … }) — the vendor's booking plugin snippet
+    inlineIds: [/\bDROPLET\.Widget\s*\(\s*\{[^}]*?\bhost\s*:\s*['"]([a-z0-9][a-z0-9-]{0,62})\.checkfront\.com['"]/i],
+  },
   { id: 'booking-experts', name: 'Booking Experts', hosts: ['bookingexperts.com'], scriptSrc: [/cdn-cms\.bookingexperts\.com/] },
   { id: 'kross-booking', name: 'Kross Booking', hosts: ['krossbooking.com'], scriptSrc: [/data\.krossbooking\.com\//] },
 ];

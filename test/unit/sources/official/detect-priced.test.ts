@@ -86,10 +86,42 @@ describe('official detection of Lodgify', () => {
   });
 });
 
+describe('official detection of Checkfront', () => {
+  it('checkfront: the account of a <account>.checkfront.com/reserve/ link', () => {
+    const m = top(page('<a href="https://lakeside-lodge.checkfront.com/reserve/?category_id=2">Book a room</a>'));
+    expect(m).toMatchObject({
+      engine: 'checkfront',
+      hotel_id: 'lakeside-lodge',
+      booking_url: 'https://lakeside-lodge.checkfront.com/reserve/?category_id=2',
+      confidence: 1,
+    });
+  });
+
+  it("checkfront: the host of the vendor's booking plugin snippet (no booking link on the page)", () => {
+    const html = page(
+      `<div id="CHECKFRONT_WIDGET_01"><p id="CHECKFRONT_LOADER">Searching Availability...</p></div>
+       <script>new DROPLET.Widget ({ host: 'lakeside-lodge.checkfront.com', target: 'CHECKFRONT_WIDGET_01', provider: 'droplet' }).render();</script>`,
+      '<script src="//lakeside-lodge.checkfront.com/lib/interface--0.js"></script>',
+    );
+    const m = top(html);
+    expect(m).toMatchObject({ engine: 'checkfront', hotel_id: 'lakeside-lodge', booking_url: null, confidence: 0.6 });
+    expect(m!.evidence.map((e) => e.kind)).toEqual(['script_src', 'js_global']);
+  });
+
+  it("checkfront's quotes go to the detected account's own host unless overridden", () => {
+    const hosts = resolveOfficialEngineHosts({});
+    expect(officialEngineBase(hosts.checkfront, null, 'lakeside-lodge')).toBe('https://lakeside-lodge.checkfront.com');
+    // an id that is no host label is never made into one
+    expect(officialEngineBase(hosts.checkfront, null, 'evil.example/x')).toBe('https://checkfront.com');
+    const over = resolveOfficialEngineHosts({ UPSTREAM_OFFICIAL_CHECKFRONT_URL: 'http://127.0.0.1:9/cf' });
+    expect(officialEngineBase(over.checkfront, null, 'lakeside-lodge')).toBe('http://127.0.0.1:9/cf');
+  });
+});
+
 describe('official engine hosts (config/hosts.ts)', () => {
   it('default hosts, one override per engine, and the regional host of a Little Hotelier link unless overridden', () => {
     const hosts = resolveOfficialEngineHosts({ UPSTREAM_OFFICIAL_PROFITROOM_URL: 'http://127.0.0.1:9/pr/' });
-    expect(hosts.profitroom).toEqual({ url: 'http://127.0.0.1:9/pr', overridden: true, regional: null });
+    expect(hosts.profitroom).toEqual({ url: 'http://127.0.0.1:9/pr', overridden: true, regional: null, account: null });
     expect(hosts.synxis.url).toBe('https://be.synxis.com');
     const link = 'https://apac.littlehotelier.com/properties/x';
     expect(officialEngineBase(hosts['little-hotelier'], link)).toBe('https://apac.littlehotelier.com');
