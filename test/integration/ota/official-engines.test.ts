@@ -21,6 +21,8 @@ import {
   profitroomAvailability,
 } from '../../fixtures/official-engine-replies.js';
 import {
+  CHECKFRONT_ACCOUNT,
+  checkfrontItems,
   LODGIFY_ACCOUNT,
   LODGIFY_API_KEY,
   LODGIFY_PROPERTY,
@@ -86,6 +88,18 @@ describe(suite.title, () => {
             const args = [q.query['roomTypes[0].Id']!, checkIn, checkOut, nightsBetween(checkIn, checkOut), Number(q.query['roomTypes[0].People'])] as const;
             // in USD for the 2023 comparison, as the hotels above
             return checkIn.startsWith('2023') ? lodgifyQuote(...args, { currency: 'USD', factor: 0.5 }) : lodgifyQuote(...args);
+          },
+        },
+        { path: '/site/checkfront', body: hotelSite(`https://${CHECKFRONT_ACCOUNT}.checkfront.com/reserve/?category_id=2`) },
+        {
+          path: '/engines/checkfront/api/3.0/item',
+          reply: (q) => {
+            const [start, end] = [q.query.start_date!, q.query.end_date!].map((d) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`) as [string, string];
+            const party = [Number(q.query['param[adults]']), Number(q.query['param[children]'])] as const;
+            // in USD for the 2023 comparison, as the hotels above
+            return start.startsWith('2023')
+              ? checkfrontItems(start, end, nightsBetween(start, end), ...party, 'USD', 0.5)
+              : checkfrontItems(start, end, nightsBetween(start, end), ...party);
           },
         },
         { path: '/site/synxis-walled', body: hotelSite('https://be.synxis.com/?Hotel=20001&amp;Chain=24447') },
@@ -217,7 +231,7 @@ describe(suite.title, () => {
       HotelId: MEWS_CONFIGURATION.Configurations[0]!.Enterprise.Id,
     });
     const engines = await h.get('/v1/official/engines');
-    expect(engines.body.priced).toBe(9);
+    expect(engines.body.priced).toBe(10);
     expect(engines.body.engines.find((e: any) => e.id === 'mews')).toMatchObject({ priced: true, needs: null });
   });
 
@@ -261,6 +275,29 @@ describe(suite.title, () => {
     expect(other.body.detail).toContain('OFFICIAL_LODGIFY_KEYS');
   });
 
+  it('checkfront: keyless, its documented rated item list on the account host: sub-totals in the account currency for the party and nights asked', async () => {
+    const r = await h.post('/v1/official', { website: `${site}/checkfront`, ...stay });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({
+      id: 'checkfront',
+      hotel_id: CHECKFRONT_ACCOUNT,
+      booking_host: `${CHECKFRONT_ACCOUNT}.checkfront.com`,
+      confidence: 1,
+    });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.total, o.currency, o.taxes_and_fees_included, o.rooms_available])).toEqual([
+      ['Lakeview Queen Room', 290, 'CAD', null, 3],
+      ['Loft Suite', 420, 'CAD', null, 1],
+    ]);
+    // the sold-out cabin and the daily rental (priced for days, not nights) are listed, not offered
+    expect(r.body).toMatchObject({ listed: 4, sold_out: false, cheapest_total: 290, currency: 'CAD' });
+    expect(r.body.offers[0].provenance).toMatchObject({
+      collector: 'official.checkfront',
+      returned_currency: 'CAD',
+      price_basis: 'stay_sub_total_before_booking_taxes_as_quoted',
+    });
+    expect(sent('/engines/checkfront/').at(-1)!.query).toEqual({ start_date: '20270310', end_date: '20270312', 'param[adults]': '2', 'param[children]': '0' });
+  });
+
   // one stay beside the recorded second OTA (782.6 USD all-in for 2023-06-04, 10 nights)
   const compare = (official: Record<string, unknown>) =>
     h.post('/v1/ota/compare', { check_in: '2023-06-04', nights: 10, adults: 2, currency: 'USD', sources: { official, otatwo: { property_id: '9209612' } } });
@@ -302,7 +339,15 @@ describe(suite.title, () => {
       official: { total: 584.5, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'source' },
       undercuts: [],
     });
-    for (const r of [pr, mews, lh, lhStated, sx, ez, lg]) {
+    // checkfront states its currency but not whether its sub-total includes taxes: unstated, not comparable; stated by the hotel, compared (10 nights at 72.5 USD)
+    const cf = await compare({ website: `${site}/checkfront` });
+    expect(cf.body.parity).toMatchObject({ status: 'not_comparable', reason: expect.stringContaining('does not state whether its total includes taxes') });
+    const cfStated = await compare({ website: `${site}/checkfront`, taxes_included: true });
+    expect(cfStated.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      official: { total: 725, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'caller' },
+    });
+    for (const r of [pr, mews, lh, lhStated, sx, ez, lg, cf, cfStated]) {
       expect(r.status).toBe(200);
       expect(r.charged).toBe('20');
       expect(r.body.sources.map((s: any) => [s.source, s.status])).toEqual([
