@@ -90,8 +90,8 @@ describe(suite.title, () => {
           reply: (q) => {
             const [checkIn, checkOut] = [q.query.arrival!, q.query.departure!];
             const args = [q.query['roomTypes[0].Id']!, checkIn, checkOut, nightsBetween(checkIn, checkOut), Number(q.query['roomTypes[0].People'])] as const;
-            // in USD for the 2023 comparison, as the hotels above
-            return checkIn.startsWith('2023') ? lodgifyQuote(...args, { currency: 'USD', factor: 0.5 }) : lodgifyQuote(...args);
+            // in USD for the comparison's stay (the recorded 2023 one, moved), as the hotels above
+            return checkIn === S('2023-06-04') ? lodgifyQuote(...args, { currency: 'USD', factor: 0.5 }) : lodgifyQuote(...args);
           },
         },
         { path: '/site/checkfront', body: hotelSite(`https://${CHECKFRONT_ACCOUNT}.checkfront.com/reserve/?category_id=2`) },
@@ -100,8 +100,8 @@ describe(suite.title, () => {
           reply: (q) => {
             const [start, end] = [q.query.start_date!, q.query.end_date!].map((d) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`) as [string, string];
             const party = [Number(q.query['param[adults]']), Number(q.query['param[children]'])] as const;
-            // in USD for the 2023 comparison, as the hotels above
-            return start.startsWith('2023')
+            // in USD for the comparison's stay (the recorded 2023 one, moved), as the hotels above
+            return start === S('2023-06-04')
               ? checkfrontItems(start, end, nightsBetween(start, end), ...party, 'USD', 0.5)
               : checkfrontItems(start, end, nightsBetween(start, end), ...party);
           },
