@@ -21,10 +21,23 @@ export interface OfficialCredentials {
   ezee: Readonly<Record<string, EzeeHotelKey>>;
   /** OFFICIAL_LODGIFY_KEYS: Lodgify property id (of the `checkout.lodgify.com/…/<id>/` link) → its account's API key. */
   lodgify: Readonly<Record<string, string>>;
+  /** OFFICIAL_SMOOBU_KEYS: Smoobu customer id (of the booking tool's `booking-tool/iframe/<id>`) → its account's API key and secret. */
+  smoobu: Readonly<Record<string, SmoobuKey>>;
+}
+
+/** One Smoobu account's API key and the secret its requests are signed with. */
+export interface SmoobuKey {
+  apiKey: string;
+  apiSecret: string;
 }
 
 /** No credentials: what the tool descriptions are written against. */
-export const NO_CREDENTIALS: OfficialCredentials = Object.freeze({ mewsClient: null, ezee: Object.freeze({}), lodgify: Object.freeze({}) });
+export const NO_CREDENTIALS: OfficialCredentials = Object.freeze({
+  mewsClient: null,
+  ezee: Object.freeze({}),
+  lodgify: Object.freeze({}),
+  smoobu: Object.freeze({}),
+});
 
 const EZEE_ENTRY = /^([\w-]{1,100})=(\d{1,11}):([\w-]{8,300})$/;
 
@@ -58,12 +71,25 @@ export function parseLodgifyKeys(text: string): Record<string, string> {
   return parseEntries(text, LODGIFY_ENTRY, 'propertyId=apiKey', (m) => [m[1]!, m[2]!]);
 }
 
+const SMOOBU_ENTRY = /^(\d{1,12})=([\w.-]{8,300}):([\w+/=.-]{8,300})$/;
+
+/** `customerId=apiKey:apiSecret[,…]`; another shape throws. */
+export function parseSmoobuKeys(text: string): Record<string, SmoobuKey> {
+  return parseEntries(text, SMOOBU_ENTRY, 'customerId=apiKey:apiSecret', (m) => [m[1]!, { apiKey: m[2]!, apiSecret: m[3]! }]);
+}
+
 export function resolveOfficialCredentials(data: {
   OFFICIAL_MEWS_CLIENT?: string;
   OFFICIAL_EZEE_KEYS: Record<string, EzeeHotelKey>;
   OFFICIAL_LODGIFY_KEYS: Record<string, string>;
+  OFFICIAL_SMOOBU_KEYS: Record<string, SmoobuKey>;
 }): OfficialCredentials {
-  return { mewsClient: data.OFFICIAL_MEWS_CLIENT ?? null, ezee: data.OFFICIAL_EZEE_KEYS, lodgify: data.OFFICIAL_LODGIFY_KEYS };
+  return {
+    mewsClient: data.OFFICIAL_MEWS_CLIENT ?? null,
+    ezee: data.OFFICIAL_EZEE_KEYS,
+    lodgify: data.OFFICIAL_LODGIFY_KEYS,
+    smoobu: data.OFFICIAL_SMOOBU_KEYS,
+  };
 }
 
 export const OFFICIAL_CREDENTIALS_DOC = {
@@ -73,4 +99,6 @@ export const OFFICIAL_CREDENTIALS_DOC = {
     "eZee (iPMS247) hotels' own booking-engine API keys, `slug=hotelCode:apiKey` comma-separated (slug: the `book-rooms-<slug>` of the hotel's booking link; code and key: the hotel's, from its eZee back office); an eZee hotel not listed is detected but not priced (422 naming this setting)",
   OFFICIAL_LODGIFY_KEYS:
     "Lodgify properties' own API keys, `propertyId=apiKey` comma-separated (property id: the number in the property's `checkout.lodgify.com/…/<id>/` booking link or its Book Now box `data-rental-id`; key: the account's, from its Lodgify settings); a Lodgify property not listed is detected but not priced (422 naming this setting)",
+  OFFICIAL_SMOOBU_KEYS:
+    "Smoobu accounts' own API keys and secrets, `customerId=apiKey:apiSecret` comma-separated (customer id: the number after `login.smoobu.com/<lang>/booking-tool/iframe/` in the account's booking tool embed; key and secret: the account's, from its Smoobu API settings; requests are HMAC-signed, the legacy key-only header having been retired); a Smoobu account not listed is detected but not priced (422 naming this setting)",
 } as const;

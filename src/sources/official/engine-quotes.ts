@@ -17,6 +17,7 @@ import { lodgify } from './quote-lodgify.js';
 import { mews } from './quote-mews.js';
 import { profitroom } from './quote-profitroom.js';
 import { siteminder } from './quote-siteminder.js';
+import { smoobu } from './quote-smoobu.js';
 import { synxis } from './quote-synxis.js';
 
 // the tests and the docs read the engines' types from the registry
@@ -34,6 +35,7 @@ export const PRICED_ENGINES: Record<OfficialEngineId, PricedEngine> = {
   ezee,
   lodgify,
   checkfront,
+  smoobu,
 };
 
 export function pricedEngine(id: string): PricedEngine | null {

@@ -226,5 +226,14 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
     inlineIds: [/\bDROPLET\.Widget\s*\(\s*\{[^}]*?\bhost\s*:\s*['"]([a-z0-9][a-z0-9-]{0,62})\.checkfront\.com['"]/i],
   },
   { id: 'booking-experts', name: 'Booking Experts', hosts: ['bookingexperts.com'], scriptSrc: [/cdn-cms\.bookingexperts\.com/] },
+  {
+    id: 'smoobu',
+    name: 'Smoobu',
+    hosts: ['smoobu.com'],
+    scriptSrc: [/login\.smoobu\.com\/js\/Settings\/BookingToolIframe\.js/],
+    globals: [/\bBookingToolIframe\.initialize\b/],
+    // BookingToolIframe.initialize({ url: 'https://login.smoobu.com/<lang>/booking-tool/iframe/<customerId>[/<apartmentId>]', … })
+    ids: [{ hosts: ['login.smoobu.com'], path: /\/booking-tool\/iframe\/(\d{1,12})(?:\/|$)/ }],
+  },
   { id: 'kross-booking', name: 'Kross Booking', hosts: ['krossbooking.com'], scriptSrc: [/data\.krossbooking\.com\//] },
 ];

@@ -118,6 +118,24 @@ describe('official detection of Checkfront', () => {
   });
 });
 
+describe('official detection of Smoobu', () => {
+  it("smoobu: the customer id of the vendor's booking tool embed (its initialize call's url)", () => {
+    const html = page(
+      `<div id="apartmentIframeAll"></div>
+       <script>BookingToolIframe.initialize({ "url": "https://login.smoobu.com/en/booking-tool/iframe/753953", "baseUrl": "https://login.smoobu.com", "target": "#apartmentIframeAll" });</script>`,
+      '<script src="https://login.smoobu.com/js/Settings/BookingToolIframe.js"></script>',
+    );
+    const m = top(html);
+    expect(m).toMatchObject({ engine: 'smoobu', hotel_id: '753953', booking_url: 'https://login.smoobu.com/en/booking-tool/iframe/753953', confidence: 0.8 });
+    expect(m!.evidence.map((e) => e.kind)).toEqual(['inline_url', 'inline_url', 'script_src', 'js_global']);
+    // a unit's own embed names the account first
+    expect(top(page('<iframe src="https://login.smoobu.com/de/booking-tool/iframe/753953/1102"></iframe>'))).toMatchObject({
+      hotel_id: '753953',
+      confidence: 1,
+    });
+  });
+});
+
 describe('official engine hosts (config/hosts.ts)', () => {
   it('default hosts, one override per engine, and the regional host of a Little Hotelier link unless overridden', () => {
     const hosts = resolveOfficialEngineHosts({ UPSTREAM_OFFICIAL_PROFITROOM_URL: 'http://127.0.0.1:9/pr/' });
