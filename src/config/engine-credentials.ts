@@ -61,21 +61,21 @@ function parseEntries<T>(text: string, re: RegExp, shape: string, read: (m: RegE
 
 /** `slug=hotelCode:apiKey[,slug=hotelCode:apiKey…]`; an entry of another shape throws (the setting is refused at start). */
 export function parseEzeeKeys(text: string): Record<string, EzeeHotelKey> {
-  return parseEntries(text, EZEE_ENTRY, 'slug=hotelCode:apiKey', (m) => [m[1]!.toLowerCase(), { hotelCode: m[2]!, apiKey: m[3]! }]);
+  return parseEntries(text, EZEE_ENTRY, 'slug=hotelCode:apiKey', (m) => [m[1].toLowerCase(), { hotelCode: m[2], apiKey: m[3] }]);
 }
 
 const LODGIFY_ENTRY = /^(\d{1,12})=([\w+/=-]{8,300})$/;
 
 /** `propertyId=apiKey[,propertyId=apiKey…]` (one account's key may stand for several properties); another shape throws. */
 export function parseLodgifyKeys(text: string): Record<string, string> {
-  return parseEntries(text, LODGIFY_ENTRY, 'propertyId=apiKey', (m) => [m[1]!, m[2]!]);
+  return parseEntries(text, LODGIFY_ENTRY, 'propertyId=apiKey', (m) => [m[1], m[2]]);
 }
 
 const SMOOBU_ENTRY = /^(\d{1,12})=([\w.-]{8,300}):([\w+/=.-]{8,300})$/;
 
 /** `customerId=apiKey:apiSecret[,…]`; another shape throws. */
 export function parseSmoobuKeys(text: string): Record<string, SmoobuKey> {
-  return parseEntries(text, SMOOBU_ENTRY, 'customerId=apiKey:apiSecret', (m) => [m[1]!, { apiKey: m[2]!, apiSecret: m[3]! }]);
+  return parseEntries(text, SMOOBU_ENTRY, 'customerId=apiKey:apiSecret', (m) => [m[1], { apiKey: m[2], apiSecret: m[3] }]);
 }
 
 export function resolveOfficialCredentials(data: {

@@ -29,6 +29,10 @@ import {
   LODGIFY_PROPERTY_ID,
   LODGIFY_UNQUOTED_ROOM,
   lodgifyQuote,
+  SMOOBU_APARTMENTS,
+  SMOOBU_CUSTOMER_ID,
+  SMOOBU_KEY,
+  smoobuAvailability,
 } from '../../fixtures/official-more-engine-replies.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import { shiftFrom } from '../../helpers/dates.js';
@@ -106,6 +110,23 @@ describe(suite.title, () => {
               : checkfrontItems(start, end, nightsBetween(start, end), ...party);
           },
         },
+        {
+          path: '/site/smoobu',
+          body: `<html><head><script src="https://login.smoobu.com/js/Settings/BookingToolIframe.js"></script></head><body><div id="apartmentIframeAll"></div>
+<script>BookingToolIframe.initialize({ "url": "https://login.smoobu.com/en/booking-tool/iframe/${SMOOBU_CUSTOMER_ID}", "baseUrl": "https://login.smoobu.com", "target": "#apartmentIframeAll" });</script></body></html>`,
+        },
+        { path: '/engines/smoobu/api/apartments', match: (q) => q.headers['x-api-key'] === SMOOBU_KEY.apiKey, body: SMOOBU_APARTMENTS },
+        {
+          method: 'POST',
+          path: '/engines/smoobu/booking/checkApartmentAvailability',
+          match: (q) => q.headers['x-api-key'] === SMOOBU_KEY.apiKey && typeof q.headers['x-signature'] === 'string',
+          reply: (q) => {
+            const b = JSON.parse(q.body);
+            const nights = nightsBetween(b.arrivalDate, b.departureDate);
+            // in USD for the comparison's stay (the recorded 2023 one, moved), as the hotels above
+            return b.arrivalDate === S('2023-06-04') ? smoobuAvailability(nights, b.guests, 'USD', 0.6) : smoobuAvailability(nights, b.guests);
+          },
+        },
         { path: '/site/synxis-walled', body: hotelSite('https://be.synxis.com/?Hotel=20001&amp;Chain=24447') },
         // profitroom: the stay echoed, in USD for the comparison's stay (a hotel pricing in dollars)
         {
@@ -153,6 +174,7 @@ describe(suite.title, () => {
         OFFICIAL_MEWS_CLIENT: MEWS_CLIENT,
         OFFICIAL_EZEE_KEYS: `${EZEE_SLUG}=${EZEE_HOTEL_CODE}:${EZEE_API_KEY}`,
         OFFICIAL_LODGIFY_KEYS: `${LODGIFY_PROPERTY_ID}=${LODGIFY_API_KEY}`,
+        OFFICIAL_SMOOBU_KEYS: `${SMOOBU_CUSTOMER_ID}=${SMOOBU_KEY.apiKey}:${SMOOBU_KEY.apiSecret}`,
       },
     );
     site = `${h.replay.url}/site`;
@@ -235,7 +257,7 @@ describe(suite.title, () => {
       HotelId: MEWS_CONFIGURATION.Configurations[0]!.Enterprise.Id,
     });
     const engines = await h.get('/v1/official/engines');
-    expect(engines.body.priced).toBe(10);
+    expect(engines.body.priced).toBe(11);
     expect(engines.body.engines.find((e: any) => e.id === 'mews')).toMatchObject({ priced: true, needs: null });
   });
 
@@ -302,6 +324,19 @@ describe(suite.title, () => {
     expect(sent('/engines/checkfront/').at(-1)!.query).toEqual({ start_date: '20270310', end_date: '20270312', 'param[adults]': '2', 'param[children]': '0' });
   });
 
+  it("smoobu: with the account's own key and secret, its documented availability check from the booking-tool embed: stay prices and currency stated, refused units listed", async () => {
+    const r = await h.post('/v1/official', { website: `${site}/smoobu`, ...stay });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({ id: 'smoobu', hotel_id: SMOOBU_CUSTOMER_ID, booking_host: 'login.smoobu.com', confidence: 0.8 });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.total, o.currency, o.taxes_and_fees_included])).toEqual([
+      ['Apartment Sonnenblick', 220, 'EUR', null],
+      ['Studio Seeblick', 170, 'EUR', null],
+    ]);
+    expect(r.body).toMatchObject({ listed: 3, sold_out: false, cheapest_total: 170, currency: 'EUR' });
+    const sentBody = JSON.parse(sent('/engines/smoobu/booking/').at(-1)!.body);
+    expect(sentBody).toEqual({ arrivalDate: '2027-03-10', departureDate: '2027-03-12', apartments: [], customerId: Number(SMOOBU_CUSTOMER_ID), guests: 2 });
+  });
+
   // one stay beside the recorded second OTA (782.6 USD all-in for 2023-06-04, 10 nights)
   const compare = (official: Record<string, unknown>) =>
     h.post('/v1/ota/compare', { check_in: S('2023-06-04'), nights: 10, adults: 2, currency: 'USD', sources: { official, otatwo: { property_id: '9209612' } } });
@@ -351,7 +386,13 @@ describe(suite.title, () => {
       status: 'official_cheapest',
       official: { total: 725, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'caller' },
     });
-    for (const r of [pr, mews, lh, lhStated, sx, ez, lg, cf, cfStated]) {
+    // smoobu states its currency, not tax inclusion: the hotel says its prices are all-in (the studio, 10 nights at 51 USD)
+    const sm = await compare({ website: `${site}/smoobu`, taxes_included: true });
+    expect(sm.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      official: { total: 510, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'caller' },
+    });
+    for (const r of [pr, mews, lh, lhStated, sx, ez, lg, cf, cfStated, sm]) {
       expect(r.status).toBe(200);
       expect(r.charged).toBe('20');
       expect(r.body.sources.map((s: any) => [s.source, s.status])).toEqual([
