@@ -18,7 +18,14 @@ import { assertProxyUrl, parseMarketProxies } from './proxies.js';
 import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE, webhookSigningKey } from './webhook-settings.js';
 import { MODE_DOC, MODE_FIELDS, resolveModes, type UpstreamMode } from './upstream-modes.js';
 import { CACHE_DOC, CACHE_FIELDS, resolveCacheSettings, type CacheSettings } from './cache-settings.js';
-import { OFFICIAL_CREDENTIALS_DOC, parseEzeeKeys, parseLodgifyKeys, parseSmoobuKeys, resolveOfficialCredentials, type OfficialCredentials } from './engine-credentials.js';
+import {
+  OFFICIAL_CREDENTIALS_DOC,
+  parseEzeeKeys,
+  parseLodgifyKeys,
+  parseSmoobuKeys,
+  resolveOfficialCredentials,
+  type OfficialCredentials,
+} from './engine-credentials.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
