@@ -77,7 +77,7 @@ async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext
   // a window sold out night by night or whole alike removes the stored nights it no longer prices
   if ((result.rates.length || result.unpriced_dates.length) && !ctx.zeroRetention) {
     // committed with the call's history row and charge, in the same round trip (one statement itself)
-    const ids = { runId: newId('scraperun'), collectionKey: requestId };
+    const ids = { runId: ctx.runId ?? newId('scraperun'), collectionKey: requestId };
     if (ctx.commitWithCall) ctx.commitWithCall((db) => calendarRatesStatement(db, key.account_id, request, result, ids));
     else await storeCalendarRates(deps.sql, key.account_id, request, result, ids);
   }

@@ -18,13 +18,13 @@
  * step) and nowhere else.
  */
 import { sendTransaction, type Db } from '../db/client.js';
-import { ClientClosed, Limited, toApiError, type ApiError } from '../domain/errors.js';
+import { ClientClosed, Limited, toApiError, Unfunded, type ApiError } from '../domain/errors.js';
 import { recordCall } from '../ops/ops.js';
 import { writeCallIn, type CallOutcome } from '../platform/call-writer.js';
 import type { PeriodLeft } from '../platform/credits.js';
 import type { CallHistory } from '../platform/history.js';
 import type { Tool, ToolServices } from './define-tool.js';
-import { failed, invokeTool, newMeter, type Caller, type Meter } from './invoke.js';
+import { failed, invokeTool, newMeter, type Caller, type InvokeOptions, type Meter } from './invoke.js';
 import type { ServiceDeps } from './service-deps.js';
 import type { Location } from './validation.js';
 
@@ -43,7 +43,7 @@ export type CommitCall = (tx: Db) => Promise<void>;
 /** What one door says of its calls; everything else is the lifecycle's. */
 export interface CallDoor<B> {
   /** The door's name in the call's context and in the metrics. */
-  transport: 'rest' | 'mcp' | 'watch';
+  transport: 'rest' | 'mcp' | 'watch' | 'batch';
   /** What the history row names (REST: the method and the operation's path; MCP: "MCP" and the tool's name). */
   route: { method: string; path: string };
   /** The status of a successful call on this door. */
@@ -66,8 +66,12 @@ export interface CallDoor<B> {
    * settles once more as that.
    */
   settle?: (commit: CommitCall, reply: Reply<B>, meter: Meter) => Promise<void>;
-  /** False: the call's metrics are its enclosing call's (a watch's check asked for through its route). */
+  /** False: the call's metrics are its enclosing call's (a watch's check asked for through its route), or not an operation call's (a batch item). */
   recorded?: boolean;
+  /** False: the call files no history row of its own (a batch item: its job's call has one). */
+  history?: boolean;
+  /** How it pays under enforcement (InvokeOptions.payment); `balance` only on runStandingCall, whose settle can still refuse. */
+  payment?: InvokeOptions['payment'];
 }
 
 /** Who calls, as the door found them; the lifecycle adds the process's dependencies and the door's name. */
@@ -145,7 +149,7 @@ async function lifecycle<B>(door: CallDoor<B>, call: CallRequest<ToolServices>, 
     if (call.refused) throw call.refused;
     meter.metered = tool.metered && deps.config.CREDITS_MODE !== 'off';
     await admitRate(caller.key, steps.take, meter);
-    const output = await invokeTool(tool, call.input(), call.locate ?? inBody, caller, meter, call.checkInput);
+    const output = await invokeTool(tool, call.input(), caller, meter, { locate: call.locate ?? inBody, checkInput: call.checkInput, payment: door.payment });
     if (meter.pending && door.chargeNote) meter.pending.note = door.chargeNote;
     reply = { status: door.status, body: door.answer(output, meter) };
   } catch (err) {
@@ -154,6 +158,7 @@ async function lifecycle<B>(door: CallDoor<B>, call: CallRequest<ToolServices>, 
   let unsettled: Error | null = null;
   if (caller) {
     const { key, requestId } = caller;
+    const history = door.history !== false;
     const recordOf = (r: Reply<B>): CallRecord => ({
       id: requestId,
       key_id: key.id,
@@ -165,7 +170,7 @@ async function lifecycle<B>(door: CallDoor<B>, call: CallRequest<ToolServices>, 
     });
     const settle = (r: Reply<B>) => {
       const record = recordOf(r);
-      return steps.settle((tx) => settleCallIn(deps, meter, record, tx), r, meter, record);
+      return steps.settle((tx) => settleCallIn(deps, meter, record, tx, history), r, meter, record);
     };
     // written before the answer leaves, so that a client can read its own record at once
     try {
@@ -226,17 +231,22 @@ async function settleCall(deps: Pick<ServiceDeps, 'platform' | 'sql'>, meter: Me
  * The settle step in the door's transaction, as a batch of one on the same money path: the
  * handler's writes, then the call's charge and history row.
  */
-async function settleCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db): Promise<void> {
+async function settleCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db, history: boolean): Promise<void> {
   const writes = meter.writes;
   meter.writes = [];
   for (const write of writes) await write(tx);
-  const remaining = await writeCallIn(deps.credits, outcomeOf(meter, record), tx);
+  const outcome = outcomeOf(meter, record, history);
+  const remaining = await writeCallIn(deps.credits, outcome, tx);
+  // a call paid from the balance that others spent meanwhile: it fails unpaid, and the door's transaction with it
+  if (outcome.charge?.requireFunds && remaining === null) throw new Unfunded(outcome.charge.amount, null);
   if (meter.pending) meter.remaining = remaining;
 }
 
-function outcomeOf(meter: Meter, record: CallRecord): CallOutcome {
+function outcomeOf(meter: Meter, record: CallRecord, keepHistory = true): CallOutcome {
   const { id, account_id, ...call } = record;
   const history: CallHistory = { ...call, credits: meter.charged, rate_limited: meter.rateLimited, cache_hit: meter.cache?.hit === true };
-  const charge = meter.pending ? { plan: meter.pending.plan, amount: meter.charged, note: meter.pending.note } : null;
-  return { id, accountId: account_id, history, charge };
+  const { pending } = meter;
+  // nothing to cover for a free answer
+  const charge = pending ? { plan: pending.plan, amount: meter.charged, note: pending.note, requireFunds: pending.requireFunds && meter.charged > 0 } : null;
+  return { id, accountId: account_id, history: keepHistory ? history : null, charge };
 }

@@ -61,10 +61,12 @@ export interface ToolContext {
   deps: ToolServices;
   requestId: string;
   key: AuthedKey;
-  /** Which door the call came through; the operator's own checks are `operator`, a watch's checks `watch`. */
-  transport: 'rest' | 'mcp' | 'operator' | 'watch';
+  /** Which door the call came through; the operator's own checks are `operator`, a watch's checks `watch`, a calendar batch's items `batch`. */
+  transport: 'rest' | 'mcp' | 'operator' | 'watch' | 'batch';
   /** Request headers, lower-cased (REST); MCP calls carry none. */
   headers: Record<string, string | undefined>;
+  /** The collection run the call's stored rates join (a batch item: its job's run); absent: a run of its own. */
+  runId?: string;
   /** This service's base URL as the caller reached it (MCP over HTTP), for links it hands out; REST: from `headers`. */
   origin?: string;
   /**
