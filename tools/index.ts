@@ -17,6 +17,7 @@ import { sourcesStatus } from './sources-status.js';
 import { WATCH_TOOLS } from './watches.js';
 import { DIGEST_TOOLS } from './watch-digests.js';
 import { COMPSET_TOOLS } from './compsets.js';
+import { HISTORY_TOOLS } from './rate-history.js';
 
 /** An operation at POST /v1/serp/<alias> answers as every compatible search does (envelope links, archive). */
 function inCompatFamily(tool: Tool): Tool {
@@ -35,6 +36,7 @@ export const TOOLS: Tool[] = [
   sourcesStatus,
   ...HOTEL_TOOLS,
   ...CALENDAR_TOOLS,
+  ...HISTORY_TOOLS,
   createJob,
   getJob,
   getJobArtifact,

@@ -6,6 +6,8 @@ import { calendarRoute } from '../../helpers/calendar-replay.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { waitFor } from '../../helpers/wait.js';
+import { assertOutputConforms } from '../../helpers/output-schema.js';
+import { TOOLS } from '../../../tools/index.js';
 
 /*
  * A rate shop over a 5-property competitor set × 30 check-in dates × 3 lengths of stay, through
@@ -46,7 +48,19 @@ afterAll(async () => {
   await replay?.close();
 });
 
-const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
+/** Every answer of the compset routes, checked against its operation's output schema. */
+const answers: { body: unknown }[] = [];
+const json = async (res: Response) => {
+  const body = (await res.json()) as any;
+  if (res.ok) answers.push({ body });
+  return { status: res.status, body };
+};
+
+/** The operation whose answer `body` is (the shape tells a set, a shop and the lists apart). */
+function shapeOf(body: any) {
+  const name = body.compsets ? 'list_compsets' : body.shops ? 'list_rate_shops' : body.rows ? 'get_rate_shop' : body.competitors ? 'create_compset' : null;
+  return name ? TOOLS.find((t) => t.name === name)! : null;
+}
 
 async function createSet(apiKey = key) {
   return json(
@@ -201,6 +215,17 @@ describe('competitor sets and rate shops', () => {
       [next.id, 'succeeded'],
       [shop.id, 'succeeded'],
     ]);
+  });
+
+  it('answers as each operation’s output schema says', () => {
+    const names = new Set<string>();
+    for (const a of answers) {
+      const tool = shapeOf(a.body);
+      if (!tool) continue;
+      names.add(tool.name);
+      assertOutputConforms(tool, a.body);
+    }
+    expect([...names].sort()).toEqual(['create_compset', 'get_rate_shop', 'list_compsets', 'list_rate_shops']);
   });
 
   it('refuses a past start; another account sees nothing of the set or its shops', async () => {
