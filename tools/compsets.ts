@@ -3,7 +3,7 @@ import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { csvAnswer, wantsCsv } from '../src/core/csv-answer.js';
 import { readShop, startShop } from '../src/core/compsets/rate-shop.js';
 import { currency, isoDate } from '../src/domain/codes.js';
-import { addDays, todayUtc } from '../src/domain/dates.js';
+import { addDays, earliestStayDate, todayUtc } from '../src/domain/dates.js';
 import { InvalidInput } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
@@ -138,9 +138,6 @@ const deleteCompsetTool = defineTool({
   },
 });
 
-/** The first check-in date still bookable somewhere on earth (UTC-12 is the last to leave a day). */
-const earliestCheckIn = () => todayUtc(new Date(Date.now() - 12 * 3600_000));
-
 const createShopTool = defineTool({
   name: 'create_rate_shop',
   title: 'Run a rate shop',
@@ -182,7 +179,7 @@ const createShopTool = defineTool({
       throw new InvalidInput([{ type: 'string_too_long', loc: ['header', 'idempotency-key'], msg: 'Idempotency-Key must be 1-200 characters', input: idem }]);
     }
     const start = ask.start ?? addDays(todayUtc(), 1);
-    if (start < earliestCheckIn()) {
+    if (start < earliestStayDate()) {
       throw new InvalidInput([{ type: 'date_future', loc: ['body', 'start'], msg: 'Date should be in the future', input: start }]);
     }
     const shop = await startShop(
