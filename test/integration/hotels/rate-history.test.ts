@@ -41,7 +41,10 @@ const history = async (query: string, apiKey = key) => {
   const res = await svc.call(`/v1/rates/history?property_token=${TOKEN}&date=${addDays(start, 1)}${query}`, { key: apiKey });
   expect(res.status).toBe(200);
   const body = (await res.json()) as any;
-  assertOutputConforms(TOOLS.find((t) => t.name === 'get_rate_history')!, body);
+  assertOutputConforms(
+    TOOLS.find((t) => t.name === 'get_rate_history')!,
+    body,
+  );
   return body;
 };
 
