@@ -174,13 +174,22 @@ async function main() {
       '|---|---|---|',
       row('first call (browser launch included)', (x) => `${f(x.first)} ms`),
       row(`**p50 per browser call**, one at a time (${SEQUENTIAL} calls)`, (x) => `**${f(median(x.sequential))} ms** (p90 ${f(pct(x.sequential, 0.9))} ms)`),
-      row(`${ROUNDS} rounds of ${CONCURRENCY} concurrent calls`, (x) => `${JSON.stringify(x.statuses)} in ${x.seconds.toFixed(1)} s; answered ${x.answered.length}, browser_busy ${x.busy.length}`),
+      row(
+        `${ROUNDS} rounds of ${CONCURRENCY} concurrent calls`,
+        (x) => `${JSON.stringify(x.statuses)} in ${x.seconds.toFixed(1)} s; answered ${x.answered.length}, browser_busy ${x.busy.length}`,
+      ),
       row('answered under load: p50 / max', (x) => `${f(median(x.answered))} / ${f(Math.max(...x.answered))} ms`),
       row('browser_busy: p50 / max time to the refusal', (x) => (x.busy.length ? `${f(median(x.busy))} / ${f(Math.max(...x.busy))} ms` : '—')),
       row('calls served by a warm context', (x) => String(x.reuses)),
       row('signed RPC calls the replay answered', (x) => String(x.rpcCalls)),
-      row('service RSS idle / after the sequential calls / peak (VmHWM)', (x) => `${f(x.idle.serviceRss)} / ${f(x.afterSequential.serviceRss)} / ${f(x.hwm)} MB`),
-      row('service + Chromium, peak sampled every 100 ms: RSS sum / PSS sum', (x) => `**${f(x.peak.treeRss)}** / ${f(x.peak.treePss)} MB (${x.peak.processes} processes)`),
+      row(
+        'service RSS idle / after the sequential calls / peak (VmHWM)',
+        (x) => `${f(x.idle.serviceRss)} / ${f(x.afterSequential.serviceRss)} / ${f(x.hwm)} MB`,
+      ),
+      row(
+        'service + Chromium, peak sampled every 100 ms: RSS sum / PSS sum',
+        (x) => `**${f(x.peak.treeRss)}** / ${f(x.peak.treePss)} MB (${x.peak.processes} processes)`,
+      ),
       row('service + Chromium after the sequential calls: RSS sum / PSS sum', (x) => `${f(x.afterSequential.treeRss)} / ${f(x.afterSequential.treePss)} MB`),
     ].join('\n'),
   );

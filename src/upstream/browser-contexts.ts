@@ -1,9 +1,9 @@
 /**
  * The browser path's contexts, kept warm between calls. Opening a Chromium context with its egress
- * proxy, request gate and consent cookies costs about as much as a small page load (0.7–1 s more
- * per call than a warm one on a loaded 2-core machine, /tmp measurement in the closing note of
- * issue 37), so a context is kept per source and market for the next call, within bounds: idle at
- * most `warmMs`, at most `maxUses` calls and `maxAgeMs` old, at most `maxIdle` kept at once.
+ * proxy, request gate and consent cookies costs about as much as a small page load (on a loaded
+ * 2-core machine 0.7–1 s more per call than a warm one; bench/browser-pool.ts compares both), so a
+ * context is kept per source and market for the next call, within bounds: idle at most `warmMs`,
+ * at most `maxUses` calls and `maxAgeMs` old, at most `maxIdle` kept at once.
  *
  * Nothing of a call reaches the next one, whoever makes it: each call gets a page of its own
  * (session storage dies with it), and after the call every cookie of the context goes and every

@@ -271,7 +271,9 @@ describe.skipIf(!hasChromium)(`browser fetch in headless Chromium${hasChromium ?
     // another market is another context; a failed call closes its own instead of keeping it
     await up.fetch({ ...stateful, market: 'DE' });
     expect(fetcher.stats()).toMatchObject({ warm: 2, reused: 1 });
-    expect(await rejection(up.fetch({ source: 'metasearch', path: '/no-such-page', market: 'DE', browser: { capture: /never/ } }))).toMatchObject({ status: 502 });
+    expect(await rejection(up.fetch({ source: 'metasearch', path: '/no-such-page', market: 'DE', browser: { capture: /never/ } }))).toMatchObject({
+      status: 502,
+    });
     expect(fetcher.stats()).toMatchObject({ warm: 1, reused: 2 });
   });
 
