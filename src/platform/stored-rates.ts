@@ -275,3 +275,13 @@ export async function readRateHistory(sql: Db, accountId: string, q: HistoryQuer
       ${q.seller ? sql`AND (rate IS NULL OR coalesce(rate->>'seller', rate->>'source') = ${q.seller})` : sql``}
     ORDER BY observed_at, rate_total IS NULL LIMIT 1000`;
 }
+
+/** The account's earlier prices of each night of a calendar window (rate_history, priced changes only), by stay date. */
+export async function earlierPrices(sql: Db, accountId: string, r: NormalizedCalendarRequest): Promise<Map<string, number[]>> {
+  const rows = await sql<{ date: string; totals: string[] }[]>`
+    SELECT stay_date::text AS date, array_agg(rate_total::text ORDER BY observed_at) AS totals FROM rate_history
+    WHERE account_id = ${accountId} AND token = ${r.token} AND los = ${r.los} AND market = ${r.market} AND currency = ${r.currency}
+      AND adults = ${r.adults} AND stay_date >= ${r.start}::date AND stay_date < ${r.start}::date + ${r.days}::int AND rate_total IS NOT NULL
+    GROUP BY stay_date`;
+  return new Map(rows.map((x) => [x.date, x.totals.map(Number)]));
+}

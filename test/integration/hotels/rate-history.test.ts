@@ -89,6 +89,20 @@ describe('GET /v1/rates/history', () => {
     );
   });
 
+  it('places each night of a calendar answer in its window and against the account’s earlier prices of it', async () => {
+    nightly = 150;
+    const third = await collect();
+    // the night has seen 120, 135 and 150 (two earlier prices when 150 came): not enough to judge
+    expect(third.rates[1].position).toEqual({ window_percentile: 50, history: null, observations: 2 });
+    nightly = 100;
+    const fourth = await collect();
+    expect(fourth.rates.map((r: any) => r.position)).toEqual(Array(3).fill({ window_percentile: 50, history: 'low', observations: 3 }));
+    // another account holds no earlier price of it
+    const other = (await svc.key({ plan: 'starter' })).key;
+    const theirs = (await (await svc.call('/v1/calendar', { key: other, body: { property_token: TOKEN, start, days: 3 } })).json()) as any;
+    expect(theirs.rates[1].position).toEqual({ window_percentile: 50, history: null, observations: 0 });
+  });
+
   it('shows nothing to another account, nor of another length of stay', async () => {
     const other = (await svc.key({ plan: 'starter' })).key;
     expect((await history('', other)).observations).toEqual([]);

@@ -214,6 +214,12 @@ const HISTORY_FIELDS = [
 ];
 const evidenceOf = (fields: string[], evidence: Evidence, prefix = '') => Object.fromEntries(fields.map((f) => [prefix + f, evidence]));
 
+/** A calendar night's price position (POST /v1/calendar): ours, from the window and the account's rate history (src/domain/price-position.ts). */
+const POSITION: Evidence = {
+  ours: "price position: our ranking of the night within its window and against the account's earlier prices of it (src/domain/price-position.ts over rate_history); answered by POST /v1/calendar only, absent from the compatible calendar; tested in test/integration/hotels/rate-history.test.ts",
+};
+const positionOf = (prefix: string) => evidenceOf(['position', 'position.window_percentile', 'position.history', 'position.observations'], POSITION, prefix);
+
 export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
   create_compset: evidenceOf(COMPSET_FIELDS, COMPSET_RECORD),
   get_compset: evidenceOf(COMPSET_FIELDS, COMPSET_RECORD),
@@ -532,6 +538,7 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     stay_rule_violations: { absent: 'empty in the recorded availability (no rule broken); passed through as listed' },
   },
   get_hotel_calendar: {
+    ...positionOf('rates[].'),
     basis_applied: { absent: 'set by options (basis mainstream, verify_sources) or nights without a price; the recorded calendar replay prices every night' },
     'rates[].aggregator_discount': { absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream' },
     'rates[].mainstream_error': { absent: 'per-person only for is_hostel; min stay only when probed; mainstream fields only with basis mainstream' },
@@ -1121,6 +1128,7 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     warnings: { ours: 'parameters accepted without effect, named by the compatible family' },
   },
   serp_metasearch_hotels_calendar: {
+    ...positionOf('calendar.rates[].'),
     'calendar.basis_applied': {
       absent: 'set by options (basis mainstream, verify_sources) or nights without a price; the recorded calendar replay prices every night',
     },
