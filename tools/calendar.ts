@@ -153,7 +153,8 @@ export const calendar = defineTool({
       seconds: (i) => expectedCalendarSeconds(normalizeCalendarRequest(i)),
     },
   },
-  handler: ({ zero_retention: _zr, ...input }, ctx) => collect(input, ctx, { position: true }),
+  // a batch item's result is the collection as its job stores it (its artifact): positions are a call's answer
+  handler: ({ zero_retention: _zr, ...input }, ctx) => collect(input, ctx, { position: ctx.transport !== 'batch' }),
 });
 
 const SerpCalendarInput = z.strictObject({
