@@ -33,9 +33,16 @@ export function shiftFrom(anchor: string, minAhead = 7): DateShift {
   return shift;
 }
 
-/** Every `YYYY-MM-DD` in `body` moved by `days`. */
+/** Every `YYYY-MM-DD` in `body`, and every `[YYYY,M,D]` (the flight pages' dates), moved by `days`. */
 export function shiftText(body: string, days: number): string {
-  return body.replace(/\b(20\d\d-[01]\d-[0-3]\d)\b/g, (d) => addDays(d, days));
+  return body
+    .replace(/\b(20\d\d-[01]\d-[0-3]\d)\b/g, (d) => addDays(d, days))
+    .replace(/\[(20\d\d),(\d{1,2}),(\d{1,2})\]/g, (_, y: string, m: string, d: string) => {
+      const [year, month, day] = addDays(`${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`, days)
+        .split('-')
+        .map(Number);
+      return `[${year},${month},${day}]`;
+    });
 }
 
 /** `value` with every `YYYY-MM-DD` string and `{day, month, year}` date moved by `days`. */
@@ -47,7 +54,9 @@ export function shiftJson(value: unknown, days: number): unknown {
   const out = Object.fromEntries(Object.entries(o).map(([k, v]) => [k, shiftJson(v, days)]));
   if (typeof o.day === 'number' && typeof o.month === 'number' && typeof o.year === 'number') {
     const pad = (n: number) => String(n).padStart(2, '0');
-    const [year, month, day] = addDays(`${o.year}-${pad(o.month)}-${pad(o.day)}`, days).split('-').map(Number);
+    const [year, month, day] = addDays(`${o.year}-${pad(o.month)}-${pad(o.day)}`, days)
+      .split('-')
+      .map(Number);
     Object.assign(out, { day, month, year });
   }
   return out;

@@ -126,8 +126,9 @@ export function startToolCallReplay(pages: PagesInPlay = { hotels: PAGES.london,
     calendarRoute((date, los) => (100 + Math.round((Date.parse(date) - Date.parse('2027-03-01')) / 86_400_000)) * los),
     // metasearch flights
     { path: '/travel/flights/search', match: () => pages.flights !== null, reply: () => readFixture(pages.flights!) },
-    { path: '/travel/flights/search', match: pinsOutbound, fixture: LAYOVER, encoding: 'zstd' },
-    { path: '/travel/flights/search', fixture: NONSTOP, encoding: 'zstd' },
+    // the recorded pages with their dates moved as the requests' are (a flight token carries the page's date of the chosen flight)
+    { path: '/travel/flights/search', match: pinsOutbound, reply: () => FLIGHT_DATES.text(readFixture(LAYOVER)) },
+    { path: '/travel/flights/search', reply: () => FLIGHT_DATES.text(readFixture(NONSTOP)) },
     { path: '/travel/flights/booking', reply: () => pages.booking ?? BOOKING_PAGE },
     // a seller's landing behind the click-out tracker, for a booking page whose click-outs post here
     { method: 'POST', path: '/travel/clk/f', body: SELLER_PAGE, headers: { 'content-type': 'text/html; charset=utf-8' } },
