@@ -32,7 +32,7 @@ const TAGS = ['flights'];
 const token = z.string().min(1).max(8192);
 const maxFlights = z.int().min(1).max(500).optional().describe('most itineraries returned, best first; all when absent');
 /** Over MCP the view picks the cheapest itineraries (its own max_flights): a long page is mostly other_flights an agent would not read. */
-const MCP_FLIGHTS = { view: flightsView, summary: flightsSummary, text: flightsText };
+const MCP_FLIGHTS = { view: flightsView, summary: flightsSummary, text: flightsText, app: 'flights' };
 
 /** best_flights, then other_flights, cut at `max`; the count left out is reported. */
 function capFlights<T extends { best_flights: unknown[]; other_flights: unknown[] }>(body: T, max: number | undefined): T & { omitted_flights?: number } {
@@ -146,7 +146,7 @@ export const getBookingOptions = defineTool({
   free: 'no booking option is found',
   cache: 'prices',
   isEmpty: (o) => o.booking_options.length === 0,
-  mcp: { expose: true, title: 'Get booking options', view: bookingOptionsView, summary: bookingOptionsSummary, text: bookingOptionsText },
+  mcp: { expose: true, title: 'Get booking options', view: bookingOptionsView, summary: bookingOptionsSummary, text: bookingOptionsText, app: 'flights' },
   // links belong to the caller and expire: minted per call, after the result cache
   finish: withBookingLinks,
   async handler(input, ctx) {

@@ -142,6 +142,7 @@ export const searchHotels = defineTool({
     defaults: { images_per_property: 0 },
     maximums: { pages: 2, images_per_property: 3 },
     view: hotelSearchView,
+    app: 'hotel-search',
     summary: hotelSearchSummary,
     text: hotelSearchText,
   },

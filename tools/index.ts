@@ -15,6 +15,7 @@ import { HOTEL_TOOLS } from './hotels.js';
 import { createJob, getJob, getJobArtifact } from './jobs.js';
 import { sourcesStatus } from './sources-status.js';
 import { WATCH_TOOLS } from './watches.js';
+import { DIGEST_TOOLS } from './watch-digests.js';
 
 /** An operation at POST /v1/serp/<alias> answers as every compatible search does (envelope links, archive). */
 function inCompatFamily(tool: Tool): Tool {
@@ -42,6 +43,7 @@ export const TOOLS: Tool[] = [
   ...OFFICIAL_TOOLS,
   ...COMPARE_TOOLS,
   ...WATCH_TOOLS,
+  ...DIGEST_TOOLS,
   ...WEBDATA_TOOLS,
   ...COMPAT_TOOLS,
 ].map(inCompatFamily);

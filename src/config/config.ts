@@ -128,6 +128,7 @@ const ConfigSchema = z.object({
   WATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WATCH_SWEEP_S: z.coerce.number().int().min(1).max(3600).default(60),
   WATCH_HOUR_S: z.coerce.number().int().min(1).max(3600).default(3600),
+  WATCH_FAILING_AFTER: z.coerce.number().int().min(1).max(1000).default(3),
   WATCH_TODAY: z.iso.date().optional(),
   OAUTH_ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86_400).default(900),
   OAUTH_REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(3600).max(31_536_000).default(2_592_000),
@@ -313,7 +314,9 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   WATCH_CONCURRENCY: 'watch checks run at once per worker process',
   WATCH_SWEEP_S:
     'how often the watch scheduler looks for overdue checks and for watches paused for credits that the account can now pay (one sweep per interval across processes)',
-  WATCH_HOUR_S: 'TEST/BENCH ONLY: seconds in an hour of a watch schedule (every_hours); 3600 in production',
+  WATCH_HOUR_S: 'TEST/BENCH ONLY: seconds in an hour of a watch schedule (every_hours) and of its daily digest; 3600 in production',
+  WATCH_FAILING_AFTER:
+    'schedule periods missed one after another (every attempt failed) before a watch is failing: a watch.failing event, then watch.resumed at its next successful check',
   WATCH_TODAY:
     "TEST ONLY: the date watches take as today (stays before it are refused, a watch whose stay passed it ends), for replays of recorded stays; unset: the clock's",
   OAUTH_ACCESS_TOKEN_TTL_S: 'lifetime of an OAuth access token for /mcp (connected apps refresh it)',

@@ -122,27 +122,25 @@ export class SourceOutcomes implements OutcomeSink {
     this.#marks = new Map();
     this.#events = new Map();
     try {
-      // one transaction: a reader on another process sees a flush's calls and its path events together
-      await sql.begin(async (tx) => {
-        if (buckets.length) {
-          await tx`
-          INSERT INTO source_outcomes ${tx(buckets, 'source', 'minute', 'outcome', 'count', 'latency_ms')}
-          ON CONFLICT (source, minute, outcome) DO UPDATE
-            SET count = source_outcomes.count + EXCLUDED.count, latency_ms = source_outcomes.latency_ms + EXCLUDED.latency_ms`;
-        }
-        if (events.length) {
-          await tx`
-          INSERT INTO source_events ${tx(events, 'source', 'minute', 'event', 'count')}
-          ON CONFLICT (source, minute, event) DO UPDATE SET count = source_events.count + EXCLUDED.count`;
-        }
-        if (marks.length) {
-          await tx`
-          INSERT INTO source_marks ${tx(marks, 'source', 'last_ok_at', 'last_contract_change_at')}
+      // one statement for the calls and their path events, so a reader on another process sees both or
+      // neither (not a transaction: postgres.js leaves a begin's rejection unhandled when the connection drops)
+      const outcomes = sql`
+        INSERT INTO source_outcomes ${sql(buckets, 'source', 'minute', 'outcome', 'count', 'latency_ms')}
+        ON CONFLICT (source, minute, outcome) DO UPDATE
+          SET count = source_outcomes.count + EXCLUDED.count, latency_ms = source_outcomes.latency_ms + EXCLUDED.latency_ms`;
+      const pathEvents = sql`
+        INSERT INTO source_events ${sql(events, 'source', 'minute', 'event', 'count')}
+        ON CONFLICT (source, minute, event) DO UPDATE SET count = source_events.count + EXCLUDED.count`;
+      if (buckets.length && events.length) await sql`WITH o AS (${outcomes} RETURNING 1) ${pathEvents}`;
+      else if (buckets.length) await outcomes;
+      else if (events.length) await pathEvents;
+      if (marks.length) {
+        await sql`
+          INSERT INTO source_marks ${sql(marks, 'source', 'last_ok_at', 'last_contract_change_at')}
           ON CONFLICT (source) DO UPDATE SET
             last_ok_at = GREATEST(source_marks.last_ok_at, EXCLUDED.last_ok_at),
             last_contract_change_at = GREATEST(source_marks.last_contract_change_at, EXCLUDED.last_contract_change_at)`;
-        }
-      });
+      }
       if (Date.now() - this.#lastPrune > PRUNE_EVERY_MS) {
         this.#lastPrune = Date.now();
         await sql`DELETE FROM source_outcomes WHERE minute < now() - ${KEEP}::interval`;

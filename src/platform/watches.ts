@@ -40,6 +40,9 @@ export interface WatchRow {
   last_check_id: string | null;
   last_check_at: Date | null;
   periods_missed: number;
+  /** Periods missed one after another (migration 036); failing_since: since when it counts as failing. */
+  misses_in_row: number;
+  failing_since: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -104,6 +107,8 @@ export async function insertWatch(
     | 'last_check_id'
     | 'last_check_at'
     | 'periods_missed'
+    | 'misses_in_row'
+    | 'failing_since'
     | 'created_at'
     | 'updated_at'
     | 'status'
@@ -214,7 +219,7 @@ export async function insertCheck(tx: TransactionSql, c: NewCheck): Promise<Chec
 /** After a check committed: the watch's last check, and for a scheduled one the next slot. */
 export async function afterCheck(tx: TransactionSql, watch: WatchRow, check: CheckRow, next: { at: Date; missed: number } | null): Promise<WatchRow> {
   const [row] = await tx`UPDATE watches SET last_check_id = ${check.id}, last_check_at = ${check.created_at},
-      ${next ? tx`seq = seq + 1, next_check_at = ${next.at}, periods_missed = periods_missed + ${next.missed}, claimed_until = NULL, claimed_by = NULL, failures = 0, last_error = NULL,` : tx``}
+      ${next ? tx`seq = seq + 1, next_check_at = ${next.at}, periods_missed = periods_missed + ${next.missed}, claimed_until = NULL, claimed_by = NULL, failures = 0, last_error = NULL, misses_in_row = 0, failing_since = NULL,` : tx``}
       updated_at = now()
     WHERE id = ${watch.id} RETURNING *`;
   return row as WatchRow;
@@ -248,7 +253,7 @@ export async function slotFailed(
   next: { retry: boolean; at: Date; missed: number },
 ): Promise<WatchRow | null> {
   const [row] = await tx`UPDATE watches SET claimed_until = NULL, claimed_by = NULL, last_error = ${error}, updated_at = now(),
-      ${next.retry ? tx`failures = failures + 1` : tx`failures = 0, seq = seq + 1, next_check_at = ${next.at}, periods_missed = periods_missed + ${next.missed}`}
+      ${next.retry ? tx`failures = failures + 1` : tx`failures = 0, seq = seq + 1, next_check_at = ${next.at}, periods_missed = periods_missed + ${next.missed}, misses_in_row = misses_in_row + ${next.missed}`}
     WHERE id = ${watchId} AND seq = ${seq} RETURNING *`;
   return (row as WatchRow | undefined) ?? null;
 }
@@ -268,6 +273,12 @@ export async function pauseUnpaid(
       seq = seq + 1, claimed_until = NULL, claimed_by = NULL, failures = 0, updated_at = now()
     WHERE id = ${watchId} AND seq = ${seq} AND status = 'active' RETURNING id`;
   return done.length > 0;
+}
+
+/** The watch counts as failing from now (once: null when it already did, or is gone). */
+export async function markFailing(tx: TransactionSql, watchId: string): Promise<WatchRow | null> {
+  const [row] = await tx`UPDATE watches SET failing_since = now(), updated_at = now() WHERE id = ${watchId} AND failing_since IS NULL RETURNING *`;
+  return (row as WatchRow | undefined) ?? null;
 }
 
 /** The watch is over (its end date, or its stay has passed): no more slots, for good. */
@@ -301,12 +312,15 @@ export async function unpaidWatches(sql: Sql, limit: number): Promise<(WatchRow 
     WHERE w.paused_reason = 'insufficient_credits' ORDER BY w.updated_at LIMIT ${limit}`;
 }
 
+export type EventType = 'watch.triggered' | 'watch.paused' | 'watch.failing' | 'watch.resumed' | 'watch.digest';
+
 export interface EventRow {
   id: string;
-  watch_id: string;
-  /** null for an event that follows no check (watch.paused). */
+  /** null for an account's digest (watch.digest), which follows no one watch. */
+  watch_id: string | null;
+  /** null for an event that follows no check (watch.paused, watch.failing, watch.resumed, watch.digest). */
   check_id: string | null;
-  type: 'watch.triggered' | 'watch.paused';
+  type: EventType;
   payload: Record<string, unknown>;
   callback_url: string | null;
   callback_status: 'not_configured' | 'pending' | 'delivered' | 'failed';
@@ -315,12 +329,14 @@ export interface EventRow {
   /** Redeliveries asked for (migration 035): each starts a new round of attempts. */
   round: number;
   redelivered_at: Date | null;
+  /** The digest period (days since the epoch, in WATCH_HOUR_S days) of a watch.digest. */
+  digest_period: string | null;
   created_at: Date;
 }
 
 export async function insertEvent(
   tx: TransactionSql,
-  e: { id: string; watch: WatchRow; checkId: string | null; type?: EventRow['type']; payload: unknown },
+  e: { id: string; watch: WatchRow; checkId: string | null; type?: EventType; payload: unknown },
 ): Promise<EventRow> {
   const [row] = await tx`INSERT INTO watch_events (id, watch_id, account_id, check_id, type, payload, callback_url, callback_status)
     VALUES (${e.id}, ${e.watch.id}, ${e.watch.account_id}, ${e.checkId}, ${e.type ?? 'watch.triggered'}, ${tx.json(e.payload as never)}, ${e.watch.callback_url},
@@ -358,15 +374,94 @@ export async function deliveryDone(
  */
 export async function restartDelivery(
   tx: TransactionSql,
-  e: { accountId: string; watchId: string; eventId: string; callbackUrl: string },
+  e: { accountId: string; watchId: string | null; eventId: string; callbackUrl: string },
 ): Promise<{ event: EventRow; restarted: boolean } | null> {
-  const [row] = await tx`SELECT * FROM watch_events WHERE id = ${e.eventId} AND watch_id = ${e.watchId} AND account_id = ${e.accountId} FOR UPDATE`;
+  const [row] = await tx`SELECT * FROM watch_events WHERE id = ${e.eventId} AND account_id = ${e.accountId}
+      AND ${e.watchId === null ? tx`watch_id IS NULL` : tx`watch_id = ${e.watchId}`} FOR UPDATE`;
   if (!row) return null;
   if (row.callback_status === 'pending') return { event: row as EventRow, restarted: false };
   const [updated] = await tx`UPDATE watch_events SET callback_url = ${e.callbackUrl}, callback_status = 'pending', callback_attempts = 0,
       callback_last_error = NULL, round = round + 1, redelivered_at = now()
     WHERE id = ${e.eventId} RETURNING *`;
   return { event: updated as EventRow, restarted: true };
+}
+
+/** A digest of the account for one period, to one callback URL (null: listed only); false when it exists already. */
+export async function insertDigest(
+  tx: TransactionSql,
+  d: { id: string; accountId: string; period: number; callbackUrl: string | null; payload: unknown },
+): Promise<boolean> {
+  const rows = await tx`INSERT INTO watch_events (id, watch_id, account_id, check_id, type, payload, callback_url, callback_status, digest_period)
+    VALUES (${d.id}, NULL, ${d.accountId}, NULL, 'watch.digest', ${tx.json(d.payload as never)}, ${d.callbackUrl},
+            ${d.callbackUrl ? 'pending' : 'not_configured'}, ${d.period})
+    ON CONFLICT DO NOTHING RETURNING id`;
+  return rows.length > 0;
+}
+
+export async function listDigests(sql: Sql, accountId: string, limit: number, offset = 0): Promise<EventRow[]> {
+  return (await sql`SELECT * FROM watch_events WHERE account_id = ${accountId} AND digest_period IS NOT NULL
+    ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`) as unknown as EventRow[];
+}
+
+export async function findDigest(sql: Sql, accountId: string, id: string): Promise<EventRow | null> {
+  if (typeof id !== 'string' || id.length > 100) return null;
+  const [row] = await sql`SELECT * FROM watch_events WHERE id = ${id} AND account_id = ${accountId} AND digest_period IS NOT NULL`;
+  return (row as EventRow | undefined) ?? null;
+}
+
+/** Accounts that had a watch during [from, to) and have no digest of `period` yet. */
+export async function accountsWithoutDigest(sql: Sql, period: number, from: Date, to: Date, limit: number): Promise<string[]> {
+  const rows = await sql`SELECT DISTINCT w.account_id FROM watches w
+    WHERE w.created_at < ${to} AND (w.status <> 'ended' OR w.updated_at >= ${from})
+      AND NOT EXISTS (SELECT 1 FROM watch_events e WHERE e.account_id = w.account_id AND e.digest_period = ${period})
+    LIMIT ${limit}`;
+  return rows.map((r) => r.account_id as string);
+}
+
+/** One watch as a digest tells it: its checks, what they saw first and last, its events in [from, to). */
+export interface DigestFacts {
+  watch: WatchRow;
+  checks: number;
+  credits: number;
+  first: CheckRow | null;
+  last: CheckRow | null;
+  events: Pick<EventRow, 'id' | 'type' | 'created_at' | 'payload'>[];
+}
+
+/** What the account's watches did in [from, to); the watches that existed then, newest first. */
+/**
+ * The account's watches over [from, to) as digests tell them, grouped by callback URL (null: the
+ * watches without one): each group its watches (at most `limit`) and how many it has.
+ */
+export async function digestFacts(
+  sql: Sql,
+  accountId: string,
+  from: Date,
+  to: Date,
+  limit: number,
+): Promise<{ callbackUrl: string | null; facts: DigestFacts[]; total: number }[]> {
+  const watches = (await sql`SELECT * FROM watches WHERE account_id = ${accountId} AND created_at < ${to} AND (status <> 'ended' OR updated_at >= ${from})
+    ORDER BY created_at DESC, id DESC`) as unknown as WatchRow[];
+  const groups = new Map<string | null, WatchRow[]>();
+  for (const w of watches) groups.set(w.callback_url, [...(groups.get(w.callback_url) ?? []), w]);
+  const shown = [...groups.values()].flatMap((g) => g.slice(0, limit));
+  const ids = shown.map((w) => w.id);
+  const checks = (await sql`SELECT * FROM watch_checks WHERE watch_id = ANY(${ids}) AND created_at >= ${from} AND created_at < ${to}
+    ORDER BY created_at, id`) as unknown as CheckRow[];
+  const events = (await sql`SELECT id, watch_id, type, created_at, payload FROM watch_events
+    WHERE watch_id = ANY(${ids}) AND created_at >= ${from} AND created_at < ${to} ORDER BY created_at, id`) as unknown as EventRow[];
+  const factsOf = (watch: WatchRow): DigestFacts => {
+    const mine = checks.filter((c) => c.watch_id === watch.id);
+    return {
+      watch,
+      checks: mine.length,
+      credits: mine.reduce((s, c) => s + c.credits, 0),
+      first: mine[0] ?? null,
+      last: mine[mine.length - 1] ?? null,
+      events: events.filter((e) => e.watch_id === watch.id),
+    };
+  };
+  return [...groups].map(([callbackUrl, group]) => ({ callbackUrl, facts: group.slice(0, limit).map(factsOf), total: group.length }));
 }
 
 export const isoOrNull = iso;

@@ -50,6 +50,8 @@ export interface RenderedApp {
   /** Tool calls the app made through the host, and links it asked the host to open. */
   calls: { name: string; arguments?: Record<string, unknown> }[];
   links: string[];
+  /** Images loaded from the hosts the app's CSP declares (answered by the harness). */
+  images: string[];
   shot(name: string): Promise<void>;
   /** axe-core's serious and critical violations in the app's frame. */
   axe(): Promise<{ id: string; impact: string; nodes: number }[]>;
@@ -88,6 +90,9 @@ export async function expectShown(app: RenderedApp, shot: string): Promise<void>
   expect(app.foreign).toEqual([]);
 }
 
+/** A 4×3 picture in two colours, what the harness answers for a declared image host. */
+const PICTURE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAFUlEQVR4nGOYs+MaEHnl9wMRA04OAKA6FK255+P3AAAAAElFTkSuQmCC', 'base64');
+
 const AXE_SOURCE = (await import('axe-core')).default.source;
 
 export async function startAppHost(): Promise<AppHost> {
@@ -99,7 +104,10 @@ export async function startAppHost(): Promise<AppHost> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const browser = await launchChromium();
+  // the app's sandboxed frame in the page's own renderer: Chromium otherwise puts sandboxed frames in
+  // a process of their own, whose requests Playwright's routes do not always see and whose content
+  // below the viewport a full-page screenshot leaves unpainted
+  const browser = await launchChromium(['--disable-features=IsolateSandboxedIframes']);
   return {
     browser,
     url,
@@ -112,7 +120,14 @@ export async function startAppHost(): Promise<AppHost> {
         foreign: [],
         calls: [],
         links: [],
-        shot: async (name) => void (await screenshot(page, name)),
+        images: [],
+        shot: async (name) => {
+          // a viewport as tall as the page: Chromium paints none of a sandboxed (out-of-process) frame below the viewport
+          const height = await page.evaluate(() => document.documentElement.scrollHeight);
+          if (height > 900) await page.setViewportSize({ width, height });
+          await screenshot(page, name);
+          if (height > 900) await page.setViewportSize({ width, height: 900 });
+        },
         axe: async () => {
           await rendered.frame.evaluate(AXE_SOURCE);
           const result = await rendered.frame.evaluate(() =>
@@ -127,11 +142,23 @@ export async function startAppHost(): Promise<AppHost> {
             .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
         },
       };
-      page.on('console', (m) => m.type() === 'error' && rendered.errors.push(m.text()));
+      // the hosts its CSP declares for images (an app's upstream thumbnails) answer a small picture, and are not foreign
+      const declared = (mount.csp.resourceDomains ?? []).map(
+        (origin) => new RegExp(`^${origin.replaceAll('.', '\\.').replace('://*\\.', '://[a-z0-9-]+\\.')}/`),
+      );
+      if (declared.length)
+        await page.context().route(
+          (u) => declared.some((d) => d.test(u.href)),
+          (route) => {
+            rendered.images.push(route.request().url());
+            return route.fulfill({ contentType: 'image/png', body: PICTURE });
+          },
+        );
+      page.on('console', (m) => m.type() === 'error' && rendered.errors.push(`${m.text()} ${m.location().url}`.trim()));
       page.on('pageerror', (e) => rendered.errors.push(String(e)));
       page.on('request', (r) => {
         const u = r.url();
-        if (!u.startsWith(url) && !u.startsWith('about:') && !u.startsWith('data:')) rendered.foreign.push(u);
+        if (!u.startsWith(url) && !u.startsWith('about:') && !u.startsWith('data:') && !declared.some((d) => d.test(u))) rendered.foreign.push(u);
       });
       await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: Record<string, unknown> }) => {
         rendered.calls.push(params);

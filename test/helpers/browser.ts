@@ -12,9 +12,9 @@ export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 820 };
 
 /** Debian's Chromium with the service's flags; every page and context it opens waits up to PAGE_WAIT_MS on a condition. */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   mkdirSync(SHOTS, { recursive: true });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);

@@ -153,7 +153,7 @@ async function assertExactlyOnce(sql: Sql, accountId: string, apis: string[], ke
       const j = res.status === 200 ? ((await res.json()) as Record<string, unknown>) : null;
       return j?.finished_at ? j : null;
     },
-    { timeoutMs: 120_000, what: 'the batch to finish after the outage' },
+    { timeoutMs: 240_000, what: 'the batch to finish after the outage' },
   );
   expect(job).toMatchObject({ status: 'succeeded', items_succeeded: ITEMS, items_failed: 0 });
   const checks = await waitFor(
@@ -265,7 +265,7 @@ describe('the database going away for 20 s under running processes', () => {
     // node's own deadline, and npm's exit after it (what a supervisor waits for before SIGKILL)
     expect(Date.now() - signalled).toBeLessThan(SHUTDOWN_DEADLINE_MS + 5_000);
     expect(fs.existsSync(path.join(dataDir, 'pg.owner'))).toBe(false);
-  }, 300_000);
+  }, 480_000);
 
   it('external: two API processes and two workers ride out their PostgreSQL stopped for 20 s and started again', async () => {
     const dataDir = tempDir('outage-external-');
@@ -300,5 +300,5 @@ describe('the database going away for 20 s under running processes', () => {
       await Promise.all([...processes, ...workers].map((p) => exited(p.child)));
       await cluster.stop();
     }
-  }, 300_000);
+  }, 480_000);
 });

@@ -14,7 +14,7 @@
  * it pass. Each wall counts what it served so the tests can see who cleared and who went plain.
  */
 import { randomBytes } from 'node:crypto';
-import type { RecordedRequest, ReplayRoute } from './server.js';
+import type { RecordedRequest, ReplayAnswer, ReplayRoute } from './server.js';
 
 const cookieOf = (req: RecordedRequest, name: string) => new RegExp(`(?:^|;\\s*)${name}=([^;]+)`).exec(String(req.headers.cookie ?? ''))?.[1] ?? null;
 const userAgent = (req: RecordedRequest) => String(req.headers['user-agent'] ?? '');
@@ -88,30 +88,15 @@ export class AwsWafWall {
 
   /** `route` behind the wall: a request with a valid token gets it, any other the 202 interstitial. */
   protect(route: ReplayRoute): ReplayRoute[] {
-    return [
-      {
-        ...route,
-        match: (req) => {
-          const ok = this.valid(req) && (route.match?.(req) ?? true);
-          if (ok) this.passed++;
-          return ok;
-        },
-      },
-      {
-        method: route.method,
-        path: route.path,
-        respond: () => {
-          const nonce = randomBytes(12).toString('hex');
-          this.#nonces.add(nonce);
-          this.challenged++;
-          return {
-            status: 202,
-            headers: { 'x-amzn-waf-action': 'challenge', 'cache-control': 'no-store, max-age=0', server: 'CloudFront' },
-            body: awsWafInterstitial(nonce),
-          };
-        },
-      },
-    ];
+    return behindWall(this, route, () => {
+      const nonce = randomBytes(12).toString('hex');
+      this.#nonces.add(nonce);
+      return {
+        status: 202,
+        headers: { 'x-amzn-waf-action': 'challenge', 'cache-control': 'no-store, max-age=0', server: 'CloudFront' },
+        body: awsWafInterstitial(nonce),
+      };
+    });
   }
 }
 
@@ -162,35 +147,49 @@ export class AkamaiWall {
 
   /** `route` behind the wall: a validated `_abck` passes; anything else gets 429 with the sensor's cookies and script. */
   protect(route: ReplayRoute): ReplayRoute[] {
-    return [
-      {
-        ...route,
-        match: (req) => {
-          const ok = this.valid(req) && (route.match?.(req) ?? true);
-          if (ok) this.passed++;
-          return ok;
+    return behindWall(this, route, () => {
+      const nonce = randomBytes(10).toString('hex');
+      this.#nonces.add(nonce);
+      return {
+        status: 429,
+        headers: {
+          'set-cookie': [
+            `_abck=${randomBytes(24).toString('hex').toUpperCase()}~-1~YAAQ${nonce}~-1~-1; Path=/; Max-Age=31536000`,
+            `bm_sz=${randomBytes(20).toString('hex').toUpperCase()}~YAAQ${nonce}; Path=/; Max-Age=14400`,
+          ],
+          server: 'AkamaiGHost',
         },
-      },
-      {
-        method: route.method,
-        path: route.path,
-        respond: () => {
-          const nonce = randomBytes(10).toString('hex');
-          this.#nonces.add(nonce);
-          this.challenged++;
-          return {
-            status: 429,
-            headers: {
-              'set-cookie': [
-                `_abck=${randomBytes(24).toString('hex').toUpperCase()}~-1~YAAQ${nonce}~-1~-1; Path=/; Max-Age=31536000`,
-                `bm_sz=${randomBytes(20).toString('hex').toUpperCase()}~YAAQ${nonce}; Path=/; Max-Age=14400`,
-              ],
-              server: 'AkamaiGHost',
-            },
-            body: `<!DOCTYPE html><html><head><title>Just a moment</title><script>window.bmak = { nonce: '${nonce}' };</script><script src="${AKAMAI_SENSOR}"></script></head><body></body></html>`,
-          };
-        },
-      },
-    ];
+        body: `<!DOCTYPE html><html><head><title>Just a moment</title><script>window.bmak = { nonce: '${nonce}' };</script><script src="${AKAMAI_SENSOR}"></script></head><body></body></html>`,
+      };
+    });
   }
+}
+
+/** A wall's counters and its test of a request, as behindWall uses them. */
+interface Wall {
+  challenged: number;
+  passed: number;
+  valid(req: RecordedRequest): boolean;
+}
+
+/** `route` behind `wall`: a request it finds valid gets the route (counted as passed), any other its challenge (counted). */
+function behindWall(wall: Wall, route: ReplayRoute, challenge: () => ReplayAnswer): ReplayRoute[] {
+  return [
+    {
+      ...route,
+      match: (req) => {
+        const ok = wall.valid(req) && (route.match?.(req) ?? true);
+        if (ok) wall.passed++;
+        return ok;
+      },
+    },
+    {
+      method: route.method,
+      path: route.path,
+      respond: () => {
+        wall.challenged++;
+        return challenge();
+      },
+    },
+  ];
 }

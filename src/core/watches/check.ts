@@ -33,6 +33,7 @@ import {
 } from '../../platform/watches.js';
 import { observe, type OperationAnswer } from '../../domain/watch-observation.js';
 import { hotelOf, stayRates, targetTool } from './target.js';
+import { healthEvent } from './health.js';
 
 /** Where a check's charge and history row are recorded: the route that asks for a check. */
 export const CHECK_ROUTE = { method: 'POST', path: '/v1/watches/{watch_id}/check' } as const;
@@ -147,6 +148,15 @@ async function commitCheck(
   const next = call.slot !== null ? nextSlot(w.next_check_at, check.created_at, periodMs(deps.config, w.every_hours)) : null;
   const updated = await afterCheck(tx, w, check, next);
   if (next) await queueCheck(deps.queue.boss(), tx, updated, next.at, leaseSeconds(deps.config, w.operation, w.target));
+  // checking again after periods missed in a row: told once, as the failing was
+  if (next && w.failing_since)
+    await healthEvent(deps, deps.queue.boss(), tx, updated, 'watch.resumed', {
+      reason: 'checks_succeed',
+      failing_since: w.failing_since.toISOString(),
+      periods_missed_in_row: w.misses_in_row,
+      check_id: check.id,
+      request_id: requestId,
+    });
   let event: EventRow | null = null;
   if (verdict.fired) {
     const id = `evt_${requestId.slice(requestId.indexOf('_') + 1)}`;

@@ -60,6 +60,10 @@ export const WatchSchema = z.object({
   last_price: Cheapest,
   last_error: z.string().nullable().describe('the last failed attempt (charged nothing), until a check succeeds'),
   periods_missed: z.int().describe('schedule periods that ended unchecked (every attempt failed, or the service was down longer than a period)'),
+  failing_since: z
+    .string()
+    .nullable()
+    .describe('since when the watch is failing (WATCH_FAILING_AFTER periods missed in a row; a watch.failing event told it); null once a check succeeds again'),
   checks_total: z.int(),
   credits_spent: z.int(),
   events_total: z.int(),
@@ -70,11 +74,16 @@ export const WatchSchema = z.object({
 export const EventSchema = z.object({
   id: z.string().describe('the webhook-id of its delivery'),
   type: z
-    .enum(['watch.triggered', 'watch.paused'])
-    .describe('watch.paused: the watch paused by itself (data.reason gone: its target no longer exists upstream)'),
+    .enum(['watch.triggered', 'watch.paused', 'watch.failing', 'watch.resumed', 'watch.digest'])
+    .describe(
+      'watch.paused: the watch paused by itself (data.reason gone: its target no longer exists upstream; insufficient_credits); watch.failing: periods missed one after another; watch.resumed: checking again after failing or a credits pause; watch.digest: the account’s daily digest (GET /v1/digests)',
+    ),
   created_at: z.string(),
-  check_id: z.string().nullable().describe('the check that fired it; null for watch.paused'),
-  request_id: z.string().describe('the check, or the failed attempt (GET /v1/requests/{request_id})'),
+  check_id: z.string().nullable().describe('the check that fired it; null for the health events and the digest'),
+  request_id: z
+    .string()
+    .nullable()
+    .describe('the check, or the failed attempt (GET /v1/requests/{request_id}); null where no call stands behind the event (a resumption, the digest)'),
   callback_status: z.enum(['not_configured', 'pending', 'delivered', 'failed']),
   callback_attempts: z.int(),
   callback_last_error: z.string().nullable(),
@@ -119,6 +128,7 @@ export function watchResource(w: WatchRow, t: WatchTotals | undefined) {
     last_price: (t?.last_price ?? null) as z.infer<typeof Cheapest>,
     last_error: w.last_error,
     periods_missed: w.periods_missed,
+    failing_since: isoOrNull(w.failing_since),
     checks_total: t?.checks ?? 0,
     credits_spent: t?.credits ?? 0,
     events_total: t?.events ?? 0,
@@ -133,7 +143,7 @@ export function eventResource(e: EventRow) {
     type: e.type,
     created_at: e.created_at.toISOString(),
     check_id: e.check_id,
-    request_id: e.check_id ?? String((e.payload as { data?: { request_id?: string } }).data?.request_id ?? ''),
+    request_id: e.check_id ?? (e.payload as { data?: { request_id?: string } }).data?.request_id ?? null,
     callback_status: e.callback_status,
     callback_attempts: e.callback_attempts,
     callback_last_error: e.callback_last_error,

@@ -12,18 +12,14 @@ import type PgBoss from 'pg-boss';
 import type { ApiError } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
 import { nextSlot, periodMs, retryDelayMs } from '../../domain/watch-schedule.js';
-import { leaseSeconds, queueCheck, queueWatchWebhook, type CheckJob } from '../../jobs/watch-queue.js';
+import { leaseSeconds, queueCheck, type CheckJob } from '../../jobs/watch-queue.js';
 import { endOf } from '../../domain/watch-end.js';
-import type { TransactionSql } from 'postgres';
-import { watchResource } from './resource.js';
-import { hotelOf } from './target.js';
 import { keyById } from '../../platform/keys.js';
 import { billedPlan, planOf } from '../../platform/plans.js';
 import {
   activeWatches,
   claimSlot,
   endWatch,
-  insertEvent,
   lockAccountWatches,
   lockUnpaid,
   overdueWatches,
@@ -33,12 +29,13 @@ import {
   unpaidWatches,
   updateWatch,
   watchTarget,
-  watchTotals,
   type WatchRow,
 } from '../../platform/watches.js';
 import type { ServiceDeps } from '../service-deps.js';
 import type { CommitCall } from '../call.js';
 import { runCheck } from './check.js';
+import { sendDigests } from './digest.js';
+import { afterMissed, healthEvent } from './health.js';
 
 /** This process, as recorded on the slots it holds. */
 const HOLDER = `${os.hostname()}/${process.pid}`;
@@ -66,7 +63,11 @@ export async function checkSlot(deps: ServiceDeps, boss: PgBoss, job: CheckJob):
   if (deps.config.CREDITS_MODE === 'enforce' && key.plan) {
     const left = await deps.credits.remaining(key.account_id, key.plan);
     if (left < watch.credits_per_check) {
-      await pauseUnpaid(deps.sql, watch.id, watch.seq, `insufficient credits: a check costs ${watch.credits_per_check}, ${Math.max(0, left)} available`);
+      const detail = `insufficient credits: a check costs ${watch.credits_per_check}, ${Math.max(0, left)} available`;
+      await deps.sql.begin(async (tx) => {
+        const row = (await pauseUnpaid(tx, watch.id, watch.seq, detail)) ? await lockWatch(tx, watch.id) : null;
+        if (row) await healthEvent(deps, boss, tx, row, 'watch.paused', { reason: 'insufficient_credits', detail, request_id: null });
+      });
       return;
     }
   }
@@ -126,32 +127,13 @@ async function attemptFailed(
       const paused = await pauseUnpaid(tx, watch.id, watch.seq, detail, next.pause);
       // a gone target is told (watch.paused): nobody would notice otherwise; the credits pause resumes by itself
       const row = paused && next.pause === 'gone' ? await lockWatch(tx, watch.id) : null;
-      if (row) await pausedEvent(deps, boss, tx, row, { reason: 'gone', detail, requestId: a.requestId });
+      if (row) await healthEvent(deps, boss, tx, row, 'watch.paused', { reason: 'gone', detail, request_id: a.requestId });
       return;
     }
     const row = await slotFailed(tx, watch.id, watch.seq, detail, next);
     if (row) await queueCheck(boss, tx, row, next.at, a.lease, next.retry ? `retry-${row.failures}` : 'slot');
+    if (row && !next.retry) await afterMissed(deps, boss, tx, row, { detail, requestId: a.requestId });
   });
-}
-
-/** The watch.paused event of a watch that paused by itself, delivered like watch.triggered. */
-async function pausedEvent(
-  deps: ServiceDeps,
-  boss: PgBoss,
-  tx: TransactionSql,
-  watch: WatchRow,
-  p: { reason: 'gone'; detail: string; requestId: string },
-): Promise<void> {
-  const id = `evt_${p.requestId.slice(p.requestId.indexOf('_') + 1)}`;
-  const totals = await watchTotals(tx, [watch.id]);
-  const payload = {
-    id,
-    type: 'watch.paused',
-    timestamp: new Date().toISOString(),
-    data: { watch: watchResource(watch, totals.get(watch.id)), reason: p.reason, detail: p.detail, request_id: p.requestId, hotel: hotelOf(watch, null) },
-  };
-  await insertEvent(tx, { id, watch, checkId: null, type: 'watch.paused', payload });
-  if (watch.callback_url && deps.config.WEBHOOK_SIGNING_SECRET) await queueWatchWebhook(boss, tx, id);
 }
 
 /** Overdue slots whose queue entry was lost, and watches paused for credits their account can now pay. */
@@ -176,6 +158,8 @@ export async function sweepWatches(deps: ServiceDeps, boss: PgBoss): Promise<voi
       const now = new Date();
       const resumed = await updateWatch(tx, w.id, { status: 'active', paused_reason: null, next_check_at: now, newSlot: true });
       await queueCheck(boss, tx, resumed, now, leaseSeconds(deps.config, w.operation, w.target));
+      await healthEvent(deps, boss, tx, resumed, 'watch.resumed', { reason: 'credits_available', request_id: null });
     });
   }
+  await sendDigests(deps, boss);
 }

@@ -10,9 +10,10 @@ import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { McpUiResourceMeta } from '@modelcontextprotocol/ext-apps';
 import { ResourceNotFoundError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
 import type { Tool } from '../../core/define-tool.js';
+import { THUMBNAIL_ORIGINS } from './apps/views/thumbnail-origins.js';
 
 /** What a host shows of each app before it runs it. */
-const APPS: Record<string, { title: string; description: string }> = {
+const APPS: Record<string, { title: string; description: string; resourceDomains?: string[] }> = {
   'hotel-calendar': {
     title: 'Hotel price calendar',
     description:
@@ -28,13 +29,27 @@ const APPS: Record<string, { title: string; description: string }> = {
     description:
       'The sellers of one stay side by side from get_hotel_offers (or get_stay_price’s headline price and cheapest seller): all-in totals, free cancellation, the official site marked, Book buttons.',
   },
+  flights: {
+    title: 'Flights',
+    description:
+      'Itineraries of search_flights and get_return_flights (whole-trip prices, legs, layovers; the next step through the host) and the booking options of get_booking_options with Book buttons that open the signed booking link.',
+  },
+  'hotel-search': {
+    title: 'Hotel search',
+    description:
+      'The properties of search_hotels as cards: photo, class, guest rating, the stay’s price, amenities; each one’s sellers and prices through the host (get_hotel_offers), its own website.',
+    resourceDomains: THUMBNAIL_ORIGINS,
+  },
 };
 
 /**
- * The pages fetch nothing (scripts and styles inline, no font or image from elsewhere): an empty
- * CSP allow-list, which hosts turn into a policy that lets the frame reach no host at all.
+ * The pages fetch nothing (scripts and styles inline, no font from elsewhere): an empty CSP
+ * allow-list, which hosts turn into a policy that lets the frame reach no host at all, but for the
+ * images of an app that shows the upstream's own thumbnails (its resourceDomains).
  */
-const UI_META: McpUiResourceMeta = { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true };
+function uiMeta(app: string): McpUiResourceMeta {
+  return { csp: { connectDomains: [], resourceDomains: APPS[app]?.resourceDomains ?? [] }, prefersBorder: true };
+}
 
 /** Built next to the compiled modules (dist/src/… → dist/apps) or, run from the sources, in the build's dist/apps. */
 const PAGES = new URL(import.meta.url.includes('/dist/src/') ? '../../../apps/' : '../../../dist/apps/', import.meta.url);
@@ -59,7 +74,7 @@ export function appResources(tools: Iterable<Tool>): Resource[] {
   return [...names].map((app) => {
     const about = APPS[app];
     if (!about) throw new Error(`tool app "${app}" is not in the apps catalogue (src/doors/mcp/mcp-apps.ts)`);
-    return { uri: appUri(app), name: app, title: about.title, description: about.description, mimeType: RESOURCE_MIME_TYPE, _meta: { ui: UI_META } };
+    return { uri: appUri(app), name: app, title: about.title, description: about.description, mimeType: RESOURCE_MIME_TYPE, _meta: { ui: uiMeta(app) } };
   });
 }
 
@@ -77,5 +92,5 @@ export function readAppResource(resources: Resource[], uri: string): ReadResourc
     text = fs.readFileSync(file, 'utf8');
     pages.set(resource.name, text);
   }
-  return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text, _meta: { ui: UI_META } }] };
+  return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text, _meta: { ui: uiMeta(resource.name) } }] };
 }

@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
     const app = await host.open({ ...page, theme: 'light', width: 360, args, result });
     const official = offers.find((o) => o.is_official)!;
     await app.frame.getByRole('button', { name: `Book on ${official.raw_source}` }).click();
-    await expect.poll(() => app.links).toEqual([official.link]);
+    await expect.poll(() => app.links, { timeout: 30_000 }).toEqual([official.link]);
     await app.page.close();
   });
 
@@ -104,7 +104,7 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
       await expectShown(app, `apps-stay-price-${width}-${theme}`);
       if (theme === 'dark') {
         await app.frame.getByRole('button', { name: `Book on ${stay.cheapest_seller.raw_source}` }).click();
-        await expect.poll(() => app.links).toEqual([stay.cheapest_seller.link]);
+        await expect.poll(() => app.links, { timeout: 30_000 }).toEqual([stay.cheapest_seller.link]);
         await app.frame.getByRole('button', { name: 'Compare every seller' }).click();
         await app.frame.locator('table.sellers').waitFor();
         expect(app.calls).toEqual([{ name: 'get_hotel_offers', arguments: args }]);

@@ -19,7 +19,14 @@ const APP_OF_TOOL = {
   get_hotel_calendar: 'ui://hotelrates/hotel-calendar',
   get_hotel_offers: 'ui://hotelrates/hotel-offers',
   get_stay_price: 'ui://hotelrates/hotel-offers',
+  search_flights: 'ui://hotelrates/flights',
+  get_return_flights: 'ui://hotelrates/flights',
+  get_booking_options: 'ui://hotelrates/flights',
+  search_hotels: 'ui://hotelrates/hotel-search',
 };
+
+/** What a page may load from elsewhere: only search_hotels' photos, from Google's image hosts. */
+const IMAGE_ORIGINS: Record<string, string[]> = { 'ui://hotelrates/hotel-search': ['https://*.googleusercontent.com'] };
 
 let svc: TestService;
 let replay: ReplayServer;
@@ -60,10 +67,11 @@ describe.each(Object.keys(REVISIONS) as (keyof typeof REVISIONS)[])('MCP Apps, r
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual([...new Set(Object.values(APP_OF_TOOL))].sort());
     for (const resource of resources) {
-      expect(resource).toMatchObject({ mimeType: 'text/html;profile=mcp-app', _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] } } } });
+      const csp = { connectDomains: [], resourceDomains: IMAGE_ORIGINS[resource.uri] ?? [] };
+      expect(resource).toMatchObject({ mimeType: 'text/html;profile=mcp-app', _meta: { ui: { csp } } });
       const read = await client.readResource({ uri: resource.uri });
       const page = read.contents[0] as { uri: string; mimeType: string; text: string };
-      expect(page).toMatchObject({ uri: resource.uri, mimeType: 'text/html;profile=mcp-app' });
+      expect(page).toMatchObject({ uri: resource.uri, mimeType: 'text/html;profile=mcp-app', _meta: { ui: { csp } } });
       expect(Buffer.byteLength(page.text)).toBeLessThanOrEqual(APP_BUDGET);
       expect(page.text).toMatch(/^<!doctype html>/);
       // self-contained: nothing to fetch (no src/href/url() pointing anywhere, no import)

@@ -41,6 +41,21 @@ const BOOKING_LINK_MINTED =
 const ENGINE_STATED =
   "stated by the engines whose replies carry it (src/sources/official/README.md's table), tested on built engine replies (test/fixtures/README.md, official engines); the recorded example's engine (Beds24) states none of it";
 
+/** The fields of a watch event (src/core/watches/resource.ts EventSchema). */
+const EVENT_FIELDS = [
+  'id',
+  'type',
+  'created_at',
+  'check_id',
+  'request_id',
+  'callback_status',
+  'callback_attempts',
+  'callback_last_error',
+  'redeliveries',
+  'redelivered_at',
+  'data',
+];
+
 export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
   get_usage: {
     by_app: { ours: "the account's request history, grouped by the connected app (OAuth client) that made each call" },
@@ -974,6 +989,7 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     warnings: { ours: 'parameters accepted without effect, named by the compatible family' },
   },
   check_watch: {
+    'watch.failing_since': WATCH_RECORD,
     'watch.ends_at': WATCH_RECORD,
     'watch.ended_reason': WATCH_RECORD,
     'check.parity.selling_while_sold_out': WATCH_PARITY,
@@ -1023,6 +1039,7 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'watch.last_error': WATCH_RECORD,
   },
   create_watch: {
+    failing_since: WATCH_RECORD,
     ends_at: WATCH_RECORD,
     ended_reason: WATCH_RECORD,
     paused_reason: WATCH_RECORD,
@@ -1053,6 +1070,7 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     last_error: WATCH_RECORD,
   },
   get_watch: {
+    failing_since: WATCH_RECORD,
     ends_at: WATCH_RECORD,
     ended_reason: WATCH_RECORD,
     'checks[].parity.basis.rooms': WATCH_PARITY,
@@ -1242,6 +1260,11 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'checks[].stored.rows_changed': WATCH_RECORD,
     'checks[].stored.rows_removed': WATCH_RECORD,
   },
+  list_watch_digests: {
+    digests: WATCH_RECORD,
+    ...Object.fromEntries(EVENT_FIELDS.map((f) => [`digests[].${f}`, WATCH_RECORD])),
+  },
+  redeliver_watch_digest: Object.fromEntries(EVENT_FIELDS.map((f) => [f, WATCH_RECORD])),
   redeliver_watch_event: Object.fromEntries(
     [
       'id',
@@ -1263,6 +1286,7 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'events[].callback_last_error': WATCH_RECORD,
   },
   list_watches: {
+    'watches[].failing_since': WATCH_RECORD,
     watches: WATCH_RECORD,
     'watches[].ends_at': WATCH_RECORD,
     'watches[].ended_reason': WATCH_RECORD,
@@ -1310,6 +1334,7 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     'watches[].updated_at': WATCH_RECORD,
   },
   update_watch: {
+    failing_since: WATCH_RECORD,
     ends_at: WATCH_RECORD,
     ended_reason: WATCH_RECORD,
     paused_reason: WATCH_RECORD,

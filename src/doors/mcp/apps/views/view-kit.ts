@@ -82,3 +82,42 @@ export function startView<T>(view: ViewStart<T>): void {
     if (waiting) show(waiting);
   });
 }
+
+/**
+ * A button that asks the host to open a link (ui/open-link: a sandboxed frame opens nothing
+ * itself); null where the host lets apps open no link. `hidden` completes its name for screen readers.
+ */
+export function linkButton(bridge: ViewBridge, url: string | null, visible: string, hidden: string): HTMLElement | null {
+  if (!url || !bridge.hostCapabilities.openLinks) return null;
+  const button = h('button', { type: 'button', class: 'book', 'data-link': url }, visible, h('span', { class: 'sr-only' }, hidden), ' ↗');
+  button.addEventListener('click', () => void bridge.request('ui/open-link', { url }).catch(() => (button.textContent = 'The host did not open it')));
+  return button;
+}
+
+/**
+ * A button that has the host call one of our read-only tools and hands its structuredContent on;
+ * null where the host lets apps call no tool. While it waits it says so; a failure lets it try again.
+ */
+export function callButton<T>(bridge: ViewBridge, label: string, name: string, args: Record<string, unknown>, then: (answer: T) => void): HTMLElement | null {
+  if (!bridge.hostCapabilities.serverTools) return null;
+  const button = h('button', { type: 'button', class: 'next' }, label);
+  button.addEventListener('click', () => {
+    button.setAttribute('disabled', '');
+    button.textContent = 'Asking…';
+    void bridge
+      .request('tools/call', { name, arguments: args })
+      .then((result) => {
+        const answer = (result as { structuredContent?: T; isError?: boolean }).structuredContent;
+        if (!answer || (result as { isError?: boolean }).isError) throw new Error('no result');
+        then(answer);
+      })
+      .catch(() => {
+        button.removeAttribute('disabled');
+        button.textContent = `${label}: failed, try again`;
+      });
+  });
+  return button;
+}
+
+/** "n thing(s)". */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
