@@ -35,7 +35,9 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
     replay = await startReplayServer([{ path: '/travel/search', body: served, headers: { 'content-type': 'text/html; charset=utf-8' } }]);
     svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0' });
     const key = (await svc.key()).key;
-    const search = await fetch(S.text(`${svc.url}/api/v1/search?engine=google_hotels&q=Tokyo&check_in_date=2026-08-11&check_out_date=2026-08-13&api_key=${key}`));
+    const search = await fetch(
+      S.text(`${svc.url}/api/v1/search?engine=google_hotels&q=Tokyo&check_in_date=2026-08-11&check_out_date=2026-08-13&api_key=${key}`),
+    );
     expect(search.status).toBe(200);
     const meta = ((await search.json()) as { search_metadata: { html_url: string } }).search_metadata;
     archiveUrl = `${meta.html_url}?api_key=${key}`;

@@ -188,11 +188,15 @@ describe(suite.title, () => {
     );
     expect(many.body.error).not.toMatch(/min_price/);
     const bags = await get(
-      S.text('/api/v1/search?engine=google_flights&departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&checked_bags=1&max_price=300&sort_by=price'),
+      S.text(
+        '/api/v1/search?engine=google_flights&departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&checked_bags=1&max_price=300&sort_by=price',
+      ),
     );
     expect([bags.status, bags.body.error]).toEqual([400, 'checked_bags: fares are priced without bags; send the search without it']);
     const airbnb = await get(
-      S.text('/api/v1/search?engine=airbnb&q=Lyon&airbnb_domain=airbnb.fr&hl=fr&gl=fr&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&include_taxes=true&zero_retention=false'),
+      S.text(
+        '/api/v1/search?engine=airbnb&q=Lyon&airbnb_domain=airbnb.fr&hl=fr&gl=fr&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&include_taxes=true&zero_retention=false',
+      ),
     );
     expect(airbnb.status).toBe(200);
     expect([...airbnb.body.warnings].sort()).toEqual([expect.stringMatching(/^gl: .*airbnb_domain/), expect.stringMatching(/^hl: .*airbnb_domain/)]);
@@ -221,7 +225,9 @@ describe(suite.title, () => {
     const badBool = await get('/api/v1/search?engine=metasearch_hotels_calendar&property_token=ChkJunk-hotel&rates_include_tax=maybe');
     expect([badBool.status, badBool.body.detail[0].loc]).toEqual([400, ['query', 'rates_include_tax']]);
     const flights = await get(
-      S.text('/v1/serp/google_flights?departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&adults=2&children=1&stops=any&no_cache=true'),
+      S.text(
+        '/v1/serp/google_flights?departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&adults=2&children=1&stops=any&no_cache=true',
+      ),
     );
     expect(flights.status).toBe(200);
     expect(flights.body.search_parameters).toMatchObject({

@@ -137,7 +137,15 @@ describe(suite.title, () => {
   });
 
   const post = (p: string, body: unknown) => svc.call(`/v1/serp/${p}`, { key, body });
-  const roundTrip = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: D('2026-07-15'), return_date: D('2026-08-15'), currency: 'USD', hl: 'en', gl: 'us' };
+  const roundTrip = {
+    departure_id: 'SFO',
+    arrival_id: 'JFK',
+    outbound_date: D('2026-07-15'),
+    return_date: D('2026-08-15'),
+    currency: 'USD',
+    hl: 'en',
+    gl: 'us',
+  };
   const lastRequest = (p: string) => replay.requests.filter((r) => r.path === p).at(-1)!;
 
   it('REST: search → return with the departure_token → booking with the booking_token', async () => {
@@ -183,7 +191,11 @@ describe(suite.title, () => {
     expect(back.best_flights[0].flights.map((f: any) => f.flight_number)).toEqual(['MS 754', 'MS 964']);
     expect(back.best_flights[0].booking_token).toEqual(expect.any(String));
     expect(back.best_flights[0].departure_token).toBeUndefined();
-    expect(back.search_parameters).toMatchObject({ engine: 'metasearch_flights_return', departure_token: first.departure_token, outbound_date: D('2026-07-15') });
+    expect(back.search_parameters).toMatchObject({
+      engine: 'metasearch_flights_return',
+      departure_token: first.departure_token,
+      outbound_date: D('2026-07-15'),
+    });
     const retTfs = tfsOf(lastRequest(SEARCH));
     expect(retTfs.legs[0].selectedFlights).toEqual([{ from: 'SFO', date: D('2026-07-15'), to: 'JFK', airline: 'B6', flightNumber: '16' }]);
     expect(retTfs.legs[1].selectedFlights).toBeUndefined();

@@ -55,7 +55,7 @@ describe(suite.title, () => {
       extracted_hotel_class: 2,
       rating: 4.1,
       reviews: 1075,
-      rate: { currency: 'GBP', check_in: S('2026-04-15'), check_out: S('2026-04-22'), nights: 7, from_display_text: false },
+      rate: { currency: 'GBP', check_in: '2026-04-15', check_out: '2026-04-22', nights: 7, from_display_text: false },
     });
     expect(body.amenity_codes).toContainEqual([1, 54]);
     expect(body.amenities).toContain('Breakfast');

@@ -189,7 +189,11 @@ describe(suite.title, () => {
     // the recorded grid prices 2023-06-04..14: for another stay it is an upstream mismatch, never priced
     for (const path of ['/v1/ota/otatwo/rooms', '/v1/ota/otatwo']) {
       const other = await h.post(path, { property_id: '9209612', check_in: S('2023-06-05'), nights: 10 });
-      expect([other.status, other.charged, other.body.detail]).toEqual([502, '0', `StayMismatch: the upstream answered for ${S('2023-06-04')}..${S('2023-06-14')}`]);
+      expect([other.status, other.charged, other.body.detail]).toEqual([
+        502,
+        '0',
+        `StayMismatch: the upstream answered for ${S('2023-06-04')}..${S('2023-06-14')}`,
+      ]);
     }
     const search = await h.post('/v1/ota/otatwo/search', { query: 'golden' });
     expect(search.status).toBe(200);

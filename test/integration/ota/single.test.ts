@@ -31,7 +31,10 @@ describe(suite.title, () => {
       // the page states the stay it was priced for; these dates are not the asked ones
       {
         path: '/otaone/hotel/rs/other-dates.en-gb.html',
-        body: OTAONE_PROPERTY_PAGE.replace("b_hotel_id: '4242001',", S.text("b_hotel_id: '4242001', b_checkin_date: '2026-12-02', b_checkout_date: '2026-12-04',")),
+        body: OTAONE_PROPERTY_PAGE.replace(
+          "b_hotel_id: '4242001',",
+          S.text("b_hotel_id: '4242001', b_checkin_date: '2026-12-02', b_checkout_date: '2026-12-04',"),
+        ),
       },
       { path: '/otaone/hotel/rs/captcha.en-gb.html', status: 403, body: '<html><div class="g-recaptcha"></div></html>' },
       { path: '/otaone/searchresults.en-gb.html', body: readFixture(CARDS) },
@@ -64,7 +67,12 @@ describe(suite.title, () => {
       { path: '/hostel/legacy-hwapi-service/2.2/properties/93919/availability/', body: S.json(readFixtureJson(HOSTEL)) },
       {
         path: '/hostel/legacy-hwapi-service/2.2/properties/93920/availability/',
-        body: { ...S.json(readFixtureJson<object>(HOSTEL)), id: 93920, rooms: { dorms: [], privates: [] }, stayRuleViolations: [{ type: 'MIN_NIGHTS', value: 3 }] },
+        body: {
+          ...S.json(readFixtureJson<object>(HOSTEL)),
+          id: 93920,
+          rooms: { dorms: [], privates: [] },
+          stayRuleViolations: [{ type: 'MIN_NIGHTS', value: 3 }],
+        },
       },
       {
         path: '/hostel/legacy-hwapi-service/2.2/properties/93921/availability/',
@@ -119,7 +127,11 @@ describe(suite.title, () => {
     expect(blocked.status).toBe(502);
     expect(blocked.body.detail).toBe('CaptchaChallenge');
     const other = await h.post('/v1/ota/otaone/rooms', { pagename: 'other-dates', country: 'rs', check_in: S('2026-12-01'), nights: 2 });
-    expect([other.status, other.charged, other.body.detail]).toEqual([502, '0', `StayMismatch: the upstream answered for ${S('2026-12-02')}..${S('2026-12-04')}`]);
+    expect([other.status, other.charged, other.body.detail]).toEqual([
+      502,
+      '0',
+      `StayMismatch: the upstream answered for ${S('2026-12-02')}..${S('2026-12-04')}`,
+    ]);
   });
 
   it('otaone search: recorded cards with page names and priced provenance, 1 credit', async () => {
@@ -237,7 +249,11 @@ describe(suite.title, () => {
     });
     // Asked for other dates, the same reply is an upstream mismatch, never priced under the asked stay.
     const other = await h.post('/v1/ota/hostel', { property_id: '93919', check_in: S('2026-06-15'), nights: 3, guests: 1 });
-    expect([other.status, other.charged, other.body.detail]).toEqual([502, '0', `StayMismatch: the upstream answered for ${S('2026-06-20')}..${S('2026-06-23')}`]);
+    expect([other.status, other.charged, other.body.detail]).toEqual([
+      502,
+      '0',
+      `StayMismatch: the upstream answered for ${S('2026-06-20')}..${S('2026-06-23')}`,
+    ]);
     const minNights = await h.post('/v1/ota/hostel', { property_id: '93920', check_in: S('2026-06-15'), nights: 1 });
     expect([minNights.status, minNights.charged]).toEqual([200, '8']);
     expect(minNights.body).toMatchObject({ rooms: [], stay_rule_violations: [{ type: 'MIN_NIGHTS', value: 3 }] });
