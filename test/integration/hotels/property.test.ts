@@ -9,7 +9,7 @@ import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { crownDetail, LONDON_TOKENS, page, PAGES, withData } from '../../fixtures/hotels-payloads.js';
 import { shiftFrom } from '../../helpers/dates.js';
 
-/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
 const S = shiftFrom('2026-04-10');
 
 const SEARCH = '/travel/search';

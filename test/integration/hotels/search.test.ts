@@ -8,7 +8,7 @@ import { startReplayServer, type RecordedRequest, type ReplayServer } from '../.
 import { emptySearchPage, LONDON_TOKENS, page, PAGES } from '../../fixtures/hotels-payloads.js';
 import { shiftFrom } from '../../helpers/dates.js';
 
-/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
 const S = shiftFrom('2026-04-10');
 
 const SEARCH = '/travel/search';

@@ -15,7 +15,7 @@ import { startTestService, type TestService } from '../../helpers/test-service.j
 import { rotatedHashSite } from '../../replay/rotated-hash.js';
 import { shiftFrom } from '../../helpers/dates.js';
 
-/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
 const S = shiftFrom('2026-11-06');
 
 const LYON = 'airbnb/StaysSearch-excerpt-lyon-2026-09.json';

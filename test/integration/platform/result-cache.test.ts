@@ -16,7 +16,7 @@ import { startTestService, type TestService } from '../../helpers/test-service.j
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { shiftFrom } from '../../helpers/dates.js';
 
-/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
 const S = shiftFrom('2026-04-15');
 
 type Json = Record<string, any>;

@@ -9,7 +9,7 @@ import { OTAFOUR_SECONDARY_DATA } from '../../fixtures/ota-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import { shiftFrom } from '../../helpers/dates.js';
 
-/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
 const S = shiftFrom('2026-12-01');
 
 describe('client hang-up', () => {
