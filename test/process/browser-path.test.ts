@@ -38,7 +38,15 @@ const LAYOVER = 'google-flights/results-layover-mad_nrt.html.zst';
 const CARDS = 'booking/search-results-cards-belgrade-2026-11-14.html';
 const PROPERTY = '/otaone/hotel/rs/example-centre.en-gb.html';
 const CLICK = 'https://www.google.com/travel/clk/f';
-const ROUND_TRIP = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: S('2026-07-15'), return_date: S('2026-08-15'), currency: 'USD', hl: 'en', gl: 'us' };
+const ROUND_TRIP = {
+  departure_id: 'SFO',
+  arrival_id: 'JFK',
+  outbound_date: S('2026-07-15'),
+  return_date: S('2026-08-15'),
+  currency: 'USD',
+  hl: 'en',
+  gl: 'us',
+};
 const ROOMS = { pagename: 'example-centre', country: 'rs', check_in: S('2026-12-01'), nights: 2, currency: 'EUR' };
 
 const pinsOutbound = (r: RecordedRequest) => !!r.query.tfs && !!decodeTfs(r.query.tfs).legs[0]?.selectedFlights?.length;
