@@ -113,7 +113,9 @@ async function measure(warmSeconds: string): Promise<Figures> {
 
   const idle = sample(pid);
   // one call at a time: the browser's launch, then the time of one call
-  const first = await book();
+  let first = await book();
+  // on a loaded machine Chromium's start can outlast the first call's budget: that call is retried
+  for (let retry = 0; retry < 2 && first.status !== 200; retry++) first = await book();
   if (first.status !== 200) throw new Error(`the first booking call answered ${first.status}: ${first.detail}\n${server.output().slice(-2000)}`);
   const sequential: number[] = [];
   for (let i = 0; i < SEQUENTIAL; i++) {

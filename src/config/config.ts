@@ -299,7 +299,7 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   GROUP_POS_CONTEXTS:
     'JSON contexts for otatwo/otathree/rentalone points of sale whose context is not public (those answer 503 without one), e.g. {"otatwo":{"CA":{"siteId":…,"tpid":…,"eapid":…,"locale":"en_CA","baseUrl":"https://…"}}}; the currency follows the market, baseUrl (optional) sends that market to its own site',
   GROUP_QUERY_HASHES:
-    'JSON map of persisted GraphQL operation name to its current sha256, for when a site release rotates one (otherwise 503 "persisted query not found")',
+    'JSON map of persisted GraphQL operation name to its current sha256, for when a site release rotates one and the brand does not find it again in its site\'s scripts (otherwise 503 "persisted query not found")',
   RUN_WORKER: 'run the calendar-batch worker in the API process (npm run worker runs it alone)',
   FIRST_KEY_FROM_ENV:
     'the stdio server on the embedded database: a database with no key yet takes API_KEY (sk_ and 32 letters, digits, _ or -) as its first key. The installed package (`npx hotelrates-api mcp`, the MCP bundle) sets it',

@@ -62,6 +62,15 @@ export function normalizeCalendarRequest(r: CalendarRequestInput, now = new Date
   };
 }
 
+/**
+ * The normalized request as a calendar call's input again (a batch item runs as a call of
+ * POST /v1/calendar, whose schema reads it): normalizeCalendarRequest gives it back unchanged.
+ */
+export function calendarInputOf(r: NormalizedCalendarRequest): Record<string, unknown> {
+  const { gl, label, ...fields } = r;
+  return { ...fields, country: gl, ...(label === null ? {} : { label }) };
+}
+
 /** Spec: 5, plus 3 per night with basis mainstream, plus 3 per verify_sources spot-check. */
 export function calendarCost(r: Pick<NormalizedCalendarRequest, 'basis' | 'days' | 'verify_sources'>): number {
   return 5 + (r.basis === 'mainstream' ? 3 * r.days : 0) + 3 * r.verify_sources;
