@@ -1,30 +1,30 @@
 /**
- * One call's lifecycle, the same for every door and for a watch's check: admit → meter → invoke →
- * settle → record.
+ * One call's lifecycle, the same for every door, a watch's check and a calendar batch's item:
+ * admit → meter → invoke → settle → record.
  *
- * - admit: the door names its caller (REST authenticates here; MCP, a task and a watch's check
- *   bring theirs), then the call takes its key's rate-limit slot when the door did not;
+ * - admit: the door names its caller (REST authenticates here; MCP, a task, a watch's check
+ *   and a batch item bring theirs), then the call takes its key's rate-limit slot when the door did not;
  * - meter: one Meter per call says what is charged, what the cache answered and what commits with it;
  * - invoke: validation, reservation, the operation through the result cache or its own handler
  *   (invoke.ts);
  * - settle: the charge, its ledger row and the history row commit before the answer leaves, on their
  *   own or in the door's transaction with what commits with them (an MCP task's result, a watch's
- *   check); an answer whose charge could not be written becomes the error it is, and settles as that;
+ *   check, a batch item's result); an answer whose charge could not be written becomes the error it is, and settles as that;
  * - record: the call's metrics.
  *
- * The doors and the watch schedule only translate: they say how their caller is found, how an
+ * The doors, the watch schedule and the batch worker only translate: they say how their caller is found, how an
  * answer and a failure look on their wire and how big they are, and what commits beside the call;
  * any change to billing, history or the cache decision lands here (or in invoke.ts, its invoke
  * step) and nowhere else.
  */
 import { sendTransaction, type Db } from '../db/client.js';
-import { ClientClosed, Limited, toApiError, type ApiError } from '../domain/errors.js';
+import { ClientClosed, Limited, toApiError, Unfunded, type ApiError } from '../domain/errors.js';
 import { recordCall } from '../ops/ops.js';
-import { writeCallIn, type CallOutcome } from '../platform/call-writer.js';
+import { callStatement, type CallOutcome } from '../platform/call-writer.js';
 import type { PeriodLeft } from '../platform/credits.js';
 import type { CallHistory } from '../platform/history.js';
 import type { Tool, ToolServices } from './define-tool.js';
-import { failed, invokeTool, newMeter, type Caller, type Meter } from './invoke.js';
+import { failed, invokeTool, newMeter, type Caller, type InvokeOptions, type Meter } from './invoke.js';
 import type { ServiceDeps } from './service-deps.js';
 import type { Location } from './validation.js';
 
@@ -43,7 +43,7 @@ export type CommitCall = (tx: Db) => Promise<void>;
 /** What one door says of its calls; everything else is the lifecycle's. */
 export interface CallDoor<B> {
   /** The door's name in the call's context and in the metrics. */
-  transport: 'rest' | 'mcp' | 'watch';
+  transport: 'rest' | 'mcp' | 'watch' | 'batch';
   /** What the history row names (REST: the method and the operation's path; MCP: "MCP" and the tool's name). */
   route: { method: string; path: string };
   /** The status of a successful call on this door. */
@@ -66,8 +66,12 @@ export interface CallDoor<B> {
    * settles once more as that.
    */
   settle?: (commit: CommitCall, reply: Reply<B>, meter: Meter) => Promise<void>;
-  /** False: the call's metrics are its enclosing call's (a watch's check asked for through its route). */
+  /** False: the call's metrics are its enclosing call's (a watch's check asked for through its route), or not an operation call's (a batch item). */
   recorded?: boolean;
+  /** False: the call files no history row of its own (a batch item: its job's call has one). */
+  history?: boolean;
+  /** How it pays under enforcement (InvokeOptions.payment); `balance` only on runStandingCall, whose settle can still refuse. */
+  payment?: InvokeOptions['payment'];
 }
 
 /** Who calls, as the door found them; the lifecycle adds the process's dependencies and the door's name. */
@@ -114,7 +118,7 @@ export function runCall<B>(door: CallDoor<B>, call: CallRequest): Promise<CallRe
 
 /**
  * The same lifecycle for a call the account already stands behind and that commits with its own
- * work (a watch's check: asked for as its own call, or the account's standing order): it runs on
+ * work (a watch's check: asked for as its own call, or the account's standing order; a batch item): it runs on
  * the tool services, takes no rate-limit slot, and settles in the door's transaction.
  */
 export function runStandingCall<B>(door: CallDoor<B> & Required<Pick<CallDoor<B>, 'settle'>>, call: CallRequest<ToolServices>): Promise<CallResult<B>> {
@@ -145,7 +149,7 @@ async function lifecycle<B>(door: CallDoor<B>, call: CallRequest<ToolServices>, 
     if (call.refused) throw call.refused;
     meter.metered = tool.metered && deps.config.CREDITS_MODE !== 'off';
     await admitRate(caller.key, steps.take, meter);
-    const output = await invokeTool(tool, call.input(), call.locate ?? inBody, caller, meter, call.checkInput);
+    const output = await invokeTool(tool, call.input(), caller, meter, { locate: call.locate ?? inBody, checkInput: call.checkInput, payment: door.payment });
     if (meter.pending && door.chargeNote) meter.pending.note = door.chargeNote;
     reply = { status: door.status, body: door.answer(output, meter) };
   } catch (err) {
@@ -154,6 +158,7 @@ async function lifecycle<B>(door: CallDoor<B>, call: CallRequest<ToolServices>, 
   let unsettled: Error | null = null;
   if (caller) {
     const { key, requestId } = caller;
+    const history = door.history !== false;
     const recordOf = (r: Reply<B>): CallRecord => ({
       id: requestId,
       key_id: key.id,
@@ -165,7 +170,7 @@ async function lifecycle<B>(door: CallDoor<B>, call: CallRequest<ToolServices>, 
     });
     const settle = (r: Reply<B>) => {
       const record = recordOf(r);
-      return steps.settle((tx) => settleCallIn(deps, meter, record, tx), r, meter, record);
+      return steps.settle((tx) => settleCallIn(deps, meter, record, tx, history), r, meter, record);
     };
     // written before the answer leaves, so that a client can read its own record at once
     try {
@@ -226,17 +231,27 @@ async function settleCall(deps: Pick<ServiceDeps, 'platform' | 'sql'>, meter: Me
  * The settle step in the door's transaction, as a batch of one on the same money path: the
  * handler's writes, then the call's charge and history row.
  */
-async function settleCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db): Promise<void> {
+async function settleCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db, history: boolean): Promise<void> {
   const writes = meter.writes;
   meter.writes = [];
-  for (const write of writes) await write(tx);
-  const remaining = await writeCallIn(deps.credits, outcomeOf(meter, record), tx);
+  const outcome = outcomeOf(meter, record, history);
+  const settlement = await callStatement(deps.credits, outcome);
+  // all sent at once, none waiting on another; every one answered before this returns, so that
+  // nothing of the call is still on its way when the door's transaction rolls back or ends
+  const sent = await Promise.allSettled([...writes.map((write) => write(tx)), settlement.build(tx)]);
+  const refused = sent.find((r) => r.status === 'rejected');
+  if (refused) throw refused.reason;
+  const remaining = settlement.creditsLeft((sent.at(-1) as PromiseFulfilledResult<PeriodLeft[]>).value);
+  // a call paid from the balance that others spent meanwhile: it fails unpaid, and the door's transaction with it
+  if (outcome.charge?.requireFunds && remaining === null) throw new Unfunded(outcome.charge.amount, null);
   if (meter.pending) meter.remaining = remaining;
 }
 
-function outcomeOf(meter: Meter, record: CallRecord): CallOutcome {
+function outcomeOf(meter: Meter, record: CallRecord, keepHistory = true): CallOutcome {
   const { id, account_id, ...call } = record;
   const history: CallHistory = { ...call, credits: meter.charged, rate_limited: meter.rateLimited, cache_hit: meter.cache?.hit === true };
-  const charge = meter.pending ? { plan: meter.pending.plan, amount: meter.charged, note: meter.pending.note } : null;
-  return { id, accountId: account_id, history, charge };
+  const { pending } = meter;
+  // nothing to cover for a free answer
+  const charge = pending ? { plan: pending.plan, amount: meter.charged, note: pending.note, requireFunds: pending.requireFunds && meter.charged > 0 } : null;
+  return { id, accountId: account_id, history: keepHistory ? history : null, charge };
 }

@@ -61,10 +61,12 @@ export interface ToolContext {
   deps: ToolServices;
   requestId: string;
   key: AuthedKey;
-  /** Which door the call came through; the operator's own checks are `operator`, a watch's checks `watch`. */
-  transport: 'rest' | 'mcp' | 'operator' | 'watch';
+  /** Which door the call came through; the operator's own checks are `operator`, a watch's checks `watch`, a calendar batch's items `batch`. */
+  transport: 'rest' | 'mcp' | 'operator' | 'watch' | 'batch';
   /** Request headers, lower-cased (REST); MCP calls carry none. */
   headers: Record<string, string | undefined>;
+  /** The collection run the call's stored rates join (a batch item: its job's run); absent: a run of its own. */
+  runId?: string;
   /** This service's base URL as the caller reached it (MCP over HTTP), for links it hands out; REST: from `headers`. */
   origin?: string;
   /**
@@ -263,6 +265,8 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   errors?: Partial<Record<ErrorStatus, string>>;
   /** Request headers the handler reads (e.g. Idempotency-Key). */
   headers?: Record<string, HeaderSpec>;
+  /** Also answers CSV (`format=csv` or `Accept: text/csv`): what its lines are, for the reference. */
+  csv?: string;
   /** A dispatching route (the compatible search): the operations it picks by `engine`, whose inputs are its query. */
   engines?: Record<string, Tool>;
   /** A request to show in the reference; it must validate against `input`. */
@@ -316,6 +320,7 @@ export interface Tool<I = unknown, O = unknown> {
   };
   errors: Partial<Record<ErrorStatus, string>>;
   headers: Record<string, HeaderSpec>;
+  csv?: string;
   engines?: Record<string, Tool>;
   example?: unknown;
   handler(this: void, input: I, ctx: ToolContext): Promise<O>;
@@ -363,6 +368,7 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     },
     errors: spec.errors ?? {},
     headers: spec.headers ?? {},
+    ...(spec.csv ? { csv: spec.csv } : {}),
     engines: spec.engines,
     example: spec.example,
     handler: spec.handler,

@@ -4,6 +4,7 @@ import { scopeSources } from '../sources/context.js';
 import { newUpstreamSession } from '../upstream/session.js';
 import type { CacheOutcome, Tool, ToolContext, ToolServices } from './define-tool.js';
 import { parseInput, type Location } from './validation.js';
+import { Unfunded } from '../domain/errors.js';
 
 export interface Meter {
   /** Whether the response is metered and carries the credit headers. */
@@ -13,8 +14,11 @@ export interface Meter {
   /** Credits left after the charge; null when the key has no billing account or metering is off. */
   remaining: number | null;
   rateLimited: boolean;
-  /** The account to charge and the ledger note, once the handler succeeded. */
-  pending: { accountId: string; plan: string; note: string } | null;
+  /**
+   * The account to charge and the ledger note, once the handler succeeded; `requireFunds`: the
+   * charge commits only while the balance covers it (a call paid from the balance, InvokeOptions.payment).
+   */
+  pending: { accountId: string; plan: string; note: string; requireFunds: boolean } | null;
   /** How the result cache answered (a hit is free); null for a call of an operation that is not cached. */
   cache: CacheOutcome | null;
   /** Statements the handler left to commit with the call's record (ToolContext.commitWithCall). */
@@ -34,6 +38,21 @@ export interface Caller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 're
   deps: ToolServices;
   /** Ends the call's upstream work (its client hung up, its task was cancelled); an enclosing scope's signal (the deps' own) still applies. */
   signal?: AbortSignal;
+}
+
+/** How the door has a call validated and paid (call.ts passes the door's and the request's). */
+export interface InvokeOptions {
+  /** Where an input field came from, for validation errors. */
+  locate: (key: string | undefined) => Location;
+  /** The door's own bounds on the valid input, seen before anything is reserved or run. */
+  checkInput?: (input: unknown) => void;
+  /**
+   * Under enforcement, how the call pays: `reserve` (default) holds its maximum and a concurrency
+   * slot while it runs; `balance` (a batch item, the account's standing order) holds nothing, runs
+   * only when the balance covers its maximum, and is charged only while the balance still covers
+   * the charge (Unfunded otherwise).
+   */
+  payment?: 'reserve' | 'balance';
 }
 
 /** zero_retention as the routes accept it: a JSON boolean, or the string of a query parameter. */
@@ -59,14 +78,8 @@ export function asksLive(input: unknown): boolean {
  * not fetch (stored, or an identical call's in flight) is free and reserves nothing. A watch's check
  * is an observation of now: it is always fetched live.
  */
-export async function invokeTool(
-  tool: Tool,
-  raw: unknown,
-  locate: (key: string | undefined) => Location,
-  caller: Caller,
-  meter: Meter,
-  checkInput?: (input: unknown) => void,
-): Promise<unknown> {
+export async function invokeTool(tool: Tool, raw: unknown, caller: Caller, meter: Meter, how: InvokeOptions): Promise<unknown> {
+  const { locate, checkInput, payment = 'reserve' } = how;
   const { deps, signal, ...who } = caller;
   const { key, requestId } = who;
   const mode = deps.config.CREDITS_MODE;
@@ -81,7 +94,13 @@ export async function invokeTool(
   let reserved = false;
   const reserve = async () => {
     if (!enforced) return;
-    await deps.credits.reserve(account.accountId, account.plan, requestId, tool.credits.max(input));
+    const cost = tool.credits.max(input);
+    if (payment === 'balance') {
+      const left = await deps.credits.remaining(account.accountId, account.plan);
+      if (left < cost) throw new Unfunded(cost, left);
+      return;
+    }
+    await deps.credits.reserve(account.accountId, account.plan, requestId, cost);
     reserved = true;
   };
   // a cached operation reserves only when it fetches; the others (and the compatible search, which caches its operation inside) before they run
@@ -110,7 +129,7 @@ export async function invokeTool(
   }
   meter.cache = cache.outcome;
   if (billed) meter.charged = cache.outcome?.hit ? 0 : Math.max(0, Math.round(tool.credits.actual(input, output)));
-  if (account) meter.pending = { ...account, note: `${tool.method} ${tool.path}` };
+  if (account) meter.pending = { ...account, note: `${tool.method} ${tool.path}`, requireFunds: enforced && payment === 'balance' };
   return output;
 }
 

@@ -61,6 +61,19 @@ export class PaymentRequired extends ApiError {
     super(402, detail);
   }
 }
+/**
+ * 402 for a call that pays from the balance as it stands, holding nothing while it runs (a batch
+ * item): the balance did not cover its cost (`available`: what it held before the call ran; null:
+ * items finishing side by side spent it meanwhile, and the call fails unpaid).
+ */
+export class Unfunded extends PaymentRequired {
+  constructor(
+    readonly cost: number,
+    readonly available: number | null,
+  ) {
+    super(`insufficient credits: this call costs ${cost}${available === null ? '' : `, ${available} available`}`);
+  }
+}
 export class NotFound extends ApiError {
   constructor(detail: string) {
     super(404, detail);

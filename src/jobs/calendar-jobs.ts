@@ -2,7 +2,6 @@ import type PgBoss from 'pg-boss';
 import type { Db, Sql } from '../db/client.js';
 import type { NormalizedCalendarRequest } from '../domain/calendar-request.js';
 import { NotFound } from '../domain/errors.js';
-import { accountOf } from '../platform/accounts.js';
 import { once } from '../platform/idempotency.js';
 import { newId } from '../domain/ids.js';
 import type { AuthedKey } from '../platform/keys.js';
@@ -38,13 +37,17 @@ export interface NewJob {
   callbackUrl: string | null;
   /** Bounds of each item's queue expiry (runExpirySeconds). */
   expiry: ExpiryBounds;
+  /** The Idempotency-Key's scope: the route that submits the job (default POST /v1/jobs). */
+  scope?: string;
+  /** Writes what else belongs to the job (a rate shop's row) in the job's own transaction. */
+  withJob?: (tx: Db, jobId: string) => Promise<void>;
 }
 
 /** Persists the job, its items and their queue entries in one transaction, once per Idempotency-Key. */
 export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Promise<{ id: string; replayed: boolean }> {
   const { resourceId, replayed } = await once(
     sql,
-    { keyId: job.key.id, accountId: job.key.account_id, scope: 'POST /v1/jobs', idempotencyKey: job.idempotencyKey, body: job.body },
+    { keyId: job.key.id, accountId: job.key.account_id, scope: job.scope ?? 'POST /v1/jobs', idempotencyKey: job.idempotencyKey, body: job.body },
     async (tx) => {
       const id = newId('refreshjob');
       await tx`INSERT INTO calendar_jobs (id, key_id, account_id, priority, callback_url, callback_status, items_total)
@@ -72,6 +75,7 @@ export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Pr
         })),
         { db: bossDb(tx) },
       );
+      await job.withJob?.(tx, id);
       return id;
     },
   );
@@ -199,14 +203,14 @@ export async function openItemCounts(db: Db): Promise<{ queued: number; running:
 
 // ---- the worker's transitions (see src/workers/calendar-worker.ts for the state machine) ----
 
-/** An item the worker took, with the job's account and the plan it is on. */
+/** An item the worker took, with the key that made its job. */
 export interface StartedItem {
   id: string;
   job_id: string;
   request: NormalizedCalendarRequest;
   attempts: number;
-  account_id: string;
-  plan: string;
+  /** The key that made the job: the item runs as it (revoked or not). */
+  key_id: string;
 }
 
 /** The item and (on its first item) the job move to running in one statement; null when the item already ended (a replay after the commit). */
@@ -220,8 +224,7 @@ export async function startItem(db: Db, itemId: string): Promise<StartedItem | n
       UPDATE calendar_jobs SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END,
         started_at = coalesce(started_at, now()), updated_at = now()
       WHERE id = (SELECT job_id FROM i))
-    SELECT i.*, a.id AS account_id, a.plan FROM i
-      JOIN calendar_jobs cj ON cj.id = i.job_id JOIN LATERAL ${accountOf(db, db`cj.account_id`)} a ON true`;
+    SELECT i.*, cj.key_id FROM i JOIN calendar_jobs cj ON cj.id = i.job_id`;
   return item ?? null;
 }
 

@@ -26,7 +26,7 @@ export function createOps(opts: OpsOptions): Ops {
 export interface CallRecord {
   /** The operation's name from the registry, or "unknown" (never a caller's text). */
   operation: string;
-  transport: 'rest' | 'mcp' | 'watch';
+  transport: 'rest' | 'mcp' | 'watch' | 'batch';
   status: number;
   ms: number;
   credits: number;

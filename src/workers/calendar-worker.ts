@@ -1,12 +1,11 @@
 import type PgBoss from 'pg-boss';
 import { pipelinedTransaction, type Db } from '../db/client.js';
-import { calendarCharge, calendarCost, type NormalizedCalendarRequest } from '../domain/calendar-request.js';
+import { calendarInputOf } from '../domain/calendar-request.js';
 import type { ServiceDeps } from '../core/service-deps.js';
+import { runStandingCall, type CommitCall } from '../core/call.js';
 import type { BatchItemOutcome } from '../ops/metrics.js';
-import { inSourceScope } from '../ops/outcomes.js';
-import { toApiError } from '../domain/errors.js';
-import { billedPlan } from '../platform/plans.js';
-import { newUpstreamSession } from '../upstream/session.js';
+import { Unfunded, type ApiError } from '../domain/errors.js';
+import { keyById } from '../platform/keys.js';
 import { writeJobArtifact } from '../jobs/artifacts.js';
 import { ensureQueue } from '../jobs/queue.js';
 import {
@@ -22,11 +21,11 @@ import {
   startItem,
   succeedItem,
   type JobCounts,
+  type StartedItem,
 } from '../jobs/calendar-jobs.js';
 import type { CalendarResult } from '../domain/calendar-result.js';
-import { scopeSources } from '../sources/context.js';
-import { collectCalendar } from '../sources/metasearch/calendar/service.js';
-import { runIdForJob, runTotals, storeCalendarRates } from '../platform/stored-rates.js';
+import { runIdForJob, runTotals } from '../platform/stored-rates.js';
+import { calendar } from '../../tools/calendar.js';
 import { queueJobWebhook, sendJobWebhook, webhookFetcher } from './webhooks.js';
 
 /*
@@ -79,115 +78,115 @@ export async function startCalendarWorker(deps: ServiceDeps, boss: PgBoss): Prom
   return worker;
 }
 
+/** What a batch item is recorded under in the ledger: the route that made its job. */
+const JOB_ROUTE = { method: 'POST', path: '/v1/jobs' } as const;
+
+/**
+ * One attempt at an item: a call of the calendar operation through the one call lifecycle
+ * (core/call.ts runStandingCall), as the key that made the job, its stored rates joining the job's
+ * run, paid from the balance as it stands (checked before the item runs, charged only while it
+ * still covers the charge: items finishing side by side never take it below zero), and settled in
+ * the item's own transaction. A retryable failure with attempts left goes back to the queue.
+ */
 async function runItem(deps: ServiceDeps, boss: PgBoss, itemId: string): Promise<void> {
-  const { log } = deps;
   const item = await startItem(deps.sql, itemId);
   if (!item) return; // already terminal: a replay after the commit
-  const request = item.request;
-  const account: Account = { id: item.account_id, plan: billedPlan(item.plan) };
-  if (item.attempts > MAX_ITEM_ATTEMPTS) {
-    return finishItem(deps, boss, item.job_id, itemId, account, { error: `gave up after ${MAX_ITEM_ATTEMPTS} attempts` });
-  }
-  let result: CalendarResult;
-  try {
-    if (account.plan && deps.config.CREDITS_MODE === 'enforce') {
-      const left = await deps.credits.remaining(account.id, account.plan);
-      if (left < calendarCost(request)) {
-        return finishItem(deps, boss, item.job_id, itemId, account, {
-          error: `insufficient credits: this item costs ${calendarCost(request)}, ${left} available`,
-        });
-      }
-    }
-    // the item is one logical operation: its upstream cookies stay within it
-    const scoped = scopeSources(deps, { session: newUpstreamSession({ account_id: account.id, request_id: itemId }) });
-    result = await inSourceScope(deps.ops.outcomes, () => collectCalendar(scoped, request));
-  } catch (err) {
-    const api = toApiError(err);
-    const detail = typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
-    if (api.retryable && item.attempts < MAX_ITEM_ATTEMPTS) {
-      await requeueItem(deps.sql, itemId, detail);
-      deps.ops.metrics.batchItems.inc({ outcome: 'retried' });
-      throw err; // pg-boss retries with backoff
-    }
-    if (api.status === 500) log.error({ err, itemId }, 'calendar item failed with a server fault');
-    return finishItem(deps, boss, item.job_id, itemId, account, { error: detail });
-  }
-  return finishItem(deps, boss, item.job_id, itemId, account, { result, request });
+  if (item.attempts > MAX_ITEM_ATTEMPTS) return failItemIn(deps, boss, item, `gave up after ${MAX_ITEM_ATTEMPTS} attempts`);
+  const key = await keyById(deps.sql, item.key_id);
+  if (!key) throw new Error(`calendar item ${itemId}: the key of its job is gone`);
+  const tool = deps.tools.find((t) => t.name === calendar.name);
+  if (!tool) throw new Error(`calendar item ${itemId}: ${calendar.name} is not served`);
+  // the attempt ends unsettled: its failure is retried by the queue (`retry`), or its commit failed (`fault`: the queue runs it again)
+  const ends: { retry: unknown; fault: unknown } = { retry: null, fault: null };
+  const result = await runStandingCall<CalendarResult | string>(
+    {
+      transport: 'batch',
+      route: JOB_ROUTE,
+      status: 200,
+      answer: (output) => output as CalendarResult,
+      failure: (api, err) => {
+        if (ends.fault === null && api.retryable && item.attempts < MAX_ITEM_ATTEMPTS) ends.retry = err;
+        else if (ends.fault === null && api.status === 500) deps.log.error({ err, itemId }, 'calendar item failed with a server fault');
+        return { status: api.status, body: itemError(api) };
+      },
+      bytes: () => 0,
+      chargeNote: `${JOB_ROUTE.method} ${JOB_ROUTE.path} item`,
+      // the job's call has the history row; the items are counted in their own metric
+      history: false,
+      recorded: false,
+      payment: 'balance',
+      async settle(commit, reply, meter) {
+        const body = reply.body;
+        if (typeof body !== 'string') {
+          // its charge no longer covered: the item settles again as that failure; any other fault, the queue retries it whole
+          return succeedItemIn(deps, boss, item, { result: body, credits: meter.charged, commit }).catch((err: unknown) => {
+            if (!(err instanceof Unfunded)) ends.fault = err;
+            throw err;
+          });
+        }
+        if (ends.fault) return;
+        if (ends.retry) {
+          await requeueItem(deps.sql, itemId, body);
+          deps.ops.metrics.batchItems.inc({ outcome: 'retried' });
+          return;
+        }
+        return failItemIn(deps, boss, item, body, commit);
+      },
+    },
+    { deps, tool, admit: () => ({ key, requestId: itemId, headers: {}, runId: runIdForJob(item.job_id) }), input: () => calendarInputOf(item.request) },
+  );
+  if (result.unsettled) throw result.unsettled;
+  // pg-boss retries with backoff
+  if (ends.fault ?? ends.retry) throw ends.fault ?? ends.retry;
 }
 
-/** The job's owner; plan null when the account is not metered. */
-interface Account {
-  id: string;
-  plan: string | null;
+/** An item's error as its job shows it. */
+function itemError(api: ApiError): string {
+  if (api instanceof Unfunded) return `insufficient credits: this item costs ${api.cost}${api.available === null ? '' : `, ${api.available} available`}`;
+  return typeof api.detail === 'string' ? api.detail : JSON.stringify(api.detail);
 }
 
-/** Under enforcement, items finishing side by side found the balance spent: the item fails unpaid. */
-class OutOfCredits extends Error {
-  constructor(readonly cost: number) {
-    super(`insufficient credits: this item costs ${cost}`);
-  }
-}
+/** How an item ended, with its job's counts after it; null: it had already ended (a replay after its commit). */
+type Ended = { outcome: BatchItemOutcome; counts: JobCounts } | null;
 
-async function finishItem(
-  deps: ServiceDeps,
-  boss: PgBoss,
-  jobId: string,
-  itemId: string,
-  account: Account,
-  outcome: { error: string } | { result: CalendarResult; request: NormalizedCalendarRequest },
-): Promise<void> {
-  try {
-    await commitItem(deps, boss, jobId, itemId, account, outcome);
-  } catch (err) {
-    if (!(err instanceof OutOfCredits)) throw err;
-    await commitItem(deps, boss, jobId, itemId, account, { error: err.message });
-  }
-}
-
-/** The item had already ended (a replay after its commit): what was sent with it is rolled back. */
+/** The item had already ended: what was sent with it is rolled back. */
 class AlreadyEnded extends Error {}
 
-async function commitItem(
-  deps: ServiceDeps,
-  boss: PgBoss,
-  jobId: string,
-  itemId: string,
-  account: Account,
-  outcome: { error: string } | { result: CalendarResult; request: NormalizedCalendarRequest },
-): Promise<void> {
-  let ended: BatchItemOutcome | null = null;
+/** The item succeeded: its result, its call's commit (the stored rates, the charge) and the job's count, in one round trip with BEGIN. */
+function succeedItemIn(deps: ServiceDeps, boss: PgBoss, item: StartedItem, s: { result: CalendarResult; credits: number; commit: CommitCall }) {
+  return endItem(deps, boss, item, async (tx) => {
+    // none needs another's answer; all answered before the transaction ends, whichever fails
+    const [succeeded, committed, counted] = await Promise.allSettled([
+      succeedItem(tx, item.id, s.result, s.credits),
+      s.commit(tx),
+      countSucceeded(tx, item.job_id),
+    ]);
+    for (const r of [committed, succeeded, counted]) if (r.status === 'rejected') throw r.reason;
+    return (succeeded as PromiseFulfilledResult<boolean>).value ? { outcome: 'succeeded', counts: (counted as PromiseFulfilledResult<JobCounts>).value } : null;
+  });
+}
+
+/** The item failed (its call's commit, when it ran, records it: nothing charged). */
+function failItemIn(deps: ServiceDeps, boss: PgBoss, item: StartedItem, error: string, commit?: CommitCall) {
+  return endItem(deps, boss, item, async (tx) => {
+    await commit?.(tx);
+    const counts = await failItem(tx, item.job_id, item.id, error);
+    return counts && { outcome: 'failed', counts };
+  });
+}
+
+/** Commits the item's end, and the job's when it was the last; guarded by the item's status, so that a replay changes nothing twice. */
+async function endItem(deps: ServiceDeps, boss: PgBoss, item: StartedItem, end: (tx: Db) => Promise<Ended>): Promise<void> {
+  const done: { ended: Ended } = { ended: null };
   await pipelinedTransaction(deps.sql, async (tx) => {
-    let counts: JobCounts | null;
-    if ('error' in outcome) {
-      counts = await failItem(tx, jobId, itemId, outcome.error);
-      if (!counts) return;
-      ended = 'failed';
-    } else {
-      const { result, request } = outcome;
-      const cost = deps.config.CREDITS_MODE === 'off' ? 0 : calendarCharge(request, result);
-      // the item's charge is a batch of one in this transaction; under enforcement it needs the balance to cover it
-      const charge =
-        account.plan && cost > 0
-          ? { plan: account.plan, amount: cost, note: 'POST /v1/jobs item', requireFunds: deps.config.CREDITS_MODE === 'enforce' }
-          : null;
-      // The four writes go out together, in one round trip with BEGIN: none needs another's answer.
-      // An item that had already ended (a replay after the commit) rolls all of them back.
-      const [succeeded, , left, counted] = await Promise.all([
-        succeedItem(tx, itemId, result, cost),
-        storeCalendarRates(tx, account.id, request, result, { runId: runIdForJob(jobId), collectionKey: itemId }),
-        charge ? deps.platform.calls.write({ id: itemId, accountId: account.id, history: null, charge }, tx) : null,
-        countSucceeded(tx, jobId),
-      ]);
-      if (!succeeded) throw new AlreadyEnded();
-      if (charge && left === null) throw new OutOfCredits(cost);
-      ended = 'succeeded';
-      counts = counted;
-    }
-    if (counts.ended >= counts.items_total) await finishJob(deps, boss, tx, jobId);
+    done.ended = await end(tx);
+    if (!done.ended) throw new AlreadyEnded();
+    if (done.ended.counts.ended >= done.ended.counts.items_total) await finishJob(deps, boss, tx, item.job_id);
   }).catch((err: unknown) => {
     if (!(err instanceof AlreadyEnded)) throw err;
+    done.ended = null;
   });
-  if (ended) deps.ops.metrics.batchItems.inc({ outcome: ended });
+  if (done.ended) deps.ops.metrics.batchItems.inc({ outcome: done.ended.outcome });
 }
 
 async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: Db, jobId: string): Promise<void> {

@@ -116,7 +116,10 @@ describe(suite.title, () => {
     expect(out.search_parameters).toMatchObject({ property_id: '9209612', listing_id: '321456ha' });
     expect(out.meta.listing_resolved).toBe(true);
     expect(out.property.total).toBe(782.6);
-    const notListing = await client.callTool({ name: 'get_rental_quote', arguments: { url: 'https://www.vrbo.com/search?q=lake', check_in: STAY('2023-06-04') } });
+    const notListing = await client.callTool({
+      name: 'get_rental_quote',
+      arguments: { url: 'https://www.vrbo.com/search?q=lake', check_in: STAY('2023-06-04') },
+    });
     expect(notListing.isError).toBe(true);
     expect((notListing._meta as { status: number }).status).toBe(422);
   });
