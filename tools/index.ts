@@ -17,6 +17,7 @@ import { sourcesStatus } from './sources-status.js';
 import { WATCH_TOOLS } from './watches.js';
 import { DIGEST_TOOLS } from './watch-digests.js';
 import { COMPSET_TOOLS } from './compsets.js';
+import { PARITY_RANGE_TOOLS } from './parity-range.js';
 import { HISTORY_TOOLS } from './rate-history.js';
 
 /** An operation at POST /v1/serp/<alias> answers as every compatible search does (envelope links, archive). */
@@ -48,6 +49,7 @@ export const TOOLS: Tool[] = [
   ...WATCH_TOOLS,
   ...DIGEST_TOOLS,
   ...COMPSET_TOOLS,
+  ...PARITY_RANGE_TOOLS,
   ...WEBDATA_TOOLS,
   ...COMPAT_TOOLS,
 ].map(inCompatFamily);
