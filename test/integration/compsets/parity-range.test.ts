@@ -6,6 +6,8 @@ import { calendarRoute } from '../../helpers/calendar-replay.js';
 import { shiftFrom, shiftJson } from '../../helpers/dates.js';
 import { REPLAY_URL, startHarness, type Harness } from '../../helpers/ota-harness.js';
 import { waitFor } from '../../helpers/wait.js';
+import { assertOutputConforms } from '../../helpers/output-schema.js';
+import { TOOLS } from '../../../tools/index.js';
 import { siteminderReply } from '../../fixtures/official-engine-payloads.js';
 import { HOTEL_SITE_SITEMINDER, asOneRoom, asRental } from '../../fixtures/ota-payloads.js';
 
@@ -99,6 +101,11 @@ describe(suite.title, () => {
     // three comparisons and the one calendar of the metasearch's displayed prices
     expect(started.body).toMatchObject({ status: 'queued', items_total: 4, compset_id: setId, request: { tolerance_pct: 1, hotel: 'Example Inn' } });
     expect(started.body.stays.map((s: any) => s.status)).toEqual(['pending', 'pending', 'pending']);
+    // the 202 as its operation's output schema states it (the harness checks every 200)
+    assertOutputConforms(
+      TOOLS.find((t) => t.name === 'run_parity_range')!,
+      started.body,
+    );
     range = await finished(started.body.poll_url);
     expect(range).toMatchObject({ status: 'succeeded', items_succeeded: 4, items_failed: 0 });
     const [d, r, s] = range.stays;
