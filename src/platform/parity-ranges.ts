@@ -58,3 +58,9 @@ export async function rangeOfFinishedJob(db: Db, jobId: string): Promise<ParityR
   const [row] = await db<ParityRangeRow[]>`SELECT * FROM compset_parity_ranges WHERE job_id = ${jobId}`;
   return row ?? null;
 }
+
+/** The range a call submitted (a watch check's), whichever account; null when none. */
+export async function rangeOfRequest(db: Db, requestId: string): Promise<ParityRangeRow | null> {
+  const [row] = await db<ParityRangeRow[]>`SELECT * FROM compset_parity_ranges WHERE request_id = ${requestId}`;
+  return row ?? null;
+}

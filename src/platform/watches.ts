@@ -177,6 +177,13 @@ export async function checkById(tx: TransactionSql, id: string): Promise<CheckRo
   return (row as CheckRow | undefined) ?? null;
 }
 
+/** Parity range checks still pending after `olderThanS` seconds (the sweep settles those whose batch finished). */
+export async function pendingCheckIds(sql: Sql, olderThanS: number, limit: number): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`SELECT id FROM watch_checks WHERE (observation->>'pending') IS NOT NULL
+    AND created_at < now() - make_interval(secs => ${olderThanS}) ORDER BY created_at LIMIT ${limit}`;
+  return rows.map((r) => r.id);
+}
+
 /** The watch's latest check before `check` whose observation is settled (what a settling check is compared with). */
 export async function previousSettledCheck(tx: TransactionSql, check: CheckRow): Promise<CheckRow | null> {
   const [row] = await tx`SELECT * FROM watch_checks WHERE watch_id = ${check.watch_id} AND id <> ${check.id} AND created_at <= ${check.created_at}
