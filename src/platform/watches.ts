@@ -199,7 +199,7 @@ export async function settleCheck(
   s: Pick<CheckRow, 'currency' | 'cheapest' | 'observation' | 'changes' | 'fired'>,
 ): Promise<CheckRow | null> {
   const [row] = await tx`UPDATE watch_checks SET currency = ${s.currency}, cheapest = ${s.cheapest}, observation = ${tx.json(s.observation as never)},
-      changes = ${tx.json(s.changes as never)}, fired = ${s.fired}
+      changes = ${tx.json(s.changes)}, fired = ${s.fired}
     WHERE id = ${id} AND (observation->>'pending') IS NOT NULL RETURNING *`;
   return (row as CheckRow | undefined) ?? null;
 }
