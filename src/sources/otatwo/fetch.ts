@@ -4,6 +4,7 @@
  */
 import type { Provenance } from '../../domain/provenance.js';
 import { OPERATIONS, OTATWO_MARKET_CURRENCY, type OtatwoMarket } from '../shared/group-graphql.js';
+import { guards } from './guards.js';
 import { callPropertyOffers, type GroupContext } from '../shared/group-gateway.js';
 import { priceProvenance, type Observation, type StayKey } from '../shared/observation.js';
 import { TAXES_AND_FEES_DERIVATION } from '../shared/offer.js';
@@ -39,6 +40,7 @@ export async function fetchOtatwoGrid(deps: GroupContext, input: OtatwoStayInput
   const { parsed, obs } = await callPropertyOffers(
     deps,
     'otatwo',
+    guards.drift.rooms,
     OPERATIONS.roomsAndRates,
     { market: input.market, propertyId: input.property_id, window: stay, adults: input.adults },
     (data) => parseOtatwoRooms(data, { requestedCurrency, nights: stay.nights }),

@@ -9,7 +9,7 @@ import { ApiError, BadRequest, NotFound, UpstreamContractChanged } from '../../d
 import { UpstreamBlocked } from '../../upstream/blocked.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
-import { driftRule } from '../../config/source-guards.js';
+import { guards } from './guards.js';
 import type { Provenance } from '../../domain/provenance.js';
 import { checkStatus, observe, priceProvenance, type Observation } from '../shared/observation.js';
 import { currencyFromText } from '../shared/offer.js';
@@ -177,7 +177,7 @@ export async function fetchRentaltwoSearch(deps: SourceUses<'upstream'>, input: 
         graphqlErrors(json, 'rentaltwo destination not found');
         return parseRentaltwoSearch(json, { origin, includeTaxes: input.include_taxes, cursor: input.next_page_token, offset, timePeriod: input.time_period });
       }),
-    { rule: driftRule('rentaltwo', 'stays_search'), priced: !!checkIn },
+    { rule: guards.drift.stays_search, priced: !!checkIn },
   );
   const properties: PricedProperty[] = page.properties.map((p) => ({
     ...p,
