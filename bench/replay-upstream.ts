@@ -7,6 +7,17 @@ import { calendarRoute } from '../test/helpers/calendar-replay.js';
 import { startReplayServer } from '../test/replay/server.js';
 
 const latency = Number(process.argv[2] ?? 200);
-const replay = await startReplayServer([calendarRoute((date, los) => (100 + Number(date.slice(8))) * los, { delayMs: latency })]);
+let asked = 0;
+const replay = await startReplayServer([
+  // how many calendar requests it answered (the rate-shop bench counts its upstream requests)
+  { method: 'GET', path: '/_bench/requests', reply: () => String(asked) },
+  calendarRoute((date, los) => (100 + Number(date.slice(8))) * los, {
+    delayMs: latency,
+    match: () => {
+      asked++;
+      return true;
+    },
+  }),
+]);
 process.stdout.write(`${replay.url}\n`);
 process.on('SIGTERM', () => void replay.close().then(() => process.exit(0)));

@@ -12,6 +12,7 @@ const BENCHES: [string, Record<string, string>][] = [
   ['bench/compare.ts', {}],
   ['bench/result-cache.ts', {}],
   ['bench/watches.ts', {}],
+  ['bench/rate-shop.ts', {}],
   ['bench/metasearch-hotels-parse.ts', {}],
   ['bench/flights-parse.ts', {}],
   ['bench/mcp-payloads.ts', {}],

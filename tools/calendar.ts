@@ -3,7 +3,14 @@ import { calendarCharge, calendarCost, CalendarRequest, calendarRequestShape, no
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { currency, isoDate } from '../src/domain/codes.js';
 import { expectedCalendarSeconds } from '../src/jobs/calendar-jobs.js';
-import { calendarRatesStatement, readStoredRates, storageStatus as readStorageStatus, storeCalendarRates } from '../src/platform/stored-rates.js';
+import {
+  calendarRatesStatement,
+  earlierPrices,
+  readStoredRates,
+  storageStatus as readStorageStatus,
+  storeCalendarRates,
+} from '../src/platform/stored-rates.js';
+import { MIN_OBSERVATIONS, pricePositions } from '../src/domain/price-position.js';
 import { resultCacheSize } from '../src/platform/result-cache.js';
 import { BadRequest, InvalidInput } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
@@ -37,6 +44,20 @@ const RateRow = z.looseObject({
   aggregator_discount: num.optional(),
   mainstream_error: z.string().optional(),
   provenance: ProvenanceSchema,
+  position: z
+    .object({
+      window_percentile: z.int().describe('0-100: the share of the window’s priced nights cheaper than this one (ties count half)'),
+      history: z
+        .enum(['low', 'typical', 'high'])
+        .nullable()
+        .describe(
+          `against your account's earlier prices of this property-night (under their lower quartile, between, over the upper); null under ${MIN_OBSERVATIONS} of them`,
+        ),
+      observations: z.int().describe('earlier prices of this property-night your account holds (each change seen counts once)'),
+    })
+    .nullable()
+    .optional()
+    .describe('POST /v1/calendar only: where the price sits; null for a night priced at another length of stay (a probed minimum stay)'),
 });
 
 export const CalendarResultSchema = z.object({
@@ -70,10 +91,12 @@ const CalendarCallRequest = z
   .transform(asToken);
 
 /** Collects, stores in the caller's account (latest rate per night; nothing under zero_retention) and returns one calendar. */
-async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext): Promise<CalendarResultOut> {
+async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext, opts: { position?: boolean } = {}): Promise<CalendarResultOut> {
   const { deps, key, requestId } = ctx;
   const request = normalizeCalendarRequest(input);
   const result = await collectCalendar(deps, request);
+  // read before this call's own rates are stored: only earlier prices count
+  const earlier = opts.position ? await earlierPrices(deps.sql, key.account_id, request) : null;
   // a window sold out night by night or whole alike removes the stored nights it no longer prices
   if ((result.rates.length || result.unpriced_dates.length) && !ctx.zeroRetention) {
     // committed with the call's history row and charge, in the same round trip (one statement itself)
@@ -81,7 +104,16 @@ async function collect(input: z.output<typeof CalendarRequest>, ctx: ToolContext
     if (ctx.commitWithCall) ctx.commitWithCall((db) => calendarRatesStatement(db, key.account_id, request, result, ids));
     else await storeCalendarRates(deps.sql, key.account_id, request, result, ids);
   }
-  return result as CalendarResultOut;
+  if (!earlier) return result as CalendarResultOut;
+  const atLos = result.rates.filter((r) => r.nights === request.los);
+  const positions = pricePositions(
+    atLos.map((r) => ({ date: r.date, total: typeof r.rate_total === 'number' ? r.rate_total : null })),
+    earlier,
+  );
+  return {
+    ...result,
+    rates: result.rates.map((r) => ({ ...r, position: r.nights === request.los ? (positions.get(r.date) ?? null) : null })),
+  } as CalendarResultOut;
 }
 
 const calendarCredits = {
@@ -121,7 +153,8 @@ export const calendar = defineTool({
       seconds: (i) => expectedCalendarSeconds(normalizeCalendarRequest(i)),
     },
   },
-  handler: ({ zero_retention: _zr, ...input }, ctx) => collect(input, ctx),
+  // a batch item's result is the collection as its job stores it (its artifact): positions are a call's answer
+  handler: ({ zero_retention: _zr, ...input }, ctx) => collect(input, ctx, { position: ctx.transport !== 'batch' }),
 });
 
 const SerpCalendarInput = z.strictObject({

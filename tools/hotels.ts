@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryLower, countryUpper, currency, isoDate } from '../src/domain/codes.js';
+import { countryLower, countryUpper, currency, futureDate } from '../src/domain/codes.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import type { Tool } from '../src/core/define-tool.js';
 import { defineTool } from '../src/core/define-tool.js';
@@ -111,8 +111,8 @@ export const searchHotels = defineTool({
   tags: ['hotels'],
   input: z.strictObject({
     q: z.string().trim().min(1).max(300).describe('destination, e.g. Lisbon'),
-    check_in: isoDate.describe('arrival date'),
-    check_out: isoDate.nullable().optional().describe('departure date; wins over nights'),
+    check_in: futureDate.describe('arrival date'),
+    check_out: futureDate.nullable().optional().describe('departure date; wins over nights'),
     nights: z.int().min(1).max(30).default(1).describe('nights of the stay'),
     adults,
     children_ages: z.array(z.int().min(0).max(17)).max(6).default([]).describe('age of each child'),
@@ -184,8 +184,8 @@ export const serpHotels = defineTool({
   input: z.strictObject({
     engine: z.literal('metasearch_hotels').optional().describe('This engine’s name (the compatible API sends it).'),
     q: z.string().trim().min(1).max(300).describe('What to search, as typed on the site: a destination or a hotel name, e.g. hotels in Lisbon.'),
-    check_in_date: isoDate.describe('Check-in, YYYY-MM-DD.'),
-    check_out_date: isoDate.describe('Check-out, YYYY-MM-DD.'),
+    check_in_date: futureDate.describe('Check-in, YYYY-MM-DD.'),
+    check_out_date: futureDate.describe('Check-out, YYYY-MM-DD.'),
     adults: queryInt.pipe(z.int().min(1).max(8)).default(2).describe('Adults staying.'),
     children_ages: csvInts(6).optional().describe('Ages of the children staying, comma-separated (e.g. 5,9).'),
     currency: anyCaseCurrency.default('USD').describe('Currency of the prices (ISO 4217).'),
@@ -303,8 +303,8 @@ export const serpHotelsProperty = defineTool({
   input: z.strictObject({
     engine: z.literal('metasearch_hotels_property').optional().describe('This engine’s name (the compatible API sends it).'),
     property_token: z.string().min(10).max(200).describe('Property token of a search result (or of resolve_hotel).'),
-    check_in_date: isoDate.optional().describe('Check-in, YYYY-MM-DD; without dates a one-night stay 14 days ahead is priced.'),
-    check_out_date: isoDate.optional().describe('Check-out, YYYY-MM-DD.'),
+    check_in_date: futureDate.optional().describe('Check-in, YYYY-MM-DD; without dates a one-night stay 14 days ahead is priced.'),
+    check_out_date: futureDate.optional().describe('Check-out, YYYY-MM-DD.'),
     adults: queryInt.pipe(z.int().min(1).max(8)).default(2).describe('Adults staying.'),
     children_ages: csvInts(6).optional().describe('Ages of the children staying, comma-separated (e.g. 5,9).'),
     currency: anyCaseCurrency.default('USD').describe('Currency of the prices (ISO 4217).'),
@@ -345,8 +345,8 @@ export const serpHotelsProperty = defineTool({
 
 const stayInput = {
   ...propertyTokenFields(token),
-  check_in: isoDate.describe('arrival date'),
-  check_out: isoDate.nullable().optional().describe('departure date; wins over nights'),
+  check_in: futureDate.describe('arrival date'),
+  check_out: futureDate.nullable().optional().describe('departure date; wins over nights'),
   nights: z.int().min(1).max(30).default(1).describe('nights of the stay'),
   market: z.enum(PRICING_MARKET_CODES).nullable().optional().describe('pricing market: country, currency and tax display'),
   currency: currency.nullable().optional(),

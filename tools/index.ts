@@ -16,6 +16,8 @@ import { createJob, getJob, getJobArtifact } from './jobs.js';
 import { sourcesStatus } from './sources-status.js';
 import { WATCH_TOOLS } from './watches.js';
 import { DIGEST_TOOLS } from './watch-digests.js';
+import { COMPSET_TOOLS } from './compsets.js';
+import { HISTORY_TOOLS } from './rate-history.js';
 
 /** An operation at POST /v1/serp/<alias> answers as every compatible search does (envelope links, archive). */
 function inCompatFamily(tool: Tool): Tool {
@@ -34,6 +36,7 @@ export const TOOLS: Tool[] = [
   sourcesStatus,
   ...HOTEL_TOOLS,
   ...CALENDAR_TOOLS,
+  ...HISTORY_TOOLS,
   createJob,
   getJob,
   getJobArtifact,
@@ -44,6 +47,7 @@ export const TOOLS: Tool[] = [
   ...COMPARE_TOOLS,
   ...WATCH_TOOLS,
   ...DIGEST_TOOLS,
+  ...COMPSET_TOOLS,
   ...WEBDATA_TOOLS,
   ...COMPAT_TOOLS,
 ].map(inCompatFamily);

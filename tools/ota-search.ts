@@ -6,7 +6,7 @@ import { searchOtafour } from '../src/sources/otafour/fetch.js';
 import { fetchOtaoneSearch } from '../src/sources/otaone/fetch.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
 import { searchGroupTypeahead } from '../src/sources/shared/group-search.js';
-import { adultsField, isoDate, nightsField, nullableProvenance } from '../src/sources/shared/tool-fields.js';
+import { adultsField, futureDate, nightsField, nullableProvenance } from '../src/sources/shared/tool-fields.js';
 
 /** The per-OTA property searches (name → the id the stay routes need), 1 credit each. */
 
@@ -22,7 +22,7 @@ export const otaoneSearch = defineTool({
   tags: ['ota'],
   input: z.strictObject({
     query: z.string().min(1).max(200).describe('Property name or place, as typed in the site’s search box.'),
-    check_in: isoDate.nullable().optional().describe('First night of a stay to price the results for, YYYY-MM-DD; without it the results carry no prices.'),
+    check_in: futureDate.nullable().optional().describe('First night of a stay to price the results for, YYYY-MM-DD; without it the results carry no prices.'),
     nights: nightsField(30),
     adults: adultsField(8),
     rooms: z.int().min(1).max(8).default(1).describe('Rooms wanted.'),

@@ -6,7 +6,7 @@ import { fetchHostelAvailability, fetchHostelSearch } from '../src/sources/hoste
 import { fetchRentaloneQuote } from '../src/sources/rentalone/fetch.js';
 import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-schemas.js';
 import { GROUP_MARKET_CURRENCY, servedMarkets, type PosContexts } from '../src/sources/shared/group-graphql.js';
-import { digits, isoDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';
+import { digits, futureDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { fetchTravelreviewSearch } from '../src/sources/travelreview/fetch.js';
 import { checkListingPlatform, listingFromUrl } from '../src/sources/rentalone/listing-url.js';
 import { sourcesStatus } from './sources-status.js';
@@ -168,7 +168,7 @@ export const hostelRates = defineTool({
   tags: ['ota'],
   input: z.strictObject({
     property_id: digits().describe('The site’s numeric property id (from its property URL, or its search route).'),
-    check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'),
+    check_in: futureDate.describe('First night of the stay, YYYY-MM-DD.'),
     nights: nightsField(30),
     guests: z.int().min(1).max(8).default(1).describe('Guests staying.'),
     currency: z.enum(CURRENCIES).default('USD').describe('Currency of the prices asked for.'),
@@ -216,7 +216,7 @@ export const hostelSearch = defineTool({
   tags: ['ota'],
   input: z.strictObject({
     query: z.string().min(1).max(200).describe('City or place to search hostels in.'),
-    check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'),
+    check_in: futureDate.describe('First night of the stay, YYYY-MM-DD.'),
     nights: nightsField(30),
     limit: z.int().min(1).max(100).default(30).describe('Most results returned.'),
     ...CACHE_FIELD,

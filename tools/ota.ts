@@ -4,7 +4,7 @@ import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { CACHE_FIELD } from '../src/core/result-cache.js';
 import { OTATWO_MARKETS } from '../src/sources/shared/group-graphql.js';
 import { OtaHeadlineSchema, OtaOfferSchema } from '../src/sources/shared/ota-schemas.js';
-import { adultsField, digits, isoDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';
+import { adultsField, digits, futureDate, nightsField, nullableProvenance, provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { fetchOtaoneRooms } from '../src/sources/otaone/fetch.js';
 import { fetchOtatwoHeadline, fetchOtatwoRooms } from '../src/sources/otatwo/fetch.js';
 import { fetchOtathreeReviews, fetchOtathreeStay } from '../src/sources/otathree/fetch.js';
@@ -81,7 +81,7 @@ export const otaoneRooms = defineTool({
 
 const otatwoStay = {
   property_id: digits().describe('The site’s numeric property id (from its property URL, or its search route).'),
-  check_in: isoDate.describe('First night of the stay, YYYY-MM-DD.'),
+  check_in: futureDate.describe('First night of the stay, YYYY-MM-DD.'),
   nights: nightsField(30),
   adults: adultsField(8),
   market: z.enum(OTATWO_MARKETS).default('US').describe('Point of sale: the country site asked; its currency follows.'),

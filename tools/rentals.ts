@@ -7,7 +7,7 @@ import { PRICE_STATUSES } from '../src/sources/rentaltwo/calendar-pricing.js';
 import { DEFAULT_DOMAIN, isRentaltwoDomain } from '../src/sources/rentaltwo/domains.js';
 import { fetchRentaltwoCalendar, fetchRentaltwoSearch } from '../src/sources/rentaltwo/fetch.js';
 import { SearchMetadataSchema } from '../src/sources/shared/search-metadata.js';
-import { isoDate, provenance } from '../src/sources/shared/tool-fields.js';
+import { futureDate, provenance } from '../src/sources/shared/tool-fields.js';
 import { SUMMARIES } from './views/summaries.js';
 
 /** The 51 currencies of the rental destination search. */
@@ -84,8 +84,8 @@ export const RentalSearchInput = z.strictObject({
   rentaltwo_domain: domain,
   currency: currencyCode,
   include_taxes: queryBool.default(false).describe('prices with taxes'),
-  check_in_date: isoDate.optional().describe('arrival date'),
-  check_out_date: isoDate.optional().describe('departure date'),
+  check_in_date: futureDate.optional().describe('arrival date'),
+  check_out_date: futureDate.optional().describe('departure date'),
   time_period: z.enum(['weekend_trip', 'one_week', 'one_month']).optional().describe('flexible stay instead of dates'),
   adults: qInt(0, 16).optional().describe('adult guests'),
   children: qInt(0, 15).optional().describe('children'),

@@ -175,6 +175,7 @@ function upstreamBrowser(config: Config, log: Logger, ops: Ops): BrowserFetcher 
       memoryMb: config.UPSTREAM_BROWSER_MEMORY_MB,
       recyclePages: config.UPSTREAM_BROWSER_RECYCLE_PAGES,
       idleCloseMs: config.UPSTREAM_BROWSER_IDLE_CLOSE_S * 1000,
+      warmContextMs: config.UPSTREAM_BROWSER_WARM_S * 1000,
       allowPrivate: config.UPSTREAM_BROWSER_ALLOW_PRIVATE,
       dataDir: config.dataDir,
     },

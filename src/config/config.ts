@@ -100,6 +100,7 @@ const ConfigSchema = z.object({
   UPSTREAM_BROWSER_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(256),
   UPSTREAM_BROWSER_RECYCLE_PAGES: z.coerce.number().int().min(1).max(100_000).default(100),
   UPSTREAM_BROWSER_IDLE_CLOSE_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  UPSTREAM_BROWSER_WARM_S: z.coerce.number().int().min(0).max(3600).default(60),
   UPSTREAM_BROWSER_ALLOW_PRIVATE: bool.default(false),
   UPSTREAM_CLEARANCE_REUSE: bool.default(true),
   UPSTREAM_CLEARANCE_MAX_AGE_S: z.coerce.number().int().min(60).max(259_200).default(21_600),
@@ -285,6 +286,8 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   UPSTREAM_BROWSER_RECYCLE_PAGES: 'pages after which the browser process is replaced (once its running calls end)',
   UPSTREAM_BROWSER_IDLE_CLOSE_S:
     'seconds without a browser call after which Chromium is closed, giving its memory back; the next call starts it again (0: kept while the process runs)',
+  UPSTREAM_BROWSER_WARM_S:
+    "seconds a source's browser context is kept idle for its next call (cleared of cookies and storage after every call; at most 10 minutes old and UPSTREAM_BROWSER_RECYCLE_PAGES calls); 0: a fresh context per call",
   UPSTREAM_BROWSER_ALLOW_PRIVATE:
     'TEST ONLY: let browser pages reach a private/loopback address when it is the host an UPSTREAM_<ALIAS>_URL names (replay server)',
   UPSTREAM_CLEARANCE_REUSE:
@@ -296,7 +299,7 @@ export const CONFIG_DOC: Record<keyof RawConfig, string> = {
   GROUP_POS_CONTEXTS:
     'JSON contexts for otatwo/otathree/rentalone points of sale whose context is not public (those answer 503 without one), e.g. {"otatwo":{"CA":{"siteId":…,"tpid":…,"eapid":…,"locale":"en_CA","baseUrl":"https://…"}}}; the currency follows the market, baseUrl (optional) sends that market to its own site',
   GROUP_QUERY_HASHES:
-    'JSON map of persisted GraphQL operation name to its current sha256, for when a site release rotates one (otherwise 503 "persisted query not found")',
+    'JSON map of persisted GraphQL operation name to its current sha256, for when a site release rotates one and the brand does not find it again in its site\'s scripts (otherwise 503 "persisted query not found")',
   RUN_WORKER: 'run the calendar-batch worker in the API process (npm run worker runs it alone)',
   FIRST_KEY_FROM_ENV:
     'the stdio server on the embedded database: a database with no key yet takes API_KEY (sk_ and 32 letters, digits, _ or -) as its first key. The installed package (`npx hotelrates-api mcp`, the MCP bundle) sets it',

@@ -1,18 +1,18 @@
 /**
- * One call's lifecycle, the same for every door and for a watch's check: admit → meter → invoke →
- * settle → record.
+ * One call's lifecycle, the same for every door, a watch's check and a calendar batch's item:
+ * admit → meter → invoke → settle → record.
  *
- * - admit: the door names its caller (REST authenticates here; MCP, a task and a watch's check
- *   bring theirs), then the call takes its key's rate-limit slot when the door did not;
+ * - admit: the door names its caller (REST authenticates here; MCP, a task, a watch's check
+ *   and a batch item bring theirs), then the call takes its key's rate-limit slot when the door did not;
  * - meter: one Meter per call says what is charged, what the cache answered and what commits with it;
  * - invoke: validation, reservation, the operation through the result cache or its own handler
  *   (invoke.ts);
  * - settle: the charge, its ledger row and the history row commit before the answer leaves, on their
  *   own or in the door's transaction with what commits with them (an MCP task's result, a watch's
- *   check); an answer whose charge could not be written becomes the error it is, and settles as that;
+ *   check, a batch item's result); an answer whose charge could not be written becomes the error it is, and settles as that;
  * - record: the call's metrics.
  *
- * The doors and the watch schedule only translate: they say how their caller is found, how an
+ * The doors, the watch schedule and the batch worker only translate: they say how their caller is found, how an
  * answer and a failure look on their wire and how big they are, and what commits beside the call;
  * any change to billing, history or the cache decision lands here (or in invoke.ts, its invoke
  * step) and nowhere else.
@@ -20,7 +20,7 @@
 import { sendTransaction, type Db } from '../db/client.js';
 import { ClientClosed, Limited, toApiError, Unfunded, type ApiError } from '../domain/errors.js';
 import { recordCall } from '../ops/ops.js';
-import { writeCallIn, type CallOutcome } from '../platform/call-writer.js';
+import { callStatement, type CallOutcome } from '../platform/call-writer.js';
 import type { PeriodLeft } from '../platform/credits.js';
 import type { CallHistory } from '../platform/history.js';
 import type { Tool, ToolServices } from './define-tool.js';
@@ -118,7 +118,7 @@ export function runCall<B>(door: CallDoor<B>, call: CallRequest): Promise<CallRe
 
 /**
  * The same lifecycle for a call the account already stands behind and that commits with its own
- * work (a watch's check: asked for as its own call, or the account's standing order): it runs on
+ * work (a watch's check: asked for as its own call, or the account's standing order; a batch item): it runs on
  * the tool services, takes no rate-limit slot, and settles in the door's transaction.
  */
 export function runStandingCall<B>(door: CallDoor<B> & Required<Pick<CallDoor<B>, 'settle'>>, call: CallRequest<ToolServices>): Promise<CallResult<B>> {
@@ -234,9 +234,14 @@ async function settleCall(deps: Pick<ServiceDeps, 'platform' | 'sql'>, meter: Me
 async function settleCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db, history: boolean): Promise<void> {
   const writes = meter.writes;
   meter.writes = [];
-  for (const write of writes) await write(tx);
   const outcome = outcomeOf(meter, record, history);
-  const remaining = await writeCallIn(deps.credits, outcome, tx);
+  const settlement = await callStatement(deps.credits, outcome);
+  // all sent at once, none waiting on another; every one answered before this returns, so that
+  // nothing of the call is still on its way when the door's transaction rolls back or ends
+  const sent = await Promise.allSettled([...writes.map((write) => write(tx)), settlement.build(tx)]);
+  const refused = sent.find((r) => r.status === 'rejected');
+  if (refused) throw refused.reason;
+  const remaining = settlement.creditsLeft((sent.at(-1) as PromiseFulfilledResult<PeriodLeft[]>).value);
   // a call paid from the balance that others spent meanwhile: it fails unpaid, and the door's transaction with it
   if (outcome.charge?.requireFunds && remaining === null) throw new Unfunded(outcome.charge.amount, null);
   if (meter.pending) meter.remaining = remaining;

@@ -265,6 +265,8 @@ export interface ToolSpec<S extends z.ZodType, O extends z.ZodType> {
   errors?: Partial<Record<ErrorStatus, string>>;
   /** Request headers the handler reads (e.g. Idempotency-Key). */
   headers?: Record<string, HeaderSpec>;
+  /** Also answers CSV (`format=csv` or `Accept: text/csv`): what its lines are, for the reference. */
+  csv?: string;
   /** A dispatching route (the compatible search): the operations it picks by `engine`, whose inputs are its query. */
   engines?: Record<string, Tool>;
   /** A request to show in the reference; it must validate against `input`. */
@@ -318,6 +320,7 @@ export interface Tool<I = unknown, O = unknown> {
   };
   errors: Partial<Record<ErrorStatus, string>>;
   headers: Record<string, HeaderSpec>;
+  csv?: string;
   engines?: Record<string, Tool>;
   example?: unknown;
   handler(this: void, input: I, ctx: ToolContext): Promise<O>;
@@ -365,6 +368,7 @@ export function defineTool<S extends z.ZodType, O extends z.ZodType>(spec: ToolS
     },
     errors: spec.errors ?? {},
     headers: spec.headers ?? {},
+    ...(spec.csv ? { csv: spec.csv } : {}),
     engines: spec.engines,
     example: spec.example,
     handler: spec.handler,

@@ -72,6 +72,10 @@ export function toValidationIssues(issues: z.core.$ZodIssue[], data: unknown, lo
       case 'invalid_format':
         out.push(issue('string_pattern_mismatch', [where, ...path], zi.message, input ?? null));
         continue;
+      case 'custom':
+        // a check may name its own type (futureDate: date_future)
+        out.push(issue(typeof zi.params?.type === 'string' ? zi.params.type : 'value_error', [where, ...path], zi.message, input ?? null));
+        continue;
       default:
         out.push(issue('value_error', [where, ...path], zi.message, input ?? null));
     }

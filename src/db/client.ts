@@ -85,6 +85,8 @@ export async function pipelinedTransaction<T>(sql: Sql, fn: (tx: Db) => Promise<
   try {
     // executed now, so that it is written before any statement fn sends
     const begin = tx`BEGIN`.execute();
+    // its failure (the connection dropped) is thrown below, once fn has ended: not an unhandled rejection meanwhile
+    begin.catch(() => undefined);
     let result: T;
     try {
       result = await fn(tx);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryLower, currency, isoDate } from './codes.js';
+import { countryLower, currency, futureDate } from './codes.js';
 import { addDays, todayUtc } from './dates.js';
 import { PRICING_MARKET_CODES, pricingMarket, marketForCurrency } from './markets.js';
 
@@ -10,7 +10,7 @@ export const calendarRequestShape = {
   country: countryLower.optional().describe('gl override, normally set by market'),
   currency: currency.optional(),
   days: z.int().min(1).max(330).default(90).describe('check-in dates from start'),
-  start: isoDate.optional().describe('first check-in date; default tomorrow'),
+  start: futureDate.optional().describe('first check-in date; default tomorrow'),
   adults: z.int().min(1).max(8).default(2).describe('adult guests'),
   los: z.int().min(1).max(30).default(1).describe('nights per quote'),
   rates_include_tax: z.boolean().optional().describe('prices with taxes; default per market'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { earliestStayDate } from './dates.js';
 
 /** The spec's currency set of 39. */
 export const CURRENCIES = [
@@ -87,3 +88,22 @@ export const countryUpper = z.string().refine((v) => COUNTRY_SET.has(v.toLowerCa
 });
 export const currency = z.enum(CURRENCIES).describe('ISO 4217 code, e.g. USD');
 export const isoDate = z.iso.date();
+
+/**
+ * A date a stay or flight starts on or runs to: refused (422, type date_future) when it is before
+ * today in UTC−12, the last place on Earth still on that day. Result filters are plain isoDate.
+ */
+export const futureDate = futureOnly(isoDate);
+
+/** `schema` (a YYYY-MM-DD string) refusing a date before the earliest a stay can start. */
+export function futureOnly<S extends z.ZodType<string>>(schema: S) {
+  return schema.refine((d) => d >= earliestStayDate(), {
+    params: { type: 'date_future' },
+    error: (iss) => pastDateMessage(String(iss.input)),
+  });
+}
+
+/** The 422 message of a date before the earliest a stay can start. */
+export function pastDateMessage(date: string): string {
+  return `Date should be today or later (${earliestStayDate()} in UTC-12, the last time zone on that day); ${date} is in the past`;
+}

@@ -18,3 +18,11 @@ export function nightsBetween(from: string, to: string): number {
 export function todayUtc(now = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
+
+/**
+ * The earliest date a stay or flight can still start: today in UTC−12, the last time zone still on
+ * a given day (a date before it is over everywhere on Earth, so nothing can be priced for it).
+ */
+export function earliestStayDate(now = new Date()): string {
+  return todayUtc(new Date(now.getTime() - 12 * 3_600_000));
+}

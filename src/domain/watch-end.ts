@@ -1,9 +1,8 @@
 /**
  * When a watch is over (pure): its end date has come, or the stay it prices has passed. A stay
- * counts as past once its date is over everywhere, so a date before yesterday in UTC (a hotel at
- * UTC−12 still lives yesterday's date). A calendar without a start rolls with the clock and never passes.
+ * counts as past once its date is over everywhere: before today in UTC−12. A calendar without a start rolls with the clock and never passes.
  */
-import { addDays, todayUtc } from './dates.js';
+import { addDays, earliestStayDate } from './dates.js';
 import type { Operation } from './watch-observation.js';
 
 /** The first date the target prices (a stay's check-in, a calendar's start); null for a rolling calendar. */
@@ -20,9 +19,13 @@ export function stayLast(operation: Operation, target: Record<string, unknown>):
   return addDays(start, days - 1);
 }
 
-/** The earliest date that may still be today somewhere: `today` (WATCH_TODAY, tests) or the clock's, a day back. */
+/**
+ * The earliest date that may still be today somewhere: `today` (WATCH_TODAY, tests) a day back, or
+ * the clock's today in UTC−12 — the date the operations refuse stays before (codes.ts futureDate),
+ * so a watch ends the moment its target would be refused, never checking into a 422.
+ */
 export function earliestCurrentDate(today: string | undefined, now = new Date()): string {
-  return addDays(today ?? todayUtc(now), -1);
+  return today ? addDays(today, -1) : earliestStayDate(now);
 }
 
 export type EndReason = 'end_date' | 'stay_passed';

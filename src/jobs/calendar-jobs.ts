@@ -37,13 +37,17 @@ export interface NewJob {
   callbackUrl: string | null;
   /** Bounds of each item's queue expiry (runExpirySeconds). */
   expiry: ExpiryBounds;
+  /** The Idempotency-Key's scope: the route that submits the job (default POST /v1/jobs). */
+  scope?: string;
+  /** Writes what else belongs to the job (a rate shop's row) in the job's own transaction. */
+  withJob?: (tx: Db, jobId: string) => Promise<void>;
 }
 
 /** Persists the job, its items and their queue entries in one transaction, once per Idempotency-Key. */
 export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Promise<{ id: string; replayed: boolean }> {
   const { resourceId, replayed } = await once(
     sql,
-    { keyId: job.key.id, accountId: job.key.account_id, scope: 'POST /v1/jobs', idempotencyKey: job.idempotencyKey, body: job.body },
+    { keyId: job.key.id, accountId: job.key.account_id, scope: job.scope ?? 'POST /v1/jobs', idempotencyKey: job.idempotencyKey, body: job.body },
     async (tx) => {
       const id = newId('refreshjob');
       await tx`INSERT INTO calendar_jobs (id, key_id, account_id, priority, callback_url, callback_status, items_total)
@@ -71,6 +75,7 @@ export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Pr
         })),
         { db: bossDb(tx) },
       );
+      await job.withJob?.(tx, id);
       return id;
     },
   );

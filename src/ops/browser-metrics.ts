@@ -6,9 +6,9 @@ export interface BrowserObserver {
   blocked(source: string, reason: string): void;
 }
 
-/** Contexts in use and calls waiting, as the browser path's pool counts them. */
+/** Contexts in use, calls waiting, contexts kept warm and calls a kept one served, as the browser path counts them. */
 export interface BrowserPoolGauge {
-  stats(): { busy: number; waiting: number };
+  stats(): { busy: number; waiting: number; warm: number; reused: number };
 }
 
 /** The upstream browser path on /metrics: calls, their time and failures per source, refused page requests. */
@@ -59,13 +59,22 @@ export function browserObserver(metrics: BrowserMetrics): BrowserObserver {
 export function addBrowserGauges(registry: Registry, prefix: string, browser: BrowserPoolGauge): void {
   new Gauge({
     name: `${prefix}browser_contexts`,
-    help: 'Browser-path contexts in use (busy) and calls waiting for one (waiting)',
+    help: 'Browser-path contexts in use (busy), calls waiting for one (waiting) and contexts kept idle for the next call (warm)',
     labelNames: ['state'],
     registers: [registry],
     collect() {
       const s = browser.stats();
       this.set({ state: 'busy' }, s.busy);
       this.set({ state: 'waiting' }, s.waiting);
+      this.set({ state: 'warm' }, s.warm);
+    },
+  });
+  new Gauge({
+    name: `${prefix}browser_context_reuses`,
+    help: 'Browser-path calls served by a context kept warm from an earlier call (cleared between calls), since the process started',
+    registers: [registry],
+    collect() {
+      this.set(browser.stats().reused);
     },
   });
 }

@@ -40,18 +40,28 @@ export class CallWriter {
    * period resolved first, so that the statement is only built, and the credits left read from
    * its answer.
    */
-  async statementFor(outcome: CallOutcome): Promise<{ build: (tx: Db) => Statement; creditsLeft: (rows: PeriodLeft[]) => number | null }> {
-    const items = [await settlementOf(this.credits, outcome)];
-    return { build: (tx) => settlementStatement(tx, items), creditsLeft: (rows) => creditsLeft(items, rows)[0] ?? null };
+  statementFor(outcome: CallOutcome): Promise<CallStatement> {
+    return callStatement(this.credits, outcome);
   }
 }
 
+/** An outcome's settlement, built and not sent, and how to read the credits left from its answer. */
+interface CallStatement {
+  build: (tx: Db) => Statement;
+  creditsLeft: (rows: PeriodLeft[]) => number | null;
+}
+
 /**
- * The outcome as a batch of one in the caller's transaction, committed with the rest of its work:
- * CallWriter.write with a transaction, and the path of those that run without the doors' writer
- * (a watch's check runs on the tool services).
+ * The outcome as a statement to send with others (CallWriter.statementFor, or in the caller's own
+ * transaction): its period resolved first, so that nothing waits between the statements.
  */
-export async function writeCallIn(credits: Credits, outcome: CallOutcome, tx: Db): Promise<number | null> {
+export async function callStatement(credits: Credits, outcome: CallOutcome): Promise<CallStatement> {
+  const items = [await settlementOf(credits, outcome)];
+  return { build: (tx) => settlementStatement(tx, items), creditsLeft: (rows) => creditsLeft(items, rows)[0] ?? null };
+}
+
+/** The outcome as a batch of one in the caller's transaction, committed with the rest of its work (CallWriter.write with a transaction). */
+async function writeCallIn(credits: Credits, outcome: CallOutcome, tx: Db): Promise<number | null> {
   return (await settle(tx, [await settlementOf(credits, outcome)]))[0];
 }
 

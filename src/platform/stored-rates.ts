@@ -84,7 +84,19 @@ export function calendarRatesStatement(
     removed AS (
       DELETE FROM stored_rates s WHERE ${scope} AND NOT EXISTS (SELECT 1 FROM done)
         AND s.stay_date <> ALL (${dates}::text[]::date[])
-      RETURNING 1),
+      RETURNING s.stay_date),
+    -- the history (rate_history): each price written and each stay no longer priced
+    logged AS (
+      INSERT INTO rate_history (account_id, token, market, currency, adults, los, stay_date, rate_total, rate, collection_id, run_id, observed_at)
+      SELECT ${accountId}::text, ${r.token}::text, ${r.market}::text, ${r.currency}::text, ${r.adults}::int, ${r.los}::int, i.stay_date, i.rate_total, i.rate,
+             ${result.collection_id}::text, ${ids.runId}::text, ${result.observed_at}::timestamptz
+      FROM incoming i
+      WHERE NOT EXISTS (SELECT 1 FROM prior p WHERE p.stay_date = i.stay_date AND p.rate_total IS NOT DISTINCT FROM i.rate_total)
+      UNION ALL
+      -- typed: a parameter in a UNION would otherwise be text
+      SELECT ${accountId}::text, ${r.token}::text, ${r.market}::text, ${r.currency}::text, ${r.adults}::int, ${r.los}::int, d.stay_date, NULL, NULL,
+             ${result.collection_id}::text, ${ids.runId}::text, ${result.observed_at}::timestamptz
+      FROM removed d),
     recorded AS (
       INSERT INTO scrape_runs (collection_key, account_id, run_id, token, collection_id, rows_written, rows_changed, rows_removed)
       SELECT ${ids.collectionKey}, ${accountId}, ${ids.runId}, ${r.token}, ${result.collection_id},
@@ -146,7 +158,19 @@ export async function storeStayRates(
       DELETE FROM stored_rates s USING incoming i
       WHERE i.rate_total IS NULL AND s.account_id = ${accountId} AND s.token = i.token AND s.market = i.market
         AND s.currency = i.currency AND s.adults = i.adults AND s.los = i.los AND s.stay_date = i.stay_date
-      RETURNING 1),
+      RETURNING s.token, s.market, s.currency, s.adults, s.los, s.stay_date),
+    -- the history (rate_history): each price written and each stay no longer priced
+    logged AS (
+      INSERT INTO rate_history (account_id, token, market, currency, adults, los, stay_date, rate_total, rate, collection_id, run_id, observed_at)
+      SELECT ${accountId}::text, i.token, i.market, i.currency, i.adults, i.los, i.stay_date, i.rate_total, i.rate, i.collection_id, ${ids.runId}::text, ${ids.observedAt}::timestamptz
+      FROM incoming i
+      WHERE i.rate_total IS NOT NULL AND i.observation_id IS NOT NULL AND i.collection_id IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM stored_rates s WHERE s.account_id = ${accountId} AND s.token = i.token AND s.market = i.market
+          AND s.currency = i.currency AND s.adults = i.adults AND s.los = i.los AND s.stay_date = i.stay_date AND s.rate_total = i.rate_total)
+      UNION ALL
+      SELECT ${accountId}::text, d.token, d.market, d.currency, d.adults, d.los, d.stay_date, NULL, NULL,
+             ${incoming.find((i) => i.collection_id)?.collection_id ?? ids.collectionKey}::text, ${ids.runId}::text, ${ids.observedAt}::timestamptz
+      FROM removed d),
     recorded AS (
       INSERT INTO scrape_runs (collection_key, account_id, run_id, token, collection_id, rows_written, rows_changed, rows_removed)
       SELECT ${ids.collectionKey}, ${accountId}, ${ids.runId}, ${rows[0]?.token ?? ''}, ${incoming.find((i) => i.collection_id)?.collection_id ?? ids.collectionKey},
@@ -217,4 +241,47 @@ export async function storageStatus(sql: Db, accountId: string): Promise<Storage
       (SELECT count(DISTINCT run_id)::int FROM scrape_runs WHERE account_id = ${accountId}) AS runs,
       (SELECT max(observed_at) FROM stored_rates WHERE account_id = ${accountId}) AS newest_observation`;
   return s;
+}
+
+export interface HistoryQuery {
+  token: string;
+  market: string;
+  currency: string;
+  adults: number;
+  los: number;
+  /** The stay's check-in date (a property-night at los 1). */
+  date: string;
+  /** Only what was observed at or before this instant. */
+  asOf?: string;
+  /** Only the prices of this seller (an offers watch's seller, a compare watch's source). */
+  seller?: string;
+}
+
+export interface HistoryRow {
+  rate_total: string | null;
+  rate: Record<string, unknown> | null;
+  collection_id: string;
+  run_id: string;
+  observed_at: Date;
+}
+
+/** The account's price changes of one stay, oldest first (at most 1000): each price written, and null where it stopped pricing. */
+export async function readRateHistory(sql: Db, accountId: string, q: HistoryQuery): Promise<HistoryRow[]> {
+  return sql<HistoryRow[]>`
+    SELECT rate_total::text, rate, collection_id, run_id, observed_at FROM rate_history
+    WHERE account_id = ${accountId} AND token = ${q.token} AND los = ${q.los} AND stay_date = ${q.date}::date
+      AND market = ${q.market} AND currency = ${q.currency} AND adults = ${q.adults}
+      ${q.asOf ? sql`AND observed_at <= ${q.asOf}::timestamptz` : sql``}
+      ${q.seller ? sql`AND (rate IS NULL OR coalesce(rate->>'seller', rate->>'source') = ${q.seller})` : sql``}
+    ORDER BY observed_at, rate_total IS NULL LIMIT 1000`;
+}
+
+/** The account's earlier prices of each night of a calendar window (rate_history, priced changes only), by stay date. */
+export async function earlierPrices(sql: Db, accountId: string, r: NormalizedCalendarRequest): Promise<Map<string, number[]>> {
+  const rows = await sql<{ date: string; totals: string[] }[]>`
+    SELECT stay_date::text AS date, array_agg(rate_total::text ORDER BY observed_at) AS totals FROM rate_history
+    WHERE account_id = ${accountId} AND token = ${r.token} AND los = ${r.los} AND market = ${r.market} AND currency = ${r.currency}
+      AND adults = ${r.adults} AND stay_date >= ${r.start}::date AND stay_date < ${r.start}::date + ${r.days}::int AND rate_total IS NOT NULL
+    GROUP BY stay_date`;
+  return new Map(rows.map((x) => [x.date, x.totals.map(Number)]));
 }

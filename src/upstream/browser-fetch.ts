@@ -3,17 +3,18 @@
  * (from a bounded pool), lets the page's own scripts run (its challenge, its signed requests), and
  * hands back the reply the caller wants (the document itself, or one of the page's requests
  * captured by URL pattern) as an UpstreamResponse, for the source's own pure parser. Nothing is
- * read from the rendered DOM, and nothing is signed by us. The context lives for the call only, so
- * its cookies, storage and cache never reach another caller.
+ * read from the rendered DOM, and nothing is signed by us. A call has a page of its own in a context
+ * kept warm per source (browser-contexts.ts), cleared of cookies and storage after each call, so
+ * nothing of one call reaches another caller.
  */
 import type { Logger } from 'pino';
-import type { Browser, BrowserContext, Page, Response, Route } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { ApiError, DependencyDown, UpstreamFailed, upstreamStatusFailure } from '../domain/errors.js';
 import { UpstreamBlocked, detectBlock, isScriptChallenge, type BlockVerdict } from './blocked.js';
-import { startEgressGuard, EgressRules, type BlockReason, type BlockedRequest } from './browser-egress.js';
+import { BrowserContexts, type ContextUse } from './browser-contexts.js';
+import { EgressRules, type BlockReason, type BlockedRequest } from './browser-egress.js';
 import { upstreamBrowserFlags } from './browser-launch.js';
 import { BrowserBusy, BrowserPool, type PoolStats } from './browser-pool.js';
-import { CONSENT_COOKIES } from './consent-cookies.js';
 import { acceptLanguage, type Expect } from './devices.js';
 import { BROWSER_HOSTS, CHALLENGE_HOSTS, type Alias } from '../config/hosts.js';
 import { harvestOf, type HarvestRequest } from './clearance.js';
@@ -40,6 +41,8 @@ export interface BrowserSettings {
   recyclePages: number;
   /** Idle this long, Chromium is closed until the next call (0: kept while the process runs). */
   idleCloseMs?: number;
+  /** Idle this long, a source's context is closed rather than kept for its next call (0: a fresh context per call). */
+  warmContextMs?: number;
   allowPrivate: boolean;
   /** Where a reply a parser rejects is kept (withContractGuard), for operations that may keep one. */
   dataDir: string | null;
@@ -85,12 +88,13 @@ export interface BrowserCall {
   harvest?: HarvestRequest;
 }
 
-/** Loaded by nothing the answer needs. */
-const SKIPPED_RESOURCES = new Set(['image', 'font', 'media']);
 /** A script challenge reloads the page: how many documents one call follows. */
 const MAX_DOCUMENTS = 4;
 /** Headers the page's own fetch may not set (the browser sets them). */
 const FORBIDDEN_HEADERS = /^(user-agent|cookie|host|content-length|accept-encoding|accept-language|origin|referer|connection|sec-.*)$/i;
+
+/** A kept context serves calls for at most this long after it was opened (whatever its idle setting). */
+const WARM_CONTEXT_MAX_AGE_MS = 10 * 60_000;
 
 class DeadlinePassed extends Error {}
 
@@ -103,6 +107,7 @@ interface CallState {
 
 export class BrowserFetcher {
   readonly #pool: BrowserPool;
+  readonly #contexts: BrowserContexts;
   readonly #reachable = new Map<string, Promise<boolean>>();
 
   constructor(
@@ -119,10 +124,16 @@ export class BrowserFetcher {
       idleCloseMs: settings.idleCloseMs,
       launchTimeoutMs: settings.launchTimeoutMs ?? settings.timeoutMs,
     });
+    this.#contexts = new BrowserContexts({
+      warmMs: settings.warmContextMs ?? 0,
+      maxUses: settings.recyclePages,
+      maxAgeMs: WARM_CONTEXT_MAX_AGE_MS,
+      maxIdle: settings.contexts,
+    });
   }
 
-  stats(): PoolStats {
-    return this.#pool.stats();
+  stats(): PoolStats & { warm: number; reused: number } {
+    return { ...this.#pool.stats(), ...this.#contexts.stats() };
   }
 
   /** Starts Chromium ahead of the first call (see BrowserPool.warm). */
@@ -173,6 +184,7 @@ export class BrowserFetcher {
   }
 
   async close(): Promise<void> {
+    await this.#contexts.closeAll();
     await this.#pool.close();
   }
 
@@ -183,30 +195,14 @@ export class BrowserFetcher {
       state.blocked.push(b);
       this.observer?.blocked(call.source, b.reason);
     };
-    const guard = await startEgressGuard(rules, refuse);
-    let context: BrowserContext | null = null;
+    let use: ContextUse | null = null;
+    let ok = false;
     const cleanups: (() => void)[] = [];
     try {
       const language = acceptLanguage(call.market);
-      context = await browser.newContext({
-        userAgent: userAgentOf(browser),
-        locale: language.split(',')[0],
-        extraHTTPHeaders: { 'accept-language': language },
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-        // '<-loopback>': loopback goes through the guard too (Chromium would bypass the proxy for it)
-        proxy: { server: guard.proxyUrl, bypass: '<-loopback>' },
-      });
-      // the search engine's sites ask for a consent choice in some markets: our constant "reject all", as the plain client sends it
-      const host = new URL(call.base).hostname;
-      if (/(^|\.)google\.com$/.test(host)) await context.addCookies(CONSENT_COOKIES.map((c) => ({ ...c, domain: '.google.com', path: '/', secure: true })));
-      await context.route('**/*', (route) => gate(route, rules, refuse));
-      // no source needs a WebSocket: each one the page opens is closed without reaching the network
-      await context.routeWebSocket(
-        () => true,
-        (ws) => ws.close(),
-      );
-      const page = await context.newPage();
+      const spec = { source: call.source, base: call.base, market: call.market, userAgent: userAgentOf(browser), language, rules };
+      use = await this.#contexts.open(browser, spec, refuse);
+      const { context, page } = use;
       const stop = new Promise<never>((_, reject) => {
         // over UPSTREAM_BROWSER_MEMORY_MB the renderer dies of its heap cap
         page.once('crash', () => reject(new UpstreamFailed('BrowserPageCrashed')));
@@ -226,13 +222,13 @@ export class BrowserFetcher {
         throw err instanceof DeadlinePassed ? this.#late(state) : err;
       });
       if (call.harvest) call.harvest.keep(harvestOf(await context.cookies(), call.base, call.harvest, userAgentOf(browser)));
+      ok = true;
       return toResponse(call, reply, started, this.settings.dataDir);
     } finally {
       for (const c of cleanups) c();
       if (state.blocked.length)
         this.log.warn({ source: call.source, blocked: state.blocked.slice(0, 20) }, 'browser page requests refused by the egress rules');
-      await context?.close().catch(() => undefined);
-      await guard.close();
+      await use?.done(ok);
     }
   }
 
@@ -388,23 +384,6 @@ function trackDocuments(page: Page): DocumentLog {
         check();
       }),
   };
-}
-
-/** Every request of the page: skipped media, refused hosts (the guard refuses them anyway), the rest as the page asked. */
-async function gate(route: Route, rules: EgressRules, refuse: (b: BlockedRequest) => void): Promise<void> {
-  const req = route.request();
-  try {
-    if (SKIPPED_RESOURCES.has(req.resourceType())) return await route.abort('blockedbyclient');
-    const url = new URL(req.url());
-    const reason = rules.check(url);
-    if (reason) {
-      refuse({ origin: url.origin, reason });
-      return await route.abort('blockedbyclient');
-    }
-    await route.continue();
-  } catch {
-    // the page or its context closed meanwhile
-  }
 }
 
 /** Chromium's own user agent without the "Headless" mark, at its reduced form (as Chrome sends it). */

@@ -155,9 +155,14 @@ class AlreadyEnded extends Error {}
 /** The item succeeded: its result, its call's commit (the stored rates, the charge) and the job's count, in one round trip with BEGIN. */
 function succeedItemIn(deps: ServiceDeps, boss: PgBoss, item: StartedItem, s: { result: CalendarResult; credits: number; commit: CommitCall }) {
   return endItem(deps, boss, item, async (tx) => {
-    // none needs another's answer
-    const [succeeded, , counts] = await Promise.all([succeedItem(tx, item.id, s.result, s.credits), s.commit(tx), countSucceeded(tx, item.job_id)]);
-    return succeeded ? { outcome: 'succeeded', counts } : null;
+    // none needs another's answer; all answered before the transaction ends, whichever fails
+    const [succeeded, committed, counted] = await Promise.allSettled([
+      succeedItem(tx, item.id, s.result, s.credits),
+      s.commit(tx),
+      countSucceeded(tx, item.job_id),
+    ]);
+    for (const r of [committed, succeeded, counted]) if (r.status === 'rejected') throw r.reason;
+    return (succeeded as PromiseFulfilledResult<boolean>).value ? { outcome: 'succeeded', counts: (counted as PromiseFulfilledResult<JobCounts>).value } : null;
   });
 }
 

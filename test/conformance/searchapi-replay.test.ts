@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixturePath, fixtureSuite, readFixtureJson } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { calendarRoute } from '../helpers/calendar-replay.js';
@@ -13,6 +13,11 @@ import { startReplayServer, type ReplayServer } from '../replay/server.js';
  * GET /api/v1/search, with the upstream served from recorded pages by the replay server, and the
  * key paths of our answer are compared with the real reply's. Every difference is listed below
  * with its reason; the list is asserted exactly, so any new drift fails.
+ *
+ * The recorded requests ask for stays and flights that are past now, and a past date is refused
+ * (400, as that API refuses its other bad input). So each one is sent as of the day it was recorded:
+ * the service runs with the test's clock set to the reply's search_metadata.created_at (vitest's
+ * fake Date only, moving on from there; timers, the database's clock and the requests are untouched).
  */
 
 const DIR = 'searchapi';
@@ -206,12 +211,16 @@ describe(suite.title, () => {
     return out;
   };
 
+  const queryOf = (real: Json) => new URLSearchParams(Object.entries(real.search_parameters as Json).map(([k, v]): [string, string] => [k, String(v)]));
+  afterEach(() => void vi.useRealTimers());
+
   for (const file of files) {
     it(`${file}: our answer to its search_parameters has its key paths, differences listed with reasons`, async () => {
       const real = readFixtureJson<Json>(`${DIR}/${file}`);
-      const query = new URLSearchParams(Object.entries(real.search_parameters as Json).map(([k, v]): [string, string] => [k, String(v)]));
-      const res = await fetch(`${svc.url}/api/v1/search?${query}&api_key=${key}`);
+      asOf(String((real.search_metadata as Json).created_at));
+      const res = await fetch(`${svc.url}/api/v1/search?${queryOf(real)}&api_key=${key}`);
       const body = (await res.json()) as Json;
+      vi.useRealTimers();
       expect([res.status, body.error]).toEqual([200, undefined]);
       const found = differences(body, real, union(String((real.search_parameters as Json).engine)));
       const known = ALLOWED[file] ?? [];
@@ -223,7 +232,25 @@ describe(suite.title, () => {
       expect(body.search_parameters).toEqual(real.search_parameters);
     });
   }
+
+  it('today, the same recorded request is refused as that API refuses bad input: 400 with error and detail, its date named, free', async () => {
+    const real = readFixtureJson<Json>(`${DIR}/${files.find((f) => f.startsWith('google_hotels-'))}`);
+    const res = await fetch(`${svc.url}/api/v1/search?${queryOf(real)}&api_key=${key}`);
+    const body = (await res.json()) as { error: string; detail: { type: string; loc: string[] }[] };
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+    expect(body.error).toMatch(/check_in_date: Date should be today or later .* is in the past/);
+    expect(body.detail.map((d) => [d.type, d.loc.at(-1)])).toEqual([
+      ['date_future', 'check_in_date'],
+      ['date_future', 'check_out_date'],
+    ]);
+  });
 });
+
+/** The service's clock (Date only) set to `iso` and moving on from there, until vi.useRealTimers(). */
+function asOf(iso: string): void {
+  vi.useFakeTimers({ toFake: ['Date'], now: new Date(iso), shouldAdvanceTime: true });
+}
 
 /**
  * The engines that API added in 2026 (its announcements: Booking.com Search and Property, August
@@ -307,6 +334,9 @@ describe(newEngines.title, () => {
   let replay: ReplayServer;
   let svc: TestService;
   let key: string;
+  // the documented requests' stays were ahead on this day (the Belgrade page was recorded for its stay)
+  beforeEach(() => asOf('2026-11-10T12:00:00Z'));
+  afterEach(() => void vi.useRealTimers());
 
   beforeAll(async () => {
     replay = await startReplayServer([

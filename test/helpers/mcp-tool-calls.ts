@@ -15,6 +15,7 @@ import { startReplayServer, type RecordedRequest, type ReplayServer } from '../r
 import { CALENDAR_GRAPH_RETURN, LOCATION_LONDON } from '../fixtures/flights-rpc-payloads.js';
 import { calendarRoute } from './calendar-replay.js';
 import { readFixture, readFixtureJson } from './fixtures.js';
+import { shiftFrom } from './dates.js';
 
 export const TOOL_CALL_FIXTURES = [
   PAGES.london,
@@ -36,15 +37,31 @@ export interface ToolCall {
 }
 
 const CROWN = LONDON_TOKENS[0];
-const STAY = { property_token: CROWN, check_in: '2026-04-15', nights: 7, market: 'GB' };
-const ROUND_TRIP = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', return_date: '2026-08-15', currency: 'USD', hl: 'en', gl: 'us' };
+/**
+ * The recorded stays and flights moved ahead by whole weeks (past dates are refused): the hotel
+ * stay of the London pages, the flights, and the travel group's recorded stay (its reply states
+ * the stay, so the replay serves it moved the same way).
+ */
+export const HOTEL_DATES = shiftFrom('2026-04-15');
+export const FLIGHT_DATES = shiftFrom('2026-07-15');
+export const GROUP_DATES = shiftFrom('2023-06-04');
+const STAY = { property_token: CROWN, check_in: HOTEL_DATES('2026-04-15'), nights: 7, market: 'GB' };
+const ROUND_TRIP = {
+  departure_id: 'SFO',
+  arrival_id: 'JFK',
+  outbound_date: FLIGHT_DATES('2026-07-15'),
+  return_date: FLIGHT_DATES('2026-08-15'),
+  currency: 'USD',
+  hl: 'en',
+  gl: 'us',
+};
 
 export const TOOL_CALLS: ToolCall[] = [
   { name: 'get_credit_balance', args: () => ({}) },
   { name: 'resolve_hotel', args: () => ({ name: 'The Crown Battersea', city: 'London', limit: 3, verify: false }), max: { limit: 10 } },
   {
     name: 'search_hotels',
-    args: () => ({ q: 'London', check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb' }),
+    args: () => ({ q: 'London', check_in: HOTEL_DATES('2026-04-15'), nights: 7, currency: 'GBP', gl: 'gb' }),
     max: { images_per_property: 3, pages: 2 },
   },
   { name: 'get_hotel_details', args: () => ({ property_token: CROWN, currency: 'GBP', gl: 'gb' }) },
@@ -60,7 +77,7 @@ export const TOOL_CALLS: ToolCall[] = [
   { name: 'get_official_rate', args: () => ({ website: '{{replay}}/site/other', check_in: '2027-03-10', nights: 2 }) },
   {
     name: 'compare_hotel_prices',
-    args: () => ({ check_in: '2023-06-04', nights: 10, sources: { otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' } } }),
+    args: () => ({ check_in: GROUP_DATES('2023-06-04'), nights: 10, sources: { otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' } } }),
   },
   { name: 'search_flights', args: () => ({ ...ROUND_TRIP, adults: 2 }), max: { max_flights: 20 } },
   {
@@ -77,7 +94,7 @@ export const TOOL_CALLS: ToolCall[] = [
     args: () => ({ property_id: '38817969', price_nights: 'sample', max_price_quotes: 4, stay_nights: 1 }),
     max: { price_nights: 'all', max_price_quotes: 92 },
   },
-  { name: 'get_rental_quote', args: () => ({ property_id: '9209612', check_in: '2023-06-04', nights: 10 }) },
+  { name: 'get_rental_quote', args: () => ({ property_id: '9209612', check_in: GROUP_DATES('2023-06-04'), nights: 10 }) },
 ];
 
 /** What the replay answers a posted click-out: a page that names itself, as a seller's landing would. */
@@ -100,7 +117,7 @@ export interface PagesInPlay {
  */
 export function startToolCallReplay(pages: PagesInPlay = { hotels: PAGES.london, flights: null }): Promise<ReplayServer> {
   const london = page(PAGES.london);
-  const offers = readFixtureJson(OFFERS);
+  const offers = GROUP_DATES.json(readFixtureJson(OFFERS));
   const today = todayUtc();
   return startReplayServer([
     // metasearch hotels: property pages by qs, result pages otherwise, the calendar RPC
@@ -109,8 +126,9 @@ export function startToolCallReplay(pages: PagesInPlay = { hotels: PAGES.london,
     calendarRoute((date, los) => (100 + Math.round((Date.parse(date) - Date.parse('2027-03-01')) / 86_400_000)) * los),
     // metasearch flights
     { path: '/travel/flights/search', match: () => pages.flights !== null, reply: () => readFixture(pages.flights!) },
-    { path: '/travel/flights/search', match: pinsOutbound, fixture: LAYOVER, encoding: 'zstd' },
-    { path: '/travel/flights/search', fixture: NONSTOP, encoding: 'zstd' },
+    // the recorded pages with their dates moved as the requests' are (a flight token carries the page's date of the chosen flight)
+    { path: '/travel/flights/search', match: pinsOutbound, reply: () => FLIGHT_DATES.text(readFixture(LAYOVER)) },
+    { path: '/travel/flights/search', reply: () => FLIGHT_DATES.text(readFixture(NONSTOP)) },
     { path: '/travel/flights/booking', reply: () => pages.booking ?? BOOKING_PAGE },
     // a seller's landing behind the click-out tracker, for a booking page whose click-outs post here
     { method: 'POST', path: '/travel/clk/f', body: SELLER_PAGE, headers: { 'content-type': 'text/html; charset=utf-8' } },

@@ -28,14 +28,26 @@ import {
   Signer,
   signedFlightRoutes,
 } from '../replay/signed-sites.js';
+import { shiftFrom } from '../helpers/dates.js';
+
+/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+const S = shiftFrom('2026-07-15');
 
 const NONSTOP = 'google-flights/results-nonstop-sfo_jfk_economy.html.zst';
 const LAYOVER = 'google-flights/results-layover-mad_nrt.html.zst';
 const CARDS = 'booking/search-results-cards-belgrade-2026-11-14.html';
 const PROPERTY = '/otaone/hotel/rs/example-centre.en-gb.html';
 const CLICK = 'https://www.google.com/travel/clk/f';
-const ROUND_TRIP = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', return_date: '2026-08-15', currency: 'USD', hl: 'en', gl: 'us' };
-const ROOMS = { pagename: 'example-centre', country: 'rs', check_in: '2026-12-01', nights: 2, currency: 'EUR' };
+const ROUND_TRIP = {
+  departure_id: 'SFO',
+  arrival_id: 'JFK',
+  outbound_date: S('2026-07-15'),
+  return_date: S('2026-08-15'),
+  currency: 'USD',
+  hl: 'en',
+  gl: 'us',
+};
+const ROOMS = { pagename: 'example-centre', country: 'rs', check_in: S('2026-12-01'), nights: 2, currency: 'EUR' };
 
 const pinsOutbound = (r: RecordedRequest) => !!r.query.tfs && !!decodeTfs(r.query.tfs).legs[0]?.selectedFlights?.length;
 /** Requests made by the browser: Chromium's own user agent, never the plain client's profile. */
@@ -60,7 +72,7 @@ describe.skipIf(!hasChromium)(title, () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    const pages = { nonstop: readFixture(NONSTOP), layover: readFixture(LAYOVER) };
+    const pages = { nonstop: S.text(readFixture(NONSTOP)), layover: S.text(readFixture(LAYOVER)) };
     replay = await startReplayServer([
       ...signedFlightRoutes(signer, { resultsPage: (req) => (pinsOutbound(req) ? pages.layover : pages.nonstop) }),
       ...challenge.protect({ path: PROPERTY, body: OTAONE_PROPERTY_PAGE }),

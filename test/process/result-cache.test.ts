@@ -7,6 +7,10 @@ import { fixtureSuite } from '../helpers/fixtures.js';
 import { durableProcessEnv, spawnServer, type Spawned } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
+import { shiftFrom } from '../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-04-15');
 
 /**
  * Two API processes (the compiled build, as `npm start` runs it) on one database share the result
@@ -15,7 +19,7 @@ import { startReplayServer, type ReplayServer } from '../replay/server.js';
  * only the call that fetched pays.
  */
 const SEARCH = '/travel/search';
-const STAY = { check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb' };
+const STAY = { check_in: S('2026-04-15'), nights: 7, currency: 'GBP', gl: 'gb' };
 
 const suite = fixtureSuite('the result cache across API processes', PAGES.london);
 describe(suite.title, () => {

@@ -21,11 +21,15 @@ import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 import { OTAONE_PROPERTY_PAGE } from '../fixtures/ota-payloads.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
 import { AkamaiWall, AwsWafWall } from '../replay/walls.js';
+import { shiftFrom } from '../helpers/dates.js';
+
+/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+const S = shiftFrom('2023-06-04');
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const PROPERTY = '/otaone/hotel/rs/example-centre.en-gb.html';
-const ROOMS = { pagename: 'example-centre', country: 'rs', check_in: '2026-12-01', nights: 2, currency: 'EUR' };
-const GRID = { property_id: '9209612', check_in: '2023-06-04', nights: 10 };
+const ROOMS = { pagename: 'example-centre', country: 'rs', check_in: S('2026-12-01'), nights: 2, currency: 'EUR' };
+const GRID = { property_id: '9209612', check_in: S('2023-06-04'), nights: 10 };
 
 const suite = fixtureSuite('anti-bot clearance kept in PostgreSQL and shared by two API processes (headless Chromium, replayed walls)', OFFERS);
 const title = hasChromium ? suite.title : `${suite.title} [SKIPPED: chromium not installed]`;
@@ -60,7 +64,7 @@ describe.skipIf(!hasChromium)(title, () => {
   };
 
   beforeAll(async () => {
-    const offers = readFixtureJson(OFFERS);
+    const offers = S.json(readFixtureJson(OFFERS));
     replay = await startReplayServer([
       ...waf.routes(),
       ...akamai.routes(),

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Tool } from '../../core/define-tool.js';
+import { addDays, earliestStayDate, nightsBetween } from '../../domain/dates.js';
 
 export interface OperationExample {
   input?: unknown;
@@ -53,9 +54,26 @@ export function schematic(schema: unknown): unknown {
   }
 }
 
-/** The example of an operation: its recorded real call when there is one, otherwise schematic. */
+const ISO_DATE = /\b20\d\d-[01]\d-[0-3]\d\b/g;
+
+/**
+ * A recorded call whose dates have passed, moved ahead by whole weeks (weekdays and lengths of stay
+ * kept, its answer's dates with it), so its request stays one the API accepts (a past stay or
+ * flight date is refused) and the answer still matches it.
+ */
+function movedAhead(rec: { input: unknown; output: unknown }): { input: unknown; output: unknown } {
+  const first = (JSON.stringify(rec.input ?? null).match(ISO_DATE) ?? []).sort()[0];
+  const gap = first ? nightsBetween(first, addDays(earliestStayDate(), 7)) : 0;
+  if (!(gap > 0)) return rec;
+  const days = Math.ceil(gap / 7) * 7;
+  const move = (v: unknown): unknown => (v === undefined ? v : JSON.parse(JSON.stringify(v).replace(ISO_DATE, (d) => addDays(d, days))));
+  return { input: move(rec.input), output: move(rec.output) };
+}
+
+/** The example of an operation: its recorded real call (dates kept ahead) when there is one, otherwise schematic. */
 export function exampleOf(tool: Tool, schemas: { input: unknown; output: unknown }): OperationExample {
-  const rec = recordings()[tool.name];
+  const recording = recordings()[tool.name];
+  const rec = recording && movedAhead(recording);
   const valid = (value: unknown, schema: { safeParse(v: unknown): { success: boolean } }) => value !== undefined && schema.safeParse(value).success;
   if (rec && valid(rec.output, tool.output)) return { input: valid(rec.input, tool.input) ? rec.input : undefined, output: rec.output, source: 'recorded' };
   const input = tool.example ?? schematic(schemas.input);

@@ -138,7 +138,11 @@ export function responsesOf(tool: Tool, success: { description: string; schema: 
     [String(tool.status)]: {
       description: success.description,
       headers: headers(tool, false),
-      content: { 'application/json': { schema: success.schema, ...(success.example === undefined ? {} : { example: success.example }) } },
+      content: {
+        'application/json': { schema: success.schema, ...(success.example === undefined ? {} : { example: success.example }) },
+        // RFC 4180, UTF-8, a header row: asked by format=csv or Accept: text/csv
+        ...(tool.csv ? { 'text/csv': { schema: { type: 'string', description: tool.csv } } } : {}),
+      },
     },
   };
   for (const [status, why] of statusesOf(tool)) {

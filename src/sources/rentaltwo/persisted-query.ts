@@ -10,7 +10,7 @@
 import type { UpstreamResponse } from '../../upstream/client.js';
 import type { Upstream } from '../../upstream/scope.js';
 import { arr, at, textOrNull, type Json } from '../../domain/json.js';
-import { scanChunks } from '../shared/chunk-scan.js';
+import { hashBesideName, scanChunks } from '../shared/chunk-scan.js';
 import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH } from './operations.js';
 
 export type PersistedOperation = 'StaysSearch' | 'StaysPdpSections' | 'PdpAvailabilityCalendar';
@@ -32,23 +32,10 @@ const PREFER: Record<PersistedOperation, RegExp> = {
 /** At most this many script fetches per repair (pyairbnb reads up to 40 candidates around the route module). */
 export const MAX_CHUNK_FETCHES = 16;
 
-const HASH = '([0-9a-f]{64})';
-const KEY = `['"]?(?:operationId|sha256Hash)['"]?\\s*:\\s*['"]${HASH}['"]`;
-
-/** The patterns of one operation's hash in a script, most specific first. */
-function hashPatterns(op: PersistedOperation): RegExp[] {
-  const name = `['"]?(?:name|operationName)['"]?\\s*:\\s*['"]${op}['"]`;
-  return [new RegExp(`${name}[\\s\\S]{0,2000}?${KEY}`), new RegExp(`${KEY}[\\s\\S]{0,2000}?${name}`), new RegExp(`/api/v3/${op}/${HASH}`)];
-}
-
-/** The hash of `op` in a script's text, or null. */
+/** The hash of `op` in a script's text (beside its name, else in an `/api/v3/<name>/<hash>` path), or null. */
 export function findOperationHash(op: PersistedOperation, text: string): string | null {
   if (!text.includes(op)) return null;
-  for (const p of hashPatterns(op)) {
-    const m = p.exec(text);
-    if (m) return m[1]!;
-  }
-  return null;
+  return hashBesideName(op, text) ?? new RegExp(`/api/v3/${op}/([0-9a-f]{64})`).exec(text)?.[1] ?? null;
 }
 
 /** Module paths of the loader's map (`common/…js`, `en/…js`), under the `/packages/web/` folder the loader lives in. */

@@ -10,6 +10,24 @@ import type { Upstream } from '../../upstream/scope.js';
  * cannot send the scan anywhere else.
  */
 
+const HASH = '([0-9a-f]{64})';
+const HASH_KEY = `['"]?(?:operationId|sha256Hash)['"]?\\s*:\\s*['"]${HASH}['"]`;
+
+/**
+ * A persisted query's hash written beside its operation's name in a script, as bundlers of
+ * persisted GraphQL documents write them (`name`/`operationName` and `operationId`/`sha256Hash` in
+ * one object, either order), or null.
+ */
+export function hashBesideName(operation: string, text: string): string | null {
+  if (!/^\w+$/.test(operation) || !text.includes(operation)) return null;
+  const name = `['"]?(?:name|operationName)['"]?\\s*:\\s*['"]${operation}['"]`;
+  for (const p of [new RegExp(`${name}[\\s\\S]{0,2000}?${HASH_KEY}`), new RegExp(`${HASH_KEY}[\\s\\S]{0,2000}?${name}`)]) {
+    const m = p.exec(text);
+    if (m) return m[1]!;
+  }
+  return null;
+}
+
 export interface ChunkScan {
   source: Alias;
   /** The page that loads the site's scripts, relative to the source's base URL. */

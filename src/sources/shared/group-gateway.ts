@@ -17,6 +17,7 @@ import { checkStatus, observe, type Observation } from './observation.js';
 import type { StayWindow } from './stay.js';
 import type { Json } from '../../domain/json.js';
 import type { SourceUses } from '../context.js';
+import { withCurrentHash } from './group-hash-repair.js';
 
 /** What the group's brands use: the upstream client and the operator's points of sale and operation hashes. */
 export type GroupContext = SourceUses<'upstream', 'GROUP_POS_CONTEXTS' | 'GROUP_QUERY_HASHES'>;
@@ -75,18 +76,20 @@ export async function callPropertyOffers<T>(
   parse: (entry: Json, pos: PointOfSale) => T,
 ): Promise<{ parsed: T; obs: Observation; pos: PointOfSale }> {
   const pos = pointOfSale(alias, stay.market, deps.config.GROUP_POS_CONTEXTS);
-  const { parsed, obs } = await callGroupGraphql(
-    deps,
-    alias,
-    {
-      body: propertyOffersBody(withHash(op, deps.config.GROUP_QUERY_HASHES), pos, stay.propertyId, stay.window, stay.adults),
-      market: egressMarket(stay.market),
-      root: 'propertyOffers',
-      drift: { rule: offersDrift },
-      baseUrl: pos.baseUrl,
-      notFound: `${alias} property ${stay.propertyId} not found`,
-    },
-    (entry) => parse(entry, pos),
+  const { parsed, obs } = await withCurrentHash(deps.upstream, alias, withHash(op, deps.config.GROUP_QUERY_HASHES), (current) =>
+    callGroupGraphql(
+      deps,
+      alias,
+      {
+        body: propertyOffersBody(current, pos, stay.propertyId, stay.window, stay.adults),
+        market: egressMarket(stay.market),
+        root: 'propertyOffers',
+        drift: { rule: offersDrift },
+        baseUrl: pos.baseUrl,
+        notFound: `${alias} property ${stay.propertyId} not found`,
+      },
+      (entry) => parse(entry, pos),
+    ),
   );
   return { parsed, obs, pos };
 }

@@ -131,6 +131,13 @@ export function propertyOffersBody(op: Operation, pos: PointOfSale, propertyId: 
   ];
 }
 
+/** The gateway no longer knows the persisted query's hash: a site release rotated it (group-hash-repair.ts looks for the new one). */
+export class PersistedQueryRotated extends UpstreamContractChanged {
+  constructor(alias: GroupAlias, errors: string) {
+    super(alias, `persisted query not found (hash rotated): ${errors}`);
+  }
+}
+
 /**
  * The first operation's reply of a (possibly batched) GraphQL answer. GraphQL errors without the
  * expected data are a contract change (a stale persisted-query hash reads `PersistedQueryNotFound`),
@@ -142,9 +149,7 @@ export function graphqlData(alias: GroupAlias, response: UpstreamResponse, root:
   if (at(entry, 'data', root) != null) return entry;
   const messages = arr(entry, 'errors').map((e) => textOrNull(e, 'message') ?? text(e, 'extensions', 'code'));
   const joined = messages.join('; ');
-  if (/persistedquerynotfound|persisted query not found/i.test(joined)) {
-    throw new UpstreamContractChanged(alias, `persisted query not found (hash rotated): ${joined}`);
-  }
+  if (/persistedquerynotfound|persisted query not found/i.test(joined)) throw new PersistedQueryRotated(alias, joined);
   if (/not[ _]?found/i.test(joined)) throw new NotFound(notFound);
   throw new UpstreamContractChanged(alias, messages.length ? `GraphQL errors: ${joined.slice(0, 200)}` : `data.${root}`);
 }

@@ -6,6 +6,10 @@ import { fixtureSuite } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { page as recordedPage, PAGES } from '../../fixtures/hotels-payloads.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-03-10');
 
 /**
  * A script inside an archived upstream page (html_url) never runs on this origin, where the
@@ -31,7 +35,9 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
     replay = await startReplayServer([{ path: '/travel/search', body: served, headers: { 'content-type': 'text/html; charset=utf-8' } }]);
     svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0' });
     const key = (await svc.key()).key;
-    const search = await fetch(`${svc.url}/api/v1/search?engine=google_hotels&q=Tokyo&check_in_date=2026-08-11&check_out_date=2026-08-13&api_key=${key}`);
+    const search = await fetch(
+      S.text(`${svc.url}/api/v1/search?engine=google_hotels&q=Tokyo&check_in_date=2026-08-11&check_out_date=2026-08-13&api_key=${key}`),
+    );
     expect(search.status).toBe(200);
     const meta = ((await search.json()) as { search_metadata: { html_url: string } }).search_metadata;
     archiveUrl = `${meta.html_url}?api_key=${key}`;

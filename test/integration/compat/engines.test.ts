@@ -3,10 +3,14 @@ import { purgeExpiredSearches } from '../../../src/platform/search-archive.js';
 import { ARCHIVE_PURGE_QUEUE } from '../../../src/workers/archive-purge.js';
 import { STAYS_SEARCH_HASH } from '../../../src/sources/rentaltwo/operations.js';
 import { SEARCHAPI_ENGINES } from '../../../tools/compat-engines.js';
-import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
+import { fixtureSuite, readFixture, readFixtureJson } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { crownDetail, page, PAGES, withData } from '../../fixtures/hotels-payloads.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+const S = shiftFrom('2026-03-10');
 
 /**
  * The compatible search API's engine names, parameter forms, errors, envelope and archive, as its
@@ -41,7 +45,7 @@ const REQUIRED: Record<string, string> = {
   google_hotels_price_calendar: 'property_token',
 };
 
-const HOTELS = 'engine=google_hotels&q=Tokyo&check_in_date=2026-08-11&check_out_date=2026-08-13&adults=2&currency=USD&hl=en&gl=us';
+const HOTELS = S.text('engine=google_hotels&q=Tokyo&check_in_date=2026-08-11&check_out_date=2026-08-13&adults=2&currency=USD&hl=en&gl=us');
 
 describe(suite.title, () => {
   let replay: ReplayServer;
@@ -66,7 +70,7 @@ describe(suite.title, () => {
       { method: 'POST', path: `/rentaltwo/api/v3/StaysSearch/${STAYS_SEARCH_HASH}`, body: readFixtureJson(LYON) },
       { path: '/travel/search', match: (r) => 'qs' in r.query, body: withData(page(PAGES.london), crownDetail()) },
       { path: '/travel/search', fixture: PAGES.tokyo, headers: { 'content-type': 'text/html; charset=utf-8' } },
-      { path: '/travel/flights/search', fixture: NONSTOP, encoding: 'zstd' },
+      { path: '/travel/flights/search', reply: () => S.text(readFixture(NONSTOP)) },
     ]);
     svc = await startTestService({
       UPSTREAM_METASEARCH_URL: replay.url,
@@ -131,8 +135,8 @@ describe(suite.title, () => {
     expect(res.body.search_parameters).toEqual({
       engine: 'google_hotels',
       q: 'Tokyo',
-      check_in_date: '2026-08-11',
-      check_out_date: '2026-08-13',
+      check_in_date: S('2026-08-11'),
+      check_out_date: S('2026-08-13'),
       adults: 2,
       currency: 'USD',
       hl: 'en',
@@ -184,11 +188,15 @@ describe(suite.title, () => {
     );
     expect(many.body.error).not.toMatch(/min_price/);
     const bags = await get(
-      '/api/v1/search?engine=google_flights&departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&checked_bags=1&max_price=300&sort_by=price',
+      S.text(
+        '/api/v1/search?engine=google_flights&departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&checked_bags=1&max_price=300&sort_by=price',
+      ),
     );
     expect([bags.status, bags.body.error]).toEqual([400, 'checked_bags: fares are priced without bags; send the search without it']);
     const airbnb = await get(
-      '/api/v1/search?engine=airbnb&q=Lyon&airbnb_domain=airbnb.fr&hl=fr&gl=fr&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&include_taxes=true&zero_retention=false',
+      S.text(
+        '/api/v1/search?engine=airbnb&q=Lyon&airbnb_domain=airbnb.fr&hl=fr&gl=fr&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&include_taxes=true&zero_retention=false',
+      ),
     );
     expect(airbnb.status).toBe(200);
     expect([...airbnb.body.warnings].sort()).toEqual([expect.stringMatching(/^gl: .*airbnb_domain/), expect.stringMatching(/^hl: .*airbnb_domain/)]);
@@ -199,14 +207,14 @@ describe(suite.title, () => {
   });
 
   it('an answer for another query says so: the page’s request echo names Tokyo where Tokio was asked', async () => {
-    const compat = await get('/api/v1/search?engine=google_hotels&q=Tokio&check_in_date=2026-08-11&check_out_date=2026-08-13');
+    const compat = await get(S.text('/api/v1/search?engine=google_hotels&q=Tokio&check_in_date=2026-08-11&check_out_date=2026-08-13'));
     expect(compat.body.search_information).toMatchObject({ corrected_query: 'Tokyo', original_query: 'Tokio' });
     const same = await get(`/api/v1/search?${HOTELS}`);
     expect(same.body.search_information).not.toHaveProperty('corrected_query');
-    const ours = await svc.call('/v1/hotels/search', { key, body: { q: 'Tokio', check_in: '2026-08-11', nights: 2 } });
+    const ours = await svc.call('/v1/hotels/search', { key, body: { q: 'Tokio', check_in: S('2026-08-11'), nights: 2 } });
     const body = (await ours.json()) as Json;
     expect([body.query, body.query_used]).toEqual(['Tokio', 'Tokyo']);
-    const asked = (await (await svc.call('/v1/hotels/search', { key, body: { q: 'Tokyo', check_in: '2026-08-11', nights: 2 } })).json()) as Json;
+    const asked = (await (await svc.call('/v1/hotels/search', { key, body: { q: 'Tokyo', check_in: S('2026-08-11'), nights: 2 } })).json()) as Json;
     expect(asked).not.toHaveProperty('query_used');
   });
 
@@ -217,7 +225,9 @@ describe(suite.title, () => {
     const badBool = await get('/api/v1/search?engine=metasearch_hotels_calendar&property_token=ChkJunk-hotel&rates_include_tax=maybe');
     expect([badBool.status, badBool.body.detail[0].loc]).toEqual([400, ['query', 'rates_include_tax']]);
     const flights = await get(
-      '/v1/serp/google_flights?departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&adults=2&children=1&stops=any&no_cache=true',
+      S.text(
+        '/v1/serp/google_flights?departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&adults=2&children=1&stops=any&no_cache=true',
+      ),
     );
     expect(flights.status).toBe(200);
     expect(flights.body.search_parameters).toMatchObject({
@@ -230,14 +240,14 @@ describe(suite.title, () => {
     expect(flights.body).not.toHaveProperty('warnings');
     const post = await svc.call('/v1/serp/google_hotels', {
       key,
-      body: { q: 'Tokyo', check_in_date: '2026-08-11', check_out_date: '2026-08-13', adults: 2, rating: 9, zero_retention: true },
+      body: { q: 'Tokyo', check_in_date: S('2026-08-11'), check_out_date: S('2026-08-13'), adults: 2, rating: 9, zero_retention: true },
     });
     expect(post.status).toBe(200);
     expect(((await post.json()) as Json).search_parameters).toMatchObject({ adults: 2, rating: 9 });
   });
 
   it('google_flights with a departure_token answers the next leg; the token carries the search, so repeated search parameters are named in warnings', async () => {
-    const first = await get('/api/v1/search?engine=google_flights&departure_id=SFO&arrival_id=JFK&outbound_date=2026-07-15&return_date=2026-08-15');
+    const first = await get(S.text('/api/v1/search?engine=google_flights&departure_id=SFO&arrival_id=JFK&outbound_date=2026-07-15&return_date=2026-08-15'));
     const token = first.body.best_flights[0].departure_token;
     expect(token).toEqual(expect.any(String));
     const next = await get(`/api/v1/search?engine=google_flights&departure_token=${encodeURIComponent(token)}&departure_id=SFO&currency=USD`);
@@ -247,13 +257,13 @@ describe(suite.title, () => {
   });
 
   it('our alias engines answer over GET too, in our shape, archived alike', async () => {
-    const res = await get('/v1/serp/metasearch_hotels?q=Tokyo&check_in_date=2026-08-11&check_out_date=2026-08-13&adults=2');
+    const res = await get(S.text('/v1/serp/metasearch_hotels?q=Tokyo&check_in_date=2026-08-11&check_out_date=2026-08-13&adults=2'));
     expect(res.status).toBe(200);
     expect(res.body.search_parameters).toMatchObject({ engine: 'metasearch_hotels', adults: '2' });
     expect(res.body.search_metadata.json_url).toMatch(/\/api\/v1\/searches\/req_/);
     const post = await svc.call('/v1/serp/metasearch_hotels', {
       key,
-      body: { q: 'Tokyo', check_in_date: '2026-08-11', check_out_date: '2026-08-13', no_cache: true },
+      body: { q: 'Tokyo', check_in_date: S('2026-08-11'), check_out_date: S('2026-08-13'), no_cache: true },
     });
     const body = (await post.json()) as Json;
     expect(body).not.toHaveProperty('warnings');

@@ -3,6 +3,10 @@ import { STAYS_SEARCH_HASH } from '../../../src/sources/rentaltwo/operations.js'
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-03-10');
 
 /**
  * A client of the compatible search API that only changes its base address: GET /api/v1/search
@@ -34,12 +38,12 @@ describe(suite.title, () => {
   });
 
   it('engine is required, as that API requires it (no default rental search); engine=rentaltwo with api_key in the query costs 8 credits', async () => {
-    const none = await get(`q=Lyon&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&currency=USD&api_key=${key}`);
+    const none = await get(S.text(`q=Lyon&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&currency=USD&api_key=${key}`));
     expect([none.status, none.headers.get('x-credits-charged')]).toEqual([400, '0']);
     const refused = (await none.json()) as any;
     expect(refused.error).toMatch(/^Missing required parameter engine: engine is required; engines answered here: google_hotels, .*; and ours: rentaltwo, /);
     expect(refused.detail[0].loc).toEqual(['query', 'engine']);
-    const res = await get(`engine=rentaltwo&q=Lyon&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&currency=USD&api_key=${key}`);
+    const res = await get(S.text(`engine=rentaltwo&q=Lyon&check_in_date=2026-11-06&check_out_date=2026-11-11&adults=2&currency=USD&api_key=${key}`));
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('8');
     const body = (await res.json()) as any;
@@ -49,7 +53,7 @@ describe(suite.title, () => {
   });
 
   it('engine=metasearch_hotels with a Bearer key answers the hotel search shape, 3 credits', async () => {
-    const res = await get('engine=metasearch_hotels&q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb&adults=2', {
+    const res = await get(S.text('engine=metasearch_hotels&q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb&adults=2'), {
       authorization: `Bearer ${key}`,
     });
     expect(res.status).toBe(200);
@@ -62,7 +66,7 @@ describe(suite.title, () => {
   });
 
   it('engine=metasearch_flights answers best and other flights with departure tokens, 3 credits', async () => {
-    const res = await get(`engine=metasearch_flights&departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&api_key=${key}`);
+    const res = await get(S.text(`engine=metasearch_flights&departure_id=SFO&arrival_id=JFK&outbound_date=2026-03-10&flight_type=one_way&api_key=${key}`));
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('3');
     const body = (await res.json()) as any;
@@ -75,7 +79,7 @@ describe(suite.title, () => {
     const missing = await get('engine=metasearch_hotels&q=London');
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ detail: 'missing or invalid API key', error: 'missing or invalid API key' });
-    const bad = await get(`engine=metasearch_hotels&check_in_date=2026-04-15&api_key=${key}`);
+    const bad = await get(S.text(`engine=metasearch_hotels&check_in_date=2026-04-15&api_key=${key}`));
     expect(bad.status).toBe(400);
     const body = (await bad.json()) as any;
     expect(body.detail.map((d: any) => d.loc.join('.'))).toEqual(expect.arrayContaining(['query.q', 'query.check_out_date']));

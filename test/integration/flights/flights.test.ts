@@ -7,7 +7,8 @@ import { FLIGHT_TOOLS, searchFlights } from '../../../tools/flights.js';
 import { UpstreamContractChanged } from '../../../src/domain/errors.js';
 import { findBookingOptions, parseFlightBookingPage, toCompatBookingOptions } from '../../../src/sources/metasearch/flights/parse-booking.js';
 import { decodeTfs } from '../../../src/sources/metasearch/flights/tfs.js';
-import { fixtureSuite } from '../../helpers/fixtures.js';
+import { shiftFrom } from '../../helpers/dates.js';
+import { fixtureSuite, readFixture } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type RecordedRequest, type ReplayServer } from '../../replay/server.js';
 import { CALENDAR_GRAPH_RETURN, LOCATION_LONDON, RPC_REFUSED } from '../../fixtures/flights-rpc-payloads.js';
@@ -28,6 +29,8 @@ const BOOKING = '/travel/flights/booking';
 const BATCH = '/_/FlightsFrontendUi/data/batchexecute';
 const CALENDAR = '/_/FlightsFrontendUi/data/travel.frontend.flights.FlightsFrontendService/GetCalendarGraph';
 const CLICK = 'https://www.google.com/travel/clk/f';
+/** The recorded flights' dates moved ahead by whole weeks (past dates are refused); the replay serves the pages moved the same way. */
+const D = shiftFrom('2026-07-01');
 
 const tfsOf = (r: RecordedRequest) => decodeTfs(r.query.tfs);
 const pinsOutbound = (r: RecordedRequest) => !!r.query.tfs && !!tfsOf(r).legs[0]?.selectedFlights?.length;
@@ -82,7 +85,7 @@ describe('flight input schemas', () => {
     const parsed = searchFlights.input.parse({
       departure_id: 'SFO',
       arrival_id: 'JFK',
-      outbound_date: '2026-07-15',
+      outbound_date: D('2026-07-15'),
       flight_type: 'one_way',
       adults: '2',
       infants_on_lap: '1',
@@ -114,8 +117,8 @@ describe(suite.title, () => {
       { path: SEARCH, query: { curr: 'JPY' }, body: RESULTS_PAGE_WITHOUT_DS1 },
       { path: SEARCH, query: { curr: 'AUD' }, body: RESULTS_PAGE_EMPTY },
       // no return page is recorded: the return leg is answered with the MAD-NRT page, dated for it
-      { path: SEARCH, match: pinsOutbound, fixture: LAYOVER, encoding: 'zstd' },
-      { path: SEARCH, fixture: NONSTOP, encoding: 'zstd' },
+      { path: SEARCH, match: pinsOutbound, reply: () => D.text(readFixture(LAYOVER)) },
+      { path: SEARCH, reply: () => D.text(readFixture(NONSTOP)) },
       { path: BOOKING, query: { curr: 'CAD' }, body: BOOKING_PAGE_WITHOUT_OPTIONS },
       { path: BOOKING, body: BOOKING_PAGE },
       { method: 'POST', path: BATCH, match: (r) => fReq(r).includes('zzqx'), body: LOCATION_NONE },
@@ -134,7 +137,15 @@ describe(suite.title, () => {
   });
 
   const post = (p: string, body: unknown) => svc.call(`/v1/serp/${p}`, { key, body });
-  const roundTrip = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', return_date: '2026-08-15', currency: 'USD', hl: 'en', gl: 'us' };
+  const roundTrip = {
+    departure_id: 'SFO',
+    arrival_id: 'JFK',
+    outbound_date: D('2026-07-15'),
+    return_date: D('2026-08-15'),
+    currency: 'USD',
+    hl: 'en',
+    gl: 'us',
+  };
   const lastRequest = (p: string) => replay.requests.filter((r) => r.path === p).at(-1)!;
 
   it('REST: search → return with the departure_token → booking with the booking_token', async () => {
@@ -154,7 +165,7 @@ describe(suite.title, () => {
     expect(out.search_parameters).toMatchObject({
       engine: 'metasearch_flights',
       departure_id: 'SFO',
-      return_date: '2026-08-15',
+      return_date: D('2026-08-15'),
       adults: '1',
       currency: 'USD',
       gl: 'us',
@@ -168,8 +179,8 @@ describe(suite.title, () => {
     const tfs = tfsOf(upstream);
     expect(tfs.trip).toBe(1);
     expect(tfs.legs.map((l) => [l.date, l.from[0].code, l.to[0].code, l.selectedFlights])).toEqual([
-      ['2026-07-15', 'SFO', 'JFK', undefined],
-      ['2026-08-15', 'JFK', 'SFO', undefined],
+      [D('2026-07-15'), 'SFO', 'JFK', undefined],
+      [D('2026-08-15'), 'JFK', 'SFO', undefined],
     ]);
 
     const ret = await post('metasearch_flights_return', { departure_token: first.departure_token });
@@ -180,9 +191,13 @@ describe(suite.title, () => {
     expect(back.best_flights[0].flights.map((f: any) => f.flight_number)).toEqual(['MS 754', 'MS 964']);
     expect(back.best_flights[0].booking_token).toEqual(expect.any(String));
     expect(back.best_flights[0].departure_token).toBeUndefined();
-    expect(back.search_parameters).toMatchObject({ engine: 'metasearch_flights_return', departure_token: first.departure_token, outbound_date: '2026-07-15' });
+    expect(back.search_parameters).toMatchObject({
+      engine: 'metasearch_flights_return',
+      departure_token: first.departure_token,
+      outbound_date: D('2026-07-15'),
+    });
     const retTfs = tfsOf(lastRequest(SEARCH));
-    expect(retTfs.legs[0].selectedFlights).toEqual([{ from: 'SFO', date: '2026-07-15', to: 'JFK', airline: 'B6', flightNumber: '16' }]);
+    expect(retTfs.legs[0].selectedFlights).toEqual([{ from: 'SFO', date: D('2026-07-15'), to: 'JFK', airline: 'B6', flightNumber: '16' }]);
     expect(retTfs.legs[1].selectedFlights).toBeUndefined();
     expect(lastRequest(SEARCH).query).toMatchObject({ hl: 'en', gl: 'us', curr: 'USD' });
 
@@ -283,23 +298,23 @@ describe(suite.title, () => {
     expect(none.headers.get('x-credits-charged')).toBe('0');
     expect(((await none.json()) as any).locations).toEqual([]);
 
-    const cal = await post('metasearch_flights_calendar', { ...roundTrip, return_date: '2026-07-22', outbound_date_end: '2026-08-31' });
+    const cal = await post('metasearch_flights_calendar', { ...roundTrip, return_date: D('2026-07-22'), outbound_date_end: D('2026-08-31') });
     expect(cal.status).toBe(200);
     expect(cal.headers.get('x-credits-charged')).toBe('5');
     const grid = (await cal.json()) as any;
     expect(grid.calendar[0]).toEqual({ departure: '2026-01-05', return: '2026-01-12', price: 676, currency: 'GBP' });
     expect(grid.pricing).toMatchObject({ requested_currency: 'USD', currency: 'GBP' });
-    expect(grid.search_parameters).toMatchObject({ outbound_date_start: '2026-07-15', outbound_date_end: '2026-08-31' });
+    expect(grid.search_parameters).toMatchObject({ outbound_date_start: D('2026-07-15'), outbound_date_end: D('2026-08-31') });
     const calReq = lastRequest(CALENDAR);
     expect(calReq.query).toEqual({ hl: 'en', gl: 'us', curr: 'USD' });
-    expect(JSON.parse(JSON.parse(fReq(calReq))[1])[2]).toEqual(['2026-07-15', '2026-08-31']);
+    expect(JSON.parse(JSON.parse(fReq(calReq))[1])[2]).toEqual([D('2026-07-15'), D('2026-08-31')]);
   });
 
   it('errors: 400 bad token or bad input (the compatible family answers 400 with error beside detail), 502 upstream failure or block, 503 missing structure; all free', async () => {
     const cases: [string, unknown, number, unknown][] = [
       ['metasearch_flights_return', { departure_token: 'not-a-token' }, 400, 'invalid departure_token'],
       ['metasearch_flights_booking', { booking_token: 'e30' }, 400, 'invalid booking_token'],
-      ['metasearch_flights', { ...roundTrip, return_date: '2026-07-01' }, 400, 'return_date is before outbound_date'],
+      ['metasearch_flights', { ...roundTrip, return_date: D('2026-07-01') }, 400, 'return_date is before outbound_date'],
       ['metasearch_flights', { ...roundTrip, currency: 'GBP' }, 502, 'UpstreamHttp500'],
       ['metasearch_flights', { ...roundTrip, currency: 'CHF' }, 502, 'UnusualTraffic'],
       ['metasearch_flights_calendar', { ...roundTrip, currency: 'EUR' }, 502, 'RpcStatus13'],
@@ -311,7 +326,7 @@ describe(suite.title, () => {
       expect(res.headers.get('x-credits-charged')).toBe('0');
     }
 
-    const missing = await post('metasearch_flights', { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', adults: 12, extra: 1 });
+    const missing = await post('metasearch_flights', { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: D('2026-07-15'), adults: 12, extra: 1 });
     expect(missing.status).toBe(400);
     const missingBody = (await missing.json()) as any;
     expect(missingBody.error).toContain('adults:');
@@ -322,7 +337,7 @@ describe(suite.title, () => {
         expect.objectContaining({ type: 'extra_forbidden', loc: ['body', 'extra'] }),
       ]),
     );
-    const noReturn = await post('metasearch_flights', { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15' });
+    const noReturn = await post('metasearch_flights', { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: D('2026-07-15') });
     expect(noReturn.status).toBe(400);
     expect(((await noReturn.json()) as any).detail).toEqual([
       {

@@ -6,12 +6,16 @@ import { fixtureSuite } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { crownDetail, LONDON_TOKENS, page, PAGES, withData } from '../../fixtures/hotels-payloads.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-04-10');
 
 const SEARCH = '/travel/search';
 const CROWN = LONDON_TOKENS[0];
 const UNKNOWN = LONDON_TOKENS[1];
 const FAILING = LONDON_TOKENS[2];
-const STAY = { token: CROWN, check_in: '2026-04-15', nights: 7, market: 'GB' };
+const STAY = { token: CROWN, check_in: S('2026-04-15'), nights: 7, market: 'GB' };
 
 const suite = fixtureSuite('hotel offers, rooms and stay price (replayed property page)', PAGES.london, PAGES.tokyo);
 describe(suite.title, () => {
@@ -43,8 +47,8 @@ describe(suite.title, () => {
     const body = (await res.json()) as any;
     expect(body).toMatchObject({
       token: CROWN,
-      check_in: '2026-04-15',
-      check_out: '2026-04-22',
+      check_in: S('2026-04-15'),
+      check_out: S('2026-04-22'),
       nights: 7,
       device: 'iphone',
       currency: 'GBP',
@@ -98,7 +102,7 @@ describe(suite.title, () => {
     expect(requests[0].headers['user-agent']).toMatch(/iPhone/);
     expect(requests[1].headers['user-agent']).toMatch(/Android/);
     expect(requests[0].query).toMatchObject({ hl: 'en', gl: 'gb' });
-    expect(decodeTs(requests[0].query.ts).search).toMatchObject({ checkIn: '2026-04-15', checkOut: '2026-04-22', adults: 2, currency: 'GBP' });
+    expect(decodeTs(requests[0].query.ts).search).toMatchObject({ checkIn: S('2026-04-15'), checkOut: S('2026-04-22'), adults: 2, currency: 'GBP' });
   });
 
   it('filters: metasearch sellers on request, free cancellation only, no retry when nothing is required', async () => {
@@ -131,7 +135,7 @@ describe(suite.title, () => {
   });
 
   it('POST /v1/stay gives the headline split and the cheapest seller', async () => {
-    const res = await svc.call('/v1/stay', { key, body: { token: CROWN, check_in: '2026-04-15', check_out: '2026-04-22', currency: 'GBP' } });
+    const res = await svc.call('/v1/stay', { key, body: { token: CROWN, check_in: S('2026-04-15'), check_out: S('2026-04-22'), currency: 'GBP' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('3');
     const body = (await res.json()) as any;
@@ -168,7 +172,7 @@ describe(suite.title, () => {
     const bad = await svc.call('/v1/offers', { key, body: { ...STAY, market: 'JP', coverage: 4 } });
     expect(bad.status).toBe(422);
     expect((((await bad.json()) as any).detail as any[]).map((d) => d.loc.join('.'))).toEqual(['body.market', 'body.coverage']);
-    const order = await svc.call('/v1/rooms', { key, body: { ...STAY, check_out: '2026-04-15' } });
+    const order = await svc.call('/v1/rooms', { key, body: { ...STAY, check_out: S('2026-04-15') } });
     expect(order.status).toBe(400);
     const down = await svc.call('/v1/offers', { key, body: { ...STAY, token: FAILING } });
     expect(down.status).toBe(502);

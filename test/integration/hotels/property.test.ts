@@ -7,6 +7,10 @@ import { fixtureSuite } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { crownDetail, LONDON_TOKENS, page, PAGES, withData } from '../../fixtures/hotels-payloads.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-04-10');
 
 const SEARCH = '/travel/search';
 const CROWN = LONDON_TOKENS[0];
@@ -71,7 +75,7 @@ describe(suite.title, () => {
   it('POST /v1/serp/metasearch_hotels_property answers in the compatible shape', async () => {
     const res = await svc.call('/v1/serp/metasearch_hotels_property', {
       key,
-      body: { property_token: CROWN, check_in_date: '2026-04-15', check_out_date: '2026-04-22', currency: 'GBP', gl: 'gb' },
+      body: { property_token: CROWN, check_in_date: S('2026-04-15'), check_out_date: S('2026-04-22'), currency: 'GBP', gl: 'gb' },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('3');
@@ -79,8 +83,8 @@ describe(suite.title, () => {
     expect(body.search_parameters).toMatchObject({
       engine: 'metasearch_hotels_property',
       property_token: CROWN,
-      check_in_date: '2026-04-15',
-      check_out_date: '2026-04-22',
+      check_in_date: S('2026-04-15'),
+      check_out_date: S('2026-04-22'),
     });
     expect(body.search_metadata.request_url).toMatch(/^https:\/\/www\.google\.com\/travel\/search\?qs=/);
     const p = body.property;
@@ -100,7 +104,7 @@ describe(suite.title, () => {
       rooms: [{ name: 'Double Room' }, { name: 'Junior Suite' }],
     });
     expect(p.all_offers.find((o: any) => o.is_official).source).toBe('The Crown, Battersea (PUBLOVE)');
-    expect(decodeTs(forToken(CROWN).at(-1)!.query.ts).search).toMatchObject({ checkIn: '2026-04-15', checkOut: '2026-04-22' });
+    expect(decodeTs(forToken(CROWN).at(-1)!.query.ts).search).toMatchObject({ checkIn: S('2026-04-15'), checkOut: S('2026-04-22') });
   });
 
   it('get_hotel_details over MCP', async () => {

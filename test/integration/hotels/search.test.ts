@@ -6,6 +6,10 @@ import { fixtureSuite } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type RecordedRequest, type ReplayServer } from '../../replay/server.js';
 import { emptySearchPage, LONDON_TOKENS, page, PAGES } from '../../fixtures/hotels-payloads.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-04-10');
 
 const SEARCH = '/travel/search';
 const SORRY = '<html><body>Our systems have detected unusual traffic from your computer network.</body></html>';
@@ -14,8 +18,8 @@ describe('hotel search input schema', () => {
   it('accepts the query-string forms of GET /api/v1/search', () => {
     const parsed = serpHotels.input.parse({
       q: 'London',
-      check_in_date: '2026-04-15',
-      check_out_date: '2026-04-22',
+      check_in_date: S('2026-04-15'),
+      check_out_date: S('2026-04-22'),
       adults: '3',
       min_price: '50',
       rating: '8',
@@ -65,14 +69,14 @@ describe(suite.title, () => {
   });
 
   it('POST /v1/hotels/search fetches two pages, prices with provenance, 3 credits per page', async () => {
-    const res = await svc.call('/v1/hotels/search', { key, body: { q: 'London', check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb', pages: 2 } });
+    const res = await svc.call('/v1/hotels/search', { key, body: { q: 'London', check_in: S('2026-04-15'), nights: 7, currency: 'GBP', gl: 'gb', pages: 2 } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('6');
     const body = (await res.json()) as any;
     expect(body).toMatchObject({
       query: 'London',
-      check_in: '2026-04-15',
-      check_out: '2026-04-22',
+      check_in: S('2026-04-15'),
+      check_out: S('2026-04-22'),
       nights: 7,
       total_results: 1022,
       pagination: { next_page_token: 'CBI=' },
@@ -118,12 +122,12 @@ describe(suite.title, () => {
     const [p1, p2] = searches().slice(-2);
     expect(p1.query).toMatchObject({ q: 'London', hl: 'en', gl: 'gb' });
     expect(p1.query.start).toBeUndefined();
-    expect(decodeTs(p1.query.ts).search).toMatchObject({ checkIn: '2026-04-15', checkOut: '2026-04-22', adults: 2, currency: 'GBP' });
+    expect(decodeTs(p1.query.ts).search).toMatchObject({ checkIn: S('2026-04-15'), checkOut: S('2026-04-22'), adults: 2, currency: 'GBP' });
     expect(p2.query.start).toBe('18');
   });
 
   it('an empty result page is free', async () => {
-    const res = await svc.call('/v1/hotels/search', { key, body: { q: 'Nowhere', check_in: '2026-04-15', pages: 3 } });
+    const res = await svc.call('/v1/hotels/search', { key, body: { q: 'Nowhere', check_in: S('2026-04-15'), pages: 3 } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('0');
     const body = (await res.json()) as any;
@@ -135,14 +139,14 @@ describe(suite.title, () => {
   it('POST /v1/serp/metasearch_hotels answers in the compatible shape, one page per call', async () => {
     const res = await svc.call('/v1/serp/metasearch_hotels', {
       key,
-      body: { q: 'London', check_in_date: '2026-04-15', check_out_date: '2026-04-22', currency: 'GBP', gl: 'gb' },
+      body: { q: 'London', check_in_date: S('2026-04-15'), check_out_date: S('2026-04-22'), currency: 'GBP', gl: 'gb' },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('3');
     const body = (await res.json()) as any;
     expect(body.search_metadata).toMatchObject({ status: 'Success', id: res.headers.get('x-request-id') });
     expect(body.search_metadata.request_url).toMatch(/^https:\/\/www\.google\.com\/travel\/search\?q=London&ts=/);
-    expect(body.search_parameters).toMatchObject({ engine: 'metasearch_hotels', q: 'London', check_in_date: '2026-04-15', currency: 'GBP', adults: '2' });
+    expect(body.search_parameters).toMatchObject({ engine: 'metasearch_hotels', q: 'London', check_in_date: S('2026-04-15'), currency: 'GBP', adults: '2' });
     expect(body.search_information).toEqual({ total_results: 1022 });
     expect(body.pagination).toEqual({ records_from: 1, records_to: 18, next_page_token: 'CBI=' });
     expect(body.brands).toHaveLength(23);
@@ -155,7 +159,7 @@ describe(suite.title, () => {
 
     const next = await svc.call('/v1/serp/metasearch_hotels', {
       key,
-      body: { q: 'London', check_in_date: '2026-04-15', check_out_date: '2026-04-22', next_page_token: 'CBI=' },
+      body: { q: 'London', check_in_date: S('2026-04-15'), check_out_date: S('2026-04-22'), next_page_token: 'CBI=' },
     });
     expect(((await next.json()) as any).properties[0].name).toBe('Au Royal Mad');
     expect(last().query.start).toBe('18');
@@ -164,7 +168,7 @@ describe(suite.title, () => {
   it('search_hotels over MCP returns the compact view of the same result', async () => {
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
-    const res = await client.callTool({ name: 'search_hotels', arguments: { q: 'London', check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb' } });
+    const res = await client.callTool({ name: 'search_hotels', arguments: { q: 'London', check_in: S('2026-04-15'), nights: 7, currency: 'GBP', gl: 'gb' } });
     expect(res.isError).toBeFalsy();
     const sc = res.structuredContent as any;
     expect(sc.properties).toHaveLength(18);
@@ -176,11 +180,11 @@ describe(suite.title, () => {
   });
 
   it('bad input is 422 with the array detail; a check-out before check-in is 400', async () => {
-    const res = await svc.call('/v1/hotels/search', { key, body: { check_in: '2026-04-15', currency: 'XXX', extra: 1 } });
+    const res = await svc.call('/v1/hotels/search', { key, body: { check_in: S('2026-04-15'), currency: 'XXX', extra: 1 } });
     expect(res.status).toBe(422);
     const detail = ((await res.json()) as any).detail as any[];
     expect(detail.map((d) => d.loc.join('.'))).toEqual(expect.arrayContaining(['body.q', 'body.currency', 'body.extra']));
-    const order = await svc.call('/v1/hotels/search', { key, body: { q: 'London', check_in: '2026-04-15', check_out: '2026-04-10' } });
+    const order = await svc.call('/v1/hotels/search', { key, body: { q: 'London', check_in: S('2026-04-15'), check_out: S('2026-04-10') } });
     expect(order.status).toBe(400);
   });
 
@@ -192,7 +196,7 @@ describe(suite.title, () => {
       ['Changed', 503, /^metasearch upstream contract changed/],
     ];
     for (const [q, status, detail] of cases) {
-      const res = await svc.call('/v1/hotels/search', { key, body: { q, check_in: '2026-04-15' } });
+      const res = await svc.call('/v1/hotels/search', { key, body: { q, check_in: S('2026-04-15') } });
       expect(res.status, q).toBe(status);
       expect(res.headers.get('x-credits-charged')).toBe('0');
       expect(((await res.json()) as any).detail).toMatch(detail);

@@ -145,6 +145,8 @@ describe('POST /v1/jobs', () => {
     expect(done.result_summary).toMatchObject({ rates: 5, database: { rows_written: 5, rows_changed: 0, rows_removed: 0 } });
     expect(done.result_summary.wire_bytes).toBe(done.items[0].result.wire_bytes + done.items[1].result.wire_bytes);
     expect(done.items[0].result.rates.map((r: any) => r.rate_total)).toEqual([110, 111, 112]);
+    // an item's result is the collection as stored: the price positions of POST /v1/calendar are a call's answer
+    expect(done.items[0].result.rates.some((r: any) => 'position' in r)).toBe(false);
     expect(done.result_summary.database.run_id).toMatch(/^scraperun_/);
     expect(done.artifact_uri).toBe(`/v1/jobs/${job.id}/artifact`);
     expect(done.artifact_sha256).toMatch(/^[0-9a-f]{64}$/);

@@ -12,6 +12,10 @@ import { startAppHost, THEMES, WIDTHS, type AppHost } from '../../helpers/app-ho
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { asRental, BEDS24_AVAILABILITY, HOTEL_SITE_BEDS24 } from '../../fixtures/ota-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+const S = shiftFrom('2023-06-01');
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const suite = fixtureSuite(`compare_hotel_prices's MCP App in headless Chromium${skippedNote}`, OFFERS);
@@ -24,7 +28,7 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
   let args: Record<string, unknown>;
 
   beforeAll(async () => {
-    const offers = readFixtureJson(OFFERS);
+    const offers = S.json(readFixtureJson(OFFERS));
     // the rental site sells the stay below the hotel's own site
     const cheaperRental = asRental(offers);
     cheaperRental.data.propertyOffers.singleUnitOffer.ratePlans[0].priceDetails[0].price.total.amount = 180.25;
@@ -44,7 +48,7 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
       { path: '/otafour/api/cronos/property/BelowFoldParams/GetSecondaryData', status: 500, body: 'down' },
     ]);
     args = {
-      check_in: '2023-06-04',
+      check_in: S('2023-06-04'),
       nights: 10,
       adults: 2,
       currency: 'USD',

@@ -6,6 +6,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
+import { shiftFrom } from '../../helpers/dates.js';
 import { LOCATION_LONDON, CALENDAR_GRAPH_RETURN } from '../../fixtures/flights-rpc-payloads.js';
 import { asRental, RENTALONE_LISTING_PAGE, TYPEAHEAD } from '../../fixtures/ota-payloads.js';
 import { REPLAY_URL, startHarness, type Harness } from '../../helpers/ota-harness.js';
@@ -13,6 +14,9 @@ import { STAYS_SEARCH_HASH } from '../../../src/sources/rentaltwo/operations.js'
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const LYON = 'airbnb/StaysSearch-excerpt-lyon-2026-09.json';
+/** The recorded stay (the travel group's reply states it) and flight dates, moved ahead by whole weeks. */
+const STAY = shiftFrom('2023-06-04');
+const FLIGHT = shiftFrom('2026-07-15');
 /**
  * 48 KB before issue 38, which added to each tool its cost (first description line and _meta), the
  * real site beside each alias, the conditions said in words instead of if/then, and each field's
@@ -40,7 +44,7 @@ describe(suite.title, () => {
   let client: Client;
 
   beforeAll(async () => {
-    const offers = readFixtureJson(OFFERS);
+    const offers = STAY.json(readFixtureJson(OFFERS));
     h = await startHarness(
       [
         { path: '/otatwo/api/v4/typeahead/golden', body: TYPEAHEAD },
@@ -87,7 +91,7 @@ describe(suite.title, () => {
   it('compare_hotel_prices finds each OTA property from the hotel name and says which one it used', async () => {
     const res = await client.callTool({
       name: 'compare_hotel_prices',
-      arguments: { hotel: 'golden', check_in: '2023-06-04', nights: 10, sources: { otatwo: {}, rentalone: {} } },
+      arguments: { hotel: 'golden', check_in: STAY('2023-06-04'), nights: 10, sources: { otatwo: {}, rentalone: {} } },
     });
     expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
     const out = res.structuredContent as { sources: { source: string; status: string; matched: unknown }[]; offers: unknown[] };
@@ -97,7 +101,7 @@ describe(suite.title, () => {
     ]);
     expect(out.offers).toHaveLength(2);
     // without a name, an OTA listed without its id is the caller's mistake, said before anything runs
-    const missing = await client.callTool({ name: 'compare_hotel_prices', arguments: { check_in: '2023-06-04', sources: { otatwo: {} } } });
+    const missing = await client.callTool({ name: 'compare_hotel_prices', arguments: { check_in: STAY('2023-06-04'), sources: { otatwo: {} } } });
     expect(missing.isError).toBe(true);
     expect(JSON.parse((missing.content as { text: string }[])[0].text)[0]).toMatchObject({ loc: ['body', 'sources', 'otatwo'] });
   });
@@ -105,14 +109,17 @@ describe(suite.title, () => {
   it('get_rental_quote takes the public listing URL a person has', async () => {
     const res = await client.callTool({
       name: 'get_rental_quote',
-      arguments: { url: 'https://www.vrbo.com/321456ha?adults=2', check_in: '2023-06-04', nights: 10 },
+      arguments: { url: 'https://www.vrbo.com/321456ha?adults=2', check_in: STAY('2023-06-04'), nights: 10 },
     });
     expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
     const out = res.structuredContent as { search_parameters: Record<string, unknown>; property: { total: number }; meta: { listing_resolved: boolean } };
     expect(out.search_parameters).toMatchObject({ property_id: '9209612', listing_id: '321456ha' });
     expect(out.meta.listing_resolved).toBe(true);
     expect(out.property.total).toBe(782.6);
-    const notListing = await client.callTool({ name: 'get_rental_quote', arguments: { url: 'https://www.vrbo.com/search?q=lake', check_in: '2023-06-04' } });
+    const notListing = await client.callTool({
+      name: 'get_rental_quote',
+      arguments: { url: 'https://www.vrbo.com/search?q=lake', check_in: STAY('2023-06-04') },
+    });
     expect(notListing.isError).toBe(true);
     expect((notListing._meta as { status: number }).status).toBe(422);
   });
@@ -129,7 +136,7 @@ describe(suite.title, () => {
       [{ url: 'https://www.example.com/321456ha' }, 'url'],
     ] as const;
     for (const [listing, field] of refusals) {
-      const res = await client.callTool({ name: 'get_rental_quote', arguments: { ...listing, check_in: '2023-06-04' } });
+      const res = await client.callTool({ name: 'get_rental_quote', arguments: { ...listing, check_in: STAY('2023-06-04') } });
       expect(res.isError, field).toBe(true);
       expect((res._meta as { status: number }).status).toBe(422);
       const [problem] = JSON.parse((res.content as { text: string }[])[0].text) as { loc: string[]; msg: string }[];
@@ -148,7 +155,7 @@ describe(suite.title, () => {
     const code = (loc.structuredContent as { locations: { airports: { code: string }[] }[] }).locations[0].airports[0].code;
     const cal = await client.callTool({
       name: 'get_flight_calendar',
-      arguments: { departure_id: code, arrival_id: 'JFK', outbound_date: '2026-07-15', return_date: '2026-07-22' },
+      arguments: { departure_id: code, arrival_id: 'JFK', outbound_date: FLIGHT('2026-07-15'), return_date: FLIGHT('2026-07-22') },
     });
     expect(cal.isError, JSON.stringify(cal.content)).toBeFalsy();
     expect((cal.structuredContent as { calendar: unknown[] }).calendar.length).toBeGreaterThan(0);

@@ -6,6 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { asRental } from '../../fixtures/ota-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+const S = shiftFrom('2023-06-01');
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const suite = fixtureSuite('OTA stay routes: sold-out and minimum-stay answers billed, empty replies free', OFFERS);
@@ -36,9 +40,9 @@ const OTAONE_NO_ROOMS = `<html><body><h2>Hotel Example</h2><script>b_hotel_id: '
 
 describe(suite.title, () => {
   let h: Harness;
-  const stay = { check_in: '2023-06-04', nights: 10 };
+  const stay = { check_in: S('2023-06-04'), nights: 10 };
   beforeAll(async () => {
-    const offers = readFixtureJson(OFFERS);
+    const offers = S.json(readFixtureJson(OFFERS));
     const rentalMinStay = asRental(offers);
     rentalMinStay.data.propertyOffers.singleUnitOffer.ratePlans = [];
     rentalMinStay.data.propertyOffers.errorMessage = { title: MIN_STAY };

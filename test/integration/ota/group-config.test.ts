@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../../src/sources/shared/group-graphql.js';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { REPLAY_URL, startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+const S = shiftFrom('2023-06-01');
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const suite = fixtureSuite('travel-group points of sale and query hashes supplied by the operator', OFFERS);
@@ -14,7 +18,7 @@ const ROTATED = 'ab'.repeat(32);
 describe(suite.title, () => {
   let h: Harness;
   beforeAll(async () => {
-    const offers = readFixtureJson(OFFERS);
+    const offers = S.json(readFixtureJson(OFFERS));
     // The AU point of sale goes to its own site (on the replay server).
     const replayRoutes = [
       { method: 'POST' as const, path: '/otathree/graphql', body: [offers] },
@@ -29,14 +33,14 @@ describe(suite.title, () => {
   afterAll(() => h?.close());
 
   it('a configured market is served with its context and its currency; the rotated hash is sent', async () => {
-    const ca = await h.post('/v1/ota/otathree', { property_id: '9209612', check_in: '2023-06-04', nights: 10, market: 'CA' });
+    const ca = await h.post('/v1/ota/otathree', { property_id: '9209612', check_in: S('2023-06-04'), nights: 10, market: 'CA' });
     expect(ca.status).toBe(200);
     expect(ca.body.search_parameters).toMatchObject({ market: 'CA', currency: 'CAD' });
     const sent = JSON.parse(h.replay.requests.find((q) => q.path === '/otathree/graphql')!.body)[0];
     expect(sent.variables.context).toMatchObject({ ...CA_THREE, currency: 'CAD' });
     expect(sent.extensions.persistedQuery.sha256Hash).toBe(ROTATED);
 
-    const au = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: '2023-06-04', nights: 10, market: 'AU' });
+    const au = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: S('2023-06-04'), nights: 10, market: 'AU' });
     expect(au.status).toBe(200);
     expect(au.body).toMatchObject({ market: 'AU', requested_currency: 'AUD' });
     // sent to the point of sale's own site, not the brand's host
@@ -47,7 +51,7 @@ describe(suite.title, () => {
   });
 
   it('markets without a context still answer 503 naming the setting; the sources list follows the configuration', async () => {
-    const de = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: '2023-06-04', market: 'DE' });
+    const de = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: S('2023-06-04'), market: 'DE' });
     expect(de.status).toBe(503);
     expect(de.body.detail).toContain('GROUP_POS_CONTEXTS');
     expect(de.charged).toBe('0');

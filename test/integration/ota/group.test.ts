@@ -3,6 +3,10 @@ import { OPERATIONS } from '../../../src/sources/shared/group-graphql.js';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { OTATHREE_REVIEWS, RENTALONE_LISTING_PAGE, TYPEAHEAD, asRental } from '../../fixtures/ota-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+const S = shiftFrom('2023-06-01');
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const suite = fixtureSuite('travel-group OTAs (otatwo, otathree, rentalone) through REST and MCP', OFFERS);
@@ -13,7 +17,7 @@ const forProperty = (id: string) => (r: { body: string }) => r.body.includes(`"p
 describe(suite.title, () => {
   let h: Harness;
   beforeAll(async () => {
-    const offers = readFixtureJson(OFFERS);
+    const offers = S.json(readFixtureJson(OFFERS));
     h = await startHarness([
       { method: 'POST', path: '/otathree/graphql', match: (r) => op('PropertyFilteredReviewsQuery')(r), body: OTATHREE_REVIEWS },
       { method: 'POST', path: '/otathree/graphql', match: forProperty('9209612'), body: [offers] },
@@ -34,7 +38,7 @@ describe(suite.title, () => {
   afterAll(() => h?.close());
 
   it('otathree: headline, rooms and offers with provenance and derived taxes; 8 credits; the persisted request', async () => {
-    const r = await h.post('/v1/ota/otathree', { property_id: '9209612', check_in: '2023-06-04', nights: 10, adults: 2 });
+    const r = await h.post('/v1/ota/otathree', { property_id: '9209612', check_in: S('2023-06-04'), nights: 10, adults: 2 });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('8');
     expect(r.body.property).toMatchObject({
@@ -80,8 +84,8 @@ describe(suite.title, () => {
     expect(r.body.search_parameters).toEqual({
       engine: 'ota_otathree',
       property_id: '9209612',
-      check_in_date: '2023-06-04',
-      check_out_date: '2023-06-14',
+      check_in_date: S('2023-06-04'),
+      check_out_date: S('2023-06-14'),
       adults: 2,
       market: 'US',
       currency: 'USD',
@@ -91,21 +95,23 @@ describe(suite.title, () => {
     expect(sent.operationName).toBe(OPERATIONS.roomsAndRates.name);
     expect(sent.extensions.persistedQuery.sha256Hash).toBe(OPERATIONS.roomsAndRates.sha256);
     expect(sent.variables.context).toMatchObject({ siteId: 300000001, tpid: 3001, eapid: 1, locale: 'en_US', currency: 'USD' });
-    expect(sent.variables.searchCriteria.primary.dateRange).toEqual({
-      checkInDate: { day: 4, month: 6, year: 2023 },
-      checkOutDate: { day: 14, month: 6, year: 2023 },
-    });
+    expect(sent.variables.searchCriteria.primary.dateRange).toEqual(
+      S.json({
+        checkInDate: { day: 4, month: 6, year: 2023 },
+        checkOutDate: { day: 14, month: 6, year: 2023 },
+      }),
+    );
   });
 
   it('otathree: unknown id 404, stale hash 503, upstream 5xx 502, other stay dates 502, CA context 503, bad input 422 — never charged', async () => {
-    const stay = { check_in: '2023-06-04', nights: 2 };
+    const stay = { check_in: S('2023-06-04'), nights: 2 };
     const cases = [
       [{ property_id: '404', ...stay }, 404],
       [{ property_id: '503', ...stay }, 503],
       [{ property_id: '777', ...stay }, 502],
       [{ property_id: '9209612', market: 'CA', ...stay }, 503],
       [{ property_id: 'abc', ...stay }, 422],
-      [{ property_id: '9209612', check_in: '2023-06-04', check_out: '2023-06-01' }, 400],
+      [{ property_id: '9209612', check_in: S('2023-06-04'), check_out: S('2023-06-01') }, 400],
       // the recorded grid answers 10 nights: a 2-night stay is an upstream mismatch
       [{ property_id: '9209612', ...stay }, 502],
     ] as const;
@@ -149,7 +155,7 @@ describe(suite.title, () => {
   });
 
   it('otatwo rooms and headline: rate plans with lead price, refundability and provenance; search resolves the id', async () => {
-    const rooms = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: '2023-06-04', nights: 10 });
+    const rooms = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: S('2023-06-04'), nights: 10 });
     expect(rooms.status).toBe(200);
     expect(rooms.charged).toBe('8');
     expect(rooms.body).toMatchObject({
@@ -168,22 +174,26 @@ describe(suite.title, () => {
       total: 782.6,
       pay_now: true,
       refundable: true,
-      refundable_until: '2023-05-30T14:00',
+      refundable_until: `${S('2023-05-30')}T14:00`,
       taxes_and_fees: 133,
     });
     expect(rooms.body.rooms[0].rate_plans[0].provenance).toMatchObject({ source: 'otatwo', price_basis: 'nightly_lead_price', upstream_rate_id: '203998903' });
     const sent = JSON.parse(h.replay.requests.find((q) => q.path === '/otatwo/graphql')!.body)[0];
     expect(sent.variables.context).toMatchObject({ siteId: 1, tpid: 1, eapid: 0, locale: 'en_US', currency: 'USD' });
-    const head = await h.post('/v1/ota/otatwo', { property_id: '9209612', check_in: '2023-06-04', nights: 10, market: 'GB' });
+    const head = await h.post('/v1/ota/otatwo', { property_id: '9209612', check_in: S('2023-06-04'), nights: 10, market: 'GB' });
     expect(head.status).toBe(200);
     expect(head.body).toMatchObject({ market: 'GB', requested_currency: 'GBP', currency: 'USD', currency_verified: false, room_types: 5, rate_plans: 1 });
     expect(head.body.cheapest).toMatchObject({ room_name: 'Superior Triple Room, Balcony', price: 32.48 });
-    const au = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: '2023-06-04', market: 'AU' });
+    const au = await h.post('/v1/ota/otatwo/rooms', { property_id: '9209612', check_in: S('2023-06-04'), market: 'AU' });
     expect(au.status).toBe(503);
     // the recorded grid prices 2023-06-04..14: for another stay it is an upstream mismatch, never priced
     for (const path of ['/v1/ota/otatwo/rooms', '/v1/ota/otatwo']) {
-      const other = await h.post(path, { property_id: '9209612', check_in: '2023-06-05', nights: 10 });
-      expect([other.status, other.charged, other.body.detail]).toEqual([502, '0', 'StayMismatch: the upstream answered for 2023-06-04..2023-06-14']);
+      const other = await h.post(path, { property_id: '9209612', check_in: S('2023-06-05'), nights: 10 });
+      expect([other.status, other.charged, other.body.detail]).toEqual([
+        502,
+        '0',
+        `StayMismatch: the upstream answered for ${S('2023-06-04')}..${S('2023-06-14')}`,
+      ]);
     }
     const search = await h.post('/v1/ota/otatwo/search', { query: 'golden' });
     expect(search.status).toBe(200);
@@ -205,7 +215,7 @@ describe(suite.title, () => {
   });
 
   it('rentalone: listing id resolved with one page load, quote over REST and MCP get_rental_quote', async () => {
-    const r = await h.post('/v1/ota/rentalone', { listing_id: '321456ha', check_in: '2023-06-04', nights: 10 });
+    const r = await h.post('/v1/ota/rentalone', { listing_id: '321456ha', check_in: S('2023-06-04'), nights: 10 });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('8');
     expect(r.body.property).toMatchObject({
@@ -224,12 +234,12 @@ describe(suite.title, () => {
     expect(sent.variables).toMatchObject({ propertyId: '9209612', context: { siteId: 9001001, eapid: 1 } });
     expect(h.replay.requests.find((q) => q.path === '/rentalone/graphql')!.headers['x-parent-brand-id']).toBe('vrbo');
     expect(h.replay.requests.find((q) => q.path === '/otatwo/graphql')!.headers['x-parent-brand-id']).toBeUndefined();
-    const missing = await h.post('/v1/ota/rentalone', { listing_id: '999', check_in: '2023-06-04' });
+    const missing = await h.post('/v1/ota/rentalone', { listing_id: '999', check_in: S('2023-06-04') });
     expect(missing.status).toBe(404);
-    const neither = await h.post('/v1/ota/rentalone', { check_in: '2023-06-04' });
+    const neither = await h.post('/v1/ota/rentalone', { check_in: S('2023-06-04') });
     expect(neither.status).toBe(400);
     const client = await h.mcp();
-    const res = await client.callTool({ name: 'get_rental_quote', arguments: { property_id: '9209612', check_in: '2023-06-04', nights: 10 } });
+    const res = await client.callTool({ name: 'get_rental_quote', arguments: { property_id: '9209612', check_in: S('2023-06-04'), nights: 10 } });
     expect(res.isError).toBeFalsy();
     expect((res.structuredContent as any).property).toMatchObject({ total: 782.6, listing_id: null });
     expect((res._meta as any).credits_charged).toBe(8);

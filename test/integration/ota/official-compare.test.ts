@@ -19,6 +19,10 @@ import {
   siteminderReply,
 } from '../../fixtures/official-engine-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+const S = shiftFrom('2023-06-01');
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const suite = fixtureSuite('official site rate and the OTA comparison', OFFERS);
@@ -27,7 +31,7 @@ describe(suite.title, () => {
   let h: Harness;
   let site: string;
   beforeAll(async () => {
-    const offers = readFixtureJson(OFFERS);
+    const offers = S.json(readFixtureJson(OFFERS));
     const cheaperRental = asRental(offers);
     cheaperRental.data.propertyOffers.singleUnitOffer.ratePlans[0].priceDetails[0].price.total.amount = 700.5;
     h = await startHarness([
@@ -222,7 +226,7 @@ describe(suite.title, () => {
 
   it('compare: sources in parallel, the cheapest comparable total marked, a failing source reported, 20 credits', async () => {
     const r = await h.post('/v1/ota/compare', {
-      check_in: '2023-06-04',
+      check_in: S('2023-06-04'),
       nights: 10,
       adults: 2,
       currency: 'USD',
@@ -252,13 +256,13 @@ describe(suite.title, () => {
       ['official', 199.5, null, false, false],
     ]);
     expect(r.body.offers.every((o: any) => o.provenance && o.provenance.observation_id.startsWith('rateobs_'))).toBe(true);
-    expect(r.body).toMatchObject({ sources_ok: 4, sources_failed: 1, check_out: '2023-06-14' });
+    expect(r.body).toMatchObject({ sources_ok: 4, sources_failed: 1, check_out: S('2023-06-14') });
   });
 
   it('compare: a source still running after timeout_s is reported as 504 and does not hold the answer', async () => {
     // the slow source would answer a valid empty grid after 3 s: its 504 shows the deadline won
     const r = await h.post('/v1/ota/compare', {
-      check_in: '2023-06-04',
+      check_in: S('2023-06-04'),
       nights: 10,
       timeout_s: 1,
       sources: { otafour: { property_id: '7777' }, otatwo: { property_id: '9209612' } },
@@ -269,12 +273,12 @@ describe(suite.title, () => {
       ['otatwo', 'ok', null],
       ['otafour', 'error', { status: 504, detail: 'no answer within 1 s' }],
     ]);
-    expect((await h.post('/v1/ota/compare', { check_in: '2023-06-04', timeout_s: 0, sources: { otatwo: { property_id: '9209612' } } })).status).toBe(422);
+    expect((await h.post('/v1/ota/compare', { check_in: S('2023-06-04'), timeout_s: 0, sources: { otatwo: { property_id: '9209612' } } })).status).toBe(422);
   });
 
   it("compare: every source failing is a failure (502, free, each source's reason); no source named is 422; MCP tools validate", async () => {
     const r = await h.post('/v1/ota/compare', {
-      check_in: '2023-06-04',
+      check_in: S('2023-06-04'),
       sources: { otafour: { property_id: '2454174' }, otathree: { property_id: '9209612', market: 'CA' } },
     });
     expect(r.status).toBe(502);
@@ -282,11 +286,11 @@ describe(suite.title, () => {
     expect(r.body.detail).toMatch(/^every source failed: otathree: otathree upstream contract changed: .* \(503\); otafour: UpstreamHttp500 \(502\)$/);
     // one source may pass on a retry: the whole comparison may
     expect(r.body).toMatchObject({ retryable: true });
-    expect((await h.post('/v1/ota/compare', { check_in: '2023-06-04', sources: {} })).status).toBe(422);
+    expect((await h.post('/v1/ota/compare', { check_in: S('2023-06-04'), sources: {} })).status).toBe(422);
     const client = await h.mcp();
     const cmp = await client.callTool({
       name: 'compare_hotel_prices',
-      arguments: { check_in: '2023-06-04', nights: 10, sources: { otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' } } },
+      arguments: { check_in: S('2023-06-04'), nights: 10, sources: { otathree: { property_id: '9209612' }, rentalone: { property_id: '9209612' } } },
     });
     expect(cmp.isError).toBeFalsy();
     expect((cmp.structuredContent as any).cheapest).toEqual({ source: 'rentalone', total: 700.5, currency: 'USD' });

@@ -21,6 +21,10 @@ import {
   profitroomAvailability,
 } from '../../fixtures/official-engine-replies.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+const S = shiftFrom('2023-06-01');
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
 const suite = fixtureSuite('official rates of the newly priced engines, alone and beside an OTA', OFFERS);
@@ -48,18 +52,18 @@ describe(suite.title, () => {
           reply: (q) => {
             const [checkIn, checkOut] = [q.query.check_in_date!, q.query.check_out_date!];
             if (q.query.APIKey !== EZEE_API_KEY) return { Errors: { ErrorCode: 'APIACCESSDENIED', ErrorMessage: 'Key is incorrect' } };
-            // in USD for the 2023 comparison, as the profitroom hotel above
-            return checkIn.startsWith('2023')
+            // in USD for the comparison's stay (the recorded 2023 one, moved), as the profitroom hotel above
+            return checkIn === S('2023-06-04')
               ? ezeeRoomList(checkIn, nightsBetween(checkIn, checkOut), 'USD', 0.05)
               : ezeeRoomList(checkIn, nightsBetween(checkIn, checkOut));
           },
         },
         { path: '/site/synxis-walled', body: hotelSite('https://be.synxis.com/?Hotel=20001&amp;Chain=24447') },
-        // profitroom: the stay echoed, in USD for the 2023 comparison (a hotel pricing in dollars)
+        // profitroom: the stay echoed, in USD for the comparison's stay (a hotel pricing in dollars)
         {
           path: `${PR}/availability`,
           reply: (q) =>
-            q.query.checkIn!.startsWith('2023')
+            q.query.checkIn === S('2023-06-04')
               ? profitroomAvailability(q.query.checkIn!, q.query.checkOut!, 'USD', 0.4)
               : profitroomAvailability(q.query.checkIn!, q.query.checkOut!),
         },
@@ -95,7 +99,7 @@ describe(suite.title, () => {
           },
         },
         // parity compares like with like: the recorded reply's key states two rooms, this copy one (test/fixtures/README.md)
-        { method: 'POST', path: '/otatwo/graphql', body: asOneRoom(readFixtureJson(OFFERS)) },
+        { method: 'POST', path: '/otatwo/graphql', body: asOneRoom(S.json(readFixtureJson(OFFERS))) },
       ],
       { OFFICIAL_MEWS_CLIENT: MEWS_CLIENT, OFFICIAL_EZEE_KEYS: `${EZEE_SLUG}=${EZEE_HOTEL_CODE}:${EZEE_API_KEY}` },
     );
@@ -201,7 +205,7 @@ describe(suite.title, () => {
 
   // one stay beside the recorded second OTA (782.6 USD all-in for 2023-06-04, 10 nights)
   const compare = (official: Record<string, unknown>) =>
-    h.post('/v1/ota/compare', { check_in: '2023-06-04', nights: 10, adults: 2, currency: 'USD', sources: { official, otatwo: { property_id: '9209612' } } });
+    h.post('/v1/ota/compare', { check_in: S('2023-06-04'), nights: 10, adults: 2, currency: 'USD', sources: { official, otatwo: { property_id: '9209612' } } });
 
   it('compare: each engine beside the agency, with the parity verdict on its official price', async () => {
     // profitroom states its currency; the hotel states its totals include tax
@@ -247,7 +251,7 @@ describe(suite.title, () => {
       taxes_and_fees_included: null,
       description: 'Profitroom: Hillside Igloo, Best Available Deal',
     });
-    expect(pr.body.check_out).toBe('2023-06-14');
+    expect(pr.body.check_out).toBe(S('2023-06-14'));
   });
 
   it('synxis behind its bot wall (the gateway refusing a request without the session cookie) is a 502 naming it, free', async () => {

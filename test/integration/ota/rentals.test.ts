@@ -5,6 +5,10 @@ import { addDays, todayUtc } from '../../../src/domain/dates.js';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { futureCalendar, pdpQuote } from '../../fixtures/ota-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-11-06');
 
 const LYON = 'airbnb/StaysSearch-excerpt-lyon-2026-09.json';
 const CALENDAR = 'airbnb/PdpAvailabilityCalendar-excerpt-2026-09.json';
@@ -60,8 +64,8 @@ describe(suite.title, () => {
   it('search: recorded cards as compatible Property objects with provenance, 8 credits, the request the site sends', async () => {
     const r = await h.post('/v1/serp/rentaltwo', {
       q: 'Lyon',
-      check_in_date: '2026-11-06',
-      check_out_date: '2026-11-11',
+      check_in_date: S('2026-11-06'),
+      check_out_date: S('2026-11-11'),
       adults: 2,
       currency: 'USD',
       type_of_place: 'entire_home',
@@ -101,7 +105,7 @@ describe(suite.title, () => {
       expect.arrayContaining([
         { filterName: 'query', filterValues: ['Lyon'] },
         { filterName: 'roomTypes', filterValues: ['Entire home/apt'] },
-        { filterName: 'checkin', filterValues: ['2026-11-06'] },
+        { filterName: 'checkin', filterValues: [S('2026-11-06')] },
       ]),
     );
   });
@@ -121,7 +125,7 @@ describe(suite.title, () => {
     );
     const noQ = await h.post('/v1/serp/rentaltwo', { adults: 2 });
     expect(noQ.status).toBe(400);
-    const mixed = await h.post('/v1/serp/rentaltwo', { q: 'Lyon', time_period: 'one_week', check_in_date: '2026-12-01' });
+    const mixed = await h.post('/v1/serp/rentaltwo', { q: 'Lyon', time_period: 'one_week', check_in_date: S('2026-12-01') });
     expect(mixed.status).toBe(400);
     const stale = await h.post('/v1/serp/rentaltwo', { q: 'Paris' });
     expect(stale.status).toBe(503);

@@ -13,10 +13,14 @@ import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { rotatedHashSite } from '../../replay/rotated-hash.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-11-06');
 
 const LYON = 'airbnb/StaysSearch-excerpt-lyon-2026-09.json';
 const NEW_HASH = '5e1d2c3b4a59687766554433221100ffeeddccbbaa99887766554433221100ff';
-const SEARCH = { q: 'Lyon', check_in_date: '2026-11-06', check_out_date: '2026-11-11', adults: 2, currency: 'USD' };
+const SEARCH = { q: 'Lyon', check_in_date: S('2026-11-06'), check_out_date: S('2026-11-11'), adults: 2, currency: 'USD' };
 const suite = fixtureSuite('rentaltwo: a rotated persisted-query hash found again in the site chunks and kept for every process', LYON);
 
 describe(suite.title, () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECONDARY_DATA_PATH } from '../../../src/sources/otafour/fetch.js';
 import { SUGGEST_PATH } from '../../../src/sources/otafour/suggest.js';
+import { shiftFrom } from '../../helpers/dates.js';
 import { fixtureSuite, readFixture, readFixtureJson } from '../../helpers/fixtures.js';
 import { MCP_INIT, OTAFOUR_SECONDARY_DATA, OTAONE_PROPERTY_PAGE, mcpToolEvent } from '../../fixtures/ota-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
@@ -11,6 +12,12 @@ const HOSTEL = 'hostelworld/availability-property-93919-2026-06.json';
 const CITY = 'hostelworld/city-properties-amsterdam-2026-06.json';
 const AUTOCOMPLETE = 'hostelworld/autocomplete-amsterdam-2026-06.json';
 const TRIVAGO = 'trivago/search-kotor-2026-10-22.json';
+/**
+ * Every stay of this file moved ahead by the same whole weeks (past dates are refused); the recorded
+ * replies that state their stay (hostel, travel review, the otaone page with other dates) are served
+ * moved the same way.
+ */
+const S = shiftFrom('2026-06-15');
 const suite = fixtureSuite('single-source routes (otaone, otafour, hostel, travel-review metasearch)', CARDS, HOSTEL, CITY, AUTOCOMPLETE, TRIVAGO);
 
 const rpc = (method: string) => (r: { body: string }) => r.body.includes(`"method":"${method}"`);
@@ -24,7 +31,10 @@ describe(suite.title, () => {
       // the page states the stay it was priced for; these dates are not the asked ones
       {
         path: '/otaone/hotel/rs/other-dates.en-gb.html',
-        body: OTAONE_PROPERTY_PAGE.replace("b_hotel_id: '4242001',", "b_hotel_id: '4242001', b_checkin_date: '2026-12-02', b_checkout_date: '2026-12-04',"),
+        body: OTAONE_PROPERTY_PAGE.replace(
+          "b_hotel_id: '4242001',",
+          S.text("b_hotel_id: '4242001', b_checkin_date: '2026-12-02', b_checkout_date: '2026-12-04',"),
+        ),
       },
       { path: '/otaone/hotel/rs/captcha.en-gb.html', status: 403, body: '<html><div class="g-recaptcha"></div></html>' },
       { path: '/otaone/searchresults.en-gb.html', body: readFixture(CARDS) },
@@ -54,14 +64,19 @@ describe(suite.title, () => {
       { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'riverside' }, body: OTAFOUR_SUGGEST },
       { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'nowhere' }, body: { ViewModelList: [] } },
       { path: `/otafour${SUGGEST_PATH}`, query: { searchText: 'moved' }, body: { Message: 'moved' } },
-      { path: '/hostel/legacy-hwapi-service/2.2/properties/93919/availability/', body: readFixtureJson(HOSTEL) },
+      { path: '/hostel/legacy-hwapi-service/2.2/properties/93919/availability/', body: S.json(readFixtureJson(HOSTEL)) },
       {
         path: '/hostel/legacy-hwapi-service/2.2/properties/93920/availability/',
-        body: { ...readFixtureJson<object>(HOSTEL), id: 93920, rooms: { dorms: [], privates: [] }, stayRuleViolations: [{ type: 'MIN_NIGHTS', value: 3 }] },
+        body: {
+          ...S.json(readFixtureJson<object>(HOSTEL)),
+          id: 93920,
+          rooms: { dorms: [], privates: [] },
+          stayRuleViolations: [{ type: 'MIN_NIGHTS', value: 3 }],
+        },
       },
       {
         path: '/hostel/legacy-hwapi-service/2.2/properties/93921/availability/',
-        body: { ...readFixtureJson<object>(HOSTEL), id: 93921, rooms: { dorms: [], privates: [] }, stayRuleViolations: [] },
+        body: { ...S.json(readFixtureJson<object>(HOSTEL)), id: 93921, rooms: { dorms: [], privates: [] }, stayRuleViolations: [] },
       },
       { path: '/hostel/autocomplete-service/v1/autocomplete/web', body: readFixtureJson(AUTOCOMPLETE) },
       { path: '/hostel/legacy-hwapi-service/2.2/cities/15/properties/', body: readFixtureJson(CITY) },
@@ -72,21 +87,21 @@ describe(suite.title, () => {
         path: '/travelreview/mcp',
         match: rpc('tools/call'),
         headers: { 'content-type': 'text/event-stream' },
-        body: mcpToolEvent(readFixtureJson(TRIVAGO)),
+        body: mcpToolEvent(S.json(readFixtureJson(TRIVAGO))),
       },
     ]);
   });
   afterAll(() => h?.close());
 
   it('otaone rooms: block rows with provenance, 8 credits; unknown page 404, captcha 502', async () => {
-    const r = await h.post('/v1/ota/otaone/rooms', { pagename: 'example-centre', country: 'rs', check_in: '2026-12-01', nights: 2, currency: 'EUR' });
+    const r = await h.post('/v1/ota/otaone/rooms', { pagename: 'example-centre', country: 'rs', check_in: S('2026-12-01'), nights: 2, currency: 'EUR' });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('8');
     expect(r.body).toMatchObject({
       hotel_id: '4242001',
       property_name: 'Hotel Example Centre',
       currency: 'EUR',
-      check_out: '2026-12-03',
+      check_out: S('2026-12-03'),
       sold_out: false,
       cheapest_rate: 150,
       rendered: false,
@@ -102,21 +117,25 @@ describe(suite.title, () => {
       returned_currency: 'EUR',
     });
     expect(h.replay.requests.find((q) => q.path.includes('example-centre'))!.query).toMatchObject({
-      checkin: '2026-12-01',
-      checkout: '2026-12-03',
+      checkin: S('2026-12-01'),
+      checkout: S('2026-12-03'),
       group_adults: '2',
       selected_currency: 'EUR',
     });
-    expect((await h.post('/v1/ota/otaone/rooms', { pagename: 'gone', country: 'rs', check_in: '2026-12-01' })).status).toBe(404);
-    const blocked = await h.post('/v1/ota/otaone/rooms', { pagename: 'captcha', country: 'rs', check_in: '2026-12-01' });
+    expect((await h.post('/v1/ota/otaone/rooms', { pagename: 'gone', country: 'rs', check_in: S('2026-12-01') })).status).toBe(404);
+    const blocked = await h.post('/v1/ota/otaone/rooms', { pagename: 'captcha', country: 'rs', check_in: S('2026-12-01') });
     expect(blocked.status).toBe(502);
     expect(blocked.body.detail).toBe('CaptchaChallenge');
-    const other = await h.post('/v1/ota/otaone/rooms', { pagename: 'other-dates', country: 'rs', check_in: '2026-12-01', nights: 2 });
-    expect([other.status, other.charged, other.body.detail]).toEqual([502, '0', 'StayMismatch: the upstream answered for 2026-12-02..2026-12-04']);
+    const other = await h.post('/v1/ota/otaone/rooms', { pagename: 'other-dates', country: 'rs', check_in: S('2026-12-01'), nights: 2 });
+    expect([other.status, other.charged, other.body.detail]).toEqual([
+      502,
+      '0',
+      `StayMismatch: the upstream answered for ${S('2026-12-02')}..${S('2026-12-04')}`,
+    ]);
   });
 
   it('otaone search: recorded cards with page names and priced provenance, 1 credit', async () => {
-    const r = await h.post('/v1/ota/otaone/search', { query: 'Belgrade', check_in: '2026-11-14', nights: 2, currency: 'EUR' });
+    const r = await h.post('/v1/ota/otaone/search', { query: 'Belgrade', check_in: S('2026-11-14'), nights: 2, currency: 'EUR' });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('1');
     expect(r.body.results.map((c: any) => [c.name, c.pagename, c.country, c.price])).toEqual([
@@ -136,7 +155,7 @@ describe(suite.title, () => {
   });
 
   it('otafour: rows that fit the search, tax basis per row, cheapest headline; contract change 503; nothing fitting billed, no room type free', async () => {
-    const r = await h.post('/v1/ota/otafour', { property_id: '2454174', check_in: '2026-12-01', nights: 2, currency: 'EUR' });
+    const r = await h.post('/v1/ota/otafour', { property_id: '2454174', check_in: S('2026-12-01'), nights: 2, currency: 'EUR' });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('8');
     expect(r.body.property).toMatchObject({
@@ -160,17 +179,17 @@ describe(suite.title, () => {
     });
     expect(r.body.meta).toMatchObject({ room_types: 3, offers: 2, comparable_across_markets: true, nights: 2 });
     const sent = h.replay.requests.find((q) => q.path.endsWith('GetSecondaryData'))!;
-    expect(sent.query).toMatchObject({ hotel_id: '2454174', checkIn: '2026-12-01', los: '2', currencyCode: 'EUR' });
-    expect((await h.post('/v1/ota/otafour', { property_id: '1', check_in: '2026-12-01' })).status).toBe(503);
-    const soldOut = await h.post('/v1/ota/otafour', { property_id: '3', check_in: '2026-12-01', currency: 'EUR' });
+    expect(sent.query).toMatchObject({ hotel_id: '2454174', checkIn: S('2026-12-01'), los: '2', currencyCode: 'EUR' });
+    expect((await h.post('/v1/ota/otafour', { property_id: '1', check_in: S('2026-12-01') })).status).toBe(503);
+    const soldOut = await h.post('/v1/ota/otafour', { property_id: '3', check_in: S('2026-12-01'), currency: 'EUR' });
     expect([soldOut.status, soldOut.charged]).toEqual([200, '8']);
     // nothing fits or is priced, and the grid states no sold-out flag: not reported as sold out
     expect(soldOut.body.property).toMatchObject({ sold_out: null, price_per_night: null, currency: null, rooms: [] });
     expect(soldOut.body.meta).toMatchObject({ room_types: 1, offers: 0 });
-    const empty = await h.post('/v1/ota/otafour', { property_id: '4', check_in: '2026-12-01', currency: 'EUR' });
+    const empty = await h.post('/v1/ota/otafour', { property_id: '4', check_in: S('2026-12-01'), currency: 'EUR' });
     expect([empty.status, empty.charged]).toEqual([200, '0']);
     // a grid that states no currency: none is reported (the requested one is in search_parameters)
-    const unstated = await h.post('/v1/ota/otafour', { property_id: '5', check_in: '2026-12-01', nights: 2, currency: 'EUR' });
+    const unstated = await h.post('/v1/ota/otafour', { property_id: '5', check_in: S('2026-12-01'), nights: 2, currency: 'EUR' });
     expect(unstated.body.property).toMatchObject({ currency: null, price_per_night: 95.5, sold_out: false });
     expect(unstated.body.property.rooms.flatMap((x: any) => x.offers.map((o: any) => [o.currency, o.currency_code, o.price_text]))).toEqual([
       [null, null, null],
@@ -199,7 +218,7 @@ describe(suite.title, () => {
 
   it('hostel: dorm and private rate plans with per-bed / per-room provenance; destination search', async () => {
     // The recorded reply prices the nights of 2026-06-20..22 (its priceBreakdown dates).
-    const r = await h.post('/v1/ota/hostel', { property_id: '93919', check_in: '2026-06-20', nights: 3, guests: 1 });
+    const r = await h.post('/v1/ota/hostel', { property_id: '93919', check_in: S('2026-06-20'), nights: 3, guests: 1 });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('8');
     expect(r.body.rooms.map((x: any) => [x.room_id, x.kind, x.offers.map((o: any) => [o.rate_plan_id, o.total, o.refundable])])).toEqual([
@@ -223,20 +242,24 @@ describe(suite.title, () => {
     expect(r.body.rooms[0].offers[0].provenance).toMatchObject({ source: 'hostel', price_basis: 'stay_total_per_bed', returned_currency: 'USD' });
     expect(r.body.rooms[1].offers[0].provenance.price_basis).toBe('stay_total_per_room');
     expect(h.replay.requests.find((q) => q.path.includes('/93919/availability'))!.query).toMatchObject({
-      'date-start': '2026-06-20',
+      'date-start': S('2026-06-20'),
       'num-nights': '3',
       'number-of-guests': '1',
       currency: 'USD',
     });
     // Asked for other dates, the same reply is an upstream mismatch, never priced under the asked stay.
-    const other = await h.post('/v1/ota/hostel', { property_id: '93919', check_in: '2026-06-15', nights: 3, guests: 1 });
-    expect([other.status, other.charged, other.body.detail]).toEqual([502, '0', 'StayMismatch: the upstream answered for 2026-06-20..2026-06-23']);
-    const minNights = await h.post('/v1/ota/hostel', { property_id: '93920', check_in: '2026-06-15', nights: 1 });
+    const other = await h.post('/v1/ota/hostel', { property_id: '93919', check_in: S('2026-06-15'), nights: 3, guests: 1 });
+    expect([other.status, other.charged, other.body.detail]).toEqual([
+      502,
+      '0',
+      `StayMismatch: the upstream answered for ${S('2026-06-20')}..${S('2026-06-23')}`,
+    ]);
+    const minNights = await h.post('/v1/ota/hostel', { property_id: '93920', check_in: S('2026-06-15'), nights: 1 });
     expect([minNights.status, minNights.charged]).toEqual([200, '8']);
     expect(minNights.body).toMatchObject({ rooms: [], stay_rule_violations: [{ type: 'MIN_NIGHTS', value: 3 }] });
-    const nothing = await h.post('/v1/ota/hostel', { property_id: '93921', check_in: '2026-06-15', nights: 1 });
+    const nothing = await h.post('/v1/ota/hostel', { property_id: '93921', check_in: S('2026-06-15'), nights: 1 });
     expect([nothing.status, nothing.charged]).toEqual([200, '0']);
-    const s = await h.post('/v1/ota/hostel/search', { query: 'amsterdam', check_in: '2026-06-15', nights: 3 });
+    const s = await h.post('/v1/ota/hostel/search', { query: 'amsterdam', check_in: S('2026-06-15'), nights: 3 });
     expect(s.status).toBe(200);
     expect(s.body).toMatchObject({ city_id: '15', city: 'Amsterdam', total_results: 68 });
     expect(s.body.properties.map((p: any) => [p.property_id, p.lowest_price_per_night])).toEqual([
@@ -247,7 +270,7 @@ describe(suite.title, () => {
   });
 
   it('travel-review metasearch over its MCP server: session kept, event-stream reply parsed, provenance per result', async () => {
-    const r = await h.post('/v1/ota/travelreview/search', { query: 'Kotor', check_in: '2026-10-22', nights: 1, currency: 'EUR' });
+    const r = await h.post('/v1/ota/travelreview/search', { query: 'Kotor', check_in: S('2026-10-22'), nights: 1, currency: 'EUR' });
     expect(r.status).toBe(200);
     expect(r.charged).toBe('8');
     expect(r.body.results.map((x: any) => [x.accommodation_id, x.name, x.price_per_stay, x.advertiser])).toEqual([
@@ -261,7 +284,7 @@ describe(suite.title, () => {
     expect(call.headers['mcp-session-id']).toBe('sess-1');
     expect(JSON.parse(call.body).params).toEqual({
       name: 'trivago-accommodation-search',
-      arguments: { query: 'Kotor', checkin: '2026-10-22', checkout: '2026-10-23', adults: 2, rooms: 1, currency: 'EUR' },
+      arguments: { query: 'Kotor', checkin: S('2026-10-22'), checkout: S('2026-10-23'), adults: 2, rooms: 1, currency: 'EUR' },
     });
   });
 

@@ -14,11 +14,15 @@ import { emptySearchPage, page, PAGES } from '../../fixtures/hotels-payloads.js'
 import { fixtureSuite } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-04-15');
 
 type Json = Record<string, any>;
 const SEARCH = '/travel/search';
 const SORRY = '<html><body>Our systems have detected unusual traffic from your computer network.</body></html>';
-const STAY = { check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb' };
+const STAY = { check_in: S('2026-04-15'), nights: 7, currency: 'GBP', gl: 'gb' };
 
 const suite = fixtureSuite('the shared result cache', PAGES.london);
 describe(suite.title, () => {
@@ -74,7 +78,7 @@ describe(suite.title, () => {
     expect([first.status, first.cache, first.charged]).toEqual([200, 'miss', '3']);
     expect(first.body).not.toHaveProperty('meta');
     // the same search: fields in another order, a default spelled out, another caller
-    const second = await post('/v1/hotels/search', { gl: 'gb', currency: 'GBP', nights: 7, adults: 2, check_in: '2026-04-15', q: 'London' }, other);
+    const second = await post('/v1/hotels/search', { gl: 'gb', currency: 'GBP', nights: 7, adults: 2, check_in: S('2026-04-15'), q: 'London' }, other);
     expect([second.status, second.cache, second.charged]).toEqual([200, 'hit', '0']);
     expect(fetched('London')).toBe(1);
     const { meta, ...answer } = second.body;
@@ -99,7 +103,7 @@ describe(suite.title, () => {
   });
 
   it('the compatible search: a repeated search is a hit with its own id and links, no_cache=true is live, and its operation shares the entry of its own route', async () => {
-    const params = 'engine=google_hotels&q=Madrid&check_in_date=2026-08-11&check_out_date=2026-08-13&currency=USD&gl=us';
+    const params = S.text('engine=google_hotels&q=Madrid&check_in_date=2026-08-11&check_out_date=2026-08-13&currency=USD&gl=us');
     const get = async (query: string) => {
       const res = await fetch(`${svc.url}/api/v1/search?${query}&api_key=${key}`);
       return { status: res.status, cache: res.headers.get('x-cache'), charged: res.headers.get('x-credits-charged'), body: (await res.json()) as Json };
@@ -125,13 +129,19 @@ describe(suite.title, () => {
     expect([live.status, live.cache, live.charged, live.body.warnings]).toEqual([200, 'miss', '3', undefined]);
     expect(fetched('Madrid')).toBe(2);
     // the engine's operation at its own route, the same search: the same entry
-    const own = await post('/v1/serp/metasearch_hotels', { q: 'Madrid', check_in_date: '2026-08-11', check_out_date: '2026-08-13', currency: 'USD', gl: 'us' });
+    const own = await post('/v1/serp/metasearch_hotels', {
+      q: 'Madrid',
+      check_in_date: S('2026-08-11'),
+      check_out_date: S('2026-08-13'),
+      currency: 'USD',
+      gl: 'us',
+    });
     expect([own.status, own.cache, own.charged, own.body.search_metadata.cached]).toEqual([200, 'hit', '0', true]);
     expect(fetched('Madrid')).toBe(2);
   });
 
   it('a zero-retention call leaves no cache row (nor claim), yet may read one', async () => {
-    const body = { q: 'Oslo', check_in_date: '2026-08-11', check_out_date: '2026-08-13', zero_retention: true };
+    const body = { q: 'Oslo', check_in_date: S('2026-08-11'), check_out_date: S('2026-08-13'), zero_retention: true };
     const first = await post('/v1/serp/metasearch_hotels', body);
     expect([first.status, first.cache, first.charged]).toEqual([200, 'miss', '3']);
     const input = serpHotels.input.parse(body);

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-12-01');
 
 /**
  * Plain REST behaviour of every route: a wrong method is 405 with `Allow`, a body that is not JSON
@@ -72,7 +76,7 @@ describe('REST: methods, media types and upstream failures', () => {
   });
 
   it('502 and 503 name the source, the failure class and whether to retry, and a retryable one says when (Retry-After)', async () => {
-    const down = await send('POST', '/v1/hotels/search', { body: JSON.stringify({ q: 'Down', check_in: '2026-12-01' }), type: 'application/json' });
+    const down = await send('POST', '/v1/hotels/search', { body: JSON.stringify({ q: 'Down', check_in: S('2026-12-01') }), type: 'application/json' });
     expect([down.status, down.body, down.retryAfter]).toEqual([
       502,
       {
@@ -84,7 +88,7 @@ describe('REST: methods, media types and upstream failures', () => {
       },
       '5',
     ]);
-    const changed = await send('POST', '/v1/hotels/search', { body: JSON.stringify({ q: 'Tokyo', check_in: '2026-12-01' }), type: 'application/json' });
+    const changed = await send('POST', '/v1/hotels/search', { body: JSON.stringify({ q: 'Tokyo', check_in: S('2026-12-01') }), type: 'application/json' });
     expect([changed.status, changed.retryAfter]).toEqual([503, null]);
     expect(changed.body).toMatchObject({
       source: 'metasearch',
@@ -96,7 +100,7 @@ describe('REST: methods, media types and upstream failures', () => {
     expect(unresolved.status).toBe(502);
     expect(unresolved.body).toMatchObject({ source: 'video', retryable: true });
     expect(unresolved.body.retry).toMatch(/^retry/);
-    const compat = await send('GET', '/api/v1/search?engine=google_hotels&q=Down&check_in_date=2026-12-01&check_out_date=2026-12-02');
+    const compat = await send('GET', S.text('/api/v1/search?engine=google_hotels&q=Down&check_in_date=2026-12-01&check_out_date=2026-12-02'));
     expect([compat.status, compat.body.error]).toEqual([502, 'metasearch: UpstreamHttp500; retry with exponential backoff; nothing was charged']);
   });
 });

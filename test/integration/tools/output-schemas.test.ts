@@ -15,7 +15,7 @@ import { decodeTfs } from '../../../src/sources/metasearch/flights/tfs.js';
 import { SECONDARY_DATA_PATH } from '../../../src/sources/otafour/fetch.js';
 import { SUGGEST_PATH } from '../../../src/sources/otafour/suggest.js';
 import { CALENDAR_HASH, PDP_SECTIONS_HASH, STAYS_SEARCH_HASH } from '../../../src/sources/rentaltwo/operations.js';
-import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
+import { fixtureSuite, readFixture, readFixtureJson } from '../../helpers/fixtures.js';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
 import { assertOutputConforms } from '../../helpers/output-schema.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -41,6 +41,10 @@ import {
 } from '../../fixtures/ota-payloads.js';
 import { OTAFOUR_SUGGEST } from '../../fixtures/otafour-payloads.js';
 import { nextDataPage, newpipeRoute, watchPage } from '../../helpers/webdata-replay.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** The recorded stays moved ahead by whole weeks (past dates are refused); replies that state their stay are served moved the same way. */
+const S = shiftFrom('2023-06-04');
 
 /** Tools this test cannot run here, and why (shown in the skipped test's title). */
 const SKIPPED: Record<string, string> = {
@@ -50,6 +54,14 @@ const SKIPPED: Record<string, string> = {
     'needs a digest of a day past with a callback_url and webhooks on; test/integration/watches/health.test.ts checks its answer against the output schema',
   redeliver_watch_event:
     'needs an event of a watch with a callback_url and webhooks on; test/integration/watches/redelivery.test.ts checks its answer against the output schema',
+  ...Object.fromEntries(
+    ['create_compset', 'list_compsets', 'get_compset', 'update_compset', 'delete_compset', 'create_rate_shop', 'list_rate_shops', 'get_rate_shop'].map((n) => [
+      n,
+      'runs a rate shop through the batch workers over the replayed calendar; test/integration/compsets/rate-shop.test.ts checks each answer against the output schema',
+    ]),
+  ),
+  get_rate_history:
+    'needs stored rates changed between calendar calls; test/integration/hotels/rate-history.test.ts checks its answers against the output schema',
   get_calendar_job_artifact: 'answers the gzip archive (application/gzip), not JSON; test/integration/jobs/jobs.test.ts checks it against artifact_sha256',
   ...(existsSync('/usr/bin/chromium') ? {} : { search_job_cards: 'needs Debian chromium at /usr/bin/chromium' }),
 };
@@ -90,7 +102,7 @@ const quoteOn = (checkIn: string) => (r: RecordedRequest) => JSON.parse(r.query.
 
 function routes(): ReplayRoute[] {
   const london = page(F.london);
-  const offers = readFixtureJson(F.offers);
+  const offers = S.json(readFixtureJson(F.offers));
   const products = readFixtureJson<any[]>(F.products);
   const [warmup, explore, timeline] = cassette(F.trends);
   const today = todayUtc();
@@ -99,8 +111,8 @@ function routes(): ReplayRoute[] {
       { path: '/travel/search', query: { qs: encodePropertyQs(CROWN) }, body: withData(london, crownDetail()) },
       { path: '/travel/search', body: london },
       calendarRoute((date, los) => (100 + Number(date.slice(8))) * los),
-      { path: '/travel/flights/search', match: pinsOutbound, fixture: F.layover, encoding: 'zstd' },
-      { path: '/travel/flights/search', fixture: F.nonstop, encoding: 'zstd' },
+      { path: '/travel/flights/search', match: pinsOutbound, reply: () => S.text(readFixture(F.layover)) },
+      { path: '/travel/flights/search', reply: () => S.text(readFixture(F.nonstop)) },
       { path: '/travel/flights/booking', body: BOOKING_PAGE },
       { method: 'POST', path: '/_/FlightsFrontendUi/data/batchexecute', query: { rpcids: 'H028ib' }, body: LOCATION_LONDON },
       { method: 'POST', path: '/_/FlightsFrontendUi/data/travel.frontend.flights.FlightsFrontendService/GetCalendarGraph', body: CALENDAR_GRAPH_RETURN },
@@ -129,9 +141,9 @@ function routes(): ReplayRoute[] {
       path: '/travelreview/mcp',
       match: rpc('tools/call'),
       headers: { 'content-type': 'text/event-stream' },
-      body: mcpToolEvent(readFixtureJson(F.trivago)),
+      body: mcpToolEvent(S.json(readFixtureJson(F.trivago))),
     },
-    { path: '/hostel/legacy-hwapi-service/2.2/properties/93919/availability/', fixture: F.hostel },
+    { path: '/hostel/legacy-hwapi-service/2.2/properties/93919/availability/', body: S.json(readFixtureJson(F.hostel)) },
     { path: '/hostel/autocomplete-service/v1/autocomplete/web', fixture: F.hostelPlaces },
     { path: '/hostel/legacy-hwapi-service/2.2/cities/15/properties/', fixture: F.hostelCity },
     { path: '/site/inn', body: HOTEL_SITE_BEDS24 },
@@ -183,9 +195,9 @@ interface Case {
 
 const post = (path: string, body: unknown) => (h: Harness) => h.post(path, body);
 const get = (path: string) => (h: Harness) => h.get(path);
-const hotelStay = { token: CROWN, check_in: '2026-04-15', nights: 7, market: 'GB' };
-const groupStay = { property_id: '9209612', check_in: '2023-06-04', nights: 10 };
-const roundTrip = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: '2026-07-15', return_date: '2026-08-15', currency: 'USD', hl: 'en', gl: 'us' };
+const hotelStay = { token: CROWN, check_in: S('2026-04-15'), nights: 7, market: 'GB' };
+const groupStay = { property_id: '9209612', check_in: S('2023-06-04'), nights: 10 };
+const roundTrip = { departure_id: 'SFO', arrival_id: 'JFK', outbound_date: S('2026-07-15'), return_date: S('2026-08-15'), currency: 'USD', hl: 'en', gl: 'us' };
 const calendarItem = { token: 'ChkIq9DtnN2Sx7kBGg0vZy8xMWJ3cGh0c2JtEAE', start: '2027-03-01', days: 3, market: 'FR' };
 
 /** A PATCH or DELETE answer as the harness's post and get give theirs. */
@@ -196,23 +208,23 @@ const CASES: Record<string, Case> = {
   get_billing_plans: { run: get('/v1/billing/plans') },
   list_markets: { run: get('/v1/markets') },
   resolve_hotel: { run: post('/v1/search', { name: 'The Crown Battersea', city: 'London', market: 'GB', limit: 1 }) },
-  search_hotels: { run: post('/v1/hotels/search', { q: 'London', check_in: '2026-04-15', nights: 7, currency: 'GBP', gl: 'gb' }) },
+  search_hotels: { run: post('/v1/hotels/search', { q: 'London', check_in: S('2026-04-15'), nights: 7, currency: 'GBP', gl: 'gb' }) },
   serp_metasearch_hotels: {
-    run: post('/v1/serp/metasearch_hotels', { q: 'London', check_in_date: '2026-04-15', check_out_date: '2026-04-22', currency: 'GBP', gl: 'gb' }),
+    run: post('/v1/serp/metasearch_hotels', { q: 'London', check_in_date: S('2026-04-15'), check_out_date: S('2026-04-22'), currency: 'GBP', gl: 'gb' }),
   },
   get_hotel_details: { run: post('/v1/hotels/property', { property_token: CROWN, currency: 'GBP', gl: 'gb' }) },
   serp_metasearch_hotels_property: {
     run: post('/v1/serp/metasearch_hotels_property', {
       property_token: CROWN,
-      check_in_date: '2026-04-15',
-      check_out_date: '2026-04-22',
+      check_in_date: S('2026-04-15'),
+      check_out_date: S('2026-04-22'),
       currency: 'GBP',
       gl: 'gb',
     }),
   },
   get_hotel_offers: { run: post('/v1/offers', { ...hotelStay, require_sources: [] }) },
   get_hotel_rooms: { run: post('/v1/rooms', hotelStay) },
-  get_stay_price: { run: post('/v1/stay', { token: CROWN, check_in: '2026-04-15', check_out: '2026-04-22', currency: 'GBP' }) },
+  get_stay_price: { run: post('/v1/stay', { token: CROWN, check_in: S('2026-04-15'), check_out: S('2026-04-22'), currency: 'GBP' }) },
   get_hotel_calendar: { run: post('/v1/calendar', calendarItem) },
   serp_metasearch_hotels_calendar: {
     run: post('/v1/serp/metasearch_hotels_calendar', { property_token: calendarItem.token, start: calendarItem.start, days: 2, probe_min_stay: false }),
@@ -255,25 +267,34 @@ const CASES: Record<string, Case> = {
   },
   get_booking_options: { run: (h, state) => h.post('/v1/serp/metasearch_flights_booking', { booking_token: state.booking }) },
   search_flight_locations: { run: post('/v1/serp/metasearch_flights_location_search', { q: 'london', hl: 'en' }) },
-  get_flight_calendar: { run: post('/v1/serp/metasearch_flights_calendar', { ...roundTrip, return_date: '2026-07-22', outbound_date_end: '2026-08-31' }) },
-  get_otaone_rooms: { run: post('/v1/ota/otaone/rooms', { pagename: 'example-centre', country: 'rs', check_in: '2026-12-01', nights: 2, currency: 'EUR' }) },
-  search_otaone: { run: post('/v1/ota/otaone/search', { query: 'Belgrade', check_in: '2026-11-14', nights: 2, currency: 'EUR' }) },
+  get_flight_calendar: {
+    run: post('/v1/serp/metasearch_flights_calendar', { ...roundTrip, return_date: S('2026-07-22'), outbound_date_end: S('2026-08-31') }),
+  },
+  get_otaone_rooms: { run: post('/v1/ota/otaone/rooms', { pagename: 'example-centre', country: 'rs', check_in: S('2026-12-01'), nights: 2, currency: 'EUR' }) },
+  search_otaone: { run: post('/v1/ota/otaone/search', { query: 'Belgrade', check_in: S('2026-11-14'), nights: 2, currency: 'EUR' }) },
   get_otatwo_rate: { run: post('/v1/ota/otatwo', groupStay) },
   get_otatwo_rooms: { run: post('/v1/ota/otatwo/rooms', groupStay) },
   search_otatwo: { run: post('/v1/ota/otatwo/search', { query: 'golden' }) },
   get_otathree_stay: { run: post('/v1/ota/otathree', { ...groupStay, adults: 2 }) },
   get_otathree_reviews: { run: post('/v1/ota/otathree/reviews', { property_id: '9209612', size: 2 }) },
   search_otathree: { run: post('/v1/ota/otathree/search', { query: 'golden' }) },
-  get_otafour_rates: { run: post('/v1/ota/otafour', { property_id: '2454174', check_in: '2026-12-01', nights: 2, currency: 'EUR' }) },
+  get_otafour_rates: { run: post('/v1/ota/otafour', { property_id: '2454174', check_in: S('2026-12-01'), nights: 2, currency: 'EUR' }) },
   search_otafour: { run: post('/v1/ota/otafour/search', { query: 'riverside', limit: 5 }) },
-  get_rental_quote: { run: post('/v1/ota/rentalone', { listing_id: '321456ha', check_in: '2023-06-04', nights: 10 }) },
+  get_rental_quote: { run: post('/v1/ota/rentalone', { listing_id: '321456ha', check_in: S('2023-06-04'), nights: 10 }) },
   search_rentalone: { run: post('/v1/ota/rentalone/search', { query: 'golden' }) },
-  search_travelreview: { run: post('/v1/ota/travelreview/search', { query: 'Kotor', check_in: '2026-10-22', nights: 1, currency: 'EUR' }) },
-  get_hostel_rates: { run: post('/v1/ota/hostel', { property_id: '93919', check_in: '2026-06-20', nights: 3, guests: 1 }) },
-  search_hostels: { run: post('/v1/ota/hostel/search', { query: 'amsterdam', check_in: '2026-06-20', nights: 3 }) },
+  search_travelreview: { run: post('/v1/ota/travelreview/search', { query: 'Kotor', check_in: S('2026-10-22'), nights: 1, currency: 'EUR' }) },
+  get_hostel_rates: { run: post('/v1/ota/hostel', { property_id: '93919', check_in: S('2026-06-20'), nights: 3, guests: 1 }) },
+  search_hostels: { run: post('/v1/ota/hostel/search', { query: 'amsterdam', check_in: S('2026-06-20'), nights: 3 }) },
   list_ota_sources: { run: get('/v1/ota/sources') },
   search_rentals: {
-    run: post('/v1/serp/rentaltwo', { q: 'Lyon', check_in_date: '2026-11-06', check_out_date: '2026-11-11', adults: 2, currency: 'USD', include_taxes: true }),
+    run: post('/v1/serp/rentaltwo', {
+      q: 'Lyon',
+      check_in_date: S('2026-11-06'),
+      check_out_date: S('2026-11-11'),
+      adults: 2,
+      currency: 'USD',
+      include_taxes: true,
+    }),
   },
   rentaltwo_property_availability_calendar: { run: post('/v1/serp/rentaltwo_property_availability_calendar', { property_id: '38817969', months: 1 }) },
   get_rental_calendar: {
@@ -344,9 +365,11 @@ const CASES: Record<string, Case> = {
   search_retail: { run: post('/v1/retail/search', { q: 'laptop' }) },
   get_trends_interest: { run: post('/v1/trends/interest', { keyword: 'pizza', time_range: '2021-01-01 2021-01-05' }) },
   search_job_cards: { run: post('/v1/jobs/search', { q: 'barista' }) },
-  compatible_search: { run: get('/api/v1/search?engine=metasearch_hotels&q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb') },
+  compatible_search: {
+    run: get(S.text('/api/v1/search?engine=metasearch_hotels&q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb')),
+  },
   compatible_serp_get: {
-    run: get('/v1/serp/google_hotels?q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb&adults=2&no_cache=true'),
+    run: get(S.text('/v1/serp/google_hotels?q=London&check_in_date=2026-04-15&check_out_date=2026-04-22&currency=GBP&gl=gb&adults=2&no_cache=true')),
   },
   compatible_serp_post: {
     async run(h, state) {

@@ -45,6 +45,25 @@ function settings(over: Partial<BrowserSettings> = {}): BrowserSettings {
   };
 }
 
+/** Reports the local storage and IndexedDB value an earlier visit left (empty: none), then leaves its own. */
+const STATEFUL_PAGE = `<html><body><script>(async () => {
+  const local = localStorage.getItem('k') || '';
+  localStorage.setItem('k', 'stored');
+  const db = await new Promise((resolve) => {
+    const open = indexedDB.open('db');
+    open.onupgradeneeded = () => open.result.createObjectStore('s');
+    open.onsuccess = () => resolve(open.result);
+  });
+  const idb = await new Promise((resolve) => {
+    const tx = db.transaction('s', 'readwrite');
+    const got = tx.objectStore('s').get('k');
+    got.onsuccess = () => tx.objectStore('s').put('stored', 'k');
+    tx.oncomplete = () => resolve(got.result || '');
+  });
+  document.cookie = 'script=1; path=/';
+  await fetch('/stateful-report?local=' + local + '&idb=' + idb);
+})();</script></body></html>`;
+
 /** Counts what the fetcher reports, as /metrics does. */
 function recorder() {
   const calls: string[] = [];
@@ -111,6 +130,9 @@ describe.skipIf(!hasChromium)(`browser fetch in headless Chromium${hasChromium ?
       // a page that never makes the awaited request
       { path: '/quiet', body: '<html><body>nothing here</body></html>' },
       { path: '/slow', delayMs: 1500, body: '<html><body>slow</body></html>' },
+      // a page that keeps state every way a page can (a cookie set by the server and by script, local storage, IndexedDB) and reports what it found
+      { path: '/stateful', headers: { 'content-type': 'text/html', 'set-cookie': 'server=1; Path=/' }, body: STATEFUL_PAGE },
+      { path: '/stateful-report', body: 'ok' },
     ]);
   });
   afterEach(async () => {
@@ -227,6 +249,32 @@ describe.skipIf(!hasChromium)(`browser fetch in headless Chromium${hasChromium ?
     await waitFor(async () => fetcher.stats().running === 0, { timeoutMs: 30_000, what: 'the idle browser closed' });
     await up.fetch(slow);
     expect(fetcher.stats()).toMatchObject({ busy: 0, launched: 2, running: 1 });
+  });
+
+  it("keeps a source's context warm for its next call, and nothing of one call reaches the next: cookies, local storage, IndexedDB", async () => {
+    const fetcher = new BrowserFetcher(settings({ warmContextMs: 60_000 }), pino({ level: 'silent' }));
+    const up = track(client(replay.url, fetcher));
+    const stateful = { source: 'metasearch' as const, path: '/stateful', browser: { capture: /stateful-report/, expect: 'any' as const } };
+    const before = replay.requests.length;
+    await up.fetch(stateful);
+    expect(fetcher.stats()).toMatchObject({ warm: 1, reused: 0 });
+    await up.fetch(stateful);
+    expect(fetcher.stats()).toMatchObject({ warm: 1, reused: 1 });
+    const seen = replay.requests.slice(before).filter((q) => q.path.startsWith('/stateful'));
+    expect(seen.map((q) => [q.path, q.headers.cookie ?? null, q.query.local ?? null, q.query.idb ?? null])).toEqual([
+      ['/stateful', null, null, null],
+      ['/stateful-report', 'server=1; script=1', '', ''],
+      // the second call, in the same context: no cookie, no stored value
+      ['/stateful', null, null, null],
+      ['/stateful-report', 'server=1; script=1', '', ''],
+    ]);
+    // another market is another context; a failed call closes its own instead of keeping it
+    await up.fetch({ ...stateful, market: 'DE' });
+    expect(fetcher.stats()).toMatchObject({ warm: 2, reused: 1 });
+    expect(await rejection(up.fetch({ source: 'metasearch', path: '/no-such-page', market: 'DE', browser: { capture: /never/ } }))).toMatchObject({
+      status: 502,
+    });
+    expect(fetcher.stats()).toMatchObject({ warm: 1, reused: 2 });
   });
 
   it('says which dependency is missing when Chromium is not installed (503)', async () => {

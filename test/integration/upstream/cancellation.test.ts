@@ -7,6 +7,10 @@ import { SECONDARY_DATA_PATH } from '../../../src/sources/otafour/fetch.js';
 import { waitFor } from '../../helpers/wait.js';
 import { OTAFOUR_SECONDARY_DATA } from '../../fixtures/ota-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-12-01');
 
 describe('client hang-up', () => {
   let h: Harness;
@@ -20,7 +24,7 @@ describe('client hang-up', () => {
     const call = fetch(`${h.svc.url}/v1/ota/otafour`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': h.key },
-      body: JSON.stringify({ property_id: '2454174', check_in: '2026-12-01' }),
+      body: JSON.stringify({ property_id: '2454174', check_in: S('2026-12-01') }),
       signal: gone.signal,
     }).catch((err: Error) => err);
     await waitFor(async () => h.replay.requests.some((q) => q.path.endsWith('GetSecondaryData')));

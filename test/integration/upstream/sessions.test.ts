@@ -6,6 +6,10 @@ import { SECONDARY_DATA_PATH } from '../../../src/sources/otafour/fetch.js';
 import type { RecordedRequest, ReplayRoute } from '../../replay/server.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import { OTAFOUR_SECONDARY_DATA } from '../../fixtures/ota-payloads.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-12-01');
 
 const GRID = `/otafour${SECONDARY_DATA_PATH}`;
 const grid = (currency: string) => ({ ...OTAFOUR_SECONDARY_DATA, roomGridData: { ...OTAFOUR_SECONDARY_DATA.roomGridData, currencyCode: currency } });
@@ -69,8 +73,8 @@ describe('upstream state never crosses callers; failure classes through a real r
 
   it('two concurrent calls in different currencies each send only their own cookies; a later call none of theirs', async () => {
     const [eur, usd] = await Promise.all([
-      h.post('/v1/ota/otafour', { property_id: '2454174', check_in: '2026-12-01', currency: 'EUR' }),
-      h.post('/v1/ota/otafour', { property_id: '2454174', check_in: '2026-12-01', currency: 'USD' }),
+      h.post('/v1/ota/otafour', { property_id: '2454174', check_in: S('2026-12-01'), currency: 'EUR' }),
+      h.post('/v1/ota/otafour', { property_id: '2454174', check_in: S('2026-12-01'), currency: 'USD' }),
     ]);
     expect([eur.status, usd.status]).toEqual([200, 200]);
     expect(eur.body.property.currency).toBe('EUR');
@@ -86,7 +90,7 @@ describe('upstream state never crosses callers; failure classes through a real r
     const [usdSecond] = sent('USD', true);
     expect(cookiesOf(usdSecond)).not.toMatch(/EUR|eur/);
 
-    const gbp = await h.post('/v1/ota/otafour', { property_id: '2454174', check_in: '2026-12-01', currency: 'GBP' });
+    const gbp = await h.post('/v1/ota/otafour', { property_id: '2454174', check_in: S('2026-12-01'), currency: 'GBP' });
     expect(gbp.status).toBe(200);
     for (const r of [...sent('GBP', false), ...sent('GBP', true)]) {
       expect(cookiesOf(r)).not.toMatch(/sess=|EUR|USD/);
@@ -97,11 +101,11 @@ describe('upstream state never crosses callers; failure classes through a real r
 
   it('a cut or reset transfer answers 502 (retryable class), free; only a whole reply of another shape is 503', async () => {
     for (const id of ['20', '21', '22', '23', '24']) {
-      const r = await h.post('/v1/ota/otafour', { property_id: id, check_in: '2026-12-01', currency: 'EUR' });
+      const r = await h.post('/v1/ota/otafour', { property_id: id, check_in: S('2026-12-01'), currency: 'EUR' });
       expect([id, r.status]).toEqual([id, 502]);
       expect(r.charged).toBe('0');
     }
-    const changed = await h.post('/v1/ota/otafour', { property_id: '25', check_in: '2026-12-01', currency: 'EUR' });
+    const changed = await h.post('/v1/ota/otafour', { property_id: '25', check_in: S('2026-12-01'), currency: 'EUR' });
     expect(changed.status).toBe(503);
     expect(changed.body.detail).toMatch(/contract changed/);
     // only the changed reply was kept for diagnosis, with its owner

@@ -5,6 +5,10 @@ import { startTestService, type TestService } from '../../helpers/test-service.j
 import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { crownDetail, LONDON_TOKENS, page, PAGES, withData } from '../../fixtures/hotels-payloads.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** The recorded page's stay (April 2026) moved ahead by whole weeks: a past stay is refused, and a watch of one ends. */
+const S = shiftFrom('2026-04-15');
 
 /**
  * A watch of one stay's offers (POST /v1/offers as its target) on the replayed property page:
@@ -26,8 +30,7 @@ describe(suite.title, () => {
       // a property the upstream no longer knows: its page answers 404
       { path: '/travel/search', query: { qs: encodePropertyQs(GONE) }, status: 404, body: '<html><body>Not Found</body></html>' },
     ]);
-    // the recorded page is a stay of April 2026: watches take the day of the recording as today
-    svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', WATCH_TODAY: '2026-04-01' });
+    svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0' });
     key = (await svc.key({ plan: 'starter' })).key;
   });
   afterAll(async () => {
@@ -36,7 +39,7 @@ describe(suite.title, () => {
   });
 
   it('observes every seller, stores the cheapest as the stay’s rate, fires `available` once', async () => {
-    const target = { operation: 'offers', property_token: CROWN, check_in: '2026-04-15', nights: 7, market: 'GB' };
+    const target = { operation: 'offers', property_token: CROWN, check_in: S('2026-04-15'), nights: 7, market: 'GB' };
     const res = await svc.call('/v1/watches', { key, body: { target, rule: { type: 'available' } } });
     expect(res.status).toBe(201);
     const created = (await res.json()) as any;
@@ -63,10 +66,10 @@ describe(suite.title, () => {
     expect(events.events[0].data.hotel).toEqual({ property_token: CROWN, name: offersName });
 
     const rates = (await (
-      await svc.call(`/v1/rates?property_token=${CROWN}&market=GB&currency=GBP&los=7&from=2026-04-15&to=2026-04-15`, { key })
+      await svc.call(S.text(`/v1/rates?property_token=${CROWN}&market=GB&currency=GBP&los=7&from=2026-04-15&to=2026-04-15`), { key })
     ).json()) as any;
     expect(rates.rates).toHaveLength(1);
-    expect(rates.rates[0]).toMatchObject({ date: '2026-04-15', rate_total: cheapest.total, seller: cheapest.source, nights: 7, check_out: '2026-04-22' });
+    expect(rates.rates[0]).toMatchObject({ date: S('2026-04-15'), rate_total: cheapest.total, seller: cheapest.source, nights: 7, check_out: S('2026-04-22') });
 
     const again = (await (await svc.call(`/v1/watches/${created.id}/check`, { key, method: 'POST' })).json()) as any;
     expect(again.check).toMatchObject({ fired: false, changed: 0, stored: { rows_written: 0, rows_changed: 0 } });
@@ -74,7 +77,7 @@ describe(suite.title, () => {
 
   it('a watch on a property the source says is gone (its page answers 404) pauses with reason gone after one attempt, charged nothing', async () => {
     // the replay knows only CROWN's page: another property's page is a 404, the failure table's not_found
-    const target = { operation: 'offers', property_token: GONE, check_in: '2026-04-15', nights: 7, market: 'GB' };
+    const target = { operation: 'offers', property_token: GONE, check_in: S('2026-04-15'), nights: 7, market: 'GB' };
     const res = await svc.call('/v1/watches', { key, body: { target, rule: { type: 'available' } } });
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: string };

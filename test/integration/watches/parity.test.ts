@@ -5,6 +5,10 @@ import { waitFor } from '../../helpers/wait.js';
 import { SITEMINDER_FULL_CHANNEL, siteminderReply } from '../../fixtures/official-engine-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import { BEDS24_AVAILABILITY, HOTEL_SITE_BEDS24, HOTEL_SITE_SITEMINDER, asRental, hotelSite } from '../../fixtures/ota-payloads.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** The recorded agency replies' stay (June 2023) moved ahead by whole weeks, the replies with it: a past stay is refused, and a watch of one ends. */
+const S = shiftFrom('2023-06-04');
 
 /**
  * Parity on the recorded agency payloads (the second and third OTA's propertyOffers, the rental
@@ -23,7 +27,7 @@ describe(suite.title, () => {
   let officialFactor = 1;
 
   beforeAll(async () => {
-    const offers = readFixtureJson(OFFERS);
+    const offers = S.json(readFixtureJson(OFFERS));
     const cheaperRental = asRental(offers);
     cheaperRental.data.propertyOffers.singleUnitOffer.ratePlans[0].priceDetails[0].price.total.amount = 700.5;
     h = await startHarness(
@@ -54,14 +58,13 @@ describe(suite.title, () => {
         { method: 'POST', path: '/rentalone/graphql', body: [cheaperRental] },
         { path: '/otafour/api/cronos/property/BelowFoldParams/GetSecondaryData', status: 500, body: 'down' },
       ],
-      // the recorded agency replies are a stay of June 2023: watches take a day before it as today
-      { WEBHOOK_SIGNING_SECRET: SECRET, WATCH_TODAY: '2023-06-01' },
+      { WEBHOOK_SIGNING_SECRET: SECRET },
     );
     site = `${h.replay.url}/site`;
   });
   afterAll(() => h?.close());
 
-  const stay = { check_in: '2023-06-04', nights: 10, adults: 2, currency: 'USD' };
+  const stay = { check_in: S('2023-06-04'), nights: 10, adults: 2, currency: 'USD' };
   const agencies = {
     otatwo: { property_id: '9209612' },
     otathree: { property_id: '9209612' },
@@ -201,7 +204,7 @@ describe(suite.title, () => {
     );
     expect(first.checks[0]).toMatchObject({ fired: false, credits: 20, parity: { status: 'official_cheapest' } });
     // each source's stay is a stored rate of the account, under the source's own property id
-    const rates = await h.get('/v1/rates?property_token=otatwo:9209612&los=10&from=2023-06-04&to=2023-06-04');
+    const rates = await h.get(S.text('/v1/rates?property_token=otatwo:9209612&los=10&from=2023-06-04&to=2023-06-04'));
     expect(rates.body.rates).toHaveLength(1);
     expect(rates.body.rates[0].provenance.source).toBe('otatwo');
 

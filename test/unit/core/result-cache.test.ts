@@ -7,21 +7,25 @@ import { ConfigError, loadConfig } from '../../../src/config/config.js';
 import { FRESHNESS } from '../../../src/config/cache-settings.js';
 import { cacheKey, cacheKeyText, markedAnswer } from '../../../src/core/result-cache.js';
 import { jsonSchema } from '../../../src/core/json-schema.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-04-15');
 
 /** The result cache's pure parts: its key, the hit's marker, its settings, and what the descriptors declare. */
 describe('result cache key', () => {
   const parse = (raw: unknown) => searchHotels.input.parse(raw);
 
   it('is one text per input however it was sent: key order, defaults spelled out, null for absent', () => {
-    const a = parse({ q: 'London', check_in: '2026-04-15', nights: 7 });
-    const b = parse({ nights: 7, adults: 2, currency: 'USD', check_in: '2026-04-15', q: 'London', check_out: null });
+    const a = parse({ q: 'London', check_in: S('2026-04-15'), nights: 7 });
+    const b = parse({ nights: 7, adults: 2, currency: 'USD', check_in: S('2026-04-15'), q: 'London', check_out: null });
     expect(cacheKeyText(a)).toBe(cacheKeyText(b));
     expect(cacheKey(searchHotels, a)).toBe(cacheKey(searchHotels, b));
     expect(cacheKeyText({ b: [1, { d: 1, c: null }], a: 'x' })).toBe('{"a":"x","b":[1,{"d":1}]}');
   });
 
   it('leaves out what never changes an answer (cache, no_cache, zero_retention, async, engine), keeps what does', () => {
-    const base = { q: 'Tokyo', check_in_date: '2026-08-11', check_out_date: '2026-08-13' };
+    const base = { q: 'Tokyo', check_in_date: S('2026-08-11'), check_out_date: S('2026-08-13') };
     const plain = serpHotels.input.parse(base);
     const asked = serpHotels.input.parse({ ...base, engine: 'metasearch_hotels', cache: false, no_cache: 'true', zero_retention: true, async: 'false' });
     expect(cacheKey(serpHotels, asked)).toBe(cacheKey(serpHotels, plain));

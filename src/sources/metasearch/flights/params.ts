@@ -3,7 +3,9 @@
  * `flight_type`, `travel_class`, `stops`, ...) and their normalized form, which request
  * builders and our departure/booking tokens carry.
  */
-import { BadRequest } from '../../../domain/errors.js';
+import { pastDateMessage } from '../../../domain/codes.js';
+import { earliestStayDate } from '../../../domain/dates.js';
+import { BadRequest, InvalidInput } from '../../../domain/errors.js';
 import { str } from '../../../domain/json.js';
 
 export const FLIGHT_TYPES = ['round_trip', 'one_way', 'multi_city'] as const;
@@ -112,8 +114,15 @@ function multiCityLegs(raw: FlightSearchParams['multi_city_json']): SearchLeg[] 
   return list.map((leg, i) => ({
     departure: ids(str(leg, 'departure_id') ?? undefined, `multi_city_json[${i}].departure_id`),
     arrival: ids(str(leg, 'arrival_id') ?? undefined, `multi_city_json[${i}].arrival_id`),
-    date: date(str(leg, 'date') ?? undefined, `multi_city_json[${i}].date`),
+    date: futureLegDate(date(str(leg, 'date') ?? undefined, `multi_city_json[${i}].date`), i),
   }));
+}
+
+/** A leg given as JSON text is checked like the array form's legs (schemas.ts): not in the past. */
+function futureLegDate(value: string, i: number): string {
+  if (value < earliestStayDate())
+    throw new InvalidInput([{ type: 'date_future', loc: ['body', 'multi_city_json', i, 'date'], msg: pastDateMessage(value), input: value }]);
+  return value;
 }
 
 /** Validates the compatible parameters and resolves their defaults (round trip, economy, 1 adult, any stops). */

@@ -3,6 +3,7 @@
  * booleans also as query-string text) and the exact response shapes the handlers build.
  */
 import { z } from 'zod';
+import { futureOnly } from '../../../domain/codes.js';
 import { queryInt } from '../../../domain/query-params.js';
 import { SearchMetadataSchema } from '../../shared/search-metadata.js';
 import { REPLY_EGRESS_MODES } from '../../../upstream/egress.js';
@@ -11,7 +12,8 @@ import { FLIGHT_TYPES, STOPS, TRAVEL_CLASSES } from './params.js';
 import type { CompatFlightsBody } from './to-compat.js';
 
 const count = (min: number, def: number) => queryInt.pipe(z.int().min(min).max(9)).default(def).describe(`${min}-9, default ${def}`);
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+/** A departure date: YYYY-MM-DD, not in the past (src/domain/codes.ts futureOnly). */
+const day = futureOnly(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD'));
 /** One or more comma-separated airport codes or `/m/` location ids. */
 const locations = z.string().min(3).max(200);
 

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { resolveSearch } from '../../../../src/core/compat/engine.js';
 import { InvalidInput } from '../../../../src/domain/errors.js';
 import { SEARCHAPI_ENGINES } from '../../../../tools/compat-engines.js';
+import { shiftFrom } from '../../../helpers/dates.js';
+
+/** This file's dates moved ahead by whole weeks, weekdays and distances kept: a past stay or flight date is refused. */
+const S = shiftFrom('2026-12-01');
 
 /**
  * A full request of every engine we serve, every parameter its documentation lists (its n8n
@@ -10,8 +14,8 @@ import { SEARCHAPI_ENGINES } from '../../../../tools/compat-engines.js';
  * without. Only the parameters that would change what the answer means are refused, each listed
  * in REFUSED with the engine (and in the README's engine table).
  */
-const D1 = '2026-12-01';
-const D2 = '2026-12-03';
+const D1 = S('2026-12-01');
+const D2 = S('2026-12-03');
 const FULL: Record<string, Record<string, string>> = {
   google_hotels: {
     q: 'Bali Resorts',
@@ -88,7 +92,7 @@ const FULL: Record<string, Record<string, string>> = {
     outbound_date: D1,
     return_date: D2,
     outbound_date_start: D1,
-    outbound_date_end: '2026-12-20',
+    outbound_date_end: S('2026-12-20'),
     flight_type: 'round_trip',
     travel_class: 'economy',
     stops: 'nonstop',
@@ -168,7 +172,7 @@ const FULL: Record<string, Record<string, string>> = {
   google_hotels_price_calendar: {
     property_token: 'ChkIqM3w0uGI0YZxGg0vZy8xMWJ4M3B6cDlyEAE',
     check_in_date: D1,
-    check_out_date: '2026-12-02',
+    check_out_date: S('2026-12-02'),
     currency: 'USD',
     gl: 'us',
     hl: 'en',

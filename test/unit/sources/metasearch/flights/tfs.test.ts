@@ -9,6 +9,7 @@ import {
   encodeTfs,
   type TfsMessage,
 } from '../../../../../src/sources/metasearch/flights/tfs.js';
+import { shiftFrom } from '../../../../helpers/dates.js';
 
 interface Vector {
   name: string;
@@ -175,7 +176,10 @@ describe('metasearch flights request builder', () => {
   it('builds multi-city legs from multi_city_json', () => {
     const s = normalizeFlightSearch({
       flight_type: 'multi_city',
-      multi_city_json: '[{"departure_id":"CDG","arrival_id":"NRT","date":"2026-08-31"},{"departure_id":"NRT","arrival_id":"LAX,SEA","date":"2026-09-10"}]',
+      // the legs' dates moved ahead (a past leg is refused)
+      multi_city_json: shiftFrom('2026-08-31').text(
+        '[{"departure_id":"CDG","arrival_id":"NRT","date":"2026-08-31"},{"departure_id":"NRT","arrival_id":"LAX,SEA","date":"2026-09-10"}]',
+      ),
     });
     const msg = decodeTfs(buildFlightSearchRequest(s).query.tfs);
     expect(msg.trip).toBe(3);

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { ProvenanceSchema } from '../src/domain/provenance.js';
+import type { CompsetRow } from '../src/platform/compsets.js';
+
+/** Schemas of the competitor-set routes' answers (tools/compsets.ts). */
+
+const Member = z.object({ property_token: z.string(), name: z.string() });
+
+export const CompsetSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  own: Member.describe('your own hotel'),
+  competitors: z.array(Member),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const compsetResource = (c: CompsetRow): z.output<typeof CompsetSchema> => ({
+  id: c.id,
+  name: c.name,
+  own: c.own,
+  competitors: c.competitors,
+  created_at: c.created_at.toISOString(),
+  updated_at: c.updated_at.toISOString(),
+});
+
+const ShopRequestSchema = z.object({
+  start: z.string(),
+  days: z.int(),
+  los: z.array(z.int()),
+  adults: z.int(),
+  currency: z.string(),
+  market: z.string(),
+});
+
+const GridCellSchema = z.object({
+  property_token: z.string(),
+  name: z.string(),
+  own: z.boolean(),
+  state: z
+    .enum(['priced', 'unavailable', 'failed', 'pending'])
+    .describe('priced; unavailable: the upstream stated no price for this stay; failed: its calendar failed; pending: not fetched yet'),
+  total: z.number().nullable().describe('the all-in stay total the calendar stated for exactly this stay; null unless priced'),
+  currency: z.string().nullable(),
+  seller: z.string().nullable().describe('the seller of that price; the metasearch calendar names none (null)'),
+  provenance: ProvenanceSchema.nullable(),
+});
+
+const GridRowSchema = z.object({
+  date: z.string().describe('check-in date'),
+  los: z.int().describe('nights'),
+  currency: z.string().nullable().describe('the currency the rank and median compare in (the own hotel’s, else the first priced property’s)'),
+  own_total: z.number().nullable(),
+  own_rank: z.int().nullable().describe('1 = your hotel is the cheapest priced property; null when it has no price'),
+  priced: z.int().describe('properties priced in that currency, yours included'),
+  competitors_median: z.number().nullable().describe('median of the priced competitors; null when none is priced'),
+  diff_to_median: z.number().nullable(),
+  diff_to_median_pct: z.number().nullable(),
+  cells: z.array(GridCellSchema).describe('one per property, yours first'),
+});
+
+const ShopFields = {
+  id: z.string(),
+  compset_id: z.string(),
+  job_id: z.string().describe('the calendar batch running the shop (GET /v1/jobs/{job_id} shows it too)'),
+  poll_url: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'partial', 'failed']),
+  items_total: z.int().describe('calendars to fetch: properties × lengths of stay'),
+  items_succeeded: z.int(),
+  items_failed: z.int(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  request: ShopRequestSchema,
+};
+
+export const ShopSchema = z.object({
+  ...ShopFields,
+  properties: z.array(Member.extend({ own: z.boolean() })).describe('the set as it was when the shop started'),
+  failures: z.array(z.object({ property_token: z.string(), los: z.int(), error: z.string().nullable() })),
+  rows: z.array(GridRowSchema).describe('date by date, then length of stay by length of stay'),
+});
+
+export const ShopSummarySchema = z.object(ShopFields);

@@ -1,0 +1,271 @@
+import { z } from 'zod';
+import { defineTool, type Tool } from '../src/core/define-tool.js';
+import { csvAnswer, wantsCsv } from '../src/core/csv-answer.js';
+import { readShop, startShop } from '../src/core/compsets/rate-shop.js';
+import { currency, isoDate } from '../src/domain/codes.js';
+import { addDays, earliestStayDate, todayUtc } from '../src/domain/dates.js';
+import { InvalidInput } from '../src/domain/errors.js';
+import { newId } from '../src/domain/ids.js';
+import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
+import { queryInt } from '../src/domain/query-params.js';
+import { GRID_CSV_HEADER, gridCsvRows } from '../src/domain/rate-shop.js';
+import { expiryBounds } from '../src/jobs/run-expiry.js';
+import { deleteCompset, findCompset, findShop, insertCompset, listCompsets, listShops, updateCompset, type SetMember } from '../src/platform/compsets.js';
+import { CompsetSchema, ShopSchema, ShopSummarySchema, compsetResource } from './compset-schemas.js';
+
+/*
+ * Competitor sets and rate shops: REST only (not MCP tools; the MCP tools stay the 18 read-only
+ * ones). Every set and shop belongs to the key's account; another account's is a 404 on every route.
+ */
+
+/** Competitors a set holds at most. */
+const MAX_COMPETITORS = 20;
+/** Lengths of stay one shop prices at most. */
+const MAX_LENGTHS = 7;
+
+const Member = z.strictObject({
+  property_token: z.string().min(8).max(400).describe('the property token (POST /v1/search, POST /v1/hotels/search)'),
+  name: z.string().trim().min(1).max(200).describe('your name for the hotel'),
+});
+const setName = z.string().trim().min(1).max(200).describe('your name for the set');
+const competitors = z.array(Member).min(1).max(MAX_COMPETITORS).describe(`the competitors (1-${MAX_COMPETITORS}), each once and not your own hotel`);
+const compsetId = z.string().min(1).max(100).describe('the set id returned by POST /v1/compsets');
+const page = {
+  limit: queryInt.pipe(z.int().min(1).max(100)).default(20).describe('how many (1-100)'),
+  offset: queryInt.pipe(z.int().min(0).max(100_000)).default(0).describe('how many to skip'),
+};
+
+/** A property appears once in a set: a competitor twice, or your own hotel as a competitor, is refused. */
+function checkMembers(own: SetMember, rivals: SetMember[]): void {
+  const seen = new Set([own.property_token]);
+  const issues = rivals.flatMap((c, i) => {
+    if (!seen.has(c.property_token)) {
+      seen.add(c.property_token);
+      return [];
+    }
+    const msg = c.property_token === own.property_token ? 'your own hotel is not its own competitor' : 'this property is already in the set';
+    return [{ type: 'value_error', loc: ['body', 'competitors', i, 'property_token'], msg, input: c.property_token }];
+  });
+  if (issues.length) throw new InvalidInput(issues);
+}
+
+const createCompsetTool = defineTool({
+  name: 'create_compset',
+  title: 'Create a competitor set',
+  description: `Your hotel and up to ${MAX_COMPETITORS} competitors, by property token with your names for them; rate shops run over it (POST /v1/compsets/{compset_id}/shops). Free.`,
+  method: 'POST',
+  path: '/v1/compsets',
+  tags: ['compsets'],
+  status: 201,
+  input: z.strictObject({ name: setName, own: Member.describe('your own hotel'), competitors }),
+  output: CompsetSchema,
+  credits: 0,
+  async handler(input, { deps, key }) {
+    checkMembers(input.own, input.competitors);
+    return compsetResource(await insertCompset(deps.sql, { id: newId('compset'), account_id: key.account_id, ...input }));
+  },
+});
+
+const listCompsetsTool = defineTool({
+  name: 'list_compsets',
+  title: 'List competitor sets',
+  description: 'Your competitor sets, newest first. Free.',
+  method: 'GET',
+  path: '/v1/compsets',
+  tags: ['compsets'],
+  input: z.strictObject(page),
+  output: z.object({ compsets: z.array(CompsetSchema), limit: z.int(), offset: z.int() }),
+  credits: 0,
+  async handler({ limit, offset }, { deps, key }) {
+    return { compsets: (await listCompsets(deps.sql, key.account_id, limit, offset)).map(compsetResource), limit, offset };
+  },
+});
+
+const getCompsetTool = defineTool({
+  name: 'get_compset',
+  title: 'Competitor set',
+  description: 'One of your competitor sets. Free.',
+  method: 'GET',
+  path: '/v1/compsets/{compset_id}',
+  tags: ['compsets'],
+  input: z.strictObject({ compset_id: compsetId }),
+  output: CompsetSchema,
+  credits: 0,
+  errors: { 404: 'No set of your account has that id.' },
+  async handler({ compset_id }, { deps, key }) {
+    return compsetResource(await findCompset(deps.sql, key.account_id, compset_id));
+  },
+});
+
+const updateCompsetTool = defineTool({
+  name: 'update_compset',
+  title: 'Change a competitor set',
+  description: 'Renames the set or replaces its own hotel or its competitors (the whole list). Shops already run keep the set as it was. Free.',
+  method: 'PATCH',
+  path: '/v1/compsets/{compset_id}',
+  tags: ['compsets'],
+  input: z.strictObject({
+    compset_id: compsetId,
+    name: setName.optional(),
+    own: Member.optional().describe('your own hotel'),
+    competitors: competitors.optional(),
+  }),
+  output: CompsetSchema,
+  credits: 0,
+  errors: { 404: 'No set of your account has that id.' },
+  async handler({ compset_id, ...change }, { deps, key }) {
+    const current = await findCompset(deps.sql, key.account_id, compset_id);
+    checkMembers(change.own ?? current.own, change.competitors ?? current.competitors);
+    return compsetResource(await updateCompset(deps.sql, key.account_id, compset_id, change));
+  },
+});
+
+const deleteCompsetTool = defineTool({
+  name: 'delete_compset',
+  title: 'Delete a competitor set',
+  description:
+    'Deletes the set and its shops (their calendar batches stay, as GET /v1/jobs/{job_id} shows them, and so do their stored rates and charges). Free.',
+  method: 'DELETE',
+  path: '/v1/compsets/{compset_id}',
+  tags: ['compsets'],
+  input: z.strictObject({ compset_id: compsetId }),
+  output: z.object({ id: z.string(), deleted: z.literal(true) }),
+  credits: 0,
+  errors: { 404: 'No set of your account has that id.' },
+  async handler({ compset_id }, { deps, key }) {
+    await deleteCompset(deps.sql, key.account_id, compset_id);
+    return { id: compset_id, deleted: true as const };
+  },
+});
+
+const createShopTool = defineTool({
+  name: 'create_rate_shop',
+  title: 'Run a rate shop',
+  description: `Prices the set's hotels over a date range at up to ${MAX_LENGTHS} lengths of stay, as a durable batch: one calendar per property and length of stay (POST /v1/calendar's collection, shared result cache), answering 202 with the shop; poll its poll_url for progress and the grid (GET /v1/compsets/{compset_id}/shops/{shop_id}). Submission is free; each calendar is charged as POST /v1/calendar (5 credits, nothing when it prices no night). An optional Idempotency-Key makes a retry return the same shop.`,
+  method: 'POST',
+  path: '/v1/compsets/{compset_id}/shops',
+  tags: ['compsets'],
+  status: 202,
+  input: z.strictObject({
+    compset_id: compsetId,
+    start: isoDate.optional().describe('first check-in date (not in the past); default tomorrow'),
+    days: z.int().min(1).max(330).default(30).describe('check-in dates from start (1-330)'),
+    los: z
+      .array(z.int().min(1).max(30))
+      .min(1)
+      .max(MAX_LENGTHS)
+      .refine((l) => new Set(l).size === l.length, 'each length of stay once')
+      .default([1])
+      .describe(`lengths of stay in nights (1-${MAX_LENGTHS} of them, each 1-30)`),
+    adults: z.int().min(1).max(8).default(2).describe('adult guests'),
+    currency: currency.optional(),
+    market: z.enum(PRICING_MARKET_CODES).optional().describe('pricing market (sets the country and the default tax basis)'),
+    priority: z.int().min(0).max(9).default(5).describe('0-9, higher first, as batches'),
+  }),
+  output: ShopSchema,
+  credits: 0,
+  headers: {
+    'Idempotency-Key': {
+      description:
+        'Optional unique key for this shop (1-200 characters): the same key with the same body returns the original shop; with another body it is a 409.',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
+  errors: { 404: 'No set of your account has that id.', 409: 'The Idempotency-Key was already used with a different body.' },
+  async handler({ compset_id, ...ask }, { deps, key, headers }) {
+    const idem = headers['idempotency-key'];
+    if (idem !== undefined && (idem.length < 1 || idem.length > 200)) {
+      throw new InvalidInput([{ type: 'string_too_long', loc: ['header', 'idempotency-key'], msg: 'Idempotency-Key must be 1-200 characters', input: idem }]);
+    }
+    const start = ask.start ?? addDays(todayUtc(), 1);
+    if (start < earliestStayDate()) {
+      throw new InvalidInput([{ type: 'date_future', loc: ['body', 'start'], msg: 'Date should be in the future', input: start }]);
+    }
+    const shop = await startShop(
+      deps.sql,
+      deps.queue.boss(),
+      key,
+      compset_id,
+      { ...ask, start },
+      {
+        idempotencyKey: idem ?? newId('shopsubmit'),
+        expiry: expiryBounds(deps.config),
+      },
+    );
+    // read before waking this process's workers: the answer shows the shop as committed (queued)
+    const answer = await readShop(deps.sql, key.account_id, shop);
+    deps.queue.wake();
+    return answer;
+  },
+});
+
+const getShopTool = defineTool({
+  name: 'get_rate_shop',
+  title: 'Rate shop grid',
+  description:
+    'A rate shop: its progress and its grid (per check-in date and length of stay, each property’s stated all-in total with provenance or null and why, your hotel’s rank and its difference to the competitors’ median), as far as the batch has come. JSON, or CSV with format=csv or Accept: text/csv. Free.',
+  method: 'GET',
+  path: '/v1/compsets/{compset_id}/shops/{shop_id}',
+  tags: ['compsets'],
+  input: z.strictObject({
+    compset_id: compsetId,
+    shop_id: z.string().min(1).max(100).describe('the shop id returned by POST /v1/compsets/{compset_id}/shops'),
+    format: z.enum(['json', 'csv']).optional().describe('csv: the grid as CSV, one line per date, length of stay and property (default: as Accept asks; JSON)'),
+  }),
+  output: ShopSchema,
+  csv: `the grid, one line per date, length of stay and property: ${GRID_CSV_HEADER.join(', ')}`,
+  credits: 0,
+  errors: { 404: 'No shop of your account has that id in that set.' },
+  async handler({ compset_id, shop_id, format }, { deps, key, headers }) {
+    const shop = await readShop(deps.sql, key.account_id, await findShop(deps.sql, key.account_id, compset_id, shop_id));
+    if (!wantsCsv(format, headers)) return shop;
+    // sent as these bytes by the REST door (text/csv, a download)
+    return csvAnswer(`${shop.id}.csv`, GRID_CSV_HEADER, gridCsvRows(shop.rows)) as unknown as typeof shop;
+  },
+});
+
+const listShopsTool = defineTool({
+  name: 'list_rate_shops',
+  title: 'List rate shops',
+  description: 'The set’s rate shops with their progress, newest first. Free.',
+  method: 'GET',
+  path: '/v1/compsets/{compset_id}/shops',
+  tags: ['compsets'],
+  input: z.strictObject({ compset_id: compsetId, ...page }),
+  output: z.object({ shops: z.array(ShopSummarySchema), limit: z.int(), offset: z.int() }),
+  credits: 0,
+  errors: { 404: 'No set of your account has that id.' },
+  async handler({ compset_id, limit, offset }, { deps, key }) {
+    await findCompset(deps.sql, key.account_id, compset_id);
+    const shops = await listShops(deps.sql, key.account_id, compset_id, limit, offset);
+    return {
+      shops: shops.map((s) => ({
+        id: s.id,
+        compset_id,
+        job_id: s.job_id,
+        poll_url: `/v1/compsets/${compset_id}/shops/${s.id}`,
+        status: s.status as z.output<typeof ShopSummarySchema>['status'],
+        items_total: s.items_total,
+        items_succeeded: s.items_succeeded,
+        items_failed: s.items_failed,
+        created_at: s.created_at.toISOString(),
+        finished_at: s.finished_at?.toISOString() ?? null,
+        request: s.request,
+      })),
+      limit,
+      offset,
+    };
+  },
+});
+
+export const COMPSET_TOOLS: Tool[] = [
+  createCompsetTool,
+  listCompsetsTool,
+  getCompsetTool,
+  updateCompsetTool,
+  deleteCompsetTool,
+  createShopTool,
+  listShopsTool,
+  getShopTool,
+];
