@@ -26,6 +26,15 @@ import { replaceBlob, blobData } from '../../fixtures/hotels-payloads.js';
 import { OTAFOUR_SECONDARY_DATA, asRental } from '../../fixtures/ota-payloads.js';
 import fs from 'node:fs';
 
+/** The sources' drift rules, from their manifests (src/sources/<alias>/guards.ts). */
+const DRIFT: Record<string, Readonly<Record<string, DriftRule>>> = Object.fromEntries(SOURCES.flatMap((s) => (s.guards ? [[s.alias, s.guards.drift]] : [])));
+
+function driftRule(alias: string, kind: string): DriftRule {
+  const rule = DRIFT[alias]?.[kind];
+  if (!rule) throw new Error(`no drift rule ${alias}.${kind}`);
+  return rule;
+}
+
 /**
  * Every source's drift rules (src/sources/<alias>/guards.ts) on its recorded replies (never a
  * verdict) and on a mutated copy of each (a verdict: the source moved or renamed what it always
@@ -247,15 +256,6 @@ const CASES: Case[] = [
     },
   },
 ];
-
-/** The sources' drift rules, from their manifests (src/sources/<alias>/guards.ts). */
-const DRIFT: Record<string, Readonly<Record<string, DriftRule>>> = Object.fromEntries(SOURCES.flatMap((s) => (s.guards ? [[s.alias, s.guards.drift]] : [])));
-
-function driftRule(alias: string, kind: string): DriftRule {
-  const rule = DRIFT[alias]?.[kind];
-  if (!rule) throw new Error(`no drift rule ${alias}.${kind}`);
-  return rule;
-}
 
 function driftKindOf(alias: 'otatwo' | 'otathree' | 'rentalone'): string {
   return Object.keys(DRIFT[alias])[0];
