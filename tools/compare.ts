@@ -20,7 +20,7 @@ const Offer = z.object({
   provenance: nullableProvenance,
 });
 
-export const CompareResultSchema = z.object({
+const CompareResultSchema = z.object({
   check_in: z.string(),
   check_out: z.string(),
   nights: z.int(),
@@ -68,7 +68,7 @@ export const CompareResultSchema = z.object({
 /** The comparison as REST and an agent get it (its structuredContent), which the parity app renders. */
 export type CompareAnswer = z.output<typeof CompareResultSchema>;
 
-export const compareHotelPrices = defineTool({
+const compareHotelPrices = defineTool({
   name: 'compare_hotel_prices',
   title: 'Compare one stay across the official site and OTAs',
   description: `One stay priced on the hotel's own site and the OTAs you list (${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}), each at its cheapest offer with provenance; cheapest total and parity (is an OTA under the official site, by how much) marked. "Is Booking undercutting the hotel's site?": sources {official: {website}, otaone: {}} with hotel. Give a source as {} plus hotel (name, city) for the OTA's own search to find it (sources[].matched), or its id. website: the hotel's site (the link of get_hotel_details). A failing source (past timeout_s: 504) is reported; others still return.`,

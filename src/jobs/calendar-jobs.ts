@@ -85,7 +85,7 @@ export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Pr
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed';
-export type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 export type CallbackStatus = 'not_configured' | 'pending' | 'delivered' | 'failed';
 
 /** The spec's Calendar job resource, of the caller's account only; results only on request and only for succeeded items. */

@@ -57,7 +57,7 @@ function leadBasis(p: OtatwoRatePlan): string {
   return 'stay_rate_plan';
 }
 
-export function ratePlanWithProvenance(p: OtatwoRatePlan, f: OtatwoFetched): OtatwoRatePlanOut {
+function ratePlanWithProvenance(p: OtatwoRatePlan, f: OtatwoFetched): OtatwoRatePlanOut {
   const facts = {
     sourceKind: 'ota_rate_plan',
     collector: COLLECTOR,
@@ -73,7 +73,7 @@ export function ratePlanWithProvenance(p: OtatwoRatePlan, f: OtatwoFetched): Ota
   return out;
 }
 
-export function otatwoCommon(f: OtatwoFetched) {
+function otatwoCommon(f: OtatwoFetched) {
   return {
     property_id: f.parsed.property_id || f.key.propertyId,
     market: f.market,

@@ -13,7 +13,7 @@ import { rpcMessage, toolAccommodations } from './mcp-reply.js';
 import { parseTravelreviewSearch } from './search.js';
 
 const MCP_PATH = '/mcp';
-export const SEARCH_TOOL = 'trivago-accommodation-search';
+const SEARCH_TOOL = 'trivago-accommodation-search';
 const ACCEPT = { accept: 'application/json, text/event-stream' };
 
 export interface TravelreviewInput {

@@ -14,7 +14,7 @@ import { parsePropertyPage, type DetailRecord } from './parse-detail.js';
 import { parseSearchPage, type SearchPageRecord } from './parse-search.js';
 import { buildHotelPropertyUrl, buildHotelSearchUrl, type HotelSearchUrlInput } from './requests.js';
 
-export const SOURCE = 'metasearch';
+const SOURCE = 'metasearch';
 
 export interface Fetched<T> {
   data: T;
