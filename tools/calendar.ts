@@ -205,7 +205,7 @@ export const serpCalendar = defineTool({
   },
 });
 
-const storedRates = defineTool({
+export const storedRates = defineTool({
   name: 'get_stored_rates',
   title: 'Stored rates',
   description:

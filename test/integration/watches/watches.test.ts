@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
-import type { TestService } from '../../helpers/test-service.js';
+import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { newWebhookSecret, startHookReceiver, startWatchService } from '../../helpers/watch-scene.js';
 import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
