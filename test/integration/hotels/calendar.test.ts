@@ -73,8 +73,8 @@ describe(suite.title, () => {
     const first = cal.rates[0];
     expect(first).toMatchObject({ date: START, check_in: START, check_out: '2027-03-02', nights: 1, currency: 'EUR', rate_total: 100 });
     // the template's split, scaled: base + taxes + fees = total
-    expect(first.rate_base + first.rate_taxes + first.rate_fees).toBeCloseTo(100, 1);
-    expect(first.rate_before_taxes_with_fees).toBeCloseTo(first.rate_base + first.rate_fees, 2);
+    expect(first.rate_base! + first.rate_taxes! + first.rate_fees!).toBeCloseTo(100, 1);
+    expect(first.rate_before_taxes_with_fees).toBeCloseTo(first.rate_base! + first.rate_fees!, 2);
     expect(first.rate_per_night).toBe(100); // FR: rates include tax
     expect(first.provenance).toMatchObject({
       schema_version: 1,
@@ -93,7 +93,7 @@ describe(suite.title, () => {
     expect(new Set(cal.rates.map((r) => r.provenance.observation_id)).size).toBe(39);
     const probed = cal.rates.find((r) => r.date === '2027-03-05');
     expect(probed).toMatchObject({ min_length_of_stay: 2, rate_total: 130, nights: 1, check_out: '2027-03-06' });
-    expect(probed.provenance.derivation).toBe('min_stay_total_divided_by_nights');
+    expect(probed!.provenance.derivation).toBe('min_stay_total_divided_by_nights');
     expect(cal.tax_profile).toMatchObject({ currency: 'EUR', rates_include_tax: true });
     expect(cal.validation).toMatchObject({ rows: 39, non_positive: 0, split_mismatch: 0, currency_mismatch: 0 });
     expect(cal.booking_window).toMatchObject({ first_priced_date: START, last_priced_date: addDays(START, 39) });
@@ -117,7 +117,7 @@ describe(suite.title, () => {
     expect(cal.requested_days).toBe(330);
     expect(cal.rates).toHaveLength(330);
     expect(cal.coverage).toBe(1);
-    expect(cal.rates.at(-1).date).toBe(addDays('2027-06-01', 329));
+    expect(cal.rates.at(-1)!.date).toBe(addDays('2027-06-01', 329));
     expect(cal.rates[0].currency).toBe('EUR');
     const windows = replay.requests.filter((r) => r.query.rpcids === 'yY52ce' && askedWindow(r.body).first >= '2027-06-01');
     expect(windows).toHaveLength(11);
