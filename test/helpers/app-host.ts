@@ -60,7 +60,7 @@ export interface RenderedApp {
 }
 
 /** An MCP client over HTTP that states the extension, as a host that renders apps does. */
-export async function connectAppsClient(serviceUrl: string, key: string): Promise<Client> {
+async function connectAppsClient(serviceUrl: string, key: string): Promise<Client> {
   const client = new Client(
     { name: 'apps-host', version: '1.0.0' },
     { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } },
