@@ -10,6 +10,7 @@ import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { queryInt } from '../src/domain/query-params.js';
 import { GRID_CSV_HEADER, gridCsvRows } from '../src/domain/rate-shop.js';
 import { expiryBounds } from '../src/jobs/run-expiry.js';
+import { jobsProgress } from '../src/jobs/calendar-jobs.js';
 import { deleteCompset, findCompset, findShop, insertCompset, listCompsets, listShops, updateCompset, type SetMember } from '../src/platform/compsets.js';
 import { CompsetSchema, ShopSchema, ShopSummarySchema, compsetResource } from './compset-schemas.js';
 
@@ -238,7 +239,17 @@ const listShopsTool = defineTool({
   errors: { 404: 'No set of your account has that id.' },
   async handler({ compset_id, limit, offset }, { deps, key }) {
     await findCompset(deps.sql, key.account_id, compset_id);
-    const shops = await listShops(deps.sql, key.account_id, compset_id, limit, offset);
+    const listed = await listShops(deps.sql, key.account_id, compset_id, limit, offset);
+    const progress = await jobsProgress(
+      deps.sql,
+      key.account_id,
+      listed.map((s) => s.job_id),
+    );
+    // a shop's job is written in the shop's own transaction: every listed shop has one
+    const shops = listed.flatMap((s) => {
+      const p = progress.get(s.job_id);
+      return p ? [{ ...s, ...p, id: s.id }] : [];
+    });
     return {
       shops: shops.map((s) => ({
         id: s.id,

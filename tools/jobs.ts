@@ -102,6 +102,10 @@ export const createJob = defineTool({
       if (!deps.config.WEBHOOK_SIGNING_SECRET) throw new NotConfigured('webhook delivery is not enabled for this service');
       await checkCallbackUrl(callbackUrl, deps.config.SAFE_FETCH_ALLOW_PRIVATE);
     }
+    const base = deps.config.PUBLIC_BASE_URL ?? null;
+    // The answer is the job as its transaction commits it (queued): read after the commit, a worker
+    // polling meanwhile could already have started an item. A replayed submission reads it as it is now.
+    let committed: Awaited<ReturnType<typeof readCalendarJob>> | null = null;
     const { id } = await createCalendarJob(deps.sql, deps.queue.boss(), {
       key,
       idempotencyKey: idem,
@@ -110,9 +114,11 @@ export const createJob = defineTool({
       priority: input.priority,
       callbackUrl,
       expiry: expiryBounds(deps.config),
+      withJob: async (tx, jobId) => {
+        committed = await readCalendarJob(tx, key.account_id, jobId, false, base);
+      },
     });
-    // Read before waking this process's workers, so that the answer shows the job as committed (queued).
-    const job = await readCalendarJob(deps.sql, key.account_id, id, false, deps.config.PUBLIC_BASE_URL ?? null);
+    const job = committed ?? (await readCalendarJob(deps.sql, key.account_id, id, false, base));
     deps.queue.wake();
     return job;
   },

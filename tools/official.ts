@@ -75,9 +75,10 @@ const OfficialRateInput = z.strictObject({
 });
 
 /** The engines priced with every setting in place, named in the tool's description. */
-const PRICED = Object.keys(PRICED_ENGINES)
-  .map((id) => (pricedEngine(id)!.unavailable?.(NO_CREDENTIALS) ? `${id} if configured` : id))
-  .join(', ');
+const ENGINE_IDS = Object.keys(PRICED_ENGINES);
+const needsSetting = (id: string) => Boolean(pricedEngine(id)!.unavailable?.(NO_CREDENTIALS));
+/** Grouped rather than "x if configured" per engine: each engine priced costs the listing its name only. */
+const PRICED = `${ENGINE_IDS.filter((id) => !needsSetting(id)).join(', ')}; if configured: ${ENGINE_IDS.filter(needsSetting).join(', ')}`;
 
 const officialRate = defineTool({
   name: 'get_official_rate',

@@ -18,7 +18,14 @@ import { assertProxyUrl, parseMarketProxies } from './proxies.js';
 import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE, webhookSigningKey } from './webhook-settings.js';
 import { MODE_DOC, MODE_FIELDS, resolveModes, type UpstreamMode } from './upstream-modes.js';
 import { CACHE_DOC, CACHE_FIELDS, resolveCacheSettings, type CacheSettings } from './cache-settings.js';
-import { OFFICIAL_CREDENTIALS_DOC, parseEzeeKeys, resolveOfficialCredentials, type OfficialCredentials } from './engine-credentials.js';
+import {
+  OFFICIAL_CREDENTIALS_DOC,
+  parseEzeeKeys,
+  parseLodgifyKeys,
+  parseSmoobuKeys,
+  resolveOfficialCredentials,
+  type OfficialCredentials,
+} from './engine-credentials.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -142,6 +149,8 @@ const ConfigSchema = z.object({
   ...OFFICIAL_ENGINE_HOST_FIELDS,
   OFFICIAL_MEWS_CLIENT: z.string().trim().min(1).max(200).optional(),
   OFFICIAL_EZEE_KEYS: parsedSetting(parseEzeeKeys, '', 'must be slug=hotelCode:apiKey, comma-separated'),
+  OFFICIAL_LODGIFY_KEYS: parsedSetting(parseLodgifyKeys, '', 'must be propertyId=apiKey, comma-separated'),
+  OFFICIAL_SMOOBU_KEYS: parsedSetting(parseSmoobuKeys, '', 'must be customerId=apiKey:apiSecret, comma-separated'),
   ...MODE_FIELDS,
 });
 

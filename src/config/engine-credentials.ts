@@ -2,8 +2,10 @@
  * What the booking engines that cannot be asked anonymously need before the `official` source can
  * price them: Mews's registered client name (one per integrator, good for every Mews hotel), and
  * per-hotel API keys for the engines whose documented availability API is opened by the hotel
- * itself (eZee: a key the hotel enables in its own back office). Without them those engines are
- * detected and answered 422 naming the setting; nothing is guessed.
+ * itself (eZee: a key the hotel enables in its own back office; Lodgify: the account's API key,
+ * from its own settings). These suit a hotel or a group pricing its own sites: the key is the
+ * hotel's, the operator holds it. Without them those engines are detected and answered 422 naming
+ * the setting; nothing is guessed.
  */
 
 /** One eZee hotel: its numeric hotel code and the API key it enabled for its booking engine. */
@@ -17,30 +19,77 @@ export interface OfficialCredentials {
   mewsClient: string | null;
   /** OFFICIAL_EZEE_KEYS: booking-page slug (`book-rooms-<slug>`) → the hotel's code and key. */
   ezee: Readonly<Record<string, EzeeHotelKey>>;
+  /** OFFICIAL_LODGIFY_KEYS: Lodgify property id (of the `checkout.lodgify.com/…/<id>/` link) → its account's API key. */
+  lodgify: Readonly<Record<string, string>>;
+  /** OFFICIAL_SMOOBU_KEYS: Smoobu customer id (of the booking tool's `booking-tool/iframe/<id>`) → its account's API key and secret. */
+  smoobu: Readonly<Record<string, SmoobuKey>>;
+}
+
+/** One Smoobu account's API key and the secret its requests are signed with. */
+export interface SmoobuKey {
+  apiKey: string;
+  apiSecret: string;
 }
 
 /** No credentials: what the tool descriptions are written against. */
-export const NO_CREDENTIALS: OfficialCredentials = Object.freeze({ mewsClient: null, ezee: Object.freeze({}) });
+export const NO_CREDENTIALS: OfficialCredentials = Object.freeze({
+  mewsClient: null,
+  ezee: Object.freeze({}),
+  lodgify: Object.freeze({}),
+  smoobu: Object.freeze({}),
+});
 
 const EZEE_ENTRY = /^([\w-]{1,100})=(\d{1,11}):([\w-]{8,300})$/;
 
-/** `slug=hotelCode:apiKey[,slug=hotelCode:apiKey…]`; an entry of another shape throws (the setting is refused at start). */
-export function parseEzeeKeys(text: string): Record<string, EzeeHotelKey> {
-  const out: Record<string, EzeeHotelKey> = {};
+/**
+ * Comma-separated `id=…` entries of one credential setting, each read by `re` into a value; an entry
+ * of another shape throws naming only its id (the key itself is never echoed into an error or a log).
+ */
+function parseEntries<T>(text: string, re: RegExp, shape: string, read: (m: RegExpExecArray) => [string, T]): Record<string, T> {
+  const out: Record<string, T> = {};
   for (const entry of text
     .split(',')
     .map((e) => e.trim())
     .filter(Boolean)) {
-    const m = EZEE_ENTRY.exec(entry);
-    // the key itself is never echoed into an error or a log line
-    if (!m) throw new Error(`entry "${entry.split('=')[0].slice(0, 100)}=…" is not slug=hotelCode:apiKey`);
-    out[m[1].toLowerCase()] = { hotelCode: m[2], apiKey: m[3] };
+    const m = re.exec(entry);
+    if (!m) throw new Error(`entry "${entry.split('=')[0].slice(0, 100)}=…" is not ${shape}`);
+    const [id, value] = read(m);
+    out[id] = value;
   }
   return out;
 }
 
-export function resolveOfficialCredentials(data: { OFFICIAL_MEWS_CLIENT?: string; OFFICIAL_EZEE_KEYS: Record<string, EzeeHotelKey> }): OfficialCredentials {
-  return { mewsClient: data.OFFICIAL_MEWS_CLIENT ?? null, ezee: data.OFFICIAL_EZEE_KEYS };
+/** `slug=hotelCode:apiKey[,slug=hotelCode:apiKey…]`; an entry of another shape throws (the setting is refused at start). */
+export function parseEzeeKeys(text: string): Record<string, EzeeHotelKey> {
+  return parseEntries(text, EZEE_ENTRY, 'slug=hotelCode:apiKey', (m) => [m[1].toLowerCase(), { hotelCode: m[2], apiKey: m[3] }]);
+}
+
+const LODGIFY_ENTRY = /^(\d{1,12})=([\w+/=-]{8,300})$/;
+
+/** `propertyId=apiKey[,propertyId=apiKey…]` (one account's key may stand for several properties); another shape throws. */
+export function parseLodgifyKeys(text: string): Record<string, string> {
+  return parseEntries(text, LODGIFY_ENTRY, 'propertyId=apiKey', (m) => [m[1], m[2]]);
+}
+
+const SMOOBU_ENTRY = /^(\d{1,12})=([\w.-]{8,300}):([\w+/=.-]{8,300})$/;
+
+/** `customerId=apiKey:apiSecret[,…]`; another shape throws. */
+export function parseSmoobuKeys(text: string): Record<string, SmoobuKey> {
+  return parseEntries(text, SMOOBU_ENTRY, 'customerId=apiKey:apiSecret', (m) => [m[1], { apiKey: m[2], apiSecret: m[3] }]);
+}
+
+export function resolveOfficialCredentials(data: {
+  OFFICIAL_MEWS_CLIENT?: string;
+  OFFICIAL_EZEE_KEYS: Record<string, EzeeHotelKey>;
+  OFFICIAL_LODGIFY_KEYS: Record<string, string>;
+  OFFICIAL_SMOOBU_KEYS: Record<string, SmoobuKey>;
+}): OfficialCredentials {
+  return {
+    mewsClient: data.OFFICIAL_MEWS_CLIENT ?? null,
+    ezee: data.OFFICIAL_EZEE_KEYS,
+    lodgify: data.OFFICIAL_LODGIFY_KEYS,
+    smoobu: data.OFFICIAL_SMOOBU_KEYS,
+  };
 }
 
 export const OFFICIAL_CREDENTIALS_DOC = {
@@ -48,4 +97,8 @@ export const OFFICIAL_CREDENTIALS_DOC = {
     'client name registered with Mews for its Booking Engine API (docs.mews.com, booking-engine-api/guidelines/authentication); unset: Mews hotels are detected but not priced (422 naming this setting)',
   OFFICIAL_EZEE_KEYS:
     "eZee (iPMS247) hotels' own booking-engine API keys, `slug=hotelCode:apiKey` comma-separated (slug: the `book-rooms-<slug>` of the hotel's booking link; code and key: the hotel's, from its eZee back office); an eZee hotel not listed is detected but not priced (422 naming this setting)",
+  OFFICIAL_LODGIFY_KEYS:
+    "Lodgify properties' own API keys, `propertyId=apiKey` comma-separated (property id: the number in the property's `checkout.lodgify.com/…/<id>/` booking link or its Book Now box `data-rental-id`; key: the account's, from its Lodgify settings); a Lodgify property not listed is detected but not priced (422 naming this setting)",
+  OFFICIAL_SMOOBU_KEYS:
+    "Smoobu accounts' own API keys and secrets, `customerId=apiKey:apiSecret` comma-separated (customer id: the number after `login.smoobu.com/<lang>/booking-tool/iframe/` in the account's booking tool embed; key and secret: the account's, from its Smoobu API settings; requests are HMAC-signed, the legacy key-only header having been retired); a Smoobu account not listed is detected but not priced (422 naming this setting)",
 } as const;

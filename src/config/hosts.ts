@@ -94,7 +94,9 @@ export function resolveHosts(env: Readonly<Record<string, unknown>>): Record<Ali
  * (`little-hotelier` → `UPSTREAM_OFFICIAL_LITTLE_HOTELIER_URL`) sends one engine elsewhere (a
  * test double, a proxy). `regional`: the engine runs one instance per region on subdomains of this
  * domain (`apac.littlehotelier.com`), and the hotel's booking link names its instance; without an
- * override, a link on such a subdomain is quoted on that subdomain instead of `url`.
+ * override, a link on such a subdomain is quoted on that subdomain instead of `url`. `account`: the
+ * engine serves each account on its own subdomain of this domain (`<account>.checkfront.com`), the
+ * account being the hotel id detection yields; without an override the quote goes there.
  */
 export const OFFICIAL_ENGINE_HOSTS = {
   beds24: { url: 'https://api.beds24.com' },
@@ -105,7 +107,10 @@ export const OFFICIAL_ENGINE_HOSTS = {
   synxis: { url: 'https://be.synxis.com' },
   mews: { url: 'https://api.mews.com' },
   ezee: { url: 'https://live.ipms247.com' },
-} as const satisfies Record<string, { url: string; regional?: string }>;
+  lodgify: { url: 'https://api.lodgify.com' },
+  checkfront: { url: 'https://checkfront.com', account: 'checkfront.com' },
+  smoobu: { url: 'https://login.smoobu.com' },
+} as const satisfies Record<string, { url: string; regional?: string; account?: string }>;
 
 export type OfficialEngineId = keyof typeof OFFICIAL_ENGINE_HOSTS;
 export const OFFICIAL_ENGINE_IDS = Object.keys(OFFICIAL_ENGINE_HOSTS) as OfficialEngineId[];
@@ -124,9 +129,10 @@ export const OFFICIAL_ENGINE_HOST_FIELDS = Object.fromEntries(OFFICIAL_ENGINE_ID
 
 export const OFFICIAL_ENGINE_HOST_DOC = Object.fromEntries(
   OFFICIAL_ENGINE_IDS.map((e) => {
-    const spec: { url: string; regional?: string } = OFFICIAL_ENGINE_HOSTS[e];
+    const spec: { url: string; regional?: string; account?: string } = OFFICIAL_ENGINE_HOSTS[e];
     const regional = spec.regional ? `; unset, a hotel's regional host on ${spec.regional} from its booking link` : '';
-    return [officialEngineEnvName(e), `base URL of the ${e} booking engine's quote requests (default ${spec.url}${regional})`];
+    const account = spec.account ? `https://<account>.${spec.account}, the account detected on the hotel's site` : spec.url;
+    return [officialEngineEnvName(e), `base URL of the ${e} booking engine's quote requests (default ${account}${regional})`];
   }),
 ) as { [E in OfficialEngineId as EngineEnvName<E>]: string };
 
@@ -135,25 +141,34 @@ export interface OfficialEngineHost {
   url: string;
   overridden: boolean;
   regional: string | null;
+  account: string | null;
 }
 
 export function resolveOfficialEngineHosts(env: Readonly<Record<string, unknown>>): Record<OfficialEngineId, OfficialEngineHost> {
   const out = {} as Record<OfficialEngineId, OfficialEngineHost>;
   for (const engine of OFFICIAL_ENGINE_IDS) {
-    const spec: { url: string; regional?: string } = OFFICIAL_ENGINE_HOSTS[engine];
+    const spec: { url: string; regional?: string; account?: string } = OFFICIAL_ENGINE_HOSTS[engine];
     const override = env[officialEngineEnvName(engine)];
     const set = typeof override === 'string' && override.trim() !== '';
-    out[engine] = { url: (set ? override.trim() : spec.url).replace(/\/+$/, ''), overridden: set, regional: spec.regional ?? null };
+    out[engine] = {
+      url: (set ? override.trim() : spec.url).replace(/\/+$/, ''),
+      overridden: set,
+      regional: spec.regional ?? null,
+      account: spec.account ?? null,
+    };
   }
   return out;
 }
 
 /**
- * The base URL of one quote: the override when set; else, for a regional engine whose booking
- * link is on one of its regional subdomains, that subdomain; else the default.
+ * The base URL of one quote: the override when set; else, for an engine serving each account on
+ * its own subdomain, the detected account's (a DNS label, or the default); for a regional engine
+ * whose booking link is on one of its regional subdomains, that subdomain; else the default.
  */
-export function officialEngineBase(host: OfficialEngineHost, bookingUrl: string | null): string {
-  if (host.overridden || !host.regional || !bookingUrl) return host.url;
+export function officialEngineBase(host: OfficialEngineHost, bookingUrl: string | null, hotelId: string | null = null): string {
+  if (host.overridden) return host.url;
+  if (host.account) return hotelId && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(hotelId) ? `https://${hotelId.toLowerCase()}.${host.account}` : host.url;
+  if (!host.regional || !bookingUrl) return host.url;
   const link = new URL(bookingUrl);
   const name = link.hostname.toLowerCase();
   return link.protocol === 'https:' && name.endsWith(`.${host.regional}`) ? `https://${name}` : host.url;

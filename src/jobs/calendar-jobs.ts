@@ -84,6 +84,23 @@ export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Pr
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+export interface JobProgress {
+  id: string;
+  status: string;
+  items_total: number;
+  items_succeeded: number;
+  items_failed: number;
+  finished_at: Date | null;
+}
+
+/** The progress of some of the account's jobs, by id (a job of another account is absent). */
+export async function jobsProgress(db: Db, accountId: string, jobIds: string[]): Promise<Map<string, JobProgress>> {
+  if (jobIds.length === 0) return new Map();
+  const rows = await db<JobProgress[]>`SELECT id, status, items_total, items_succeeded, items_failed, finished_at
+    FROM calendar_jobs WHERE account_id = ${accountId} AND id = ANY(${jobIds})`;
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed';
 type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 export type CallbackStatus = 'not_configured' | 'pending' | 'delivered' | 'failed';

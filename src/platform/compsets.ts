@@ -102,17 +102,12 @@ export interface ShopSummary {
   job_id: string;
   request: ShopRequest;
   created_at: Date;
-  status: string;
-  items_total: number;
-  items_succeeded: number;
-  items_failed: number;
-  finished_at: Date | null;
 }
 
-/** A set's shops with their jobs' progress, newest first. */
+/** A set's shops, newest first (their jobs' progress is the job owner's: jobs/calendar-jobs.ts jobsProgress). */
 export async function listShops(db: Db, accountId: string, compsetId: string, limit: number, offset: number): Promise<ShopSummary[]> {
-  return db<ShopSummary[]>`SELECT s.id, s.job_id, s.request, s.created_at, j.status, j.items_total, j.items_succeeded, j.items_failed, j.finished_at
-    FROM compset_shops s JOIN calendar_jobs j ON j.id = s.job_id AND j.account_id = s.account_id
+  return db<ShopSummary[]>`SELECT s.id, s.job_id, s.request, s.created_at
+    FROM compset_shops s
     WHERE s.account_id = ${accountId} AND s.compset_id = ${compsetId}
     ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit} OFFSET ${offset}`;
 }

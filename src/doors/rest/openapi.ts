@@ -27,6 +27,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'jobs-search': 'Job cards of the web search engine, rendered in a headless browser.',
   watches:
     'Rate monitoring: watches re-price a calendar, a stay or a comparison on a schedule, store what they see and send a signed watch.triggered event when their rule fires.',
+  compsets:
+    'Rate intelligence: competitor sets (your hotel and its competitors) and rate shops over them, a durable batch answering a competitor × date grid with your rank and the competitors’ median, as JSON or CSV.',
   sources: 'Health of the upstream sources: recent outcomes per source, as recorded by the service.',
 };
 

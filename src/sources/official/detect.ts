@@ -114,8 +114,11 @@ function idFrom(u: URL, spec: EngineSpec): string | null {
       const v = param(u, rule.query);
       if (v) return v;
     }
-    if (rule.path) {
-      const m = rule.path.exec(u.pathname);
+    for (const [re, part] of [
+      [rule.path, u.pathname],
+      [rule.hash, u.hash],
+    ] as const) {
+      const m = re?.exec(part);
       if (m?.[1]) return m[1];
     }
     if (rule.subdomain) {
@@ -173,6 +176,13 @@ function matchEngine(spec: EngineSpec, $: cheerio.CheerioAPI, seen: ReturnType<t
     if (m?.[1]) {
       note('js_global', m[0].slice(0, 200));
       inlineId ??= m[1];
+    }
+  }
+  for (const { selector, attr, pattern } of spec.attrIds ?? []) {
+    const value = $(selector).first().attr(attr)?.trim();
+    if (value && pattern.test(value)) {
+      note('dom', `${selector.replace(/\[[^\]]*\]$/, '')}[${attr}="${value}"]`);
+      inlineId ??= value;
     }
   }
   if (!evidence.length) return null;

@@ -9,12 +9,15 @@
 import type { OfficialEngineId } from '../../config/hosts.js';
 import type { PricedEngine } from './engine-types.js';
 import { beds24 } from './quote-beds24.js';
+import { checkfront } from './quote-checkfront.js';
 import { cloudbeds } from './quote-cloudbeds.js';
 import { ezee } from './quote-ezee.js';
 import { littleHotelier } from './quote-little-hotelier.js';
+import { lodgify } from './quote-lodgify.js';
 import { mews } from './quote-mews.js';
 import { profitroom } from './quote-profitroom.js';
 import { siteminder } from './quote-siteminder.js';
+import { smoobu } from './quote-smoobu.js';
 import { synxis } from './quote-synxis.js';
 
 // the tests and the docs read the engines' types from the registry
@@ -30,6 +33,9 @@ export const PRICED_ENGINES: Record<OfficialEngineId, PricedEngine> = {
   synxis,
   mews,
   ezee,
+  lodgify,
+  checkfront,
+  smoobu,
 };
 
 export function pricedEngine(id: string): PricedEngine | null {

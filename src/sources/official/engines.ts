@@ -14,6 +14,8 @@ export interface IdRule {
   path?: RegExp;
   /** The hotel's code is the left-most label of the engine host. */
   subdomain?: boolean;
+  /** Fragment pattern whose first group is the hotel id (single-page engines routing on `#/<id>`). */
+  hash?: RegExp;
 }
 
 export interface EngineSpec {
@@ -34,6 +36,8 @@ export interface EngineSpec {
    * load the engine as a widget instead of linking to it. Used when no booking link carries an id.
    */
   inlineIds?: RegExp[];
+  /** The hotel id in an attribute of the engine's published embed element (`selector`, `attr`), like `inlineIds`. */
+  attrIds?: { selector: string; attr: string; pattern: RegExp }[];
 }
 
 export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
@@ -148,7 +152,19 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
   },
   { id: 'freetobook', name: 'FreeToBook', hosts: ['freetobook.com'] },
   { id: 'sirvoy', name: 'Sirvoy', hosts: ['sirvoy.com'], globals: [/\bSirvoyBookingWidget\b/] },
-  { id: 'lodgify', name: 'Lodgify', hosts: ['lodgify.com'], scriptSrc: [/\.lodgify\.com\//] },
+  {
+    id: 'lodgify',
+    name: 'Lodgify',
+    hosts: ['lodgify.com'],
+    scriptSrc: [/\.lodgify\.com\//],
+    // checkout.lodgify.com/[<lang>/]<account>/<propertyId>/reservation?…, or the older …/<account>/<lang>/#/<propertyId>
+    ids: [
+      { hosts: ['checkout.lodgify.com'], path: /^\/(?:[a-z]{2}\/)?[\w-]+\/(\d{3,12})(?:\/|$)/ },
+      { hosts: ['checkout.lodgify.com'], hash: /^#\/(\d{3,12})\b/ },
+    ],
+    // <div id="lodgify-book-now-box" data-rental-id="<propertyId>" …> — the vendor's Book Now box embed
+    attrIds: [{ selector: '#lodgify-book-now-box[data-rental-id]', attr: 'data-rental-id', pattern: /^\d{3,12}$/ }],
+  },
   {
     id: 'guesty',
     name: 'Guesty',
@@ -199,7 +215,25 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
     dom: ["form[action*='engine.witbooking.com']"],
   },
   { id: 'hotelogix', name: 'Hotelogix', hosts: ['hotelogix.com'] },
-  { id: 'checkfront', name: 'Checkfront', hosts: ['checkfront.com'], scriptSrc: [/\.checkfront\.com\//] },
+  {
+    id: 'checkfront',
+    name: 'Checkfront',
+    hosts: ['checkfront.com'],
+    scriptSrc: [/\.checkfront\.com\//],
+    // the account is the booking host's first label: <account>.checkfront.com/reserve/
+    ids: [{ subdomain: true }],
+    // new DROPLET.Widget({ host: '<account>.checkfront.com', … }) — the vendor's booking plugin snippet
+    inlineIds: [/\bDROPLET\.Widget\s*\(\s*\{[^}]*?\bhost\s*:\s*['"]([a-z0-9][a-z0-9-]{0,62})\.checkfront\.com['"]/i],
+  },
   { id: 'booking-experts', name: 'Booking Experts', hosts: ['bookingexperts.com'], scriptSrc: [/cdn-cms\.bookingexperts\.com/] },
+  {
+    id: 'smoobu',
+    name: 'Smoobu',
+    hosts: ['smoobu.com'],
+    scriptSrc: [/login\.smoobu\.com\/js\/Settings\/BookingToolIframe\.js/],
+    globals: [/\bBookingToolIframe\.initialize\b/],
+    // BookingToolIframe.initialize({ url: 'https://login.smoobu.com/<lang>/booking-tool/iframe/<customerId>[/<apartmentId>]', … })
+    ids: [{ hosts: ['login.smoobu.com'], path: /\/booking-tool\/iframe\/(\d{1,12})(?:\/|$)/ }],
+  },
   { id: 'kross-booking', name: 'Kross Booking', hosts: ['krossbooking.com'], scriptSrc: [/data\.krossbooking\.com\//] },
 ];

@@ -81,7 +81,10 @@ export async function fetchOfficialRate(deps: OfficialDeps, input: OfficialInput
     currency: input.currency ?? null,
     language: input.language ?? 'en',
   };
-  const ctx: EngineContext = { base: officialEngineBase(deps.config.officialEngineHosts[engine.id as OfficialEngineId], match.booking_url), ...settings };
+  const ctx: EngineContext = {
+    base: officialEngineBase(deps.config.officialEngineHosts[engine.id as OfficialEngineId], match.booking_url, hotelId),
+    ...settings,
+  };
   const metered = engineCall(deps, match.engine, hotelId);
   const rooms = await engine.quote(engineStay, metered.call, ctx);
   const observedAt = new Date();

@@ -23,8 +23,10 @@ const FLIGHT = shiftFrom('2026-07-15');
  * values, bounds and default in words for the adapters that drop those keywords (mcp-use). Then
  * 300 bytes for the MCP Apps' links (issue 41: `"ui":{"resourceUri":"ui://hotelrates/<app>"}` on the
  * eight tools with an app, about 50 bytes each; the calendar's and the parity app's fitted in before).
+ * Then 100 bytes for the engines get_official_rate names as priced (issue 43: each engine costs its
+ * name; the ones needing the hotel's key are grouped under one "if configured").
  */
-const LISTING_BUDGET = 54_300;
+const LISTING_BUDGET = 54_400;
 
 /** Inputs that carry an id or token, and what their tool or field description must name as its source. */
 const FEEDERS: Record<string, RegExp> = {

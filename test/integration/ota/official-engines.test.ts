@@ -20,6 +20,20 @@ import {
   mewsAvailability,
   profitroomAvailability,
 } from '../../fixtures/official-engine-replies.js';
+import {
+  CHECKFRONT_ACCOUNT,
+  checkfrontItems,
+  LODGIFY_ACCOUNT,
+  LODGIFY_API_KEY,
+  LODGIFY_PROPERTY,
+  LODGIFY_PROPERTY_ID,
+  LODGIFY_UNQUOTED_ROOM,
+  lodgifyQuote,
+  SMOOBU_APARTMENTS,
+  SMOOBU_CUSTOMER_ID,
+  SMOOBU_KEY,
+  smoobuAvailability,
+} from '../../fixtures/official-more-engine-replies.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import { shiftFrom } from '../../helpers/dates.js';
 
@@ -56,6 +70,61 @@ describe(suite.title, () => {
             return checkIn === S('2023-06-04')
               ? ezeeRoomList(checkIn, nightsBetween(checkIn, checkOut), 'USD', 0.05)
               : ezeeRoomList(checkIn, nightsBetween(checkIn, checkOut));
+          },
+        },
+        {
+          path: '/site/lodgify',
+          body: hotelSite(`https://checkout.lodgify.com/en/${LODGIFY_ACCOUNT}/${LODGIFY_PROPERTY_ID}/reservation?currency=EUR&ref=bnbox`),
+        },
+        { path: '/site/lodgify-unkeyed', body: hotelSite(`https://checkout.lodgify.com/${LODGIFY_ACCOUNT}/700001/reservation`) },
+        {
+          path: `/engines/lodgify/v2/properties/${LODGIFY_PROPERTY_ID}`,
+          match: (q) => q.headers['x-apikey'] === LODGIFY_API_KEY,
+          body: LODGIFY_PROPERTY,
+        },
+        {
+          path: `/engines/lodgify/v2/quote/${LODGIFY_PROPERTY_ID}`,
+          query: { 'roomTypes[0].Id': LODGIFY_UNQUOTED_ROOM },
+          status: 400,
+          body: { message: 'refused' },
+        },
+        {
+          path: `/engines/lodgify/v2/quote/${LODGIFY_PROPERTY_ID}`,
+          match: (q) => q.headers['x-apikey'] === LODGIFY_API_KEY,
+          reply: (q) => {
+            const [checkIn, checkOut] = [q.query.arrival!, q.query.departure!];
+            const args = [q.query['roomTypes[0].Id']!, checkIn, checkOut, nightsBetween(checkIn, checkOut), Number(q.query['roomTypes[0].People'])] as const;
+            // in USD for the comparison's stay (the recorded 2023 one, moved), as the hotels above
+            return checkIn === S('2023-06-04') ? lodgifyQuote(...args, { currency: 'USD', factor: 0.5 }) : lodgifyQuote(...args);
+          },
+        },
+        { path: '/site/checkfront', body: hotelSite(`https://${CHECKFRONT_ACCOUNT}.checkfront.com/reserve/?category_id=2`) },
+        {
+          path: '/engines/checkfront/api/3.0/item',
+          reply: (q) => {
+            const [start, end] = [q.query.start_date!, q.query.end_date!].map((d) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`) as [string, string];
+            const party = [Number(q.query['param[adults]']), Number(q.query['param[children]'])] as const;
+            // in USD for the comparison's stay (the recorded 2023 one, moved), as the hotels above
+            return start === S('2023-06-04')
+              ? checkfrontItems(start, end, nightsBetween(start, end), ...party, 'USD', 0.5)
+              : checkfrontItems(start, end, nightsBetween(start, end), ...party);
+          },
+        },
+        {
+          path: '/site/smoobu',
+          body: `<html><head><script src="https://login.smoobu.com/js/Settings/BookingToolIframe.js"></script></head><body><div id="apartmentIframeAll"></div>
+<script>BookingToolIframe.initialize({ "url": "https://login.smoobu.com/en/booking-tool/iframe/${SMOOBU_CUSTOMER_ID}", "baseUrl": "https://login.smoobu.com", "target": "#apartmentIframeAll" });</script></body></html>`,
+        },
+        { path: '/engines/smoobu/api/apartments', match: (q) => q.headers['x-api-key'] === SMOOBU_KEY.apiKey, body: SMOOBU_APARTMENTS },
+        {
+          method: 'POST',
+          path: '/engines/smoobu/booking/checkApartmentAvailability',
+          match: (q) => q.headers['x-api-key'] === SMOOBU_KEY.apiKey && typeof q.headers['x-signature'] === 'string',
+          reply: (q) => {
+            const b = JSON.parse(q.body);
+            const nights = nightsBetween(b.arrivalDate, b.departureDate);
+            // in USD for the comparison's stay (the recorded 2023 one, moved), as the hotels above
+            return b.arrivalDate === S('2023-06-04') ? smoobuAvailability(nights, b.guests, 'USD', 0.6) : smoobuAvailability(nights, b.guests);
           },
         },
         { path: '/site/synxis-walled', body: hotelSite('https://be.synxis.com/?Hotel=20001&amp;Chain=24447') },
@@ -101,7 +170,12 @@ describe(suite.title, () => {
         // parity compares like with like: the recorded reply's key states two rooms, this copy one (test/fixtures/README.md)
         { method: 'POST', path: '/otatwo/graphql', body: asOneRoom(S.json(readFixtureJson(OFFERS))) },
       ],
-      { OFFICIAL_MEWS_CLIENT: MEWS_CLIENT, OFFICIAL_EZEE_KEYS: `${EZEE_SLUG}=${EZEE_HOTEL_CODE}:${EZEE_API_KEY}` },
+      {
+        OFFICIAL_MEWS_CLIENT: MEWS_CLIENT,
+        OFFICIAL_EZEE_KEYS: `${EZEE_SLUG}=${EZEE_HOTEL_CODE}:${EZEE_API_KEY}`,
+        OFFICIAL_LODGIFY_KEYS: `${LODGIFY_PROPERTY_ID}=${LODGIFY_API_KEY}`,
+        OFFICIAL_SMOOBU_KEYS: `${SMOOBU_CUSTOMER_ID}=${SMOOBU_KEY.apiKey}:${SMOOBU_KEY.apiSecret}`,
+      },
     );
     site = `${h.replay.url}/site`;
   });
@@ -183,7 +257,7 @@ describe(suite.title, () => {
       HotelId: MEWS_CONFIGURATION.Configurations[0]!.Enterprise.Id,
     });
     const engines = await h.get('/v1/official/engines');
-    expect(engines.body.priced).toBe(8);
+    expect(engines.body.priced).toBe(11);
     expect(engines.body.engines.find((e: any) => e.id === 'mews')).toMatchObject({ priced: true, needs: null });
   });
 
@@ -201,6 +275,66 @@ describe(suite.title, () => {
     const other = await h.post('/v1/official', { website: `${site}/ezee-unkeyed`, ...stay });
     expect([other.status, other.charged]).toEqual([422, '0']);
     expect(other.body.detail).toContain('OFFICIAL_EZEE_KEYS');
+  });
+
+  it("lodgify: with the account's own key, its documented quote per room type: all-in totals with taxes, fees, currency and terms; another property is a free 422", async () => {
+    const r = await h.post('/v1/official', { website: `${site}/lodgify`, ...stay, children: 1 });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({ id: 'lodgify', hotel_id: LODGIFY_PROPERTY_ID, booking_host: 'checkout.lodgify.com', confidence: 1 });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.total, o.taxes, o.fees, o.taxes_and_fees_included, o.currency, o.discount_remarks])).toEqual([
+      ['Garden Studio', 261.8, 10.8, 35, true, 'EUR', ['Early booking 10%']],
+      ['Sea View Apartment', 413, 18, 35, true, 'EUR', []],
+    ]);
+    // the villa the engine refused to quote is listed, not offered
+    expect(r.body).toMatchObject({ listed: 3, sold_out: false, cheapest_total: 261.8, currency: 'EUR' });
+    expect(r.body.offers[0].booking_url).toBe(
+      `https://checkout.lodgify.com/en/${LODGIFY_ACCOUNT}/${LODGIFY_PROPERTY_ID}/reservation?arrival=2027-03-10&departure=2027-03-12&adults=2`,
+    );
+    expect(r.body.offers[0].provenance).toMatchObject({
+      collector: 'official.lodgify',
+      returned_currency: 'EUR',
+      price_basis: 'stay_total_including_vat_as_quoted',
+    });
+    expect(sent('/engines/lodgify/v2/quote/').at(-1)!.query).toMatchObject({ arrival: '2027-03-10', departure: '2027-03-12', 'roomTypes[0].People': '3' });
+    const other = await h.post('/v1/official', { website: `${site}/lodgify-unkeyed`, ...stay });
+    expect([other.status, other.charged]).toEqual([422, '0']);
+    expect(other.body.detail).toContain('OFFICIAL_LODGIFY_KEYS');
+  });
+
+  it('checkfront: keyless, its documented rated item list on the account host: sub-totals in the account currency for the party and nights asked', async () => {
+    const r = await h.post('/v1/official', { website: `${site}/checkfront`, ...stay });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({
+      id: 'checkfront',
+      hotel_id: CHECKFRONT_ACCOUNT,
+      booking_host: `${CHECKFRONT_ACCOUNT}.checkfront.com`,
+      confidence: 1,
+    });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.total, o.currency, o.taxes_and_fees_included, o.rooms_available])).toEqual([
+      ['Lakeview Queen Room', 290, 'CAD', null, 3],
+      ['Loft Suite', 420, 'CAD', null, 1],
+    ]);
+    // the sold-out cabin and the daily rental (priced for days, not nights) are listed, not offered
+    expect(r.body).toMatchObject({ listed: 4, sold_out: false, cheapest_total: 290, currency: 'CAD' });
+    expect(r.body.offers[0].provenance).toMatchObject({
+      collector: 'official.checkfront',
+      returned_currency: 'CAD',
+      price_basis: 'stay_sub_total_before_booking_taxes_as_quoted',
+    });
+    expect(sent('/engines/checkfront/').at(-1)!.query).toEqual({ start_date: '20270310', end_date: '20270312', 'param[adults]': '2', 'param[children]': '0' });
+  });
+
+  it("smoobu: with the account's own key and secret, its documented availability check from the booking-tool embed: stay prices and currency stated, refused units listed", async () => {
+    const r = await h.post('/v1/official', { website: `${site}/smoobu`, ...stay });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({ id: 'smoobu', hotel_id: SMOOBU_CUSTOMER_ID, booking_host: 'login.smoobu.com', confidence: 0.8 });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.total, o.currency, o.taxes_and_fees_included])).toEqual([
+      ['Apartment Sonnenblick', 220, 'EUR', null],
+      ['Studio Seeblick', 170, 'EUR', null],
+    ]);
+    expect(r.body).toMatchObject({ listed: 3, sold_out: false, cheapest_total: 170, currency: 'EUR' });
+    const sentBody = JSON.parse(sent('/engines/smoobu/booking/').at(-1)!.body);
+    expect(sentBody).toEqual({ arrivalDate: '2027-03-10', departureDate: '2027-03-12', apartments: [], customerId: Number(SMOOBU_CUSTOMER_ID), guests: 2 });
   });
 
   // one stay beside the recorded second OTA (782.6 USD all-in for 2023-06-04, 10 nights)
@@ -237,7 +371,28 @@ describe(suite.title, () => {
       official: { total: 614.3, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'source' },
       undercuts: [],
     });
-    for (const r of [pr, mews, lh, lhStated, sx, ez]) {
+    // lodgify states its currency and its total including VAT (the studio, 10 nights: 584.5 USD)
+    const lg = await compare({ website: `${site}/lodgify` });
+    expect(lg.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      official: { total: 584.5, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'source' },
+      undercuts: [],
+    });
+    // checkfront states its currency but not whether its sub-total includes taxes: unstated, not comparable; stated by the hotel, compared (10 nights at 72.5 USD)
+    const cf = await compare({ website: `${site}/checkfront` });
+    expect(cf.body.parity).toMatchObject({ status: 'not_comparable', reason: expect.stringContaining('does not state whether its total includes taxes') });
+    const cfStated = await compare({ website: `${site}/checkfront`, taxes_included: true });
+    expect(cfStated.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      official: { total: 725, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'caller' },
+    });
+    // smoobu states its currency, not tax inclusion: the hotel says its prices are all-in (the studio, 10 nights at 51 USD)
+    const sm = await compare({ website: `${site}/smoobu`, taxes_included: true });
+    expect(sm.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      official: { total: 510, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'caller' },
+    });
+    for (const r of [pr, mews, lh, lhStated, sx, ez, lg, cf, cfStated, sm]) {
       expect(r.status).toBe(200);
       expect(r.charged).toBe('20');
       expect(r.body.sources.map((s: any) => [s.source, s.status])).toEqual([

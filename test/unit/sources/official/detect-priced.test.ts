@@ -55,10 +55,91 @@ describe('official detection of eZee', () => {
   });
 });
 
+describe('official detection of Lodgify', () => {
+  it('lodgify: the property id of a checkout.lodgify.com link, either shape', () => {
+    for (const [href, id] of [
+      ['https://checkout.lodgify.com/en/blueportel/654566/reservation?currency=EUR&ref=bnbox&adults=1', '654566'],
+      ['https://checkout.lodgify.com/thegoodlifebahamas/506741/reservation?currency=USD&ref=bnbox', '506741'],
+      ['https://checkout.lodgify.com/holiday-home-host/en/#/761286', '761286'],
+    ]) {
+      const m = top(page(`<a href="${href}" class="btn">Book now</a>`));
+      expect(m).toMatchObject({ engine: 'lodgify', hotel_id: id, booking_url: href, confidence: 1 });
+    }
+    // a link without the property names the engine but no id
+    expect(top(page('<a href="https://checkout.lodgify.com/fr/blueportel/reservation?currency=EUR">Book</a>'))).toMatchObject({
+      engine: 'lodgify',
+      hotel_id: null,
+    });
+  });
+
+  it("lodgify: the data-rental-id of the vendor's Book Now box embed (no booking link on the page)", () => {
+    const html = page(
+      `<div id="lodgify-book-now-box" data-rental-id="550300" data-website-id="500098" data-slug="casa-example" data-language-code="en" data-new-tab="true" data-version="stable"></div>
+       <script src="https://app.lodgify.com/book-now-box/stable/renderBookNowBox.js" defer></script>`,
+    );
+    const m = top(html);
+    expect(m).toMatchObject({ engine: 'lodgify', hotel_id: '550300', booking_url: null, confidence: 0.6 });
+    expect(m!.evidence).toEqual([
+      { kind: 'script_src', value: 'https://app.lodgify.com/book-now-box/stable/renderBookNowBox.js' },
+      { kind: 'dom', value: '#lodgify-book-now-box[data-rental-id="550300"]' },
+    ]);
+  });
+});
+
+describe('official detection of Checkfront', () => {
+  it('checkfront: the account of a <account>.checkfront.com/reserve/ link', () => {
+    const m = top(page('<a href="https://lakeside-lodge.checkfront.com/reserve/?category_id=2">Book a room</a>'));
+    expect(m).toMatchObject({
+      engine: 'checkfront',
+      hotel_id: 'lakeside-lodge',
+      booking_url: 'https://lakeside-lodge.checkfront.com/reserve/?category_id=2',
+      confidence: 1,
+    });
+  });
+
+  it("checkfront: the host of the vendor's booking plugin snippet (no booking link on the page)", () => {
+    const html = page(
+      `<div id="CHECKFRONT_WIDGET_01"><p id="CHECKFRONT_LOADER">Searching Availability...</p></div>
+       <script>new DROPLET.Widget ({ host: 'lakeside-lodge.checkfront.com', target: 'CHECKFRONT_WIDGET_01', provider: 'droplet' }).render();</script>`,
+      '<script src="//lakeside-lodge.checkfront.com/lib/interface--0.js"></script>',
+    );
+    const m = top(html);
+    expect(m).toMatchObject({ engine: 'checkfront', hotel_id: 'lakeside-lodge', booking_url: null, confidence: 0.6 });
+    expect(m!.evidence.map((e) => e.kind)).toEqual(['script_src', 'js_global']);
+  });
+
+  it("checkfront's quotes go to the detected account's own host unless overridden", () => {
+    const hosts = resolveOfficialEngineHosts({});
+    expect(officialEngineBase(hosts.checkfront, null, 'lakeside-lodge')).toBe('https://lakeside-lodge.checkfront.com');
+    // an id that is no host label is never made into one
+    expect(officialEngineBase(hosts.checkfront, null, 'evil.example/x')).toBe('https://checkfront.com');
+    const over = resolveOfficialEngineHosts({ UPSTREAM_OFFICIAL_CHECKFRONT_URL: 'http://127.0.0.1:9/cf' });
+    expect(officialEngineBase(over.checkfront, null, 'lakeside-lodge')).toBe('http://127.0.0.1:9/cf');
+  });
+});
+
+describe('official detection of Smoobu', () => {
+  it("smoobu: the customer id of the vendor's booking tool embed (its initialize call's url)", () => {
+    const html = page(
+      `<div id="apartmentIframeAll"></div>
+       <script>BookingToolIframe.initialize({ "url": "https://login.smoobu.com/en/booking-tool/iframe/753953", "baseUrl": "https://login.smoobu.com", "target": "#apartmentIframeAll" });</script>`,
+      '<script src="https://login.smoobu.com/js/Settings/BookingToolIframe.js"></script>',
+    );
+    const m = top(html);
+    expect(m).toMatchObject({ engine: 'smoobu', hotel_id: '753953', booking_url: 'https://login.smoobu.com/en/booking-tool/iframe/753953', confidence: 0.8 });
+    expect(m!.evidence.map((e) => e.kind)).toEqual(['inline_url', 'inline_url', 'script_src', 'js_global']);
+    // a unit's own embed names the account first
+    expect(top(page('<iframe src="https://login.smoobu.com/de/booking-tool/iframe/753953/1102"></iframe>'))).toMatchObject({
+      hotel_id: '753953',
+      confidence: 1,
+    });
+  });
+});
+
 describe('official engine hosts (config/hosts.ts)', () => {
   it('default hosts, one override per engine, and the regional host of a Little Hotelier link unless overridden', () => {
     const hosts = resolveOfficialEngineHosts({ UPSTREAM_OFFICIAL_PROFITROOM_URL: 'http://127.0.0.1:9/pr/' });
-    expect(hosts.profitroom).toEqual({ url: 'http://127.0.0.1:9/pr', overridden: true, regional: null });
+    expect(hosts.profitroom).toEqual({ url: 'http://127.0.0.1:9/pr', overridden: true, regional: null, account: null });
     expect(hosts.synxis.url).toBe('https://be.synxis.com');
     const link = 'https://apac.littlehotelier.com/properties/x';
     expect(officialEngineBase(hosts['little-hotelier'], link)).toBe('https://apac.littlehotelier.com');
