@@ -16,6 +16,7 @@ import { createJob, getJob, getJobArtifact } from './jobs.js';
 import { sourcesStatus } from './sources-status.js';
 import { WATCH_TOOLS } from './watches.js';
 import { DIGEST_TOOLS } from './watch-digests.js';
+import { WATCH_CHECK_TOOLS } from './watch-checks.js';
 import { COMPSET_TOOLS } from './compsets.js';
 import { HISTORY_TOOLS } from './rate-history.js';
 
@@ -46,6 +47,7 @@ export const TOOLS: Tool[] = [
   ...OFFICIAL_TOOLS,
   ...COMPARE_TOOLS,
   ...WATCH_TOOLS,
+  ...WATCH_CHECK_TOOLS,
   ...DIGEST_TOOLS,
   ...COMPSET_TOOLS,
   ...WEBDATA_TOOLS,

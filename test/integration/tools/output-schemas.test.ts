@@ -332,6 +332,7 @@ const CASES: Record<string, Case> = {
   },
   check_watch: { run: async (h, state) => h.post(`/v1/watches/${state.watch}/check`, {}) },
   list_watch_events: { run: async (h, state) => h.get(`/v1/watches/${state.watch}/events`) },
+  list_watch_checks: { run: async (h, state) => h.get(`/v1/watches/${state.watch}/checks`) },
   list_watch_digests: { run: get('/v1/digests') },
   delete_watch: { run: async (h, state) => wrapJson(await h.svc.call(`/v1/watches/${state.watch}`, { key: h.key, method: 'DELETE' })) },
   compare_hotel_prices: {
