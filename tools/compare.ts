@@ -68,7 +68,10 @@ const CompareResultSchema = z.object({
 /** The comparison as REST and an agent get it (its structuredContent), which the parity app renders. */
 export type CompareAnswer = z.output<typeof CompareResultSchema>;
 
-const compareHotelPrices = defineTool({
+/** The sources a comparison prices, each as its own field (a parity range takes the same). */
+export const compareSources = z.strictObject(Object.fromEntries(COMPARED.map(([alias, entry]) => [alias, entry.field])));
+
+export const compareHotelPrices = defineTool({
   name: 'compare_hotel_prices',
   title: 'Compare one stay across the official site and OTAs',
   description: `One stay priced on the hotel's own site and the OTAs you list (${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}), each at its cheapest offer with provenance; cheapest total and parity (is an OTA under the official site, by how much) marked. "Is Booking undercutting the hotel's site?": sources {official: {website}, otaone: {}} with hotel. Give a source as {} plus hotel (name, city) for the OTA's own search to find it (sources[].matched), or its id. website: the hotel's site (the link of get_hotel_details). A failing source (past timeout_s: 504) is reported; others still return.`,
@@ -81,11 +84,9 @@ const compareHotelPrices = defineTool({
       currency: z.enum(CURRENCIES).nullable().optional().describe("ISO 4217; default each source's own"),
       timeout_s: z.number().min(1).max(120).default(45).describe('seconds each source may take'),
       hotel: z.string().trim().min(2).max(200).nullable().optional().describe('hotel name and city, looked up on each OTA listed without its id'),
-      sources: z
-        .strictObject(Object.fromEntries(COMPARED.map(([alias, entry]) => [alias, entry.field])))
-        .describe(
-          `the sources to price, at least one: ${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}, official = the hotel's own site`,
-        ),
+      sources: compareSources.describe(
+        `the sources to price, at least one: ${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}, official = the hotel's own site`,
+      ),
       ...CACHE_FIELD,
     })
     .refine((v) => Object.values(v.sources).some(Boolean), { message: 'name at least one source', path: ['sources'] })

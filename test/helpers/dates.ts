@@ -46,7 +46,7 @@ function shiftText(body: string, days: number): string {
 }
 
 /** `value` with every `YYYY-MM-DD` string and `{day, month, year}` date moved by `days`. */
-function shiftJson(value: unknown, days: number): unknown {
+export function shiftJson(value: unknown, days: number): unknown {
   if (typeof value === 'string') return shiftText(value, days);
   if (Array.isArray(value)) return value.map((v) => shiftJson(v, days));
   if (!value || typeof value !== 'object') return value;
