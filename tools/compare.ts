@@ -68,6 +68,9 @@ export const CompareResultSchema = z.object({
 /** The comparison as REST and an agent get it (its structuredContent), which the parity app renders. */
 export type CompareAnswer = z.output<typeof CompareResultSchema>;
 
+/** The sources a comparison prices, each as its own field (a parity range takes the same). */
+export const compareSources = z.strictObject(Object.fromEntries(COMPARED.map(([alias, entry]) => [alias, entry.field])));
+
 export const compareHotelPrices = defineTool({
   name: 'compare_hotel_prices',
   title: 'Compare one stay across the official site and OTAs',
@@ -81,11 +84,9 @@ export const compareHotelPrices = defineTool({
       currency: z.enum(CURRENCIES).nullable().optional().describe("ISO 4217; default each source's own"),
       timeout_s: z.number().min(1).max(120).default(45).describe('seconds each source may take'),
       hotel: z.string().trim().min(2).max(200).nullable().optional().describe('hotel name and city, looked up on each OTA listed without its id'),
-      sources: z
-        .strictObject(Object.fromEntries(COMPARED.map(([alias, entry]) => [alias, entry.field])))
-        .describe(
-          `the sources to price, at least one: ${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}, official = the hotel's own site`,
-        ),
+      sources: compareSources.describe(
+        `the sources to price, at least one: ${aliasGlossary(['otaone', 'otatwo', 'otathree', 'otafour', 'rentalone'])}, official = the hotel's own site`,
+      ),
       ...CACHE_FIELD,
     })
     .refine((v) => Object.values(v.sources).some(Boolean), { message: 'name at least one source', path: ['sources'] })

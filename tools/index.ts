@@ -16,7 +16,9 @@ import { createJob, getJob, getJobArtifact } from './jobs.js';
 import { sourcesStatus } from './sources-status.js';
 import { WATCH_TOOLS } from './watches.js';
 import { DIGEST_TOOLS } from './watch-digests.js';
+import { WATCH_CHECK_TOOLS } from './watch-checks.js';
 import { COMPSET_TOOLS } from './compsets.js';
+import { PARITY_RANGE_TOOLS } from './parity-range.js';
 import { HISTORY_TOOLS } from './rate-history.js';
 
 /** An operation at POST /v1/serp/<alias> answers as every compatible search does (envelope links, archive). */
@@ -46,8 +48,10 @@ export const TOOLS: Tool[] = [
   ...OFFICIAL_TOOLS,
   ...COMPARE_TOOLS,
   ...WATCH_TOOLS,
+  ...WATCH_CHECK_TOOLS,
   ...DIGEST_TOOLS,
   ...COMPSET_TOOLS,
+  ...PARITY_RANGE_TOOLS,
   ...WEBDATA_TOOLS,
   ...COMPAT_TOOLS,
 ].map(inCompatFamily);

@@ -28,11 +28,23 @@ export function expectedCalendarSeconds(r: NormalizedCalendarRequest): number {
   return 5 + r.days * 0.1 + r.verify_sources * 15 + (r.basis === 'mainstream' ? r.days * 1.5 : 0) + (r.probe_min_stay ? 5 : 0);
 }
 
+/** An item of the second kind: one stay's comparison (POST /v1/ota/compare's input, run as that operation). */
+export interface CompareItem {
+  token: string;
+  label: string;
+  input: Record<string, unknown> & { timeout_s: number };
+}
+
+/** What a batch item runs: a calendar (POST /v1/calendar) or one stay's comparison (POST /v1/ota/compare). */
+export type ItemKind = 'calendar' | 'compare';
+
 export interface NewJob {
   key: AuthedKey;
   idempotencyKey: string;
   body: unknown;
   items: NormalizedCalendarRequest[];
+  /** Comparisons after the calendars (a parity range's stays). */
+  compareItems?: CompareItem[];
   priority: number;
   callbackUrl: string | null;
   /** Bounds of each item's queue expiry (runExpirySeconds). */
@@ -50,19 +62,32 @@ export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Pr
     { keyId: job.key.id, accountId: job.key.account_id, scope: job.scope ?? 'POST /v1/jobs', idempotencyKey: job.idempotencyKey, body: job.body },
     async (tx) => {
       const id = newId('refreshjob');
+      // each item with the seconds it is expected to run (its queue expiry)
+      const planned = [
+        ...job.items.map((r) => ({ kind: 'calendar' as const, token: r.token, label: r.label, request: r, seconds: expectedCalendarSeconds(r) })),
+        // the sources run side by side, each up to timeout_s
+        ...(job.compareItems ?? []).map((c) => ({
+          kind: 'compare' as const,
+          token: c.token,
+          label: c.label,
+          request: c.input,
+          seconds: c.input.timeout_s + 10,
+        })),
+      ];
       await tx`INSERT INTO calendar_jobs (id, key_id, account_id, priority, callback_url, callback_status, items_total)
         VALUES (${id}, ${job.key.id}, ${job.key.account_id}, ${job.priority}, ${job.callbackUrl},
-                ${job.callbackUrl ? 'pending' : 'not_configured'}, ${job.items.length})`;
-      const items = job.items.map((request, index) => ({
+                ${job.callbackUrl ? 'pending' : 'not_configured'}, ${planned.length})`;
+      const items = planned.map((p, index) => ({
         id: newId('refreshitem'),
         job_id: id,
         account_id: job.key.account_id,
         item_index: index,
-        token: request.token,
-        label: request.label,
-        request: tx.json(request as never),
+        kind: p.kind,
+        token: p.token,
+        label: p.label,
+        request: tx.json(p.request as never),
       }));
-      await tx`INSERT INTO calendar_job_items ${tx(items, 'id', 'job_id', 'account_id', 'item_index', 'token', 'label', 'request')}`;
+      await tx`INSERT INTO calendar_job_items ${tx(items, 'id', 'job_id', 'account_id', 'item_index', 'kind', 'token', 'label', 'request')}`;
       await boss.insert(
         items.map((item, i) => ({
           name: CALENDAR_QUEUE,
@@ -71,7 +96,7 @@ export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Pr
           retryLimit: MAX_ITEM_ATTEMPTS + 5,
           retryDelay: 2,
           retryBackoff: true,
-          expireInSeconds: runExpirySeconds(expectedCalendarSeconds(job.items[i]), job.expiry),
+          expireInSeconds: runExpirySeconds(planned[i].seconds, job.expiry),
         })),
         { db: bossDb(tx) },
       );
@@ -195,6 +220,21 @@ export async function readCalendarJob(db: Db, accountId: string, jobId: string, 
   };
 }
 
+/** A batch item as a rate shop or a parity range reads it: what it ran, its input and (succeeded) its answer. */
+export interface JobItem {
+  kind: ItemKind;
+  status: ItemStatus;
+  request: Record<string, unknown>;
+  result: Record<string, unknown> | null;
+  error: string | null;
+}
+
+/** The items of one of the account's jobs, in order (none for another account's job). */
+export async function jobItems(db: Db, accountId: string, jobId: string): Promise<JobItem[]> {
+  return db<JobItem[]>`SELECT kind, status, request, CASE WHEN status = 'succeeded' THEN result END AS result, error
+    FROM calendar_job_items WHERE job_id = ${jobId} AND account_id = ${accountId} ORDER BY item_index`;
+}
+
 export interface JobSummary {
   id: string;
   status: JobStatus;
@@ -220,15 +260,14 @@ export async function openItemCounts(db: Db): Promise<{ queued: number; running:
 
 // ---- the worker's transitions (see src/workers/calendar-worker.ts for the state machine) ----
 
-/** An item the worker took, with the key that made its job. */
-export interface StartedItem {
+/** An item the worker took, with the key that made its job: a calendar, or a comparison with its operation's input. */
+export type StartedItem = {
   id: string;
   job_id: string;
-  request: NormalizedCalendarRequest;
   attempts: number;
   /** The key that made the job: the item runs as it (revoked or not). */
   key_id: string;
-}
+} & ({ kind: 'calendar'; request: NormalizedCalendarRequest } | { kind: 'compare'; request: Record<string, unknown> });
 
 /** The item and (on its first item) the job move to running in one statement; null when the item already ended (a replay after the commit). */
 export async function startItem(db: Db, itemId: string): Promise<StartedItem | null> {
@@ -236,7 +275,7 @@ export async function startItem(db: Db, itemId: string): Promise<StartedItem | n
     WITH i AS (
       UPDATE calendar_job_items SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()), updated_at = now()
       WHERE id = ${itemId} AND status IN ('queued', 'running')
-      RETURNING id, job_id, request, attempts),
+      RETURNING id, job_id, kind, request, attempts),
     j AS (
       UPDATE calendar_jobs SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END,
         started_at = coalesce(started_at, now()), updated_at = now()
@@ -294,6 +333,7 @@ export async function lockJob(tx: Db, jobId: string): Promise<JobRow> {
 /** An item as the job's artifact records it; `R` is the stored result's type (the calendar service's answer). */
 export interface FinishedItem<R> {
   item_index: number;
+  kind: ItemKind;
   token: string;
   label: string | null;
   status: ItemStatus;
@@ -303,7 +343,9 @@ export interface FinishedItem<R> {
 
 /** Every item of the job in order. */
 export async function itemsOfJob<R>(tx: Db, jobId: string): Promise<FinishedItem<R>[]> {
-  return tx<FinishedItem<R>[]>`SELECT item_index, token, label, status, error, result FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;
+  return tx<
+    FinishedItem<R>[]
+  >`SELECT item_index, kind, token, label, status, error, result FROM calendar_job_items WHERE job_id = ${jobId} ORDER BY item_index`;
 }
 
 export async function completeJob(

@@ -166,8 +166,9 @@ export async function listWatches(sql: Sql, accountId: string, limit: number, of
     ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`) as unknown as WatchRow[];
 }
 
-export async function recentChecks(sql: Sql | TransactionSql, watchId: string, limit: number): Promise<CheckRow[]> {
-  return (await sql`SELECT * FROM watch_checks WHERE watch_id = ${watchId} ORDER BY created_at DESC, id DESC LIMIT ${limit}`) as unknown as CheckRow[];
+export async function recentChecks(sql: Sql | TransactionSql, watchId: string, limit: number, offset = 0): Promise<CheckRow[]> {
+  return (await sql`SELECT * FROM watch_checks WHERE watch_id = ${watchId}
+    ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`) as unknown as CheckRow[];
 }
 
 export interface WatchTotals {

@@ -26,6 +26,7 @@ import {
 import type { CalendarResult } from '../domain/calendar-result.js';
 import { runIdForJob, runTotals } from '../platform/stored-rates.js';
 import { calendar } from '../../tools/calendar.js';
+import { compareHotelPrices, type CompareAnswer } from '../../tools/compare.js';
 import { queueJobWebhook, sendJobWebhook, webhookFetcher } from './webhooks.js';
 
 /*
@@ -94,16 +95,18 @@ async function runItem(deps: ServiceDeps, boss: PgBoss, itemId: string): Promise
   if (item.attempts > MAX_ITEM_ATTEMPTS) return failItemIn(deps, boss, item, `gave up after ${MAX_ITEM_ATTEMPTS} attempts`);
   const key = await keyById(deps.sql, item.key_id);
   if (!key) throw new Error(`calendar item ${itemId}: the key of its job is gone`);
-  const tool = deps.tools.find((t) => t.name === calendar.name);
-  if (!tool) throw new Error(`calendar item ${itemId}: ${calendar.name} is not served`);
+  // a calendar, or one stay's comparison (a parity range's): the operation as its own route runs it
+  const operation = item.kind === 'compare' ? compareHotelPrices.name : calendar.name;
+  const tool = deps.tools.find((t) => t.name === operation);
+  if (!tool) throw new Error(`calendar item ${itemId}: ${operation} is not served`);
   // the attempt ends unsettled: its failure is retried by the queue (`retry`), or its commit failed (`fault`: the queue runs it again)
   const ends: { retry: unknown; fault: unknown } = { retry: null, fault: null };
-  const result = await runStandingCall<CalendarResult | string>(
+  const result = await runStandingCall<ItemResult | string>(
     {
       transport: 'batch',
       route: JOB_ROUTE,
       status: 200,
-      answer: (output) => output as CalendarResult,
+      answer: (output) => output as ItemResult,
       failure: (api, err) => {
         if (ends.fault === null && api.retryable && item.attempts < MAX_ITEM_ATTEMPTS) ends.retry = err;
         else if (ends.fault === null && api.status === 500) deps.log.error({ err, itemId }, 'calendar item failed with a server fault');
@@ -133,12 +136,20 @@ async function runItem(deps: ServiceDeps, boss: PgBoss, itemId: string): Promise
         return failItemIn(deps, boss, item, body, commit);
       },
     },
-    { deps, tool, admit: () => ({ key, requestId: itemId, headers: {}, runId: runIdForJob(item.job_id) }), input: () => calendarInputOf(item.request) },
+    {
+      deps,
+      tool,
+      admit: () => ({ key, requestId: itemId, headers: {}, runId: runIdForJob(item.job_id) }),
+      input: () => (item.kind === 'compare' ? item.request : calendarInputOf(item.request)),
+    },
   );
   if (result.unsettled) throw result.unsettled;
   // pg-boss retries with backoff
   if (ends.fault ?? ends.retry) throw ends.fault ?? ends.retry;
 }
+
+/** What a succeeded item stores: the calendar's answer, or the comparison's (POST /v1/ota/compare). */
+type ItemResult = CalendarResult | CompareAnswer;
 
 /** An item's error as its job shows it. */
 function itemError(api: ApiError): string {
@@ -153,7 +164,7 @@ type Ended = { outcome: BatchItemOutcome; counts: JobCounts } | null;
 class AlreadyEnded extends Error {}
 
 /** The item succeeded: its result, its call's commit (the stored rates, the charge) and the job's count, in one round trip with BEGIN. */
-function succeedItemIn(deps: ServiceDeps, boss: PgBoss, item: StartedItem, s: { result: CalendarResult; credits: number; commit: CommitCall }) {
+function succeedItemIn(deps: ServiceDeps, boss: PgBoss, item: StartedItem, s: { result: ItemResult; credits: number; commit: CommitCall }) {
   return endItem(deps, boss, item, async (tx) => {
     // none needs another's answer; all answered before the transaction ends, whichever fails
     const [succeeded, committed, counted] = await Promise.allSettled([
@@ -192,8 +203,9 @@ async function endItem(deps: ServiceDeps, boss: PgBoss, item: StartedItem, end: 
 async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: Db, jobId: string): Promise<void> {
   const job = await lockJob(tx, jobId);
   if (job.finished_at) return;
-  const items = await itemsOfJob<CalendarResult>(tx, jobId);
-  const results = items.flatMap((i) => (i.result ? [i.result] : []));
+  const items = await itemsOfJob<ItemResult>(tx, jobId);
+  // the calendars' rates (a comparison stores none of its own)
+  const results = items.flatMap((i) => (i.kind === 'calendar' && i.result ? [i.result as CalendarResult] : []));
   const db = await runTotals(tx, job.account_id, runIdForJob(jobId));
   const status = job.items_failed === 0 ? 'succeeded' : job.items_succeeded === 0 ? 'failed' : 'partial';
   const error = status === 'succeeded' ? null : `${job.items_failed} of ${job.items_total} items failed`;

@@ -154,7 +154,7 @@ ${w.last_error ? html`<p class="hint">Last failed attempt (charged nothing): <co
 <div class="card"><h2>Price at each check</h2>${priceChart(points)}</div>
 <div class="card"><h2>Events</h2>${o.events.length ? html`<table class="stack"><thead><tr><th>When</th><th>What</th><th>Delivery</th><th>Event</th><th></th></tr></thead><tbody>${eventRows}</tbody></table>` : html`<p class="empty">The rule has not fired yet.</p>`}</div>
 <div class="card"><h2>Checks</h2>${o.checks.length ? html`<table class="stack"><thead><tr><th>Checked</th><th>Trigger</th><th class="num">Cheapest</th><th class="num">Changed</th><th>Rule</th><th class="num">Credits</th><th>Request</th></tr></thead><tbody>${checkRows}</tbody></table>` : html`<p class="empty">No check yet.</p>`}
-<p class="hint">The newest ${CHECKS_SHOWN} checks; all of them at <code>GET /v1/watches/${w.id}?checks=100</code>.</p></div>`,
+<p class="hint">The newest ${CHECKS_SHOWN} checks; all of them, as JSON or CSV, at <code>GET /v1/watches/${w.id}/checks?format=csv</code>.</p></div>`,
   });
 }
 

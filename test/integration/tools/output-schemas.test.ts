@@ -60,6 +60,12 @@ const SKIPPED: Record<string, string> = {
       'runs a rate shop through the batch workers over the replayed calendar; test/integration/compsets/rate-shop.test.ts checks each answer against the output schema',
     ]),
   ),
+  ...Object.fromEntries(
+    ['run_parity_range', 'get_parity_range'].map((n) => [
+      n,
+      'runs comparisons through the batch workers over the replayed engine and agencies; test/integration/compsets/parity-range.test.ts checks each answer against the output schema',
+    ]),
+  ),
   get_rate_history:
     'needs stored rates changed between calendar calls; test/integration/hotels/rate-history.test.ts checks its answers against the output schema',
   get_calendar_job_artifact: 'answers the gzip archive (application/gzip), not JSON; test/integration/jobs/jobs.test.ts checks it against artifact_sha256',
@@ -332,6 +338,7 @@ const CASES: Record<string, Case> = {
   },
   check_watch: { run: async (h, state) => h.post(`/v1/watches/${state.watch}/check`, {}) },
   list_watch_events: { run: async (h, state) => h.get(`/v1/watches/${state.watch}/events`) },
+  list_watch_checks: { run: async (h, state) => h.get(`/v1/watches/${state.watch}/checks`) },
   list_watch_digests: { run: get('/v1/digests') },
   delete_watch: { run: async (h, state) => wrapJson(await h.svc.call(`/v1/watches/${state.watch}`, { key: h.key, method: 'DELETE' })) },
   compare_hotel_prices: {

@@ -24,6 +24,7 @@ const OWNERS: Record<string, string> = {
   rate_history: 'src/platform/stored-rates.ts',
   compsets: 'src/platform/compsets.ts',
   compset_shops: 'src/platform/compsets.ts',
+  compset_parity_ranges: 'src/platform/parity-ranges.ts',
   scrape_runs: 'src/platform/stored-rates.ts',
   search_archive: 'src/platform/search-archive.ts',
   dashboard_sessions: 'src/platform/dashboard-sessions.ts',

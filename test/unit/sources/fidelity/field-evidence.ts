@@ -1518,3 +1518,10 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
     last_error: WATCH_RECORD,
   },
 };
+
+/** A watch's checks page by page (GET /v1/watches/{watch_id}/checks): the same checks as get_watch's `checks`, from the same record. */
+FIELD_EVIDENCE.list_watch_checks = {
+  watch_id: WATCH_RECORD,
+  total: WATCH_RECORD,
+  ...Object.fromEntries(Object.entries(FIELD_EVIDENCE.get_watch ?? {}).filter(([field]) => field.startsWith('checks'))),
+};

@@ -1,0 +1,167 @@
+/**
+ * Parity over a range for a competitor set's own hotel: one durable batch (pg-boss) whose items are
+ * one comparison per check-in date × length of stay (POST /v1/ota/compare's operation, the official
+ * site through its booking engine against the agencies, charged as that call) and one calendar per
+ * length of stay (POST /v1/calendar: the price the metasearch displays, reported apart). The
+ * range's row is written in the batch's own transaction; its answer is read from the items as they
+ * finish (domain/parity-range.ts counts the comparisons' own verdicts).
+ */
+import type PgBoss from 'pg-boss';
+import type { Sql } from '../../db/client.js';
+import { normalizeCalendarRequest, type CalendarRequestInput } from '../../domain/calendar-request.js';
+import { newId } from '../../domain/ids.js';
+import { parityRange, type DisplayedPrice, type RangeStayInput, type StayComparison } from '../../domain/parity-range.js';
+import type { Provenance } from '../../domain/provenance.js';
+import { shopDates } from '../../domain/rate-shop.js';
+import { createCalendarJob, jobItems, jobsProgress, type CompareItem, type JobItem, type JobStatus } from '../../jobs/calendar-jobs.js';
+import type { ExpiryBounds } from '../../jobs/run-expiry.js';
+import { findCompset } from '../../platform/compsets.js';
+import type { AuthedKey } from '../../platform/keys.js';
+import { insertParityRange, parityRangeOfJob, type ParityRangeRequest, type ParityRangeRow } from '../../platform/parity-ranges.js';
+
+export interface ParityAsk {
+  start: string;
+  days: number;
+  los: number[];
+  adults: number;
+  currency: string | null;
+  hotel: string | null;
+  sources: Record<string, unknown>;
+  tolerance_pct: number;
+  timeout_s: number;
+  priority: number;
+}
+
+const nightsLabel = (los: number) => `${los} night${los === 1 ? '' : 's'}`;
+
+/** The agencies a range compares: every source given but the official site, in the order of the compare sources. */
+export const agenciesOf = (sources: Record<string, unknown>) => Object.keys(sources).filter((s) => s !== 'official' && sources[s]);
+
+/** One stay's comparison as POST /v1/ota/compare takes it. */
+function stayInput(r: Pick<ParityRangeRequest, 'adults' | 'currency' | 'hotel' | 'sources'>, date: string, los: number, timeoutS: number) {
+  return { check_in: date, nights: los, adults: r.adults, currency: r.currency, hotel: r.hotel, sources: r.sources, timeout_s: timeoutS };
+}
+
+export async function startParityRange(
+  sql: Sql,
+  boss: PgBoss,
+  key: AuthedKey,
+  compsetId: string,
+  ask: ParityAsk,
+  opts: { idempotencyKey: string; expiry: ExpiryBounds },
+): Promise<ParityRangeRow> {
+  const set = await findCompset(sql, key.account_id, compsetId);
+  const request: ParityRangeRequest = {
+    start: ask.start,
+    days: ask.days,
+    los: ask.los,
+    adults: ask.adults,
+    currency: ask.currency,
+    // the compared agencies' own searches look the hotel up by it where no id is given
+    hotel: ask.hotel ?? (set.own.name.length >= 2 ? set.own.name : null),
+    sources: ask.sources,
+    tolerance_pct: ask.tolerance_pct,
+  };
+  const dates = shopDates(ask.start, ask.days);
+  const compareItems: CompareItem[] = dates.flatMap((date) =>
+    ask.los.map((los) => ({
+      token: set.own.property_token,
+      label: `parity: ${date} (${nightsLabel(los)})`,
+      input: stayInput(request, date, los, ask.timeout_s),
+    })),
+  );
+  // the metasearch-displayed price: the own hotel's calendar at each length of stay
+  const calendars = ask.los.map((los) =>
+    normalizeCalendarRequest({
+      token: set.own.property_token,
+      start: ask.start,
+      days: ask.days,
+      los,
+      adults: ask.adults,
+      currency: (ask.currency ?? undefined) as CalendarRequestInput['currency'],
+      probe_min_stay: false,
+      is_hostel: false,
+      basis: 'cheapest',
+      verify_sources: 0,
+      label: `metasearch: ${set.own.name} (${nightsLabel(los)})`,
+    }),
+  );
+  const { id: jobId } = await createCalendarJob(sql, boss, {
+    key,
+    idempotencyKey: opts.idempotencyKey,
+    scope: `POST /v1/compsets/${compsetId}/parity`,
+    body: ask,
+    items: calendars,
+    compareItems,
+    priority: ask.priority,
+    callbackUrl: null,
+    expiry: opts.expiry,
+    withJob: (tx, job_id) =>
+      insertParityRange(tx, { id: newId('parityrange'), account_id: key.account_id, compset_id: compsetId, job_id, request, own: set.own }),
+  });
+  return parityRangeOfJob(sql, key.account_id, jobId);
+}
+
+interface CalendarRate {
+  date: string;
+  nights: number;
+  rate_total: number | null;
+  currency: string | null;
+  provenance: Provenance | null;
+}
+
+/** The metasearch-displayed price of each stay (`date|los`) the calendars priced. */
+function displayedPrices(items: JobItem[]): Map<string, DisplayedPrice> {
+  const out = new Map<string, DisplayedPrice>();
+  for (const it of items) {
+    if (it.kind !== 'calendar') continue;
+    const los = Number(it.request.los);
+    for (const r of (it.result?.rates ?? []) as CalendarRate[]) {
+      if (r.nights === los && r.rate_total !== null) out.set(`${r.date}|${los}`, { total: r.rate_total, currency: r.currency, provenance: r.provenance });
+    }
+  }
+  return out;
+}
+
+/** The range with its batch's progress and its answer as far as the batch has come. */
+export async function readParityRange(sql: Sql, accountId: string, range: ParityRangeRow) {
+  // the batch is written in the range's own transaction: it is there
+  const job = (await jobsProgress(sql, accountId, [range.job_id])).get(range.job_id)!;
+  const items = await jobItems(sql, accountId, range.job_id);
+  const shown = displayedPrices(items);
+  const stays: RangeStayInput[] = items
+    .filter((it) => it.kind === 'compare')
+    .map((it) => {
+      const date = String(it.request.check_in);
+      const los = Number(it.request.nights);
+      const state = it.status === 'succeeded' ? 'done' : it.status === 'failed' ? 'failed' : 'pending';
+      return { date, los, state, error: it.error, comparison: (it.result as StayComparison | null) ?? null, metasearch: shown.get(`${date}|${los}`) ?? null };
+    });
+  const r = range.request;
+  const summary = parityRange(stays, agenciesOf(r.sources), r.tolerance_pct);
+  const path = `/v1/compsets/${range.compset_id}/parity/${range.id}`;
+  return {
+    id: range.id,
+    compset_id: range.compset_id,
+    job_id: range.job_id,
+    poll_url: path,
+    status: job.status as JobStatus,
+    items_total: job.items_total,
+    items_succeeded: job.items_succeeded,
+    items_failed: job.items_failed,
+    created_at: range.created_at.toISOString(),
+    finished_at: job.finished_at?.toISOString() ?? null,
+    request: r,
+    own: range.own,
+    ...summary,
+    // a link to check each disparity: the one comparison, of the official site and that agency, that shows it again
+    disparities: summary.disparities.map((d) => ({
+      ...d,
+      check: {
+        method: 'POST' as const,
+        path: '/v1/ota/compare' as const,
+        body: stayInput({ ...r, sources: { official: r.sources.official, [d.source]: r.sources[d.source] } }, d.date, d.los, 45),
+      },
+    })),
+  };
+}
