@@ -25,7 +25,7 @@ export interface ShopCalendar {
 }
 
 /** Why a cell holds the price it holds, or none. */
-type CellState = 'priced' | 'unavailable' | 'failed' | 'pending';
+export type CellState = 'priced' | 'unavailable' | 'failed' | 'pending';
 
 interface GridCell {
   property_token: string;
