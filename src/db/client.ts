@@ -27,17 +27,52 @@ const jsonParam = (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x)
  * connections in use. Its `listen` survives the database going away (listener.ts: every LISTEN
  * is issued again, with backoff, once the database answers); `outage` hears of the losses.
  */
-export function createSql(url: string, opts: { max?: number; applicationName?: string; outage?: DatabaseOutage } = {}): Sql {
+export function createSql(url: string, opts: { max?: number; applicationName?: string; outage?: DatabaseOutage; reserveWaitMs?: number } = {}): Sql {
   const options = sqlOptions(opts);
   const sql = postgres(url, options);
   const listener = new ResilientListener(url, options, opts.outage ?? null);
   const end = sql.end.bind(sql);
+  const reserve = sql.reserve.bind(sql);
   return Object.assign(sql, {
     listen: listener.listen,
+    reserve: () => boundedReservation(reserve, opts.reserveWaitMs ?? RESERVE_WAIT_MS),
     async end(o?: { timeout?: number }) {
       await listener.close();
       return end(o);
     },
+  });
+}
+
+/** How long a transaction waits for a connection of its own before it fails as the database being unavailable. */
+const RESERVE_WAIT_MS = 30_000;
+
+/**
+ * A reservation (what every transaction of ours opens) that cannot wait forever. postgres.js
+ * 3.4.9 loses one when the connection opened for it closes while the driver reads its type
+ * catalog (porsager/postgres#1192, #1223: the connection made again hands itself to the pool, not
+ * to the reservation), which is what a stopping database does: without a bound the transaction,
+ * and the batch item or request behind it, would wait for ever. Past the bound it fails with
+ * postgres.js's own CONNECT_TIMEOUT (the database unavailable: retried, or a 503); a connection
+ * that comes after all goes back to the pool.
+ */
+function boundedReservation(reserve: () => Promise<postgres.ReservedSql>, ms: number): Promise<postgres.ReservedSql> {
+  return new Promise((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(Object.assign(new Error(`CONNECT_TIMEOUT: no database connection within ${ms / 1000} s`), { code: 'CONNECT_TIMEOUT' }));
+    }, ms);
+    reserve().then(
+      (conn) => {
+        clearTimeout(timer);
+        if (late) conn.release();
+        else resolve(conn);
+      },
+      (err: Error) => {
+        clearTimeout(timer);
+        if (!late) reject(err);
+      },
+    );
   });
 }
 

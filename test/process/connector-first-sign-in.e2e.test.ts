@@ -11,6 +11,7 @@ import { FormBrowser } from '../helpers/form-browser.js';
 import { freePort } from '../helpers/free-port.js';
 import { runEntry } from '../helpers/spawn-service.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { waitFor } from '../helpers/wait.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const NEW_PASSWORD = 'copper kettle under the stairs';
@@ -88,12 +89,18 @@ describe.skipIf(!hasChromium)(`mcp-remote connects a new account with a temporar
       );
     }
 
-    // the browser went sign-in → password change → consent → the client's callback, the request carried through
-    const steps = fs
-      .readFileSync(log, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { step: string; url: string });
+    // the browser went sign-in → password change → consent → the client's callback, the request carried through;
+    // mcp-remote has the code as the callback request arrives, before that page's load is logged: wait for its line
+    const readSteps = () =>
+      fs
+        .readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { step: string; url: string });
+    const steps = await waitFor(async () => (['callback', 'failed'].includes(readSteps().at(-1)?.step ?? '') ? readSteps() : null), {
+      timeoutMs: 30_000,
+      what: 'the browser to log its last step',
+    });
     expect(steps.map((s) => s.step)).toEqual(['sign-in', 'password', 'consent', 'callback']);
     const consent = new URL(steps[2].url);
     expect(consent.pathname).toBe('/dashboard/oauth/authorize');

@@ -3,7 +3,7 @@ import type { DashboardAccount } from './accounts.js';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for element content and quoted attributes. */
-export const esc = (value: string | number | boolean | null | undefined) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
+const esc = (value: string | number | boolean | null | undefined) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /** A fragment of HTML that is already safe; `html` leaves it as is and escapes everything else. */
 export class Safe {
@@ -44,14 +44,17 @@ const CSS = `
 body{margin:0;background:#f4f6f9;color:#1d2733;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 a{color:#1f5fd1;text-decoration:none}a:hover{text-decoration:underline}
 header{background:#fff;border-bottom:1px solid #e2e6ec}
-.bar{max-width:1080px;margin:0 auto;padding:0 24px;height:58px;display:flex;align-items:center;gap:28px}
+/* the bar is wider than the page's column: seven sections and the account's e-mail fit in it at 1280 px */
+.bar{max-width:1280px;margin:0 auto;padding:0 24px;height:58px;display:flex;align-items:center;gap:20px}
 .brand{font-weight:650;color:#1d2733;display:flex;align-items:center;gap:10px;white-space:nowrap}
 .logo{width:22px;height:22px;border-radius:6px;background:linear-gradient(135deg,#2b6de8,#17a2b8)}
 nav{display:flex;gap:4px;flex:1}
-nav a{color:#4b5663;padding:6px 12px;border-radius:6px;font-weight:500;white-space:nowrap}
+nav a{color:#4b5663;padding:6px 10px;border-radius:6px;font-weight:500;white-space:nowrap}
 nav a:hover{background:#f0f3f7;text-decoration:none}
 nav a.active{background:#e8effd;color:#1f5fd1}
-.who{display:flex;align-items:center;gap:12px;color:#5b6776;font-size:14px;white-space:nowrap}
+.who{display:flex;align-items:center;gap:10px;color:#5b6776;font-size:14px;white-space:nowrap;min-width:0}
+/* a long e-mail address gives way (cut short) rather than push the bar past the screen */
+.who>span:first-child{min-width:0;overflow:hidden;text-overflow:ellipsis}
 .who a{color:#4b5663}
 main{max-width:1080px;margin:0 auto;padding:28px 24px 56px}
 h1{font-size:22px;margin:0 0 4px;font-weight:650}
@@ -120,6 +123,19 @@ button.link.danger,a.button.link.danger{color:#a12828;border-color:#f1c4c4}
 button.danger:not(.link){background:#b42323}button.danger:not(.link):hover{background:#962020}
 .copy-row{display:flex;gap:10px;align-items:center;flex-wrap:wrap}
 .copy-row .secret{flex:1 1 260px;margin:10px 0 8px}
+/* the rate shop's heat-map: dark text on light tints (the tint repeats the signed difference written in the cell) */
+table.heat{table-layout:fixed;margin-top:8px}
+table.heat caption{text-align:left;font-size:13px;color:#5b6776;padding-bottom:8px}
+table.heat th[scope=row]{font-weight:600;white-space:nowrap;font-variant-numeric:tabular-nums;width:150px}
+table.heat .dow{display:inline-block;width:34px;color:#5b6776}
+table.heat td{border:2px solid #fff;border-radius:6px;padding:6px 8px;font-size:12px;line-height:1.35;vertical-align:top;font-variant-numeric:tabular-nums}
+table.heat td span{display:block}
+table.heat td .own{font-size:14px;font-weight:650}
+table.heat td .diff{font-weight:600}
+.h-p3{background:#f6c9b8}.h-p2{background:#fbe2cc}.h-0{background:#eef1f5}.h-n2{background:#d8efe1}.h-n3{background:#b8e2c8}.h-none{background:#f7f8fa;color:#5b6776}
+nav.tabs{flex-wrap:wrap}nav.tabs a{max-width:100%;white-space:normal;overflow-wrap:anywhere}
+.heat-legend{display:flex;flex-wrap:wrap;gap:6px 16px;font-size:13px;color:#4b5663;margin:4px 0 6px}
+.heat-legend i{display:inline-block;width:14px;height:14px;border-radius:3px;margin-right:6px;vertical-align:-2px;border:1px solid #d6dce4}
 @media (max-width:760px){
 table.stack thead{display:none}
 table.stack,table.stack tbody,table.stack tr{display:block;width:100%}
@@ -140,17 +156,24 @@ main{padding:20px 16px 40px}
 .stats{grid-template-columns:repeat(2,minmax(0,1fr))}
 .tabs{flex-wrap:wrap}
 .chart svg.wide{display:none}.chart svg.narrow{display:block}
+table.heat,table.heat tbody,table.heat caption{display:block}
+table.heat thead{display:none}
+table.heat tr{display:grid;grid-template-columns:repeat(auto-fill,minmax(104px,1fr));gap:4px;padding:8px 0;border-bottom:1px solid #eef1f5}
+table.heat th[scope=row]{grid-column:1/-1;width:auto;padding:0}
+table.heat td{border:0}
+table.heat td::before{content:attr(data-label);display:block;font-size:11px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#4b5663}
 .auth .card{padding:22px 18px}
 }
 `;
 
-export type Section = 'api' | 'usage' | 'jobs' | 'watches' | 'apps' | 'sources';
+export type Section = 'api' | 'usage' | 'jobs' | 'watches' | 'compsets' | 'apps' | 'sources';
 
 const NAV: [Section, string, string][] = [
   ['api', 'API access', '/dashboard/api'],
   ['usage', 'Usage', '/dashboard/usage'],
   ['jobs', 'Jobs', '/dashboard/jobs'],
   ['watches', 'Watches', '/dashboard/watches'],
+  ['compsets', 'Comp sets', '/dashboard/compsets'],
   ['apps', 'Apps', '/dashboard/apps'],
   ['sources', 'Sources', '/dashboard/sources'],
 ];

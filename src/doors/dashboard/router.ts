@@ -9,6 +9,7 @@ import { KeyFlashes, type KeyFlash } from './key-flash.js';
 import { mountSources } from './sources.js';
 import { COPY_SCRIPT, COPY_SCRIPT_PATH } from './copy-button.js';
 import { mountWatches } from './watches.js';
+import { mountCompsets } from './compsets.js';
 import { LEDGER_ROWS, apiPage, jobsPage, messagePage, passwordPage, rotateConfirmPage, signInPage, usagePage } from './pages.js';
 import { newPasswordProblem, verifyPassword } from './password.js';
 import { passwordRuleProblem } from './password-rules.js';
@@ -291,6 +292,7 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
   mountConnectedApps(r, { deps, csrf, signedIn: (handler) => signedIn(handler), send, field });
   mountSources(r, { deps, signedIn: (handler) => signedIn(handler), send });
   mountWatches(r, { deps, csrf, signedIn: (handler) => signedIn(handler), send, field });
+  mountCompsets(r, { deps, signedIn: (handler) => signedIn(handler), send });
   r.get(
     COPY_SCRIPT_PATH.replace('/dashboard', ''),
     (_req, res) => void res.type('text/javascript').set('cache-control', 'public, max-age=3600').send(COPY_SCRIPT),
