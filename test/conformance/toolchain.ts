@@ -44,7 +44,7 @@ export async function conformanceToolchain(): Promise<Toolchain | { unavailable:
   }
 }
 
-export const INSPECTOR_PACKAGE = '@modelcontextprotocol/inspector@2.12.0';
+const INSPECTOR_PACKAGE = '@modelcontextprotocol/inspector@2.12.0';
 
 /**
  * The MCP Inspector's CLI (v2, the `@modelcontextprotocol/inspector` package: the separate
@@ -63,7 +63,8 @@ export async function inspectorToolchain(): Promise<Toolchain | { unavailable: s
         { timeout: 300_000 },
       );
     });
-    return { node: base.node, cli };
+    // its real path: the CLI runs only when it is the main module by that path, which a symlinked node_modules is not
+    return { node: base.node, cli: fs.realpathSync(cli) };
   } catch (err) {
     return { unavailable: `could not fetch ${INSPECTOR_PACKAGE} from the npm registry: ${(err as Error).message.split('\n')[0]}` };
   }
