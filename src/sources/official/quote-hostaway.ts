@@ -54,8 +54,7 @@ export function parseHostawayCalendar(body: string, stay: HostawayStay): { open:
   const arrival = nights[0];
   const min = arrival ? numeric(arrival, 'minimumStay') : null;
   const max = arrival ? numeric(arrival, 'maximumStay') : null;
-  const open =
-    nights.every((d) => d != null && numeric(d, 'isAvailable') === 1) && (min == null || stay.nights >= min) && (max == null || stay.nights <= max);
+  const open = nights.every((d) => d != null && numeric(d, 'isAvailable') === 1) && (min == null || stay.nights >= min) && (max == null || stay.nights <= max);
   const prices = nights.map((d) => (d ? numeric(d, 'price') : null));
   return { open, nightly: prices.every((p): p is number => p != null && p > 0) ? prices : null };
 }
@@ -83,7 +82,7 @@ export function parseHostawayPriceDetails(body: string): Pick<EngineRoomOffer, '
   };
 }
 
-export function hostawayPriceDetailsBody(stay: HostawayStay): string {
+function hostawayPriceDetailsBody(stay: HostawayStay): string {
   return JSON.stringify({ startingDate: stay.checkIn, endingDate: stay.checkOut, numberOfGuests: stay.adults + stay.children, version: 2 });
 }
 
@@ -108,10 +107,13 @@ export const hostaway: PricedEngine = {
     assertEngineOk(listingReply);
     const listing = parseHostawayListing(listingReply.text);
     const lastNight = addDays(stay.checkOut, -1);
-    const calendarReply = await call(`${listingUrl}/calendar?${new URLSearchParams({ startDate: stay.checkIn, endDate: lastNight, includeResources: '0' })}`, {
-      method: 'GET',
-      headers,
-    });
+    const calendarReply = await call(
+      `${listingUrl}/calendar?${new URLSearchParams({ startDate: stay.checkIn, endDate: lastNight, includeResources: '0' }).toString()}`,
+      {
+        method: 'GET',
+        headers,
+      },
+    );
     assertEngineOk(calendarReply);
     const calendar = parseHostawayCalendar(calendarReply.text, stay);
     const offer: EngineRoomOffer = {

@@ -26,7 +26,8 @@ function listingRoutes(id: string, currency: string, factor: number): ReplayRout
       path: `${api}/calendar`,
       match: bearer,
       // the 2027-04 stay meets a reserved night
-      reply: (q) => hostawayCalendar(String(q.query.startDate), String(q.query.endDate), 120 * factor, q.query.startDate === '2027-04-07' ? ['2027-04-08'] : []),
+      reply: (q) =>
+        hostawayCalendar(String(q.query.startDate), String(q.query.endDate), 120 * factor, q.query.startDate === '2027-04-07' ? ['2027-04-08'] : []),
     },
     {
       method: 'POST',
@@ -54,7 +55,10 @@ describe(suite.title, () => {
 <script>window.hostawayCalendarWidget({ baseUrl: 'https://achzeit.holidayfuture.com/', listingId: ${HOSTAWAY_LISTING_ID}, numberOfMonths: 2, openInNewTab: true, rounded: true, button: { action: 'checkout', text: 'Book now' } })</script></body></html>`,
         },
         { path: '/site/hostaway-other', body: `<html><body><a href="https://zen.holidayfuture.com/listings/278625">Book now</a></body></html>` },
-        { path: '/site/hostaway-booked', body: `<html><body><a href="https://achzeit.holidayfuture.com/listings/${HOSTAWAY_LISTING_ID}">Book now</a></body></html>` },
+        {
+          path: '/site/hostaway-booked',
+          body: `<html><body><a href="https://achzeit.holidayfuture.com/listings/${HOSTAWAY_LISTING_ID}">Book now</a></body></html>`,
+        },
         ...listingRoutes(HOSTAWAY_LISTING_ID, 'EUR', 1),
         // the comparison's listing prices in dollars, its nights at half the other's
         { path: '/site/hostaway-usd', body: `<html><body><a href="https://achzeit.holidayfuture.com/listings/${USD_LISTING}">Book now</a></body></html>` },

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NO_CREDENTIALS, parseHostawayKeys } from '../../../../src/config/engine-credentials.js';
-import {
-  hostaway,
-  parseHostawayCalendar,
-  parseHostawayListing,
-  parseHostawayPriceDetails,
-} from '../../../../src/sources/official/quote-hostaway.js';
+import { hostaway, parseHostawayCalendar, parseHostawayListing, parseHostawayPriceDetails } from '../../../../src/sources/official/quote-hostaway.js';
 import { engineContext, engineStay } from '../../../helpers/engine-stay.js';
 import {
   HOSTAWAY_LISTING_ID,
@@ -65,7 +60,14 @@ describe('official hostaway quote (documented Public API replies)', () => {
     };
     const offers = await hostaway.quote({ ...STAY, children: 1 }, reply([]), engineContext('http://replay.test/hostaway', KEYS));
     expect(offers).toEqual([
-      expect.objectContaining({ room_id: HOSTAWAY_LISTING_ID, room_name: 'Lakeside Loft with Sauna', total: 521, nightly: [120, 120], currency: 'EUR', bookable: true }),
+      expect.objectContaining({
+        room_id: HOSTAWAY_LISTING_ID,
+        room_name: 'Lakeside Loft with Sauna',
+        total: 521,
+        nightly: [120, 120],
+        currency: 'EUR',
+        bookable: true,
+      }),
     ]);
     expect(sent.map((s) => [s.url, s.init.method])).toEqual([
       [`http://replay.test/hostaway/v1/listings/${HOSTAWAY_LISTING_ID}`, 'GET'],
