@@ -60,7 +60,7 @@ const RateRow = z.looseObject({
     .describe('POST /v1/calendar only: where the price sits; null for a night priced at another length of stay (a probed minimum stay)'),
 });
 
-export const CalendarResultSchema = z.object({
+const CalendarResultSchema = z.object({
   token: z.string(),
   collection_id: z.string(),
   observed_at: z.string(),
@@ -272,7 +272,7 @@ const ResultCacheSize = z
   })
   .describe("Admin keys only: the shared result cache of the whole service (public web data, no account's).");
 
-export const storageStatus = defineTool({
+const storageStatus = defineTool({
   name: 'get_storage_status',
   title: 'Storage status',
   description:

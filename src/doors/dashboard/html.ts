@@ -3,7 +3,7 @@ import type { DashboardAccount } from './accounts.js';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for element content and quoted attributes. */
-export const esc = (value: string | number | boolean | null | undefined) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
+const esc = (value: string | number | boolean | null | undefined) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /** A fragment of HTML that is already safe; `html` leaves it as is and escapes everything else. */
 export class Safe {
