@@ -12,14 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../test/helpers/free-port.js';
 import { spawnServer } from '../test/helpers/spawn-service.js';
+import { field } from './process-memory.js';
 
 const BUDGET_MB = 150;
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 25);
-
-function statusMb(pid: number, field: string): number {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-idle-'));
@@ -28,17 +24,17 @@ async function main() {
   const server = await spawnServer(env, 120_000, { nodeFlags: startFlags });
   const pid = server.child.pid!;
   try {
-    const started = statusMb(pid, 'VmRSS');
+    const started = field(pid, 'status', 'VmRSS');
     for (const page of ['/docs', '/openapi.json']) {
       const res = await fetch(`${server.url}${page}`);
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${page} answered ${res.status}`);
     }
-    const served = statusMb(pid, 'VmRSS');
+    const served = field(pid, 'status', 'VmRSS');
     // idle: the worker's queue polls and the timers run, nothing else
     await new Promise((r) => setTimeout(r, IDLE_S * 1000));
-    const idle = statusMb(pid, 'VmRSS');
-    const peak = statusMb(pid, 'VmHWM');
+    const idle = field(pid, 'status', 'VmRSS');
+    const peak = field(pid, 'status', 'VmHWM');
     console.log(
       [
         `## Idle memory of \`npm start\` (${new Date().toISOString().slice(0, 10)}, compiled dist/, embedded PostgreSQL, worker running, load average ${os.loadavg()[0].toFixed(1)})`,

@@ -18,16 +18,12 @@ import { addDays, todayUtc } from '../src/domain/dates.js';
 import { readFixture } from '../test/helpers/fixtures.js';
 import { spawnServer } from '../test/helpers/spawn-service.js';
 import { startReplayServer } from '../test/replay/server.js';
+import { field } from './process-memory.js';
 
 const CONCURRENCY = Number(process.env.BENCH_RSS_CONCURRENCY ?? 50);
 const ROUNDS = Number(process.env.BENCH_RSS_ROUNDS ?? 4);
 const PAGE_BYTES = 3 * 1024 * 1024;
 const BUDGET_MB = 250;
-
-function statusField(pid: number, field: string): number {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
 
 async function main() {
   const recorded = readFixture('google-hotels/travel-search-tokyo-standard.html');
@@ -73,9 +69,9 @@ async function main() {
   };
   const first = await search();
   if (first !== 200) throw new Error(`the search answered ${first}, not 200`);
-  const idle = statusField(pid, 'VmRSS');
+  const idle = field(pid, 'status', 'VmRSS');
   let peakSampled = 0;
-  const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, statusField(pid, 'VmRSS'))), 25);
+  const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, field(pid, 'status', 'VmRSS'))), 25);
   const statuses: Record<number, number> = {};
   const started = performance.now();
   for (let r = 0; r < ROUNDS; r++) {
@@ -83,7 +79,7 @@ async function main() {
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  const hwm = statusField(pid, 'VmHWM');
+  const hwm = field(pid, 'status', 'VmHWM');
   server.child.kill('SIGTERM');
   await server.exited;
   if (process.env.SHOW_OUTPUT)

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { calendarCharge, calendarCost, CalendarRequest, calendarRequestShape, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
+import {
+  calendarCharge,
+  calendarCost,
+  CalendarRequest,
+  calendarRequestShape,
+  normalizeCalendarRequest,
+  storedRatesRequest,
+} from '../src/domain/calendar-request.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { currency, isoDate } from '../src/domain/codes.js';
 import { expectedCalendarSeconds } from '../src/jobs/calendar-jobs.js';
@@ -60,7 +67,7 @@ const RateRow = z.looseObject({
     .describe('POST /v1/calendar only: where the price sits; null for a night priced at another length of stay (a probed minimum stay)'),
 });
 
-export const CalendarResultSchema = z.object({
+const CalendarResultSchema = z.object({
   token: z.string(),
   collection_id: z.string(),
   observed_at: z.string(),
@@ -236,18 +243,7 @@ export const storedRates = defineTool({
   credits: 0,
   errors: { 400: '`to` is before `from`.' },
   async handler(input, { deps, key }) {
-    const request = normalizeCalendarRequest({
-      token: input.token,
-      market: input.market,
-      currency: input.currency,
-      adults: input.adults,
-      los: input.los,
-      days: 1,
-      is_hostel: false,
-      probe_min_stay: false,
-      basis: 'cheapest',
-      verify_sources: 0,
-    });
+    const request = storedRatesRequest({ token: input.token, market: input.market, currency: input.currency, adults: input.adults, los: input.los });
     if (input.from && input.to && input.to < input.from) throw new BadRequest('to is before from');
     const rows = await readStoredRates(deps.sql, key.account_id, { ...request, from: input.from, to: input.to });
     return {
@@ -272,7 +268,7 @@ const ResultCacheSize = z
   })
   .describe("Admin keys only: the shared result cache of the whole service (public web data, no account's).");
 
-export const storageStatus = defineTool({
+const storageStatus = defineTool({
   name: 'get_storage_status',
   title: 'Storage status',
   description:

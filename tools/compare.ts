@@ -20,7 +20,7 @@ const Offer = z.object({
   provenance: nullableProvenance,
 });
 
-export const CompareResultSchema = z.object({
+const CompareResultSchema = z.object({
   check_in: z.string(),
   check_out: z.string(),
   nights: z.int(),

@@ -201,7 +201,7 @@ function compatRoute(spec: { name: string; title: string; method: HttpMethod; pa
 const FAMILY =
   'Answers as the compatible search API (SearchApi.io) does: its engine and parameter names, its envelope (search_metadata with json_url and html_url, search_parameters in its value types), 400 with {"error"} for invalid or missing parameters, 401 for a bad key. A parameter it documents that cannot change our answer is accepted and named in warnings. Each engine is one of our operations and costs what that operation costs.';
 
-export const compatibleSearch = compatRoute({
+const compatibleSearch = compatRoute({
   name: 'compatible_search',
   title: 'Compatible search endpoint',
   method: 'GET',
@@ -210,7 +210,7 @@ export const compatibleSearch = compatRoute({
   description: `Drop-in for the third-party search-results API: keep its query parameters and pick the engine with engine= (required, as that API requires it). The key may be sent as api_key in the query or as a Bearer token. ${FAMILY}`,
 });
 
-export const compatibleSerpGet = compatRoute({
+const compatibleSerpGet = compatRoute({
   name: 'compatible_serp_get',
   title: 'Compatible search by engine (query string)',
   method: 'GET',
@@ -219,7 +219,7 @@ export const compatibleSerpGet = compatRoute({
   description: `GET /api/v1/search with the engine in the path. ${FAMILY}`,
 });
 
-export const compatibleSerpPost = compatRoute({
+const compatibleSerpPost = compatRoute({
   name: 'compatible_serp_post',
   title: 'Compatible search by engine (JSON body)',
   method: 'POST',
@@ -237,7 +237,7 @@ const searchId = z
 const ARCHIVE =
   'Free. Only searches made with the calling key are found; a search made with zero_retention, an unknown id, another key’s search or one older than the retention period (SEARCH_ARCHIVE_DAYS, default 30 days) is 404.';
 
-export const getArchivedSearchPage = defineTool({
+const getArchivedSearchPage = defineTool({
   name: 'get_archived_search_page',
   title: 'Raw upstream page of an archived search (html_url)',
   description: `The first upstream reply of one of your compatible searches, as received (HTML, or JSON for sources that answer JSON): search_metadata.html_url. Present only when the search kept one. Served inert, as a download (Content-Disposition: attachment) under \`Content-Security-Policy: sandbox; default-src 'none'\` and \`X-Content-Type-Options: nosniff\`: the upstream's scripts never run. ${ARCHIVE}`,
@@ -257,7 +257,7 @@ export const getArchivedSearchPage = defineTool({
   },
 });
 
-export const getArchivedSearch = defineTool({
+const getArchivedSearch = defineTool({
   name: 'get_archived_search',
   title: 'Archived search (json_url)',
   description: `The stored answer of one of your compatible searches, exactly as it was sent: search_metadata.json_url. ${ARCHIVE}`,

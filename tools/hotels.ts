@@ -59,7 +59,7 @@ const anyCaseCurrency = z.preprocess((v) => (typeof v === 'string' ? v.toUpperCa
 
 // ------------------------------------------------------------------ resolve
 
-export const resolveHotel = defineTool({
+const resolveHotel = defineTool({
   name: 'resolve_hotel',
   title: 'Resolve a hotel name to property tokens',
   description:
@@ -262,7 +262,7 @@ export const serpHotels = defineTool({
 
 // ---------------------------------------------------------------- property
 
-export const getHotelDetails = defineTool({
+const getHotelDetails = defineTool({
   name: 'get_hotel_details',
   title: 'Hotel details',
   description:
@@ -355,7 +355,7 @@ const stayInput = {
   ...CACHE_FIELD,
 };
 
-export const getHotelOffers = defineTool({
+const getHotelOffers = defineTool({
   name: 'get_hotel_offers',
   title: 'Offers per seller for a stay',
   description:
@@ -392,7 +392,7 @@ export const getHotelOffers = defineTool({
   handler: (i, { deps }) => runOffers(deps, { ...i, hl: 'en' }),
 });
 
-export const getHotelRooms = defineTool({
+const getHotelRooms = defineTool({
   name: 'get_hotel_rooms',
   title: 'Rooms per seller for a stay',
   description:
@@ -410,7 +410,7 @@ export const getHotelRooms = defineTool({
   handler: (i, { deps }) => runRooms(deps, { ...i, hl: 'en' }),
 });
 
-export const getStayPrice = defineTool({
+const getStayPrice = defineTool({
   name: 'get_stay_price',
   title: 'Headline price of a stay',
   description:

@@ -9,7 +9,7 @@ import { fetchOfficialRate } from '../src/sources/official/fetch.js';
 import { provenance, stayFields } from '../src/sources/shared/tool-fields.js';
 import { SUMMARIES } from './views/summaries.js';
 
-export const OfficialRateOutput = z.object({
+const OfficialRateOutput = z.object({
   website: z.string(),
   final_url: z.string(),
   engine: z.object({
@@ -57,7 +57,7 @@ export const OfficialRateOutput = z.object({
   elapsed_s: z.number(),
 });
 
-export const OfficialRateInput = z.strictObject({
+const OfficialRateInput = z.strictObject({
   website: z
     .url({ protocol: /^https?$/ })
     .max(2048)
@@ -80,7 +80,7 @@ const needsSetting = (id: string) => Boolean(pricedEngine(id)!.unavailable?.(NO_
 /** Grouped rather than "x if configured" per engine: each engine priced costs the listing its name only. */
 const PRICED = `${ENGINE_IDS.filter((id) => !needsSetting(id)).join(', ')}; if configured: ${ENGINE_IDS.filter(needsSetting).join(', ')}`;
 
-export const officialRate = defineTool({
+const officialRate = defineTool({
   name: 'get_official_rate',
   title: 'Official site rate',
   description: `Price of one stay on the hotel's own website, from its engine (priced: ${PRICED}; others: 422). One offer per bookable rate, fields as the engine states them, else null. website: the get_hotel_details link. Charged also when sold out. compare_hotel_prices sets it beside Booking.com, Expedia and the other OTAs.`,
@@ -97,7 +97,7 @@ export const officialRate = defineTool({
   handler: (input, { deps }) => fetchOfficialRate(deps, input),
 });
 
-export const officialEngines = defineTool({
+const officialEngines = defineTool({
   name: 'list_official_engines',
   title: 'Hotel booking engines',
   description:

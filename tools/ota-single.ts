@@ -16,7 +16,7 @@ const stamp = { collection_id: z.string(), observed_at: z.string() };
 
 // ------------------------------------------------------------------ rentalone
 
-export const rentalone = defineTool({
+const rentalone = defineTool({
   name: 'get_rental_quote',
   title: 'Vacation rental: stay quote',
   description:
@@ -83,7 +83,7 @@ export const rentalone = defineTool({
 
 // ------------------------------------------------------------------ travel-review metasearch
 
-export const travelreviewSearch = defineTool({
+const travelreviewSearch = defineTool({
   name: 'search_travelreview',
   title: 'Travel-review metasearch: hotels with their cheapest advertiser',
   description:
@@ -158,7 +158,7 @@ const HostelOffer = z.object({
   provenance,
 });
 
-export const hostelRates = defineTool({
+const hostelRates = defineTool({
   name: 'get_hostel_rates',
   title: 'Hostel site: dorm beds and private rooms for one stay',
   description:
@@ -206,7 +206,7 @@ export const hostelRates = defineTool({
   handler: (input, { deps }) => fetchHostelAvailability(deps, input),
 });
 
-export const hostelSearch = defineTool({
+const hostelSearch = defineTool({
   name: 'search_hostels',
   title: 'Hostel site: properties of a destination',
   description:

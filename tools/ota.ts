@@ -134,7 +134,7 @@ const otatwoCommon = {
 const OTATWO_POS_NOTE =
   'Points of sale with a known public context: US, GB, EU; the others answer 503 naming the missing context unless the operator supplies it (GROUP_POS_CONTEXTS; GET /v1/ota/sources lists the markets served).';
 
-export const otatwoRooms = defineTool({
+const otatwoRooms = defineTool({
   name: 'get_otatwo_rooms',
   title: 'Second OTA: room grid for one stay',
   description: `Every room and rate plan of one property on the second OTA for one stay, pay-now and pay-at-property as separate rows, with refundability and the card's lead price. Costs 8 credits, also when every room is sold out; a grid with no room at all is free. Get the numeric property id from POST /v1/ota/otatwo/search. ${OTATWO_POS_NOTE}`,
@@ -152,7 +152,7 @@ export const otatwoRooms = defineTool({
   handler: (input, { deps }) => fetchOtatwoRooms(deps, input),
 });
 
-export const otatwoHeadline = defineTool({
+const otatwoHeadline = defineTool({
   name: 'get_otatwo_rate',
   title: 'Second OTA: cheapest rate for one stay',
   description: `Cheapest rate plan of one property on the second OTA for one stay (the headline of the room grid). Costs 8 credits, also when the property is sold out (cheapest null); a grid with no room at all is free. Use POST /v1/ota/otatwo/rooms for every plan. ${OTATWO_POS_NOTE}`,
@@ -174,7 +174,7 @@ export const otatwoHeadline = defineTool({
 
 // ------------------------------------------------------------------ otathree
 
-export const otathreeStay = defineTool({
+const otathreeStay = defineTool({
   name: 'get_otathree_stay',
   title: 'Third OTA: rooms and rate plans for one stay',
   description:
@@ -235,7 +235,7 @@ const Review = z.object({
   stay_info: z.string(),
 });
 
-export const otathreeReviews = defineTool({
+const otathreeReviews = defineTool({
   name: 'get_otathree_reviews',
   title: 'Third OTA: guest reviews',
   description:
@@ -285,7 +285,7 @@ const OtafourOffer = z.object({
   provenance,
 });
 
-export const otafour = defineTool({
+const otafour = defineTool({
   name: 'get_otafour_rates',
   title: 'Fourth OTA: rooms and nightly prices for one stay',
   description:

@@ -11,7 +11,7 @@ import { futureDate, provenance } from '../src/sources/shared/tool-fields.js';
 import { SUMMARIES } from './views/summaries.js';
 
 /** The 51 currencies of the rental destination search. */
-export const RENTAL_CURRENCIES = [
+const RENTAL_CURRENCIES = [
   'AED',
   'AUD',
   'BAM',
@@ -77,7 +77,7 @@ const zeroRetention = queryBool.default(false).describe('true: nothing of this c
 
 // ------------------------------------------------------------------ destination search
 
-export const RentalSearchInput = z.strictObject({
+const RentalSearchInput = z.strictObject({
   engine: z.literal('rentaltwo').default('rentaltwo'),
   q: z.string().min(1).max(500).optional().describe('destination'),
   bounding_box: z.string().min(5).max(200).optional().describe('instead of q: [[ne_lat,ne_lng],[sw_lat,sw_lng]]'),
@@ -133,7 +133,7 @@ const RentalPrice = z.object({
   provenance,
 });
 
-export const RentalSearchOutput = z.object({
+const RentalSearchOutput = z.object({
   search_metadata: SearchMetadataSchema,
   search_parameters: z.record(z.string(), z.string()),
   search_information: z.object({
@@ -199,7 +199,7 @@ export const searchRentals = defineTool({
 
 // ------------------------------------------------------------------ availability calendar
 
-export const RentalCalendarInput = z.strictObject({
+const RentalCalendarInput = z.strictObject({
   property_id: z
     .string()
     .regex(/^\d+$/, 'digits only: an Airbnb listing id (a number ending in ha is a Vrbo listing, quoted by get_rental_quote)')
@@ -235,7 +235,7 @@ const DayPrice = z
   })
   .extend(RentalPrice.shape);
 
-export const RentalCalendarOutput = z.object({
+const RentalCalendarOutput = z.object({
   search_metadata: SearchMetadataSchema.extend({ upstream_requests: z.int() }),
   search_parameters: z.record(z.string(), z.string()),
   months: z.array(
@@ -276,7 +276,7 @@ type CalIn = z.output<typeof RentalCalendarInput>;
 type CalOut = z.output<typeof RentalCalendarOutput>;
 
 /** 8, plus 1 per night actually priced; the reservation holds 8 + the quote cap. */
-export const calendarCredits: CreditRule<CalIn, CalOut> = {
+const calendarCredits: CreditRule<CalIn, CalOut> = {
   base: 8,
   note: '+1 per night priced when price_nights is sample or all (at most 92)',
   growth: [{ credits: 1, per: 'night priced', when: 'price_nights is sample or all (max_price_quotes caps it, at most 92)' }],
@@ -302,7 +302,7 @@ export const rentalCalendarSerp = defineTool({
   handler: (input, { deps, requestId }) => fetchRentaltwoCalendar(deps, input, requestId),
 });
 
-export const getRentalCalendar = defineTool({
+const getRentalCalendar = defineTool({
   name: 'get_rental_calendar',
   title: 'Vacation-rental availability calendar',
   description: CALENDAR_DESCRIPTION,

@@ -13,7 +13,7 @@ import { listDigests } from '../src/platform/watches.js';
 const DIGEST_DOC =
   'data: period (from, to), summary (watches, active, checks, credits, fired, moved, disparities, failing, paused) and per watch: its checks and credits that day, cheapest_first and cheapest_last (with provenance) and how much it moved, the events (rule fired, paused, failing, resumed), the disparity its last compare check saw, its failures (periods missed in a row, last error).';
 
-export const listDigestsTool = defineTool({
+const listDigestsTool = defineTool({
   name: 'list_watch_digests',
   title: 'Daily digests of your watches',
   description: `The daily watch.digest events of your account, newest first: one per day and callback URL of your watches (delivered there like watch.triggered; listed here either way). ${DIGEST_DOC} Free.`,
@@ -31,7 +31,7 @@ export const listDigestsTool = defineTool({
   },
 });
 
-export const redeliverDigestTool = defineTool({
+const redeliverDigestTool = defineTool({
   name: 'redeliver_watch_digest',
   title: 'Deliver a digest again',
   description:

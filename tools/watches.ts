@@ -60,7 +60,7 @@ const watchLine = (answer: Record<string, unknown>) => {
   return `${w.id}${w.name ? ` "${w.name}"` : ''}: ${w.status}${why ? ` (${why})` : ''}, ${w.target.operation} every ${w.every_hours} h, up to ${w.credits_per_check} credits a check, next check ${w.next_check_at ?? 'none'}`;
 };
 
-export const createWatchTool = defineTool({
+const createWatchTool = defineTool({
   name: 'create_watch',
   title: 'Create a watch',
   description:
@@ -102,7 +102,7 @@ export const createWatchTool = defineTool({
   },
 });
 
-export const listWatchesTool = defineTool({
+const listWatchesTool = defineTool({
   name: 'list_watches',
   title: 'List watches',
   description: 'Your account’s watches, newest first, with state, next check, last price, checks, credits spent and events. Free.',
@@ -131,7 +131,7 @@ export const listWatchesTool = defineTool({
   },
 });
 
-export const getWatchTool = defineTool({
+const getWatchTool = defineTool({
   name: 'get_watch',
   title: 'A watch and its last checks',
   description:
@@ -150,7 +150,7 @@ export const getWatchTool = defineTool({
   },
 });
 
-export const updateWatchTool = defineTool({
+const updateWatchTool = defineTool({
   name: 'update_watch',
   title: 'Change, pause or resume a watch',
   description:
@@ -186,7 +186,7 @@ export const updateWatchTool = defineTool({
   },
 });
 
-export const deleteWatchTool = defineTool({
+const deleteWatchTool = defineTool({
   name: 'delete_watch',
   title: 'Delete a watch',
   description:
@@ -205,7 +205,7 @@ export const deleteWatchTool = defineTool({
   },
 });
 
-export const checkWatchTool = defineTool({
+const checkWatchTool = defineTool({
   name: 'check_watch',
   title: 'Check a watch now',
   description:
@@ -252,7 +252,7 @@ export const checkWatchTool = defineTool({
   },
 });
 
-export const watchEventsTool = defineTool({
+const watchEventsTool = defineTool({
   name: 'list_watch_events',
   title: 'Events of a watch',
   description:
@@ -275,7 +275,7 @@ export const watchEventsTool = defineTool({
   },
 });
 
-export const redeliverEventTool = defineTool({
+const redeliverEventTool = defineTool({
   name: 'redeliver_watch_event',
   title: 'Deliver a watch event again',
   description:

@@ -11,7 +11,7 @@ export const API_PORT: PortSetting = { variable: 'PORT', command: 'npm start' };
 export const WORKER_PORT: PortSetting = { variable: 'WORKER_PORT', command: 'npm run worker' };
 
 /** The port cannot be listened on; the message names it and the fix. */
-export class PortUnavailable extends Error {
+class PortUnavailable extends Error {
   constructor(host: string, port: number, code: string, setting: PortSetting) {
     const why =
       code === 'EADDRINUSE'

@@ -21,7 +21,7 @@ export type FaultKind = 'unhandled_rejection' | 'uncaught_database_error' | 'unc
  * ours: recognised by the driver's own catalog query on the error (postgres.js puts the statement
  * there) and a connection-level failure.
  */
-export function isDriverTypeFetchLost(reason: unknown): boolean {
+function isDriverTypeFetchLost(reason: unknown): boolean {
   const query = (reason as { query?: unknown } | null)?.query;
   return typeof query === 'string' && /from pg_catalog\.pg_type a\b/.test(query) && /\btyparray\b/.test(query) && isDatabaseUnavailable(reason);
 }

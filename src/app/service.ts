@@ -18,6 +18,7 @@ import type { CalendarWorker } from '../workers/calendar-worker.js';
 import type { McpTaskWorker } from '../workers/mcp-task-worker.js';
 import type { WatchScheduler } from '../workers/watch-scheduler.js';
 import { JobsBrowser } from '../sources/jobsearch/browser.js';
+import { SOURCES } from '../sources/registry.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { BrowserFetcher } from '../upstream/browser-fetch.js';
 import { addBrowserGauges, browserObserver } from '../ops/browser-metrics.js';
@@ -132,7 +133,9 @@ export function buildDeps(config: Config, sql: Sql, log: Logger, tools: Tool[], 
         ops.outcomes,
       )
     : null;
-  const client = new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops), { clearances, events: ops.outcomes });
+  // the walls each source's manifest knows in front of it (src/sources/<alias>/guards.ts)
+  const walls = Object.fromEntries(SOURCES.flatMap((s) => (s.guards ? [[s.alias, s.guards.walls]] : [])));
+  const client = new UpstreamClient(config, log, config.dataDir, upstreamBrowser(config, log, ops), { clearances, events: ops.outcomes, walls });
   // the persisted-query hashes a source found again after a site release, sent by every process
   const identifiers = new IdentifierKeeper(new UpstreamIdentifierStore(sql), log.child({ component: 'identifiers' }), ops.outcomes);
   const jobsBrowser = new JobsBrowser();

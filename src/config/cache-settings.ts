@@ -23,7 +23,7 @@ export const FRESHNESS = {
 } as const;
 
 export type Freshness = keyof typeof FRESHNESS;
-export const FRESHNESS_NAMES = Object.keys(FRESHNESS) as Freshness[];
+const FRESHNESS_NAMES = Object.keys(FRESHNESS) as Freshness[];
 
 type FreshnessEnv = (typeof FRESHNESS)[Freshness]['env'];
 

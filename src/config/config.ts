@@ -221,7 +221,7 @@ function allowList(value: string | undefined, publicBaseUrl: string | undefined)
 const LOOPBACK_BIND = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
 
 /** Why this start serves more than this machine (and so needs PUBLIC_BASE_URL), or null on a loopback start. */
-export function productionReason(config: Pick<Config, 'NODE_ENV' | 'HOST' | 'TRUST_PROXY'>): string | null {
+function productionReason(config: Pick<Config, 'NODE_ENV' | 'HOST' | 'TRUST_PROXY'>): string | null {
   if (config.NODE_ENV === 'production') return 'NODE_ENV=production';
   if (!LOOPBACK_BIND.test(config.HOST)) return `HOST=${config.HOST} is not a loopback address`;
   if (config.TRUST_PROXY) return 'TRUST_PROXY is set (the service is behind a reverse proxy)';

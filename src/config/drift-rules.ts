@@ -1,7 +1,7 @@
 /**
  * Drift rules: what every real reply of a source states, so that a reply read into items that all
  * lack it (every price null, every title gone) is a contract change, never a 200 of empty shells.
- * Data only (the per-source table in source-guards.ts holds them; upstream/drift.ts applies them).
+ * Data only (each source's guards.ts holds its own, src/sources/<alias>/; upstream/drift.ts applies them).
  */
 
 /** One fact every item states: a field path (`a.b`); `a|b` when the source states it in either field. */

@@ -11,7 +11,7 @@ export type UpstreamMode = (typeof UPSTREAM_MODES)[number];
 
 export type ModeEnvName<A extends string = Alias> = `UPSTREAM_${Uppercase<A>}_MODE`;
 
-export function modeEnvName<A extends Alias>(alias: A): ModeEnvName<A> {
+function modeEnvName<A extends Alias>(alias: A): ModeEnvName<A> {
   return `UPSTREAM_${alias.toUpperCase()}_MODE` as ModeEnvName<A>;
 }
 

@@ -25,7 +25,7 @@
  * Only these cookies are ever kept: never a session, personalisation, consent or account cookie.
  */
 
-export const WALL_IDS = ['aws_waf', 'cloudflare', 'akamai', 'imperva'] as const;
+const WALL_IDS = ['aws_waf', 'cloudflare', 'akamai', 'imperva'] as const;
 export type WallId = (typeof WALL_IDS)[number];
 
 export interface Wall {

@@ -29,7 +29,7 @@ import type { ServiceDeps } from './service-deps.js';
 import type { Location } from './validation.js';
 
 /** What a call's history row says, before its charge is known: the request id, the key and its account. */
-export type CallRecord = Omit<CallHistory, 'credits' | 'rate_limited' | 'cache_hit'> & { id: string; account_id: string };
+type CallRecord = Omit<CallHistory, 'credits' | 'rate_limited' | 'cache_hit'> & { id: string; account_id: string };
 
 /** A door's answer: its status and its body as the door sends it. */
 export interface Reply<B> {
@@ -75,7 +75,7 @@ export interface CallDoor<B> {
 }
 
 /** Who calls, as the door found them; the lifecycle adds the process's dependencies and the door's name. */
-export type Admitted = Omit<Caller, 'deps' | 'transport' | 'signal'>;
+type Admitted = Omit<Caller, 'deps' | 'transport' | 'signal'>;
 
 export interface CallRequest<D extends ToolServices = ServiceDeps> {
   deps: D;

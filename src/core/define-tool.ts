@@ -14,10 +14,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export const BODY_METHODS: readonly HttpMethod[] = ['POST', 'PATCH'];
 
 /** Error statuses an operation may add to the ones every operation can answer (doors/rest/openapi-responses.ts). */
-export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
+type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
 
 /** A request header the handler reads, as documented in OpenAPI. */
-export interface HeaderSpec {
+interface HeaderSpec {
   description: string;
   required: boolean;
   schema: Record<string, unknown>;
@@ -145,7 +145,7 @@ export interface CreditRule<I, O> {
  * A tool that can run past ~10 s: for a client that declares the MCP tasks extension, the server
  * runs the calls `when` picks as tasks (durable, polled, cancellable) instead of holding the call open.
  */
-export interface TaskRule<I> {
+interface TaskRule<I> {
   when(input: I): boolean;
   /** Expected run time in seconds (poll interval; a crashed run is retried after twice this). */
   seconds(input: I): number;
@@ -175,7 +175,7 @@ export interface McpView<I, O> {
  * `if`/`then`/`else` into an unconditional `required`; Anthropic's API refuses a tool whose input
  * schema starts with `anyOf`, `oneOf` or `allOf`).
  */
-export interface McpRequirements {
+interface McpRequirements {
   required?: string[];
 }
 
@@ -184,11 +184,11 @@ export interface McpRequirements {
  * caller lists), or `set`: in an opt-in set a caller lists only when the MCP_TOOL_SETS setting or
  * its key enables it (src/domain/mcp-tool-sets.ts).
  */
-export type McpListing = { expose: true; set?: never } | { set: McpToolSet; expose?: never };
+type McpListing = { expose: true; set?: never } | { set: McpToolSet; expose?: never };
 
-export type McpSpec<I, O> = McpListing & McpShape<I, O>;
+type McpSpec<I, O> = McpListing & McpShape<I, O>;
 
-export interface McpShape<I, O> {
+interface McpShape<I, O> {
   title?: string;
   /** Argument defaults of the MCP tool where they differ from the REST route's (listed as the fields' defaults). */
   defaults?: Record<string, unknown>;
@@ -214,7 +214,7 @@ export interface McpShape<I, O> {
   hints?: McpHints;
 }
 
-export interface McpHints {
+interface McpHints {
   readOnly: boolean;
   destructive: boolean;
   idempotent: boolean;

@@ -62,7 +62,7 @@ export function asksZeroRetention(input: unknown): boolean {
 }
 
 /** A call that asks to be fetched live: `cache: false` (the operations), `no_cache=true` (the compatible search's name). */
-export function asksLive(input: unknown): boolean {
+function asksLive(input: unknown): boolean {
   const v = input as { cache?: unknown; no_cache?: unknown } | null;
   return v?.cache === false || v?.cache === 'false' || v?.no_cache === true || v?.no_cache === 'true';
 }

@@ -4,7 +4,7 @@ import { InvalidInput, type ValidationIssue } from '../domain/errors.js';
 export type Location = 'body' | 'query' | 'path';
 
 /** Deeper than any operation's input: refused before the schema (and any recursion) sees it. */
-export const MAX_INPUT_DEPTH = 16;
+const MAX_INPUT_DEPTH = 16;
 
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
   let cur: unknown = data;

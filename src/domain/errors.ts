@@ -233,7 +233,7 @@ export function failureClassOf(err: unknown): UpstreamFailureClass | null {
 }
 
 /** Seconds of a Retry-After header (delta seconds or an HTTP date), capped at an hour; null when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
   if (!value) return null;
   const text = value.trim();
   const s = /^\d+$/.test(text) ? Number(text) : Math.ceil((Date.parse(text) - now) / 1000);

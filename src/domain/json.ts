@@ -17,7 +17,7 @@
 /** A value parsed from JSON and not read yet. */
 export type Json = unknown;
 export type JsonObject = Record<string, unknown>;
-export type JsonKey = string | number;
+type JsonKey = string | number;
 export type JsonPath = readonly JsonKey[];
 
 /** A JSON object: not null, not an array. */

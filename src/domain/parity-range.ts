@@ -41,9 +41,9 @@ export interface RangeStayInput {
   metasearch: DisplayedPrice | null;
 }
 
-export type Outcome = 'win' | 'meet' | 'loss' | 'selling_while_sold_out' | 'not_compared';
+type Outcome = 'win' | 'meet' | 'loss' | 'selling_while_sold_out' | 'not_compared';
 
-export interface AgencyOutcome {
+interface AgencyOutcome {
   source: string;
   outcome: Outcome;
   /** The agency's all-in total on the basis (or what it sells at while the hotel is sold out); null when not stated or not compared. */
@@ -70,7 +70,7 @@ export interface RangeStay {
   agencies: AgencyOutcome[];
 }
 
-export interface AgencySummary {
+interface AgencySummary {
   source: string;
   win: number;
   meet: number;
@@ -85,7 +85,7 @@ export interface AgencySummary {
   loss_pct: number | null;
 }
 
-export interface Disparity {
+interface Disparity {
   date: string;
   los: number;
   check_out: string;
@@ -100,7 +100,7 @@ export interface Disparity {
   agency_provenance: Provenance | null;
 }
 
-export interface SoldOutSelling {
+interface SoldOutSelling {
   date: string;
   los: number;
   check_out: string;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { REPLY_EGRESS_MODES, type EgressMode } from './egress-modes.js';
 
 /** The spec's Provenance object (attached to every normalized price). */
-export const PROVENANCE_SCHEMA_VERSION = 1;
+const PROVENANCE_SCHEMA_VERSION = 1;
 
 export const ProvenanceSchema = z.object({
   schema_version: z.literal(PROVENANCE_SCHEMA_VERSION),

@@ -27,7 +27,7 @@ export interface ShopCalendar {
 /** Why a cell holds the price it holds, or none. */
 export type CellState = 'priced' | 'unavailable' | 'failed' | 'pending';
 
-export interface GridCell {
+interface GridCell {
   property_token: string;
   name: string;
   own: boolean;

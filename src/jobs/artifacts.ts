@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import type { Db } from '../db/client.js';
 
 /** Where a job's archive is served (GET /v1/jobs/{job_id}/artifact), relative to the service's URL. */
-export function artifactPath(jobId: string): string {
+function artifactPath(jobId: string): string {
   return `/v1/jobs/${jobId}/artifact`;
 }
 

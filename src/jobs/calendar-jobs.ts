@@ -36,7 +36,7 @@ export interface CompareItem {
 }
 
 /** What a batch item runs: a calendar (POST /v1/calendar) or one stay's comparison (POST /v1/ota/compare). */
-export type ItemKind = 'calendar' | 'compare';
+type ItemKind = 'calendar' | 'compare';
 
 export interface NewJob {
   key: AuthedKey;
@@ -127,7 +127,7 @@ export async function jobsProgress(db: Db, accountId: string, jobIds: string[]):
 }
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed';
-export type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 export type CallbackStatus = 'not_configured' | 'pending' | 'delivered' | 'failed';
 
 /** The spec's Calendar job resource, of the caller's account only; results only on request and only for succeeded items. */

@@ -21,7 +21,7 @@ import { runExpirySeconds, type ExpiryBounds } from './run-expiry.js';
 
 export const MCP_TASK_QUEUE = 'mcp-task';
 /** Tasks are kept this long after creation, then forgotten (tasks/get answers not found). */
-export const TASK_TTL_MS = 24 * 3600 * 1000;
+const TASK_TTL_MS = 24 * 3600 * 1000;
 /** A task whose worker died this many times fails instead of running again. */
 export const MAX_TASK_ATTEMPTS = 3;
 
@@ -58,7 +58,7 @@ export interface NewTask {
 }
 
 /** How often a client should ask: a tenth of the expected time, within 0.5-5 s. */
-export function pollIntervalMs(expectedSeconds: number): number {
+function pollIntervalMs(expectedSeconds: number): number {
   return Math.round(Math.min(5000, Math.max(500, expectedSeconds * 100)));
 }
 

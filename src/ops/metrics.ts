@@ -15,8 +15,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 export const PATH_EVENTS = ['browser_visit', 'plain_on_clearance', 'reclear', 'identifier_repair', 'drift'] as const;
 export type PathEvent = (typeof PATH_EVENTS)[number];
 
-export const BATCH_ITEM_OUTCOMES = ['succeeded', 'failed', 'retried'] as const;
-export type BatchItemOutcome = (typeof BATCH_ITEM_OUTCOMES)[number];
+export type BatchItemOutcome = 'succeeded' | 'failed' | 'retried';
 
 /**
  * The process's metrics, on a registry of its own (never prom-client's global one): every label is
@@ -33,7 +32,7 @@ export interface Metrics {
   batchItems: Counter<'outcome'>;
   /** Upstream path events by source (PATH_EVENTS). */
   pathEvents: Counter<'source' | 'event'>;
-  /** Calls of cached operations by how the result cache answered them (RESULT_CACHE_OUTCOMES). */
+  /** Calls of cached operations by how the result cache answered them (ResultCacheOutcome). */
   resultCache: Counter<'operation' | 'outcome'>;
   /** Unhandled rejections and uncaught exceptions the process guard logged and survived (app/process-guard.ts). */
   processFaults: Counter<'kind'>;
@@ -45,8 +44,7 @@ export interface Metrics {
  * from an identical call's fetch in flight (both free), `miss` fetched for this call, `bypass`
  * fetched live because the caller asked (cache: false, no_cache=true).
  */
-export const RESULT_CACHE_OUTCOMES = ['hit', 'coalesced', 'miss', 'bypass'] as const;
-export type ResultCacheOutcome = (typeof RESULT_CACHE_OUTCOMES)[number];
+export type ResultCacheOutcome = 'hit' | 'coalesced' | 'miss' | 'bypass';
 
 export const PREFIX = 'hotelrates_';
 

@@ -10,7 +10,7 @@ import type { Db, Sql } from '../db/client.js';
  */
 
 /** How long a link opens: long enough to show a person and be clicked, short enough that a leaked one soon dies. */
-export const BOOKING_LINK_TTL_S = 60 * 60;
+const BOOKING_LINK_TTL_S = 60 * 60;
 /** The route a link opens (doors/booking/booking-link-route.ts). */
 export const BOOKING_LINK_PATH = '/v1/book';
 

@@ -16,7 +16,7 @@ export interface Period {
 }
 
 /** Credits are granted per calendar month (UTC) and renew on the first day of the next. */
-export function periodAt(now: Date): Period {
+function periodAt(now: Date): Period {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   return { start, end };
@@ -42,7 +42,7 @@ export interface Settlement {
   charge: SettledCharge | null;
 }
 
-export interface SettledCharge {
+interface SettledCharge {
   periodStart: Date;
   amount: number;
   note: string;

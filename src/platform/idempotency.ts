@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { durable, type Sql, type Tx } from '../db/client.js';
 import { Conflict } from '../domain/errors.js';
 
-export function bodyHash(body: unknown): string {
+function bodyHash(body: unknown): string {
   return createHash('sha256').update(submissionText(body)).digest('hex');
 }
 
 /** A body as one text (keys sorted, undefined fields dropped): the same body in another key order is the same submission. */
-export function submissionText(v: unknown): string {
+function submissionText(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(submissionText).join(',')}]`;
   if (v && typeof v === 'object') {
     return `{${Object.keys(v)

@@ -31,9 +31,9 @@ export interface AuthedKey {
   app?: { grant_id: string; client_id: string; client_name: string };
 }
 
-export const KEY_PATTERN = /^sk_[A-Za-z0-9_-]{32}$/;
+const KEY_PATTERN = /^sk_[A-Za-z0-9_-]{32}$/;
 
-export function generateKey(): string {
+function generateKey(): string {
   return `sk_${randomToken(32)}`;
 }
 
@@ -41,7 +41,7 @@ export function hashKey(key: string): Buffer {
   return createHash('sha256').update(key).digest();
 }
 
-export function keyPrefix(key: string): string {
+function keyPrefix(key: string): string {
   return key.slice(0, 9);
 }
 

@@ -12,7 +12,7 @@ const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
 /** Raw pages larger than this (decoded) are not retained; their html_url answers 404. */
-export const RAW_PAGE_MAX_BYTES = 16 * 1024 * 1024;
+const RAW_PAGE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** One upstream reply of a compatible search, as received (decoded body): the page html_url serves. */
 export interface CapturedReply {

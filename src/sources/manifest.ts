@@ -1,11 +1,14 @@
 import type { z } from 'zod';
 import { SOURCE_HOSTS, type Alias, type SourceHost } from '../config/hosts.js';
 import type { CompareInput, Runner } from './compare/offer.js';
+import type { DriftFact, DriftRule } from '../config/drift-rules.js';
+import type { WallId } from '../config/walls.js';
 
 /**
  * What one source says of itself (src/sources/<alias>/source.ts): its public alias, the real
  * platform, its hosts (config/hosts.ts, for the sources reached through the upstream client), the
- * live check the operator's status page runs, its part in a price comparison and its settings.
+ * live check the operator's status page runs, its part in a price comparison and its settings (its
+ * guards: the walls in front of it and its drift rules, in the folder's guards.ts).
  * src/sources/registry.ts gathers them: the live checks, the comparison's sources and its input
  * are built from there, so a new source adds its folder and one registry line.
  */
@@ -18,7 +21,31 @@ export interface SourceManifest {
   check: ((now: Date) => LiveCheck) | null;
   /** Its place in `POST /v1/ota/compare`, when it prices a stay. */
   compare: CompareEntry | null;
+  /** Its walls and drift rules; null for the sources that reach arbitrary websites. */
+  guards: SourceGuards | null;
 }
+
+/**
+ * What stands in front of a source and what its replies state (src/sources/<alias>/guards.ts).
+ *
+ * Walls: the bot walls known to stand in front of it. A wall met on a source not listed is cleared
+ * all the same: this list says which clearance cookies the source keeps beyond the wall the
+ * challenge named, and what the operator is told to expect (the app's builder hands them to the
+ * upstream client).
+ *
+ * Drift: per reply kind the source reads, what every real reply of that kind states
+ * (config/drift-rules.ts). Each rule was checked on every recorded reply of its kind (none fires)
+ * and on a mutated copy (it fires): test/unit/sources/drift-rules.test.ts. Prices need a few items
+ * to judge (one sold-out room is no drift), and where a search may go without dates, only priced
+ * requests.
+ */
+export interface SourceGuards {
+  walls: readonly WallId[];
+  drift: Readonly<Record<string, DriftRule>>;
+}
+
+/** A price field that a reply of a few items states (`priced`: only when the request had dates). */
+export const priceFact = (field: string, priced = false): DriftFact => ({ field, minItems: 3, priced });
 
 export interface LiveCheck {
   /** Operation name in the registry. */
@@ -47,7 +74,10 @@ export function compareEntry<S extends z.ZodType>(
 }
 
 /** A source reached through the upstream client: its real name and hosts from config/hosts.ts. */
-export function upstreamSource(alias: Alias, parts: Pick<SourceManifest, 'check'> & Partial<Pick<SourceManifest, 'compare'>>): SourceManifest {
+export function upstreamSource(
+  alias: Alias,
+  parts: Pick<SourceManifest, 'check'> & { guards: SourceGuards } & Partial<Pick<SourceManifest, 'compare'>>,
+): SourceManifest {
   const hosts = SOURCE_HOSTS[alias];
   return { alias, realName: hosts.realName, hosts, compare: null, ...parts };
 }

@@ -22,8 +22,7 @@ import { makeResponse, type UpstreamResponse } from './response.js';
 import type { UpstreamSession } from './session.js';
 
 /** Outcome labels of /metrics' browser counters. */
-export const BROWSER_OUTCOMES = ['ok', 'blocked', 'timeout', 'busy', 'unavailable', 'failed'] as const;
-export type BrowserOutcome = (typeof BROWSER_OUTCOMES)[number];
+type BrowserOutcome = 'ok' | 'blocked' | 'timeout' | 'busy' | 'unavailable' | 'failed';
 
 export interface BrowserObserver {
   call(source: Alias, outcome: BrowserOutcome, seconds: number): void;

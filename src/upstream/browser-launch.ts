@@ -6,7 +6,7 @@ import { DependencyDown } from '../domain/errors.js';
 export const DEFAULT_BROWSER_PATH = '/usr/bin/chromium';
 
 /** The README's install line, quoted by every "not installed" answer. */
-export const BROWSER_INSTALL_HINT = 'install it with `apt-get install chromium` (README, "Browser path")';
+const BROWSER_INSTALL_HINT = 'install it with `apt-get install chromium` (README, "Browser path")';
 
 /** Headless, no background traffic of the browser's own. */
 export const BROWSER_FLAGS = [

@@ -12,12 +12,12 @@ import { keepRawReply } from './diagnostics.js';
 import { redactProxy } from '../config/proxies.js';
 import { proxyForMarket, type EgressMode } from './egress.js';
 import type { Alias } from '../config/hosts.js';
+import type { WallId } from '../config/walls.js';
 import type { UpstreamMode } from '../config/upstream-modes.js';
 import { flattenHeaders, makeResponse, textLooksCut, type Framing, type UpstreamResponse } from './response.js';
 import { encodeBody, errorName, framingOf, isRetryable, sleep, type EncodedBody } from './transfer.js';
 import { newUpstreamSession, type UpstreamSession } from './session.js';
 import { applyClearance, type ClearanceKeeper, type HarvestRequest } from './clearance.js';
-import { SOURCE_GUARDS } from '../config/source-guards.js';
 import type { WallClearance } from '../platform/wall-clearances.js';
 import type { PathEvent } from '../ops/metrics.js';
 
@@ -86,6 +86,8 @@ export interface UpstreamClientOptions {
   /** Kept anti-bot clearance shared by every process; null: each challenged call clears for itself. */
   clearances?: ClearanceKeeper | null;
   events?: PathEvents | null;
+  /** The walls known in front of each source (its manifest's guards): the clearance cookies it keeps beyond the wall a challenge names. */
+  walls?: Partial<Record<Alias, readonly WallId[]>>;
 }
 
 /** The egress a clearance is bound to: browser visits go direct, so only a direct plain request can send what one earned. */
@@ -117,6 +119,7 @@ export class UpstreamClient {
   readonly #proxies = new Map<string, ProxyAgent>();
   readonly #clearances: ClearanceKeeper | null;
   readonly #events: PathEvents | null;
+  readonly #walls: Partial<Record<Alias, readonly WallId[]>>;
   #closed = false;
 
   constructor(
@@ -130,6 +133,7 @@ export class UpstreamClient {
     this.#direct = new Agent(this.#agentOptions());
     this.#clearances = opts.clearances ?? null;
     this.#events = opts.events ?? null;
+    this.#walls = opts.walls ?? {};
   }
 
   /** How the source is reached (`UPSTREAM_<ALIAS>_MODE`). */
@@ -167,7 +171,7 @@ export class UpstreamClient {
       return this.#clearances!.through({
         source: req.source,
         egress,
-        walls: SOURCE_GUARDS[req.source].walls,
+        walls: this.#walls[req.source] ?? [],
         signal: req.signal,
         plain: (clearance) => this.#plainOn(scoped, clearance),
         browser: (harvest) => this.#viaBrowser(scoped, harvest),

@@ -25,7 +25,7 @@ export interface RawReplyMeta {
   [key: string]: unknown;
 }
 
-export function diagnosticsDir(dataDir: string, source: string): string {
+function diagnosticsDir(dataDir: string, source: string): string {
   return path.join(dataDir, 'diagnostics', source.replace(/[^a-z0-9_-]/gi, '_'));
 }
 

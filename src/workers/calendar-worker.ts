@@ -40,7 +40,7 @@ import { queueJobWebhook, sendJobWebhook, webhookFetcher } from './webhooks.js';
  * guarded by the item's status, so a replay after a crash changes nothing twice.
  */
 
-export async function ensureJobQueues(boss: PgBoss): Promise<void> {
+async function ensureJobQueues(boss: PgBoss): Promise<void> {
   await ensureQueue(boss, CALENDAR_QUEUE);
   await ensureQueue(boss, WEBHOOK_QUEUE);
 }

@@ -13,7 +13,7 @@ import { WATCH_CHECK_QUEUE, WATCH_SWEEP_QUEUE, WATCH_WEBHOOK_QUEUE, type CheckJo
 import { sendWatchWebhook } from './watch-webhooks.js';
 import { webhookFetcher } from './webhooks.js';
 
-export async function ensureWatchQueues(boss: PgBoss): Promise<void> {
+async function ensureWatchQueues(boss: PgBoss): Promise<void> {
   for (const q of [WATCH_CHECK_QUEUE, WATCH_WEBHOOK_QUEUE, WATCH_SWEEP_QUEUE]) await ensureQueue(boss, q);
 }
 

@@ -44,7 +44,7 @@ export async function conformanceToolchain(): Promise<Toolchain | { unavailable:
   }
 }
 
-export const INSPECTOR_PACKAGE = '@modelcontextprotocol/inspector@2.12.0';
+const INSPECTOR_PACKAGE = '@modelcontextprotocol/inspector@2.12.0';
 
 /**
  * The MCP Inspector's CLI (v2, the `@modelcontextprotocol/inspector` package: the separate

@@ -14,6 +14,8 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { MountOptions } from './app-host-page.js';
 import { launchChromium, screenshot } from './browser.js';
+import { startTestService, type TestService } from './test-service.js';
+import type { ReplayServer } from '../replay/server.js';
 
 export const WIDTHS = [1280, 360] as const;
 export const THEMES = ['light', 'dark'] as const;
@@ -58,7 +60,7 @@ export interface RenderedApp {
 }
 
 /** An MCP client over HTTP that states the extension, as a host that renders apps does. */
-export async function connectAppsClient(serviceUrl: string, key: string): Promise<Client> {
+async function connectAppsClient(serviceUrl: string, key: string): Promise<Client> {
   const client = new Client(
     { name: 'apps-host', version: '1.0.0' },
     { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } },
@@ -73,6 +75,46 @@ export async function readAppPage(client: Client, toolName: string): Promise<{ h
   const read = await client.readResource({ uri: getToolUiResourceUri(tool)! });
   const content = read.contents[0] as unknown as { text: string; _meta: { ui: { csp: McpUiResourceCsp } } };
   return { html: content.text, csp: content._meta.ui.csp };
+}
+
+/** A chat host's scene for one tool's app: the service over a replay, an Apps client with a key, the app's page, the host in Chromium. */
+export interface AppScene {
+  replay: ReplayServer;
+  svc: TestService;
+  client: Client;
+  page: { html: string; csp: McpUiResourceCsp };
+  host: AppHost;
+  /** Ends all of it (what started, when the scene did not start whole). */
+  close(): Promise<void>;
+}
+
+/**
+ * Sets up the scene every app test starts from: the service with `env` (its upstreams on `replay`),
+ * an Apps client with a key (`key`: its options), `tool`'s app page, and the host.
+ */
+export async function startAppScene(o: {
+  replay: ReplayServer;
+  env: Record<string, string>;
+  tool: string;
+  key?: Parameters<TestService['key']>[0];
+}): Promise<AppScene> {
+  const parts: Partial<AppScene> = { replay: o.replay };
+  const close = async () => {
+    await parts.host?.close();
+    await parts.client?.close();
+    await parts.svc?.close();
+    await parts.replay?.close();
+  };
+  try {
+    parts.svc = await startTestService(o.env);
+    parts.client = await connectAppsClient(parts.svc.url, (await parts.svc.key(o.key)).key);
+    parts.page = await readAppPage(parts.client, o.tool);
+    parts.host = await startAppHost();
+    return { ...(parts as Omit<AppScene, 'close'>), close };
+  } catch (err) {
+    await close().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** What every rendered app must be: nothing wider than its frame, no serious axe finding, no console error, no foreign request; its screenshot. */

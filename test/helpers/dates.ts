@@ -9,7 +9,7 @@
 import { addDays, earliestStayDate, nightsBetween } from '../../src/domain/dates.js';
 
 /** A date `n` days after the earliest a stay may start today. */
-export const ahead = (n: number): string => addDays(earliestStayDate(), n);
+const ahead = (n: number): string => addDays(earliestStayDate(), n);
 
 export interface DateShift {
   /** The recorded date moved by the shift. */
@@ -34,7 +34,7 @@ export function shiftFrom(anchor: string, minAhead = 7): DateShift {
 }
 
 /** Every `YYYY-MM-DD` in `body`, and every `[YYYY,M,D]` (the flight pages' dates), moved by `days`. */
-export function shiftText(body: string, days: number): string {
+function shiftText(body: string, days: number): string {
   return body
     .replace(/\b(20\d\d-[01]\d-[0-3]\d)\b/g, (d) => addDays(d, days))
     .replace(/\[(20\d\d),(\d{1,2}),(\d{1,2})\]/g, (_, y: string, m: string, d: string) => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Tool } from '../../src/core/define-tool.js';
 
 /** Where RECORD_EXAMPLES=1 test runs leave one real call per operation; `npm run examples` collects them. */
-export const EXAMPLES_DIR = path.resolve('test-artifacts/examples');
+const EXAMPLES_DIR = path.resolve('test-artifacts/examples');
 
 /**
  * With RECORD_EXAMPLES=1, each tool's first successful, non-empty call in the suite (real

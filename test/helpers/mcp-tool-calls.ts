@@ -42,9 +42,9 @@ const CROWN = LONDON_TOKENS[0];
  * stay of the London pages, the flights, and the travel group's recorded stay (its reply states
  * the stay, so the replay serves it moved the same way).
  */
-export const HOTEL_DATES = shiftFrom('2026-04-15');
-export const FLIGHT_DATES = shiftFrom('2026-07-15');
-export const GROUP_DATES = shiftFrom('2023-06-04');
+const HOTEL_DATES = shiftFrom('2026-04-15');
+const FLIGHT_DATES = shiftFrom('2026-07-15');
+const GROUP_DATES = shiftFrom('2023-06-04');
 const STAY = { property_token: CROWN, check_in: HOTEL_DATES('2026-04-15'), nights: 7, market: 'GB' };
 const ROUND_TRIP = {
   departure_id: 'SFO',
@@ -98,7 +98,7 @@ export const TOOL_CALLS: ToolCall[] = [
 ];
 
 /** What the replay answers a posted click-out: a page that names itself, as a seller's landing would. */
-export const SELLER_PAGE = '<!doctype html><html><head><title>Seller: your itinerary</title></head><body><h1>Your itinerary</h1></body></html>';
+const SELLER_PAGE = '<!doctype html><html><head><title>Seller: your itinerary</title></head><body><h1>Your itinerary</h1></body></html>';
 
 const pinsOutbound = (r: RecordedRequest) => !!r.query.tfs && !!decodeTfs(r.query.tfs).legs[0]?.selectedFlights?.length;
 const quoteFor = (checkIn: string) => (r: RecordedRequest) => JSON.parse(r.query.variables ?? '{}').checkIn === checkIn;

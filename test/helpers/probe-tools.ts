@@ -28,7 +28,7 @@ export const probeMetered = defineTool({
   },
 });
 
-export const probeQueryKey = defineTool({
+const probeQueryKey = defineTool({
   name: 'probe_query_key',
   title: 'Probe (GET with api_key in the query)',
   description: 'Test-only compatible-family GET route.',
@@ -44,7 +44,7 @@ export const probeQueryKey = defineTool({
   },
 });
 
-export const probeFault = defineTool({
+const probeFault = defineTool({
   name: 'probe_fault',
   title: 'Probe (server fault)',
   description: 'Test-only operation whose handler has a bug.',

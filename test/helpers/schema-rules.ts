@@ -6,7 +6,7 @@
  */
 type Schema = Record<string, unknown>;
 
-export type RuleKind = 'field' | 'enum' | 'default' | 'bound' | 'required';
+type RuleKind = 'field' | 'enum' | 'default' | 'bound' | 'required';
 
 export interface Rule {
   kind: RuleKind;

@@ -9,7 +9,7 @@ import { zstdRawFrame } from './zstd-frame.js';
  * Local HTTP server that replays recorded upstream payloads, so sources run end to end without
  * the internet. First matching route wins; unmatched requests get 404 with `x-replay-unmatched: 1`.
  */
-export type ReplayFailure = { status: number; body?: string; headers?: Record<string, string> } | { close: true } | { delayMs: number } | { cut: ReplayCut };
+type ReplayFailure = { status: number; body?: string; headers?: Record<string, string> } | { close: true } | { delayMs: number } | { cut: ReplayCut };
 
 /**
  * A reply whose transfer stops after `at` bytes of its (encoded) body. `framing` is what the

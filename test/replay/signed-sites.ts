@@ -15,7 +15,7 @@ import { BOOKING_PAGE_WITHOUT_OPTIONS, BOOKING_ROWS } from '../fixtures/flights-
 import { CALENDAR_GRAPH_RETURN, RPC_REFUSED } from '../fixtures/flights-rpc-payloads.js';
 
 export const BOOKING_PATH = '/travel/flights/booking';
-export const RPC_BASE = '/_/FlightsFrontendUi/data/travel.frontend.flights.FlightsFrontendService';
+const RPC_BASE = '/_/FlightsFrontendUi/data/travel.frontend.flights.FlightsFrontendService';
 export const BOOKING_RPC_PATH = `${RPC_BASE}/GetBookingResults`;
 export const CALENDAR_RPC_PATH = `${RPC_BASE}/GetCalendarGraph`;
 export const PAGE_SCRIPT_PATH = '/_/mss/boq-travel-frontend/_/js/k=travel-frontend.signed.js';
@@ -126,7 +126,7 @@ function signedPage(base: string, rpc: 'GetBookingResults' | 'GetCalendarGraph',
 }
 
 /** Attempts a hostile page makes: a cloud metadata address, another loopback port (fetch, WebSocket), the same port by another name, a beacon, a redirect into private space. */
-export function privateReaches(canaryPort: number, replayPort: number): string {
+function privateReaches(canaryPort: number, replayPort: number): string {
   return (
     `<script nonce="n">` +
     `fetch('http://169.254.169.254/latest/meta-data/').catch(() => {});` +

@@ -20,8 +20,8 @@ const cookieOf = (req: RecordedRequest, name: string) => new RegExp(`(?:^|;\\s*)
 const userAgent = (req: RecordedRequest) => String(req.headers['user-agent'] ?? '');
 
 /** Where the replayed AWS WAF serves its script and its verify endpoint (the real ones live on `<id>.token.awswaf.com`). */
-export const AWS_WAF_SCRIPT = '/__awswaf/challenge.js';
-export const AWS_WAF_VERIFY = '/__awswaf/verify';
+const AWS_WAF_SCRIPT = '/__awswaf/challenge.js';
+const AWS_WAF_VERIFY = '/__awswaf/verify';
 
 /** The interstitial as AWS WAF serves it for `Accept: text/html`: the script's parameters, the script, the token, a reload. */
 function awsWafInterstitial(nonce: string): string {
@@ -101,7 +101,7 @@ export class AwsWafWall {
 }
 
 /** Where the replayed Akamai sensor script lives (a site-specific path on the real sites). */
-export const AKAMAI_SENSOR = '/fxQfz8/7Dvs/akam/13/4b1c0e0d';
+const AKAMAI_SENSOR = '/fxQfz8/7Dvs/akam/13/4b1c0e0d';
 
 const AKAMAI_SENSOR_JS = `(async () => {
   const sensor_data = '3;0;1;0;' + (window.bmak && window.bmak.nonce) + ';' + navigator.userAgent.length;

@@ -33,7 +33,7 @@ interface Calendar {
 const Stats = { priced: z.int(), min: z.number().nullable(), median: z.number().nullable(), max: z.number().nullable() };
 const Night = z.looseObject({ date: z.string(), rate_total: z.number().nullable() });
 
-export const HotelCalendarView = z.object({
+const HotelCalendarView = z.object({
   property_token: z.string(),
   market: z.string(),
   currency: z.string().nullable(),

@@ -14,7 +14,7 @@ const money = (amount: number | null, currency: string | null) =>
 /** An amount and its currency read from the answer. */
 const moneyAt = (v: unknown, amount: JsonPath, currency: JsonPath) => money(num(v, ...amount), textOrNull(v, ...currency));
 /** "1 match", "3 matches": a count and its noun, its plural the English one (`-es` after s, x, ch, sh). */
-export const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : /(s|x|ch|sh)$/.test(what) ? 'es' : 's'}`;
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : /(s|x|ch|sh)$/.test(what) ? 'es' : 's'}`;
 /** The property's name, or its token where the answer names none. */
 const property = (a: Answer) => textOrNull(a, 'name') ?? text(a, 'token');
 const stay = (a: Answer) => `${text(a, 'check_in')} → ${text(a, 'check_out')}`;

@@ -88,7 +88,7 @@ function objectKeys(schema: z.ZodType): Set<string> {
   return new Set(shape ? Object.keys(shape) : []);
 }
 
-export function asksZeroRetention(params: Record<string, unknown>): boolean {
+function asksZeroRetention(params: Record<string, unknown>): boolean {
   return params.zero_retention === true || params.zero_retention === 'true';
 }
 

@@ -30,7 +30,7 @@ function propertiesOf(set: { own: { property_token: string; name: string }; comp
 }
 
 /** The job's items: each property at each length of stay, in grid order. */
-export function shopItems(properties: ShopProperty[], ask: ShopAsk): NormalizedCalendarRequest[] {
+function shopItems(properties: ShopProperty[], ask: ShopAsk): NormalizedCalendarRequest[] {
   return properties.flatMap((p) =>
     ask.los.map((los) =>
       normalizeCalendarRequest({

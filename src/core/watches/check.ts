@@ -36,7 +36,7 @@ import { hotelOf, stayRates, targetTool } from './target.js';
 import { healthEvent } from './health.js';
 
 /** Where a check's charge and history row are recorded: the route that asks for a check. */
-export const CHECK_ROUTE = { method: 'POST', path: '/v1/watches/{watch_id}/check' } as const;
+const CHECK_ROUTE = { method: 'POST', path: '/v1/watches/{watch_id}/check' } as const;
 /** Changes carried by one event (the check keeps them all). */
 const EVENT_CHANGES = 100;
 

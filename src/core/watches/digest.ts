@@ -22,7 +22,7 @@ const DIGEST_WATCHES = 200;
 const ACCOUNTS_PER_SWEEP = 200;
 
 /** The digest day holding `at` (ms): its number and bounds. */
-export function digestDay(config: Pick<Config, 'WATCH_HOUR_S'>, at: number): { period: number; from: Date; to: Date } {
+function digestDay(config: Pick<Config, 'WATCH_HOUR_S'>, at: number): { period: number; from: Date; to: Date } {
   const day = 24 * config.WATCH_HOUR_S * 1000;
   const period = Math.floor(at / day);
   return { period, from: new Date(period * day), to: new Date((period + 1) * day) };
@@ -59,7 +59,7 @@ function watchDay(f: DigestFacts) {
 }
 
 /** The digest's data for the account's watches over one day (pure). */
-export function digestData(facts: DigestFacts[], total: number, day: { from: Date; to: Date }) {
+function digestData(facts: DigestFacts[], total: number, day: { from: Date; to: Date }) {
   const watches = facts.map(watchDay);
   return {
     period: { from: day.from.toISOString(), to: day.to.toISOString() },

@@ -10,14 +10,14 @@ import { OPERATIONS } from '../../domain/watch-observation.js';
 import { isoOrNull, type CheckRow, type EventRow, type WatchRow, type WatchTotals } from '../../platform/watches.js';
 
 /** Changes listed per check in the answers (the stored check keeps them all). */
-export const CHANGES_SHOWN = 50;
+const CHANGES_SHOWN = 50;
 
 const Cheapest = z
   .object({ key: z.string(), total: z.number(), currency: z.string(), provenance: ProvenanceSchema.nullable() })
   .nullable()
   .describe('the lowest price seen in the target currency: which night, seller or source, with its provenance');
 
-export const StoredRun = z
+const StoredRun = z
   .object({ run_id: z.string(), rows_written: z.int(), rows_changed: z.int(), rows_removed: z.int() })
   .nullable()
   .describe("the check's stored rates (GET /v1/rates): the run and its diff against what the account had stored");

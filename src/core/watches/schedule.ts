@@ -80,14 +80,14 @@ export async function checkSlot(deps: ServiceDeps, boss: PgBoss, job: CheckJob):
  * What follows a failed attempt: pause (the account cannot pay, or the target is gone), another try
  * later in the period, or the slot given up as missed.
  */
-export type AfterFailure = { pause: 'insufficient_credits' | 'gone' } | { pause: false; retry: boolean; at: Date; missed: number };
+type AfterFailure = { pause: 'insufficient_credits' | 'gone' } | { pause: false; retry: boolean; at: Date; missed: number };
 
 /**
  * The rule for a failed attempt (pure): a retryable failure is tried again after a doubling delay
  * while that still falls within the slot's period; otherwise, or when the period would end first,
  * the slot is missed and the schedule moves to the next one.
  */
-export function afterFailure(
+function afterFailure(
   config: { WATCH_HOUR_S: number },
   watch: Pick<WatchRow, 'every_hours' | 'failures' | 'next_check_at'>,
   api: ApiError,

@@ -14,7 +14,7 @@ import { asksZeroRetention } from '../invoke.js';
 import { inputHazards, toValidationIssues } from '../validation.js';
 
 /** The operation each target names: its tool (the route a check runs). */
-export const OPERATION_TOOLS: Record<Operation, { name: string; route: string }> = {
+const OPERATION_TOOLS: Record<Operation, { name: string; route: string }> = {
   calendar: { name: 'get_hotel_calendar', route: 'POST /v1/calendar' },
   offers: { name: 'get_hotel_offers', route: 'POST /v1/offers' },
   compare: { name: 'compare_hotel_prices', route: 'POST /v1/ota/compare' },

@@ -8,7 +8,7 @@ export type { KeySummary };
 export type KeyOutcome = { ok: true; key: CreatedKey } | { ok: false; reason: string };
 
 /** Key name of a dashboard account: rotation keeps it, and with it the rate limit. */
-export const accountKeyName = (email: string) => `acct-${email}`;
+const accountKeyName = (email: string) => `acct-${email}`;
 
 /** The account's live keys (a dashboard account has at most one; an admin may have issued others). */
 export function liveKeys(sql: Sql, accountId: string): Promise<KeySummary[]> {

@@ -31,7 +31,7 @@ const badge = (status: string) => html`<span class="badge ${BADGE[status] ?? ''}
 const lastDate = (s: { start: string; days: number }) => new Date(Date.parse(`${s.start}T00:00:00Z`) + (s.days - 1) * 86_400_000).toISOString().slice(0, 10);
 const rangeText = (r: ShopSummary['request']) => `${r.start} → ${lastDate(r)} · ${r.los.map((n) => `${n}n`).join(', ')}`;
 
-export function compsetsPage(o: Signed & { sets: CompsetRow[] }): string {
+function compsetsPage(o: Signed & { sets: CompsetRow[] }): string {
   const rows = o.sets.map(
     (s) => html`<tr><td data-label="Set"><a class="breakable" href="/dashboard/compsets/${s.id}">${s.name}</a></td>
 <td data-label="Your hotel"><span class="breakable">${s.own.name}</span></td>
@@ -74,7 +74,7 @@ ${heatLegend()}${heatMap(shop.rows, shop.request.los)}${failures}
 <p class="hint">Each cell: your all-in stay total, the competitors' median, your rank among the hotels priced (1 = cheapest) and your difference to the median. Hover a cell for every hotel's price. The same grid: <code class="breakable">GET ${shop.poll_url}</code> (<code>?format=csv</code>).</p></div>`;
 }
 
-export function compsetPage(o: Signed & { set: CompsetRow; shops: ShopSummary[]; shop: Shop | null }): string {
+function compsetPage(o: Signed & { set: CompsetRow; shops: ShopSummary[]; shop: Shop | null }): string {
   const s = o.set;
   const members = html`<p class="lead"><strong class="breakable">${s.own.name}</strong> (yours) against <span class="breakable">${s.competitors.map((c) => c.name).join(', ')}</span></p>`;
   const empty = html`<div class="card"><h2>No rate shop yet</h2><p class="empty">Shop the set's prices with <code>POST /v1/compsets/${s.id}/shops</code> (a range of check-in dates and lengths of stay); its grid shows here as it fills.</p></div>`;

@@ -9,7 +9,7 @@ import { APP_CALL_ROWS, connectedAppsPage, consentPage } from './oauth-pages.js'
 import { messagePage } from './pages.js';
 import type { Session } from './sessions.js';
 
-export const AUTHORIZE_PATH = '/dashboard/oauth/authorize';
+const AUTHORIZE_PATH = '/dashboard/oauth/authorize';
 
 /** A sign-in (and every step after it) may return only to an authorization request of this dashboard. */
 export function safeNext(raw: unknown): string | undefined {

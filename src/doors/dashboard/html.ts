@@ -3,7 +3,7 @@ import type { DashboardAccount } from './accounts.js';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for element content and quoted attributes. */
-export const esc = (value: string | number | boolean | null | undefined) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
+const esc = (value: string | number | boolean | null | undefined) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /** A fragment of HTML that is already safe; `html` leaves it as is and escapes everything else. */
 export class Safe {
@@ -44,7 +44,8 @@ const CSS = `
 body{margin:0;background:#f4f6f9;color:#1d2733;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 a{color:#1f5fd1;text-decoration:none}a:hover{text-decoration:underline}
 header{background:#fff;border-bottom:1px solid #e2e6ec}
-.bar{max-width:1080px;margin:0 auto;padding:0 24px;height:58px;display:flex;align-items:center;gap:20px}
+/* the bar is wider than the page's column: seven sections and the account's e-mail fit in it at 1280 px */
+.bar{max-width:1280px;margin:0 auto;padding:0 24px;height:58px;display:flex;align-items:center;gap:20px}
 .brand{font-weight:650;color:#1d2733;display:flex;align-items:center;gap:10px;white-space:nowrap}
 .logo{width:22px;height:22px;border-radius:6px;background:linear-gradient(135deg,#2b6de8,#17a2b8)}
 nav{display:flex;gap:4px;flex:1}

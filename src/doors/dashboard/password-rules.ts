@@ -1,7 +1,7 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
 
 export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_MAX_LENGTH = 200;
+const PASSWORD_MAX_LENGTH = 200;
 
 /** The rules as the form states them, so that a refusal never comes as a surprise. */
 export const PASSWORD_RULES_TEXT = `At least ${PASSWORD_MIN_LENGTH} characters; not one of the most common passwords (with or without a few digits or symbols added), not your email address, not a repeated or consecutive run like aaaa…, 1234… or qwerty…. A passphrase of a few unrelated words works well.`;
@@ -57,7 +57,7 @@ const step = (a: string, b: string) => {
 };
 
 /** Few distinct characters, a repeated unit (abcabc…), a run of one step (abcd, 9876, 2468), a keyboard run. */
-export function isTrivial(text: string): boolean {
+function isTrivial(text: string): boolean {
   const s = text.toLowerCase();
   if (new Set(s).size < 4) return true;
   if (/^(.+?)\1+$/su.test(s)) return true;

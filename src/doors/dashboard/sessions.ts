@@ -7,7 +7,7 @@ import type { DashboardAccount } from './accounts.js';
 
 export const SESSION_COOKIE = 'dash_session';
 /** The cookie never leaves the dashboard: it is not even sent to `/v1/*`. */
-export const COOKIE_PATH = '/dashboard';
+const COOKIE_PATH = '/dashboard';
 
 const LIFETIME = {
   signedIn: { absoluteS: 12 * 3600, idleS: 2 * 3600 },

@@ -9,7 +9,7 @@ const BADGE: Record<SourceState, string> = { ok: 'succeeded', degraded: 'partial
 
 const when = (iso: string | null) => (iso ? fmtDateTime(new Date(iso)) : '—');
 
-export function sourcesPage(o: { account: DashboardAccount; csrf: string; sources: SourceStatus[] }): string {
+function sourcesPage(o: { account: DashboardAccount; csrf: string; sources: SourceStatus[] }): string {
   const rows = o.sources.map(
     (s) => html`<tr><td data-label="Source"><code>${s.source}</code></td><td data-label="State"><span class="badge ${BADGE[s.state]}">${s.state}</span></td>
 <td data-label="Last success" class="num">${when(s.last_success_at)}</td><td data-label="Last contract change" class="num">${when(s.last_contract_change_at)}</td></tr>`,

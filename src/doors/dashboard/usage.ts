@@ -22,7 +22,7 @@ export interface BucketUsage {
   errors: number;
 }
 
-export interface EndpointUsage {
+interface EndpointUsage {
   method: string;
   path: string;
   requests: number;
@@ -31,7 +31,7 @@ export interface EndpointUsage {
 }
 
 /** The calls of one key row in the period: an API key, or the key row of a connected app. */
-export interface KeyUsage {
+interface KeyUsage {
   key_id: string;
   requests: number;
   errors: number;

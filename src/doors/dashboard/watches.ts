@@ -68,7 +68,7 @@ function actions(w: WatchRow, csrf: string, back: string): Safe {
 }
 
 /** Deleting loses the watch's checks and events for good: a page of its own asks first (the dashboard runs no scripts). */
-export function deleteConfirmPage(o: Signed & { watch: WatchRow; totals: WatchTotals | undefined }): string {
+function deleteConfirmPage(o: Signed & { watch: WatchRow; totals: WatchTotals | undefined }): string {
   const w = o.watch;
   const t = o.totals;
   return appPage({
@@ -90,7 +90,7 @@ function redeliverForm(w: WatchRow, e: EventRow, csrf: string): Safe {
   return html`<form class="inline" method="post" action="/dashboard/watches/${w.id}/events/${e.id}/redeliver">${csrfField(csrf)}<button class="link" type="submit">Redeliver</button></form>`;
 }
 
-export function watchesPage(o: Signed & { watches: WatchRow[]; totals: Map<string, WatchTotals>; error?: string }): string {
+function watchesPage(o: Signed & { watches: WatchRow[]; totals: Map<string, WatchTotals>; error?: string }): string {
   const rows = o.watches.map((w) => {
     const last = o.totals.get(w.id)?.last_price as { total?: number; currency?: string } | null | undefined;
     return html`<tr><td data-label="Watch"><div><a class="breakable" href="/dashboard/watches/${w.id}">${w.name ?? w.id}</a><div class="hint">${targetText(w)}</div></div></td>
@@ -111,7 +111,7 @@ ${alert('error', o.error)}<div class="card"><h2>Your watches</h2>${body}</div>`,
   });
 }
 
-export function watchPage(
+function watchPage(
   o: Signed & { watch: WatchRow; totals: WatchTotals | undefined; checks: CheckRow[]; events: EventRow[]; notice?: string; error?: string },
 ): string {
   const w = o.watch;

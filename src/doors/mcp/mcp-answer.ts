@@ -78,7 +78,7 @@ const isProvenanceKey = (k: string) => k === 'provenance' || k.endsWith('_proven
  * fields they all share stated once at the top: nothing is lost, and a page of 20 hotels with five
  * prices each no longer repeats the same source, market, currency and collection 100 times.
  */
-export function shareProvenance(answer: Json): Json {
+function shareProvenance(answer: Json): Json {
   const all: Json[] = [];
   const collect = (v: unknown) => {
     if (Array.isArray(v)) return v.forEach(collect);

@@ -54,7 +54,7 @@ function uiMeta(app: string): McpUiResourceMeta {
 /** Built next to the compiled modules (dist/src/… → dist/apps) or, run from the sources, in the build's dist/apps. */
 const PAGES = new URL(import.meta.url.includes('/dist/src/') ? '../../../apps/' : '../../../dist/apps/', import.meta.url);
 
-export function appUri(app: string): string {
+function appUri(app: string): string {
   return `ui://hotelrates/${app}`;
 }
 

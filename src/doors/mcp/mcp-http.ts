@@ -18,7 +18,7 @@ import { logFault } from '../rest/http-errors.js';
  * MCP request is authenticated; a refusal (401 with its Bearer challenge) is sent here, before the
  * protocol layer sees the request, and null returned.
  */
-export async function resolveCaller(deps: ServiceDeps, req: Request, res: Response): Promise<McpCaller | null> {
+async function resolveCaller(deps: ServiceDeps, req: Request, res: Response): Promise<McpCaller | null> {
   const key = await authenticateMcp(deps, req, res);
   if (!key) return null;
   req.keyPrefix = key.prefix;

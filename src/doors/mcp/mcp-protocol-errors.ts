@@ -36,7 +36,7 @@ const cut = (text: string) => (text.length > MAX_ERROR_MESSAGE ? `${text.slice(0
  * spec methods it registers itself, `initialize` among them), and every message is short: one
  * line naming the first problem.
  */
-export function shortProtocolError(message: JSONRPCMessage): JSONRPCMessage {
+function shortProtocolError(message: JSONRPCMessage): JSONRPCMessage {
   if (!('error' in message) || !message.error || typeof message.error.message !== 'string') return message;
   const { code, message: text } = message.error;
   const issues = issuesIn(text);

@@ -31,7 +31,7 @@ const MAX_ENUM = 24;
 /** Text bounds at or past this are left out of the listing (the server still checks them). */
 const LONG_TEXT = 200;
 /** Byte budget of one tool's output schema in the listing (18 tools share the ≤ 48 KB of tools/list). */
-export const OUTPUT_SCHEMA_BYTES = 1_000;
+const OUTPUT_SCHEMA_BYTES = 1_000;
 /** Keys an output schema does not need: outputs are produced by us, not checked against the agent. */
 const OUTPUT_ONLY_DROPS = new Set([
   'required',

@@ -28,7 +28,7 @@ import { parseInput } from '../../core/validation.js';
  * tasks: the core tasks of 2025-11-25 were experimental and are removed by this extension.
  */
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** Merged into the server capabilities of modern-era servers (server/discover). */
 export const TASKS_CAPABILITY = { extensions: { [TASKS_EXTENSION]: {} } };
 

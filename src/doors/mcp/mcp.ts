@@ -23,7 +23,7 @@ import type { AuthedKey } from '../../platform/keys.js';
 
 export type { McpCallContext, McpCaller } from './mcp-caller.js';
 
-export const MCP_SERVER_INFO = { name: 'hotelrates', version: '1.0.0' };
+const MCP_SERVER_INFO = { name: 'hotelrates', version: '1.0.0' };
 
 /** The default listing, the same for every caller: clients and shared caches may keep it an hour. */
 const LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'public' } as const;

@@ -15,7 +15,7 @@ export const AUTHORIZATION_PARAMS = [
   'code_challenge_method',
   'resource',
 ] as const;
-export type AuthorizationParams = Partial<Record<(typeof AUTHORIZATION_PARAMS)[number], string>>;
+type AuthorizationParams = Partial<Record<(typeof AUTHORIZATION_PARAMS)[number], string>>;
 
 export interface AuthorizationRequest {
   client: OAuthClient;
@@ -37,7 +37,7 @@ const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const MAX_STATE = 1000;
 
 /** Single string values only: a repeated or nested parameter makes the request ambiguous. */
-export function pickParams(source: Record<string, unknown>): AuthorizationParams | string {
+function pickParams(source: Record<string, unknown>): AuthorizationParams | string {
   const out: AuthorizationParams = {};
   for (const name of AUTHORIZATION_PARAMS) {
     const v = source[name];

@@ -66,7 +66,7 @@ export async function prunePendingClients(sql: Db, max: number): Promise<number>
 }
 
 /** A client id that names a Client ID Metadata Document: an HTTPS URL with a path. */
-export function isMetadataDocumentId(clientId: string): boolean {
+function isMetadataDocumentId(clientId: string): boolean {
   return clientId.startsWith('https://');
 }
 

@@ -36,7 +36,7 @@ export async function issueCode(sql: Db, c: CodeRequest): Promise<string> {
 }
 
 /** PKCE S256 (RFC 7636 §4.6): BASE64URL(SHA256(verifier)) equals the challenge of the authorization request. */
-export function pkceMatches(verifier: string, challenge: string): boolean {
+function pkceMatches(verifier: string, challenge: string): boolean {
   if (!VERIFIER.test(verifier)) return false;
   const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
   const expected = Buffer.from(challenge);

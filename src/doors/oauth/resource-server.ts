@@ -36,7 +36,7 @@ function callerOf(t: LiveAccessToken): AuthedKey {
  * Bearer sk_…`), or an OAuth access token. Tokens go through the MCP SDK's bearer check: audience
  * (RFC 8707: this /mcp and nothing else), scope and expiry. Refusals are OAuthErrors.
  */
-export async function mcpCaller(deps: Pick<ServiceDeps, 'platform' | 'config' | 'sql'>, req: Request): Promise<AuthedKey> {
+async function mcpCaller(deps: Pick<ServiceDeps, 'platform' | 'config' | 'sql'>, req: Request): Promise<AuthedKey> {
   const presented = presentedKey(req, false);
   if (presented === undefined || !ACCESS_TOKEN_PATTERN.test(presented) || req.get('x-api-key')) {
     try {

@@ -14,7 +14,7 @@ import { MCP_SCOPE, oauthUrls, type OAuthUrls } from './urls.js';
 const FORM_MAX_BYTES = 16 * 1024;
 
 /** RFC 8414 authorization server metadata. */
-export function authorizationServerMetadata(u: OAuthUrls) {
+function authorizationServerMetadata(u: OAuthUrls) {
   return {
     issuer: u.issuer,
     authorization_endpoint: u.authorization,
@@ -35,7 +35,7 @@ export function authorizationServerMetadata(u: OAuthUrls) {
 }
 
 /** RFC 9728 protected resource metadata of /mcp. */
-export function protectedResourceMetadata(u: OAuthUrls) {
+function protectedResourceMetadata(u: OAuthUrls) {
   return {
     resource: u.resource,
     authorization_servers: [u.issuer],

@@ -13,12 +13,12 @@ import { classifyFailure, inSourceScope, type OutcomeEvent } from '../../ops/out
 import { readSourceClearances, type SourceClearance, type SourcePaths } from '../../ops/source-paths.js';
 
 /** An outcome class, or: the source answered but with nothing in it (empty), or it failed on our side (error). */
-export type CheckState = Outcome | 'empty' | 'error';
+type CheckState = Outcome | 'empty' | 'error';
 
 /** Which path the check's requests needed: the plain client, the browser (tried once plain was refused, or by mode), or none (no request). */
-export type CheckPath = 'http' | 'browser' | null;
+type CheckPath = 'http' | 'browser' | null;
 
-export interface CheckResult {
+interface CheckResult {
   source: string;
   state: CheckState;
   /** How the source is reached (UPSTREAM_<ALIAS>_MODE); null for the website fetcher. */
@@ -40,7 +40,7 @@ const OPERATOR: AuthedKey = { id: 'check-sources', name: 'check:sources', prefix
  * Runs one canonical request through the operation's own handler in a source scope, so its
  * outcomes are classified (and recorded) exactly as a route's would be.
  */
-export async function checkSource(deps: ServiceDeps, check: CanonicalCheck, timeoutMs: number): Promise<CheckResult> {
+async function checkSource(deps: ServiceDeps, check: CanonicalCheck, timeoutMs: number): Promise<CheckResult> {
   const started = performance.now();
   // one session per check, like one API call: its own cookies; a changed reply is kept under diagnostics
   const requestId = newId('chk');

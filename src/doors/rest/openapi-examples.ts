@@ -24,7 +24,7 @@ type Schema = Record<string, unknown>;
  * A value of the schema that states nothing: nullable fields null, arrays empty, optional fields
  * absent, so that no price, id or count is made up; used where no recording exists.
  */
-export function schematic(schema: unknown): unknown {
+function schematic(schema: unknown): unknown {
   const s = (schema ?? {}) as Schema;
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum)) return s.enum[0];

@@ -1,5 +1,5 @@
 import type { SourceUses } from '../context.js';
-import { driftRule } from '../../config/source-guards.js';
+import { guards } from './guards.js';
 import { ApiError } from '../../domain/errors.js';
 import { checkStatus } from '../shared/observation.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
@@ -92,6 +92,6 @@ export async function fetchAppSearch(
   const call = new AppsCall(deps);
   const res = await call.send(appSearchRequest(input));
   checkStatus(res);
-  const { total, apps } = await withContractGuard('apps', res, (r) => parseAppSearch(r.json()), { rule: driftRule('apps', 'search') });
+  const { total, apps } = await withContractGuard('apps', res, (r) => parseAppSearch(r.json()), { rule: guards.drift.search });
   return { total, apps, wire_bytes: call.wire_bytes };
 }

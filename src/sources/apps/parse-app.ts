@@ -54,7 +54,7 @@ function rating(avg: unknown, count: unknown): [number | null, number | null] {
 }
 
 /** One software result of the lookup/search API (iOS and Mac App Store share the schema). */
-export function mapAppResult(r: JsonObject): AppRecord {
+function mapAppResult(r: JsonObject): AppRecord {
   const id = n(r.trackId);
   if (id === null) throw new UpstreamContractChanged('apps', 'trackId');
   const [avg, count] = rating(r.averageUserRating, r.userRatingCount);

@@ -5,17 +5,17 @@ export interface AppsRequest {
   headers?: Record<string, string>;
 }
 
-export const APP_REVIEWS_PAGE_SIZE = 20;
+const APP_REVIEWS_PAGE_SIZE = 20;
 
 /** The contract's sorts → the review rows' sortId (1 helpful, 2 favorable, 3 critical, 4 recent). */
-export const APP_REVIEW_SORT_IDS = { most_helpful: 1, most_favorable: 2, most_critical: 3, most_recent: 4 } as const;
+const APP_REVIEW_SORT_IDS = { most_helpful: 1, most_favorable: 2, most_critical: 3, most_recent: 4 } as const;
 export type AppReviewSort = keyof typeof APP_REVIEW_SORT_IDS;
 
 /**
  * Storefront ids for the store-front header. Only ids confirmed in public sources are listed;
  * other countries go by the `cc` parameter alone.
  */
-export const STOREFRONT_IDS: Record<string, string> = { us: '143441', cn: '143465', dk: '143458', hk: '143463', jp: '143462', tr: '143480' };
+const STOREFRONT_IDS: Record<string, string> = { us: '143441', cn: '143465', dk: '143458', hk: '143463', jp: '143462', tr: '143480' };
 /** The review endpoints answer JSON to store clients. */
 const STORE_CLIENT = 'iTunes/12.12.4 (Macintosh; OS X 10.15.7) AppleWebKit/610.1.4';
 

@@ -158,12 +158,12 @@ export function detectBoardFromUrl(raw: string): CareersBoard | null {
 }
 
 /** A stable key for counting one board seen several times. */
-export function boardKey(b: CareersBoard): string {
+function boardKey(b: CareersBoard): string {
   return `${b.ats}:${b.board.toLowerCase()}`;
 }
 
 /** Where on a page a board was seen. */
-export type BoardEvidence = 'link' | 'iframe' | 'script' | 'state' | 'custom_domain';
+type BoardEvidence = 'link' | 'iframe' | 'script' | 'state' | 'custom_domain';
 
 export interface BoardCandidate extends CareersBoard {
   /** How many times the page names this board. */

@@ -30,9 +30,9 @@ const LEGAL_WORDS = new Set([
   'hq',
 ]);
 
-export type ProbeOutcome = 'confirmed' | 'absent' | 'different_company' | 'failed';
+type ProbeOutcome = 'confirmed' | 'absent' | 'different_company' | 'failed';
 
-export interface BoardProbe {
+interface BoardProbe {
   ats: string;
   board: string;
   outcome: ProbeOutcome;
@@ -152,7 +152,7 @@ async function probe(io: CareersIo, b: CareersBoard, pageUrl: string): Promise<{
 }
 
 /** "Acme, Inc." matches acme.com; "Acme Leisure Group" does not. */
-export function nameMatchesSite(name: string | null, site: string): boolean {
+function nameMatchesSite(name: string | null, site: string): boolean {
   if (!name) return false;
   const label = firstLabel(site).replace(/[^a-z0-9]/g, '');
   const words = name
@@ -165,7 +165,7 @@ export function nameMatchesSite(name: string | null, site: string): boolean {
 }
 
 /** Whether markup links to a page of `site` (the company's own website). */
-export function linksToSite(html: string, site: string): boolean {
+function linksToSite(html: string, site: string): boolean {
   const $ = cheerio.load(html);
   let found = false;
   $('a[href]').each((_, el) => {

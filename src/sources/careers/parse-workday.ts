@@ -12,7 +12,7 @@ function boardOrigin(board: CareersBoard): string {
 }
 
 /** The public posting URL from a list item's externalPath. */
-export function workdayJobUrl(board: CareersBoard, externalPath: string): string {
+function workdayJobUrl(board: CareersBoard, externalPath: string): string {
   return `${boardOrigin(board)}/${board.site}${externalPath}`;
 }
 

@@ -9,7 +9,7 @@ export interface CareersRequest {
   body?: string;
 }
 
-export const SMARTRECRUITERS_PAGE_SIZE = 100;
+const SMARTRECRUITERS_PAGE_SIZE = 100;
 export const SMARTRECRUITERS_MAX_PAGES = 20;
 export const WORKDAY_PAGE_SIZE = 20;
 export const WORKDAY_MAX_PAGES = 50;

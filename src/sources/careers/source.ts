@@ -7,4 +7,5 @@ export const careersSource: SourceManifest = {
   hosts: null,
   check: () => ({ operation: 'get_careers_jobs', input: { url: 'https://boards.greenhouse.io/amplitude', limit: 1 }, checked: 'board greenhouse/amplitude' }),
   compare: null,
+  guards: null,
 };

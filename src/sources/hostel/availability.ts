@@ -7,12 +7,12 @@
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import { arr, at, isObject, numeric, text, type Json } from '../../domain/json.js';
 
-export interface HostelNightPrice {
+interface HostelNightPrice {
   date: string;
   price: number | null;
 }
 
-export interface HostelRateOffer {
+interface HostelRateOffer {
   rate_plan_id: string;
   /** e.g. depositPayable, nonRefundable. */
   payment_procedure: string;
@@ -30,7 +30,7 @@ export interface HostelRateOffer {
   promotion_discount: string | null;
 }
 
-export interface HostelRoom {
+interface HostelRoom {
   room_id: string;
   name: string;
   kind: 'dorm' | 'private';

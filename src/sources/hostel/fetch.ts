@@ -2,7 +2,7 @@
  * Hostel site I/O on its API gateway: one property's availability for a stay, and a destination
  * search (autocomplete to a city id, then the city's property list for the dates).
  */
-import { driftRule } from '../../config/source-guards.js';
+import { guards } from './guards.js';
 import type { SourceUses } from '../context.js';
 import { NotFound } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
@@ -99,7 +99,7 @@ export async function fetchHostelSearch(deps: SourceUses<'upstream'>, input: Hos
   checkStatus(response);
   const obs = observe('hostel', response);
   const page = await withContractGuard('hostel', response, (r) => parseHostelCityProperties(r.json()), {
-    rule: driftRule('hostel', 'city_properties'),
+    rule: guards.drift.city_properties,
     priced: true,
   });
   return {

@@ -16,7 +16,7 @@ export interface HostelPlace {
   country: string | null;
 }
 
-export interface HostelListing {
+interface HostelListing {
   position: number | null;
   property_id: string;
   name: string;

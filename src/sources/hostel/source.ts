@@ -1,6 +1,8 @@
 import { checkDay, upstreamSource } from '../manifest.js';
+import { guards } from './guards.js';
 
 export const hostelSource = upstreamSource('hostel', {
+  guards,
   check: (now) => {
     const checkIn = checkDay(now, 30);
     return {

@@ -22,7 +22,7 @@ async function waitForCards(page: Page, timeoutMs: number): Promise<void> {
 }
 
 /** The search engine's job-card view of a query (`ibp=htl;jobs`), relative to its base URL. */
-export function jobSearchPath(input: { q: string; gl: string; hl: string }): string {
+function jobSearchPath(input: { q: string; gl: string; hl: string }): string {
   // The `;` of ibp stays literal, as the engine's own links write it.
   return `/search?q=${encodeURIComponent(input.q)}&ibp=htl;jobs&hl=${encodeURIComponent(input.hl)}&gl=${encodeURIComponent(input.gl)}`;
 }

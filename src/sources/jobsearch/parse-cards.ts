@@ -26,7 +26,7 @@ const EMPLOYMENT_LABEL = /^employment type\b/i;
 /** Relative ages only ("3 days ago", "22 hours ago", "30+ days ago"); a calendar date is not kept. */
 const RELATIVE_AGE = /\bago\b|^\d+\+?\s*(?:h|d|hr|hrs|hours?|days?|weeks?|months?)\b/i;
 
-export interface JobCardApplyOption {
+interface JobCardApplyOption {
   source: string | null;
   link: string;
 }

@@ -1,5 +1,5 @@
 import type { SourceUses } from '../context.js';
-import { driftRule } from '../../config/source-guards.js';
+import { guards } from './guards.js';
 import { NotFound } from '../../domain/errors.js';
 import { checkStatus } from '../shared/observation.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
@@ -36,7 +36,7 @@ export async function fetchNetworkSearch(deps: SourceUses<'upstream'>, params: N
   if (res.status === 400 || res.status === 404) return { value: [], wire_bytes: res.wireBytes };
   checkStatus(res);
   const cards = await withContractGuard('network', res, (r) => parseNetworkSearch(r.text(), { start: params.start ?? 0 }), {
-    rule: driftRule('network', 'job_search'),
+    rule: guards.drift.job_search,
   });
   return { value: cards, wire_bytes: res.wireBytes };
 }

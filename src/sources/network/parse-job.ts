@@ -35,7 +35,7 @@ const ONSITE_MARK = /apply-link-(?:simple_)?onsite/;
 /** Pages served instead of the posting to logged-out visitors that are blocked. */
 const BLOCK_MARK = /authwall|<title>[^<]*(?:Sign Up|Sign In|Security Verification)[^<]*<\/title>|checkpoint\/challenge/i;
 
-export interface NetworkCriterion {
+interface NetworkCriterion {
   name: string;
   value: string;
 }

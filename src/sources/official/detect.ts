@@ -7,7 +7,7 @@
 import * as cheerio from 'cheerio';
 import { OFFICIAL_ENGINES, type EngineSpec, type IdRule } from './engines.js';
 
-export type EvidenceKind = 'link' | 'frame' | 'form' | 'inline_url' | 'request' | 'script_src' | 'dom' | 'vendor_home' | 'js_global' | 'cookie';
+type EvidenceKind = 'link' | 'frame' | 'form' | 'inline_url' | 'request' | 'script_src' | 'dom' | 'vendor_home' | 'js_global' | 'cookie';
 
 const WEIGHT: Record<EvidenceKind, number> = {
   link: 5,
@@ -35,7 +35,7 @@ export interface DetectInput {
   cookies?: string[];
 }
 
-export interface Evidence {
+interface Evidence {
   kind: EvidenceKind;
   value: string;
 }

@@ -62,7 +62,7 @@ export interface EngineRoomOffer {
 }
 
 /** What the fetch of one engine request returns: 404 and block pages are thrown by the caller; other statuses come back. */
-export interface EngineReply {
+interface EngineReply {
   status: number;
   text: string;
 }

@@ -36,7 +36,7 @@ export type OfficialDeps = SourceUses<'safeFetch', 'officialEngineHosts' | 'offi
 const EVIDENCE_SHOWN = 5;
 
 /** The website's engines, strongest evidence first; 404 for a missing site, 502 for a blocked one. */
-export async function detectWebsiteEngines(
+async function detectWebsiteEngines(
   deps: SourceUses<'safeFetch'>,
   website: string,
 ): Promise<{ matches: OfficialEngineMatch[]; finalUrl: string; wireBytes: number }> {

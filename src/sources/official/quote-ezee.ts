@@ -29,7 +29,7 @@ const LISTING = '/booking/reservation_api/listing.php';
 
 type EzeeStay = Pick<EngineStay, 'checkIn' | 'checkOut' | 'nights' | 'adults' | 'children' | 'language'>;
 
-export function ezeeRoomListUrl(base: string, key: EzeeHotelKey, stay: EzeeStay): string {
+function ezeeRoomListUrl(base: string, key: EzeeHotelKey, stay: EzeeStay): string {
   const q = new URLSearchParams({
     request_type: 'RoomList',
     HotelCode: key.hotelCode,

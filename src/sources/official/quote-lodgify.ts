@@ -28,11 +28,11 @@ const PRICE_TYPE = { promotion: 1, fees: 2, taxes: 4 } as const;
 
 type LodgifyStay = Pick<EngineStay, 'propertyCode' | 'bookingUrl' | 'checkIn' | 'checkOut' | 'adults' | 'children'>;
 
-export function lodgifyPropertyUrl(base: string, propertyId: string): string {
+function lodgifyPropertyUrl(base: string, propertyId: string): string {
   return `${base}/v2/properties/${encodeURIComponent(propertyId)}?includeInOut=false`;
 }
 
-export function lodgifyQuoteUrl(base: string, stay: LodgifyStay, roomTypeId: string): string {
+function lodgifyQuoteUrl(base: string, stay: LodgifyStay, roomTypeId: string): string {
   const q = new URLSearchParams({
     arrival: stay.checkIn,
     departure: stay.checkOut,

@@ -34,11 +34,11 @@ const post = (body: Record<string, unknown>) => ({
   body: JSON.stringify(body),
 });
 
-export function mewsConfigurationRequest(client: string, configurationId: string) {
+function mewsConfigurationRequest(client: string, configurationId: string) {
   return post({ Client: client, Ids: [configurationId], PrimaryId: configurationId });
 }
 
-export function mewsAvailabilityRequest(
+function mewsAvailabilityRequest(
   client: string,
   configurationId: string,
   hotelId: string,
@@ -80,7 +80,7 @@ function amountOf(map: unknown, currency: string | null): { currency: string; gr
 }
 
 /** The distributor page on the stay, room category pre-selected (its `mews*` query parameters). */
-export function mewsStayLink(
+function mewsStayLink(
   bookingUrl: string | null,
   configurationId: string,
   stay: Pick<EngineStay, 'checkIn' | 'checkOut' | 'adults' | 'children'>,

@@ -103,7 +103,7 @@ export function parseProfitroomAvailability(
 }
 
 /** The public booking page on the stay (the price list of offers, as the public clients open it). */
-export function profitroomStayLink(stay: Pick<EngineStay, 'propertyCode' | 'checkIn' | 'checkOut' | 'adults' | 'language'>): string {
+function profitroomStayLink(stay: Pick<EngineStay, 'propertyCode' | 'checkIn' | 'checkOut' | 'adults' | 'language'>): string {
   const q = new URLSearchParams({ 'check-in': stay.checkIn, 'check-out': stay.checkOut, r1_adults: String(stay.adults) });
   return `${OFFICIAL_ENGINE_HOSTS.profitroom.url}/${stay.language}/${encodeURIComponent(stay.propertyCode)}/pricelist/offers/?${q.toString()}`;
 }

@@ -40,7 +40,7 @@ const QUOTE_QUERY = `query quote($roomRateId: Int!, $checkInDate: String!, $chec
 const SCHEMA_ERRORS = new Set(['GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);
 const NOT_FOUND = /not found|unknown channel|no such (channel|property)/i;
 
-export interface SiteminderRate {
+interface SiteminderRate {
   roomRateId: number;
   name: string | null;
 }
@@ -68,11 +68,11 @@ const post = (query: string, variables: Record<string, unknown>): SafeFetchInit 
   body: JSON.stringify({ query, variables }),
 });
 
-export function siteminderRoomTypesRequest(stay: Pick<EngineStay, 'propertyCode' | 'checkIn' | 'checkOut'>): SafeFetchInit {
+function siteminderRoomTypesRequest(stay: Pick<EngineStay, 'propertyCode' | 'checkIn' | 'checkOut'>): SafeFetchInit {
   return post(ROOM_TYPES_QUERY, { channelCode: stay.propertyCode, checkInDate: stay.checkIn, checkOutDate: stay.checkOut, locale: 'en' });
 }
 
-export function siteminderQuoteRequest(roomRateId: number, stay: Pick<EngineStay, 'checkIn' | 'checkOut' | 'adults'>): SafeFetchInit {
+function siteminderQuoteRequest(roomRateId: number, stay: Pick<EngineStay, 'checkIn' | 'checkOut' | 'adults'>): SafeFetchInit {
   return post(QUOTE_QUERY, { roomRateId, checkInDate: stay.checkIn, checkOutDate: stay.checkOut, adults: stay.adults });
 }
 

@@ -39,7 +39,7 @@ export function smoobuSignedHeaders(key: SmoobuKey, method: string, path: string
 
 type SmoobuStay = Pick<EngineStay, 'propertyCode' | 'checkIn' | 'checkOut' | 'adults' | 'children'>;
 
-export function smoobuAvailabilityBody(stay: SmoobuStay): string {
+function smoobuAvailabilityBody(stay: SmoobuStay): string {
   return JSON.stringify({
     arrivalDate: stay.checkIn,
     departureDate: stay.checkOut,

@@ -8,4 +8,5 @@ export const officialSource: SourceManifest = {
   hosts: null,
   check: null,
   compare: officialCompare,
+  guards: null,
 };

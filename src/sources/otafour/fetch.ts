@@ -1,5 +1,5 @@
 /** `otafour` I/O: the property page's room-grid JSON for one stay, in one display currency, and the search box's suggestions. */
-import { driftRule } from '../../config/source-guards.js';
+import { guards } from './guards.js';
 import type { SourceUses } from '../context.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import type { Provenance } from '../../domain/provenance.js';
@@ -79,7 +79,7 @@ export async function fetchOtafour(deps: SourceUses<'upstream'>, input: OtafourI
   checkStatus(response);
   const obs = observe('otafour', response);
   const grid = await withContractGuard('otafour', response, (r) => parseOtafourSecondaryData(r.json(), input.property_id), {
-    rule: driftRule('otafour', 'rooms'),
+    rule: guards.drift.rooms,
   });
   const key = { propertyId: input.property_id, checkIn: stay.checkIn, checkOut: stay.checkOut, adults: input.adults };
   const prov = (o: OtafourGridOffer): Provenance =>

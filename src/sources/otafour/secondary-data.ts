@@ -20,7 +20,7 @@ export interface OtafourGridOffer {
   total: number | null;
 }
 
-export interface OtafourGridRoom {
+interface OtafourGridRoom {
   name: string;
   offers: OtafourGridOffer[];
 }

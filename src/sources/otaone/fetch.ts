@@ -2,7 +2,7 @@
  * `otaone` I/O: the property page priced for a stay (rooms route) and the search-results page
  * (search route). English pages (`.en-gb`) because the policy words are read in English.
  */
-import { driftRule } from '../../config/source-guards.js';
+import { guards } from './guards.js';
 import type { SourceUses } from '../context.js';
 import { NotFound } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
@@ -108,7 +108,7 @@ export async function fetchOtaoneSearch(deps: SourceUses<'upstream'>, input: Ota
   checkStatus(response);
   const obs = observe('otaone', response);
   const cards = await withContractGuard('otaone', response, (r) => parseOtaoneSearchCards(r.text()), {
-    rule: driftRule('otaone', 'search_cards'),
+    rule: guards.drift.search_cards,
     priced: !!stay,
   });
   const withProv = (c: OtaoneSearchCard) => ({

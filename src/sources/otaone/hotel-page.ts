@@ -36,7 +36,7 @@ export interface OtaoneRatePlan {
   breakfast_included: boolean | null;
 }
 
-export interface OtaoneRoom {
+interface OtaoneRoom {
   name: string;
   /** The page's room id (`b_id`); null when the room data carries none. */
   room_id: string | null;
@@ -64,7 +64,7 @@ export interface OtaoneHotelPage {
 }
 
 /** Cuts the JSON array that follows `key:` out of a script, honouring strings and nesting. */
-export function extractScriptArray(source: string, key: string): string | null {
+function extractScriptArray(source: string, key: string): string | null {
   const at = new RegExp(`\\b${key}["']?\\s*:\\s*\\[`).exec(source);
   if (!at) return null;
   const start = at.index + at[0].length - 1;

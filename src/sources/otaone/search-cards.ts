@@ -29,7 +29,7 @@ const SEL = {
 const FREE_CANCELLATION = /free cancellation/i;
 const NO_PREPAYMENT = /no prepayment/i;
 
-export interface OtaoneCardUnit {
+interface OtaoneCardUnit {
   name: string;
   /** Lines under the unit name (bed set-up, policies, scarcity), as displayed. */
   details: string[];

@@ -4,6 +4,7 @@
  */
 import { buildProvenance } from '../../domain/provenance.js';
 import { OPERATIONS, OTATHREE_MARKET_CURRENCY, graphqlContext, pointOfSale, type OtathreeMarket } from '../shared/group-graphql.js';
+import { guards } from './guards.js';
 import { callGroupGraphql, callPropertyOffers, type GroupContext } from '../shared/group-gateway.js';
 import { priceProvenance, seconds } from '../shared/observation.js';
 import { withHeadlineProvenance, withOfferProvenance, type OtaHeadlineOut, type OtaOfferOut } from '../shared/ota-schemas.js';
@@ -61,6 +62,7 @@ export async function readOtathreeStay(deps: GroupContext, input: OtathreeStayIn
   const { parsed, obs } = await callPropertyOffers(
     deps,
     'otathree',
+    guards.drift.stay,
     OPERATIONS.roomsAndRates,
     { market: input.market, propertyId: input.property_id, window: stay, adults: input.adults },
     (data) => parseOtathreeStay(data, { propertyId: input.property_id, marketCurrency: currency, rooms: input.rooms, nights: stay.nights }),

@@ -6,7 +6,7 @@ import { bookableRows, parseOfferGrid, statedRooms, toOffer, type OfferGrid } fr
 import { cheapestOffer, parseDisplayedAmount, type OtaHeadline, type OtaOffer } from '../shared/offer.js';
 import type { Json } from '../../domain/json.js';
 
-export interface OtathreeRoom {
+interface OtathreeRoom {
   unit_id: string;
   name: string;
   cheapest_total: number | null;
@@ -41,7 +41,7 @@ export interface OtathreeContext {
  * from the offer displaying that same nightly text, and stays null when no offer does.
  * Nightly is rounded to whole units.
  */
-export function buildHeadline(grid: OfferGrid, ctx: OtathreeContext): OtaHeadline {
+function buildHeadline(grid: OfferGrid, ctx: OtathreeContext): OtaHeadline {
   const bookable = bookableRows(grid);
   const cheapest = cheapestOffer(bookable);
   const currency = grid.currency;

@@ -4,6 +4,7 @@
  */
 import type { Provenance } from '../../domain/provenance.js';
 import { OPERATIONS, OTATWO_MARKET_CURRENCY, type OtatwoMarket } from '../shared/group-graphql.js';
+import { guards } from './guards.js';
 import { callPropertyOffers, type GroupContext } from '../shared/group-gateway.js';
 import { priceProvenance, type Observation, type StayKey } from '../shared/observation.js';
 import { TAXES_AND_FEES_DERIVATION } from '../shared/offer.js';
@@ -39,6 +40,7 @@ export async function fetchOtatwoGrid(deps: GroupContext, input: OtatwoStayInput
   const { parsed, obs } = await callPropertyOffers(
     deps,
     'otatwo',
+    guards.drift.rooms,
     OPERATIONS.roomsAndRates,
     { market: input.market, propertyId: input.property_id, window: stay, adults: input.adults },
     (data) => parseOtatwoRooms(data, { requestedCurrency, nights: stay.nights }),
@@ -55,7 +57,7 @@ function leadBasis(p: OtatwoRatePlan): string {
   return 'stay_rate_plan';
 }
 
-export function ratePlanWithProvenance(p: OtatwoRatePlan, f: OtatwoFetched): OtatwoRatePlanOut {
+function ratePlanWithProvenance(p: OtatwoRatePlan, f: OtatwoFetched): OtatwoRatePlanOut {
   const facts = {
     sourceKind: 'ota_rate_plan',
     collector: COLLECTOR,
@@ -71,7 +73,7 @@ export function ratePlanWithProvenance(p: OtatwoRatePlan, f: OtatwoFetched): Ota
   return out;
 }
 
-export function otatwoCommon(f: OtatwoFetched) {
+function otatwoCommon(f: OtatwoFetched) {
   return {
     property_id: f.parsed.property_id || f.key.propertyId,
     market: f.market,

@@ -33,7 +33,7 @@ export interface OfferGridRow extends OtaOffer {
   room_count: number;
 }
 
-export interface OfferGridUnit {
+interface OfferGridUnit {
   unit_id: string;
   name: string;
   /** The unit's own unavailability message (e.g. "We are sold out"); empty when it sells. */

@@ -32,7 +32,7 @@ export interface OtatwoRatePlan {
   business_model: string;
 }
 
-export interface OtatwoRoom {
+interface OtatwoRoom {
   name: string;
   unit_id: string;
   cheapest_rate: number | null;

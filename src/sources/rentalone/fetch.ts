@@ -4,6 +4,7 @@
  */
 import { BadRequest } from '../../domain/errors.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
+import { guards } from './guards.js';
 import { callPropertyOffers, type GroupContext } from '../shared/group-gateway.js';
 import { OPERATIONS } from '../shared/group-graphql.js';
 import { checkStatus, priceProvenance, seconds } from '../shared/observation.js';
@@ -47,6 +48,7 @@ export async function fetchRentaloneQuote(deps: GroupContext, input: RentaloneIn
   } = await callPropertyOffers(
     deps,
     'rentalone',
+    guards.drift.quote,
     OPERATIONS.ancillaryOffers,
     { market: input.market, propertyId: id, window: stay, adults: input.adults },
     (data, pos) =>

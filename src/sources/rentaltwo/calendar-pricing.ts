@@ -43,7 +43,7 @@ export interface DayPlan {
  * day's own minimum stay (1 when the calendar states none). A checkout beyond the returned months
  * cannot be checked, so that stay is not requested.
  */
-export function planDay(day: RentaltwoCalendarDay, byDate: Map<string, RentaltwoCalendarDay>, today: string, stayNights?: number): DayPlan {
+function planDay(day: RentaltwoCalendarDay, byDate: Map<string, RentaltwoCalendarDay>, today: string, stayNights?: number): DayPlan {
   if (day.date < today) return { status: 'past' };
   if (!day.is_available) return { status: 'unavailable' };
   if (!day.is_available_for_checkin) return { status: 'check_in_not_allowed' };
@@ -62,7 +62,7 @@ export function planDay(day: RentaltwoCalendarDay, byDate: Map<string, Rentaltwo
 }
 
 /** Indices of `cap` items spread evenly over `n` (all of them when n <= cap). */
-export function spread(n: number, cap: number): number[] {
+function spread(n: number, cap: number): number[] {
   if (n <= cap) return Array.from({ length: n }, (_, i) => i);
   const out = new Set<number>();
   for (let i = 0; i < cap; i++) out.add(Math.floor((i * n) / cap));

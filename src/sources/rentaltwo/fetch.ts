@@ -9,7 +9,7 @@ import { ApiError, BadRequest, NotFound, UpstreamContractChanged } from '../../d
 import { UpstreamBlocked } from '../../upstream/blocked.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
-import { driftRule } from '../../config/source-guards.js';
+import { guards } from './guards.js';
 import type { Provenance } from '../../domain/provenance.js';
 import { checkStatus, observe, priceProvenance, type Observation } from '../shared/observation.js';
 import { currencyFromText } from '../shared/offer.js';
@@ -40,9 +40,9 @@ function graphqlErrors(payload: Json, notFound: string): void {
 
 // ---------------------------------------------------------------- search
 
-export const TYPE_OF_PLACE: Record<string, string | undefined> = { any: undefined, room: 'Private room', entire_home: 'Entire home/apt' };
-export const PROPERTY_TYPE_IDS: Record<string, number> = { house: 1, guesthouse: 2, apartment: 3, hotel: 4 };
-export const AMENITY_IDS: Record<string, number> = {
+const TYPE_OF_PLACE: Record<string, string | undefined> = { any: undefined, room: 'Private room', entire_home: 'Entire home/apt' };
+const PROPERTY_TYPE_IDS: Record<string, number> = { house: 1, guesthouse: 2, apartment: 3, hotel: 4 };
+const AMENITY_IDS: Record<string, number> = {
   wifi: 4,
   air_conditioning: 5,
   pool: 7,
@@ -81,7 +81,7 @@ export interface RentaltwoSearchInput {
   zero_retention: boolean;
 }
 
-export type PricedProperty = Omit<RentaltwoProperty, 'price'> & { price: (RentaltwoPrice & { provenance: Provenance }) | null };
+type PricedProperty = Omit<RentaltwoProperty, 'price'> & { price: (RentaltwoPrice & { provenance: Provenance }) | null };
 
 const isCorner = (p: unknown): p is [number, number] => Array.isArray(p) && p.length === 2 && p.every((n) => typeof n === 'number' && Number.isFinite(n));
 const isBox = (v: unknown): v is [[number, number], [number, number]] => Array.isArray(v) && v.length === 2 && v.every(isCorner);
@@ -177,7 +177,7 @@ export async function fetchRentaltwoSearch(deps: SourceUses<'upstream'>, input: 
         graphqlErrors(json, 'rentaltwo destination not found');
         return parseRentaltwoSearch(json, { origin, includeTaxes: input.include_taxes, cursor: input.next_page_token, offset, timePeriod: input.time_period });
       }),
-    { rule: driftRule('rentaltwo', 'stays_search'), priced: !!checkIn },
+    { rule: guards.drift.stays_search, priced: !!checkIn },
   );
   const properties: PricedProperty[] = page.properties.map((p) => ({
     ...p,
@@ -261,9 +261,9 @@ export interface DayPrice extends RentaltwoPrice {
   provenance: Provenance;
 }
 
-export type CalendarDayOut = RentaltwoCalendarDay & { price_status?: PriceStatus; price?: DayPrice };
+type CalendarDayOut = RentaltwoCalendarDay & { price_status?: PriceStatus; price?: DayPrice };
 
-export const DEFAULT_QUOTES = { sample: 12, all: 92 } as const;
+const DEFAULT_QUOTES = { sample: 12, all: 92 } as const;
 
 interface QuoteOutcome {
   status: PriceStatus;

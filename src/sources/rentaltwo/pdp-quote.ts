@@ -7,7 +7,7 @@ import { UpstreamContractChanged } from '../../domain/errors.js';
 import { arr, arrOrNull, at, text, type Json } from '../../domain/json.js';
 import { parseStructuredDisplayPrice, type RentaltwoPrice } from './stays-search.js';
 
-export const BOOKING_SECTION = 'BOOK_IT_SIDEBAR';
+const BOOKING_SECTION = 'BOOK_IT_SIDEBAR';
 
 export type PdpQuote =
   | { kind: 'priced'; price: RentaltwoPrice }

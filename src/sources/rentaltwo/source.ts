@@ -1,6 +1,8 @@
 import { checkDay, upstreamSource } from '../manifest.js';
+import { guards } from './guards.js';
 
 export const rentaltwoSource = upstreamSource('rentaltwo', {
+  guards,
   check: (now) => {
     const checkIn = checkDay(now, 30);
     return {

@@ -8,7 +8,7 @@ import { UpstreamContractChanged } from '../../domain/errors.js';
 import { arr, arrOrNull, at, obj, stringText, type Json, type JsonObject } from '../../domain/json.js';
 import { parseDisplayedAmount } from '../shared/offer.js';
 
-export interface BreakdownLine {
+interface BreakdownLine {
   description: string;
   price: string;
   extracted_price: number | null;

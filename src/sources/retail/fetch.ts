@@ -1,5 +1,5 @@
 import type { SourceUses } from '../context.js';
-import { driftRule } from '../../config/source-guards.js';
+import { guards } from './guards.js';
 import { checkStatus } from '../shared/observation.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
 import { extractRetailNextData, parseRetailReviews, retailReviewsFromNextData, type RetailReviewsPage } from './parse-reviews.js';
@@ -32,7 +32,7 @@ export async function fetchRetailSearch(
   const res = await deps.upstream.fetch({ source: 'retail', path: req.path, expect: 'html' });
   checkStatus(res);
   const items = await withContractGuard('retail', res, (r) => parseRetailSearchItems(retailSearchItemsFromNextData(extractRetailNextData(r.text()))), {
-    rule: driftRule('retail', 'search'),
+    rule: guards.drift.search,
   });
   return { items, wire_bytes: res.wireBytes };
 }

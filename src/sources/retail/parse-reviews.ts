@@ -3,7 +3,7 @@ import { arr, at, nonEmptyText, num, obj, type Json } from '../../domain/json.js
 
 type Stars = '1' | '2' | '3' | '4' | '5';
 
-export interface RetailSummary {
+interface RetailSummary {
   average: number | null;
   total: number | null;
   counts: Record<Stars, number | null>;
@@ -11,7 +11,7 @@ export interface RetailSummary {
   recommended_pct: number | null;
 }
 
-export interface RetailReview {
+interface RetailReview {
   source: string;
   review_id: string;
   rating: number | null;

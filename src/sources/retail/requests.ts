@@ -4,7 +4,7 @@ export interface RetailRequest {
   path: string;
 }
 
-export const RETAIL_REVIEWS_PAGE_SIZE = 10;
+const RETAIL_REVIEWS_PAGE_SIZE = 10;
 
 /** The contract's sorts → the reviews page's `sort` parameter. */
 export const RETAIL_REVIEW_SORTS = {

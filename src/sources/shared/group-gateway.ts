@@ -1,6 +1,6 @@
 /** One call of the travel group's GraphQL gateway, made the same way by `otatwo`, `otathree` and `rentalone`. */
 import { withContractGuard, type DriftCheck } from '../../upstream/diagnostics.js';
-import { driftRule } from '../../config/source-guards.js';
+import type { DriftRule } from '../../config/drift-rules.js';
 import {
   GRAPHQL_HEADERS,
   GRAPHQL_PATH,
@@ -59,9 +59,6 @@ export async function callGroupGraphql<T>(
   return { parsed, obs };
 }
 
-/** Each brand's drift rule for its offers reply (src/config/source-guards.ts). */
-const OFFERS_DRIFT: Record<GroupAlias, string> = { otatwo: 'rooms', otathree: 'stay', rentalone: 'quote' };
-
 /** Market a request goes out for: the euro site is served through IE. */
 export const egressMarket = (market: string): string => (market === 'EU' ? 'IE' : market);
 
@@ -72,6 +69,8 @@ export const egressMarket = (market: string): string => (market === 'EU' ? 'IE' 
 export async function callPropertyOffers<T>(
   deps: GroupContext,
   alias: GroupAlias,
+  /** The brand's drift rule for its offers reply (its guards.ts). */
+  offersDrift: DriftRule,
   op: Operation,
   stay: { market: string; propertyId: string; window: StayWindow; adults: number },
   parse: (entry: Json, pos: PointOfSale) => T,
@@ -85,7 +84,7 @@ export async function callPropertyOffers<T>(
         body: propertyOffersBody(current, pos, stay.propertyId, stay.window, stay.adults),
         market: egressMarket(stay.market),
         root: 'propertyOffers',
-        drift: { rule: driftRule(alias, OFFERS_DRIFT[alias]) },
+        drift: { rule: offersDrift },
         baseUrl: pos.baseUrl,
         notFound: `${alias} property ${stay.propertyId} not found`,
       },

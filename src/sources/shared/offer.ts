@@ -40,7 +40,7 @@ export interface OtaOffer {
   messages: string[];
 }
 
-export type HeadlineBasis = 'sticky_bar' | 'cheapest_offer';
+type HeadlineBasis = 'sticky_bar' | 'cheapest_offer';
 
 export interface OtaHeadline {
   property_id: string;

@@ -7,7 +7,7 @@ import { ProvenanceSchema, type Provenance } from '../../domain/provenance.js';
 import { priceProvenance, type Observation, type PriceFacts, type StayKey } from './observation.js';
 import { TAXES_AND_FEES_DERIVATION, type OtaHeadline, type OtaOffer } from './offer.js';
 
-export const PaymentModelSchema = z.enum(['PAY_NOW', 'PAY_LATER', 'PAY_LATER_WITH_DEPOSIT', '']);
+const PaymentModelSchema = z.enum(['PAY_NOW', 'PAY_LATER', 'PAY_LATER_WITH_DEPOSIT', '']);
 
 export const OtaOfferSchema = z.object({
   plan_id: z.string(),

@@ -32,7 +32,7 @@ export function dateParts(date: string): { day: number; month: number; year: num
  * 502: the upstream answered for another stay than the one asked (another check-in, check-out or
  * length). Its prices are not an answer for the asked dates, so none of them is reported.
  */
-export class UpstreamStayMismatch extends UpstreamFailed {
+class UpstreamStayMismatch extends UpstreamFailed {
   constructor(stated: { checkIn?: string | null; checkOut?: string | null }) {
     super(`StayMismatch: the upstream answered for ${stated.checkIn ?? '?'}..${stated.checkOut ?? '?'}`);
   }

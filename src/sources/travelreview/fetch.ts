@@ -2,7 +2,7 @@
  * Travel-review metasearch I/O: its public MCP server at `/mcp` (initialize, initialized
  * notification, then one `tools/call` of the accommodation search), as public clients call it.
  */
-import { driftRule } from '../../config/source-guards.js';
+import { guards } from './guards.js';
 import type { SourceUses } from '../context.js';
 import { UpstreamContractChanged } from '../../domain/errors.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
@@ -13,7 +13,7 @@ import { rpcMessage, toolAccommodations } from './mcp-reply.js';
 import { parseTravelreviewSearch } from './search.js';
 
 const MCP_PATH = '/mcp';
-export const SEARCH_TOOL = 'trivago-accommodation-search';
+const SEARCH_TOOL = 'trivago-accommodation-search';
 const ACCEPT = { accept: 'application/json, text/event-stream' };
 
 export interface TravelreviewInput {
@@ -73,7 +73,7 @@ export async function fetchTravelreviewSearch(deps: SourceUses<'upstream'>, inpu
   mcpStatus(response);
   const obs = observe('travelreview', response);
   const results = await withContractGuard('travelreview', response, (r) => parseTravelreviewSearch(toolAccommodations(rpcMessage(r.text(), 2))), {
-    rule: driftRule('travelreview', 'search'),
+    rule: guards.drift.search,
   });
   if (results.some((r) => !r.accommodation_id)) throw new UpstreamContractChanged('travelreview', 'accommodations[].accommodation_id');
   for (const r of results) assertStayAnswered(stay, { checkIn: r.check_in, checkOut: r.check_out });

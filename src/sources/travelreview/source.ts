@@ -1,6 +1,8 @@
 import { CHECK_HOTEL, checkDay, upstreamSource } from '../manifest.js';
+import { guards } from './guards.js';
 
 export const travelreviewSource = upstreamSource('travelreview', {
+  guards,
   check: (now) => {
     const checkIn = checkDay(now, 30);
     return {

@@ -1,5 +1,5 @@
 import type { SourceUses } from '../context.js';
-import { driftRule } from '../../config/source-guards.js';
+import { guards } from './guards.js';
 import { checkStatus } from '../shared/observation.js';
 import type { UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
@@ -32,6 +32,6 @@ export async function fetchTrendsInterest(deps: SourceUses<'upstream'>, q: Trend
   const widget = await withContractGuard('trends', explore, (r) => timeseriesWidget(parseTrendsExplore(r.text())));
   const data = await send(trendsTimelineRequest(widget, { hl: q.hl, tz: q.tz }), 'json');
   checkStatus(data);
-  const series = await withContractGuard('trends', data, (r) => parseTrendsTimeline(r.text(), widget), { rule: driftRule('trends', 'timeline') });
+  const series = await withContractGuard('trends', data, (r) => parseTrendsTimeline(r.text(), widget), { rule: guards.drift.timeline });
   return { series, wire_bytes: wire };
 }

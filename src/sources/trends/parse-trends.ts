@@ -10,7 +10,7 @@ export interface TrendsWidget {
   keywords: string[];
 }
 
-export interface TrendsPoint {
+interface TrendsPoint {
   /** YYYY-MM-DD for daily and coarser data, an ISO timestamp for hourly and finer. */
   date: string;
   value: number;

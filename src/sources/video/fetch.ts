@@ -1,5 +1,5 @@
 import type { SourceUses } from '../context.js';
-import { driftRule } from '../../config/source-guards.js';
+import { guards } from './guards.js';
 import { BadRequest, NotFound, upstreamStatusFailure } from '../../domain/errors.js';
 import type { UpstreamRequest, UpstreamResponse } from '../../upstream/client.js';
 import { withContractGuard } from '../../upstream/diagnostics.js';
@@ -88,7 +88,7 @@ export async function fetchVideoChannel(
       thumbnail: null,
     };
     const page = await withContractGuard('video', res, (r) => parseVideoChannelContinuation(r.json(), { offset: token.offset, channel }), {
-      rule: driftRule('video', 'channel_videos'),
+      rule: guards.drift.channel_videos,
     });
     return { page, next_page_token: nextToken(page.next_page_token, token.offset + page.videos.length, token.channel_id), wire_bytes: call.wire_bytes };
   }
@@ -106,7 +106,7 @@ export async function fetchVideoChannel(
   const res = await call.send(videoBrowseRequest(channelId, call.hl, call.gl), 'json', { statuses: [400, 404] });
   if (res.status === 400 || res.status === 404) assertVideoChannelExists(res.status, res.json());
   failIfError(res);
-  const page = await withContractGuard('video', res, (r) => parseVideoChannelPage(r.json()), { rule: driftRule('video', 'channel_videos') });
+  const page = await withContractGuard('video', res, (r) => parseVideoChannelPage(r.json()), { rule: guards.drift.channel_videos });
   const id = page.channel?.channel_id ?? channelId;
   return { page, next_page_token: nextToken(page.next_page_token, page.videos.length, id), wire_bytes: call.wire_bytes };
 }
@@ -203,6 +203,6 @@ export async function fetchVideoSearch(deps: SourceUses<'upstream'>, input: { q:
   if (res.status === 400 && token) throw new BadRequest('invalid page_token');
   failIfError(res);
   const offset = token?.offset ?? 0;
-  const page = await withContractGuard('video', res, (r) => parseVideoSearch(r.json(), { offset }), { rule: driftRule('video', 'search') });
+  const page = await withContractGuard('video', res, (r) => parseVideoSearch(r.json(), { offset }), { rule: guards.drift.search });
   return { page, next_page_token: nextToken(page.next_page_token, offset + page.videos.length, null), wire_bytes: call.wire_bytes };
 }

@@ -6,12 +6,12 @@ import { decodeUrlPart } from '../shared/url-text.js';
 const WATCH = 'https://www.youtube.com/watch?v=';
 const DURATION = /^\d+(?::\d{2}){1,2}$/;
 
-export interface VideoChannelLink {
+interface VideoChannelLink {
   title: string;
   url: string;
 }
 
-export interface VideoChannel {
+interface VideoChannel {
   channel_id: string;
   title: string | null;
   handle: string | null;

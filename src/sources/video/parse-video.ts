@@ -4,7 +4,7 @@ import { arr, at, dateOrInstant, isObject, type JsonObject, obj, str } from '../
 import { bestThumb, exactCount, extractAssignedJson, rendererText, type Thumb, thumbs } from './yt-json.js';
 import { decodeUrlPart } from '../shared/url-text.js';
 
-export interface VideoChapter {
+interface VideoChapter {
   title: string;
   start_s: number;
   source: 'creator-made' | 'auto-generated';
@@ -57,7 +57,7 @@ const VERIFIED = /VERIFIED|ARTIST/;
 const HASHTAG = /(?<=^|[\s(])#(?=[\p{L}\p{M}\p{N}_]*\p{L})[\p{L}\p{M}\p{N}_]+/gu;
 
 /** The hashtags a description states, in order. */
-export function descriptionHashtags(description: string | null): string[] {
+function descriptionHashtags(description: string | null): string[] {
   return description ? [...description.matchAll(HASHTAG)].map((m) => m[0]) : [];
 }
 
@@ -104,7 +104,7 @@ function panels(data: unknown): JsonObject[] {
 }
 
 /** Chapters from the macro-marker panels, else from the player bar's markers map. */
-export function parseVideoChapters(data: unknown): VideoChapter[] {
+function parseVideoChapters(data: unknown): VideoChapter[] {
   for (const panel of panels(data)) {
     const id = str(panel, 'panelIdentifier') ?? str(panel, 'targetId') ?? '';
     const source = CHAPTER_PANELS.find(([re]) => re.test(id))?.[1];

@@ -10,9 +10,9 @@ export interface VideoRequest {
 }
 
 /** Browse params that select a channel's Videos tab. */
-export const VIDEOS_TAB_PARAMS = 'EgZ2aWRlb3PyBgQKAjoA';
+const VIDEOS_TAB_PARAMS = 'EgZ2aWRlb3PyBgQKAjoA';
 /** Web client as recorded in the fixtures; the upstream client may override it. */
-export const WEB_CLIENT = { clientName: 'WEB', clientVersion: '2.20260519.10.00' } as const;
+const WEB_CLIENT = { clientName: 'WEB', clientVersion: '2.20260519.10.00' } as const;
 /** The client the transcript player request uses (its caption URLs need no web session). */
 export const ANDROID_CLIENT = { clientName: 'ANDROID', clientVersion: '20.10.38' } as const;
 /** Consent cookie that skips the EU consent interstitial. */
@@ -109,7 +109,7 @@ export function videoResolveUrlRequest(ref: ChannelRef, hl = 'en', gl = 'US'): V
 }
 
 /** Search filter params (type: video) that keep video results only. */
-export const VIDEO_SEARCH_VIDEOS_FILTER = 'EgIQAQ==';
+const VIDEO_SEARCH_VIDEOS_FILTER = 'EgIQAQ==';
 
 /** Innertube search: a query (first page) or a continuation token (next page). */
 export function videoSearchRequest(input: { query?: string; continuation?: string }, hl = 'en', gl = 'US'): VideoRequest {

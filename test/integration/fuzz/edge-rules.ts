@@ -33,7 +33,7 @@ const REGISTRATION_KEYS = new Set([
   'software_id',
   'software_version',
 ]);
-export const MAX_PROTOCOL_MESSAGE = 200;
+const MAX_PROTOCOL_MESSAGE = 200;
 /** The dashboard's and the OAuth forms' body limit. */
 const FORM_MAX_BYTES = 16 * 1024;
 /** What the OAuth token and revocation endpoints may answer (RFC 6749 §5.2, RFC 7009). */

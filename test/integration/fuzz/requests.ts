@@ -24,7 +24,7 @@ interface Parameter {
   schema: Schema;
 }
 
-export interface Operation {
+interface Operation {
   method: string;
   template: string;
   params: Parameter[];
@@ -34,7 +34,7 @@ export interface Operation {
 }
 
 /** Every operation of an OpenAPI 3.1 document (standard structure only). */
-export function operations(doc: { paths: Record<string, Record<string, any>> }): Operation[] {
+function operations(doc: { paths: Record<string, Record<string, any>> }): Operation[] {
   const out: Operation[] = [];
   for (const [template, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
@@ -245,7 +245,7 @@ function encodeSegment(s: string): string {
   return /^[\x21-\x7e]*$/.test(s) ? s : enc(s);
 }
 
-export interface Generated {
+interface Generated {
   shape: Shape;
   kind: FuzzRequest['kind'];
   contentType?: string;

@@ -16,7 +16,7 @@ export interface FuzzOptions {
   concurrency?: number;
 }
 
-export interface FuzzReply {
+interface FuzzReply {
   req: FuzzRequest;
   status: number;
   /** MCP tool result status (`_meta.status` of an isError result, 200 otherwise), JSON-RPC error code, or null. */

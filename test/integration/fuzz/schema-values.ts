@@ -29,8 +29,8 @@ export interface Schema {
  * Stand-ins replaced in the serialised body (building a value thousands of levels deep, or
  * stringifying one, would blow the fuzzer's own stack).
  */
-export const DEEP_MARK = '\u0001deep:';
-export function deepMarker(levels: number, kind: 'array' | 'object'): string {
+const DEEP_MARK = '\u0001deep:';
+function deepMarker(levels: number, kind: 'array' | 'object'): string {
   return `${DEEP_MARK}${kind}:${levels}\u0001`;
 }
 

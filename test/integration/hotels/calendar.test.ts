@@ -5,6 +5,8 @@ import { askedWindow, realRateBlock } from '../../helpers/calendar-payload.js';
 import { calendarRoute, type Pricer } from '../../helpers/calendar-replay.js';
 import { fixtureSuite } from '../../helpers/fixtures.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
+import { answerOf } from '../../helpers/answers.js';
+import { calendar, serpCalendar, storedRates } from '../../../tools/calendar.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 
 const TOKEN = 'ChkIq9DtnN2Sx7kBGg0vZy8xMWJ3cGh0c2JtEAE';
@@ -63,7 +65,7 @@ describe(suite.title, () => {
     const res = await svc.call('/v1/calendar', { key, body: { token: TOKEN, start: START, days: 40, market: 'FR' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('5');
-    const cal = (await res.json()) as any;
+    const cal = await answerOf(res, calendar);
     expect(cal).toMatchObject({ token: TOKEN, market: 'FR', requested_days: 40, egress_mode: 'direct', unpriced_dates: ['2027-03-10'] });
     expect(cal.coverage).toBe(0.975);
     expect(cal.collection_id).toMatch(/^ratecol_/);
@@ -71,8 +73,8 @@ describe(suite.title, () => {
     const first = cal.rates[0];
     expect(first).toMatchObject({ date: START, check_in: START, check_out: '2027-03-02', nights: 1, currency: 'EUR', rate_total: 100 });
     // the template's split, scaled: base + taxes + fees = total
-    expect(first.rate_base + first.rate_taxes + first.rate_fees).toBeCloseTo(100, 1);
-    expect(first.rate_before_taxes_with_fees).toBeCloseTo(first.rate_base + first.rate_fees, 2);
+    expect(first.rate_base! + first.rate_taxes! + first.rate_fees!).toBeCloseTo(100, 1);
+    expect(first.rate_before_taxes_with_fees).toBeCloseTo(first.rate_base! + first.rate_fees!, 2);
     expect(first.rate_per_night).toBe(100); // FR: rates include tax
     expect(first.provenance).toMatchObject({
       schema_version: 1,
@@ -88,10 +90,10 @@ describe(suite.title, () => {
       derivation: 'upstream',
       upstream_rate_id: null,
     });
-    expect(new Set(cal.rates.map((r: any) => r.provenance.observation_id)).size).toBe(39);
-    const probed = cal.rates.find((r: any) => r.date === '2027-03-05');
+    expect(new Set(cal.rates.map((r) => r.provenance.observation_id)).size).toBe(39);
+    const probed = cal.rates.find((r) => r.date === '2027-03-05');
     expect(probed).toMatchObject({ min_length_of_stay: 2, rate_total: 130, nights: 1, check_out: '2027-03-06' });
-    expect(probed.provenance.derivation).toBe('min_stay_total_divided_by_nights');
+    expect(probed!.provenance.derivation).toBe('min_stay_total_divided_by_nights');
     expect(cal.tax_profile).toMatchObject({ currency: 'EUR', rates_include_tax: true });
     expect(cal.validation).toMatchObject({ rows: 39, non_positive: 0, split_mismatch: 0, currency_mismatch: 0 });
     expect(cal.booking_window).toMatchObject({ first_priced_date: START, last_priced_date: addDays(START, 39) });
@@ -111,11 +113,11 @@ describe(suite.title, () => {
   it('a 330-night calendar: eleven monthly windows, every night priced', async () => {
     const res = await svc.call('/v1/calendar', { key, body: { token: TOKEN, start: '2027-06-01', days: 330, probe_min_stay: false, market: 'DE' } });
     expect(res.status).toBe(200);
-    const cal = (await res.json()) as any;
+    const cal = await answerOf(res, calendar);
     expect(cal.requested_days).toBe(330);
     expect(cal.rates).toHaveLength(330);
     expect(cal.coverage).toBe(1);
-    expect(cal.rates.at(-1).date).toBe(addDays('2027-06-01', 329));
+    expect(cal.rates.at(-1)!.date).toBe(addDays('2027-06-01', 329));
     expect(cal.rates[0].currency).toBe('EUR');
     const windows = replay.requests.filter((r) => r.query.rpcids === 'yY52ce' && askedWindow(r.body).first >= '2027-06-01');
     expect(windows).toHaveLength(11);
@@ -125,13 +127,13 @@ describe(suite.title, () => {
 
   it('US market: per-night figure before taxes; stored rates are readable for free', async () => {
     const res = await svc.call('/v1/calendar', { key, body: { token: TOKEN, start: START, days: 3, probe_min_stay: false } });
-    const cal = (await res.json()) as any;
+    const cal = await answerOf(res, calendar);
     expect(cal.market).toBe('US');
     expect(cal.rates[0].rate_per_night).toBe(cal.rates[0].rate_base);
     const stored = await svc.call(`/v1/rates?token=${TOKEN}&from=${START}&to=2027-03-02`, { key });
     expect(stored.status).toBe(200);
-    const body = (await stored.json()) as any;
-    expect(body.rates.map((r: any) => [r.date, r.rate_total])).toEqual([
+    const body = await answerOf(stored, storedRates);
+    expect(body.rates.map((r) => [r.date, r.rate_total])).toEqual([
       [START, 100],
       ['2027-03-02', 101],
     ]);
@@ -139,7 +141,7 @@ describe(suite.title, () => {
     // property_token, the name every other route takes, reads the same rows
     const byName = await svc.call(`/v1/rates?property_token=${TOKEN}&from=${START}&to=2027-03-02`, { key });
     expect(byName.status).toBe(200);
-    expect(((await byName.json()) as any).rates).toEqual(body.rates);
+    expect((await answerOf(byName, storedRates)).rates).toEqual(body.rates);
     const none = await svc.call(`/v1/rates?from=${START}`, { key });
     expect(none.status).toBe(422);
     expect(((await none.json()) as any).detail[0]).toMatchObject({ type: 'missing', msg: 'Field required' });
@@ -170,19 +172,19 @@ describe(suite.title, () => {
     const record = (await (await svc.call(`/v1/requests/${id}`, { key })).json()) as any;
     expect(record).toMatchObject({ status: 500, credits: 0 });
     expect(await used()).toBe(before);
-    const stored = (await (await svc.call(`/v1/rates?token=${token}`, { key })).json()) as any;
+    const stored = await answerOf(await svc.call(`/v1/rates?token=${token}`, { key }), storedRates);
     expect(stored.total).toBe(0);
     // the other way round: the charge cannot be written, so the rates are not kept either
     const unpaid = await withoutTable('credit_ledger');
     expect(unpaid.status).toBe(500);
     expect(await used()).toBe(before);
-    expect(((await (await svc.call(`/v1/rates?token=${token}`, { key })).json()) as any).total).toBe(0);
+    expect((await answerOf(await svc.call(`/v1/rates?token=${token}`, { key }), storedRates)).total).toBe(0);
     // the same call with its tables back: rates, charge and record all there
     const ok = await calendarCall();
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-credits-charged')).toBe('5');
     expect(await used()).toBe(before + 5);
-    expect(((await (await svc.call(`/v1/rates?token=${token}`, { key })).json()) as any).total).toBe(3);
+    expect((await answerOf(await svc.call(`/v1/rates?token=${token}`, { key }), storedRates)).total).toBe(3);
     expect((await (await svc.call(`/v1/requests/${ok.headers.get('x-request-id')}`, { key })).json()) as any).toMatchObject({ status: 200, credits: 5 });
   });
 
@@ -190,12 +192,12 @@ describe(suite.title, () => {
     const res = await svc.call('/v1/calendar', { key, body: { token: 'ChkEmpty-hotel', start: START, days: 5, probe_min_stay: false } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('0');
-    expect(((await res.json()) as any).unpriced_dates).toHaveLength(5);
+    expect((await answerOf(res, calendar)).unpriced_dates).toHaveLength(5);
   });
 
   it('a full sell-out removes the stored nights, as one sold-out night removes its own (defect 5)', async () => {
     const token = 'ChkSellout-hotel-0001';
-    const stored = async () => ((await (await svc.call(`/v1/rates?token=${token}`, { key })).json()) as any).total as number;
+    const stored = async () => (await answerOf(await svc.call(`/v1/rates?token=${token}`, { key }), storedRates)).total;
     const calendarCall = () => svc.call('/v1/calendar', { key, body: { token, start: START, days: 3, probe_min_stay: false } });
     expect((await calendarCall()).status).toBe(200);
     expect(await stored()).toBe(3);
@@ -203,7 +205,7 @@ describe(suite.title, () => {
     const res = await calendarCall();
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('0');
-    expect(((await res.json()) as any).unpriced_dates).toHaveLength(3);
+    expect((await answerOf(res, calendar)).unpriced_dates).toHaveLength(3);
     expect(await stored()).toBe(0);
   });
 
@@ -236,7 +238,7 @@ describe(suite.title, () => {
     const ok = await fetch(`${svc.url}/api/v1/search?engine=metasearch_hotels_calendar&property_token=${TOKEN}&start=${START}&days=2&api_key=${key}`);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-credits-charged')).toBe('5');
-    expect(((await ok.json()) as any).calendar.rates).toHaveLength(2);
+    expect((await answerOf(ok, serpCalendar)).calendar.rates).toHaveLength(2);
     const unknownEngine = await fetch(`${svc.url}/api/v1/search?engine=nope&api_key=${key}`);
     expect(unknownEngine.status).toBe(400);
     const body = (await unknownEngine.json()) as any;

@@ -11,10 +11,9 @@ import type { Client, CallToolResult } from '@modelcontextprotocol/client';
 import type { McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_SUITE, hasChromium, skippedNote } from '../../helpers/browser.js';
-import { connectAppsClient, expectShown, readAppPage, startAppHost, THEMES, WIDTHS, type AppHost } from '../../helpers/app-host.js';
+import { expectShown, readAppPage, startAppScene, THEMES, WIDTHS, type AppHost, type AppScene } from '../../helpers/app-host.js';
 import { fixtureSuite } from '../../helpers/fixtures.js';
 import { callArguments, replayEnv, startToolCallReplay, TOOL_CALL_FIXTURES, TOOL_CALLS, type PagesInPlay } from '../../helpers/mcp-tool-calls.js';
-import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { bookingPage } from '../../fixtures/flights-payloads.js';
 import { PAGES } from '../../fixtures/hotels-payloads.js';
 import type { ReplayServer } from '../../replay/server.js';
@@ -30,7 +29,7 @@ const suite = fixtureSuite(`the flights MCP App in headless Chromium${skippedNot
 
 describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
   let replay: ReplayServer;
-  let svc: TestService;
+  let scene: AppScene;
   let client: Client;
   let host: AppHost;
   let page: { html: string; csp: McpUiResourceCsp };
@@ -42,9 +41,8 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
     replay = await startToolCallReplay(pages);
     // the booking page's click-outs post to the replay, which answers a seller's landing page
     pages.booking = bookingPage(`${replay.url}/travel/clk/f`);
-    svc = await startTestService(replayEnv(replay));
-    client = await connectAppsClient(svc.url, (await svc.key({ plan: 'scale' })).key);
-    page = await readAppPage(client, 'search_flights');
+    scene = await startAppScene({ replay, env: replayEnv(replay), tool: 'search_flights', key: { plan: 'scale' } });
+    ({ client, page, host } = scene);
     for (const name of ['get_return_flights', 'get_booking_options']) expect(await readAppPage(client, name)).toEqual(page);
     const structured = Object.fromEntries(Object.entries(earlier).map(([k, v]) => [k, v.result.structuredContent]));
     for (const name of ['search_flights', 'get_return_flights', 'get_booking_options']) {
@@ -58,14 +56,8 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
       earlier[name] = { args, result };
       structured[name] = result.structuredContent;
     }
-    host = await startAppHost();
   });
-  afterAll(async () => {
-    await host?.close();
-    await client?.close();
-    await svc?.close();
-    await replay?.close();
-  });
+  afterAll(() => scene?.close());
 
   it('shows each itinerary of search_flights with the tool’s price and legs, light and dark, 1280 and 360 px', async () => {
     const { args, result } = earlier.search_flights;

@@ -5,14 +5,13 @@
  * width, light and dark, with no console error, no request anywhere, no serious axe-core finding,
  * and the night it stars as the cheapest the one the tool answered.
  */
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { getToolUiResourceUri, type McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { Client, CallToolResult } from '@modelcontextprotocol/client';
+import type { McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_SUITE, hasChromium, skippedNote } from '../../helpers/browser.js';
-import { startAppHost, THEMES, WIDTHS, type AppHost } from '../../helpers/app-host.js';
+import { startAppScene, THEMES, WIDTHS, type AppHost, type AppScene } from '../../helpers/app-host.js';
 import { calendarRoute, type Pricer } from '../../helpers/calendar-replay.js';
 import { fixtureSuite } from '../../helpers/fixtures.js';
-import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 
 const START = '2027-03-01';
@@ -31,31 +30,17 @@ const suite = fixtureSuite(`get_hotel_calendar's MCP App in headless Chromium${s
 
 describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
   let replay: ReplayServer;
-  let svc: TestService;
+  let scene: AppScene;
   let client: Client;
   let host: AppHost;
   let page: { html: string; csp: McpUiResourceCsp };
 
   beforeAll(async () => {
     replay = await startReplayServer([calendarRoute(pricer)]);
-    svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0' });
-    client = new Client(
-      { name: 'apps-host', version: '1.0.0' },
-      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } },
-    );
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { 'x-api-key': (await svc.key()).key } } }));
-    const tool = (await client.listTools()).tools.find((t) => t.name === 'get_hotel_calendar')!;
-    const read = await client.readResource({ uri: getToolUiResourceUri(tool)! });
-    const content = read.contents[0] as unknown as { text: string; _meta: { ui: { csp: McpUiResourceCsp } } };
-    page = { html: content.text, csp: content._meta.ui.csp };
-    host = await startAppHost();
+    scene = await startAppScene({ replay, env: { UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0' }, tool: 'get_hotel_calendar' });
+    ({ client, page, host } = scene);
   });
-  afterAll(async () => {
-    await host?.close();
-    await client?.close();
-    await svc?.close();
-    await replay?.close();
-  });
+  afterAll(() => scene?.close());
 
   it('renders every night of the answer in month grids, light and dark, 1280 and 360 px wide: the starred night is the tool’s cheapest', async () => {
     const result = (await client.callTool({ name: 'get_hotel_calendar', arguments: { ...ARGS, nights: 'list' } })) as CallToolResult;

@@ -10,10 +10,9 @@ import type { Client, CallToolResult } from '@modelcontextprotocol/client';
 import type { McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_SUITE, hasChromium, skippedNote } from '../../helpers/browser.js';
-import { connectAppsClient, expectShown, readAppPage, startAppHost, THEMES, WIDTHS, type AppHost } from '../../helpers/app-host.js';
+import { expectShown, readAppPage, startAppScene, THEMES, WIDTHS, type AppHost, type AppScene } from '../../helpers/app-host.js';
 import { fixtureSuite } from '../../helpers/fixtures.js';
 import { callArguments, replayEnv, startToolCallReplay, TOOL_CALL_FIXTURES, TOOL_CALLS } from '../../helpers/mcp-tool-calls.js';
-import { startTestService, type TestService } from '../../helpers/test-service.js';
 import type { ReplayServer } from '../../replay/server.js';
 
 interface Offer {
@@ -30,7 +29,7 @@ const suite = fixtureSuite(`get_hotel_offers's and get_stay_price's MCP App in h
 
 describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
   let replay: ReplayServer;
-  let svc: TestService;
+  let scene: AppScene;
   let client: Client;
   let host: AppHost;
   let page: { html: string; csp: McpUiResourceCsp };
@@ -43,18 +42,11 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
 
   beforeAll(async () => {
     replay = await startToolCallReplay();
-    svc = await startTestService(replayEnv(replay));
-    client = await connectAppsClient(svc.url, (await svc.key()).key);
-    page = await readAppPage(client, 'get_hotel_offers');
+    scene = await startAppScene({ replay, env: replayEnv(replay), tool: 'get_hotel_offers' });
+    ({ client, page, host } = scene);
     expect(await readAppPage(client, 'get_stay_price')).toEqual(page);
-    host = await startAppHost();
   });
-  afterAll(async () => {
-    await host?.close();
-    await client?.close();
-    await svc?.close();
-    await replay?.close();
-  });
+  afterAll(() => scene?.close());
 
   it('shows every seller of get_hotel_offers with its total, the cheapest starred, the official site marked; Book asks the host to open the seller', async () => {
     const args = argsOf('get_hotel_offers');

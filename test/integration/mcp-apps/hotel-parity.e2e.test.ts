@@ -5,10 +5,10 @@
  * site is marked; 1280 and 360 px, light and dark, no console error, no request, no serious axe finding.
  */
 import type { Client, CallToolResult } from '@modelcontextprotocol/client';
-import { getToolUiResourceUri, type McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_SUITE, hasChromium, skippedNote } from '../../helpers/browser.js';
-import { startAppHost, THEMES, WIDTHS, type AppHost } from '../../helpers/app-host.js';
+import { readAppPage, startAppHost, THEMES, WIDTHS, type AppHost } from '../../helpers/app-host.js';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { asRental, BEDS24_AVAILABILITY, HOTEL_SITE_BEDS24 } from '../../fixtures/ota-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
@@ -62,10 +62,7 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
       },
     };
     client = await h.mcp();
-    const tool = (await client.listTools()).tools.find((t) => t.name === 'compare_hotel_prices')!;
-    const read = await client.readResource({ uri: getToolUiResourceUri(tool)! });
-    const content = read.contents[0] as unknown as { text: string; _meta: { ui: { csp: McpUiResourceCsp } } };
-    page = { html: content.text, csp: content._meta.ui.csp };
+    page = await readAppPage(client, 'compare_hotel_prices');
     host = await startAppHost();
   });
   afterAll(async () => {

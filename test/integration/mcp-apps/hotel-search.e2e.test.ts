@@ -10,10 +10,9 @@ import type { Client, CallToolResult } from '@modelcontextprotocol/client';
 import type { McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_SUITE, hasChromium, skippedNote } from '../../helpers/browser.js';
-import { connectAppsClient, expectShown, readAppPage, startAppHost, THEMES, WIDTHS, type AppHost } from '../../helpers/app-host.js';
+import { expectShown, startAppScene, THEMES, WIDTHS, type AppHost, type AppScene } from '../../helpers/app-host.js';
 import { fixtureSuite } from '../../helpers/fixtures.js';
 import { callArguments, replayEnv, startToolCallReplay, TOOL_CALL_FIXTURES, TOOL_CALLS } from '../../helpers/mcp-tool-calls.js';
-import { startTestService, type TestService } from '../../helpers/test-service.js';
 import type { ReplayServer } from '../../replay/server.js';
 
 interface Search {
@@ -33,7 +32,6 @@ const suite = fixtureSuite(`search_hotels's MCP App in headless Chromium${skippe
 
 describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
   let replay: ReplayServer;
-  let svc: TestService;
   let client: Client;
   let host: AppHost;
   let page: { html: string; csp: McpUiResourceCsp };
@@ -41,11 +39,12 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
   let result: CallToolResult;
   let answer: Search;
 
+  let scene: AppScene;
+
   beforeAll(async () => {
     replay = await startToolCallReplay();
-    svc = await startTestService(replayEnv(replay));
-    client = await connectAppsClient(svc.url, (await svc.key()).key);
-    page = await readAppPage(client, 'search_hotels');
+    scene = await startAppScene({ replay, env: replayEnv(replay), tool: 'search_hotels' });
+    ({ client, page, host } = scene);
     args = {
       ...callArguments(
         TOOL_CALLS.find((c) => c.name === 'search_hotels')!,
@@ -57,14 +56,8 @@ describe.skipIf(!hasChromium)(suite.title, BROWSER_SUITE, () => {
     result = (await client.callTool({ name: 'search_hotels', arguments: args })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     answer = result.structuredContent as unknown as Search;
-    host = await startAppHost();
   });
-  afterAll(async () => {
-    await host?.close();
-    await client?.close();
-    await svc?.close();
-    await replay?.close();
-  });
+  afterAll(() => scene?.close());
 
   it('shows a card per property with the tool’s price and its photo from the declared image hosts, light and dark, 1280 and 360 px', async () => {
     expect(page.csp.resourceDomains).toEqual(['https://*.googleusercontent.com']);

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
 import { assertOutputConforms } from '../../helpers/output-schema.js';
-import { startTestService, type TestService } from '../../helpers/test-service.js';
+import type { TestService } from '../../helpers/test-service.js';
+import { newWebhookSecret, startHookReceiver, startWatchService, type HookReceiver } from '../../helpers/watch-scene.js';
 import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { TOOLS } from '../../../tools/index.js';
@@ -17,15 +15,15 @@ import { TOOLS } from '../../../tools/index.js';
  * day. Every delivery is verified with the `standardwebhooks` library. Hours are 1 s here
  * (WATCH_HOUR_S), so a digest day is 24 s; the sweep runs every second.
  */
-const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+const SECRET = newWebhookSecret();
 
 let svc: TestService;
 let replay: ReplayServer;
-let hook: http.Server;
+let hook: HookReceiver;
 let hookUrl: string;
 /** The upstream answers 500 for the watched hotel while down. */
 let down = true;
-const received: { headers: Record<string, string>; body: string }[] = [];
+let received: HookReceiver['received'];
 
 beforeAll(async () => {
   replay = await startReplayServer([
@@ -37,21 +35,9 @@ beforeAll(async () => {
     },
     calendarRoute((date) => 100 + Number(date.slice(8))),
   ]);
-  hook = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      received.push({ headers: req.headers as Record<string, string>, body });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-  hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
-  svc = await startTestService({
-    UPSTREAM_METASEARCH_URL: replay.url,
-    UPSTREAM_RETRIES: '0',
-    WEBHOOK_SIGNING_SECRET: SECRET,
-    SAFE_FETCH_ALLOW_PRIVATE: 'true',
+  hook = await startHookReceiver();
+  ({ url: hookUrl, received } = hook);
+  svc = await startWatchService(replay, SECRET, {
     WEBHOOK_RETRY_SCHEDULE_S: '0.1',
     WATCH_HOUR_S: '1',
     WATCH_SWEEP_S: '1',
@@ -62,13 +48,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.close();
   await replay?.close();
-  await new Promise<void>((r) => (hook ? hook.close(() => r()) : r()));
+  await hook?.close();
 });
 
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
 /** The deliveries of one event type, each verified with the Standard Webhooks library. */
 const delivered = (type: string) =>
-  received.map((r) => ({ r, event: new Webhook(SECRET).verify(r.body, r.headers) as any })).filter((d) => d.event.type === type);
+  received.map((r) => ({ r, event: new Webhook(SECRET).verify(r.body, r.headers as Record<string, string>) as any })).filter((d) => d.event.type === type);
 
 describe('watch health and the daily digest', () => {
   let key: string;

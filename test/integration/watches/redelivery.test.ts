@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
 import { assertOutputConforms } from '../../helpers/output-schema.js';
-import { startTestService, type TestService } from '../../helpers/test-service.js';
+import type { TestService } from '../../helpers/test-service.js';
+import { newWebhookSecret, startHookReceiver, startWatchService, type HookReceiver } from '../../helpers/watch-scene.js';
 import { TOOLS } from '../../../tools/index.js';
 import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
@@ -16,7 +14,7 @@ import { startReplayServer, type ReplayServer } from '../../replay/server.js';
  * signature (verified with the `standardwebhooks` library); a delivered one can be sent again too;
  * one under way, one of another account, one of a watch without callback_url are refused.
  */
-const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+const SECRET = newWebhookSecret();
 
 let svc: TestService;
 let replay: ReplayServer;
@@ -24,33 +22,19 @@ let key: string;
 let discount = 0;
 /** What the receiver answers. */
 let answer = 500;
-const received: { headers: http.IncomingHttpHeaders; body: string; status: number }[] = [];
-let hook: http.Server;
+let hook: HookReceiver;
 let hookUrl: string;
+let received: HookReceiver['received'];
 
 beforeAll(async () => {
   replay = await startReplayServer([calendarRoute((date) => 120 + Number(date.slice(8)) - discount)]);
-  svc = await startTestService({
-    UPSTREAM_METASEARCH_URL: replay.url,
-    UPSTREAM_RETRIES: '0',
-    WEBHOOK_SIGNING_SECRET: SECRET,
-    SAFE_FETCH_ALLOW_PRIVATE: 'true',
-    WEBHOOK_RETRY_SCHEDULE_S: '0.1,0.1',
-  });
+  svc = await startWatchService(replay, SECRET);
   key = (await svc.key({ plan: 'starter' })).key;
-  hook = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body, status: answer });
-      res.writeHead(answer).end();
-    });
-  });
-  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-  hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+  hook = await startHookReceiver(() => answer);
+  ({ url: hookUrl, received } = hook);
 });
 afterAll(async () => {
-  await new Promise<void>((r) => (hook ? hook.close(() => r()) : r()));
+  await hook?.close();
   await svc?.close();
   await replay?.close();
 });

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
+import { newWebhookSecret, startHookReceiver, startWatchService } from '../../helpers/watch-scene.js';
 import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 
@@ -14,7 +12,7 @@ import { startReplayServer, type ReplayServer } from '../../replay/server.js';
  * event verified with the `standardwebhooks` library, what the account stores, and that another
  * account sees none of it.
  */
-const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+const SECRET = newWebhookSecret();
 
 let svc: TestService;
 let replay: ReplayServer;
@@ -23,20 +21,6 @@ let accountId: string;
 /** Night prices the replayed upstream answers: a base per night, lowered by `discount` on the 5th and 6th. */
 let discount = 0;
 
-async function receiver() {
-  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
 beforeAll(async () => {
   replay = await startReplayServer([
     calendarRoute((date) => {
@@ -44,13 +28,7 @@ beforeAll(async () => {
       return 120 + day - (day === 5 || day === 6 ? discount : 0);
     }),
   ]);
-  svc = await startTestService({
-    UPSTREAM_METASEARCH_URL: replay.url,
-    UPSTREAM_RETRIES: '0',
-    WEBHOOK_SIGNING_SECRET: SECRET,
-    SAFE_FETCH_ALLOW_PRIVATE: 'true',
-    WEBHOOK_RETRY_SCHEDULE_S: '0.1,0.1',
-  });
+  svc = await startWatchService(replay, SECRET);
   const created = await svc.key({ plan: 'starter' });
   key = created.key;
   accountId = created.account_id;
@@ -77,7 +55,7 @@ describe('a watch of a calendar', () => {
   let watchId: string;
 
   it('is created (201) with its next check and the cost of one; its first check runs at once and fires nothing above the price', async () => {
-    const hook = await receiver();
+    const hook = await startHookReceiver();
     try {
       const res = await json(
         await svc.call('/v1/watches', {
@@ -133,7 +111,7 @@ describe('a watch of a calendar', () => {
   });
 
   it('a check asked for fires the rule when nights go below the price: signed event verified with standardwebhooks, listed at /events', async () => {
-    const hook = await receiver();
+    const hook = await startHookReceiver();
     try {
       expect((await json(await svc.call(`/v1/watches/${watchId}`, { key, method: 'PATCH', body: { callback_url: hook.url } }))).status).toBe(200);
       discount = 20;
@@ -173,9 +151,7 @@ describe('a watch of a calendar', () => {
       });
       expect(event.data.changes[0]).toMatchObject({ key: '2027-05-05', before: { total: 125 }, after: { total: 105, currency: 'EUR' } });
       expect(event.data.changes[0].after.provenance.observation_id).toMatch(/^rateobs_/);
-      expect(() =>
-        new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(delivered[0].body, delivered[0].headers as Record<string, string>),
-      ).toThrow();
+      expect(() => new Webhook(newWebhookSecret()).verify(delivered[0].body, delivered[0].headers as Record<string, string>)).toThrow();
 
       await waitFor(async () => (await json(await svc.call(`/v1/watches/${watchId}/events`, { key }))).body.events[0]?.callback_status === 'delivered', {
         what: 'delivered state',

@@ -1,6 +1,7 @@
 import { decompress } from 'fzstd';
 import { describe, expect, it } from 'vitest';
-import { SOURCE_GUARDS, driftRule } from '../../../src/config/source-guards.js';
+import { SOURCES } from '../../../src/sources/registry.js';
+import type { DriftRule } from '../../../src/config/drift-rules.js';
 import { ALIASES, type Alias } from '../../../src/config/hosts.js';
 import { driftItems, driftVerdict, type DriftContext } from '../../../src/upstream/drift.js';
 import { parseSearchPage } from '../../../src/sources/metasearch/hotels/parse-search.js';
@@ -25,8 +26,17 @@ import { replaceBlob, blobData } from '../../fixtures/hotels-payloads.js';
 import { OTAFOUR_SECONDARY_DATA, asRental } from '../../fixtures/ota-payloads.js';
 import fs from 'node:fs';
 
+/** The sources' drift rules, from their manifests (src/sources/<alias>/guards.ts). */
+const DRIFT: Record<string, Readonly<Record<string, DriftRule>>> = Object.fromEntries(SOURCES.flatMap((s) => (s.guards ? [[s.alias, s.guards.drift]] : [])));
+
+function driftRule(alias: string, kind: string): DriftRule {
+  const rule = DRIFT[alias]?.[kind];
+  if (!rule) throw new Error(`no drift rule ${alias}.${kind}`);
+  return rule;
+}
+
 /**
- * Every source's drift rules (src/config/source-guards.ts) on its recorded replies (never a
+ * Every source's drift rules (src/sources/<alias>/guards.ts) on its recorded replies (never a
  * verdict) and on a mutated copy of each (a verdict: the source moved or renamed what it always
  * states). Sources without a recorded reply use the hand-built payloads of the other tests
  * (test/fixtures/README.md). Each case parses as the source's fetch does under withContractGuard.
@@ -248,7 +258,7 @@ const CASES: Case[] = [
 ];
 
 function driftKindOf(alias: 'otatwo' | 'otathree' | 'rentalone'): string {
-  return Object.keys(SOURCE_GUARDS[alias].drift)[0];
+  return Object.keys(DRIFT[alias])[0];
 }
 
 const suite = fixtureSuite(
@@ -270,8 +280,8 @@ const suite = fixtureSuite(
 
 describe(suite.title, () => {
   it('every source has a rule, and every rule a case here', () => {
-    const ruled = ALIASES.flatMap((a) => Object.keys(SOURCE_GUARDS[a].drift).map((k) => `${a}.${k}`));
-    expect(new Set(ALIASES.filter((a) => Object.keys(SOURCE_GUARDS[a].drift).length > 0))).toEqual(new Set(ALIASES));
+    const ruled = ALIASES.flatMap((a) => Object.keys(DRIFT[a] ?? {}).map((k) => `${a}.${k}`));
+    expect(new Set(ALIASES.filter((a) => Object.keys(DRIFT[a] ?? {}).length > 0))).toEqual(new Set(ALIASES));
     expect(new Set(CASES.map((c) => `${c.source}.${c.kind}`))).toEqual(new Set(ruled));
   });
 

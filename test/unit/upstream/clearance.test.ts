@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPrimaryCookie, isWallCookie, wallOfVerdict, WALLS } from '../../../src/config/walls.js';
-import { SOURCE_GUARDS } from '../../../src/config/source-guards.js';
+import { guards as otaoneGuards } from '../../../src/sources/otaone/guards.js';
 import { applyClearance, cookieApplies, harvestOf } from '../../../src/upstream/clearance.js';
 import { CookieJar } from '../../../src/upstream/cookie-jar.js';
 import type { KeptCookie, WallClearance } from '../../../src/platform/wall-clearances.js';
@@ -17,7 +17,7 @@ describe('the walls and their clearance cookies', () => {
     expect(isPrimaryCookie('bm_sz', 'akamai')).toBe(false);
     for (const verdict of ['AwsWafChallenge', 'CloudflareChallenge', 'AkamaiChallenge', 'ImpervaBlock']) expect(wallOfVerdict(verdict)).not.toBeNull();
     expect(wallOfVerdict('DatadomeBlock')).toBeNull();
-    expect(SOURCE_GUARDS.otaone.walls).toEqual(['aws_waf']);
+    expect(otaoneGuards.walls).toEqual(['aws_waf']);
   });
 
   it("a cleared visit keeps only the wall's cookies for the source's host: never a session, consent or other site's cookie", () => {

@@ -13,7 +13,7 @@ import { runOffers, type OffersResult } from '../hotels/offers-run.js';
 import type { CalendarRow } from './rows.js';
 
 /** Normalized seller names of the six major OTAs. */
-export const MAINSTREAM_OTAS = ['booking', 'expedia', 'hotels', 'agoda', 'trip', 'priceline'] as const;
+const MAINSTREAM_OTAS = ['booking', 'expedia', 'hotels', 'agoda', 'trip', 'priceline'] as const;
 const PARALLEL_NIGHTS = 4;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -97,7 +97,7 @@ export async function annotateMainstream(
 }
 
 /** `count` priced nights spread evenly over the rows. */
-export function sampleNights(rows: CalendarRow[], count: number): CalendarRow[] {
+function sampleNights(rows: CalendarRow[], count: number): CalendarRow[] {
   if (count <= 0 || !rows.length) return [];
   if (count >= rows.length) return [...rows];
   return Array.from({ length: count }, (_, i) => rows[Math.floor(((i + 0.5) * rows.length) / count)]!);

@@ -13,7 +13,7 @@ import { batchexecuteBody, rpcPayload, rpcPayloadOfBytes } from '../batchexecute
 import { parseRate, type RateRecord } from '../hotels/parse-property.js';
 
 export const CALENDAR_RPC = 'yY52ce';
-export const WINDOW_DAYS = 31;
+const WINDOW_DAYS = 31;
 const RPC_PATH = '/_/TravelFrontendUi/data/batchexecute';
 
 export interface CalendarWindow {

@@ -52,7 +52,7 @@ function airports(codes: string[]): unknown[] {
 }
 
 /** The `f.req` filter struct for a one-way or round-trip search over an outbound-date range. */
-export function calendarFilters(search: FlightSearch, range: CalendarRange): unknown[] {
+function calendarFilters(search: FlightSearch, range: CalendarRange): unknown[] {
   if (search.flightType === 'multi_city') throw new BadRequest('the price calendar covers one-way and round trips');
   const span = nightsBetween(range.start_date, range.end_date);
   if (Number.isNaN(span) || span < 0) throw new BadRequest('end_date is before start_date');

@@ -10,7 +10,7 @@ import type { SearchTimer } from '../../shared/search-metadata.js';
 import type { UpstreamRequest, UpstreamResponse } from '../../../upstream/client.js';
 import type { Upstream } from '../../../upstream/scope.js';
 import { asContractChange, withContractGuard, type DriftCheck } from '../../../upstream/diagnostics.js';
-import { driftRule } from '../../../config/source-guards.js';
+import { guards } from '../guards.js';
 import type { EgressMode } from '../../../upstream/egress.js';
 import { collectionId, newFetchNonce } from '../../../domain/provenance.js';
 import { buildCalendarRequest, parseCalendarGraph, type CalendarRange, type FlightCalendarDay } from './calendar.js';
@@ -117,7 +117,7 @@ export function fetchFlightResults(
 ): Promise<Fetched<FlightResultsPage>> {
   const req = buildFlightSearchRequest(search, selected);
   return fetchParsed(upstream, timer, request({ path: req.path, query: req.query, expect: 'html' }, search.gl), text(parseFlightResults), {
-    rule: driftRule(SOURCE, 'flight_results'),
+    rule: guards.drift.flight_results,
   });
 }
 

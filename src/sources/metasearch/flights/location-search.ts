@@ -8,7 +8,7 @@ import { BadRequest } from '../../../domain/errors.js';
 import { batchexecuteBody, rpcPayload } from '../batchexecute.js';
 import { arr, at, nonEmptyStr, num } from '../../../domain/json.js';
 
-export const LOCATION_RPC = 'H028ib';
+const LOCATION_RPC = 'H028ib';
 const RPC_PATH = '/_/FlightsFrontendUi/data/batchexecute';
 /** Result kinds to ask for and the lookup flags public clients send with them. */
 const REQUEST_KINDS = [1, 2, 3, 5, 4];

@@ -17,7 +17,7 @@ export type TravelClass = (typeof TRAVEL_CLASSES)[number];
 export const STOPS = ['any', 'nonstop', 'one_stop_or_fewer', 'two_stops_or_fewer'] as const;
 export type Stops = (typeof STOPS)[number];
 
-export interface MultiCityLegParam {
+interface MultiCityLegParam {
   departure_id: string;
   arrival_id: string;
   date: string;
@@ -43,14 +43,14 @@ export interface FlightSearchParams {
   gl?: string;
 }
 
-export interface SearchLeg {
+interface SearchLeg {
   /** Airport codes or location ids (`/m/…`), several when the caller listed several. */
   departure: string[];
   arrival: string[];
   date: string;
 }
 
-export interface Passengers {
+interface Passengers {
   adults: number;
   children: number;
   infantsInSeat: number;

@@ -41,7 +41,7 @@ const SELLER = { code: [0], name: [1], isAirline: [3] } as const;
 /** Paths into a separate-tickets group. */
 const GROUP = { tickets: [2], price: [4, 0], priceToken: [4, 1] } as const;
 
-export interface FlightBookingTicket {
+interface FlightBookingTicket {
   seller_code: string;
   seller: string;
   /** Whether the seller is the airline itself; null when the row does not say. */
@@ -158,7 +158,7 @@ export function bookingCurrency(options: FlightBookingOption[]): string | null {
   return null;
 }
 
-export interface CompatBookingSide {
+interface CompatBookingSide {
   book_with: string;
   airline?: boolean;
   marketed_as: string[];

@@ -51,7 +51,7 @@ const AIRPORT = {
 /** Paths into `ds:1[7]`. */
 const FILTERS = { alliances: [1, 0], airlines: [1, 1], hubs: [2] } as const;
 
-export interface FlightPriceInsights {
+interface FlightPriceInsights {
   lowest_price: number | null;
   price_level: string | null;
   /** Raw level code, kept so unlabelled codes are not lost. */
@@ -62,7 +62,7 @@ export interface FlightPriceInsights {
   price_history: { price: number; timestamp: number }[];
 }
 
-export interface FlightAirportInfo {
+interface FlightAirportInfo {
   id: string;
   name: string | null;
   city: string | null;
@@ -73,12 +73,12 @@ export interface FlightAirportInfo {
   thumbnail: string | null;
 }
 
-export interface CodeName {
+interface CodeName {
   code: string;
   name: string | null;
 }
 
-export interface AirlineLink {
+interface AirlineLink {
   airline_code: string;
   airline: string | null;
   url: string;

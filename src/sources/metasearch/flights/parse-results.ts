@@ -94,7 +94,7 @@ const LAYOVER = {
  */
 const CABINS: Record<number, string> = { 1: 'Economy' };
 
-export interface FlightPoint {
+interface FlightPoint {
   id: string;
   name: string | null;
   date: string | null;
@@ -125,7 +125,7 @@ export interface FlightLeg {
   carbon_emissions: number | null;
 }
 
-export interface FlightLayover {
+interface FlightLayover {
   /** Minutes. */
   duration: number | null;
   id: string | null;
@@ -136,7 +136,7 @@ export interface FlightLayover {
   overnight: boolean;
 }
 
-export interface FlightCarbonEmissions {
+interface FlightCarbonEmissions {
   this_flight: number | null;
   typical_for_this_route: number | null;
   difference_percent: number | null;

@@ -143,7 +143,7 @@ const Airport = z.object({
 });
 const AirlineLink = z.object({ airline_code: z.string(), airline: z.string().nullable(), url: z.string() });
 
-export const FlightsBodyFields = {
+const FlightsBodyFields = {
   best_flights: z.array(Itinerary),
   other_flights: z.array(Itinerary),
   price_insights: z

@@ -19,18 +19,18 @@ const F = {
 
 export const SEAT_CODE: Record<TravelClass, number> = { economy: 1, premium_economy: 2, business: 3, first_class: 4 };
 export const TRIP_CODE: Record<FlightType, number> = { round_trip: 1, one_way: 2, multi_city: 3 };
-export const PASSENGER_CODE = { adult: 1, child: 2, infantInSeat: 3, infantOnLap: 4 } as const;
+const PASSENGER_CODE = { adult: 1, child: 2, infantInSeat: 3, infantOnLap: 4 } as const;
 /** Field 5 is "at most N stops"; absent means any number (0 pins the search to nonstop). */
-export const MAX_STOPS: Record<Stops, number | undefined> = {
+const MAX_STOPS: Record<Stops, number | undefined> = {
   any: undefined,
   nonstop: 0,
   one_stop_or_fewer: 1,
   two_stops_or_fewer: 2,
 };
 /** Location kinds seen in the front end's own URLs: 1 airport code, 2 or 3 a /m/ location id. */
-export const LOCATION_TYPE = { airport: 1, location: 3 } as const;
+const LOCATION_TYPE = { airport: 1, location: 3 } as const;
 
-export interface TfsLocation {
+interface TfsLocation {
   type?: number;
   code: string;
 }
@@ -44,7 +44,7 @@ export interface TfsSelectedFlight {
   flightNumber: string;
 }
 
-export interface TfsLeg {
+interface TfsLeg {
   date: string;
   selectedFlights?: TfsSelectedFlight[];
   maxStops?: number;
@@ -208,7 +208,7 @@ function location(code: string): TfsLocation {
 }
 
 /** The `tfs` message the front end writes for a search, with the flights already chosen per leg. */
-export function searchToTfs(search: FlightSearch, selected: TfsSelectedFlight[][] = []): TfsMessage {
+function searchToTfs(search: FlightSearch, selected: TfsSelectedFlight[][] = []): TfsMessage {
   const p = search.passengers;
   const passengers = [
     ...Array<number>(p.adults).fill(PASSENGER_CODE.adult),

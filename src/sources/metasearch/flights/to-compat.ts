@@ -16,14 +16,14 @@ export interface CompatContext {
   selected?: TfsSelectedFlight[][];
 }
 
-export interface CompatAirportTime {
+interface CompatAirportTime {
   name: string | null;
   id: string;
   date: string | null;
   time: string | null;
 }
 
-export interface CompatFlight {
+interface CompatFlight {
   departure_airport: CompatAirportTime;
   arrival_airport: CompatAirportTime;
   duration: number | null;
@@ -39,7 +39,7 @@ export interface CompatFlight {
   detected_extensions?: { legroom_short?: string; legroom_long?: string; carbon_emission?: number };
 }
 
-export interface CompatItinerary {
+interface CompatItinerary {
   flights: CompatFlight[];
   layovers?: { duration: number | null; name: string | null; id: string | null; is_overnight?: true }[];
   total_duration: number | null;

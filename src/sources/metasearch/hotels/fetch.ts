@@ -5,7 +5,7 @@
 import type { SourceUses } from '../../context.js';
 import type { Device } from '../../../upstream/devices.js';
 import { withContractGuard, type DriftCheck } from '../../../upstream/diagnostics.js';
-import { driftRule } from '../../../config/source-guards.js';
+import { guards } from '../guards.js';
 import type { EgressMode } from '../../../upstream/egress.js';
 import type { SearchTimer } from '../../shared/search-metadata.js';
 import { UPSTREAM_HOSTS } from '../../../config/hosts.js';
@@ -14,7 +14,7 @@ import { parsePropertyPage, type DetailRecord } from './parse-detail.js';
 import { parseSearchPage, type SearchPageRecord } from './parse-search.js';
 import { buildHotelPropertyUrl, buildHotelSearchUrl, type HotelSearchUrlInput } from './requests.js';
 
-export const SOURCE = 'metasearch';
+const SOURCE = 'metasearch';
 
 export interface Fetched<T> {
   data: T;
@@ -67,7 +67,7 @@ async function fetchPage<T>(
 
 /** One result page of a destination (or hotel-name) search. */
 export function fetchSearchPage(deps: SourceUses<'upstream'>, input: HotelSearchUrlInput, opts: FetchOptions = {}): Promise<Fetched<SearchPageRecord>> {
-  return fetchPage(deps, buildHotelSearchUrl(input).path, opts, parseSearchPage, { rule: driftRule(SOURCE, 'hotel_search') });
+  return fetchPage(deps, buildHotelSearchUrl(input).path, opts, parseSearchPage, { rule: guards.drift.hotel_search });
 }
 
 /** One property's own page for a stay; data is null when the engine does not know the token. */

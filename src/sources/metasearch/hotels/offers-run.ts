@@ -14,9 +14,9 @@ import { provenance, SOURCE_KINDS, stayPrices, StayPricesSchema } from './prices
 import { loadProperty, priceContext, type PropertyRequest } from './property.js';
 import { pricingContext, stayDates, type StayDates } from './stay.js';
 
-export const DEVICES: Device[] = ['iphone', 'android', 'desktop'];
+const DEVICES: Device[] = ['iphone', 'android', 'desktop'];
 /** The official site plus the four OTAs the service also reads directly (otaone … otafour). */
-export const DEFAULT_REQUIRED_SOURCES = ['official', 'booking', 'expedia', 'hotels', 'agoda'];
+const DEFAULT_REQUIRED_SOURCES = ['official', 'booking', 'expedia', 'hotels', 'agoda'];
 
 export interface StayInput {
   token: string;

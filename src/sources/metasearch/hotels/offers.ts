@@ -28,7 +28,7 @@ export const RoomSchema = z.object({
   thumbnail: z.string().nullable(),
   provenance: ProvenanceSchema.nullable(),
 });
-export type Room = z.infer<typeof RoomSchema>;
+type Room = z.infer<typeof RoomSchema>;
 
 export const OfferSchema = z.object({
   source: z.string(),
@@ -64,7 +64,7 @@ export type Offer = z.infer<typeof OfferSchema>;
  * Sellers that are themselves metasearch sites (their links open a search of theirs, not a booking
  * page): left out unless include_metasearch. Matched on the normalized seller name.
  */
-export const METASEARCH_SELLERS = new Set([
+const METASEARCH_SELLERS = new Set([
   'trivago',
   'trivago_deals',
   'kayak',

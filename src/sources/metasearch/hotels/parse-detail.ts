@@ -20,7 +20,7 @@ const SEARCH_RPC = 'AtySUc';
 export const DETAIL_EXTENSION = '441552390';
 
 /** Inside the property payload (the search entry's PROPERTY_PATHS hold for the rest). */
-export const DETAIL_PATHS = {
+const DETAIL_PATHS = {
   address: [2, 1, 0, 0, 0],
   phone: [2, 2, 0],
   phoneLink: [2, 2, 1],
@@ -35,7 +35,7 @@ export const DETAIL_PATHS = {
 const INSIGHT_KIND = 15;
 const INSIGHT_SLOT = 16;
 
-export interface PriceInsightsRecord {
+interface PriceInsightsRecord {
   lowest_price: string | null;
   typical_low: string | null;
   typical_high: string | null;
@@ -137,7 +137,7 @@ export function parsePropertyData(data: unknown): DetailRecord | null {
 }
 
 /** The AtySUc blob of a server-rendered travel page (the same JSON the RPC answers). */
-export function searchBlobOf(html: string): unknown {
+function searchBlobOf(html: string): unknown {
   const blobs = extractInitData(html);
   if (!blobs.length) {
     if (html.includes('consent.google.com')) throw new UpstreamBlocked('ConsentWall', 'body:consent.google.com');

@@ -41,7 +41,7 @@ export const PROPERTY_PATHS = {
 } as const;
 
 /** JSON index paths inside a rate block (`[6][2]`; the price-calendar RPC answers with the same block). */
-export const RATE_PATHS = {
+const RATE_PATHS = {
   nightlyText: [1, 0],
   nightlyExact: [1, 2],
   nightly: [1, 4],
@@ -55,7 +55,7 @@ export const RATE_PATHS = {
 } as const;
 
 /** Sponsored entries are flat arrays. */
-export const AD_PATHS = {
+const AD_PATHS = {
   name: [0],
   link: [1],
   priceText: [2],
@@ -81,9 +81,9 @@ export const AD_PATHS = {
  * (reading them as proximity to sights, transit and the airport was a guess from the nearby-place
  * groups, so the ratings built on it were removed; test/fixtures/README.md, inferred meanings).
  */
-export const LOCATION_SCORE_CODES = { overall: 4 } as const;
+const LOCATION_SCORE_CODES = { overall: 4 } as const;
 
-export interface GpsCoordinates {
+interface GpsCoordinates {
   latitude: number;
   longitude: number;
 }
@@ -115,14 +115,14 @@ export interface AmenityRecord {
   available: boolean;
 }
 
-export interface NearbyPlaceRecord {
+interface NearbyPlaceRecord {
   name: string;
   category_code: number | null;
   /** The mode is a bare code the page never labels (Taxi, Walking… were matched against another API's reply), so no type name is given. */
   transportations: { mode_code: number | null; duration: string }[];
 }
 
-export interface ReviewTopicRecord {
+interface ReviewTopicRecord {
   name: string;
   description: string | null;
   total: number | null;

@@ -11,14 +11,14 @@ import { truthy } from './af-init-data.js';
 import { extractAmount } from './parse-property.js';
 
 /** Seller lists inside the rate block. */
-export const SELLER_LISTS = {
+const SELLER_LISTS = {
   featured: [2], // sponsored sellers ("/aclk" links), prices with exact amounts, rooms at [7]
   all: [21], // every seller ("/travel/lodging/clk" links); some replies put them at [22] instead
   allAlternative: [22],
 } as const;
 
 /** Inside one seller entry. */
-export const SELLER_PATHS = {
+const SELLER_PATHS = {
   name: [0, 0],
   partnerId: [0, 1],
   link: [0, 2],
@@ -31,7 +31,7 @@ export const SELLER_PATHS = {
 } as const;
 
 /** Inside one room rate: `[link, ?, cancellation, ?, nightly pair, total pair]`. */
-export const ROOM_RATE_PATHS = {
+const ROOM_RATE_PATHS = {
   link: [0],
   cancellation: [2],
   nightly: [4],
@@ -108,7 +108,7 @@ function roomRates(seller: unknown): RoomRateRecord[] {
   });
 }
 
-export function parseSeller(entry: unknown, featured: boolean): SellerRecord | null {
+function parseSeller(entry: unknown, featured: boolean): SellerRecord | null {
   const name = str(entry, ...SELLER_PATHS.name)?.trim();
   if (!name) return null;
   const id = at(entry, ...SELLER_PATHS.partnerId);

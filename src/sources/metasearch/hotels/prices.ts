@@ -9,7 +9,7 @@ import type { DisplayBasis } from './parse-detail.js';
 import type { RateRecord } from './parse-property.js';
 import type { PricePair } from './parse-sellers.js';
 
-export const COLLECTOR = 'metasearch_hotels';
+const COLLECTOR = 'metasearch_hotels';
 
 export const SOURCE_KINDS = {
   /** The engine's own headline price of a property (the cheapest any seller shows). */
@@ -18,7 +18,7 @@ export const SOURCE_KINDS = {
   seller: 'ota_offer',
 } as const;
 
-export const PRICE_BASES = {
+const PRICE_BASES = {
   nightlyAllIn: 'nightly_including_taxes_and_fees',
   nightlyBeforeTaxes: 'nightly_before_taxes_and_fees',
   nightlyShown: 'nightly_as_displayed',
@@ -29,13 +29,13 @@ export const PRICE_BASES = {
   fees: 'stay_fees',
 } as const;
 
-export const FigureSchema = z.object({
+const FigureSchema = z.object({
   amount: z.number(),
   /** As displayed; null when this figure is not the one shown. */
   text: z.string().nullable(),
   provenance: ProvenanceSchema,
 });
-export type Figure = z.infer<typeof FigureSchema>;
+type Figure = z.infer<typeof FigureSchema>;
 
 export const StayPricesSchema = z.object({
   currency: z.string().nullable(),

@@ -24,7 +24,7 @@ export interface ResolveInput {
   verify: boolean;
 }
 
-export const MatchSchema = z.object({
+const MatchSchema = z.object({
   token: z.string(),
   rank: z.int(),
   verified: z.boolean().nullable(),

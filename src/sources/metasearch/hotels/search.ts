@@ -50,7 +50,7 @@ export async function fetchSearchPages(deps: SourceUses<'upstream'>, r: SearchRe
 
 const Gps = z.object({ latitude: z.number(), longitude: z.number() });
 
-export const SearchPropertySchema = z.object({
+const SearchPropertySchema = z.object({
   position: z.int(),
   page: z.int(),
   type: z.enum(['hotel', 'vacation_rental']).nullable(),

@@ -8,7 +8,7 @@ import { marketForCurrency, pricingMarket, type PricingMarket } from '../../../d
 import { BadRequest } from '../../../domain/errors.js';
 
 /** Days ahead of today of the stay used when the caller gives no dates (one night). */
-export const TRANSPORT_STAY_LEAD_DAYS = 14;
+const TRANSPORT_STAY_LEAD_DAYS = 14;
 
 export interface StayDates {
   checkIn: string;

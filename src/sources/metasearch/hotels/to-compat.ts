@@ -6,7 +6,7 @@
 import { type AmenityRecord, type PropertyRecord, type RateRecord } from './parse-property.js';
 import type { BrandRecord, SearchPageRecord } from './parse-search.js';
 
-export interface CompatPrice {
+interface CompatPrice {
   price?: string;
   extracted_price?: number;
   /** Derived: the stay's before-taxes amount (given by the page) divided by its nights. */

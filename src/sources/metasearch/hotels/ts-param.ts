@@ -18,7 +18,7 @@ import { base64ToBytes, bytesToBase64, decodeFields, decodePacked, fieldString, 
 export type HotelSort = 'relevance' | 'lowest_price' | 'highest_rating' | 'most_reviewed';
 
 /** Sort codes at filters.1.5; relevance is the absence of the field. */
-export const SORT_CODES: Record<Exclude<HotelSort, 'relevance'>, number> = {
+const SORT_CODES: Record<Exclude<HotelSort, 'relevance'>, number> = {
   lowest_price: 3,
   highest_rating: 8,
   most_reviewed: 13,
@@ -37,7 +37,7 @@ export const AMENITY_FILTER_CODES = {
 export type AmenityFilter = keyof typeof AMENITY_FILTER_CODES;
 
 /** Guest-rating floor → code at filters.5 (rating × 2). */
-export const GUEST_RATING_CODES: Record<string, number> = { '3.5': 7, '4': 8, '4.5': 9 };
+const GUEST_RATING_CODES: Record<string, number> = { '3.5': 7, '4': 8, '4.5': 9 };
 
 const ADULT = 3;
 const CHILD = 2;
@@ -104,7 +104,7 @@ function defaultGuestsMode(s: TsSearch): 'explicit' | 'implicit' {
   return s.adults === 2 && !(s.childrenAges ?? []).length ? 'implicit' : 'explicit';
 }
 
-export function encodeTsBytes(search: TsSearch, ui: TsUiState = {}): Uint8Array {
+function encodeTsBytes(search: TsSearch, ui: TsUiState = {}): Uint8Array {
   const checkIn = parseDate(search.checkIn);
   const checkOut = parseDate(search.checkOut);
   const nights = nightsBetween(search.checkIn, search.checkOut);

@@ -76,7 +76,7 @@ const COMPSET_FIELDS = [
   'created_at',
   'updated_at',
 ];
-const SHOP_FIELDS = [
+const SHOP_SUMMARY_FIELDS = [
   'id',
   'compset_id',
   'job_id',
@@ -94,6 +94,10 @@ const SHOP_FIELDS = [
   'request.adults',
   'request.currency',
   'request.market',
+];
+/** A shop in full: its summary, then the properties, failures and grid. */
+const SHOP_FIELDS = [
+  ...SHOP_SUMMARY_FIELDS,
   'properties',
   'properties[].property_token',
   'properties[].name',
@@ -136,25 +140,6 @@ const SHOP_FIELDS = [
   'rows[].cells[].provenance.price_basis',
   'rows[].cells[].provenance.derivation',
   'rows[].cells[].provenance.upstream_rate_id',
-];
-const SHOP_SUMMARY_FIELDS = [
-  'id',
-  'compset_id',
-  'job_id',
-  'poll_url',
-  'status',
-  'items_total',
-  'items_succeeded',
-  'items_failed',
-  'created_at',
-  'finished_at',
-  'request',
-  'request.start',
-  'request.days',
-  'request.los',
-  'request.adults',
-  'request.currency',
-  'request.market',
 ];
 /** A stay's history (GET /v1/rates/history): the account's own stored changes (src/platform/stored-rates.ts: rate_history). */
 const HISTORY_RECORD: Evidence = {

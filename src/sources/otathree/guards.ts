@@ -1,0 +1,8 @@
+import type { SourceGuards } from '../manifest.js';
+
+/** The walls in front of otathree and what every real reply of it states (manifest.ts SourceGuards). */
+export const guards = {
+  // Akamai Bot Manager, as on the travel group's other sites (otatwo)
+  walls: ['akamai'],
+  drift: { stay: { items: 'rooms.offers', states: ['total|nightly'] } },
+} satisfies SourceGuards;
