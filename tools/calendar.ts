@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { calendarCharge, calendarCost, CalendarRequest, calendarRequestShape, normalizeCalendarRequest } from '../src/domain/calendar-request.js';
+import {
+  calendarCharge,
+  calendarCost,
+  CalendarRequest,
+  calendarRequestShape,
+  normalizeCalendarRequest,
+  storedRatesRequest,
+} from '../src/domain/calendar-request.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { currency, isoDate } from '../src/domain/codes.js';
 import { expectedCalendarSeconds } from '../src/jobs/calendar-jobs.js';
@@ -236,18 +243,7 @@ export const storedRates = defineTool({
   credits: 0,
   errors: { 400: '`to` is before `from`.' },
   async handler(input, { deps, key }) {
-    const request = normalizeCalendarRequest({
-      token: input.token,
-      market: input.market,
-      currency: input.currency,
-      adults: input.adults,
-      los: input.los,
-      days: 1,
-      is_hostel: false,
-      probe_min_stay: false,
-      basis: 'cheapest',
-      verify_sources: 0,
-    });
+    const request = storedRatesRequest({ token: input.token, market: input.market, currency: input.currency, adults: input.adults, los: input.los });
     if (input.from && input.to && input.to < input.from) throw new BadRequest('to is before from');
     const rows = await readStoredRates(deps.sql, key.account_id, { ...request, from: input.from, to: input.to });
     return {

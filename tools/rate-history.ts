@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { csvAnswer, wantsCsv } from '../src/core/csv-answer.js';
-import { normalizeCalendarRequest } from '../src/domain/calendar-request.js';
+import { storedRatesRequest } from '../src/domain/calendar-request.js';
 import { currency, isoDate } from '../src/domain/codes.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
 import { ProvenanceSchema, type Provenance } from '../src/domain/provenance.js';
@@ -84,17 +84,12 @@ const rateHistory = defineTool({
   csv: `one line per observation: ${CSV_HEADER.join(', ')}`,
   credits: 0,
   async handler(input, { deps, key, headers }) {
-    const { market, currency: cur } = normalizeCalendarRequest({
+    const { market, currency: cur } = storedRatesRequest({
       token: input.property_token,
       market: input.market,
       currency: input.currency,
       adults: input.adults,
       los: input.los,
-      days: 1,
-      is_hostel: false,
-      probe_min_stay: false,
-      basis: 'cheapest',
-      verify_sources: 0,
     });
     const q = { token: input.property_token, market, currency: cur, adults: input.adults, los: input.los, date: input.date, seller: input.seller };
     const rows = await readRateHistory(deps.sql, key.account_id, { ...q, asOf: input.as_of ? asOfInstant(input.as_of) : undefined });

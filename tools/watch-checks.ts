@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { csvAnswer, wantsCsv } from '../src/core/csv-answer.js';
+import { CHECKS_CSV_HEADER, checkCsvLine } from '../src/core/watches/checks-csv.js';
 import { CheckSchema, checkResource } from '../src/core/watches/resource.js';
-import type { CsvValue } from '../src/domain/csv.js';
 import { queryInt } from '../src/domain/query-params.js';
 import { findWatch, recentChecks, watchTotals } from '../src/platform/watches.js';
 
@@ -11,66 +11,6 @@ import { findWatch, recentChecks, watchTotals } from '../src/platform/watches.js
  * /v1/watches/{watch_id} embeds only its latest checks). REST only, like the watches' other
  * reads beyond the MCP set; another account's watch is a 404.
  */
-
-type CheckOut = z.output<typeof CheckSchema>;
-
-const CSV_HEADER = [
-  'watch_id',
-  'check_id',
-  'checked_at',
-  'trigger',
-  'period',
-  'credits',
-  'currency',
-  'cheapest_key',
-  'cheapest_total',
-  'cheapest_currency',
-  'cheapest_observation_id',
-  'cheapest_observed_at',
-  'cheapest_source',
-  'changed',
-  'fired',
-  'parity_status',
-  'parity_official_total',
-  'parity_cheapest_agency',
-  'parity_cheapest_agency_total',
-  'parity_undercuts',
-  'run_id',
-  'rows_written',
-  'rows_changed',
-  'rows_removed',
-];
-
-/** One CSV line of a check: its JSON fields flattened; what the check did not see is an empty field. */
-function csvLine(watchId: string, c: CheckOut): CsvValue[] {
-  const p = c.parity;
-  return [
-    watchId,
-    c.id,
-    c.checked_at,
-    c.trigger,
-    c.period,
-    c.credits,
-    c.currency,
-    c.cheapest?.key ?? null,
-    c.cheapest?.total ?? null,
-    c.cheapest?.currency ?? null,
-    c.cheapest?.provenance?.observation_id ?? null,
-    c.cheapest?.provenance?.observed_at ?? null,
-    c.cheapest?.provenance?.source ?? null,
-    c.changed,
-    c.fired,
-    p?.status ?? null,
-    p?.official?.total ?? null,
-    p?.cheapest_agency?.source ?? null,
-    p?.cheapest_agency?.total ?? null,
-    p ? p.undercuts.length : null,
-    c.stored?.run_id ?? null,
-    c.stored?.rows_written ?? null,
-    c.stored?.rows_changed ?? null,
-    c.stored?.rows_removed ?? null,
-  ];
-}
 
 const listWatchChecks = defineTool({
   name: 'list_watch_checks',
@@ -91,7 +31,7 @@ const listWatchChecks = defineTool({
     total: z.int().describe('checks the watch has made'),
     checks: z.array(CheckSchema),
   }),
-  csv: `one line per check, newest first: ${CSV_HEADER.join(', ')}`,
+  csv: `one line per check, newest first: ${CHECKS_CSV_HEADER.join(', ')}`,
   credits: 0,
   errors: { 404: 'No watch of your account has that id.' },
   async handler({ watch_id, limit, offset, format }, { deps, key, headers }) {
@@ -101,8 +41,8 @@ const listWatchChecks = defineTool({
       // sent as these bytes by the REST door (text/csv, a download)
       return csvAnswer(
         `${watch.id}-checks.csv`,
-        CSV_HEADER,
-        checks.map((c) => csvLine(watch.id, c)),
+        CHECKS_CSV_HEADER,
+        checks.map((c) => checkCsvLine(watch.id, c)),
       ) as never;
     }
     const totals = await watchTotals(deps.sql, [watch.id]);

@@ -63,6 +63,14 @@ export function normalizeCalendarRequest(r: CalendarRequestInput, now = new Date
 }
 
 /**
+ * The request a stored rate was kept under (market, currency and tax basis as a calendar of this
+ * property, party and stay length resolves them): what reads of stored rates and rate history key on.
+ */
+export function storedRatesRequest(r: Pick<CalendarRequestInput, 'token' | 'market' | 'currency' | 'adults' | 'los'>): NormalizedCalendarRequest {
+  return normalizeCalendarRequest({ ...r, days: 1, is_hostel: false, probe_min_stay: false, basis: 'cheapest', verify_sources: 0 });
+}
+
+/**
  * The normalized request as a calendar call's input again (a batch item runs as a call of
  * POST /v1/calendar, whose schema reads it): normalizeCalendarRequest gives it back unchanged.
  */

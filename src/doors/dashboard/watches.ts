@@ -3,6 +3,10 @@ import { ApiError } from '../../domain/errors.js';
 import { billedPlan } from '../../platform/plans.js';
 import { changeWatch } from '../../core/watches/manage.js';
 import { redeliverEvent } from '../../core/watches/redeliver.js';
+import { CHECKS_CSV_HEADER, checkCsvLine } from '../../core/watches/checks-csv.js';
+import { checkResource } from '../../core/watches/resource.js';
+import { csvAnswer } from '../../core/csv-answer.js';
+import { inertHeaders } from '../../core/raw-body.js';
 import {
   deleteWatch,
   findWatch,
@@ -24,6 +28,8 @@ import { priceChart } from './price-chart.js';
 /** Checks drawn on a watch's chart and listed under it. */
 const CHECKS_SHOWN = 60;
 const EVENTS_SHOWN = 20;
+/** Checks in the dashboard's CSV download: all of a watch's, up to this. */
+const CHECKS_DOWNLOADED = 100_000;
 
 interface Signed {
   account: DashboardAccount;
@@ -153,8 +159,8 @@ ${stat('Checks', fmtInt(t?.checks ?? 0), `${fmtInt(w.periods_missed)} periods mi
 ${w.last_error ? html`<p class="hint">Last failed attempt (charged nothing): <code>${w.last_error}</code></p>` : html``}
 <div class="card"><h2>Price at each check</h2>${priceChart(points)}</div>
 <div class="card"><h2>Events</h2>${o.events.length ? html`<table class="stack"><thead><tr><th>When</th><th>What</th><th>Delivery</th><th>Event</th><th></th></tr></thead><tbody>${eventRows}</tbody></table>` : html`<p class="empty">The rule has not fired yet.</p>`}</div>
-<div class="card"><h2>Checks</h2>${o.checks.length ? html`<table class="stack"><thead><tr><th>Checked</th><th>Trigger</th><th class="num">Cheapest</th><th class="num">Changed</th><th>Rule</th><th class="num">Credits</th><th>Request</th></tr></thead><tbody>${checkRows}</tbody></table>` : html`<p class="empty">No check yet.</p>`}
-<p class="hint">The newest ${CHECKS_SHOWN} checks; all of them, as JSON or CSV, at <code>GET /v1/watches/${w.id}/checks?format=csv</code>.</p></div>`,
+<div class="card"><div class="row"><h2>Checks</h2>${o.checks.length ? html`<a class="button link" href="/dashboard/watches/${w.id}/checks.csv" download>Download CSV</a>` : html``}</div>${o.checks.length ? html`<table class="stack"><thead><tr><th>Checked</th><th>Trigger</th><th class="num">Cheapest</th><th class="num">Changed</th><th>Rule</th><th class="num">Credits</th><th>Request</th></tr></thead><tbody>${checkRows}</tbody></table>` : html`<p class="empty">No check yet.</p>`}
+<p class="hint">The newest ${CHECKS_SHOWN} checks; all of them in the CSV download, and at <code class="breakable">GET /v1/watches/${w.id}/checks</code> (JSON or CSV).</p></div>`,
   });
 }
 
@@ -224,6 +230,20 @@ export function mountWatches(r: Router, kit: DashboardKit): void {
       }),
     );
   }
+  r.get(
+    '/watches/:id/checks.csv',
+    kit.signedIn(async (req, res, { account }) => {
+      const watch = await owned(req, account);
+      if (!watch) return notFound(res);
+      const checks = (await recentChecks(deps.sql, watch.id, CHECKS_DOWNLOADED)).map(checkResource);
+      const csv = csvAnswer(
+        `${watch.id}-checks.csv`,
+        CHECKS_CSV_HEADER,
+        checks.map((c) => checkCsvLine(watch.id, c)),
+      );
+      res.status(200).set(inertHeaders(csv)).type(csv.contentType).send(csv.bytes);
+    }),
+  );
   r.get(
     '/watches/:id/delete',
     kit.signedIn(async (req, res, { session, account }) => {

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountForSignIn, createDashboardAccount } from '../../../src/doors/dashboard/accounts.js';
@@ -118,6 +119,16 @@ describe.skipIf(!hasChromium)(`${suite.title}${skippedNote}`, BROWSER_SUITE, () 
     // each official mark names its price; the highest is the 3× quote
     const tips = await page.locator('.chart svg.wide g.official title').allTextContents();
     expect(tips.map((t) => Number(/official site ([\d,.]+)/.exec(t)![1].replace(/,/g, '')))).toEqual([...official].reverse());
+    // the page's CSV download is every check, as the API's CSV of them (parity columns filled for a compare watch)
+    const href = await page.locator('a', { hasText: 'Download CSV' }).getAttribute('href');
+    expect(href).toBe(`/dashboard/watches/${watchId}/checks.csv`);
+    const download = await page.request.get(h.svc.url + href);
+    expect(download.headers()['content-type']).toBe('text/csv; charset=utf-8');
+    const lines = parse(await download.text(), { columns: true }) as Record<string, string>[];
+    const fromApi = await (await h.svc.call(`/v1/watches/${watchId}/checks?format=csv`, { key })).text();
+    expect(lines).toEqual(parse(fromApi, { columns: true }));
+    expect(lines.map((l) => Number(l.parity_official_total))).toEqual(official);
+    expect(lines.map((l) => l.parity_status)).toContain('undercut');
     await page.context().close();
   });
 

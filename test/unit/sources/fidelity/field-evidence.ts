@@ -56,6 +56,13 @@ const EVENT_FIELDS = [
   'data',
 ];
 
+/** A provenance object at `at` and each of its fields (src/domain/provenance.ts: the same on every price). */
+function provenanceAt(at: string): string[] {
+  const keys = ['schema_version', 'observation_id', 'collection_id', 'observed_at', 'source', 'source_kind', 'collector', 'source_property_id'];
+  const more = ['requested_market', 'requested_currency', 'returned_currency', 'egress_mode', 'price_basis', 'derivation', 'upstream_rate_id'];
+  return [at, ...[...keys, ...more].map((k) => `${at}.${k}`)];
+}
+
 /** A competitor set's own fields (the compset routes): the set as the account gave it. */
 const COMPSET_RECORD: Evidence = {
   ours: "the competitor set's own record (src/platform/compsets.ts: compsets), as the account gave it; tested in test/integration/compsets/rate-shop.test.ts",
@@ -76,7 +83,7 @@ const COMPSET_FIELDS = [
   'created_at',
   'updated_at',
 ];
-const SHOP_FIELDS = [
+const SHOP_SUMMARY_FIELDS = [
   'id',
   'compset_id',
   'job_id',
@@ -94,6 +101,10 @@ const SHOP_FIELDS = [
   'request.adults',
   'request.currency',
   'request.market',
+];
+/** A shop in full: its summary, then the properties, failures and grid. */
+const SHOP_FIELDS = [
+  ...SHOP_SUMMARY_FIELDS,
   'properties',
   'properties[].property_token',
   'properties[].name',
@@ -120,41 +131,53 @@ const SHOP_FIELDS = [
   'rows[].cells[].total',
   'rows[].cells[].currency',
   'rows[].cells[].seller',
-  'rows[].cells[].provenance',
-  'rows[].cells[].provenance.schema_version',
-  'rows[].cells[].provenance.observation_id',
-  'rows[].cells[].provenance.collection_id',
-  'rows[].cells[].provenance.observed_at',
-  'rows[].cells[].provenance.source',
-  'rows[].cells[].provenance.source_kind',
-  'rows[].cells[].provenance.collector',
-  'rows[].cells[].provenance.source_property_id',
-  'rows[].cells[].provenance.requested_market',
-  'rows[].cells[].provenance.requested_currency',
-  'rows[].cells[].provenance.returned_currency',
-  'rows[].cells[].provenance.egress_mode',
-  'rows[].cells[].provenance.price_basis',
-  'rows[].cells[].provenance.derivation',
-  'rows[].cells[].provenance.upstream_rate_id',
+  ...provenanceAt('rows[].cells[].provenance'),
 ];
-const SHOP_SUMMARY_FIELDS = [
-  'id',
-  'compset_id',
-  'job_id',
-  'poll_url',
-  'status',
-  'items_total',
-  'items_succeeded',
-  'items_failed',
-  'created_at',
-  'finished_at',
-  'request',
-  'request.start',
-  'request.days',
-  'request.los',
-  'request.adults',
-  'request.currency',
-  'request.market',
+/**
+ * A parity range (src/platform/parity-ranges.ts, src/domain/parity-range.ts): its batch's progress
+ * and, per stay, the comparison POST /v1/ota/compare answered for it.
+ */
+const PARITY_RECORD: Evidence = {
+  ours: "the parity range (src/platform/parity-ranges.ts: parity_ranges) with its batch's progress, and per stay the comparison POST /v1/ota/compare answered (src/domain/parity-range.ts counts its verdicts per agency): each price, basis and provenance as that comparison stated them, null where it stated none; tested in test/integration/compsets/parity-range.test.ts",
+};
+const BASIS = ['basis', 'basis.price', 'basis.currency', 'basis.nights', 'basis.adults', 'basis.rooms'];
+const STAY_KEY = ['date', 'los', 'check_out'];
+const PARITY_FIELDS = [
+  ...SHOP_SUMMARY_FIELDS.filter((f) => !['request.market'].includes(f)),
+  'request.hotel',
+  'request.sources',
+  'request.tolerance_pct',
+  'own',
+  'own.property_token',
+  'own.name',
+  'agencies',
+  ...['source', 'win', 'meet', 'loss', 'compared', 'not_compared', 'selling_while_sold_out', 'win_pct', 'meet_pct', 'loss_pct'].map((f) => `agencies[].${f}`),
+  'disparities',
+  ...[...STAY_KEY, 'source', 'official_total', 'agency_total', 'currency', 'amount', 'pct', ...BASIS].map((f) => `disparities[].${f}`),
+  ...provenanceAt('disparities[].official_provenance'),
+  ...provenanceAt('disparities[].agency_provenance'),
+  ...['check', 'check.method', 'check.path', 'check.body'].map((f) => `disparities[].${f}`),
+  'selling_while_sold_out',
+  ...[...STAY_KEY, 'source', 'total', 'currency'].map((f) => `selling_while_sold_out[].${f}`),
+  ...provenanceAt('selling_while_sold_out[].provenance'),
+  'stays',
+  ...[
+    ...STAY_KEY,
+    'status',
+    'reason',
+    ...BASIS,
+    'official',
+    'official.total',
+    'official.currency',
+    'metasearch',
+    'metasearch.total',
+    'metasearch.currency',
+  ].map((f) => `stays[].${f}`),
+  ...provenanceAt('stays[].official.provenance'),
+  ...provenanceAt('stays[].metasearch.provenance'),
+  'stays[].agencies',
+  ...['source', 'outcome', 'total', 'currency', 'amount', 'pct', 'reason'].map((f) => `stays[].agencies[].${f}`),
+  ...provenanceAt('stays[].agencies[].provenance'),
 ];
 /** A stay's history (GET /v1/rates/history): the account's own stored changes (src/platform/stored-rates.ts: rate_history). */
 const HISTORY_RECORD: Evidence = {
@@ -229,6 +252,8 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
   create_rate_shop: evidenceOf(SHOP_FIELDS, SHOP_RECORD),
   get_rate_shop: evidenceOf(SHOP_FIELDS, SHOP_RECORD),
   get_rate_history: evidenceOf(HISTORY_FIELDS, HISTORY_RECORD),
+  run_parity_range: evidenceOf(PARITY_FIELDS, PARITY_RECORD),
+  get_parity_range: evidenceOf(PARITY_FIELDS, PARITY_RECORD),
   list_rate_shops: { ...evidenceOf(['shops', 'limit', 'offset'], SHOP_RECORD), ...evidenceOf(SHOP_SUMMARY_FIELDS, SHOP_RECORD, 'shops[].') },
   get_usage: {
     by_app: { ours: "the account's request history, grouped by the connected app (OAuth client) that made each call" },
