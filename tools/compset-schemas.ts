@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { addDays, earliestStayDate, todayUtc } from '../src/domain/dates.js';
+import { InvalidInput } from '../src/domain/errors.js';
 import { ProvenanceSchema } from '../src/domain/provenance.js';
 import type { CompsetRow } from '../src/platform/compsets.js';
 
@@ -81,3 +83,33 @@ export const ShopSchema = z.object({
 });
 
 export const ShopSummarySchema = z.object(ShopFields);
+
+/** Lengths of stay a batch over a set (a rate shop, a parity range) prices: up to `lengths` of them, each 1-`nights`. */
+export const lengthsOfStay = (nights: number, lengths: number) =>
+  z
+    .array(z.int().min(1).max(nights))
+    .min(1)
+    .max(lengths)
+    .refine((l) => new Set(l).size === l.length, 'each length of stay once')
+    .default([1])
+    .describe(`lengths of stay in nights (1-${lengths} of them, each 1-${nights})`);
+
+/** The optional Idempotency-Key of a batch submission over a set (`what`: a shop, a range). */
+export const submissionHeaders = (what: string) => ({
+  'Idempotency-Key': {
+    description: `Optional unique key for this ${what} (1-200 characters): the same key with the same body returns the original ${what}; with another body it is a 409.`,
+    required: false,
+    schema: { type: 'string' as const, minLength: 1, maxLength: 200 },
+  },
+});
+
+/** A submission's Idempotency-Key and first check-in date (default tomorrow), each refused with a located 422 when out of bounds. */
+export function submission(headers: Record<string, string | undefined>, start: string | undefined): { idem: string | undefined; start: string } {
+  const idem = headers['idempotency-key'];
+  if (idem !== undefined && (idem.length < 1 || idem.length > 200)) {
+    throw new InvalidInput([{ type: 'string_too_long', loc: ['header', 'idempotency-key'], msg: 'Idempotency-Key must be 1-200 characters', input: idem }]);
+  }
+  const first = start ?? addDays(todayUtc(), 1);
+  if (first < earliestStayDate()) throw new InvalidInput([{ type: 'date_future', loc: ['body', 'start'], msg: 'Date should be in the future', input: first }]);
+  return { idem, start: first };
+}

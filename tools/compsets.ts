@@ -3,7 +3,6 @@ import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { csvAnswer, wantsCsv } from '../src/core/csv-answer.js';
 import { readShop, startShop } from '../src/core/compsets/rate-shop.js';
 import { currency, isoDate } from '../src/domain/codes.js';
-import { addDays, earliestStayDate, todayUtc } from '../src/domain/dates.js';
 import { InvalidInput } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
@@ -12,7 +11,7 @@ import { GRID_CSV_HEADER, gridCsvRows } from '../src/domain/rate-shop.js';
 import { expiryBounds } from '../src/jobs/run-expiry.js';
 import { jobsProgress } from '../src/jobs/calendar-jobs.js';
 import { deleteCompset, findCompset, findShop, insertCompset, listCompsets, listShops, updateCompset, type SetMember } from '../src/platform/compsets.js';
-import { CompsetSchema, ShopSchema, ShopSummarySchema, compsetResource } from './compset-schemas.js';
+import { CompsetSchema, ShopSchema, ShopSummarySchema, compsetResource, lengthsOfStay, submission, submissionHeaders } from './compset-schemas.js';
 
 /*
  * Competitor sets and rate shops: REST only (not MCP tools; the MCP tools stay the 18 read-only
@@ -151,13 +150,7 @@ const createShopTool = defineTool({
     compset_id: compsetId,
     start: isoDate.optional().describe('first check-in date (not in the past); default tomorrow'),
     days: z.int().min(1).max(330).default(30).describe('check-in dates from start (1-330)'),
-    los: z
-      .array(z.int().min(1).max(30))
-      .min(1)
-      .max(MAX_LENGTHS)
-      .refine((l) => new Set(l).size === l.length, 'each length of stay once')
-      .default([1])
-      .describe(`lengths of stay in nights (1-${MAX_LENGTHS} of them, each 1-30)`),
+    los: lengthsOfStay(30, MAX_LENGTHS),
     adults: z.int().min(1).max(8).default(2).describe('adult guests'),
     currency: currency.optional(),
     market: z.enum(PRICING_MARKET_CODES).optional().describe('pricing market (sets the country and the default tax basis)'),
@@ -165,24 +158,10 @@ const createShopTool = defineTool({
   }),
   output: ShopSchema,
   credits: 0,
-  headers: {
-    'Idempotency-Key': {
-      description:
-        'Optional unique key for this shop (1-200 characters): the same key with the same body returns the original shop; with another body it is a 409.',
-      required: false,
-      schema: { type: 'string', minLength: 1, maxLength: 200 },
-    },
-  },
+  headers: submissionHeaders('shop'),
   errors: { 404: 'No set of your account has that id.', 409: 'The Idempotency-Key was already used with a different body.' },
   async handler({ compset_id, ...ask }, { deps, key, headers }) {
-    const idem = headers['idempotency-key'];
-    if (idem !== undefined && (idem.length < 1 || idem.length > 200)) {
-      throw new InvalidInput([{ type: 'string_too_long', loc: ['header', 'idempotency-key'], msg: 'Idempotency-Key must be 1-200 characters', input: idem }]);
-    }
-    const start = ask.start ?? addDays(todayUtc(), 1);
-    if (start < earliestStayDate()) {
-      throw new InvalidInput([{ type: 'date_future', loc: ['body', 'start'], msg: 'Date should be in the future', input: start }]);
-    }
+    const { idem, start } = submission(headers, ask.start);
     const shop = await startShop(
       deps.sql,
       deps.queue.boss(),

@@ -3,7 +3,6 @@ import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { csvAnswer, wantsCsv } from '../src/core/csv-answer.js';
 import { agenciesOf, readParityRange, startParityRange } from '../src/core/compsets/parity-range.js';
 import { CURRENCIES, isoDate } from '../src/domain/codes.js';
-import { addDays, earliestStayDate, todayUtc } from '../src/domain/dates.js';
 import { InvalidInput, type ValidationIssue } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
 import { DEFAULT_TOLERANCE_PCT, PARITY_CSV_HEADER, parityCsvRows } from '../src/domain/parity-range.js';
@@ -11,6 +10,7 @@ import { expiryBounds } from '../src/jobs/run-expiry.js';
 import { findParityRange } from '../src/platform/parity-ranges.js';
 import { compareSources } from './compare.js';
 import { ParityRangeSchema } from './parity-range-schemas.js';
+import { lengthsOfStay, submission, submissionHeaders } from './compset-schemas.js';
 
 /*
  * Parity over a range for a competitor set's own hotel: REST only (not an MCP tool; the MCP tools
@@ -47,13 +47,7 @@ const runParityRange = defineTool({
     compset_id: compsetId,
     start: isoDate.optional().describe('first check-in date (not in the past); default tomorrow'),
     days: z.int().min(1).max(90).default(14).describe('check-in dates from start (1-90)'),
-    los: z
-      .array(z.int().min(1).max(28))
-      .min(1)
-      .max(MAX_LENGTHS)
-      .refine((l) => new Set(l).size === l.length, 'each length of stay once')
-      .default([1])
-      .describe(`lengths of stay in nights (1-${MAX_LENGTHS} of them, each 1-28)`),
+    los: lengthsOfStay(28, MAX_LENGTHS),
     adults: z.int().min(1).max(8).default(2).describe('adult guests'),
     currency: z.enum(CURRENCIES).nullable().optional().describe("ISO 4217 to ask each source for; default each source's own"),
     hotel: z
@@ -80,24 +74,10 @@ const runParityRange = defineTool({
   }),
   output: ParityRangeSchema,
   credits: 0,
-  headers: {
-    'Idempotency-Key': {
-      description:
-        'Optional unique key for this range (1-200 characters): the same key with the same body returns the original range; with another body it is a 409.',
-      required: false,
-      schema: { type: 'string', minLength: 1, maxLength: 200 },
-    },
-  },
+  headers: submissionHeaders('range'),
   errors: { 404: 'No set of your account has that id.', 409: 'The Idempotency-Key was already used with a different body.' },
   async handler({ compset_id, ...ask }, { deps, key, headers, requestId, transport }) {
-    const idem = headers['idempotency-key'];
-    if (idem !== undefined && (idem.length < 1 || idem.length > 200)) {
-      throw new InvalidInput([{ type: 'string_too_long', loc: ['header', 'idempotency-key'], msg: 'Idempotency-Key must be 1-200 characters', input: idem }]);
-    }
-    const start = ask.start ?? addDays(todayUtc(), 1);
-    if (start < earliestStayDate()) {
-      throw new InvalidInput([{ type: 'date_future', loc: ['body', 'start'], msg: 'Date should be in the future', input: start }]);
-    }
+    const { idem, start } = submission(headers, ask.start);
     const sources = ask.sources as Record<string, unknown>;
     checkSources(sources, ask.days * ask.los.length);
     const range = await startParityRange(
