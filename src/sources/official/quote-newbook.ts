@@ -23,7 +23,7 @@ const AVAILABILITY = '/rest/bookings_availability_pricing';
 type NewbookStay = Pick<EngineStay, 'checkIn' | 'checkOut' | 'nights' | 'adults' | 'children'>;
 
 /** The request body: the stay as public clients send it (arrival and departure with the times they give), per-night quotes asked. */
-export function newbookAvailabilityBody(stay: NewbookStay, key: NewbookKey): string {
+function newbookAvailabilityBody(stay: NewbookStay, key: NewbookKey): string {
   return JSON.stringify({
     region: key.region,
     api_key: key.apiKey,

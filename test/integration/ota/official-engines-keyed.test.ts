@@ -11,7 +11,7 @@ import {
   NEWBOOK_INSTANCE,
   NEWBOOK_KEY,
   newbookAvailability,
-} from '../../fixtures/official-more-engine-replies.js';
+} from '../../fixtures/official-keyed-engine-replies.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import type { ReplayRoute } from '../../replay/server.js';
 import { shiftFrom } from '../../helpers/dates.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_CREDENTIALS, parseNewbookKeys } from '../../../../src/config/engine-credentials.js';
 import { newbook, parseNewbookAvailability } from '../../../../src/sources/official/quote-newbook.js';
 import { engineContext, engineStay } from '../../../helpers/engine-stay.js';
-import { NEWBOOK_INSTANCE, NEWBOOK_KEY, newbookAvailability } from '../../../fixtures/official-more-engine-replies.js';
+import { NEWBOOK_INSTANCE, NEWBOOK_KEY, newbookAvailability } from '../../../fixtures/official-keyed-engine-replies.js';
 
 const STAY = engineStay({ propertyCode: NEWBOOK_INSTANCE });
 const KEYS = { newbook: { [NEWBOOK_INSTANCE]: NEWBOOK_KEY } };
