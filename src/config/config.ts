@@ -21,6 +21,7 @@ import { CACHE_DOC, CACHE_FIELDS, resolveCacheSettings, type CacheSettings } fro
 import {
   OFFICIAL_CREDENTIALS_DOC,
   parseEzeeKeys,
+  parseHostawayKeys,
   parseLodgifyKeys,
   parseSmoobuKeys,
   resolveOfficialCredentials,
@@ -151,6 +152,7 @@ const ConfigSchema = z.object({
   OFFICIAL_EZEE_KEYS: parsedSetting(parseEzeeKeys, '', 'must be slug=hotelCode:apiKey, comma-separated'),
   OFFICIAL_LODGIFY_KEYS: parsedSetting(parseLodgifyKeys, '', 'must be propertyId=apiKey, comma-separated'),
   OFFICIAL_SMOOBU_KEYS: parsedSetting(parseSmoobuKeys, '', 'must be customerId=apiKey:apiSecret, comma-separated'),
+  OFFICIAL_HOSTAWAY_KEYS: parsedSetting(parseHostawayKeys, '', 'must be listingId=accessToken, comma-separated'),
   ...MODE_FIELDS,
 });
 

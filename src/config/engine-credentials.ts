@@ -2,8 +2,8 @@
  * What the booking engines that cannot be asked anonymously need before the `official` source can
  * price them: Mews's registered client name (one per integrator, good for every Mews hotel), and
  * per-hotel API keys for the engines whose documented availability API is opened by the hotel
- * itself (eZee: a key the hotel enables in its own back office; Lodgify: the account's API key,
- * from its own settings). These suit a hotel or a group pricing its own sites: the key is the
+ * itself (eZee: a key the hotel enables in its own back office; Lodgify, Smoobu, Hostaway: the account's
+ * API key or token, from its own settings). These suit a hotel or a group pricing its own sites: the key is the
  * hotel's, the operator holds it. Without them those engines are detected and answered 422 naming
  * the setting; nothing is guessed.
  */
@@ -23,6 +23,8 @@ export interface OfficialCredentials {
   lodgify: Readonly<Record<string, string>>;
   /** OFFICIAL_SMOOBU_KEYS: Smoobu customer id (of the booking tool's `booking-tool/iframe/<id>`) → its account's API key and secret. */
   smoobu: Readonly<Record<string, SmoobuKey>>;
+  /** OFFICIAL_HOSTAWAY_KEYS: Hostaway listing id (of `<account>.holidayfuture.com/listings/<id>` or the calendar widget's `listingId`) → its account's access token. */
+  hostaway: Readonly<Record<string, string>>;
 }
 
 /** One Smoobu account's API key and the secret its requests are signed with. */
@@ -37,6 +39,7 @@ export const NO_CREDENTIALS: OfficialCredentials = Object.freeze({
   ezee: Object.freeze({}),
   lodgify: Object.freeze({}),
   smoobu: Object.freeze({}),
+  hostaway: Object.freeze({}),
 });
 
 const EZEE_ENTRY = /^([\w-]{1,100})=(\d{1,11}):([\w-]{8,300})$/;
@@ -78,17 +81,26 @@ export function parseSmoobuKeys(text: string): Record<string, SmoobuKey> {
   return parseEntries(text, SMOOBU_ENTRY, 'customerId=apiKey:apiSecret', (m) => [m[1], { apiKey: m[2], apiSecret: m[3] }]);
 }
 
+const HOSTAWAY_ENTRY = /^(\d{1,12})=([\w-]{8,2000}\.[\w-]{8,2000}\.[\w-]{8,2000})$/;
+
+/** `listingId=accessToken[,…]` (the account's JWT access token; one token may stand for all its listings); another shape throws. */
+export function parseHostawayKeys(text: string): Record<string, string> {
+  return parseEntries(text, HOSTAWAY_ENTRY, 'listingId=accessToken', (m) => [m[1], m[2]]);
+}
+
 export function resolveOfficialCredentials(data: {
   OFFICIAL_MEWS_CLIENT?: string;
   OFFICIAL_EZEE_KEYS: Record<string, EzeeHotelKey>;
   OFFICIAL_LODGIFY_KEYS: Record<string, string>;
   OFFICIAL_SMOOBU_KEYS: Record<string, SmoobuKey>;
+  OFFICIAL_HOSTAWAY_KEYS: Record<string, string>;
 }): OfficialCredentials {
   return {
     mewsClient: data.OFFICIAL_MEWS_CLIENT ?? null,
     ezee: data.OFFICIAL_EZEE_KEYS,
     lodgify: data.OFFICIAL_LODGIFY_KEYS,
     smoobu: data.OFFICIAL_SMOOBU_KEYS,
+    hostaway: data.OFFICIAL_HOSTAWAY_KEYS,
   };
 }
 
@@ -101,4 +113,6 @@ export const OFFICIAL_CREDENTIALS_DOC = {
     "Lodgify properties' own API keys, `propertyId=apiKey` comma-separated (property id: the number in the property's `checkout.lodgify.com/…/<id>/` booking link or its Book Now box `data-rental-id`; key: the account's, from its Lodgify settings); a Lodgify property not listed is detected but not priced (422 naming this setting)",
   OFFICIAL_SMOOBU_KEYS:
     "Smoobu accounts' own API keys and secrets, `customerId=apiKey:apiSecret` comma-separated (customer id: the number after `login.smoobu.com/<lang>/booking-tool/iframe/` in the account's booking tool embed; key and secret: the account's, from its Smoobu API settings; requests are HMAC-signed, the legacy key-only header having been retired); a Smoobu account not listed is detected but not priced (422 naming this setting)",
+  OFFICIAL_HOSTAWAY_KEYS:
+    "Hostaway accounts' own API access tokens, `listingId=accessToken` comma-separated (listing id: the number in the account's `<account>.holidayfuture.com/listings/<id>` booking link or its calendar widget's `listingId`; token: the account's, issued from its client secret at POST /v1/accessTokens, valid 24 months); a Hostaway listing not listed is detected but not priced (422 naming this setting)",
 } as const;

@@ -110,6 +110,7 @@ export const OFFICIAL_ENGINE_HOSTS = {
   lodgify: { url: 'https://api.lodgify.com' },
   checkfront: { url: 'https://checkfront.com', account: 'checkfront.com' },
   smoobu: { url: 'https://login.smoobu.com' },
+  hostaway: { url: 'https://api.hostaway.com' },
 } as const satisfies Record<string, { url: string; regional?: string; account?: string }>;
 
 export type OfficialEngineId = keyof typeof OFFICIAL_ENGINE_HOSTS;

@@ -12,6 +12,7 @@ import { beds24 } from './quote-beds24.js';
 import { checkfront } from './quote-checkfront.js';
 import { cloudbeds } from './quote-cloudbeds.js';
 import { ezee } from './quote-ezee.js';
+import { hostaway } from './quote-hostaway.js';
 import { littleHotelier } from './quote-little-hotelier.js';
 import { lodgify } from './quote-lodgify.js';
 import { mews } from './quote-mews.js';
@@ -36,6 +37,7 @@ export const PRICED_ENGINES: Record<OfficialEngineId, PricedEngine> = {
   lodgify,
   checkfront,
   smoobu,
+  hostaway,
 };
 
 export function pricedEngine(id: string): PricedEngine | null {

@@ -235,5 +235,16 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
     // BookingToolIframe.initialize({ url: 'https://login.smoobu.com/<lang>/booking-tool/iframe/<customerId>[/<apartmentId>]', … })
     ids: [{ hosts: ['login.smoobu.com'], path: /\/booking-tool\/iframe\/(\d{1,12})(?:\/|$)/ }],
   },
+  {
+    id: 'hostaway',
+    name: 'Hostaway',
+    hosts: ['hostaway.com', 'holidayfuture.com'],
+    scriptSrc: [/d2q3n06xhbi0am\.cloudfront\.net\/calendar\.js/],
+    globals: [/\bhostawayCalendarWidget\s*\(/],
+    // the account's booking site: https://<account>.holidayfuture.com/listings/<listingId>
+    ids: [{ hosts: ['holidayfuture.com'], path: /^\/listings\/(\d{1,12})(?:\/|$)/ }],
+    // window.hostawayCalendarWidget({ baseUrl: 'https://<account>.holidayfuture.com/', listingId: <id>, … }) — the vendor's calendar widget snippet
+    inlineIds: [/\bhostawayCalendarWidget\(\s*\{[^}]*?\blistingId\s*:\s*['"]?(\d{1,12})\b/],
+  },
   { id: 'kross-booking', name: 'Kross Booking', hosts: ['krossbooking.com'], scriptSrc: [/data\.krossbooking\.com\//] },
 ];

@@ -136,6 +136,26 @@ describe('official detection of Smoobu', () => {
   });
 });
 
+describe('official detection of Hostaway', () => {
+  it("hostaway: the listing id of the vendor's calendar widget snippet (on the host's own domain), or of a link to the account's booking site", () => {
+    // the snippet as the vendor publishes it (test/fixtures/README.md): container, script, init call
+    const html = page(
+      `<div id="hostaway-calendar-widget"></div>
+       <script src="https://d2q3n06xhbi0am.cloudfront.net/calendar.js"></script>
+       <script>window.hostawayCalendarWidget({ baseUrl: 'https://achzeit.holidayfuture.com/', listingId: 463607, numberOfMonths: 2, openInNewTab: true, rounded: true, button: { action: 'checkout', text: 'Book now' }, color: { mainColor: '#2A2927' } })</script>`,
+    );
+    const m = top(html);
+    expect(m).toMatchObject({ engine: 'hostaway', hotel_id: '463607', confidence: 0.8 });
+    expect(m!.evidence.map((e) => e.kind)).toContain('script_src');
+    expect(top(page('<a href="https://zen.holidayfuture.com/listings/278625?start=2027-03-10">Book now</a>'))).toMatchObject({
+      engine: 'hostaway',
+      hotel_id: '278625',
+      booking_url: 'https://zen.holidayfuture.com/listings/278625?start=2027-03-10',
+      confidence: 1,
+    });
+  });
+});
+
 describe('official engine hosts (config/hosts.ts)', () => {
   it('default hosts, one override per engine, and the regional host of a Little Hotelier link unless overridden', () => {
     const hosts = resolveOfficialEngineHosts({ UPSTREAM_OFFICIAL_PROFITROOM_URL: 'http://127.0.0.1:9/pr/' });

@@ -19,6 +19,7 @@ const FROM_BOOKING_LINKS = [
   'simplebooking.it',
   'roomraccoon.co.uk',
   'guestline.app',
+  'holidayfuture.com',
 ];
 
 const page = (body: string, head = '') => `<html><head>${head}</head><body>${body}</body></html>`;

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, nightsBetween } from '../../../src/domain/dates.js';
+import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
+import { asOneRoom } from '../../fixtures/ota-payloads.js';
+import { HOSTAWAY_LISTING_ID, HOSTAWAY_TOKEN, hostawayCalendar, hostawayListing, hostawayPriceDetails } from '../../fixtures/official-more-engine-replies.js';
+import { startHarness, type Harness } from '../../helpers/ota-harness.js';
+import type { ReplayRoute } from '../../replay/server.js';
+import { shiftFrom } from '../../helpers/dates.js';
+
+/** The recorded stays moved ahead by whole weeks (past dates are refused). */
+const S = shiftFrom('2023-06-01');
+
+const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
+const suite = fixtureSuite('official rate of a Hostaway listing, alone and beside an OTA', OFFERS);
+
+const API = `/engines/hostaway/v1/listings/${HOSTAWAY_LISTING_ID}`;
+const USD_LISTING = '463608';
+const bearer = (q: { headers: Record<string, string | string[] | undefined> }) => q.headers.authorization === `Bearer ${HOSTAWAY_TOKEN}`;
+
+/** One listing's three documented endpoints, behind the account's token; `factor` scales its prices. */
+function listingRoutes(id: string, currency: string, factor: number): ReplayRoute[] {
+  const api = `/engines/hostaway/v1/listings/${id}`;
+  return [
+    { path: api, match: bearer, body: { ...hostawayListing(currency), result: { ...hostawayListing(currency).result, id: Number(id) } } },
+    {
+      path: `${api}/calendar`,
+      match: bearer,
+      // the 2027-04 stay meets a reserved night
+      reply: (q) =>
+        hostawayCalendar(String(q.query.startDate), String(q.query.endDate), 120 * factor, q.query.startDate === '2027-04-07' ? ['2027-04-08'] : []),
+    },
+    {
+      method: 'POST',
+      path: `${api}/calendar/priceDetails`,
+      match: bearer,
+      reply: (q) => {
+        const b = JSON.parse(q.body);
+        return hostawayPriceDetails(nightsBetween(b.startingDate, b.endingDate), 120, factor);
+      },
+    },
+  ];
+}
+
+describe(suite.title, () => {
+  let h: Harness;
+  let site: string;
+  beforeAll(async () => {
+    h = await startHarness(
+      [
+        // the host's own site embeds the vendor's calendar widget snippet (test/fixtures/README.md)
+        {
+          path: '/site/hostaway',
+          body: `<html><head><title>Achzeit Lakeside</title></head><body><div id="hostaway-calendar-widget"></div>
+<script src="https://d2q3n06xhbi0am.cloudfront.net/calendar.js"></script>
+<script>window.hostawayCalendarWidget({ baseUrl: 'https://achzeit.holidayfuture.com/', listingId: ${HOSTAWAY_LISTING_ID}, numberOfMonths: 2, openInNewTab: true, rounded: true, button: { action: 'checkout', text: 'Book now' } })</script></body></html>`,
+        },
+        { path: '/site/hostaway-other', body: `<html><body><a href="https://zen.holidayfuture.com/listings/278625">Book now</a></body></html>` },
+        {
+          path: '/site/hostaway-booked',
+          body: `<html><body><a href="https://achzeit.holidayfuture.com/listings/${HOSTAWAY_LISTING_ID}">Book now</a></body></html>`,
+        },
+        ...listingRoutes(HOSTAWAY_LISTING_ID, 'EUR', 1),
+        // the comparison's listing prices in dollars, its nights at half the other's
+        { path: '/site/hostaway-usd', body: `<html><body><a href="https://achzeit.holidayfuture.com/listings/${USD_LISTING}">Book now</a></body></html>` },
+        ...listingRoutes(USD_LISTING, 'USD', 0.5),
+        { method: 'POST', path: '/otatwo/graphql', body: asOneRoom(S.json(readFixtureJson(OFFERS))) },
+      ],
+      { OFFICIAL_HOSTAWAY_KEYS: `${HOSTAWAY_LISTING_ID}=${HOSTAWAY_TOKEN},${USD_LISTING}=${HOSTAWAY_TOKEN}` },
+    );
+    site = `${h.replay.url}/site`;
+  });
+  afterAll(() => h?.close());
+
+  const sent = (prefix: string) => h.replay.requests.filter((q) => q.path.startsWith(prefix));
+
+  it("with the account's own token, its documented price details from the calendar widget's listing id: total, taxes and fees stated as inside it", async () => {
+    const r = await h.post('/v1/official', { website: `${site}/hostaway`, check_in: '2027-03-10', nights: 2, adults: 2, children: 1 });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({ id: 'hostaway', hotel_id: HOSTAWAY_LISTING_ID, confidence: 0.8 });
+    expect(r.body.offers).toHaveLength(1);
+    expect(r.body.offers[0]).toMatchObject({
+      room_name: 'Lakeside Loft with Sauna',
+      total: 521,
+      taxes: 21,
+      fees: 260,
+      taxes_and_fees_included: true,
+      currency: 'EUR',
+      nightly: [120, 120],
+    });
+    expect(r.body).toMatchObject({ sold_out: false, cheapest_total: 521, currency: 'EUR' });
+    expect(JSON.parse(sent(`${API}/calendar/priceDetails`).at(-1)!.body)).toEqual({
+      startingDate: '2027-03-10',
+      endingDate: '2027-03-12',
+      numberOfGuests: 3,
+      version: 2,
+    });
+    expect(sent(`${API}/calendar`).at(0)!.query).toMatchObject({ startDate: '2027-03-10', endDate: '2027-03-11' });
+  });
+
+  it('a reserved night: the listing is listed as sold out, its price not asked; a listing without a token is a free 422 naming the setting', async () => {
+    const priced = sent(`${API}/calendar/priceDetails`).length;
+    const booked = await h.post('/v1/official', { website: `${site}/hostaway-booked`, check_in: '2027-04-07', nights: 2, adults: 2 });
+    expect(booked.status).toBe(200);
+    expect(booked.body).toMatchObject({ offers: [], listed: 1, sold_out: true, cheapest_total: null });
+    expect(sent(`${API}/calendar/priceDetails`)).toHaveLength(priced);
+    const other = await h.post('/v1/official', { website: `${site}/hostaway-other`, check_in: '2027-03-10', nights: 2, adults: 2 });
+    expect([other.status, other.charged]).toEqual([422, '0']);
+    expect(JSON.stringify(other.body)).toContain('OFFICIAL_HOSTAWAY_KEYS');
+    const engines = await h.get('/v1/official/engines');
+    expect(engines.body.engines.find((e: any) => e.id === 'hostaway')).toMatchObject({ priced: true, needs: null });
+  });
+
+  it('compare: beside the agency, the parity verdict on the official all-in price (stated by the engine, in the currency its listing states)', async () => {
+    const r = await h.post('/v1/ota/compare', {
+      check_in: S('2023-06-04'),
+      nights: 10,
+      adults: 2,
+      currency: 'USD',
+      sources: { official: { website: `${site}/hostaway-usd` }, otatwo: { property_id: '9209612' } },
+    });
+    expect([r.status, r.charged]).toEqual([200, '20']);
+    expect(r.body.sources.map((s: any) => [s.source, s.status])).toEqual([
+      ['official', 'ok'],
+      ['otatwo', 'ok'],
+    ]);
+    expect(r.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      official: { total: 709.9, currency: 'USD', currency_stated_by: 'source', taxes_included_stated_by: 'source' },
+      cheapest_agency: { source: 'otatwo', total: 782.6 },
+      undercuts: [],
+    });
+    expect(r.body.check_out).toBe(addDays(S('2023-06-04'), 10));
+  });
+});
