@@ -89,7 +89,7 @@ const runParityRange = defineTool({
     },
   },
   errors: { 404: 'No set of your account has that id.', 409: 'The Idempotency-Key was already used with a different body.' },
-  async handler({ compset_id, ...ask }, { deps, key, headers }) {
+  async handler({ compset_id, ...ask }, { deps, key, headers, requestId, transport }) {
     const idem = headers['idempotency-key'];
     if (idem !== undefined && (idem.length < 1 || idem.length > 200)) {
       throw new InvalidInput([{ type: 'string_too_long', loc: ['header', 'idempotency-key'], msg: 'Idempotency-Key must be 1-200 characters', input: idem }]);
@@ -105,8 +105,9 @@ const runParityRange = defineTool({
       deps.queue.boss(),
       key,
       compset_id,
-      { ...ask, start, sources, currency: ask.currency ?? null, hotel: ask.hotel ?? null },
-      { idempotencyKey: idem ?? newId('paritysubmit'), expiry: expiryBounds(deps.config) },
+      // a watch's range re-prices every stay, as a watch's own checks do
+      { ...ask, start, sources, currency: ask.currency ?? null, hotel: ask.hotel ?? null, live: transport === 'watch' },
+      { idempotencyKey: idem ?? newId('paritysubmit'), expiry: expiryBounds(deps.config), requestId },
     );
     // read before waking this process's workers: the answer shows the range as committed (queued)
     const answer = await readParityRange(deps.sql, key.account_id, range);

@@ -30,7 +30,8 @@ const endsAt = z.iso
 const TARGET_DOC =
   'What to re-price: `operation` names an existing operation and the other fields are its own input, validated as that route validates it: ' +
   '`calendar` = the body of POST /v1/calendar (property_token, start, days, los, currency, market …; without start the window starts tomorrow at every check), ' +
-  '`offers` = the body of POST /v1/offers (property_token, check_in, nights …), `compare` = the body of POST /v1/ota/compare (check_in, nights, sources …). ' +
+  '`offers` = the body of POST /v1/offers (property_token, check_in, nights …), `compare` = the body of POST /v1/ota/compare (check_in, nights, sources …), ' +
+  '`parity_range` = the body of POST /v1/compsets/{compset_id}/parity with compset_id (days, los, sources, tolerance_pct …; rule undercut: a new disparity; without start the range starts tomorrow at every check). ' +
   'zero_retention is refused: a watch stores what it sees.';
 
 const idempotency = {

@@ -85,7 +85,7 @@ interface AgencySummary {
   loss_pct: number | null;
 }
 
-interface Disparity {
+export interface Disparity {
   date: string;
   los: number;
   check_out: string;

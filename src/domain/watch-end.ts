@@ -7,15 +7,16 @@ import type { Operation } from './watch-observation.js';
 
 /** The first date the target prices (a stay's check-in, a calendar's start); null for a rolling calendar. */
 export function stayStart(operation: Operation, target: Record<string, unknown>): string | null {
-  const date = operation === 'calendar' ? target.start : target.check_in;
+  const date = operation === 'calendar' || operation === 'parity_range' ? target.start : target.check_in;
   return typeof date === 'string' ? date : null;
 }
 
 /** The last date the target prices: the check-in of a stay, a calendar's last night; null for a rolling calendar. */
 export function stayLast(operation: Operation, target: Record<string, unknown>): string | null {
   const start = stayStart(operation, target);
-  if (!start || operation !== 'calendar') return start;
-  const days = typeof target.days === 'number' ? target.days : 90;
+  if (!start || (operation !== 'calendar' && operation !== 'parity_range')) return start;
+  // the operations' default number of days
+  const days = typeof target.days === 'number' ? target.days : operation === 'calendar' ? 90 : 14;
   return addDays(start, days - 1);
 }
 

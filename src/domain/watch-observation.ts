@@ -4,9 +4,10 @@
  * price and provenance). src/core/watches/target.ts runs and validates the operations themselves.
  */
 import type { Parity } from './parity.js';
+import type { Disparity } from './parity-range.js';
 import type { Provenance } from './provenance.js';
 
-export const OPERATIONS = ['calendar', 'offers', 'compare'] as const;
+export const OPERATIONS = ['calendar', 'offers', 'compare', 'parity_range'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** One night (calendar), seller (offers) or source (compare) as a check saw it. */
@@ -26,9 +27,11 @@ export interface Observation {
   /** Sources this check could not read (a compare source that failed): neither changed nor gone. */
   unknown?: string[];
   parity: Parity | null;
+  /** A parity range submitted, not finished yet: its check is settled when its batch finishes (src/core/watches/parity-watch.ts). */
+  pending?: boolean;
 }
 
-/** What the three operations answer, as far as a check reads it (their output schemas state the rest). */
+/** What the operations answer, as far as a check reads it (their output schemas state the rest). */
 interface Priced {
   total?: number | null;
   currency?: string | null;
@@ -64,6 +67,8 @@ function cheapestOf(items: ObservedItem[], currency: string | null): Observation
 
 /** The observation in an operation's answer (the shape its output schema states). */
 export function observe(operation: Operation, output: OperationAnswer): Observation {
+  // a range's answer comes when its batch finishes (disparityObservation)
+  if (operation === 'parity_range') return { currency: null, cheapest: null, items: [], parity: null, pending: true };
   let items: ObservedItem[];
   let currency: string | null;
   if (operation === 'calendar') {
@@ -108,4 +113,16 @@ export function observe(operation: Operation, output: OperationAnswer): Observat
     return { currency, cheapest: cheapestOf(items, currency), items, unknown, parity: output.parity ?? null };
   }
   return { currency, cheapest: cheapestOf(items, currency), items, parity: null };
+}
+
+/** A finished parity range as a watch sees it: each disparity (stay and agency, `date|los|source`) with the agency's price. */
+export function disparityObservation(disparities: Disparity[]): Observation {
+  const items = disparities.map((d) => ({
+    key: `${d.date}|${d.los}|${d.source}`,
+    available: true,
+    total: d.agency_total,
+    currency: d.currency,
+    provenance: d.agency_provenance,
+  }));
+  return { currency: disparities[0]?.currency ?? null, cheapest: cheapestOf(items, null), items, parity: null };
 }

@@ -19,15 +19,18 @@ export const RuleSchema = z
     z.strictObject({ type: z.literal('available') }).describe('a night (calendar) or the stay (offers, compare) becomes bookable'),
     z
       .strictObject({ type: z.literal('undercut') })
-      .describe('compare targets with the official site: an agency goes below the official price (parity undercut)'),
+      .describe(
+        'compare targets with the official site: an agency goes below the official price (parity undercut); parity_range targets: a disparity not in the previous check',
+      ),
   ])
   .describe('when to tell (a watch.triggered event)');
 export type Rule = z.infer<typeof RuleSchema>;
 
 /** Why a rule cannot apply to a target, or null. */
 export function ruleProblem(rule: Rule, operation: Operation, target: Record<string, unknown>): string | null {
+  if (operation === 'parity_range' && rule.type !== 'undercut') return 'a parity_range target takes rule undercut (a new disparity)';
   if (rule.type !== 'undercut') return null;
-  if (operation !== 'compare') return 'rule undercut needs a compare target';
+  if (operation !== 'compare' && operation !== 'parity_range') return 'rule undercut needs a compare or parity_range target';
   const sources = (target.sources ?? {}) as Record<string, unknown>;
   if (!sources.official || Object.keys(sources).length < 2) return 'rule undercut needs sources.official and at least one agency';
   return null;
@@ -95,7 +98,7 @@ const asChange = (i: ObservedItem, prev: ObservedItem | undefined): Change => {
 
 export function evaluate(rule: Rule, operation: Operation, prev: Observation | null, cur: Observation, changes: Change[]): Verdict {
   const before = new Map((prev?.items ?? []).map((i) => [i.key, i]));
-  const unit = operation === 'calendar' ? 'night' : operation === 'offers' ? 'seller' : 'source';
+  const unit = operation === 'calendar' ? 'night' : operation === 'offers' ? 'seller' : operation === 'parity_range' ? 'disparity' : 'source';
   const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   switch (rule.type) {
     case 'below': {
@@ -126,6 +129,16 @@ export function evaluate(rule: Rule, operation: Operation, prev: Observation | n
       };
     }
     case 'undercut': {
+      if (operation === 'parity_range') {
+        // a disparity (stay and agency) the previous check did not have: already told ones are not told again
+        const fresh = cur.items.filter((i) => !before.has(i.key));
+        const matched = fresh.map((i) => asChange(i, undefined));
+        return {
+          fired: fresh.length > 0,
+          reason: fresh.length ? `${fresh.length} new disparit${fresh.length === 1 ? 'y' : 'ies'}` : 'no new disparity',
+          matched,
+        };
+      }
       const undercutting = (o: Observation | null) => new Set(o?.parity?.status === 'undercut' ? o.parity.undercuts.map((u) => u.source) : []);
       const was = undercutting(prev);
       const fresh = [...undercutting(cur)].filter((s) => !was.has(s));

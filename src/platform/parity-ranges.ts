@@ -27,6 +27,8 @@ export interface ParityRangeRow {
   job_id: string;
   request: ParityRangeRequest;
   own: SetMember;
+  /** The call that submitted it (a watch check's id: the check the range settles). */
+  request_id: string | null;
   created_at: Date;
 }
 
@@ -34,8 +36,8 @@ const rangeMissing = () => new NotFound('parity range not found');
 
 /** Written in the batch's own transaction (createCalendarJob's `withJob`). */
 export async function insertParityRange(db: Db, r: Omit<ParityRangeRow, 'created_at'>): Promise<void> {
-  await db`INSERT INTO compset_parity_ranges (id, account_id, compset_id, job_id, request, own)
-    VALUES (${r.id}, ${r.account_id}, ${r.compset_id}, ${r.job_id}, ${db.json(r.request as never)}, ${db.json(r.own as never)})`;
+  await db`INSERT INTO compset_parity_ranges (id, account_id, compset_id, job_id, request, own, request_id)
+    VALUES (${r.id}, ${r.account_id}, ${r.compset_id}, ${r.job_id}, ${db.json(r.request as never)}, ${db.json(r.own as never)}, ${r.request_id})`;
 }
 
 export async function findParityRange(db: Db, accountId: string, compsetId: string, id: string): Promise<ParityRangeRow> {
@@ -49,4 +51,16 @@ export async function parityRangeOfJob(db: Db, accountId: string, jobId: string)
   const [row] = await db<ParityRangeRow[]>`SELECT * FROM compset_parity_ranges WHERE job_id = ${jobId} AND account_id = ${accountId}`;
   if (!row) throw rangeMissing();
   return row;
+}
+
+/** The range a batch runs, whichever account (the worker finishing the batch); null for a batch of another kind. */
+export async function rangeOfFinishedJob(db: Db, jobId: string): Promise<ParityRangeRow | null> {
+  const [row] = await db<ParityRangeRow[]>`SELECT * FROM compset_parity_ranges WHERE job_id = ${jobId}`;
+  return row ?? null;
+}
+
+/** The range a call submitted (a watch check's), whichever account; null when none. */
+export async function rangeOfRequest(db: Db, requestId: string): Promise<ParityRangeRow | null> {
+  const [row] = await db<ParityRangeRow[]>`SELECT * FROM compset_parity_ranges WHERE request_id = ${requestId}`;
+  return row ?? null;
 }

@@ -171,6 +171,39 @@ export async function recentChecks(sql: Sql | TransactionSql, watchId: string, l
     ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`) as unknown as CheckRow[];
 }
 
+/** A check by its id (a parity range's check, settled when its batch finishes); null when gone with its watch. */
+export async function checkById(tx: TransactionSql, id: string): Promise<CheckRow | null> {
+  const [row] = await tx`SELECT * FROM watch_checks WHERE id = ${id}`;
+  return (row as CheckRow | undefined) ?? null;
+}
+
+/** Parity range checks still pending after `olderThanS` seconds (the sweep settles those whose batch finished). */
+export async function pendingCheckIds(sql: Sql, olderThanS: number, limit: number): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`SELECT id FROM watch_checks WHERE (observation->>'pending') IS NOT NULL
+    AND created_at < now() - make_interval(secs => ${olderThanS}) ORDER BY created_at LIMIT ${limit}`;
+  return rows.map((r) => r.id);
+}
+
+/** The watch's latest check before `check` whose observation is settled (what a settling check is compared with). */
+export async function previousSettledCheck(tx: TransactionSql, check: CheckRow): Promise<CheckRow | null> {
+  const [row] = await tx`SELECT * FROM watch_checks WHERE watch_id = ${check.watch_id} AND id <> ${check.id} AND created_at <= ${check.created_at}
+      AND (observation->>'pending') IS NULL
+    ORDER BY created_at DESC, id DESC LIMIT 1`;
+  return (row as CheckRow | undefined) ?? null;
+}
+
+/** A pending check settled with what was seen; null when it was settled already (a replay of the batch's end). */
+export async function settleCheck(
+  tx: TransactionSql,
+  id: string,
+  s: Pick<CheckRow, 'currency' | 'cheapest' | 'observation' | 'changes' | 'fired'>,
+): Promise<CheckRow | null> {
+  const [row] = await tx`UPDATE watch_checks SET currency = ${s.currency}, cheapest = ${s.cheapest}, observation = ${tx.json(s.observation as never)},
+      changes = ${tx.json(s.changes)}, fired = ${s.fired}
+    WHERE id = ${id} AND (observation->>'pending') IS NOT NULL RETURNING *`;
+  return (row as CheckRow | undefined) ?? null;
+}
+
 export interface WatchTotals {
   checks: number;
   credits: number;

@@ -3,6 +3,7 @@ import { pipelinedTransaction, type Db } from '../db/client.js';
 import { calendarInputOf } from '../domain/calendar-request.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { runStandingCall, type CommitCall } from '../core/call.js';
+import { settleParityWatch } from '../core/watches/parity-watch.js';
 import type { BatchItemOutcome } from '../ops/metrics.js';
 import { Unfunded, type ApiError } from '../domain/errors.js';
 import { keyById } from '../platform/keys.js';
@@ -217,4 +218,6 @@ async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: Db, jobId: string)
   const artifact = await writeJobArtifact(tx, job.account_id, jobId, { job_id: jobId, status, result_summary: summary, items });
   await completeJob(tx, jobId, { status, error, summary, artifact });
   if (job.callback_url) await queueJobWebhook(boss, tx, jobId);
+  // a parity range a watch submitted: its check is settled with the job
+  await settleParityWatch(deps, tx, jobId);
 }

@@ -12,7 +12,8 @@
  * are checked against what the service answers through its own routes. Step 6 (parity over the
  * range) needs the hotel's own website and the agencies' sites, which no replay here serves: the
  * test checks that the doc's request is accepted as written and reads back in the shape the doc
- * shows (its comparisons are test/integration/compsets/parity-range.test.ts's).
+ * shows (its comparisons are test/integration/compsets/parity-range.test.ts's). Step 7 (a
+ * parity_range watch) is checked as created; its firing is parity-range.test.ts's too.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -90,12 +91,12 @@ describe(suite.title, () => {
     const { steps, vars, stdout } = await runDocSteps(blocks[0]!, {
       key: svc.firstKey!,
       url: svc.url,
-      vars: ['OWN', 'R1', 'R2', 'R3', 'R4', 'SET', 'SHOP', 'PARITY'],
+      vars: ['OWN', 'R1', 'R2', 'R3', 'R4', 'SET', 'SHOP', 'PARITY', 'WATCH'],
       cwd: dir,
       timeoutMs: 300_000,
     });
-    expect(Object.keys(steps), stdout).toEqual(['step 0', 'step 1', 'step 2', 'step 3', 'step 4', 'step 5', 'step 6', 'vars']);
-    const [own, r1, r2, r3, r4, set, shop, parity] = vars;
+    expect(Object.keys(steps), stdout).toEqual(['step 0', 'step 1', 'step 2', 'step 3', 'step 4', 'step 5', 'step 6', 'step 7', 'vars']);
+    const [own, r1, r2, r3, r4, set, shop, parity, watch] = vars;
     // 0. each name resolved to its own hotel on the page
     expect([own, r1, r2, r3, r4]).toEqual(TOKENS);
     expect(set).toMatch(/^compset_/);
@@ -161,5 +162,14 @@ describe(suite.title, () => {
     expect(parityCsv.split('\r\n')[0]).toBe(
       'date,los,check_out,status,source,outcome,official_total,agency_total,currency,amount,pct,basis_price,basis_nights,basis_adults,basis_rooms,metasearch_total,metasearch_currency,reason',
     );
+
+    // 7. the parity_range watch as the doc creates it: the range's cost per check, its events listed (none told yet, or the reasons)
+    const watched = (await (await api(`/v1/watches/${watch}`)).json()) as any;
+    expect(watched).toMatchObject({
+      target: { operation: 'parity_range', compset_id: set, days: 30, los: [1, 2] },
+      rule: { type: 'undercut' },
+      credits_per_check: 1210,
+    });
+    expect(steps['step 7']).toMatch(/^\[.*\]$/s);
   }, 360_000);
 });

@@ -7,7 +7,7 @@
  * finish (domain/parity-range.ts counts the comparisons' own verdicts).
  */
 import type PgBoss from 'pg-boss';
-import type { Sql } from '../../db/client.js';
+import type { Db, Sql } from '../../db/client.js';
 import { normalizeCalendarRequest, type CalendarRequestInput } from '../../domain/calendar-request.js';
 import { newId } from '../../domain/ids.js';
 import { parityRange, type DisplayedPrice, type RangeStayInput, type StayComparison } from '../../domain/parity-range.js';
@@ -17,6 +17,7 @@ import { createCalendarJob, jobItems, jobsProgress, type CompareItem, type JobIt
 import type { ExpiryBounds } from '../../jobs/run-expiry.js';
 import { findCompset } from '../../platform/compsets.js';
 import type { AuthedKey } from '../../platform/keys.js';
+import type { Tool } from '../define-tool.js';
 import { insertParityRange, parityRangeOfJob, type ParityRangeRequest, type ParityRangeRow } from '../../platform/parity-ranges.js';
 
 export interface ParityAsk {
@@ -30,6 +31,8 @@ export interface ParityAsk {
   tolerance_pct: number;
   timeout_s: number;
   priority: number;
+  /** Each stay fetched live, past the shared result cache (a watch's range: it re-prices). */
+  live: boolean;
 }
 
 const nightsLabel = (los: number) => `${los} night${los === 1 ? '' : 's'}`;
@@ -38,8 +41,17 @@ const nightsLabel = (los: number) => `${los} night${los === 1 ? '' : 's'}`;
 export const agenciesOf = (sources: Record<string, unknown>) => Object.keys(sources).filter((s) => s !== 'official' && sources[s]);
 
 /** One stay's comparison as POST /v1/ota/compare takes it. */
-function stayInput(r: Pick<ParityRangeRequest, 'adults' | 'currency' | 'hotel' | 'sources'>, date: string, los: number, timeoutS: number) {
-  return { check_in: date, nights: los, adults: r.adults, currency: r.currency, hotel: r.hotel, sources: r.sources, timeout_s: timeoutS };
+function stayInput(r: Pick<ParityRangeRequest, 'adults' | 'currency' | 'hotel' | 'sources'>, date: string, los: number, timeoutS: number, live = false) {
+  return {
+    check_in: date,
+    nights: los,
+    adults: r.adults,
+    currency: r.currency,
+    hotel: r.hotel,
+    sources: r.sources,
+    timeout_s: timeoutS,
+    ...(live ? { cache: false } : {}),
+  };
 }
 
 export async function startParityRange(
@@ -48,7 +60,7 @@ export async function startParityRange(
   key: AuthedKey,
   compsetId: string,
   ask: ParityAsk,
-  opts: { idempotencyKey: string; expiry: ExpiryBounds },
+  opts: { idempotencyKey: string; expiry: ExpiryBounds; requestId: string },
 ): Promise<ParityRangeRow> {
   const set = await findCompset(sql, key.account_id, compsetId);
   const request: ParityRangeRequest = {
@@ -67,7 +79,7 @@ export async function startParityRange(
     ask.los.map((los) => ({
       token: set.own.property_token,
       label: `parity: ${date} (${nightsLabel(los)})`,
-      input: stayInput(request, date, los, ask.timeout_s),
+      input: stayInput(request, date, los, ask.timeout_s, ask.live),
     })),
   );
   // the metasearch-displayed price: the own hotel's calendar at each length of stay
@@ -97,7 +109,15 @@ export async function startParityRange(
     callbackUrl: null,
     expiry: opts.expiry,
     withJob: (tx, job_id) =>
-      insertParityRange(tx, { id: newId('parityrange'), account_id: key.account_id, compset_id: compsetId, job_id, request, own: set.own }),
+      insertParityRange(tx, {
+        id: newId('parityrange'),
+        account_id: key.account_id,
+        compset_id: compsetId,
+        job_id,
+        request,
+        own: set.own,
+        request_id: opts.requestId,
+      }),
   });
   return parityRangeOfJob(sql, key.account_id, jobId);
 }
@@ -124,7 +144,7 @@ function displayedPrices(items: JobItem[]): Map<string, DisplayedPrice> {
 }
 
 /** The range with its batch's progress and its answer as far as the batch has come. */
-export async function readParityRange(sql: Sql, accountId: string, range: ParityRangeRow) {
+export async function readParityRange(sql: Db, accountId: string, range: ParityRangeRow) {
   // the batch is written in the range's own transaction: it is there
   const job = (await jobsProgress(sql, accountId, [range.job_id])).get(range.job_id)!;
   const items = await jobItems(sql, accountId, range.job_id);
@@ -164,4 +184,13 @@ export async function readParityRange(sql: Sql, accountId: string, range: Parity
       },
     })),
   };
+}
+
+/**
+ * The most one range costs: every stay charged as the comparison and every length's calendar as the
+ * calendar (a watch's credits_per_check; the submission itself is free).
+ */
+export function rangeCreditsMax(tools: Tool[], input: { days: number; los: number[] }): number {
+  const cost = (name: string) => tools.find((t) => t.name === name)?.credits.base ?? 0;
+  return input.days * input.los.length * cost('compare_hotel_prices') + input.los.length * cost('get_hotel_calendar');
 }

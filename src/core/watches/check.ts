@@ -17,7 +17,7 @@ import { newId } from '../../domain/ids.js';
 import { runStandingCall, type CommitCall } from '../call.js';
 import type { Meter } from '../invoke.js';
 import { checkResource, watchResource } from './resource.js';
-import { diff, evaluate } from '../../domain/watch-rules.js';
+import { diff, evaluate, type Verdict } from '../../domain/watch-rules.js';
 import { nextSlot, periodMs } from '../../domain/watch-schedule.js';
 import { leaseSeconds, queueCheck, queueWatchWebhook } from '../../jobs/watch-queue.js';
 import {
@@ -31,7 +31,7 @@ import {
   type EventRow,
   type WatchRow,
 } from '../../platform/watches.js';
-import { observe, type OperationAnswer } from '../../domain/watch-observation.js';
+import { observe, type Observation, type OperationAnswer } from '../../domain/watch-observation.js';
 import { hotelOf, stayRates, targetTool } from './target.js';
 import { healthEvent } from './health.js';
 
@@ -123,8 +123,11 @@ async function commitCheck(
   const observation = observe(w.operation, output);
   const [prevRow] = await recentChecks(tx, w.id, 1);
   const prev = prevRow ? prevRow.observation : null;
-  const changes = diff(prev, observation);
-  const verdict = evaluate(w.rule, w.operation, prev, observation, changes);
+  // a parity range submitted: compared and told when its batch finishes (parity-watch.ts)
+  const changes = observation.pending ? [] : diff(prev, observation);
+  const verdict = observation.pending
+    ? { fired: false, reason: 'parity range submitted', matched: [] }
+    : evaluate(w.rule, w.operation, prev, observation, changes);
   const rows = stayRates(w.operation, w.target, output, observation);
   const run =
     w.operation === 'calendar'
@@ -157,38 +160,52 @@ async function commitCheck(
       check_id: check.id,
       request_id: requestId,
     });
-  let event: EventRow | null = null;
-  if (verdict.fired) {
-    const id = `evt_${requestId.slice(requestId.indexOf('_') + 1)}`;
-    const totals = await watchTotals(tx, [w.id]);
-    const at = (r: CheckRow) => ({
-      check_id: r.id,
-      checked_at: r.created_at.toISOString(),
-      currency: r.currency,
-      cheapest: r.observation.cheapest ?? null,
-    });
-    const payload = {
-      id,
-      type: 'watch.triggered',
-      timestamp: check.created_at.toISOString(),
-      data: {
-        watch: watchResource(updated, totals.get(w.id)),
-        check: checkResource(check),
-        request_id: requestId,
-        hotel: hotelOf(w, output),
-        rule: w.rule,
-        reason: verdict.reason,
-        before: prevRow ? at(prevRow) : null,
-        after: at(check),
-        changes: verdict.matched.slice(0, EVENT_CHANGES),
-        changes_total: verdict.matched.length,
-        parity: observation.parity,
-      },
-    };
-    // the check inside the event needs no second copy of what the event states itself
-    payload.data.check = { ...payload.data.check, changes: [] };
-    event = await insertEvent(tx, { id, watch: updated, checkId: check.id, payload });
-    if (updated.callback_url && deps.config.WEBHOOK_SIGNING_SECRET) await queueWatchWebhook(deps.queue.boss(), tx, id);
-  }
+  const event = verdict.fired
+    ? await triggeredEvent(deps, tx, { watch: updated, check, prev: prevRow ?? null, verdict, hotel: hotelOf(w, output), parity: observation.parity })
+    : null;
   return { watch: updated, check, event, charged: meter.charged, remaining: meter.remaining };
+}
+
+/**
+ * The watch.triggered event of a check whose rule fired, and its first delivery: written in the
+ * check's transaction (a parity range's: the one its batch finishes in). `extra` adds to its data.
+ */
+export async function triggeredEvent(
+  deps: Pick<ToolServices, 'config' | 'queue'>,
+  tx: TransactionSql,
+  c: { watch: WatchRow; check: CheckRow; prev: CheckRow | null; verdict: Verdict; hotel: ReturnType<typeof hotelOf>; parity: Observation['parity'] },
+  extra: Record<string, unknown> = {},
+): Promise<EventRow> {
+  const { watch, check, prev, verdict } = c;
+  const id = `evt_${check.id.slice(check.id.indexOf('_') + 1)}`;
+  const totals = await watchTotals(tx, [watch.id]);
+  const at = (r: CheckRow) => ({
+    check_id: r.id,
+    checked_at: r.created_at.toISOString(),
+    currency: r.currency,
+    cheapest: r.observation.cheapest ?? null,
+  });
+  const payload = {
+    id,
+    type: 'watch.triggered',
+    timestamp: check.created_at.toISOString(),
+    data: {
+      watch: watchResource(watch, totals.get(watch.id)),
+      // the check inside the event needs no second copy of what the event states itself
+      check: { ...checkResource(check), changes: [] },
+      request_id: check.id,
+      hotel: c.hotel,
+      rule: watch.rule,
+      reason: verdict.reason,
+      before: prev ? at(prev) : null,
+      after: at(check),
+      changes: verdict.matched.slice(0, EVENT_CHANGES),
+      changes_total: verdict.matched.length,
+      parity: c.parity,
+      ...extra,
+    },
+  };
+  const event = await insertEvent(tx, { id, watch, checkId: check.id, payload });
+  if (watch.callback_url && deps.config.WEBHOOK_SIGNING_SECRET) await queueWatchWebhook(deps.queue.boss(), tx, id);
+  return event;
 }

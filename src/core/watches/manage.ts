@@ -20,6 +20,9 @@ import { leaseSeconds, queueCheck } from '../../jobs/watch-queue.js';
 import { activeWatches, findWatch, insertWatch, lockAccountWatches, updateWatch, watchTotals, type WatchRow } from '../../platform/watches.js';
 import type { Operation } from '../../domain/watch-observation.js';
 import { targetTool, validateTarget } from './target.js';
+import { rangeCreditsMax } from '../compsets/parity-range.js';
+
+type RangeSize = Parameters<typeof rangeCreditsMax>[1];
 
 export interface NewWatch {
   target: { operation: Operation } & Record<string, unknown>;
@@ -43,7 +46,7 @@ export interface WatchChange {
 function checkDates(deps: Pick<ToolServices, 'config'>, operation: Operation, target: Record<string, unknown>, endsAt: string | null | undefined): void {
   const start = stayStart(operation, target);
   const earliest = earliestCurrentDate(deps.config.WATCH_TODAY);
-  const field = operation === 'calendar' ? 'start' : 'check_in';
+  const field = operation === 'calendar' || operation === 'parity_range' ? 'start' : 'check_in';
   if (start !== null && start < earliest)
     throw new InvalidInput([
       { type: 'value_error', loc: ['body', 'target', field], msg: `the stay is in the past (before ${earliest}): nothing left to watch`, input: start },
@@ -92,7 +95,8 @@ export async function createWatch(deps: ToolServices, key: AuthedKey, input: New
       rule: input.rule,
       every_hours: input.every_hours,
       callback_url: input.callback_url ?? null,
-      credits_per_check: Math.round(tool.credits.max(parsed)),
+      // a parity range is paid by its batch's items, not by its (free) submission
+      credits_per_check: Math.round(operation === 'parity_range' ? rangeCreditsMax(deps.tools, parsed as RangeSize) : tool.credits.max(parsed)),
       ends_at: input.ends_at ? new Date(input.ends_at) : null,
       // the first check runs at once: it is the baseline the next ones are compared with
       next_check_at: now,

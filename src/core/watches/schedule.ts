@@ -14,6 +14,7 @@ import { newId } from '../../domain/ids.js';
 import { nextSlot, periodMs, retryDelayMs } from '../../domain/watch-schedule.js';
 import { leaseSeconds, queueCheck, type CheckJob } from '../../jobs/watch-queue.js';
 import { endOf } from '../../domain/watch-end.js';
+import { settleStragglers } from './parity-watch.js';
 import { keyById } from '../../platform/keys.js';
 import { billedPlan, planOf } from '../../platform/plans.js';
 import {
@@ -161,5 +162,6 @@ export async function sweepWatches(deps: ServiceDeps, boss: PgBoss): Promise<voi
       await healthEvent(deps, boss, tx, resumed, 'watch.resumed', { reason: 'credits_available', request_id: null });
     });
   }
+  await settleStragglers(deps);
   await sendDigests(deps, boss);
 }

@@ -18,6 +18,7 @@ const OPERATION_TOOLS: Record<Operation, { name: string; route: string }> = {
   calendar: { name: 'get_hotel_calendar', route: 'POST /v1/calendar' },
   offers: { name: 'get_hotel_offers', route: 'POST /v1/offers' },
   compare: { name: 'compare_hotel_prices', route: 'POST /v1/ota/compare' },
+  parity_range: { name: 'run_parity_range', route: 'POST /v1/compsets/{compset_id}/parity' },
 };
 
 export function targetTool(tools: Tool[], operation: Operation): Tool {

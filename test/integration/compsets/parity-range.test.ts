@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, nightsBetween } from '../../../src/domain/dates.js';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
@@ -40,14 +44,29 @@ function movedTo(payload: unknown, body: string): unknown {
   return shiftJson(payload, nightsBetween(RECORDED, `${asked.year}-${pad(asked.month)}-${pad(asked.day)}`));
 }
 
+const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+
 describe(suite.title, () => {
   let h: Harness;
+  let hook: http.Server;
+  let hookUrl: string;
+  const received: { headers: Record<string, string>; body: string }[] = [];
   let setId: string;
   let range: any;
   const agencies = { rentalone: { property_id: '9209612' }, otatwo: { property_id: '9209612' } };
   const sources = () => ({ official: { website: `${h.replay.url}/site/sm`, currency: 'USD' }, ...agencies });
 
   beforeAll(async () => {
+    hook = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        received.push({ headers: req.headers as Record<string, string>, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
     const offers = readFixtureJson(OFFERS);
     const rental = asRental(offers);
     rental.data.propertyOffers.singleUnitOffer.ratePlans[0].priceDetails[0].price.total.amount = 700.5;
@@ -75,7 +94,7 @@ describe(suite.title, () => {
         { method: 'POST', path: '/otatwo/graphql', reply: (q) => movedTo(asOneRoom(offers), q.body) as object },
         calendarRoute((_date, los, token) => (token === OWN && los === 10 ? DISPLAYED : null)),
       ],
-      { UPSTREAM_METASEARCH_URL: REPLAY_URL, WORKER_CONCURRENCY: '2' },
+      { UPSTREAM_METASEARCH_URL: REPLAY_URL, WORKER_CONCURRENCY: '2', WEBHOOK_SIGNING_SECRET: SECRET },
     );
     const set = await h.post('/v1/compsets', {
       name: 'Parity',
@@ -84,7 +103,10 @@ describe(suite.title, () => {
     });
     setId = set.body.id;
   });
-  afterAll(() => h?.close());
+  afterAll(async () => {
+    await h?.close();
+    await new Promise<void>((r) => (hook ? hook.close(() => r()) : r()));
+  });
 
   const finished = (pollUrl: string) =>
     waitFor(
@@ -230,5 +252,50 @@ describe(suite.title, () => {
     expect(res.status).toBe(404);
     const run = await h.svc.call(`/v1/compsets/${setId}/parity`, { key: other, body: { start: START, sources: sources() } });
     expect(run.status).toBe(404);
+  });
+
+  it('a parity_range watch fires once on a new disparity, not again for one already told (Standard Webhooks verified)', async () => {
+    const target = { operation: 'parity_range', compset_id: setId, start: START, days: 2, los: [10], sources: sources() };
+    const created = await h.post('/v1/watches', { target, rule: { type: 'undercut' }, callback_url: hookUrl, name: 'parity range' });
+    expect(created.status).toBe(201);
+    // 2 stays as POST /v1/ota/compare (20 each) and 1 calendar (5): the check's range, not its free submission
+    expect(created.body.credits_per_check).toBe(45);
+    const id = created.body.id;
+    const triggered = () =>
+      received.map((r) => new Webhook(SECRET).verify(r.body, r.headers) as any).filter((e) => e.type === 'watch.triggered' && e.data.watch.id === id);
+    const first = await waitFor(async () => triggered()[0] ?? null, { what: 'the first range to be told', timeoutMs: 120_000 });
+    expect(first.data.reason).toBe('1 new disparity');
+    expect(first.data.disparities.map((d: any) => [d.date, d.source, d.amount])).toEqual([[DISPARITY, 'rentalone', 59.5]]);
+    expect(first.data.hotel).toEqual({ property_token: OWN, name: 'Example Inn' });
+    expect(first.data.changes.map((c: any) => c.key)).toEqual([`${DISPARITY}|10|rentalone`]);
+
+    /** A check asked for: submitted at once, settled when its range's batch finishes. */
+    const settled = async () => {
+      const asked = await h.post(`/v1/watches/${id}/check`, {});
+      expect(asked.status).toBe(200);
+      return waitFor(
+        async () => {
+          const [row] = await h.svc.deps.sql`SELECT fired, observation FROM watch_checks WHERE id = ${asked.body.check.id}`;
+          return row && !row.observation.pending ? row : null;
+        },
+        { what: 'the asked check to settle', timeoutMs: 120_000 },
+      );
+    };
+    // the same disparity again: already told, nothing new
+    expect((await settled()).fired).toBe(false);
+    expect(triggered()).toHaveLength(1);
+
+    // a new disparity on the second date: told once, alone
+    officialFactor[ROUNDING] = 2;
+    try {
+      expect((await settled()).fired).toBe(true);
+      const second = await waitFor(async () => triggered()[1] ?? null, { what: 'the new disparity to be told' });
+      expect(second.data.disparities.map((d: any) => [d.date, d.source, d.amount, d.pct])).toEqual([[ROUNDING, 'rentalone', 59.5, 7.8]]);
+      expect(second.data.parity_range.poll_url).toMatch(/^\/v1\/compsets\/compset_\w+\/parity\/parityrange_\w+$/);
+      expect((await settled()).fired).toBe(false);
+      expect(triggered()).toHaveLength(2);
+    } finally {
+      officialFactor[ROUNDING] = 703 / 380;
+    }
   });
 });

@@ -231,7 +231,7 @@ describe('creating watches', () => {
     expect(days.body.detail[0]).toMatchObject({ loc: ['body', 'target', 'days'], type: 'less_than_equal' });
     const undercut = await post({ target: calendarTarget, rule: { type: 'undercut' } });
     expect(undercut.status).toBe(422);
-    expect(undercut.body.detail[0]).toMatchObject({ loc: ['body', 'rule', 'type'], msg: 'rule undercut needs a compare target' });
+    expect(undercut.body.detail[0]).toMatchObject({ loc: ['body', 'rule', 'type'], msg: 'rule undercut needs a compare or parity_range target' });
     for (const every_hours of [0, 169]) expect((await post({ target: calendarTarget, rule: { type: 'any_change' }, every_hours })).status).toBe(422);
     expect((await post({ target: { operation: 'flights' }, rule: { type: 'any_change' } })).status).toBe(422);
     expect((await post({ target: calendarTarget, rule: { type: 'below' } })).status).toBe(422);
