@@ -23,6 +23,7 @@ import {
   parseEzeeKeys,
   parseHostawayKeys,
   parseLodgifyKeys,
+  parseNewbookKeys,
   parseSmoobuKeys,
   resolveOfficialCredentials,
   type OfficialCredentials,
@@ -153,6 +154,7 @@ const ConfigSchema = z.object({
   OFFICIAL_LODGIFY_KEYS: parsedSetting(parseLodgifyKeys, '', 'must be propertyId=apiKey, comma-separated'),
   OFFICIAL_SMOOBU_KEYS: parsedSetting(parseSmoobuKeys, '', 'must be customerId=apiKey:apiSecret, comma-separated'),
   OFFICIAL_HOSTAWAY_KEYS: parsedSetting(parseHostawayKeys, '', 'must be listingId=accessToken, comma-separated'),
+  OFFICIAL_NEWBOOK_KEYS: parsedSetting(parseNewbookKeys, '', 'must be instance=region:username:password:apiKey, comma-separated'),
   ...MODE_FIELDS,
 });
 

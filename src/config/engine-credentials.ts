@@ -25,6 +25,16 @@ export interface OfficialCredentials {
   smoobu: Readonly<Record<string, SmoobuKey>>;
   /** OFFICIAL_HOSTAWAY_KEYS: Hostaway listing id (of `<account>.holidayfuture.com/listings/<id>` or the calendar widget's `listingId`) → its account's access token. */
   hostaway: Readonly<Record<string, string>>;
+  /** OFFICIAL_NEWBOOK_KEYS: Newbook instance (of `bookings<region>.newbook.cloud/online/<instance>`) → its region, API user and API key. */
+  newbook: Readonly<Record<string, NewbookKey>>;
+}
+
+/** One Newbook instance's API region, API user (HTTP Basic) and API key. */
+export interface NewbookKey {
+  region: string;
+  username: string;
+  password: string;
+  apiKey: string;
 }
 
 /** One Smoobu account's API key and the secret its requests are signed with. */
@@ -40,6 +50,7 @@ export const NO_CREDENTIALS: OfficialCredentials = Object.freeze({
   lodgify: Object.freeze({}),
   smoobu: Object.freeze({}),
   hostaway: Object.freeze({}),
+  newbook: Object.freeze({}),
 });
 
 const EZEE_ENTRY = /^([\w-]{1,100})=(\d{1,11}):([\w-]{8,300})$/;
@@ -88,12 +99,23 @@ export function parseHostawayKeys(text: string): Record<string, string> {
   return parseEntries(text, HOSTAWAY_ENTRY, 'listingId=accessToken', (m) => [m[1], m[2]]);
 }
 
+const NEWBOOK_ENTRY = /^([\w-]{1,64})=([a-z]{2}):([\w.@+-]{1,200}):([^\s:,]{1,300}):([\w-]{8,300})$/;
+
+/** `instance=region:username:password:apiKey[,…]` (instance as in the booking page's `/online/<instance>`); another shape throws. */
+export function parseNewbookKeys(text: string): Record<string, NewbookKey> {
+  return parseEntries(text, NEWBOOK_ENTRY, 'instance=region:username:password:apiKey', (m) => [
+    m[1].toLowerCase(),
+    { region: m[2], username: m[3], password: m[4], apiKey: m[5] },
+  ]);
+}
+
 export function resolveOfficialCredentials(data: {
   OFFICIAL_MEWS_CLIENT?: string;
   OFFICIAL_EZEE_KEYS: Record<string, EzeeHotelKey>;
   OFFICIAL_LODGIFY_KEYS: Record<string, string>;
   OFFICIAL_SMOOBU_KEYS: Record<string, SmoobuKey>;
   OFFICIAL_HOSTAWAY_KEYS: Record<string, string>;
+  OFFICIAL_NEWBOOK_KEYS: Record<string, NewbookKey>;
 }): OfficialCredentials {
   return {
     mewsClient: data.OFFICIAL_MEWS_CLIENT ?? null,
@@ -101,6 +123,7 @@ export function resolveOfficialCredentials(data: {
     lodgify: data.OFFICIAL_LODGIFY_KEYS,
     smoobu: data.OFFICIAL_SMOOBU_KEYS,
     hostaway: data.OFFICIAL_HOSTAWAY_KEYS,
+    newbook: data.OFFICIAL_NEWBOOK_KEYS,
   };
 }
 
@@ -115,4 +138,6 @@ export const OFFICIAL_CREDENTIALS_DOC = {
     "Smoobu accounts' own API keys and secrets, `customerId=apiKey:apiSecret` comma-separated (customer id: the number after `login.smoobu.com/<lang>/booking-tool/iframe/` in the account's booking tool embed; key and secret: the account's, from its Smoobu API settings; requests are HMAC-signed, the legacy key-only header having been retired); a Smoobu account not listed is detected but not priced (422 naming this setting)",
   OFFICIAL_HOSTAWAY_KEYS:
     "Hostaway accounts' own API access tokens, `listingId=accessToken` comma-separated (listing id: the number in the account's `<account>.holidayfuture.com/listings/<id>` booking link or its calendar widget's `listingId`; token: the account's, issued from its client secret at POST /v1/accessTokens, valid 24 months); a Hostaway listing not listed is detected but not priced (422 naming this setting)",
+  OFFICIAL_NEWBOOK_KEYS:
+    "Newbook properties' own API access, `instance=region:username:password:apiKey` comma-separated (instance: the name after `newbook.cloud/online/` in the property's booking page link; region, API user and key: the property's, as Newbook issues them for its REST API); a Newbook property not listed is detected but not priced (422 naming this setting)",
 } as const;

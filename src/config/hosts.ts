@@ -111,6 +111,7 @@ export const OFFICIAL_ENGINE_HOSTS = {
   checkfront: { url: 'https://checkfront.com', account: 'checkfront.com' },
   smoobu: { url: 'https://login.smoobu.com' },
   hostaway: { url: 'https://api.hostaway.com' },
+  newbook: { url: 'https://api.newbook.cloud' },
 } as const satisfies Record<string, { url: string; regional?: string; account?: string }>;
 
 export type OfficialEngineId = keyof typeof OFFICIAL_ENGINE_HOSTS;

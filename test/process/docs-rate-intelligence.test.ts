@@ -15,14 +15,13 @@
  * shows (its comparisons are test/integration/compsets/parity-range.test.ts's). Step 7 (a
  * parity_range watch) is checked as created; its firing is parity-range.test.ts's too.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarRoute } from '../helpers/calendar-replay.js';
+import { jsonValues, runDocSteps } from '../helpers/doc-script.js';
 import { fixtureSuite } from '../helpers/fixtures.js';
 import { spawnServer, type Spawned } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
@@ -30,7 +29,6 @@ import { encodePropertyQs } from '../../src/sources/metasearch/hotels/requests.j
 import { detailData, page, PAGES, propertyPayload, withData } from '../fixtures/hotels-payloads.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
 
-const run = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '../..');
 const DOC = fs.readFileSync(path.join(REPO, 'docs/rate-intelligence.md'), 'utf8');
 const blocks = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
@@ -39,25 +37,6 @@ const blocks = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 const TOKENS = [0, 1, 2, 3, 4].map((n) => propertyPayload(page(PAGES.london), n)[20] as string);
 /** Every calendar quote: per property, weekday and length of stay. */
 const price = (date: string, los: number, token: string) => (110 + TOKENS.indexOf(token) * 6 + (new Date(`${date}T00:00:00Z`).getUTCDay() % 3) * 10) * los;
-
-/** The JSON documents printed one after another. */
-function jsonValues(text: string): any[] {
-  const out: unknown[] = [];
-  let depth = 0;
-  let start = -1;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') {
-      if (depth++ === 0) start = i;
-    } else if ((c === '}' || c === ']') && --depth === 0) out.push(JSON.parse(text.slice(start, i + 1)));
-  }
-  return out;
-}
 
 const suite = fixtureSuite("docs/rate-intelligence.md's walk-through, as written", PAGES.london);
 describe(suite.title, () => {
@@ -109,27 +88,15 @@ describe(suite.title, () => {
   });
 
   it('resolves the hotels, makes the set, shops 90 days at 3 lengths, reads the grid, its CSV and the history, submits a parity range', async () => {
-    const port = new URL(svc.url).port;
-    const script = blocks[0]!
-      .replace(/^# (\d)\. /gm, 'echo; echo "--- step $1"\n# ')
-      .replaceAll('sk_...', svc.firstKey!)
-      .replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`);
-    const { stdout } = await run(
-      'bash',
-      ['-euo', 'pipefail', '-c', `${script}\necho; echo "--- vars"; echo "$OWN $R1 $R2 $R3 $R4 $SET $SHOP $PARITY $WATCH"`],
-      {
-        cwd: dir,
-        timeout: 300_000,
-      },
-    );
-    const steps = Object.fromEntries(
-      stdout
-        .split(/^--- /m)
-        .slice(1)
-        .map((s) => [s.slice(0, s.indexOf('\n')), s.slice(s.indexOf('\n') + 1).trim()]),
-    );
+    const { steps, vars, stdout } = await runDocSteps(blocks[0]!, {
+      key: svc.firstKey!,
+      url: svc.url,
+      vars: ['OWN', 'R1', 'R2', 'R3', 'R4', 'SET', 'SHOP', 'PARITY', 'WATCH'],
+      cwd: dir,
+      timeoutMs: 300_000,
+    });
     expect(Object.keys(steps), stdout).toEqual(['step 0', 'step 1', 'step 2', 'step 3', 'step 4', 'step 5', 'step 6', 'step 7', 'vars']);
-    const [own, r1, r2, r3, r4, set, shop, parity, watch] = steps.vars!.split(' ');
+    const [own, r1, r2, r3, r4, set, shop, parity, watch] = vars;
     // 0. each name resolved to its own hotel on the page
     expect([own, r1, r2, r3, r4]).toEqual(TOKENS);
     expect(set).toMatch(/^compset_/);

@@ -10,13 +10,12 @@
  * deliveries are the worker's, and the doc's callback host (example.com) must never be called
  * from a test; the doc's step 2 is a check run by the API itself.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarRoute } from '../helpers/calendar-replay.js';
+import { jsonValues, runDocSteps } from '../helpers/doc-script.js';
 import { fixtureSuite } from '../helpers/fixtures.js';
 import { spawnServer, type Spawned } from '../helpers/spawn-service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
@@ -24,31 +23,11 @@ import { encodePropertyQs } from '../../src/sources/metasearch/hotels/requests.j
 import { crownDetail, LONDON_TOKENS, page, PAGES, withData } from '../fixtures/hotels-payloads.js';
 import { startReplayServer, type ReplayServer } from '../replay/server.js';
 
-const run = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '../..');
 const DOC = fs.readFileSync(path.join(REPO, 'docs/watches.md'), 'utf8');
 const blocks = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 /** The night the calendar prices under the doc's rule (its own example answer names it). */
 const CHEAP_NIGHT = '2027-05-05';
-
-/** The JSON documents curl printed one after another (without newlines between them). */
-function jsonValues(text: string): any[] {
-  const out: unknown[] = [];
-  let depth = 0;
-  let start = -1;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') {
-      if (depth++ === 0) start = i;
-    } else if ((c === '}' || c === ']') && --depth === 0) out.push(JSON.parse(text.slice(start, i + 1)));
-  }
-  return out;
-}
 
 const suite = fixtureSuite("docs/watches.md's walk-through, as written", PAGES.london);
 describe(suite.title, () => {
@@ -91,24 +70,15 @@ describe(suite.title, () => {
   });
 
   it('the second block resolves, watches, checks, reads, changes and deletes as the doc shows', async () => {
-    const port = new URL(svc.url).port;
-    // each numbered step's output after a marker line, so that the answers can be told apart
-    const script = blocks[1]!
-      .replace(/^# (\d)\. /gm, 'echo; echo "--- step $1"\n# ')
-      .replaceAll('sk_...', svc.firstKey!)
-      .replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`);
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', `${script}\necho; echo "--- vars"; echo "$TOKEN $WATCH"`], {
+    const { steps, vars, stdout } = await runDocSteps(blocks[1]!, {
+      key: svc.firstKey!,
+      url: svc.url,
+      vars: ['TOKEN', 'WATCH'],
       cwd: REPO,
-      timeout: 180_000,
+      timeoutMs: 180_000,
     });
-    const steps = Object.fromEntries(
-      stdout
-        .split(/^--- /m)
-        .slice(1)
-        .map((s) => [s.slice(0, s.indexOf('\n')), s.slice(s.indexOf('\n') + 1).trim()]),
-    );
     expect(Object.keys(steps), stdout).toEqual(['step 0', 'step 1', 'step 2', 'step 3', 'step 4', 'step 5', 'vars']);
-    const [token, watch] = steps.vars!.split(' ');
+    const [token, watch] = vars;
     expect(token).toBe(LONDON_TOKENS[0]);
     expect(watch).toMatch(/^watch_/);
 

@@ -16,6 +16,7 @@ import { hostaway } from './quote-hostaway.js';
 import { littleHotelier } from './quote-little-hotelier.js';
 import { lodgify } from './quote-lodgify.js';
 import { mews } from './quote-mews.js';
+import { newbook } from './quote-newbook.js';
 import { profitroom } from './quote-profitroom.js';
 import { siteminder } from './quote-siteminder.js';
 import { smoobu } from './quote-smoobu.js';
@@ -38,6 +39,7 @@ export const PRICED_ENGINES: Record<OfficialEngineId, PricedEngine> = {
   checkfront,
   smoobu,
   hostaway,
+  newbook,
 };
 
 export function pricedEngine(id: string): PricedEngine | null {

@@ -135,7 +135,13 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
   { id: 'innroad', name: 'InnRoad', hosts: ['innroad.com'] },
   { id: 'resnexus', name: 'ResNexus', hosts: ['resnexus.com'] },
   { id: 'thinkreservations', name: 'ThinkReservations', hosts: ['thinkreservations.com'] },
-  { id: 'newbook', name: 'Newbook', hosts: ['newbook.cloud', 'newbooksoftware.com'] },
+  {
+    id: 'newbook',
+    name: 'Newbook',
+    hosts: ['newbook.cloud', 'newbooksoftware.com'],
+    // the property's online booking page: https://bookings<region>.newbook.cloud/online/<instance>
+    ids: [{ hosts: ['newbook.cloud'], path: /^\/online\/([\w-]{1,64})(?:\/|$)/ }],
+  },
   {
     id: 'roomraccoon',
     name: 'RoomRaccoon',

@@ -16,6 +16,7 @@ import {
   skippedNote,
 } from '../../helpers/browser.js';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
+import { firstSignIn } from '../../helpers/dashboard-sign-in.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
@@ -112,16 +113,7 @@ describe.skipIf(!hasChromium)(`Comp-set heat-map in headless Chromium${skippedNo
     moved = -6;
     shop = await finished((await api(`/v1/compsets/${setId}/shops`, { start, days: DAYS, los: LENGTHS })).poll_url);
 
-    await page.goto(svc.url + '/dashboard/sign-in');
-    await page.fill('#email', EMAIL);
-    await page.fill('#password', issued.temporaryPassword);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/dashboard/password');
-    await page.fill('#current', issued.temporaryPassword);
-    await page.fill('#new-password', PASSWORD);
-    await page.fill('#confirm', PASSWORD);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/dashboard/api?notice=password');
+    await firstSignIn(page, svc.url, { email: EMAIL, temporary: issued.temporaryPassword, password: PASSWORD });
 
     await page.click('nav >> text=Comp sets');
     await page.waitForURL('**/dashboard/compsets');

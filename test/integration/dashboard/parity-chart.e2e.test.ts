@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountForSignIn, createDashboardAccount } from '../../../src/doors/dashboard/accounts.js';
 import { createAccountKey } from '../../../src/doors/dashboard/api-key.js';
@@ -15,10 +15,11 @@ import {
   skippedNote,
 } from '../../helpers/browser.js';
 import { shiftFrom } from '../../helpers/dates.js';
+import { firstSignIn } from '../../helpers/dashboard-sign-in.js';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import { waitFor } from '../../helpers/wait.js';
-import { siteminderReply } from '../../fixtures/official-engine-payloads.js';
+import { siteminderScaledRoute } from '../../fixtures/official-engine-payloads.js';
 import { HOTEL_SITE_SITEMINDER, asRental } from '../../fixtures/ota-payloads.js';
 
 /**
@@ -48,16 +49,7 @@ describe.skipIf(!hasChromium)(`${suite.title}${skippedNote}`, BROWSER_SUITE, () 
     rental.data.propertyOffers.singleUnitOffer.ratePlans[0].priceDetails[0].price.total.amount = 700.5;
     h = await startHarness([
       { path: '/site/sm', body: HOTEL_SITE_SITEMINDER },
-      {
-        method: 'POST',
-        path: '/engines/siteminder/api/graphql',
-        reply: (q) => {
-          const reply = JSON.parse(JSON.stringify(siteminderReply(q.body)));
-          const price = reply.data?.quote?.price;
-          if (price) for (const k of ['net', 'tax', 'gross', 'amount']) price[k] = Math.round(Number(price[k]) * officialFactor * 100) / 100;
-          return reply;
-        },
-      },
+      siteminderScaledRoute(() => officialFactor),
       { method: 'POST', path: '/otatwo/graphql', body: offers },
       { method: 'POST', path: '/rentalone/graphql', body: [rental] },
     ]);
@@ -111,7 +103,7 @@ describe.skipIf(!hasChromium)(`${suite.title}${skippedNote}`, BROWSER_SUITE, () 
       WHERE c.id = o.id`;
 
     const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
-    await signIn(page);
+    await firstSignIn(page, h.svc.url, { email: EMAIL, temporary, password: PASSWORD });
     await page.goto(`${h.svc.url}/dashboard/watches/${watchId}`);
     await expect(page.locator('.chart svg.wide g.official').count()).resolves.toBe(6);
     await expect(page.locator('.chart svg.wide circle').count()).resolves.toBe(6);
@@ -131,20 +123,6 @@ describe.skipIf(!hasChromium)(`${suite.title}${skippedNote}`, BROWSER_SUITE, () 
     expect(lines.map((l) => l.parity_status)).toContain('undercut');
     await page.context().close();
   });
-
-  async function signIn(page: Page) {
-    await page.goto(h.svc.url + '/dashboard/sign-in');
-    await page.fill('#email', EMAIL);
-    await page.fill('#password', temporary);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/dashboard/password');
-    await page.fill('#current', temporary);
-    await page.fill('#new-password', PASSWORD);
-    await page.fill('#confirm', PASSWORD);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/dashboard/api?notice=password');
-    temporary = PASSWORD;
-  }
 
   for (const [viewport, size] of [
     ['1280', DESKTOP],

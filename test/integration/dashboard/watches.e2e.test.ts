@@ -17,6 +17,7 @@ import {
   screenshot,
   skippedNote,
 } from '../../helpers/browser.js';
+import { firstSignIn } from '../../helpers/dashboard-sign-in.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
 import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
@@ -75,16 +76,7 @@ describe.skipIf(!hasChromium)(`Watches in headless Chromium${skippedNote}`, BROW
   });
 
   it('signs in, creates a key and copies it with the copy button', async () => {
-    await page.goto(svc.url + '/dashboard/sign-in');
-    await page.fill('#email', EMAIL);
-    await page.fill('#password', issued.temporaryPassword);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/dashboard/password');
-    await page.fill('#current', issued.temporaryPassword);
-    await page.fill('#new-password', PASSWORD);
-    await page.fill('#confirm', PASSWORD);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/dashboard/api?notice=password');
+    await firstSignIn(page, svc.url, { email: EMAIL, temporary: issued.temporaryPassword, password: PASSWORD });
     await page.click('text=Create API key');
     await page.waitForURL(`${svc.url}/dashboard/api`);
     const shown = (await page.locator('#new-key').textContent())!;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { waitFor } from '../../helpers/wait.js';
-import { SITEMINDER_FULL_CHANNEL, siteminderReply } from '../../fixtures/official-engine-payloads.js';
+import { SITEMINDER_FULL_CHANNEL, siteminderScaledRoute } from '../../fixtures/official-engine-payloads.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import { BEDS24_AVAILABILITY, HOTEL_SITE_BEDS24, HOTEL_SITE_SITEMINDER, asRental, hotelSite } from '../../fixtures/ota-payloads.js';
 import { shiftFrom } from '../../helpers/dates.js';
@@ -35,16 +35,7 @@ describe(suite.title, () => {
         { path: '/site/sm', body: HOTEL_SITE_SITEMINDER },
         { path: '/site/inn', body: HOTEL_SITE_BEDS24 },
         { path: '/site/full', body: hotelSite(`https://direct-book.com/properties/${SITEMINDER_FULL_CHANNEL}?locale=en`) },
-        {
-          method: 'POST',
-          path: '/engines/siteminder/api/graphql',
-          reply: (q) => {
-            const reply = JSON.parse(JSON.stringify(siteminderReply(q.body)));
-            const price = reply.data?.quote?.price;
-            if (price) for (const k of ['net', 'tax', 'gross', 'amount']) price[k] = Math.round(Number(price[k]) * officialFactor * 100) / 100;
-            return reply;
-          },
-        },
+        siteminderScaledRoute(() => officialFactor),
         {
           method: 'POST',
           path: '/engines/beds24/json/getAvailabilities',

@@ -156,6 +156,13 @@ describe('official detection of Hostaway', () => {
   });
 });
 
+describe('official detection of Newbook', () => {
+  it('newbook: the instance of a link to the online booking page (regional host)', () => {
+    const m = top(page('<a class="btn" href="https://bookingsus.newbook.cloud/online/the_outpost">Book your stay</a>'));
+    expect(m).toMatchObject({ engine: 'newbook', hotel_id: 'the_outpost', booking_url: 'https://bookingsus.newbook.cloud/online/the_outpost', confidence: 1 });
+  });
+});
+
 describe('official engine hosts (config/hosts.ts)', () => {
   it('default hosts, one override per engine, and the regional host of a Little Hotelier link unless overridden', () => {
     const hosts = resolveOfficialEngineHosts({ UPSTREAM_OFFICIAL_PROFITROOM_URL: 'http://127.0.0.1:9/pr/' });

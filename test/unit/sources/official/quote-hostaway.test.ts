@@ -8,7 +8,7 @@ import {
   hostawayCalendar,
   hostawayListing,
   hostawayPriceDetails,
-} from '../../../fixtures/official-more-engine-replies.js';
+} from '../../../fixtures/official-keyed-engine-replies.js';
 
 const STAY = engineStay({ propertyCode: HOSTAWAY_LISTING_ID });
 const KEYS = { hostaway: { [HOSTAWAY_LISTING_ID]: HOSTAWAY_TOKEN } };

@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, nightsBetween } from '../../../src/domain/dates.js';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { asOneRoom } from '../../fixtures/ota-payloads.js';
-import { HOSTAWAY_LISTING_ID, HOSTAWAY_TOKEN, hostawayCalendar, hostawayListing, hostawayPriceDetails } from '../../fixtures/official-more-engine-replies.js';
+import {
+  HOSTAWAY_LISTING_ID,
+  HOSTAWAY_TOKEN,
+  hostawayCalendar,
+  hostawayListing,
+  hostawayPriceDetails,
+  NEWBOOK_INSTANCE,
+  NEWBOOK_KEY,
+  newbookAvailability,
+} from '../../fixtures/official-keyed-engine-replies.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import type { ReplayRoute } from '../../replay/server.js';
 import { shiftFrom } from '../../helpers/dates.js';
@@ -11,7 +20,7 @@ import { shiftFrom } from '../../helpers/dates.js';
 const S = shiftFrom('2023-06-01');
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
-const suite = fixtureSuite('official rate of a Hostaway listing, alone and beside an OTA', OFFERS);
+const suite = fixtureSuite("official rates of the engines priced with the property's own key (Hostaway, Newbook), alone and beside an OTA", OFFERS);
 
 const API = `/engines/hostaway/v1/listings/${HOSTAWAY_LISTING_ID}`;
 const USD_LISTING = '463608';
@@ -63,9 +72,27 @@ describe(suite.title, () => {
         // the comparison's listing prices in dollars, its nights at half the other's
         { path: '/site/hostaway-usd', body: `<html><body><a href="https://achzeit.holidayfuture.com/listings/${USD_LISTING}">Book now</a></body></html>` },
         ...listingRoutes(USD_LISTING, 'USD', 0.5),
+        {
+          path: '/site/newbook',
+          body: `<html><body><a class="btn" href="https://bookingsus.newbook.cloud/online/${NEWBOOK_INSTANCE}">Book your stay</a></body></html>`,
+        },
+        {
+          method: 'POST',
+          path: '/engines/newbook/rest/bookings_availability_pricing',
+          match: (q) => q.headers.authorization === `Basic ${Buffer.from(`${NEWBOOK_KEY.username}:${NEWBOOK_KEY.password}`).toString('base64')}`,
+          reply: (q) => {
+            const b = JSON.parse(q.body);
+            const [from, to] = [b.period_from.slice(0, 10), b.period_to.slice(0, 10)];
+            // the comparison's stay in dollars at 0.5 of the amounts (a US park)
+            return newbookAvailability(from, nightsBetween(from, to), from === S('2023-06-04') ? 0.5 : 1);
+          },
+        },
         { method: 'POST', path: '/otatwo/graphql', body: asOneRoom(S.json(readFixtureJson(OFFERS))) },
       ],
-      { OFFICIAL_HOSTAWAY_KEYS: `${HOSTAWAY_LISTING_ID}=${HOSTAWAY_TOKEN},${USD_LISTING}=${HOSTAWAY_TOKEN}` },
+      {
+        OFFICIAL_HOSTAWAY_KEYS: `${HOSTAWAY_LISTING_ID}=${HOSTAWAY_TOKEN},${USD_LISTING}=${HOSTAWAY_TOKEN}`,
+        OFFICIAL_NEWBOOK_KEYS: `${NEWBOOK_INSTANCE}=${NEWBOOK_KEY.region}:${NEWBOOK_KEY.username}:${NEWBOOK_KEY.password}:${NEWBOOK_KEY.apiKey}`,
+      },
     );
     site = `${h.replay.url}/site`;
   });
@@ -73,7 +100,7 @@ describe(suite.title, () => {
 
   const sent = (prefix: string) => h.replay.requests.filter((q) => q.path.startsWith(prefix));
 
-  it("with the account's own token, its documented price details from the calendar widget's listing id: total, taxes and fees stated as inside it", async () => {
+  it("hostaway: with the account's own token, its documented price details from the calendar widget's listing id: total, taxes and fees stated as inside it", async () => {
     const r = await h.post('/v1/official', { website: `${site}/hostaway`, check_in: '2027-03-10', nights: 2, adults: 2, children: 1 });
     expect([r.status, r.charged]).toEqual([200, '4']);
     expect(r.body.engine).toMatchObject({ id: 'hostaway', hotel_id: HOSTAWAY_LISTING_ID, confidence: 0.8 });
@@ -97,7 +124,7 @@ describe(suite.title, () => {
     expect(sent(`${API}/calendar`).at(0)!.query).toMatchObject({ startDate: '2027-03-10', endDate: '2027-03-11' });
   });
 
-  it('a reserved night: the listing is listed as sold out, its price not asked; a listing without a token is a free 422 naming the setting', async () => {
+  it('hostaway, a reserved night: the listing is listed as sold out, its price not asked; a listing without a token is a free 422 naming the setting', async () => {
     const priced = sent(`${API}/calendar/priceDetails`).length;
     const booked = await h.post('/v1/official', { website: `${site}/hostaway-booked`, check_in: '2027-04-07', nights: 2, adults: 2 });
     expect(booked.status).toBe(200);
@@ -110,7 +137,7 @@ describe(suite.title, () => {
     expect(engines.body.engines.find((e: any) => e.id === 'hostaway')).toMatchObject({ priced: true, needs: null });
   });
 
-  it('compare: beside the agency, the parity verdict on the official all-in price (stated by the engine, in the currency its listing states)', async () => {
+  it('hostaway compare: beside the agency, the parity verdict on the official all-in price (stated by the engine, in the currency its listing states)', async () => {
     const r = await h.post('/v1/ota/compare', {
       check_in: S('2023-06-04'),
       nights: 10,
@@ -130,5 +157,44 @@ describe(suite.title, () => {
       undercuts: [],
     });
     expect(r.body.check_out).toBe(addDays(S('2023-06-04'), 10));
+  });
+
+  it("newbook: with the property's own key, its availability pricing from the booking page's instance: tariffs per category, sold-out ones listed", async () => {
+    const r = await h.post('/v1/official', { website: `${site}/newbook`, check_in: '2027-03-10', nights: 2, adults: 2 });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({ id: 'newbook', hotel_id: NEWBOOK_INSTANCE, booking_host: 'bookingsus.newbook.cloud', confidence: 1 });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.rate_name, o.total, o.nightly, o.currency, o.taxes_and_fees_included])).toEqual([
+      ['Airstream Suite', 'Best Available Rate', 300, [150, 150], null, null],
+      ['Airstream Suite', 'Members Rate', 270, [135, 135], null, null],
+    ]);
+    expect(r.body).toMatchObject({ listed: 4, sold_out: false, cheapest_total: 270 });
+    expect(JSON.parse(sent('/engines/newbook/').at(-1)!.body)).toMatchObject({
+      region: 'us',
+      period_from: '2027-03-10 14:00:00',
+      period_to: '2027-03-12 10:00:00',
+      adults: 2,
+      children: 0,
+    });
+  });
+
+  it('newbook compare: states neither currency nor tax inclusion, so not comparable until the park states them; then the parity verdict', async () => {
+    const compare = (official: Record<string, unknown>) =>
+      h.post('/v1/ota/compare', {
+        check_in: S('2023-06-04'),
+        nights: 10,
+        adults: 2,
+        currency: 'USD',
+        sources: { official, otatwo: { property_id: '9209612' } },
+      });
+    const bare = await compare({ website: `${site}/newbook` });
+    expect(bare.body.parity).toMatchObject({ status: 'not_comparable', reason: expect.stringContaining('does not state its currency') });
+    // the members rate, 10 nights at 67.5 USD
+    const stated = await compare({ website: `${site}/newbook`, currency: 'USD', taxes_included: true });
+    expect(stated.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      official: { total: 675, currency: 'USD', currency_stated_by: 'caller', taxes_included_stated_by: 'caller' },
+      undercuts: [],
+    });
+    for (const r of [bare, stated]) expect([r.status, r.charged]).toEqual([200, '20']);
   });
 });
