@@ -20,15 +20,8 @@ import type { AuthedKey } from '../../platform/keys.js';
 import type { Tool } from '../define-tool.js';
 import { insertParityRange, parityRangeOfJob, type ParityRangeRequest, type ParityRangeRow } from '../../platform/parity-ranges.js';
 
-export interface ParityAsk {
-  start: string;
-  days: number;
-  los: number[];
-  adults: number;
-  currency: string | null;
-  hotel: string | null;
-  sources: Record<string, unknown>;
-  tolerance_pct: number;
+/** What a range is asked: what its answer reads back, and how its items run. */
+export interface ParityAsk extends ParityRangeRequest {
   timeout_s: number;
   priority: number;
   /** Each stay fetched live, past the shared result cache (a watch's range: it re-prices). */
