@@ -87,7 +87,7 @@ export function outageBackoffMs(attempt: number): number {
 /**
  * Runs `fn` until it succeeds or fails for another reason than the database being unreachable;
  * meanwhile the outage is reported (logged once) and attempts back off. `stopped` ends the waiting
- * (the process is shutting down): the last failure is thrown then.
+ * (the process is shutting down): one last attempt is made then, and its failure thrown.
  */
 export async function whileDatabaseDown<T>(fn: () => Promise<T>, o: { outage: DatabaseOutage; part: string; stopped?: () => boolean }): Promise<T> {
   for (let attempt = 0; ; attempt++) {
@@ -99,7 +99,9 @@ export async function whileDatabaseDown<T>(fn: () => Promise<T>, o: { outage: Da
       if (!isDatabaseUnavailable(err) || o.stopped?.()) throw err;
       o.outage.down(o.part, err);
       await sleep(outageBackoffMs(attempt));
-      if (o.stopped?.()) throw err;
+      // shutting down: one last attempt rather than the failure of before the pause, which may be stale (the
+      // database back meanwhile); pg-boss does not await its own complete/fail, so a rejection there is unheard
+      if (o.stopped?.()) return fn();
     }
   }
 }

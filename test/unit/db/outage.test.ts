@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DatabaseOutage, OUTAGE_SETTLE_MS } from '../../../src/db/outage.js';
+import { DatabaseOutage, OUTAGE_SETTLE_MS, whileDatabaseDown } from '../../../src/db/outage.js';
 
 /** The messages a DatabaseOutage logs, through a real pino logger. */
 function logged(): { lines: string[]; outage: DatabaseOutage } {
@@ -51,5 +51,40 @@ describe('DatabaseOutage', () => {
     }
     await vi.waitFor(() => expect(lines).toHaveLength(4));
     expect(outage.count).toBe(2);
+  });
+});
+
+describe('whileDatabaseDown', () => {
+  it('shutting down during a pause: one last attempt answers (the database back meanwhile), not the failure of before the pause', async () => {
+    const { outage } = logged();
+    let stopping = false;
+    let calls = 0;
+    const answer = await whileDatabaseDown(
+      async () => {
+        calls++;
+        if (calls === 1) {
+          // refused, then the process starts to stop while the attempt backs off (at least 125 ms)
+          setTimeout(() => (stopping = true), 20);
+          throw refused;
+        }
+        return 'answered';
+      },
+      { outage, part: 'queue', stopped: () => stopping },
+    );
+    expect([answer, calls]).toEqual(['answered', 2]);
+  });
+
+  it('shutting down with the database still away: the last attempt’s own failure is thrown', async () => {
+    const { outage } = logged();
+    let calls = 0;
+    const run = whileDatabaseDown(
+      async () => {
+        calls++;
+        throw Object.assign(new Error(`refused ${calls}`), { code: 'ECONNREFUSED' });
+      },
+      { outage, part: 'queue', stopped: () => calls >= 1 },
+    );
+    await expect(run).rejects.toThrow('refused 1');
+    expect(calls).toBe(1);
   });
 });
