@@ -16,8 +16,9 @@ export type FaultKind = 'unhandled_rejection' | 'uncaught_database_error' | 'unc
  * postgres.js (3.4.9) fetches the array types on every new connection and drops that promise
  * (connection.js `return fetchArrayTypes()` in ReadyForQuery; porsager/postgres#1192, #1205, #1223,
  * open): when the connection closes during that fetch, as it does when the database stops, its
- * rejection has nobody to hear it. No statement of ours waits on it (the one that opened the
- * connection fails on its own and is retried), so it is the database going away, not a bug of
+ * rejection has nobody to hear it. No statement of ours waits on it (a query that opened the
+ * connection is sent again on the next one; a transaction's reservation it loses fails after its
+ * bound, src/db/client.ts boundedReservation), so it is the database going away, not a bug of
  * ours: recognised by the driver's own catalog query on the error (postgres.js puts the statement
  * there) and a connection-level failure.
  */
