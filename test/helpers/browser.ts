@@ -106,7 +106,7 @@ export function lowContrastText(page: Page, min = 4.5): Promise<LowContrast[]> {
 const AXE_SOURCE = (await import('axe-core')).default.source;
 
 /** axe-core's serious and critical findings on the page, as "rule (nodes)". */
-export async function seriousAxeFindings(page: Page): Promise<string[]> {
+async function seriousAxeFindings(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(() =>
     (window as unknown as { axe: { run(d: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run(
