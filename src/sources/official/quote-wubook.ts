@@ -26,10 +26,14 @@ const WIRED = '/xrws/';
 /** The WuBook Parity pricing plan: the Online Reception's default prices (always id 0). */
 const PARITY_PLAN = 0;
 
-type WubookStay = Pick<EngineStay, 'checkIn' | 'checkOut' | 'nights' | 'adults' | 'children'>;
+type WubookStay = Pick<EngineStay, 'propertyCode' | 'checkIn' | 'checkOut' | 'nights' | 'adults' | 'children'>;
 
 /** `yyyy-mm-dd` as Wired writes dates: `dd/mm/yyyy`. */
 const wiredDate = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+
+/** The booking engine opened on the stay, with the parameters hotel sites' own links pass it (`lcode`, `dfrom` as dd/mm/yyyy, `nights`). */
+const wubookBookingUrl = (lcode: string, stay: Pick<EngineStay, 'checkIn' | 'nights'>) =>
+  `https://wubook.net/wbkd/wbk/?lcode=${encodeURIComponent(lcode)}&dfrom=${wiredDate(stay.checkIn)}&nights=${stay.nights}`;
 
 /** The `data` of a `[code, data]` answer; a code other than 0 is the API refusing the call (502 naming the code). */
 export function wiredData(body: string, method: string): RpcValue {
@@ -112,6 +116,7 @@ export function wubookOffers(rooms: WubookRoom[], values: Map<string, RpcValue[]
         nightly: open ? priced : null,
         taxes: null,
         ...UNSTATED,
+        booking_url: wubookBookingUrl(stay.propertyCode, stay),
         currency: null,
         bookable: open,
         upstream_rate_id: String(PARITY_PLAN),

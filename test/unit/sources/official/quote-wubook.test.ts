@@ -50,6 +50,7 @@ describe('official wubook quote (documented Wired API answers, XML-RPC)', () => 
       // the virtual room: its own price, its parent's availability
       ['Double Room with Breakfast', 215, [105, 110], 2, true, null, null],
     ]);
+    expect(offers[0]!.booking_url).toBe(`https://wubook.net/wbkd/wbk/?lcode=${WUBOOK_LCODE}&dfrom=10/03/2027&nights=2`);
     // three guests: only the suite fits; a night without availability closes the double and its virtual room
     expect(wubookOffers(rooms, values, prices, { ...STAY, adults: 3 }).map((o) => o.room_name)).toEqual(['Family Suite']);
     const soldOut = wubookOffers(rooms, parseWubookRoomValues(wiredAnswer(wubookRoomValues(2, true))), prices, STAY);
