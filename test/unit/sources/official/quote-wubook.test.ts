@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { NO_CREDENTIALS, parseWubookKeys } from '../../../../src/config/engine-credentials.js';
-import { parseWubookPlanPrices, parseWubookRoomValues, parseWubookRooms, wubook, wubookOffers, wiredData } from '../../../../src/sources/official/quote-wubook.js';
+import {
+  parseWubookPlanPrices,
+  parseWubookRoomValues,
+  parseWubookRooms,
+  wubook,
+  wubookOffers,
+  wiredData,
+} from '../../../../src/sources/official/quote-wubook.js';
 import { parseXmlRpcResponse, xmlRpcCall } from '../../../../src/sources/official/xml-rpc.js';
 import { engineContext, engineStay } from '../../../helpers/engine-stay.js';
 import { WUBOOK_LCODE, WUBOOK_TOKEN, wiredAnswer, wubookParityPrices, wubookRoomValues, wubookRooms } from '../../../fixtures/official-keyed-engine-replies.js';
@@ -27,7 +34,9 @@ describe('official wubook quote (documented Wired API answers, XML-RPC)', () => 
 
   it('[code, data]: 0 is the data, another code the API refusing the call (502 naming the code)', () => {
     expect(wiredData(wiredAnswer([]), 'fetch_rooms')).toEqual([]);
-    expect(() => wiredData(wiredAnswer('Invalid token', -100), 'fetch_rooms')).toThrow(expect.objectContaining({ status: 502, message: expect.stringContaining('-100') }));
+    expect(() => wiredData(wiredAnswer('Invalid token', -100), 'fetch_rooms')).toThrow(
+      expect.objectContaining({ status: 502, message: expect.stringContaining('-100') }),
+    );
     const struct = '<methodResponse><params><param><value><struct></struct></value></param></params></methodResponse>';
     expect(() => wiredData(struct, 'fetch_rooms')).toThrow(expect.objectContaining({ status: 503 }));
   });
