@@ -71,9 +71,9 @@ export function parseWubookRooms(body: string): WubookRoom[] {
 }
 
 /** Per room id, its days (values or prices) in date order. */
-function byRoom(data: RpcValue, method: string): Map<string, RpcValue[]> {
+function byRoom(data: unknown, method: string): Map<string, unknown[]> {
   if (!isObject(data)) throw new UpstreamContractChanged('official', `wubook ${method} data is not keyed by room`);
-  return new Map(Object.entries(data).filter((e): e is [string, RpcValue[]] => Array.isArray(e[1])));
+  return new Map(Object.entries(data).filter((e): e is [string, unknown[]] => Array.isArray(e[1])));
 }
 
 export const parseWubookRoomValues = (body: string) => byRoom(wiredData(body, 'fetch_rooms_values'), 'fetch_rooms_values');
@@ -94,12 +94,12 @@ function openFor(days: JsonObject[], stay: WubookStay): boolean {
 }
 
 /** One offer per room the booking engine sells that fits the party; priced only when the stay is open and every night has a parity price. */
-export function wubookOffers(rooms: WubookRoom[], values: Map<string, RpcValue[]>, prices: Map<string, RpcValue[]>, stay: WubookStay): EngineRoomOffer[] {
+export function wubookOffers(rooms: WubookRoom[], values: Map<string, unknown[]>, prices: Map<string, unknown[]>, stay: WubookStay): EngineRoomOffer[] {
   const guests = stay.adults + stay.children;
   return rooms
     .filter((r) => r.onBookingEngine && r.occupancy != null && r.occupancy >= guests)
     .map((room) => {
-      const own = (values.get(room.id) ?? []).filter(isObject).slice(0, stay.nights);
+      const own: JsonObject[] = (values.get(room.id) ?? []).filter(isObject).slice(0, stay.nights);
       // a virtual room inherits its parent's availability (its own restrictions still apply)
       const parentDays = room.parent ? (values.get(room.parent) ?? []).filter(isObject) : null;
       const days = parentDays ? own.map((d, i) => ({ ...d, avail: parentDays[i] ? numeric(parentDays[i], 'avail') : 0 })) : own;
