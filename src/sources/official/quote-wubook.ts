@@ -41,7 +41,7 @@ export function wiredData(body: string, method: string): RpcValue {
   if (!Array.isArray(answer) || answer.length < 2 || typeof answer[0] !== 'number')
     throw new UpstreamContractChanged('official', `wubook ${method} answer is not [code, data]`);
   if (answer[0] !== 0) throw new UpstreamFailed(`WubookError ${answer[0]} (${method})`, 'upstream_error');
-  return answer[1];
+  return answer[1] ?? null;
 }
 
 export interface WubookRoom {
