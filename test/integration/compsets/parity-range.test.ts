@@ -17,7 +17,7 @@ import { newId } from '../../../src/domain/ids.js';
 import { keyById } from '../../../src/platform/keys.js';
 import { rangeOfRequest } from '../../../src/platform/parity-ranges.js';
 import { findWatch } from '../../../src/platform/watches.js';
-import { siteminderReply } from '../../fixtures/official-engine-payloads.js';
+import { siteminderPerDateRoute } from '../../fixtures/official-engine-payloads.js';
 import { HOTEL_SITE_SITEMINDER, asOneRoom, asRental } from '../../fixtures/ota-payloads.js';
 
 /*
@@ -78,23 +78,7 @@ describe(suite.title, () => {
     h = await startHarness(
       [
         { path: '/site/sm', body: HOTEL_SITE_SITEMINDER },
-        {
-          method: 'POST',
-          path: '/engines/siteminder/api/graphql',
-          reply: (q) => {
-            const reply = JSON.parse(JSON.stringify(siteminderReply(q.body)));
-            const factor = officialFactor[JSON.parse(q.body).variables.checkInDate];
-            const quote = reply.data?.quote;
-            if (!quote?.price) return reply;
-            // sold out: every rate quotes as the full house's does (an availability error)
-            if (factor === null)
-              return {
-                data: { quote: { ...quote, price: { net: 0, tax: 0, gross: 0, amount: 0 }, errors: [{ type: 'AVAILABILITY', key: 'room_unavailable' }] } },
-              };
-            for (const k of ['net', 'tax', 'gross', 'amount']) quote.price[k] = Math.round(Number(quote.price[k]) * factor! * 100) / 100;
-            return reply;
-          },
-        },
+        siteminderPerDateRoute((date) => (date in officialFactor ? officialFactor[date] : 1)),
         { method: 'POST', path: '/rentalone/graphql', reply: (q) => [movedTo(rental, q.body)] },
         { method: 'POST', path: '/otatwo/graphql', reply: (q) => movedTo(asOneRoom(offers), q.body) as object },
         calendarRoute((_date, los, token) => (token === OWN && los === 10 ? DISPLAYED : null)),

@@ -1,14 +1,12 @@
 import { parse } from 'csv-parse/sync';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountForSignIn, createDashboardAccount, type IssuedAccount } from '../../../src/doors/dashboard/accounts.js';
-import { createAccountKey } from '../../../src/doors/dashboard/api-key.js';
 import { addDays, todayUtc } from '../../../src/domain/dates.js';
 import { BROWSER_SUITE, DESKTOP, PHONE, dashboardPageProblems, hasChromium, launchChromium, screenshot, skippedNote } from '../../helpers/browser.js';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
-import { firstSignIn } from '../../helpers/dashboard-sign-in.js';
+import { dashboardAccountWithKey, firstSignIn } from '../../helpers/dashboard-sign-in.js';
+import { keyedApi } from '../../helpers/keyed-api.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
-import { waitFor } from '../../helpers/wait.js';
 import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 
 /**
@@ -39,22 +37,13 @@ let replay: ReplayServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let issued: IssuedAccount;
+let temporary: string;
 let key: string;
 
-const api = async (path: string, body?: unknown) => {
-  const res = await svc.call(path, { key, body });
-  expect(res.status, path).toBeLessThan(300);
-  return (await res.json()) as any;
-};
-const finished = (pollUrl: string) =>
-  waitFor(
-    async () => {
-      const s = await api(pollUrl);
-      return s.finished_at ? s : null;
-    },
-    { what: pollUrl, timeoutMs: 120_000 },
-  );
+const { api, finished } = keyedApi(
+  () => svc,
+  () => key,
+);
 
 describe.skipIf(!hasChromium)(`Comp-set heat-map in headless Chromium${skippedNote}`, BROWSER_SUITE, () => {
   let setId: string;
@@ -63,10 +52,7 @@ describe.skipIf(!hasChromium)(`Comp-set heat-map in headless Chromium${skippedNo
   beforeAll(async () => {
     replay = await startReplayServer([calendarRoute(price)]);
     svc = await startTestService({ UPSTREAM_METASEARCH_URL: replay.url, UPSTREAM_RETRIES: '0', WORKER_CONCURRENCY: '2' });
-    issued = await createDashboardAccount(svc.deps.sql, { email: EMAIL, plan: 'starter', name: 'Revenue team' });
-    const outcome = await createAccountKey(svc.deps.sql, (await accountForSignIn(svc.deps.sql, EMAIL))!);
-    if (!outcome.ok) throw new Error(outcome.reason);
-    key = outcome.key.key;
+    ({ temporary, key } = await dashboardAccountWithKey(svc.deps.sql, { email: EMAIL, plan: 'starter', name: 'Revenue team' }));
     browser = await launchChromium();
     context = await browser.newContext({ viewport: DESKTOP });
     page = await context.newPage();
@@ -90,7 +76,7 @@ describe.skipIf(!hasChromium)(`Comp-set heat-map in headless Chromium${skippedNo
     moved = -6;
     shop = await finished((await api(`/v1/compsets/${setId}/shops`, { start, days: DAYS, los: LENGTHS })).poll_url);
 
-    await firstSignIn(page, svc.url, { email: EMAIL, temporary: issued.temporaryPassword, password: PASSWORD });
+    await firstSignIn(page, svc.url, { email: EMAIL, temporary: temporary, password: PASSWORD });
 
     await page.click('nav >> text=Comp sets');
     await page.waitForURL('**/dashboard/compsets');

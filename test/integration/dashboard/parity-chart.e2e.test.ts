@@ -1,8 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountForSignIn, createDashboardAccount } from '../../../src/doors/dashboard/accounts.js';
-import { createAccountKey } from '../../../src/doors/dashboard/api-key.js';
 import {
   BROWSER_SUITE,
   DESKTOP,
@@ -15,7 +13,7 @@ import {
   skippedNote,
 } from '../../helpers/browser.js';
 import { shiftFrom } from '../../helpers/dates.js';
-import { firstSignIn } from '../../helpers/dashboard-sign-in.js';
+import { dashboardAccountWithKey, firstSignIn } from '../../helpers/dashboard-sign-in.js';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -53,10 +51,7 @@ describe.skipIf(!hasChromium)(`${suite.title}${skippedNote}`, BROWSER_SUITE, () 
       { method: 'POST', path: '/otatwo/graphql', body: offers },
       { method: 'POST', path: '/rentalone/graphql', body: [rental] },
     ]);
-    temporary = (await createDashboardAccount(h.svc.deps.sql, { email: EMAIL, plan: 'starter' })).temporaryPassword;
-    const outcome = await createAccountKey(h.svc.deps.sql, (await accountForSignIn(h.svc.deps.sql, EMAIL))!);
-    if (!outcome.ok) throw new Error(outcome.reason);
-    key = outcome.key.key;
+    ({ temporary, key } = await dashboardAccountWithKey(h.svc.deps.sql, { email: EMAIL, plan: 'starter' }));
     browser = await launchChromium();
   });
   afterAll(async () => {

@@ -1,16 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountForSignIn, createDashboardAccount } from '../../../src/doors/dashboard/accounts.js';
-import { createAccountKey } from '../../../src/doors/dashboard/api-key.js';
 import { addDays, nightsBetween } from '../../../src/domain/dates.js';
 import { BROWSER_SUITE, DESKTOP, PHONE, dashboardPageProblems, hasChromium, launchChromium, screenshot, skippedNote } from '../../helpers/browser.js';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
-import { firstSignIn } from '../../helpers/dashboard-sign-in.js';
+import { dashboardAccountWithKey, firstSignIn } from '../../helpers/dashboard-sign-in.js';
+import { keyedApi } from '../../helpers/keyed-api.js';
 import { shiftFrom, shiftJson } from '../../helpers/dates.js';
 import { fixtureSuite, readFixtureJson } from '../../helpers/fixtures.js';
 import { REPLAY_URL, startHarness, type Harness } from '../../helpers/ota-harness.js';
-import { waitFor } from '../../helpers/wait.js';
-import { siteminderReply } from '../../fixtures/official-engine-payloads.js';
+import { siteminderPerDateRoute } from '../../fixtures/official-engine-payloads.js';
 import { HOTEL_SITE_SITEMINDER, asOneRoom, asRental } from '../../fixtures/ota-payloads.js';
 
 /**
@@ -88,33 +86,14 @@ describe.skipIf(!hasChromium)(`${suite.title}${skippedNote}`, BROWSER_SUITE, () 
     h = await startHarness(
       [
         { path: '/site/sm', body: HOTEL_SITE_SITEMINDER },
-        {
-          method: 'POST',
-          path: '/engines/siteminder/api/graphql',
-          reply: (q) => {
-            const reply = JSON.parse(JSON.stringify(siteminderReply(q.body)));
-            const factor = factorOf(JSON.parse(q.body).variables.checkInDate);
-            const quote = reply.data?.quote;
-            if (!quote?.price) return reply;
-            // sold out: every rate quotes as the full house's does (an availability error)
-            if (factor === null)
-              return {
-                data: { quote: { ...quote, price: { net: 0, tax: 0, gross: 0, amount: 0 }, errors: [{ type: 'AVAILABILITY', key: 'room_unavailable' }] } },
-              };
-            for (const k of ['net', 'tax', 'gross', 'amount']) quote.price[k] = Math.round(Number(quote.price[k]) * factor * 100) / 100;
-            return reply;
-          },
-        },
+        siteminderPerDateRoute(factorOf),
         { method: 'POST', path: '/rentalone/graphql', reply: (q) => [movedTo(rental, q.body)] },
         { method: 'POST', path: '/otatwo/graphql', reply: (q) => movedTo(asOneRoom(offers), q.body) as object },
         calendarRoute((_date, los, token) => (token === OWN && los === 10 ? DISPLAYED : null)),
       ],
       { UPSTREAM_METASEARCH_URL: REPLAY_URL, WORKER_CONCURRENCY: '2' },
     );
-    temporary = (await createDashboardAccount(h.svc.deps.sql, { email: EMAIL, plan: 'starter', name: 'Revenue team' })).temporaryPassword;
-    const outcome = await createAccountKey(h.svc.deps.sql, (await accountForSignIn(h.svc.deps.sql, EMAIL))!);
-    if (!outcome.ok) throw new Error(outcome.reason);
-    key = outcome.key.key;
+    ({ temporary, key } = await dashboardAccountWithKey(h.svc.deps.sql, { email: EMAIL, plan: 'starter', name: 'Revenue team' }));
     browser = await launchChromium();
     context = await browser.newContext({ viewport: DESKTOP });
     page = await context.newPage();
@@ -124,19 +103,10 @@ describe.skipIf(!hasChromium)(`${suite.title}${skippedNote}`, BROWSER_SUITE, () 
     await h?.close();
   });
 
-  const api = async (path: string, body?: unknown) => {
-    const res = await h.svc.call(path, { key, body, method: body === undefined ? 'GET' : 'POST' });
-    expect(res.status, path).toBeLessThan(300);
-    return (await res.json()) as any;
-  };
-  const finished = (pollUrl: string) =>
-    waitFor(
-      async () => {
-        const r = await api(pollUrl);
-        return r.finished_at ? r : null;
-      },
-      { what: pollUrl, timeoutMs: 120_000 },
-    );
+  const { api, finished } = keyedApi(
+    () => h.svc,
+    () => key,
+  );
 
   it('signs in; the set links to its parity page, which shows the newest range, every grid cell the API’s stay', async () => {
     const set = await api('/v1/compsets', {
