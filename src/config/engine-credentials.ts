@@ -5,7 +5,8 @@
  * itself (eZee: a key the hotel enables in its own back office; Lodgify, Smoobu, Hostaway, WuBook: the account's
  * API key or token, from its own settings). These suit a hotel or a group pricing its own sites: the key is the
  * hotel's, the operator holds it. Without them those engines are detected and answered 422 naming
- * the setting; nothing is guessed.
+ * the setting; nothing is guessed. RMS Cloud needs both: an integrator's agent login and the property's
+ * own client login, per property.
  */
 
 /** One eZee hotel: its numeric hotel code and the API key it enabled for its booking engine. */
