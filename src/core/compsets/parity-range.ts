@@ -13,7 +13,7 @@ import { newId } from '../../domain/ids.js';
 import { parityRange, type DisplayedPrice, type RangeStayInput, type StayComparison } from '../../domain/parity-range.js';
 import type { Provenance } from '../../domain/provenance.js';
 import { shopDates } from '../../domain/rate-shop.js';
-import { createCalendarJob, jobItems, jobsProgress, type CompareItem, type JobItem, type JobStatus } from '../../jobs/calendar-jobs.js';
+import { createCalendarJob, jobItems, jobsProgress, type OperationItem, type JobItem, type JobStatus } from '../../jobs/calendar-jobs.js';
 import type { ExpiryBounds } from '../../jobs/run-expiry.js';
 import { findCompset } from '../../platform/compsets.js';
 import type { AuthedKey } from '../../platform/keys.js';
@@ -68,11 +68,14 @@ export async function startParityRange(
     tolerance_pct: ask.tolerance_pct,
   };
   const dates = shopDates(ask.start, ask.days);
-  const compareItems: CompareItem[] = dates.flatMap((date) =>
+  const compareItems: OperationItem[] = dates.flatMap((date) =>
     ask.los.map((los) => ({
+      kind: 'compare' as const,
       token: set.own.property_token,
       label: `parity: ${date} (${nightsLabel(los)})`,
       input: stayInput(request, date, los, ask.timeout_s, ask.live),
+      // the sources run side by side, each up to timeout_s
+      seconds: ask.timeout_s + 10,
     })),
   );
   // the metasearch-displayed price: the own hotel's calendar at each length of stay
@@ -97,7 +100,7 @@ export async function startParityRange(
     scope: `POST /v1/compsets/${compsetId}/parity`,
     body: ask,
     items: calendars,
-    compareItems,
+    operationItems: compareItems,
     priority: ask.priority,
     callbackUrl: null,
     expiry: opts.expiry,
