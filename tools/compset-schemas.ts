@@ -60,9 +60,7 @@ const GridCellSchema = z.object({
   sellers_state: z
     .enum(['listed', 'none', 'failed', 'pending'])
     .optional()
-    .describe(
-      'per-seller shops only: listed; none: the stay’s offers list no seller; failed: its offers failed; pending: not fetched yet',
-    ),
+    .describe('per-seller shops only: listed; none: the stay’s offers list no seller; failed: its offers failed; pending: not fetched yet'),
   sellers: z
     .array(CellSellerSchema)
     .optional()
@@ -90,7 +88,9 @@ const ShopFields = {
   job_id: z.string().describe('the calendar batch running the shop (GET /v1/jobs/{job_id} shows it too)'),
   poll_url: z.string(),
   status: z.enum(['queued', 'running', 'succeeded', 'partial', 'failed']),
-  items_total: z.int().describe('items to run: a calendar per property and length of stay, and for a per-seller shop the offers of each property, date and length'),
+  items_total: z
+    .int()
+    .describe('items to run: a calendar per property and length of stay, and for a per-seller shop the offers of each property, date and length'),
   items_succeeded: z.int(),
   items_failed: z.int(),
   credits_max: z.int().describe('the most the shop costs, stated when submitted: each calendar as POST /v1/calendar, each stay’s offers as POST /v1/offers'),

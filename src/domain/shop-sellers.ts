@@ -35,9 +35,9 @@ export interface ShopStay {
 }
 
 /** Whether a cell's sellers are known: listed (the page listed sellers), none (it listed none), failed, pending. */
-export type SellersState = 'listed' | 'none' | 'failed' | 'pending';
+type SellersState = 'listed' | 'none' | 'failed' | 'pending';
 
-export interface CellSeller {
+interface CellSeller {
   seller: string;
   name: string;
   is_official: boolean;
@@ -48,7 +48,7 @@ export interface CellSeller {
 }
 
 /** A seller's cheapest all-in total per seller (by normalized name), cheapest first; sellers without an all-in total last, by name. */
-export function cheapestPerSeller(offers: StayOffer[]): CellSeller[] {
+function cheapestPerSeller(offers: StayOffer[]): CellSeller[] {
   const priced = (o: StayOffer): o is StayOffer & { total: number } => o.total !== null && o.currency !== null;
   const best = new Map<string, StayOffer>();
   for (const o of offers) {

@@ -95,7 +95,7 @@ function offersItems(properties: ShopProperty[], ask: ShopAsk, calendar: Normali
 }
 
 /** One stay's POST /v1/offers input as a per-seller shop runs it (the same call shows that stay's sellers again). */
-export function offersInput(token: string, date: string, los: number, r: Pick<ShopRequest, 'adults' | 'market' | 'currency'>) {
+function offersInput(token: string, date: string, los: number, r: Pick<ShopRequest, 'adults' | 'market' | 'currency'>) {
   return { token, check_in: date, nights: los, adults: r.adults, market: r.market, currency: r.currency, require_sources: [] as string[] };
 }
 

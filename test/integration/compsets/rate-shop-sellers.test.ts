@@ -299,7 +299,11 @@ describe(suite.title, () => {
       [shop.id, 84, true],
       [plain.id, 30, false],
     ]);
-    for (const a of answers) assertOutputConforms(TOOLS.find((t) => t.name === a.tool)!, a.body);
+    for (const a of answers)
+      assertOutputConforms(
+        TOOLS.find((t) => t.name === a.tool)!,
+        a.body,
+      );
   });
 
   it('another account sees nothing of the per-seller shop', async () => {
