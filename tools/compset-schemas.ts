@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { addDays, earliestStayDate, todayUtc } from '../src/domain/dates.js';
 import { InvalidInput } from '../src/domain/errors.js';
 import { ProvenanceSchema } from '../src/domain/provenance.js';
+import { queryInt } from '../src/domain/query-params.js';
 import type { CompsetRow } from '../src/platform/compsets.js';
 
 /** Schemas of the competitor-set routes' answers (tools/compsets.ts). */
@@ -144,3 +145,9 @@ export function submission(headers: Record<string, string | undefined>, start: s
   if (first < earliestStayDate()) throw new InvalidInput([{ type: 'date_future', loc: ['body', 'start'], msg: 'Date should be in the future', input: first }]);
   return { idem, start: first };
 }
+
+/** A page of a list over sets (sets, a set's shops, its parity ranges): newest first. */
+export const listPage = {
+  limit: queryInt.pipe(z.int().min(1).max(100)).default(20).describe('how many (1-100)'),
+  offset: queryInt.pipe(z.int().min(0).max(100_000)).default(0).describe('how many to skip'),
+};

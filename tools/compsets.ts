@@ -6,13 +6,12 @@ import { currency, isoDate } from '../src/domain/codes.js';
 import { InvalidInput } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
-import { queryInt } from '../src/domain/query-params.js';
 import { GRID_CSV_HEADER } from '../src/domain/rate-shop.js';
 import { SELLER_CSV_HEADER } from '../src/domain/shop-sellers.js';
 import { expiryBounds } from '../src/jobs/run-expiry.js';
 import { jobsProgress } from '../src/jobs/calendar-jobs.js';
 import { deleteCompset, findCompset, findShop, insertCompset, listCompsets, listShops, updateCompset, type SetMember } from '../src/platform/compsets.js';
-import { CompsetSchema, ShopSchema, ShopSummarySchema, compsetResource, lengthsOfStay, submission, submissionHeaders } from './compset-schemas.js';
+import { CompsetSchema, ShopSchema, ShopSummarySchema, compsetResource, lengthsOfStay, listPage, submission, submissionHeaders } from './compset-schemas.js';
 
 /*
  * Competitor sets and rate shops: REST only (not MCP tools; the MCP tools stay the 18 read-only
@@ -31,10 +30,6 @@ const Member = z.strictObject({
 const setName = z.string().trim().min(1).max(200).describe('your name for the set');
 const competitors = z.array(Member).min(1).max(MAX_COMPETITORS).describe(`the competitors (1-${MAX_COMPETITORS}), each once and not your own hotel`);
 const compsetId = z.string().min(1).max(100).describe('the set id returned by POST /v1/compsets');
-const page = {
-  limit: queryInt.pipe(z.int().min(1).max(100)).default(20).describe('how many (1-100)'),
-  offset: queryInt.pipe(z.int().min(0).max(100_000)).default(0).describe('how many to skip'),
-};
 
 /** A property appears once in a set: a competitor twice, or your own hotel as a competitor, is refused. */
 function checkMembers(own: SetMember, rivals: SetMember[]): void {
@@ -74,7 +69,7 @@ const listCompsetsTool = defineTool({
   method: 'GET',
   path: '/v1/compsets',
   tags: ['compsets'],
-  input: z.strictObject(page),
+  input: z.strictObject(listPage),
   output: z.object({ compsets: z.array(CompsetSchema), limit: z.int(), offset: z.int() }),
   credits: 0,
   async handler({ limit, offset }, { deps, key }) {
@@ -223,7 +218,7 @@ const listShopsTool = defineTool({
   method: 'GET',
   path: '/v1/compsets/{compset_id}/shops',
   tags: ['compsets'],
-  input: z.strictObject({ compset_id: compsetId, ...page }),
+  input: z.strictObject({ compset_id: compsetId, ...listPage }),
   output: z.object({ shops: z.array(ShopSummarySchema), limit: z.int(), offset: z.int() }),
   credits: 0,
   errors: { 404: 'No set of your account has that id.' },

@@ -80,7 +80,7 @@ const SoldOutSchema = z.object({
   provenance,
 });
 
-export const ParityRangeSchema = z.object({
+const RangeFields = {
   id: z.string(),
   compset_id: z.string(),
   job_id: z.string().describe('the batch running the range (GET /v1/jobs/{job_id} shows it too)'),
@@ -102,6 +102,13 @@ export const ParityRangeSchema = z.object({
     tolerance_pct: z.number(),
   }),
   own: z.object({ property_token: z.string(), name: z.string() }).describe('your hotel as the set named it then'),
+};
+
+/** A range as a set's list shows it: its request and its batch's progress (the answer: GET its poll_url). */
+export const ParityRangeSummarySchema = z.object(RangeFields);
+
+export const ParityRangeSchema = z.object({
+  ...RangeFields,
   agencies: z.array(AgencySummarySchema).describe('per agency over the range'),
   disparities: z.array(DisparitySchema).describe('every loss: an agency below your official all-in total by more than the tolerance'),
   selling_while_sold_out: z.array(SoldOutSchema).describe('agencies selling a stay your site has sold out'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { csvAnswer, wantsCsv } from '../src/core/csv-answer.js';
-import { agenciesOf, readParityRange, startParityRange } from '../src/core/compsets/parity-range.js';
+import { agenciesOf, listRanges, readParityRange, startParityRange } from '../src/core/compsets/parity-range.js';
 import { CURRENCIES, isoDate } from '../src/domain/codes.js';
 import { InvalidInput, type ValidationIssue } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
@@ -9,8 +9,8 @@ import { DEFAULT_TOLERANCE_PCT, PARITY_CSV_HEADER, parityCsvRows } from '../src/
 import { expiryBounds } from '../src/jobs/run-expiry.js';
 import { findParityRange } from '../src/platform/parity-ranges.js';
 import { compareSources } from './compare.js';
-import { ParityRangeSchema } from './parity-range-schemas.js';
-import { lengthsOfStay, submission, submissionHeaders } from './compset-schemas.js';
+import { ParityRangeSchema, ParityRangeSummarySchema } from './parity-range-schemas.js';
+import { lengthsOfStay, listPage, submission, submissionHeaders } from './compset-schemas.js';
 
 /*
  * Parity over a range for a competitor set's own hotel: REST only (not an MCP tool; the MCP tools
@@ -121,4 +121,21 @@ const getParityRange = defineTool({
   },
 });
 
-export const PARITY_RANGE_TOOLS: Tool[] = [runParityRange, getParityRange];
+const listParityRangesTool = defineTool({
+  name: 'list_parity_ranges',
+  title: 'List parity ranges',
+  description:
+    'The set’s parity ranges with their request and progress, newest first; each one’s verdicts, disparities and CSV are at its poll_url (GET /v1/compsets/{compset_id}/parity/{range_id}). Free.',
+  method: 'GET',
+  path: '/v1/compsets/{compset_id}/parity',
+  tags: ['compsets'],
+  input: z.strictObject({ compset_id: compsetId, ...listPage }),
+  output: z.object({ ranges: z.array(ParityRangeSummarySchema), limit: z.int(), offset: z.int() }),
+  credits: 0,
+  errors: { 404: 'No set of your account has that id.' },
+  async handler({ compset_id, limit, offset }, { deps, key }) {
+    return { ranges: await listRanges(deps.sql, key.account_id, compset_id, limit, offset), limit, offset };
+  },
+});
+
+export const PARITY_RANGE_TOOLS: Tool[] = [runParityRange, listParityRangesTool, getParityRange];

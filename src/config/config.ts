@@ -25,6 +25,7 @@ import {
   parseLodgifyKeys,
   parseNewbookKeys,
   parseSmoobuKeys,
+  parseWubookKeys,
   resolveOfficialCredentials,
   type OfficialCredentials,
 } from './engine-credentials.js';
@@ -155,6 +156,7 @@ const ConfigSchema = z.object({
   OFFICIAL_SMOOBU_KEYS: parsedSetting(parseSmoobuKeys, '', 'must be customerId=apiKey:apiSecret, comma-separated'),
   OFFICIAL_HOSTAWAY_KEYS: parsedSetting(parseHostawayKeys, '', 'must be listingId=accessToken, comma-separated'),
   OFFICIAL_NEWBOOK_KEYS: parsedSetting(parseNewbookKeys, '', 'must be instance=region:username:password:apiKey, comma-separated'),
+  OFFICIAL_WUBOOK_KEYS: parsedSetting(parseWubookKeys, '', 'must be lcode=token, comma-separated'),
   ...MODE_FIELDS,
 });
 

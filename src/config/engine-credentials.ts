@@ -2,7 +2,7 @@
  * What the booking engines that cannot be asked anonymously need before the `official` source can
  * price them: Mews's registered client name (one per integrator, good for every Mews hotel), and
  * per-hotel API keys for the engines whose documented availability API is opened by the hotel
- * itself (eZee: a key the hotel enables in its own back office; Lodgify, Smoobu, Hostaway: the account's
+ * itself (eZee: a key the hotel enables in its own back office; Lodgify, Smoobu, Hostaway, WuBook: the account's
  * API key or token, from its own settings). These suit a hotel or a group pricing its own sites: the key is the
  * hotel's, the operator holds it. Without them those engines are detected and answered 422 naming
  * the setting; nothing is guessed.
@@ -27,6 +27,8 @@ export interface OfficialCredentials {
   hostaway: Readonly<Record<string, string>>;
   /** OFFICIAL_NEWBOOK_KEYS: Newbook instance (of `bookings<region>.newbook.cloud/online/<instance>`) → its region, API user and API key. */
   newbook: Readonly<Record<string, NewbookKey>>;
+  /** OFFICIAL_WUBOOK_KEYS: WuBook property code (`lcode`, of its `new _WuBook(<lcode>)` widget or `lcode=` link) → its account's Wired API token. */
+  wubook: Readonly<Record<string, string>>;
 }
 
 /** One Newbook instance's API region, API user (HTTP Basic) and API key. */
@@ -51,6 +53,7 @@ export const NO_CREDENTIALS: OfficialCredentials = Object.freeze({
   smoobu: Object.freeze({}),
   hostaway: Object.freeze({}),
   newbook: Object.freeze({}),
+  wubook: Object.freeze({}),
 });
 
 const EZEE_ENTRY = /^([\w-]{1,100})=(\d{1,11}):([\w-]{8,300})$/;
@@ -109,6 +112,13 @@ export function parseNewbookKeys(text: string): Record<string, NewbookKey> {
   ]);
 }
 
+const WUBOOK_ENTRY = /^(\d{6,12})=([\w.-]{8,300})$/;
+
+/** `lcode=token[,…]` (the property code of the booking engine and the Wired token its account issued); another shape throws. */
+export function parseWubookKeys(text: string): Record<string, string> {
+  return parseEntries(text, WUBOOK_ENTRY, 'lcode=token', (m) => [m[1], m[2]]);
+}
+
 export function resolveOfficialCredentials(data: {
   OFFICIAL_MEWS_CLIENT?: string;
   OFFICIAL_EZEE_KEYS: Record<string, EzeeHotelKey>;
@@ -116,6 +126,7 @@ export function resolveOfficialCredentials(data: {
   OFFICIAL_SMOOBU_KEYS: Record<string, SmoobuKey>;
   OFFICIAL_HOSTAWAY_KEYS: Record<string, string>;
   OFFICIAL_NEWBOOK_KEYS: Record<string, NewbookKey>;
+  OFFICIAL_WUBOOK_KEYS: Record<string, string>;
 }): OfficialCredentials {
   return {
     mewsClient: data.OFFICIAL_MEWS_CLIENT ?? null,
@@ -124,6 +135,7 @@ export function resolveOfficialCredentials(data: {
     smoobu: data.OFFICIAL_SMOOBU_KEYS,
     hostaway: data.OFFICIAL_HOSTAWAY_KEYS,
     newbook: data.OFFICIAL_NEWBOOK_KEYS,
+    wubook: data.OFFICIAL_WUBOOK_KEYS,
   };
 }
 
@@ -140,4 +152,6 @@ export const OFFICIAL_CREDENTIALS_DOC = {
     "Hostaway accounts' own API access tokens, `listingId=accessToken` comma-separated (listing id: the number in the account's `<account>.holidayfuture.com/listings/<id>` booking link or its calendar widget's `listingId`; token: the account's, issued from its client secret at POST /v1/accessTokens, valid 24 months); a Hostaway listing not listed is detected but not priced (422 naming this setting)",
   OFFICIAL_NEWBOOK_KEYS:
     "Newbook properties' own API access, `instance=region:username:password:apiKey` comma-separated (instance: the name after `newbook.cloud/online/` in the property's booking page link; region, API user and key: the property's, as Newbook issues them for its REST API); a Newbook property not listed is detected but not priced (422 naming this setting)",
+  OFFICIAL_WUBOOK_KEYS:
+    "WuBook properties' own Wired API tokens, `lcode=token` comma-separated (lcode: the property code in the hotel's WuBook booking widget `new _WuBook(<lcode>)` or its booking link's `lcode=`; token: the property account's Wired token, as WuBook issues it to the account); a WuBook property not listed is detected but not priced (422 naming this setting)",
 } as const;

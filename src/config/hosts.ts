@@ -112,6 +112,7 @@ export const OFFICIAL_ENGINE_HOSTS = {
   smoobu: { url: 'https://login.smoobu.com' },
   hostaway: { url: 'https://api.hostaway.com' },
   newbook: { url: 'https://api.newbook.cloud' },
+  wubook: { url: 'https://wired.wubook.net' },
 } as const satisfies Record<string, { url: string; regional?: string; account?: string }>;
 
 export type OfficialEngineId = keyof typeof OFFICIAL_ENGINE_HOSTS;

@@ -64,3 +64,9 @@ export async function rangeOfRequest(db: Db, requestId: string): Promise<ParityR
   const [row] = await db<ParityRangeRow[]>`SELECT * FROM compset_parity_ranges WHERE request_id = ${requestId}`;
   return row ?? null;
 }
+
+/** A set's ranges, newest first (their batches' progress is the job owner's: jobs/calendar-jobs.ts jobsProgress). */
+export async function listParityRanges(db: Db, accountId: string, compsetId: string, limit: number, offset: number): Promise<ParityRangeRow[]> {
+  return db<ParityRangeRow[]>`SELECT * FROM compset_parity_ranges WHERE account_id = ${accountId} AND compset_id = ${compsetId}
+    ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`;
+}

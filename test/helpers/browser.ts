@@ -102,3 +102,36 @@ export function lowContrastText(page: Page, min = 4.5): Promise<LowContrast[]> {
     return out;
   }, min);
 }
+
+const AXE_SOURCE = (await import('axe-core')).default.source;
+
+/** axe-core's serious and critical findings on the page, as "rule (nodes)". */
+async function seriousAxeFindings(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(() =>
+    (window as unknown as { axe: { run(d: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run(
+      document,
+      { resultTypes: ['violations'] },
+    ),
+  );
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+}
+
+/**
+ * What a dashboard page must not have at its viewport, each named by `name`: anything wider than the
+ * screen, a table cell beyond its card, text under 4.5:1 contrast, a serious axe-core finding.
+ */
+export async function dashboardPageProblems(page: Page, name: string): Promise<string[]> {
+  const problems: string[] = [];
+  const overflow = await horizontalOverflow(page);
+  if (overflow > 0) problems.push(`${name}: ${overflow} px wider than the screen`);
+  const clipped = await page.evaluate(() =>
+    [...document.querySelectorAll('.card td, .card th')]
+      .filter((td) => td.getBoundingClientRect().right > td.closest('.card')!.getBoundingClientRect().right + 0.5)
+      .map((td) => td.textContent!.trim().slice(0, 40)),
+  );
+  for (const c of clipped) problems.push(`${name}: cell "${c}" beyond its card`);
+  for (const low of await lowContrastText(page)) problems.push(`${name}: "${low.text}" ${low.ratio}:1`);
+  for (const finding of await seriousAxeFindings(page)) problems.push(`${name}: axe ${finding}`);
+  return problems;
+}

@@ -13,12 +13,12 @@ import { newId } from '../../domain/ids.js';
 import { parityRange, type DisplayedPrice, type RangeStayInput, type StayComparison } from '../../domain/parity-range.js';
 import type { Provenance } from '../../domain/provenance.js';
 import { shopDates } from '../../domain/rate-shop.js';
-import { createCalendarJob, jobItems, jobsProgress, type OperationItem, type JobItem, type JobStatus } from '../../jobs/calendar-jobs.js';
+import { createCalendarJob, jobItems, jobsProgress, type OperationItem, type JobItem, type JobProgress, type JobStatus } from '../../jobs/calendar-jobs.js';
 import type { ExpiryBounds } from '../../jobs/run-expiry.js';
 import { findCompset } from '../../platform/compsets.js';
 import type { AuthedKey } from '../../platform/keys.js';
 import type { Tool } from '../define-tool.js';
-import { insertParityRange, parityRangeOfJob, type ParityRangeRequest, type ParityRangeRow } from '../../platform/parity-ranges.js';
+import { insertParityRange, listParityRanges, parityRangeOfJob, type ParityRangeRequest, type ParityRangeRow } from '../../platform/parity-ranges.js';
 
 /** What a range is asked: what its answer reads back, and how its items run. */
 export interface ParityAsk extends ParityRangeRequest {
@@ -139,6 +139,40 @@ function displayedPrices(items: JobItem[]): Map<string, DisplayedPrice> {
   return out;
 }
 
+/** A range's request and its batch's progress: how a set's list shows it, and the head of its answer. */
+function rangeSummary(range: ParityRangeRow, job: JobProgress) {
+  return {
+    id: range.id,
+    compset_id: range.compset_id,
+    job_id: range.job_id,
+    poll_url: `/v1/compsets/${range.compset_id}/parity/${range.id}`,
+    status: job.status as JobStatus,
+    items_total: job.items_total,
+    items_succeeded: job.items_succeeded,
+    items_failed: job.items_failed,
+    created_at: range.created_at.toISOString(),
+    finished_at: job.finished_at?.toISOString() ?? null,
+    request: range.request,
+    own: range.own,
+  };
+}
+
+/** A set of the account's ranges, newest first, each with its batch's progress (another account's set: 404). */
+export async function listRanges(sql: Db, accountId: string, compsetId: string, limit: number, offset: number) {
+  await findCompset(sql, accountId, compsetId);
+  const ranges = await listParityRanges(sql, accountId, compsetId, limit, offset);
+  const progress = await jobsProgress(
+    sql,
+    accountId,
+    ranges.map((r) => r.job_id),
+  );
+  // a range's batch is written in the range's own transaction: every listed range has one
+  return ranges.flatMap((r) => {
+    const job = progress.get(r.job_id);
+    return job ? [rangeSummary(r, job)] : [];
+  });
+}
+
 /** The range with its batch's progress and its answer as far as the batch has come. */
 export async function readParityRange(sql: Db, accountId: string, range: ParityRangeRow) {
   // the batch is written in the range's own transaction: it is there
@@ -155,20 +189,8 @@ export async function readParityRange(sql: Db, accountId: string, range: ParityR
     });
   const r = range.request;
   const summary = parityRange(stays, agenciesOf(r.sources), r.tolerance_pct);
-  const path = `/v1/compsets/${range.compset_id}/parity/${range.id}`;
   return {
-    id: range.id,
-    compset_id: range.compset_id,
-    job_id: range.job_id,
-    poll_url: path,
-    status: job.status as JobStatus,
-    items_total: job.items_total,
-    items_succeeded: job.items_succeeded,
-    items_failed: job.items_failed,
-    created_at: range.created_at.toISOString(),
-    finished_at: job.finished_at?.toISOString() ?? null,
-    request: r,
-    own: range.own,
+    ...rangeSummary(range, job),
     ...summary,
     // a link to check each disparity: the one comparison, of the official site and that agency, that shows it again
     disparities: summary.disparities.map((d) => ({

@@ -74,7 +74,7 @@ ${heatLegend()}${heatMap(shop.rows, shop.request.los)}${failures}
 
 function compsetPage(o: Signed & { set: CompsetRow; shops: ShopSummary[]; shop: Shop | null }): string {
   const s = o.set;
-  const members = html`<p class="lead"><strong class="breakable">${s.own.name}</strong> (yours) against <span class="breakable">${s.competitors.map((c) => c.name).join(', ')}</span></p>`;
+  const members = html`<p class="lead"><strong class="breakable">${s.own.name}</strong> (yours) against <span class="breakable">${s.competitors.map((c) => c.name).join(', ')}</span>. <a href="/dashboard/compsets/${s.id}/parity">Parity of your site against the agencies</a></p>`;
   const empty = html`<div class="card"><h2>No rate shop yet</h2><p class="empty">Shop the set's prices with <code>POST /v1/compsets/${s.id}/shops</code> (a range of check-in dates and lengths of stay); its grid shows here as it fills.</p></div>`;
   return appPage({
     title: s.name,

@@ -25,9 +25,9 @@ const WHY_UNPRICED: Record<CellState, string> = {
   pending: 'not fetched yet',
 };
 
-const num = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 2 });
-const signed = (v: number) => (v > 0 ? `+${num(v)}` : v < 0 ? `−${num(-v)}` : '±0');
-const nights = (los: number) => `${los} night${los === 1 ? '' : 's'}`;
+export const num = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 2 });
+export const signed = (v: number) => (v > 0 ? `+${num(v)}` : v < 0 ? `−${num(-v)}` : '±0');
+export const nights = (los: number) => `${los} night${los === 1 ? '' : 's'}`;
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const weekday = (date: string) => WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()];
 
@@ -56,9 +56,12 @@ function cell(row: GridRow): Safe {
   return html`<td class="${band(row.diff_to_median_pct)}" data-label="${label}" title="${setPrices(row)}"><span class="own">${num(row.own_total)} ${row.currency}</span><span>${median}</span><span>rank ${row.own_rank} of ${row.priced}</span>${diff}</td>`;
 }
 
-/** The grid as a table: dates down, lengths of stay across. */
-export function heatMap(rows: GridRow[], lengths: number[]): Safe {
-  const byDate = new Map<string, Map<number, GridRow>>();
+/**
+ * Stays as a table: check-in dates down, lengths of stay across, `cell` drawing each stay's cell
+ * (a date without that length: a dash). The rate shop's heat-map and the parity page's verdicts.
+ */
+export function stayTable<R extends { date: string; los: number }>(rows: R[], lengths: number[], caption: string, cell: (row: R) => Safe, kind = ''): Safe {
+  const byDate = new Map<string, Map<number, R>>();
   for (const r of rows) {
     if (!byDate.has(r.date)) byDate.set(r.date, new Map());
     byDate.get(r.date)!.set(r.los, r);
@@ -70,12 +73,25 @@ export function heatMap(rows: GridRow[], lengths: number[]): Safe {
         return r ? cell(r) : html`<td class="h-none" data-label="${nights(los)}">—</td>`;
       })}</tr>`,
   );
-  return html`<table class="heat"><caption>Your all-in price per check-in date and length of stay, against the competitors' median</caption>
+  return html`<table class="heat${kind ? ` ${kind}` : ''}"><caption>${caption}</caption>
 <thead><tr><th scope="col">Check-in</th>${lengths.map((los) => html`<th scope="col">${nights(los)}</th>`)}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
+/** The grid as a table: dates down, lengths of stay across. */
+export function heatMap(rows: GridRow[], lengths: number[]): Safe {
+  return stayTable(rows, lengths, "Your all-in price per check-in date and length of stay, against the competitors' median", cell);
+}
+
+/** A legend of tints: each [class, words], then what an untinted cell means. */
+export function tintLegend(tints: [string, string][], none: string): Safe {
+  return html`<div class="heat-legend">${tints.map(([cls, words]) => html`<span><i class="${cls}"></i>${words}</span>`)}<span><i class="h-none"></i>${none}</span></div>`;
+}
+
 export function heatLegend(): Safe {
-  return html`<div class="heat-legend">${BANDS.map(([cls, , words]) => html`<span><i class="${cls}"></i>${words}</span>`)}<span><i class="h-none"></i>no comparison</span></div>`;
+  return tintLegend(
+    BANDS.map(([cls, , words]) => [cls, words]),
+    'no comparison',
+  );
 }
 
 export interface HeatSummary {

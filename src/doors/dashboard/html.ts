@@ -126,7 +126,7 @@ button.danger:not(.link){background:#b42323}button.danger:not(.link):hover{backg
 /* the rate shop's heat-map: dark text on light tints (the tint repeats the signed difference written in the cell) */
 table.heat{table-layout:fixed;margin-top:8px}
 table.heat caption{text-align:left;font-size:13px;color:#5b6776;padding-bottom:8px}
-table.heat th[scope=row]{font-weight:600;white-space:nowrap;font-variant-numeric:tabular-nums;width:150px}
+table.heat th[scope=row],table.heat thead th:first-child{font-weight:600;white-space:nowrap;font-variant-numeric:tabular-nums;width:150px}
 table.heat .dow{display:inline-block;width:34px;color:#5b6776}
 table.heat td{border:2px solid #fff;border-radius:6px;padding:6px 8px;font-size:12px;line-height:1.35;vertical-align:top;font-variant-numeric:tabular-nums}
 table.heat td span{display:block}
@@ -136,6 +136,11 @@ table.heat td .diff{font-weight:600}
 nav.tabs{flex-wrap:wrap}nav.tabs a{max-width:100%;white-space:normal;overflow-wrap:anywhere}
 .heat-legend{display:flex;flex-wrap:wrap;gap:6px 16px;font-size:13px;color:#4b5663;margin:4px 0 6px}
 .heat-legend i{display:inline-block;width:14px;height:14px;border-radius:3px;margin-right:6px;vertical-align:-2px;border:1px solid #d6dce4}
+/* the parity page: a price with its provenance under it, and the comparison that shows a disparity again */
+.priced .own{display:block;font-weight:600}
+.prov{display:block;font-size:12px;color:#5b6776}
+.prov code{font-size:12px}
+pre.breakable{white-space:pre-wrap;text-align:left;margin:6px 0 0;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 @media (max-width:760px){
 table.stack thead{display:none}
 table.stack,table.stack tbody,table.stack tr{display:block;width:100%}
@@ -160,6 +165,7 @@ table.heat,table.heat tbody,table.heat caption{display:block}
 table.heat thead{display:none}
 table.heat tr{display:grid;grid-template-columns:repeat(auto-fill,minmax(104px,1fr));gap:4px;padding:8px 0;border-bottom:1px solid #eef1f5}
 table.heat th[scope=row]{grid-column:1/-1;width:auto;padding:0}
+table.heat.parity tr{grid-template-columns:repeat(auto-fill,minmax(170px,1fr))}
 table.heat td{border:0}
 table.heat td::before{content:attr(data-label);display:block;font-size:11px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#4b5663}
 .auth .card{padding:22px 18px}

@@ -10,6 +10,7 @@ import { mountSources } from './sources.js';
 import { COPY_SCRIPT, COPY_SCRIPT_PATH } from './copy-button.js';
 import { mountWatches } from './watches.js';
 import { mountCompsets } from './compsets.js';
+import { mountParity } from './parity.js';
 import { LEDGER_ROWS, apiPage, jobsPage, messagePage, passwordPage, rotateConfirmPage, signInPage, usagePage } from './pages.js';
 import { newPasswordProblem, verifyPassword } from './password.js';
 import { passwordRuleProblem } from './password-rules.js';
@@ -293,6 +294,7 @@ export function dashboardRouter(deps: ServiceDeps, opts: DashboardOptions = {}):
   mountSources(r, { deps, signedIn: (handler) => signedIn(handler), send });
   mountWatches(r, { deps, csrf, signedIn: (handler) => signedIn(handler), send, field });
   mountCompsets(r, { deps, signedIn: (handler) => signedIn(handler), send });
+  mountParity(r, { deps, signedIn: (handler) => signedIn(handler), send });
   r.get(
     COPY_SCRIPT_PATH.replace('/dashboard', ''),
     (_req, res) => void res.type('text/javascript').set('cache-control', 'public, max-age=3600').send(COPY_SCRIPT),

@@ -21,6 +21,7 @@ import { profitroom } from './quote-profitroom.js';
 import { siteminder } from './quote-siteminder.js';
 import { smoobu } from './quote-smoobu.js';
 import { synxis } from './quote-synxis.js';
+import { wubook } from './quote-wubook.js';
 
 // the tests and the docs read the engines' types from the registry
 export type { EngineStay, PricedEngine } from './engine-types.js';
@@ -40,6 +41,7 @@ export const PRICED_ENGINES: Record<OfficialEngineId, PricedEngine> = {
   smoobu,
   hostaway,
   newbook,
+  wubook,
 };
 
 export function pricedEngine(id: string): PricedEngine | null {

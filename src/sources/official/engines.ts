@@ -202,6 +202,10 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
     hosts: ['wubook.net'],
     scriptSrc: [/\/\/wubook\.net\//],
     globals: [/\b_WuBook\b/, /\bwbWuBookUrl\b/],
+    // the booking engine's links carry the property code: wubook.net/wbkd/wbk/?lcode=<lcode>, wubook.net/nneb/bk?…&lcode=<lcode>
+    ids: [{ hosts: ['wubook.net'], query: 'lcode' }],
+    // var WuBook = new _WuBook(<lcode>); WuBook.design_iframe(…) — the vendor's widget snippet
+    inlineIds: [/\bnew\s+_WuBook\s*\(\s*['"]?(\d{6,12})\b/],
   },
   {
     id: 'clock-pms',

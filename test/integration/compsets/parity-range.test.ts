@@ -201,6 +201,25 @@ describe(suite.title, () => {
     ]);
   });
 
+  it('lists the set’s ranges newest first, page by page (GET /v1/compsets/{id}/parity); another account’s set is a 404', async () => {
+    const all = await h.get(`/v1/compsets/${setId}/parity`);
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ limit: 20, offset: 0 });
+    // the tolerance test's range, then the first
+    expect(all.body.ranges).toHaveLength(2);
+    const [newest, first] = all.body.ranges;
+    expect(newest.request.tolerance_pct).toBe(0);
+    // the range's head as its own answer has it, without the verdicts (GET its poll_url)
+    expect(Object.keys(first)).not.toContain('stays');
+    expect(first).toEqual(Object.fromEntries(Object.keys(first).map((k) => [k, range[k]])));
+    expect(first).toMatchObject({ id: range.id, poll_url: range.poll_url, status: 'succeeded', items_total: 4 });
+    const paged = await h.get(`/v1/compsets/${setId}/parity?limit=1&offset=1`);
+    expect(paged.body).toMatchObject({ limit: 1, offset: 1 });
+    expect(paged.body.ranges.map((r: any) => r.id)).toEqual([range.id]);
+    const other = (await h.svc.key()).key;
+    expect((await h.svc.call(`/v1/compsets/${setId}/parity`, { key: other })).status).toBe(404);
+  });
+
   it('answers CSV (format=csv or Accept: text/csv) that csv-parse reads back equal to the JSON', async () => {
     const byFormat = await h.svc.call(`${range.poll_url}?format=csv`, { key: h.key });
     expect(byFormat.status).toBe(200);

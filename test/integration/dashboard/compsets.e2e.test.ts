@@ -4,17 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountForSignIn, createDashboardAccount, type IssuedAccount } from '../../../src/doors/dashboard/accounts.js';
 import { createAccountKey } from '../../../src/doors/dashboard/api-key.js';
 import { addDays, todayUtc } from '../../../src/domain/dates.js';
-import {
-  BROWSER_SUITE,
-  DESKTOP,
-  PHONE,
-  hasChromium,
-  horizontalOverflow,
-  launchChromium,
-  lowContrastText,
-  screenshot,
-  skippedNote,
-} from '../../helpers/browser.js';
+import { BROWSER_SUITE, DESKTOP, PHONE, dashboardPageProblems, hasChromium, launchChromium, screenshot, skippedNote } from '../../helpers/browser.js';
 import { calendarRoute } from '../../helpers/calendar-replay.js';
 import { firstSignIn } from '../../helpers/dashboard-sign-in.js';
 import { startTestService, type TestService } from '../../helpers/test-service.js';
@@ -34,7 +24,6 @@ const OWN = 'dash-own-hotel-01';
 const RIVALS = ['dash-rival-a-0001', 'dash-rival-b-0002', 'dash-rival-c-0003', 'dash-rival-d-0004'];
 const LENGTHS = [1, 2, 3];
 const DAYS = 14;
-const AXE_SOURCE = (await import('axe-core')).default.source;
 
 /** Moves the own hotel's prices between shops. */
 let moved = 0;
@@ -66,18 +55,6 @@ const finished = (pollUrl: string) =>
     },
     { what: pollUrl, timeoutMs: 120_000 },
   );
-
-/** axe-core's serious and critical findings on the page. */
-async function axe(view: Page): Promise<string[]> {
-  await view.evaluate(AXE_SOURCE);
-  const result = await view.evaluate(() =>
-    (window as unknown as { axe: { run(d: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run(
-      document,
-      { resultTypes: ['violations'] },
-    ),
-  );
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-}
 
 describe.skipIf(!hasChromium)(`Comp-set heat-map in headless Chromium${skippedNote}`, BROWSER_SUITE, () => {
   let setId: string;
@@ -205,16 +182,7 @@ describe.skipIf(!hasChromium)(`Comp-set heat-map in headless Chromium${skippedNo
         ['compset-grid', `/dashboard/compsets/${setId}`],
       ]) {
         await view.goto(svc.url + path);
-        const overflow = await horizontalOverflow(view);
-        if (overflow > 0) problems.push(`${name}: ${overflow} px wider than the screen`);
-        const clipped = await view.evaluate(() =>
-          [...document.querySelectorAll('.card td, .card th')]
-            .filter((td) => td.getBoundingClientRect().right > td.closest('.card')!.getBoundingClientRect().right + 0.5)
-            .map((td) => td.textContent!.trim().slice(0, 40)),
-        );
-        for (const c of clipped) problems.push(`${name}: cell "${c}" beyond its card`);
-        for (const low of await lowContrastText(view)) problems.push(`${name}: "${low.text}" ${low.ratio}:1`);
-        for (const finding of await axe(view)) problems.push(`${name}: axe ${finding}`);
+        problems.push(...(await dashboardPageProblems(view, name)));
         await screenshot(view, `dashboard-${name}-${viewport}`);
       }
       expect(problems).toEqual([]);

@@ -11,6 +11,12 @@ import {
   NEWBOOK_INSTANCE,
   NEWBOOK_KEY,
   newbookAvailability,
+  WUBOOK_LCODE,
+  WUBOOK_TOKEN,
+  wiredAnswer,
+  wubookParityPrices,
+  wubookRoomValues,
+  wubookRooms,
 } from '../../fixtures/official-keyed-engine-replies.js';
 import { startHarness, type Harness } from '../../helpers/ota-harness.js';
 import type { ReplayRoute } from '../../replay/server.js';
@@ -20,11 +26,28 @@ import { shiftFrom } from '../../helpers/dates.js';
 const S = shiftFrom('2023-06-01');
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
-const suite = fixtureSuite("official rates of the engines priced with the property's own key (Hostaway, Newbook), alone and beside an OTA", OFFERS);
+const suite = fixtureSuite("official rates of the engines priced with the property's own key (Hostaway, Newbook, WuBook), alone and beside an OTA", OFFERS);
 
 const API = `/engines/hostaway/v1/listings/${HOSTAWAY_LISTING_ID}`;
 const USD_LISTING = '463608';
 const bearer = (q: { headers: Record<string, string | string[] | undefined> }) => q.headers.authorization === `Bearer ${HOSTAWAY_TOKEN}`;
+
+/** `dd/mm/yyyy` → `yyyy-mm-dd`. */
+const isoOf = (d: string) => `${d.slice(6, 10)}-${d.slice(3, 5)}-${d.slice(0, 2)}`;
+
+/**
+ * WuBook's Wired endpoint: one XML-RPC method per call, behind the property's token; answers built
+ * for the asked days (dfrom to dto, both ends). The comparison's stay is priced at half the amounts.
+ */
+function wiredReply(body: string): string {
+  const method = /<methodName>(\w+)<\/methodName>/.exec(body)?.[1];
+  const dates = [...body.matchAll(/<string>(\d\d\/\d\d\/\d{4})<\/string>/g)].map((m) => isoOf(m[1]!));
+  const days = dates.length === 2 ? nightsBetween(dates[0]!, dates[1]!) + 1 : 0;
+  if (method === 'fetch_rooms') return wiredAnswer(wubookRooms());
+  if (method === 'fetch_rooms_values') return wiredAnswer(wubookRoomValues(days));
+  if (method === 'fetch_plan_prices') return wiredAnswer(wubookParityPrices(days, dates[0] === S('2023-06-04') ? 0.5 : 1));
+  return wiredAnswer('Unknown method', -1);
+}
 
 /** One listing's three documented endpoints, behind the account's token; `factor` scales its prices. */
 function listingRoutes(id: string, currency: string, factor: number): ReplayRoute[] {
@@ -87,11 +110,26 @@ describe(suite.title, () => {
             return newbookAvailability(from, nightsBetween(from, to), from === S('2023-06-04') ? 0.5 : 1);
           },
         },
+        // the hotel's site embeds the vendor's booking widget snippet (test/fixtures/README.md)
+        {
+          path: '/site/wubook',
+          body: `<html><body><div id="_baror_"></div><script src="https://wubook.net/js/wblib.jgz"></script>
+<script>var WuBook = new _WuBook(${WUBOOK_LCODE}); var wbparams = { lang: 'en', layout: '', mobile: 1 }; WuBook.design_iframe("_baror_", wbparams);</script></body></html>`,
+        },
+        { path: '/site/wubook-other', body: `<html><body><a href="https://wubook.net/wbkd/wbk/?lcode=1484303494">Book now</a></body></html>` },
+        {
+          method: 'POST',
+          path: '/engines/wubook/xrws/',
+          match: (q) => q.body.includes(`<string>${WUBOOK_TOKEN}</string>`),
+          headers: { 'content-type': 'text/xml' },
+          reply: (q) => wiredReply(q.body),
+        },
         { method: 'POST', path: '/otatwo/graphql', body: asOneRoom(S.json(readFixtureJson(OFFERS))) },
       ],
       {
         OFFICIAL_HOSTAWAY_KEYS: `${HOSTAWAY_LISTING_ID}=${HOSTAWAY_TOKEN},${USD_LISTING}=${HOSTAWAY_TOKEN}`,
         OFFICIAL_NEWBOOK_KEYS: `${NEWBOOK_INSTANCE}=${NEWBOOK_KEY.region}:${NEWBOOK_KEY.username}:${NEWBOOK_KEY.password}:${NEWBOOK_KEY.apiKey}`,
+        OFFICIAL_WUBOOK_KEYS: `${WUBOOK_LCODE}=${WUBOOK_TOKEN}`,
       },
     );
     site = `${h.replay.url}/site`;
@@ -193,6 +231,47 @@ describe(suite.title, () => {
     expect(stated.body.parity).toMatchObject({
       status: 'official_cheapest',
       official: { total: 675, currency: 'USD', currency_stated_by: 'caller', taxes_included_stated_by: 'caller' },
+      undercuts: [],
+    });
+    for (const r of [bare, stated]) expect([r.status, r.charged]).toEqual([200, '20']);
+  });
+
+  it("wubook: with the property's own token, the WuBook Parity prices of the rooms its widget's booking engine sells, over XML-RPC", async () => {
+    const r = await h.post('/v1/official', { website: `${site}/wubook`, check_in: '2027-03-10', nights: 2, adults: 2 });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({ id: 'wubook', hotel_id: WUBOOK_LCODE, confidence: 0.6 });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.total, o.nightly, o.rooms_available, o.currency, o.taxes_and_fees_included])).toEqual([
+      ['Double Room', 184.5, [89.5, 95], 2, null, null],
+      ['Double Room with Breakfast', 215, [105, 110], 2, null, null],
+    ]);
+    expect(r.body.offers[0].booking_url).toBe(`https://wubook.net/wbkd/wbk/?lcode=${WUBOOK_LCODE}&dfrom=10/03/2027&nights=2`);
+    expect(r.body).toMatchObject({ listed: 3, sold_out: false, cheapest_total: 184.5 });
+    const calls = sent('/engines/wubook/').slice(-3);
+    expect(calls.map((q) => /<methodName>(\w+)/.exec(q.body)![1])).toEqual(['fetch_rooms', 'fetch_rooms_values', 'fetch_plan_prices']);
+    expect(calls[1]!.body).toContain('<string>10/03/2027</string></value></param><param><value><string>11/03/2027</string>');
+    const other = await h.post('/v1/official', { website: `${site}/wubook-other`, check_in: '2027-03-10', nights: 2, adults: 2 });
+    expect([other.status, other.charged]).toEqual([422, '0']);
+    expect(JSON.stringify(other.body)).toContain('OFFICIAL_WUBOOK_KEYS');
+    const engines = await h.get('/v1/official/engines');
+    expect(engines.body.engines.find((e: any) => e.id === 'wubook')).toMatchObject({ priced: true, needs: null });
+  });
+
+  it('wubook compare: no currency or tax inclusion stated, so not comparable until the hotel states them; then the parity verdict', async () => {
+    const compare = (official: Record<string, unknown>) =>
+      h.post('/v1/ota/compare', {
+        check_in: S('2023-06-04'),
+        nights: 10,
+        adults: 2,
+        currency: 'USD',
+        sources: { official, otatwo: { property_id: '9209612' } },
+      });
+    const bare = await compare({ website: `${site}/wubook` });
+    expect(bare.body.parity).toMatchObject({ status: 'not_comparable', reason: expect.stringContaining('does not state its currency') });
+    // the double, 10 nights at half of 89.5/95
+    const stated = await compare({ website: `${site}/wubook`, currency: 'USD', taxes_included: true });
+    expect(stated.body.parity).toMatchObject({
+      status: 'official_cheapest',
+      official: { total: 461.25, currency: 'USD', currency_stated_by: 'caller', taxes_included_stated_by: 'caller' },
       undercuts: [],
     });
     for (const r of [bare, stated]) expect([r.status, r.charged]).toEqual([200, '20']);

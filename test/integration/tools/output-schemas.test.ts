@@ -61,7 +61,7 @@ const SKIPPED: Record<string, string> = {
     ]),
   ),
   ...Object.fromEntries(
-    ['run_parity_range', 'get_parity_range'].map((n) => [
+    ['run_parity_range', 'list_parity_ranges', 'get_parity_range'].map((n) => [
       n,
       'runs comparisons through the batch workers over the replayed engine and agencies; test/integration/compsets/parity-range.test.ts checks each answer against the output schema',
     ]),

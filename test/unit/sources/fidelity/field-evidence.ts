@@ -142,7 +142,8 @@ const PARITY_RECORD: Evidence = {
 };
 const BASIS = ['basis', 'basis.price', 'basis.currency', 'basis.nights', 'basis.adults', 'basis.rooms'];
 const STAY_KEY = ['date', 'los', 'check_out'];
-const PARITY_FIELDS = [
+/** A range as its set's list shows it: its request and its batch's progress. */
+const PARITY_SUMMARY_FIELDS = [
   ...SHOP_SUMMARY_FIELDS.filter((f) => !['request.market'].includes(f)),
   'request.hotel',
   'request.sources',
@@ -150,6 +151,9 @@ const PARITY_FIELDS = [
   'own',
   'own.property_token',
   'own.name',
+];
+const PARITY_FIELDS = [
+  ...PARITY_SUMMARY_FIELDS,
   'agencies',
   ...['source', 'win', 'meet', 'loss', 'compared', 'not_compared', 'selling_while_sold_out', 'win_pct', 'meet_pct', 'loss_pct'].map((f) => `agencies[].${f}`),
   'disparities',
@@ -254,6 +258,7 @@ export const FIELD_EVIDENCE: Record<string, Record<string, Evidence>> = {
   get_rate_history: evidenceOf(HISTORY_FIELDS, HISTORY_RECORD),
   run_parity_range: evidenceOf(PARITY_FIELDS, PARITY_RECORD),
   get_parity_range: evidenceOf(PARITY_FIELDS, PARITY_RECORD),
+  list_parity_ranges: { ...evidenceOf(['ranges', 'limit', 'offset'], PARITY_RECORD), ...evidenceOf(PARITY_SUMMARY_FIELDS, PARITY_RECORD, 'ranges[].') },
   list_rate_shops: { ...evidenceOf(['shops', 'limit', 'offset'], SHOP_RECORD), ...evidenceOf(SHOP_SUMMARY_FIELDS, SHOP_RECORD, 'shops[].') },
   get_usage: {
     by_app: { ours: "the account's request history, grouped by the connected app (OAuth client) that made each call" },

@@ -175,3 +175,23 @@ describe('official engine hosts (config/hosts.ts)', () => {
     expect(officialEngineBase(overridden['little-hotelier'], link)).toBe('http://127.0.0.1:9/lh');
   });
 });
+
+describe('official detection of WuBook', () => {
+  it("wubook: the property code of the vendor's widget snippet, or of a link to the booking engine", () => {
+    // the snippet as the vendor publishes it (test/fixtures/README.md): container, library, constructor with the lcode, design call
+    const html = page(
+      `<div id="_baror_"></div>
+       <script src="https://wubook.net/js/wblib.jgz"></script>
+       <script>var WuBook = new _WuBook(1411547593); var wbparams = { lang: 'en', layout: '', mobile: 1, width_unit: '%' }; WuBook.design_iframe("_baror_", wbparams);</script>`,
+    );
+    const m = top(html);
+    expect(m).toMatchObject({ engine: 'wubook', hotel_id: '1411547593', booking_url: null, confidence: 0.6 });
+    expect(m!.evidence.map((e) => e.kind)).toContain('script_src');
+    expect(top(page('<a href="https://wubook.net/wbkd/wbk/?lcode=1484303494&amp;lang=ru&amp;wbgoogle=1" target="_blank">Book now</a>'))).toMatchObject({
+      engine: 'wubook',
+      hotel_id: '1484303494',
+      booking_url: 'https://wubook.net/wbkd/wbk/?lcode=1484303494&lang=ru&wbgoogle=1',
+      confidence: 1,
+    });
+  });
+});
