@@ -21,7 +21,7 @@ import { startReplayServer, type ReplayServer, type RecordedRequest } from '../.
  * median) equal those of the default shop, whose shape and cost are unchanged.
  */
 
-const TOKENS = [...LONDON_TOKENS];
+const TOKENS: string[] = [...LONDON_TOKENS];
 const [OWN, ...RIVALS] = TOKENS;
 const LENGTHS = [1, 2];
 const DAYS = 3;
