@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { csvAnswer, wantsCsv } from '../src/core/csv-answer.js';
-import { agenciesOf, listRanges, readParityRange, startParityRange } from '../src/core/compsets/parity-range.js';
+import { agenciesOf, listRanges, plannedParityRange, readParityRange, startParityRange } from '../src/core/compsets/parity-range.js';
 import { CURRENCIES, isoDate } from '../src/domain/codes.js';
 import { InvalidInput, type ValidationIssue } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
@@ -76,19 +76,24 @@ const runParityRange = defineTool({
   credits: 0,
   headers: submissionHeaders('range'),
   errors: { 404: 'No set of your account has that id.', 409: 'The Idempotency-Key was already used with a different body.' },
-  async handler({ compset_id, ...ask }, { deps, key, headers, requestId, transport }) {
+  async handler({ compset_id, ...ask }, { deps, key, headers, requestId, transport, commitWithDoor }) {
     const { idem, start } = submission(headers, ask.start);
     const sources = ask.sources as Record<string, unknown>;
     checkSources(sources, ask.days * ask.los.length);
-    const range = await startParityRange(
-      deps.sql,
-      deps.queue.boss(),
-      key,
-      compset_id,
-      // a watch's range re-prices every stay, as a watch's own checks do
-      { ...ask, start, sources, currency: ask.currency ?? null, hotel: ask.hotel ?? null, live: transport === 'watch' },
-      { idempotencyKey: idem ?? newId('paritysubmit'), expiry: expiryBounds(deps.config), requestId },
-    );
+    // a watch's range re-prices every stay, as a watch's own checks do
+    const asked = { ...ask, start, sources, currency: ask.currency ?? null, hotel: ask.hotel ?? null, live: transport === 'watch' };
+    const expiry = expiryBounds(deps.config);
+    if (transport === 'watch' && commitWithDoor) {
+      // written and queued with the check that submits it, or not at all (a check refused at commit)
+      const planned = await plannedParityRange(deps.sql, deps.queue.boss(), key, compset_id, asked, { expiry, requestId });
+      commitWithDoor(planned.commit);
+      return planned.answer;
+    }
+    const range = await startParityRange(deps.sql, deps.queue.boss(), key, compset_id, asked, {
+      idempotencyKey: idem ?? newId('paritysubmit'),
+      expiry,
+      requestId,
+    });
     // read before waking this process's workers: the answer shows the range as committed (queued)
     const answer = await readParityRange(deps.sql, key.account_id, range);
     deps.queue.wake();

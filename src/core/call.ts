@@ -17,7 +17,7 @@
  * any change to billing, history or the cache decision lands here (or in invoke.ts, its invoke
  * step) and nowhere else.
  */
-import { sendTransaction, type Db } from '../db/client.js';
+import { sendTransaction, type Tx } from '../db/client.js';
 import { ClientClosed, Limited, toApiError, Unfunded, type ApiError } from '../domain/errors.js';
 import { recordCall } from '../ops/ops.js';
 import { callStatement, type CallOutcome } from '../platform/call-writer.js';
@@ -37,8 +37,8 @@ export interface Reply<B> {
   body: B;
 }
 
-/** Writes the call's charge, its ledger row and its history row (and the handler's writes) in `tx`. */
-export type CommitCall = (tx: Db) => Promise<void>;
+/** Writes the call's charge, its ledger row and its history row (and the handler's writes and work) in `tx`. */
+export type CommitCall = (tx: Tx) => Promise<void>;
 
 /** What one door says of its calls; everything else is the lifecycle's. */
 export interface CallDoor<B> {
@@ -149,7 +149,12 @@ async function lifecycle<B>(door: CallDoor<B>, call: CallRequest<ToolServices>, 
     if (call.refused) throw call.refused;
     meter.metered = tool.metered && deps.config.CREDITS_MODE !== 'off';
     await admitRate(caller.key, steps.take, meter);
-    const output = await invokeTool(tool, call.input(), caller, meter, { locate: call.locate ?? inBody, checkInput: call.checkInput, payment: door.payment });
+    const output = await invokeTool(tool, call.input(), caller, meter, {
+      locate: call.locate ?? inBody,
+      checkInput: call.checkInput,
+      payment: door.payment,
+      doorTransaction: door.settle !== undefined,
+    });
     if (meter.pending && door.chargeNote) meter.pending.note = door.chargeNote;
     reply = { status: door.status, body: door.answer(output, meter) };
   } catch (err) {
@@ -231,9 +236,12 @@ async function settleCall(deps: Pick<ServiceDeps, 'platform' | 'sql'>, meter: Me
  * The settle step in the door's transaction, as a batch of one on the same money path: the
  * handler's writes, then the call's charge and history row.
  */
-async function settleCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Db, history: boolean): Promise<void> {
-  const writes = meter.writes;
+async function settleCallIn(deps: Pick<ToolServices, 'credits'>, meter: Meter, record: CallRecord, tx: Tx, history: boolean): Promise<void> {
+  const { writes, work } = meter;
   meter.writes = [];
+  meter.work = [];
+  // the handler's work first, one piece after another (its statements need each other's answers)
+  for (const w of work) await w(tx);
   const outcome = outcomeOf(meter, record, history);
   const settlement = await callStatement(deps.credits, outcome);
   // all sent at once, none waiting on another; every one answered before this returns, so that

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Freshness } from '../config/cache-settings.js';
-import type { Db, Sql, Statement } from '../db/client.js';
+import type { Db, Sql, Statement, Tx } from '../db/client.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Ops } from '../ops/ops.js';
 import type { Credits } from '../platform/credits.js';
@@ -89,6 +89,14 @@ export interface ToolContext {
    * record follows (the handler then sends it itself).
    */
   commitWithCall?: (write: (tx: Db) => Statement) => void;
+  /**
+   * Leaves `work` (statements that need one another's answers) to the transaction the door settles
+   * the call in, beside the call's record and the door's own work, and only if the call succeeds: a
+   * watch check's parity range is written, and its batch queued, in the check's transaction, so a
+   * check refused at commit leaves nothing running or to charge. Absent where the call settles on
+   * its own (REST, MCP without a task): the handler then commits the work itself.
+   */
+  commitWithDoor?: (work: (tx: Tx) => Promise<void>) => void;
 }
 
 /** How a call that may be cached was answered. */

@@ -1,4 +1,4 @@
-import type { Db, Statement } from '../db/client.js';
+import type { Db, Statement, Tx } from '../db/client.js';
 import { inSourceScope } from '../ops/outcomes.js';
 import { scopeSources } from '../sources/context.js';
 import { newUpstreamSession } from '../upstream/session.js';
@@ -23,10 +23,12 @@ export interface Meter {
   cache: CacheOutcome | null;
   /** Statements the handler left to commit with the call's record (ToolContext.commitWithCall). */
   writes: ((tx: Db) => Statement)[];
+  /** Work the handler left to commit in the door's transaction (ToolContext.commitWithDoor). */
+  work: ((tx: Tx) => Promise<void>)[];
 }
 
 export function newMeter(): Meter {
-  return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null, cache: null, writes: [] };
+  return { metered: false, charged: 0, remaining: null, rateLimited: false, pending: null, cache: null, writes: [], work: [] };
 }
 
 /**
@@ -34,7 +36,7 @@ export function newMeter(): Meter {
  * lifecycle (call.ts) has admitted it: its key found and its rate-limit slot taken, or the call is
  * a standing order (a watch's check).
  */
-export interface Caller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'reportCharge' | 'cache' | 'commitWithCall'> {
+export interface Caller extends Omit<ToolContext, 'deps' | 'zeroRetention' | 'reportCharge' | 'cache' | 'commitWithCall' | 'commitWithDoor'> {
   deps: ToolServices;
   /** Ends the call's upstream work (its client hung up, its task was cancelled); an enclosing scope's signal (the deps' own) still applies. */
   signal?: AbortSignal;
@@ -53,6 +55,8 @@ export interface InvokeOptions {
    * the charge (Unfunded otherwise).
    */
   payment?: 'reserve' | 'balance';
+  /** The door settles the call in a transaction of its own (CallDoor.settle): the handler may leave work to it (ToolContext.commitWithDoor). */
+  doorTransaction?: boolean;
 }
 
 /** zero_retention as the routes accept it: a JSON boolean, or the string of a query parameter. */
@@ -79,7 +83,7 @@ function asksLive(input: unknown): boolean {
  * is an observation of now: it is always fetched live.
  */
 export async function invokeTool(tool: Tool, raw: unknown, caller: Caller, meter: Meter, how: InvokeOptions): Promise<unknown> {
-  const { locate, checkInput, payment = 'reserve' } = how;
+  const { locate, checkInput, payment = 'reserve', doorTransaction = false } = how;
   const { deps, signal, ...who } = caller;
   const { key, requestId } = who;
   const mode = deps.config.CREDITS_MODE;
@@ -113,6 +117,7 @@ export async function invokeTool(tool: Tool, raw: unknown, caller: Caller, meter
     deps: scopeSources(deps, { signal, session }),
     reportCharge: (charged, remaining) => settledByHandler(meter, charged, remaining),
     commitWithCall: (write) => void meter.writes.push(write),
+    ...(doorTransaction ? { commitWithDoor: (work: (tx: Tx) => Promise<void>) => void meter.work.push(work) } : {}),
   };
   if (!cachedHere) await reserve();
   const live = asksLive(input) || who.transport === 'watch';
@@ -150,4 +155,5 @@ export function failed(meter: Meter): void {
   meter.pending = null;
   meter.cache = null;
   meter.writes = [];
+  meter.work = [];
 }

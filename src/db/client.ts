@@ -9,8 +9,12 @@ export type Sql = postgres.Sql;
  * Db, so a caller can run them inside its own transaction; those that open one take the pool (Sql).
  */
 export type Db = postgres.ISql;
-/** An open transaction (sql.begin's callback argument). */
-export type Tx = postgres.TransactionSql;
+/**
+ * A connection inside BEGIN … COMMIT: sql.begin's transaction, or pipelinedTransaction's reserved
+ * connection between its BEGIN and COMMIT. What is sent on it commits or rolls back with the rest;
+ * the pool (Sql) is not one. Functions that must run inside their caller's transaction take it.
+ */
+export type Tx = postgres.TransactionSql | postgres.ReservedSql;
 /** A piece of a statement (`db\`...\``) that an owner module hands to another for one statement. */
 export type Fragment = postgres.Fragment;
 /** A query built by an owner module and not sent yet (awaiting it sends it). */
@@ -115,7 +119,7 @@ export function durable(tx: Tx): Promise<unknown> {
  * round trips (them with BEGIN, then COMMIT) instead of six. `fn` must await every statement it
  * sends: one that fails aborts the transaction, and what follows it on the wire fails too.
  */
-export async function pipelinedTransaction<T>(sql: Sql, fn: (tx: Db) => Promise<T>): Promise<T> {
+export async function pipelinedTransaction<T>(sql: Sql, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const tx = await sql.reserve();
   try {
     // executed now, so that it is written before any statement fn sends

@@ -69,42 +69,65 @@ export async function createCalendarJob(sql: Sql, boss: PgBoss, job: NewJob): Pr
     { keyId: job.key.id, accountId: job.key.account_id, scope: job.scope ?? 'POST /v1/jobs', idempotencyKey: job.idempotencyKey, body: job.body },
     async (tx) => {
       const id = newId('refreshjob');
-      // each item with the seconds it is expected to run (its queue expiry)
-      const planned = [
-        ...job.items.map((r) => ({ kind: 'calendar' as const, token: r.token, label: r.label, request: r, seconds: expectedCalendarSeconds(r) })),
-        ...(job.operationItems ?? []).map((o) => ({ kind: o.kind, token: o.token, label: o.label, request: o.input, seconds: o.seconds })),
-      ];
-      await tx`INSERT INTO calendar_jobs (id, key_id, account_id, priority, callback_url, callback_status, items_total)
-        VALUES (${id}, ${job.key.id}, ${job.key.account_id}, ${job.priority}, ${job.callbackUrl},
-                ${job.callbackUrl ? 'pending' : 'not_configured'}, ${planned.length})`;
-      const items = planned.map((p, index) => ({
-        id: newId('refreshitem'),
-        job_id: id,
-        account_id: job.key.account_id,
-        item_index: index,
-        kind: p.kind,
-        token: p.token,
-        label: p.label,
-        request: tx.json(p.request as never),
-      }));
-      await tx`INSERT INTO calendar_job_items ${tx(items, 'id', 'job_id', 'account_id', 'item_index', 'kind', 'token', 'label', 'request')}`;
-      await boss.insert(
-        items.map((item, i) => ({
-          name: CALENDAR_QUEUE,
-          data: { item_id: item.id, job_id: id },
-          priority: job.priority,
-          retryLimit: MAX_ITEM_ATTEMPTS + 5,
-          retryDelay: 2,
-          retryBackoff: true,
-          expireInSeconds: runExpirySeconds(planned[i].seconds, job.expiry),
-        })),
-        { db: bossDb(tx) },
-      );
-      await job.withJob?.(tx, id);
+      await writeCalendarJob(tx, boss, job, id);
       return id;
     },
   );
   return { id: resourceId, replayed };
+}
+
+/**
+ * Writes the job `id`, its items and their queue entries in the caller's transaction: they exist,
+ * and run, exactly when it commits (a watch check's parity range: with the check). No Idempotency-Key.
+ */
+export async function writeCalendarJob(tx: Db, boss: PgBoss, job: Omit<NewJob, 'idempotencyKey' | 'body' | 'scope'>, id: string): Promise<void> {
+  const planned = plannedItems(job);
+  await tx`INSERT INTO calendar_jobs (id, key_id, account_id, priority, callback_url, callback_status, items_total)
+    VALUES (${id}, ${job.key.id}, ${job.key.account_id}, ${job.priority}, ${job.callbackUrl},
+            ${job.callbackUrl ? 'pending' : 'not_configured'}, ${planned.length})`;
+  const items = planned.map((p, index) => ({
+    id: newId('refreshitem'),
+    job_id: id,
+    account_id: job.key.account_id,
+    item_index: index,
+    kind: p.kind,
+    token: p.token,
+    label: p.label,
+    request: tx.json(p.request as never),
+  }));
+  await tx`INSERT INTO calendar_job_items ${tx(items, 'id', 'job_id', 'account_id', 'item_index', 'kind', 'token', 'label', 'request')}`;
+  await boss.insert(
+    items.map((item, i) => ({
+      name: CALENDAR_QUEUE,
+      data: { item_id: item.id, job_id: id },
+      priority: job.priority,
+      retryLimit: MAX_ITEM_ATTEMPTS + 5,
+      retryDelay: 2,
+      retryBackoff: true,
+      expireInSeconds: runExpirySeconds(planned[i].seconds, job.expiry),
+    })),
+    { db: bossDb(tx) },
+  );
+  await job.withJob?.(tx, id);
+}
+
+/** A job's items in order (the calendars, then the other operations' items), each with the seconds it is expected to run (its queue expiry). */
+function plannedItems(job: Pick<NewJob, 'items' | 'operationItems'>) {
+  return [
+    ...job.items.map((r) => ({ kind: 'calendar' as const, token: r.token, label: r.label, request: r, seconds: expectedCalendarSeconds(r) })),
+    ...(job.operationItems ?? []).map((o) => ({ kind: o.kind, token: o.token, label: o.label, request: o.input, seconds: o.seconds })),
+  ];
+}
+
+/** A job's items as they stand before any has run (all queued): what a job not yet committed answers. */
+export function queuedItems(job: Pick<NewJob, 'items' | 'operationItems'>): JobItem[] {
+  return plannedItems(job).map((p) => ({
+    kind: p.kind,
+    status: 'queued',
+    request: p.request as unknown as Record<string, unknown>,
+    result: null,
+    error: null,
+  }));
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

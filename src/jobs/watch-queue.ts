@@ -4,8 +4,8 @@
  * is kept, and a duplicate that slips through finds the slot gone: platform/watches.ts claimSlot),
  * one per webhook delivery attempt, and the periodic sweep.
  */
+import type { Tx } from '../db/client.js';
 import type PgBoss from 'pg-boss';
-import type { TransactionSql } from 'postgres';
 import type { Config } from '../config/config.js';
 import type { Operation } from '../domain/watch-observation.js';
 import { derivedUuid } from '../domain/watch-schedule.js';
@@ -49,7 +49,7 @@ export function leaseSeconds(config: Pick<Config, 'JOB_MIN_EXPIRY_S' | 'JOB_MAX_
 /** Queues an attempt of the watch's slot `seq` at `at`, inside the caller's transaction when given. */
 export async function queueCheck(
   boss: PgBoss,
-  tx: TransactionSql | null,
+  tx: Tx | null,
   w: { id: string; seq: number },
   at: Date,
   leaseS: number,
@@ -70,7 +70,7 @@ export async function queueCheck(
 }
 
 /** Queues a webhook attempt inside the caller's transaction: it exists exactly when that transaction commits. */
-export async function queueWatchWebhook(boss: PgBoss, tx: TransactionSql, eventId: string, attempt = 1, delayS = 0, round = 0): Promise<void> {
+export async function queueWatchWebhook(boss: PgBoss, tx: Tx, eventId: string, attempt = 1, delayS = 0, round = 0): Promise<void> {
   const data: WatchWebhookJob = { event_id: eventId, attempt, round };
   await boss.insert(
     [{ name: WATCH_WEBHOOK_QUEUE, data, retryLimit: 3, retryDelay: 5, expireInSeconds: 60, startAfter: new Date(Date.now() + delayS * 1000) }],

@@ -9,8 +9,7 @@
  * check (watch_checks.period = seq), or, when every attempt failed, a miss (periods_missed + 1,
  * nothing charged). Either way seq moves on in the same transaction.
  */
-import type { TransactionSql } from 'postgres';
-import type { Sql } from '../db/client.js';
+import type { Sql, Tx } from '../db/client.js';
 import { accountOf } from './accounts.js';
 import { NotFound } from '../domain/errors.js';
 import type { Change, Rule } from '../domain/watch-rules.js';
@@ -65,7 +64,7 @@ export interface CheckRow {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export async function findWatch(sql: Sql | TransactionSql, accountId: string, id: string, lock = false): Promise<WatchRow> {
+export async function findWatch(sql: Sql | Tx, accountId: string, id: string, lock = false): Promise<WatchRow> {
   if (typeof id !== 'string' || id.length > 100) throw new NotFound('watch not found');
   const [row] = await sql`SELECT * FROM watches WHERE id = ${id} AND account_id = ${accountId} ${lock ? sql`FOR UPDATE` : sql``}`;
   if (!row) throw new NotFound('watch not found');
@@ -73,7 +72,7 @@ export async function findWatch(sql: Sql | TransactionSql, accountId: string, id
 }
 
 /** The watch, locked until the caller's transaction ends (a check commits against it); null when deleted. */
-export async function lockWatch(tx: TransactionSql, id: string): Promise<WatchRow | null> {
+export async function lockWatch(tx: Tx, id: string): Promise<WatchRow | null> {
   const [row] = await tx`SELECT * FROM watches WHERE id = ${id} FOR UPDATE`;
   return (row as WatchRow | undefined) ?? null;
 }
@@ -85,18 +84,18 @@ export async function watchTarget(sql: Sql, id: string): Promise<Pick<WatchRow, 
 }
 
 /** Active watches of the account (the plan's limit counts these). */
-export async function activeWatches(sql: Sql | TransactionSql, accountId: string): Promise<number> {
+export async function activeWatches(sql: Sql | Tx, accountId: string): Promise<number> {
   const [r] = await sql`SELECT count(*)::int AS n FROM watches WHERE account_id = ${accountId} AND status = 'active'`;
   return r.n as number;
 }
 
 /** Serialises one account's watch creations and resumptions, so that its plan limit cannot be overrun. */
-export async function lockAccountWatches(tx: TransactionSql, accountId: string): Promise<void> {
+export async function lockAccountWatches(tx: Tx, accountId: string): Promise<void> {
   await tx`SELECT pg_advisory_xact_lock(hashtext(${`watches|${accountId}`}))`;
 }
 
 export async function insertWatch(
-  tx: TransactionSql,
+  tx: Tx,
   w: Omit<
     WatchRow,
     | 'seq'
@@ -137,7 +136,7 @@ export interface WatchChanges {
   newSlot?: boolean;
 }
 
-export async function updateWatch(tx: TransactionSql, id: string, c: WatchChanges): Promise<WatchRow> {
+export async function updateWatch(tx: Tx, id: string, c: WatchChanges): Promise<WatchRow> {
   const [row] = await tx`UPDATE watches SET
       name = ${c.name === undefined ? tx`name` : c.name},
       rule = ${c.rule === undefined ? tx`rule` : tx`${tx.json(c.rule)}::jsonb`},
@@ -166,13 +165,13 @@ export async function listWatches(sql: Sql, accountId: string, limit: number, of
     ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`) as unknown as WatchRow[];
 }
 
-export async function recentChecks(sql: Sql | TransactionSql, watchId: string, limit: number, offset = 0): Promise<CheckRow[]> {
+export async function recentChecks(sql: Sql | Tx, watchId: string, limit: number, offset = 0): Promise<CheckRow[]> {
   return (await sql`SELECT * FROM watch_checks WHERE watch_id = ${watchId}
     ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`) as unknown as CheckRow[];
 }
 
 /** A check by its id (a parity range's check, settled when its batch finishes); null when gone with its watch. */
-export async function checkById(tx: TransactionSql, id: string): Promise<CheckRow | null> {
+export async function checkById(tx: Tx, id: string): Promise<CheckRow | null> {
   const [row] = await tx`SELECT * FROM watch_checks WHERE id = ${id}`;
   return (row as CheckRow | undefined) ?? null;
 }
@@ -185,7 +184,7 @@ export async function pendingCheckIds(sql: Sql, olderThanS: number, limit: numbe
 }
 
 /** The watch's latest check before `check` whose observation is settled (what a settling check is compared with). */
-export async function previousSettledCheck(tx: TransactionSql, check: CheckRow): Promise<CheckRow | null> {
+export async function previousSettledCheck(tx: Tx, check: CheckRow): Promise<CheckRow | null> {
   const [row] = await tx`SELECT * FROM watch_checks WHERE watch_id = ${check.watch_id} AND id <> ${check.id} AND created_at <= ${check.created_at}
       AND (observation->>'pending') IS NULL
     ORDER BY created_at DESC, id DESC LIMIT 1`;
@@ -194,7 +193,7 @@ export async function previousSettledCheck(tx: TransactionSql, check: CheckRow):
 
 /** A pending check settled with what was seen; null when it was settled already (a replay of the batch's end). */
 export async function settleCheck(
-  tx: TransactionSql,
+  tx: Tx,
   id: string,
   s: Pick<CheckRow, 'currency' | 'cheapest' | 'observation' | 'changes' | 'fired'>,
 ): Promise<CheckRow | null> {
@@ -213,7 +212,7 @@ export interface WatchTotals {
 }
 
 /** Totals of the watches' checks and events, for the list and the resource. */
-export async function watchTotals(sql: Sql | TransactionSql, ids: string[]): Promise<Map<string, WatchTotals>> {
+export async function watchTotals(sql: Sql | Tx, ids: string[]): Promise<Map<string, WatchTotals>> {
   if (!ids.length) return new Map();
   const rows = await sql<({ id: string } & WatchTotals)[]>`
     SELECT w.id,
@@ -241,7 +240,7 @@ export interface NewCheck {
 }
 
 /** The check's row; a second commit of the same slot fails on UNIQUE (watch_id, period) and rolls its transaction back. */
-export async function insertCheck(tx: TransactionSql, c: NewCheck): Promise<CheckRow> {
+export async function insertCheck(tx: Tx, c: NewCheck): Promise<CheckRow> {
   const [row] =
     await tx`INSERT INTO watch_checks (id, watch_id, account_id, period, trigger, credits, currency, cheapest, observation, changes, fired, parity, run)
     VALUES (${c.id}, ${c.watch.id}, ${c.watch.account_id}, ${c.period}, ${c.period === null ? 'request' : 'schedule'}, ${c.credits}, ${c.currency}, ${c.cheapest},
@@ -251,7 +250,7 @@ export async function insertCheck(tx: TransactionSql, c: NewCheck): Promise<Chec
 }
 
 /** After a check committed: the watch's last check, and for a scheduled one the next slot. */
-export async function afterCheck(tx: TransactionSql, watch: WatchRow, check: CheckRow, next: { at: Date; missed: number } | null): Promise<WatchRow> {
+export async function afterCheck(tx: Tx, watch: WatchRow, check: CheckRow, next: { at: Date; missed: number } | null): Promise<WatchRow> {
   const [row] = await tx`UPDATE watches SET last_check_id = ${check.id}, last_check_at = ${check.created_at},
       ${next ? tx`seq = seq + 1, next_check_at = ${next.at}, periods_missed = periods_missed + ${next.missed}, claimed_until = NULL, claimed_by = NULL, failures = 0, last_error = NULL, misses_in_row = 0, failing_since = NULL,` : tx``}
       updated_at = now()
@@ -280,7 +279,7 @@ export async function claimSlot(
 
 /** A failed attempt of the slot: charged nothing; `retryAt` keeps the slot (a later attempt), null gives it up (a missed period). */
 export async function slotFailed(
-  tx: TransactionSql,
+  tx: Tx,
   watchId: string,
   seq: number,
   error: string,
@@ -297,7 +296,7 @@ export async function slotFailed(
  * it can), or its target no longer exists upstream (`gone`, until the caller resumes it).
  */
 export async function pauseUnpaid(
-  tx: TransactionSql | Sql,
+  tx: Tx | Sql,
   watchId: string,
   seq: number,
   detail: string,
@@ -310,13 +309,13 @@ export async function pauseUnpaid(
 }
 
 /** The watch counts as failing from now (once: null when it already did, or is gone). */
-export async function markFailing(tx: TransactionSql, watchId: string): Promise<WatchRow | null> {
+export async function markFailing(tx: Tx, watchId: string): Promise<WatchRow | null> {
   const [row] = await tx`UPDATE watches SET failing_since = now(), updated_at = now() WHERE id = ${watchId} AND failing_since IS NULL RETURNING *`;
   return (row as WatchRow | undefined) ?? null;
 }
 
 /** The watch is over (its end date, or its stay has passed): no more slots, for good. */
-export async function endWatch(sql: TransactionSql | Sql, watchId: string, seq: number, reason: NonNullable<WatchRow['ended_reason']>): Promise<boolean> {
+export async function endWatch(sql: Tx | Sql, watchId: string, seq: number, reason: NonNullable<WatchRow['ended_reason']>): Promise<boolean> {
   const done = await sql`UPDATE watches SET status = 'ended', ended_reason = ${reason}, seq = seq + 1, claimed_until = NULL, claimed_by = NULL,
       failures = 0, updated_at = now()
     WHERE id = ${watchId} AND seq = ${seq} AND status = 'active' RETURNING id`;
@@ -335,7 +334,7 @@ export async function overdueWatches(
 }
 
 /** Locks a watch still paused for credits (a resumption); false when it no longer is. */
-export async function lockUnpaid(tx: TransactionSql, id: string): Promise<boolean> {
+export async function lockUnpaid(tx: Tx, id: string): Promise<boolean> {
   const rows = await tx`SELECT 1 FROM watches WHERE id = ${id} AND paused_reason = 'insufficient_credits' FOR UPDATE`;
   return rows.length > 0;
 }
@@ -368,10 +367,7 @@ export interface EventRow {
   created_at: Date;
 }
 
-export async function insertEvent(
-  tx: TransactionSql,
-  e: { id: string; watch: WatchRow; checkId: string | null; type?: EventType; payload: unknown },
-): Promise<EventRow> {
+export async function insertEvent(tx: Tx, e: { id: string; watch: WatchRow; checkId: string | null; type?: EventType; payload: unknown }): Promise<EventRow> {
   const [row] = await tx`INSERT INTO watch_events (id, watch_id, account_id, check_id, type, payload, callback_url, callback_status)
     VALUES (${e.id}, ${e.watch.id}, ${e.watch.account_id}, ${e.checkId}, ${e.type ?? 'watch.triggered'}, ${tx.json(e.payload as never)}, ${e.watch.callback_url},
             ${e.watch.callback_url ? 'pending' : 'not_configured'})
@@ -391,7 +387,7 @@ export async function eventForDelivery(sql: Sql, eventId: string): Promise<Event
 
 /** One delivery attempt's outcome, only if no other run of the same attempt (of the same round) got there first. */
 export async function deliveryDone(
-  tx: TransactionSql,
+  tx: Tx,
   eventId: string,
   at: { attempt: number; round: number },
   status: EventRow['callback_status'],
@@ -407,7 +403,7 @@ export async function deliveryDone(
  * event is not the account's watch's. An event whose round is still under way (pending) is left as it is.
  */
 export async function restartDelivery(
-  tx: TransactionSql,
+  tx: Tx,
   e: { accountId: string; watchId: string | null; eventId: string; callbackUrl: string },
 ): Promise<{ event: EventRow; restarted: boolean } | null> {
   const [row] = await tx`SELECT * FROM watch_events WHERE id = ${e.eventId} AND account_id = ${e.accountId}
@@ -422,7 +418,7 @@ export async function restartDelivery(
 
 /** A digest of the account for one period, to one callback URL (null: listed only); false when it exists already. */
 export async function insertDigest(
-  tx: TransactionSql,
+  tx: Tx,
   d: { id: string; accountId: string; period: number; callbackUrl: string | null; payload: unknown },
 ): Promise<boolean> {
   const rows = await tx`INSERT INTO watch_events (id, watch_id, account_id, check_id, type, payload, callback_url, callback_status, digest_period)

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import { pipelinedTransaction, type Db } from '../db/client.js';
+import { pipelinedTransaction, type Tx } from '../db/client.js';
 import { calendarInputOf } from '../domain/calendar-request.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { runStandingCall, type CommitCall } from '../core/call.js';
@@ -193,7 +193,7 @@ function failItemIn(deps: ServiceDeps, boss: PgBoss, item: StartedItem, error: s
 }
 
 /** Commits the item's end, and the job's when it was the last; guarded by the item's status, so that a replay changes nothing twice. */
-async function endItem(deps: ServiceDeps, boss: PgBoss, item: StartedItem, end: (tx: Db) => Promise<Ended>): Promise<void> {
+async function endItem(deps: ServiceDeps, boss: PgBoss, item: StartedItem, end: (tx: Tx) => Promise<Ended>): Promise<void> {
   const done: { ended: Ended } = { ended: null };
   await pipelinedTransaction(deps.sql, async (tx) => {
     done.ended = await end(tx);
@@ -206,7 +206,7 @@ async function endItem(deps: ServiceDeps, boss: PgBoss, item: StartedItem, end: 
   if (done.ended) deps.ops.metrics.batchItems.inc({ outcome: done.ended.outcome });
 }
 
-async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: Db, jobId: string): Promise<void> {
+async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: Tx, jobId: string): Promise<void> {
   const job = await lockJob(tx, jobId);
   if (job.finished_at) return;
   const items = await itemsOfJob<ItemResult>(tx, jobId);

@@ -7,13 +7,23 @@
  * finish (domain/parity-range.ts counts the comparisons' own verdicts).
  */
 import type PgBoss from 'pg-boss';
-import type { Db, Sql } from '../../db/client.js';
+import type { Db, Sql, Tx } from '../../db/client.js';
 import { normalizeCalendarRequest, type CalendarRequestInput } from '../../domain/calendar-request.js';
 import { newId } from '../../domain/ids.js';
 import { parityRange, type DisplayedPrice, type RangeStayInput, type StayComparison } from '../../domain/parity-range.js';
 import type { Provenance } from '../../domain/provenance.js';
 import { shopDates } from '../../domain/rate-shop.js';
-import { createCalendarJob, jobItems, jobsProgress, type OperationItem, type JobItem, type JobProgress, type JobStatus } from '../../jobs/calendar-jobs.js';
+import {
+  createCalendarJob,
+  jobItems,
+  jobsProgress,
+  queuedItems,
+  writeCalendarJob,
+  type OperationItem,
+  type JobItem,
+  type JobProgress,
+  type JobStatus,
+} from '../../jobs/calendar-jobs.js';
 import type { ExpiryBounds } from '../../jobs/run-expiry.js';
 import { findCompset } from '../../platform/compsets.js';
 import type { AuthedKey } from '../../platform/keys.js';
@@ -47,14 +57,8 @@ function stayInput(r: Pick<ParityRangeRequest, 'adults' | 'currency' | 'hotel' |
   };
 }
 
-export async function startParityRange(
-  sql: Sql,
-  boss: PgBoss,
-  key: AuthedKey,
-  compsetId: string,
-  ask: ParityAsk,
-  opts: { idempotencyKey: string; expiry: ExpiryBounds; requestId: string },
-): Promise<ParityRangeRow> {
+/** A range planned: its batch (one calendar per length of stay, then one comparison per stay) and its row, written with the batch. */
+async function planRange(sql: Db, key: AuthedKey, compsetId: string, ask: ParityAsk, opts: { expiry: ExpiryBounds; requestId: string }) {
   const set = await findCompset(sql, key.account_id, compsetId);
   const request: ParityRangeRequest = {
     start: ask.start,
@@ -94,28 +98,68 @@ export async function startParityRange(
       label: `metasearch: ${set.own.name} (${nightsLabel(los)})`,
     }),
   );
-  const { id: jobId } = await createCalendarJob(sql, boss, {
+  const id = newId('parityrange');
+  const row = (jobId: string) => ({
+    id,
+    account_id: key.account_id,
+    compset_id: compsetId,
+    job_id: jobId,
+    request,
+    own: set.own,
+    request_id: opts.requestId,
+  });
+  const job = {
     key,
-    idempotencyKey: opts.idempotencyKey,
-    scope: `POST /v1/compsets/${compsetId}/parity`,
-    body: ask,
     items: calendars,
     operationItems: compareItems,
     priority: ask.priority,
     callbackUrl: null,
     expiry: opts.expiry,
-    withJob: (tx, job_id) =>
-      insertParityRange(tx, {
-        id: newId('parityrange'),
-        account_id: key.account_id,
-        compset_id: compsetId,
-        job_id,
-        request,
-        own: set.own,
-        request_id: opts.requestId,
-      }),
+    withJob: (tx: Db, jobId: string) => insertParityRange(tx, row(jobId)),
+  };
+  return { row, job };
+}
+
+export async function startParityRange(
+  sql: Sql,
+  boss: PgBoss,
+  key: AuthedKey,
+  compsetId: string,
+  ask: ParityAsk,
+  opts: { idempotencyKey: string; expiry: ExpiryBounds; requestId: string },
+): Promise<ParityRangeRow> {
+  const { job } = await planRange(sql, key, compsetId, ask, opts);
+  const { id: jobId } = await createCalendarJob(sql, boss, {
+    ...job,
+    idempotencyKey: opts.idempotencyKey,
+    scope: `POST /v1/compsets/${compsetId}/parity`,
+    body: ask,
   });
   return parityRangeOfJob(sql, key.account_id, jobId);
+}
+
+/**
+ * A range a watch's check submits: nothing is written yet. `commit` writes the range and its batch,
+ * and queues the batch's items, in the check's own transaction, so that a check refused at commit
+ * (its slot moved meanwhile, the watch paused or deleted) leaves no range running and nothing to
+ * charge. `answer` is the range as it stands once committed: queued, every stay pending.
+ */
+export async function plannedParityRange(
+  sql: Db,
+  boss: PgBoss,
+  key: AuthedKey,
+  compsetId: string,
+  ask: ParityAsk,
+  opts: { expiry: ExpiryBounds; requestId: string },
+) {
+  const { row, job } = await planRange(sql, key, compsetId, ask, opts);
+  const jobId = newId('refreshjob');
+  const items = queuedItems(job);
+  const queued: JobProgress = { id: jobId, status: 'queued', items_total: items.length, items_succeeded: 0, items_failed: 0, finished_at: null };
+  return {
+    answer: rangeAnswer({ ...row(jobId), created_at: new Date() }, queued, items),
+    commit: (tx: Tx) => writeCalendarJob(tx, boss, job, jobId),
+  };
 }
 
 interface CalendarRate {
@@ -177,7 +221,11 @@ export async function listRanges(sql: Db, accountId: string, compsetId: string, 
 export async function readParityRange(sql: Db, accountId: string, range: ParityRangeRow) {
   // the batch is written in the range's own transaction: it is there
   const job = (await jobsProgress(sql, accountId, [range.job_id])).get(range.job_id)!;
-  const items = await jobItems(sql, accountId, range.job_id);
+  return rangeAnswer(range, job, await jobItems(sql, accountId, range.job_id));
+}
+
+/** The range's answer from its batch's progress and items. */
+function rangeAnswer(range: ParityRangeRow, job: JobProgress, items: JobItem[]) {
   const shown = displayedPrices(items);
   const stays: RangeStayInput[] = items
     .filter((it) => it.kind === 'compare')

@@ -7,7 +7,7 @@
  * after a crash, a duplicate entry or a pause meanwhile commits nothing and is charged nothing); a
  * failed one is settled by the schedule's rule for it (schedule.ts), in its own transaction.
  */
-import type { TransactionSql } from 'postgres';
+import type { Tx } from '../../db/client.js';
 import type { ApiError } from '../../domain/errors.js';
 import type { ToolServices, Tool } from '../define-tool.js';
 import { storeStayRates, runOf } from '../../platform/stored-rates.js';
@@ -105,13 +105,15 @@ export async function runCheck(deps: ToolServices, call: CheckCall): Promise<Che
   }
   // the slot moved on while the operation ran: what was reserved for it goes back
   if (!outcome) await deps.credits.release(requestId).catch(() => undefined);
+  // a parity range's batch was queued with the check: this process's workers may take it at once
+  else if (watch.operation === 'parity_range') deps.queue.wake();
   return outcome;
 }
 
 /** What the check commits in its transaction, its call's charge and history row among it; null: the slot was no longer the watch's. */
 async function commitCheck(
   deps: ToolServices,
-  tx: TransactionSql,
+  tx: Tx,
   c: { call: CheckCall; tool: Tool; commit: CommitCall; meter: Meter; output: OperationAnswer },
 ): Promise<CheckOutcome | null> {
   const { call, meter, output } = c;
@@ -172,7 +174,7 @@ async function commitCheck(
  */
 export async function triggeredEvent(
   deps: Pick<ToolServices, 'config' | 'queue'>,
-  tx: TransactionSql,
+  tx: Tx,
   c: { watch: WatchRow; check: CheckRow; prev: CheckRow | null; verdict: Verdict; hotel: ReturnType<typeof hotelOf>; parity: Observation['parity'] },
   extra: Record<string, unknown> = {},
 ): Promise<EventRow> {

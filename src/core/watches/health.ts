@@ -5,8 +5,8 @@
  * `watch.resumed` (checking again: the first check after failing succeeded, or credits came back).
  * Each commits in the transaction that changed the watch, so it exists exactly when that change does.
  */
+import type { Tx } from '../../db/client.js';
 import type PgBoss from 'pg-boss';
-import type { TransactionSql } from 'postgres';
 import type { Config } from '../../config/config.js';
 import { newId } from '../../domain/ids.js';
 import { queueWatchWebhook } from '../../jobs/watch-queue.js';
@@ -19,7 +19,7 @@ type HealthType = 'watch.paused' | 'watch.failing' | 'watch.resumed';
 export async function healthEvent(
   deps: { config: Pick<Config, 'WEBHOOK_SIGNING_SECRET'> },
   boss: PgBoss,
-  tx: TransactionSql,
+  tx: Tx,
   watch: WatchRow,
   type: HealthType,
   data: { reason: string; request_id: string | null } & Record<string, unknown>,
@@ -44,7 +44,7 @@ export async function healthEvent(
 export async function afterMissed(
   deps: { config: Pick<Config, 'WEBHOOK_SIGNING_SECRET' | 'WATCH_FAILING_AFTER'> },
   boss: PgBoss,
-  tx: TransactionSql,
+  tx: Tx,
   watch: WatchRow,
   p: { detail: string; requestId: string },
 ): Promise<void> {

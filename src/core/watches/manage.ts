@@ -4,7 +4,7 @@
  * A change that moves the schedule gives the watch a new slot: the queued entry of the old one
  * finds it gone and does nothing.
  */
-import type { TransactionSql } from 'postgres';
+import type { Tx } from '../../db/client.js';
 import type { ToolServices } from '../define-tool.js';
 import { checkCallbackUrl } from '../../upstream/callback-url.js';
 import { ApiError, Conflict, DependencyDown, InvalidInput } from '../../domain/errors.js';
@@ -67,7 +67,7 @@ async function checkCallback(deps: Pick<ToolServices, 'config'>, url: string | n
 }
 
 /** Refuses one more active watch past the plan's limit; call inside the account's watch lock. */
-async function withinPlan(tx: TransactionSql, key: Pick<AuthedKey, 'account_id' | 'plan'>): Promise<void> {
+async function withinPlan(tx: Tx, key: Pick<AuthedKey, 'account_id' | 'plan'>): Promise<void> {
   if (!key.plan) return;
   const limit = planOf(key.plan).active_watches;
   if ((await activeWatches(tx, key.account_id)) >= limit)
@@ -81,7 +81,7 @@ export async function createWatch(deps: ToolServices, key: AuthedKey, input: New
   checkRule(input.rule, operation, targetInput);
   checkDates(deps, operation, targetInput, input.ends_at);
   await checkCallback(deps, input.callback_url);
-  const create = async (tx: TransactionSql) => {
+  const create = async (tx: Tx) => {
     await lockAccountWatches(tx, key.account_id);
     await withinPlan(tx, key);
     const now = new Date();

@@ -1,12 +1,11 @@
 /**
  * A parity_range watch's check, settled when its range's batch finishes: the check submitted the
- * range (POST /v1/compsets/{compset_id}/parity through the call lifecycle) and was committed
- * pending; the worker finishing the batch calls this in the batch's final transaction. The range's
+ * range (POST /v1/compsets/{compset_id}/parity through the call lifecycle), whose batch was written
+ * and queued in the check's own transaction, committed pending; the worker finishing the batch calls this in the batch's final transaction. The range's
  * disparities (stay and agency) are compared with the previous settled check's, and a disparity
  * not there before is told once (rule undercut): a watch.triggered event naming the new ones.
  */
-import type { TransactionSql } from 'postgres';
-import type { Db } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import { disparityObservation } from '../../domain/watch-observation.js';
 import { diff, evaluate } from '../../domain/watch-rules.js';
 import { jobsProgress } from '../../jobs/calendar-jobs.js';
@@ -16,14 +15,16 @@ import { readParityRange } from '../compsets/parity-range.js';
 import type { ToolServices } from '../define-tool.js';
 import { triggeredEvent } from './check.js';
 
-export async function settleParityWatch(deps: Pick<ToolServices, 'config' | 'queue'>, db: Db, jobId: string): Promise<void> {
-  const range = await rangeOfFinishedJob(db, jobId);
-  if (range?.request_id) await settle(deps, db, range);
+/** In the transaction that finishes the batch `jobId`: settles the watch check that submitted its range, if one did. */
+export async function settleParityWatch(deps: Pick<ToolServices, 'config' | 'queue'>, tx: Tx, jobId: string): Promise<void> {
+  const range = await rangeOfFinishedJob(tx, jobId);
+  if (range?.request_id) await settle(deps, tx, range);
 }
 
 /**
  * Settles the parity range checks still pending whose batch has finished: a check whose batch
- * finished while the check itself was committing (neither saw the other). Called by the watch sweep.
+ * finished while the check itself was committing (neither saw the other), which only a range
+ * submitted before its batch was written in the check's own transaction can be. Called by the watch sweep.
  */
 export async function settleStragglers(deps: Pick<ToolServices, 'config' | 'queue' | 'sql'>): Promise<void> {
   for (const id of await pendingCheckIds(deps.sql, 5, 100)) {
@@ -34,9 +35,8 @@ export async function settleStragglers(deps: Pick<ToolServices, 'config' | 'queu
   }
 }
 
-async function settle(deps: Pick<ToolServices, 'config' | 'queue'>, db: Db, range: ParityRangeRow): Promise<void> {
-  // inside a transaction: the batch's final one (a reserved connection inside BEGIN … COMMIT), or the sweep's
-  const tx = db as TransactionSql;
+/** Inside a transaction: the batch's final one (pipelinedTransaction's), or the sweep's. */
+async function settle(deps: Pick<ToolServices, 'config' | 'queue'>, tx: Tx, range: ParityRangeRow): Promise<void> {
   const pending = await checkById(tx, range.request_id!);
   if (!pending?.observation.pending) return;
   // not locked: a check committing on the watch holds it (and its batch's end may be waiting on us); settleCheck's guard keeps this once

@@ -12,6 +12,11 @@ import { REPLAY_URL, startHarness, type Harness } from '../../helpers/ota-harnes
 import { waitFor } from '../../helpers/wait.js';
 import { assertOutputConforms } from '../../helpers/output-schema.js';
 import { TOOLS } from '../../../tools/index.js';
+import { runCheck } from '../../../src/core/watches/check.js';
+import { newId } from '../../../src/domain/ids.js';
+import { keyById } from '../../../src/platform/keys.js';
+import { rangeOfRequest } from '../../../src/platform/parity-ranges.js';
+import { findWatch } from '../../../src/platform/watches.js';
 import { siteminderReply } from '../../fixtures/official-engine-payloads.js';
 import { HOTEL_SITE_SITEMINDER, asOneRoom, asRental } from '../../fixtures/ota-payloads.js';
 
@@ -316,5 +321,40 @@ describe(suite.title, () => {
     } finally {
       officialFactor[ROUNDING] = 703 / 380;
     }
+  });
+
+  it('a check refused at commit (its slot moved while it ran) leaves no range, no batch and nothing charged', async () => {
+    const target = { operation: 'parity_range', compset_id: setId, start: START, days: 2, los: [10], sources: sources() };
+    const created = await h.post('/v1/watches', { target, rule: { type: 'undercut' }, name: 'refused check' });
+    expect(created.status).toBe(201);
+    const sql = h.svc.deps.sql;
+    // the baseline check, settled: nothing of this watch is left running
+    await waitFor(
+      async () => {
+        const [row] = await sql`SELECT count(*)::int AS n FROM watch_checks WHERE watch_id = ${created.body.id} AND NOT (observation ? 'pending')`;
+        return row.n >= 1 ? true : null;
+      },
+      { what: 'the baseline check to settle', timeoutMs: 120_000 },
+    );
+    const [{ account_id }] = await sql`SELECT account_id FROM watches WHERE id = ${created.body.id}`;
+    const watch = await findWatch(sql, account_id, created.body.id);
+    const key = (await keyById(sql, watch.key_id))!;
+    const count = async () => {
+      const [row] = await sql`SELECT (SELECT count(*)::int FROM calendar_jobs WHERE account_id = ${account_id}) AS jobs,
+        (SELECT count(*)::int FROM credit_ledger WHERE account_id = ${account_id}) AS ledger,
+        (SELECT count(*)::int FROM compset_parity_ranges WHERE account_id = ${account_id}) AS ranges`;
+      return row;
+    };
+    const before = await count();
+    const requestId = newId('req');
+    // the schedule's attempt at a slot the watch has moved past by the time the check commits
+    const outcome = await runCheck(h.svc.deps, { watch, key, requestId, slot: watch.seq + 1 });
+    expect(outcome).toBeNull();
+    expect(await rangeOfRequest(sql, requestId)).toBeNull();
+    expect(await sql`SELECT id FROM watch_checks WHERE id = ${requestId}`).toHaveLength(0);
+    expect(await sql`SELECT id FROM credit_ledger WHERE request_id = ${requestId}`).toHaveLength(0);
+    // nothing queued behind it: a while later still no batch, range or charge more than before
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await count()).toEqual(before);
   });
 });
