@@ -3,7 +3,7 @@ import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { queryInt } from '../src/domain/query-params.js';
 import { redeliverDigest } from '../src/core/watches/redeliver.js';
 import { EventSchema, eventResource } from '../src/core/watches/resource.js';
-import { listDigests } from '../src/platform/watches.js';
+import { listDigests } from '../src/platform/watch-events.js';
 
 /*
  * The account's daily watch digests (watch.digest): REST only, like the watches. Another account's

@@ -7,7 +7,8 @@ import { changeWatch, createWatch, watchAnswer } from '../src/core/watches/manag
 import { redeliverEvent } from '../src/core/watches/redeliver.js';
 import { CheckSchema, EventSchema, WatchSchema, checkResource, eventResource, watchResource } from '../src/core/watches/resource.js';
 import { RuleSchema } from '../src/domain/watch-rules.js';
-import { deleteWatch, findWatch, listEvents, listWatches, recentChecks, watchTotals } from '../src/platform/watches.js';
+import { listEvents } from '../src/platform/watch-events.js';
+import { deleteWatch, findWatch, listWatches, recentChecks, watchTotals } from '../src/platform/watches.js';
 import { OPERATIONS } from '../src/domain/watch-observation.js';
 
 /*

@@ -1,5 +1,6 @@
 /*
- * The one module that writes and reads watches, their checks and their events (migration 015).
+ * The one module that writes and reads watches and their checks (migration 015); their events, the
+ * events' deliveries and the accounts' digests are watch-events.ts's.
  * Every read is of one account; another account's watch is not found (404), never told apart.
  *
  * Watch states: active ⇄ paused (paused_reason paused_by_user | insufficient_credits | gone); a
@@ -11,6 +12,7 @@
  */
 import type { Sql, Tx } from '../db/client.js';
 import { accountOf } from './accounts.js';
+import { digestExists, eventCount, eventsBetween, type EventRow } from './watch-events.js';
 import { NotFound } from '../domain/errors.js';
 import type { Change, Rule } from '../domain/watch-rules.js';
 import type { Observation, Operation } from '../domain/watch-observation.js';
@@ -218,7 +220,7 @@ export async function watchTotals(sql: Sql | Tx, ids: string[]): Promise<Map<str
     SELECT w.id,
       (SELECT count(*)::int FROM watch_checks c WHERE c.watch_id = w.id) AS checks,
       (SELECT coalesce(sum(credits), 0)::int FROM watch_checks c WHERE c.watch_id = w.id) AS credits,
-      (SELECT count(*)::int FROM watch_events e WHERE e.watch_id = w.id) AS events,
+      ${eventCount(sql, sql`w.id`)} AS events,
       l.observation -> 'cheapest' AS last_price
     FROM watches w LEFT JOIN watch_checks l ON l.id = w.last_check_id
     WHERE w.id = ANY(${ids})`;
@@ -345,105 +347,11 @@ export async function unpaidWatches(sql: Sql, limit: number): Promise<(WatchRow 
     WHERE w.paused_reason = 'insufficient_credits' ORDER BY w.updated_at LIMIT ${limit}`;
 }
 
-export type EventType = 'watch.triggered' | 'watch.paused' | 'watch.failing' | 'watch.resumed' | 'watch.digest';
-
-export interface EventRow {
-  id: string;
-  /** null for an account's digest (watch.digest), which follows no one watch. */
-  watch_id: string | null;
-  /** null for an event that follows no check (watch.paused, watch.failing, watch.resumed, watch.digest). */
-  check_id: string | null;
-  type: EventType;
-  payload: Record<string, unknown>;
-  callback_url: string | null;
-  callback_status: 'not_configured' | 'pending' | 'delivered' | 'failed';
-  callback_attempts: number;
-  callback_last_error: string | null;
-  /** Redeliveries asked for (migration 035): each starts a new round of attempts. */
-  round: number;
-  redelivered_at: Date | null;
-  /** The digest period (days since the epoch, in WATCH_HOUR_S days) of a watch.digest. */
-  digest_period: string | null;
-  created_at: Date;
-}
-
-export async function insertEvent(tx: Tx, e: { id: string; watch: WatchRow; checkId: string | null; type?: EventType; payload: unknown }): Promise<EventRow> {
-  const [row] = await tx`INSERT INTO watch_events (id, watch_id, account_id, check_id, type, payload, callback_url, callback_status)
-    VALUES (${e.id}, ${e.watch.id}, ${e.watch.account_id}, ${e.checkId}, ${e.type ?? 'watch.triggered'}, ${tx.json(e.payload as never)}, ${e.watch.callback_url},
-            ${e.watch.callback_url ? 'pending' : 'not_configured'})
-    RETURNING *`;
-  return row as EventRow;
-}
-
-export async function listEvents(sql: Sql, watchId: string, limit: number, offset = 0): Promise<EventRow[]> {
-  return (await sql`SELECT * FROM watch_events WHERE watch_id = ${watchId}
-    ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`) as unknown as EventRow[];
-}
-
-export async function eventForDelivery(sql: Sql, eventId: string): Promise<EventRow | null> {
-  const [row] = await sql`SELECT * FROM watch_events WHERE id = ${eventId}`;
-  return (row as EventRow | undefined) ?? null;
-}
-
-/** One delivery attempt's outcome, only if no other run of the same attempt (of the same round) got there first. */
-export async function deliveryDone(
-  tx: Tx,
-  eventId: string,
-  at: { attempt: number; round: number },
-  status: EventRow['callback_status'],
-  error: string | null,
-): Promise<boolean> {
-  const done = await tx`UPDATE watch_events SET callback_attempts = ${at.attempt}, callback_last_error = ${error}, callback_status = ${status}
-    WHERE id = ${eventId} AND callback_status = 'pending' AND callback_attempts = ${at.attempt - 1} AND round = ${at.round} RETURNING id`;
-  return done.length > 0;
-}
-
-/**
- * A new round of delivery attempts of one of the account's events, to `callbackUrl`; null when the
- * event is not the account's watch's. An event whose round is still under way (pending) is left as it is.
- */
-export async function restartDelivery(
-  tx: Tx,
-  e: { accountId: string; watchId: string | null; eventId: string; callbackUrl: string },
-): Promise<{ event: EventRow; restarted: boolean } | null> {
-  const [row] = await tx`SELECT * FROM watch_events WHERE id = ${e.eventId} AND account_id = ${e.accountId}
-      AND ${e.watchId === null ? tx`watch_id IS NULL` : tx`watch_id = ${e.watchId}`} FOR UPDATE`;
-  if (!row) return null;
-  if (row.callback_status === 'pending') return { event: row as EventRow, restarted: false };
-  const [updated] = await tx`UPDATE watch_events SET callback_url = ${e.callbackUrl}, callback_status = 'pending', callback_attempts = 0,
-      callback_last_error = NULL, round = round + 1, redelivered_at = now()
-    WHERE id = ${e.eventId} RETURNING *`;
-  return { event: updated as EventRow, restarted: true };
-}
-
-/** A digest of the account for one period, to one callback URL (null: listed only); false when it exists already. */
-export async function insertDigest(
-  tx: Tx,
-  d: { id: string; accountId: string; period: number; callbackUrl: string | null; payload: unknown },
-): Promise<boolean> {
-  const rows = await tx`INSERT INTO watch_events (id, watch_id, account_id, check_id, type, payload, callback_url, callback_status, digest_period)
-    VALUES (${d.id}, NULL, ${d.accountId}, NULL, 'watch.digest', ${tx.json(d.payload as never)}, ${d.callbackUrl},
-            ${d.callbackUrl ? 'pending' : 'not_configured'}, ${d.period})
-    ON CONFLICT DO NOTHING RETURNING id`;
-  return rows.length > 0;
-}
-
-export async function listDigests(sql: Sql, accountId: string, limit: number, offset = 0): Promise<EventRow[]> {
-  return (await sql`SELECT * FROM watch_events WHERE account_id = ${accountId} AND digest_period IS NOT NULL
-    ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`) as unknown as EventRow[];
-}
-
-export async function findDigest(sql: Sql, accountId: string, id: string): Promise<EventRow | null> {
-  if (typeof id !== 'string' || id.length > 100) return null;
-  const [row] = await sql`SELECT * FROM watch_events WHERE id = ${id} AND account_id = ${accountId} AND digest_period IS NOT NULL`;
-  return (row as EventRow | undefined) ?? null;
-}
-
 /** Accounts that had a watch during [from, to) and have no digest of `period` yet. */
 export async function accountsWithoutDigest(sql: Sql, period: number, from: Date, to: Date, limit: number): Promise<string[]> {
   const rows = await sql`SELECT DISTINCT w.account_id FROM watches w
     WHERE w.created_at < ${to} AND (w.status <> 'ended' OR w.updated_at >= ${from})
-      AND NOT EXISTS (SELECT 1 FROM watch_events e WHERE e.account_id = w.account_id AND e.digest_period = ${period})
+      AND NOT ${digestExists(sql, sql`w.account_id`, period)}
     LIMIT ${limit}`;
   return rows.map((r) => r.account_id as string);
 }
@@ -458,7 +366,6 @@ export interface DigestFacts {
   events: Pick<EventRow, 'id' | 'type' | 'created_at' | 'payload'>[];
 }
 
-/** What the account's watches did in [from, to); the watches that existed then, newest first. */
 /**
  * The account's watches over [from, to) as digests tell them, grouped by callback URL (null: the
  * watches without one): each group its watches (at most `limit`) and how many it has.
@@ -478,8 +385,7 @@ export async function digestFacts(
   const ids = shown.map((w) => w.id);
   const checks = (await sql`SELECT * FROM watch_checks WHERE watch_id = ANY(${ids}) AND created_at >= ${from} AND created_at < ${to}
     ORDER BY created_at, id`) as unknown as CheckRow[];
-  const events = (await sql`SELECT id, watch_id, type, created_at, payload FROM watch_events
-    WHERE watch_id = ANY(${ids}) AND created_at >= ${from} AND created_at < ${to} ORDER BY created_at, id`) as unknown as EventRow[];
+  const events = await eventsBetween(sql, ids, from, to);
   const factsOf = (watch: WatchRow): DigestFacts => {
     const mine = checks.filter((c) => c.watch_id === watch.id);
     return {

@@ -7,7 +7,7 @@ import type { ServiceDeps } from '../core/service-deps.js';
 import { webhookSigningKey } from '../config/webhook-settings.js';
 import { deliverWebhook, nextAttemptDelay, type WebhookEvent } from './webhooks.js';
 import type { SafeFetcher } from '../upstream/safe-fetch.js';
-import { deliveryDone, eventForDelivery } from '../platform/watches.js';
+import { deliveryDone, eventForDelivery } from '../platform/watch-events.js';
 import { queueWatchWebhook, type WatchWebhookJob } from '../jobs/watch-queue.js';
 
 /** One attempt; its outcome and the next attempt's queue entry commit together, once per attempt. */

@@ -20,17 +20,8 @@ import { checkResource, watchResource } from './resource.js';
 import { diff, evaluate, type Verdict } from '../../domain/watch-rules.js';
 import { nextSlot, periodMs } from '../../domain/watch-schedule.js';
 import { leaseSeconds, queueCheck, queueWatchWebhook } from '../../jobs/watch-queue.js';
-import {
-  afterCheck,
-  insertCheck,
-  insertEvent,
-  lockWatch,
-  recentChecks,
-  watchTotals,
-  type CheckRow,
-  type EventRow,
-  type WatchRow,
-} from '../../platform/watches.js';
+import { afterCheck, insertCheck, lockWatch, recentChecks, watchTotals, type CheckRow, type WatchRow } from '../../platform/watches.js';
+import { insertEvent, type EventRow } from '../../platform/watch-events.js';
 import { observe, type Observation, type OperationAnswer } from '../../domain/watch-observation.js';
 import { hotelOf, stayRates, targetTool } from './target.js';
 import { healthEvent } from './health.js';

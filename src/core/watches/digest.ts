@@ -12,7 +12,8 @@ import type PgBoss from 'pg-boss';
 import type { Config } from '../../config/config.js';
 import { newId } from '../../domain/ids.js';
 import { queueWatchWebhook } from '../../jobs/watch-queue.js';
-import { accountsWithoutDigest, digestFacts, insertDigest, isoOrNull, type CheckRow, type DigestFacts } from '../../platform/watches.js';
+import { accountsWithoutDigest, digestFacts, isoOrNull, type CheckRow, type DigestFacts } from '../../platform/watches.js';
+import { insertDigest } from '../../platform/watch-events.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { hotelOf } from './target.js';
 

@@ -10,7 +10,8 @@ import type PgBoss from 'pg-boss';
 import type { Config } from '../../config/config.js';
 import { newId } from '../../domain/ids.js';
 import { queueWatchWebhook } from '../../jobs/watch-queue.js';
-import { insertEvent, markFailing, watchTotals, type EventRow, type WatchRow } from '../../platform/watches.js';
+import { markFailing, watchTotals, type WatchRow } from '../../platform/watches.js';
+import { insertEvent, type EventRow } from '../../platform/watch-events.js';
 import { watchResource } from './resource.js';
 import { hotelOf } from './target.js';
 

@@ -8,7 +8,8 @@
 import type { ToolServices } from '../define-tool.js';
 import { Conflict, DependencyDown, NotFound } from '../../domain/errors.js';
 import { queueWatchWebhook } from '../../jobs/watch-queue.js';
-import { findDigest, findWatch, restartDelivery, type EventRow } from '../../platform/watches.js';
+import { findWatch } from '../../platform/watches.js';
+import { findDigest, restartDelivery, type EventRow } from '../../platform/watch-events.js';
 
 export async function redeliverEvent(deps: ToolServices, accountId: string, watchId: string, eventId: string): Promise<EventRow> {
   const watch = await findWatch(deps.sql, accountId, watchId);

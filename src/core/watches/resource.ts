@@ -7,7 +7,8 @@ import { ProvenanceSchema } from '../../domain/provenance.js';
 import { ParitySchema } from '../../domain/parity.js';
 import { ChangeSchema, RuleSchema } from '../../domain/watch-rules.js';
 import { OPERATIONS } from '../../domain/watch-observation.js';
-import { isoOrNull, type CheckRow, type EventRow, type WatchRow, type WatchTotals } from '../../platform/watches.js';
+import { isoOrNull, type CheckRow, type WatchRow, type WatchTotals } from '../../platform/watches.js';
+import type { EventRow } from '../../platform/watch-events.js';
 
 /** Changes listed per check in the answers (the stored check keeps them all). */
 const CHANGES_SHOWN = 50;

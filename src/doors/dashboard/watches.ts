@@ -7,18 +7,8 @@ import { CHECKS_CSV_HEADER, checkCsvLine } from '../../core/watches/checks-csv.j
 import { checkResource } from '../../core/watches/resource.js';
 import { csvAnswer } from '../../core/csv-answer.js';
 import { inertHeaders } from '../../core/raw-body.js';
-import {
-  deleteWatch,
-  findWatch,
-  listEvents,
-  listWatches,
-  recentChecks,
-  watchTotals,
-  type CheckRow,
-  type EventRow,
-  type WatchRow,
-  type WatchTotals,
-} from '../../platform/watches.js';
+import { deleteWatch, findWatch, listWatches, recentChecks, watchTotals, type CheckRow, type WatchRow, type WatchTotals } from '../../platform/watches.js';
+import { listEvents, type EventRow } from '../../platform/watch-events.js';
 import type { DashboardAccount } from './accounts.js';
 import type { DashboardKit } from './connected-apps.js';
 import { alert, appPage, csrfField, fmtDateTime, fmtInt, html, type Safe } from './html.js';

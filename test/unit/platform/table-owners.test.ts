@@ -41,7 +41,7 @@ const OWNERS: Record<string, string> = {
   source_marks: 'src/ops/outcome-store.ts',
   watches: 'src/platform/watches.ts',
   watch_checks: 'src/platform/watches.ts',
-  watch_events: 'src/platform/watches.ts',
+  watch_events: 'src/platform/watch-events.ts',
   result_cache: 'src/platform/result-cache.ts',
   booking_links: 'src/platform/booking-links.ts',
   signing_keys: 'src/platform/booking-links.ts',

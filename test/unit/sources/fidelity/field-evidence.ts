@@ -14,7 +14,7 @@ export type Evidence = { page: string; shows: string } | { request: string } | {
 
 /** A watch's own fields (the watch routes): our records, null or empty until the watch has what they name. */
 const WATCH_RECORD: Evidence = {
-  ours: "the watch's own record (src/platform/watches.ts: watches, watch_checks, watch_events); null or empty until it has a check, an event, an error or a callback to show",
+  ours: "the watch's own record (src/platform/watches.ts: watches, watch_checks; src/platform/watch-events.ts: watch_events); null or empty until it has a check, an event, an error or a callback to show",
 };
 const WATCH_PRICES: Evidence = {
   ours: 'what a check saw, stored on the check: the prices and provenance of the operation the watch runs (as that route answers them), null until a check priced it',
