@@ -4,10 +4,8 @@
  * Every read is of the signed-in account: another account's set or shop is a 404 page.
  */
 import type { Request, Response, Router } from 'express';
-import { readShop } from '../../core/compsets/rate-shop.js';
-import { csvAnswer } from '../../core/csv-answer.js';
+import { readShop, shopCsv } from '../../core/compsets/rate-shop.js';
 import { inertHeaders } from '../../core/raw-body.js';
-import { GRID_CSV_HEADER, gridCsvRows } from '../../domain/rate-shop.js';
 import { findCompset, findShop, listCompsets, listShops, type CompsetRow, type ShopSummary } from '../../platform/compsets.js';
 import type { DashboardAccount } from './accounts.js';
 import type { DashboardKit } from './connected-apps.js';
@@ -127,7 +125,7 @@ export function mountCompsets(r: Router, kit: Pick<DashboardKit, 'deps' | 'signe
       const row = await findShop(sql, account.id, String(req.params.id), String(req.params.shop)).catch(() => null);
       if (!row) return notFound(res);
       const shop = await readShop(sql, account.id, row);
-      const csv = csvAnswer(`${shop.id}.csv`, GRID_CSV_HEADER, gridCsvRows(shop.rows));
+      const csv = shopCsv(shop);
       res.status(200).set(inertHeaders(csv)).type(csv.contentType).send(csv.bytes);
     }),
   );
