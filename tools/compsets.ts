@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { wantsCsv } from '../src/core/csv-answer.js';
-import { MAX_SELLER_STAYS, readShop, shopCosts, shopCsv, shopRequestOf, startShop } from '../src/core/compsets/rate-shop.js';
+import { MAX_SELLER_STAYS, readShop, shopCosts, shopCsv, shopSummary, startShop } from '../src/core/compsets/rate-shop.js';
 import { currency, isoDate } from '../src/domain/codes.js';
 import { InvalidInput } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
@@ -230,26 +230,12 @@ const listShopsTool = defineTool({
       key.account_id,
       listed.map((s) => s.job_id),
     );
-    // a shop's job is written in the shop's own transaction: every listed shop has one
-    const shops = listed.flatMap((s) => {
-      const p = progress.get(s.job_id);
-      return p ? [{ ...s, ...p, id: s.id }] : [];
-    });
     return {
-      shops: shops.map((s) => ({
-        id: s.id,
-        compset_id,
-        job_id: s.job_id,
-        poll_url: `/v1/compsets/${compset_id}/shops/${s.id}`,
-        status: s.status as z.output<typeof ShopSummarySchema>['status'],
-        items_total: s.items_total,
-        items_succeeded: s.items_succeeded,
-        items_failed: s.items_failed,
-        credits_max: s.credits_max,
-        created_at: s.created_at.toISOString(),
-        finished_at: s.finished_at?.toISOString() ?? null,
-        request: shopRequestOf(s.request),
-      })),
+      // a shop's job is written in the shop's own transaction: every listed shop has one
+      shops: listed.flatMap((s) => {
+        const p = progress.get(s.job_id);
+        return p ? [shopSummary({ ...s, compset_id }, p)] : [];
+      }),
       limit,
       offset,
     };

@@ -15,7 +15,7 @@ import { SELLER_CSV_HEADER, sellerCsvRows, withSellers, type SellerGridRow, type
 import { GRID_CSV_HEADER, gridCsvRows, shopDates, shopGrid, type GridRow, type ShopCalendar, type ShopProperty } from '../../domain/rate-shop.js';
 import { csvAnswer } from '../csv-answer.js';
 import { InvalidInput } from '../../domain/errors.js';
-import { createCalendarJob, jobItems, jobsProgress, type JobItem, type JobStatus, type OperationItem } from '../../jobs/calendar-jobs.js';
+import { createCalendarJob, jobItems, jobsProgress, type JobItem, type JobProgress, type JobStatus, type OperationItem } from '../../jobs/calendar-jobs.js';
 import type { ExpiryBounds } from '../../jobs/run-expiry.js';
 import { findCompset, insertShop, shopOfJob, type ShopRequest, type ShopRow } from '../../platform/compsets.js';
 import type { AuthedKey } from '../../platform/keys.js';
@@ -161,8 +161,24 @@ interface CalendarRate {
   provenance: ShopCalendar['rates'][number]['provenance'];
 }
 
-/** The request as the answer echoes it (`sellers` false for a shop of calendars only, also one of before). */
-export const shopRequestOf = (r: ShopRequest) => ({ ...r, sellers: r.sellers ?? false });
+/** A shop's request and its batch's progress: how a set's list shows it, and the head of its answer. */
+export function shopSummary(shop: Pick<ShopRow, 'id' | 'compset_id' | 'job_id' | 'request' | 'credits_max' | 'created_at'>, job: JobProgress) {
+  return {
+    id: shop.id,
+    compset_id: shop.compset_id,
+    job_id: shop.job_id,
+    poll_url: `/v1/compsets/${shop.compset_id}/shops/${shop.id}`,
+    status: job.status as JobStatus,
+    items_total: job.items_total,
+    items_succeeded: job.items_succeeded,
+    items_failed: job.items_failed,
+    credits_max: shop.credits_max,
+    created_at: shop.created_at.toISOString(),
+    finished_at: job.finished_at?.toISOString() ?? null,
+    // `sellers` false for a shop of calendars only, also one of before
+    request: { ...shop.request, sellers: shop.request.sellers ?? false },
+  };
+}
 
 /** A per-seller shop's stays from its offers items. */
 function stayResults(items: JobItem[]): ShopStay[] {
@@ -211,18 +227,7 @@ export async function readShop(sql: Sql, accountId: string, shop: ShopRow) {
   const grid = shopGrid(shop.properties, shopDates(shop.request.start, shop.request.days), shop.request.los, calendars);
   const rows: GridRow[] | SellerGridRow[] = shop.request.sellers ? withSellers(grid, stayResults(items)) : grid;
   return {
-    id: shop.id,
-    compset_id: shop.compset_id,
-    job_id: shop.job_id,
-    poll_url: `/v1/compsets/${shop.compset_id}/shops/${shop.id}`,
-    status: job.status as JobStatus,
-    items_total: job.items_total,
-    items_succeeded: job.items_succeeded,
-    items_failed: job.items_failed,
-    credits_max: shop.credits_max,
-    created_at: shop.created_at.toISOString(),
-    finished_at: job.finished_at?.toISOString() ?? null,
-    request: shopRequestOf(shop.request),
+    ...shopSummary(shop, job),
     properties: shop.properties,
     failures: items
       .filter((it) => it.status === 'failed')
