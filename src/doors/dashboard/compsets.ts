@@ -62,9 +62,9 @@ function shopCard(set: CompsetRow, shop: Shop): Safe {
   const stat = (k: string, v: string | Safe, s: string) =>
     html`<div class="stat"><div class="k">${k}</div><div class="v">${v}</div><div class="s">${s}</div></div>`;
   const failures = shop.failures.length
-    ? html`<p class="hint">Calendars that failed (their cells say so): ${shop.failures.map((f) => `${shop.properties.find((p) => p.property_token === f.property_token)?.name ?? f.property_token} at ${f.los}n`).join(', ')}.</p>`
+    ? html`<p class="hint">${shop.request.sellers ? 'Items' : 'Calendars'} that failed (their cells say so): ${shop.failures.map((f) => `${shop.properties.find((p) => p.property_token === f.property_token)?.name ?? f.property_token} at ${f.los}n${'date' in f && f.date ? ` from ${f.date}` : ''}`).join(', ')}.</p>`
     : html``;
-  return html`<div class="stats">${stat('Shop', badge(shop.status), `${fmtInt(shop.items_succeeded)} of ${fmtInt(shop.items_total)} calendars`)}
+  return html`<div class="stats">${stat('Shop', badge(shop.status), `${fmtInt(shop.items_succeeded)} of ${fmtInt(shop.items_total)} ${shop.request.sellers ? 'calendars and stays’ sellers' : 'calendars'}`)}
 ${stat('Your price', `${fmtInt(sum.ownPriced)} of ${fmtInt(sum.stays)}`, 'stays priced')}${stat('Below median', fmtInt(sum.below), `above: ${fmtInt(sum.above)}`)}
 ${stat('Average rank', sum.averageRank === null ? '—' : String(sum.averageRank), `among ${fmtInt(shop.properties.length)} hotels`)}${stat('Guests', fmtInt(shop.request.adults), `market ${shop.request.market}, asked in ${shop.request.currency}`)}</div>
 <div class="card"><div class="row"><h2>${rangeText(shop.request)}</h2><a class="button link" href="/dashboard/compsets/${set.id}/shops/${shop.id}/grid.csv" download>Download CSV</a></div>
