@@ -34,6 +34,17 @@ const ShopRequestSchema = z.object({
   adults: z.int(),
   currency: z.string(),
   market: z.string(),
+  sellers: z.boolean().describe('each stay’s sellers too (a per-seller shop)'),
+});
+
+const CellSellerSchema = z.object({
+  seller: z.string().describe('the seller’s normalized name (booking, expedia …), as POST /v1/offers names it'),
+  name: z.string().describe('the seller’s name as the page states it'),
+  is_official: z.boolean().describe('the hotel’s own site'),
+  total: z.number().nullable().describe('the seller’s cheapest all-in stay total; null where the page shows its price before taxes only'),
+  currency: z.string().nullable(),
+  link: z.string().nullable(),
+  provenance: ProvenanceSchema.nullable().describe('that price’s observation; null when total is null'),
 });
 
 const GridCellSchema = z.object({
@@ -47,6 +58,16 @@ const GridCellSchema = z.object({
   currency: z.string().nullable(),
   seller: z.string().nullable().describe('the seller of that price; the metasearch calendar names none (null)'),
   provenance: ProvenanceSchema.nullable(),
+  sellers_state: z
+    .enum(['listed', 'none', 'failed', 'pending'])
+    .optional()
+    .describe('per-seller shops only: listed; none: the stay’s offers list no seller; failed: its offers failed; pending: not fetched yet'),
+  sellers: z
+    .array(CellSellerSchema)
+    .optional()
+    .describe(
+      'per-seller shops only: each seller of the stay (POST /v1/offers for it) with its cheapest all-in total, cheapest first; the cell’s total, the rank and the median stay the calendar’s',
+    ),
 });
 
 const GridRowSchema = z.object({
@@ -68,9 +89,12 @@ const ShopFields = {
   job_id: z.string().describe('the calendar batch running the shop (GET /v1/jobs/{job_id} shows it too)'),
   poll_url: z.string(),
   status: z.enum(['queued', 'running', 'succeeded', 'partial', 'failed']),
-  items_total: z.int().describe('calendars to fetch: properties × lengths of stay'),
+  items_total: z
+    .int()
+    .describe('items to run: a calendar per property and length of stay, and for a per-seller shop the offers of each property, date and length'),
   items_succeeded: z.int(),
   items_failed: z.int(),
+  credits_max: z.int().describe('the most the shop costs, stated when submitted: each calendar as POST /v1/calendar, each stay’s offers as POST /v1/offers'),
   created_at: z.string(),
   finished_at: z.string().nullable(),
   request: ShopRequestSchema,
@@ -79,7 +103,14 @@ const ShopFields = {
 export const ShopSchema = z.object({
   ...ShopFields,
   properties: z.array(Member.extend({ own: z.boolean() })).describe('the set as it was when the shop started'),
-  failures: z.array(z.object({ property_token: z.string(), los: z.int(), error: z.string().nullable() })),
+  failures: z.array(
+    z.object({
+      property_token: z.string(),
+      los: z.int(),
+      date: z.string().optional().describe('a stay’s offers that failed: its check-in date (absent for a failed calendar)'),
+      error: z.string().nullable(),
+    }),
+  ),
   rows: z.array(GridRowSchema).describe('date by date, then length of stay by length of stay'),
 });
 

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
-import { csvAnswer, wantsCsv } from '../src/core/csv-answer.js';
-import { readShop, startShop } from '../src/core/compsets/rate-shop.js';
+import { wantsCsv } from '../src/core/csv-answer.js';
+import { MAX_SELLER_STAYS, readShop, shopCosts, shopCsv, shopSummary, startShop } from '../src/core/compsets/rate-shop.js';
 import { currency, isoDate } from '../src/domain/codes.js';
 import { InvalidInput } from '../src/domain/errors.js';
 import { newId } from '../src/domain/ids.js';
 import { PRICING_MARKET_CODES } from '../src/domain/markets.js';
-import { GRID_CSV_HEADER, gridCsvRows } from '../src/domain/rate-shop.js';
+import { GRID_CSV_HEADER } from '../src/domain/rate-shop.js';
+import { SELLER_CSV_HEADER } from '../src/domain/shop-sellers.js';
 import { expiryBounds } from '../src/jobs/run-expiry.js';
 import { jobsProgress } from '../src/jobs/calendar-jobs.js';
 import { deleteCompset, findCompset, findShop, insertCompset, listCompsets, listShops, updateCompset, type SetMember } from '../src/platform/compsets.js';
@@ -136,7 +137,7 @@ const deleteCompsetTool = defineTool({
 const createShopTool = defineTool({
   name: 'create_rate_shop',
   title: 'Run a rate shop',
-  description: `Prices the set's hotels over a date range at up to ${MAX_LENGTHS} lengths of stay, as a durable batch: one calendar per property and length of stay (POST /v1/calendar's collection, shared result cache), answering 202 with the shop; poll its poll_url for progress and the grid (GET /v1/compsets/{compset_id}/shops/{shop_id}). Submission is free; each calendar is charged as POST /v1/calendar (5 credits, nothing when it prices no night). An optional Idempotency-Key makes a retry return the same shop.`,
+  description: `Prices the set's hotels over a date range at up to ${MAX_LENGTHS} lengths of stay, as a durable batch: one calendar per property and length of stay (POST /v1/calendar's collection, shared result cache), answering 202 with the shop; poll its poll_url for progress and the grid (GET /v1/compsets/{compset_id}/shops/{shop_id}). With sellers: true, each property's sellers for each stay too (one POST /v1/offers per property, date and length of stay, at most ${MAX_SELLER_STAYS} stays). Submission is free; each calendar is charged as POST /v1/calendar (5 credits, nothing when it prices no night) and each stay's offers as POST /v1/offers (3 credits, nothing when no seller offers it); credits_max states the most the shop costs. An optional Idempotency-Key makes a retry return the same shop.`,
   method: 'POST',
   path: '/v1/compsets/{compset_id}/shops',
   tags: ['compsets'],
@@ -150,6 +151,12 @@ const createShopTool = defineTool({
     currency: currency.optional(),
     market: z.enum(PRICING_MARKET_CODES).optional().describe('pricing market (sets the country and the default tax basis)'),
     priority: z.int().min(0).max(9).default(5).describe('0-9, higher first, as batches'),
+    sellers: z
+      .boolean()
+      .default(false)
+      .describe(
+        `also each stay's sellers (the hotel's site, Booking.com, Expedia …) with their cheapest all-in totals: one POST /v1/offers per property, date and length of stay (3 credits each), at most ${MAX_SELLER_STAYS} stays`,
+      ),
   }),
   output: ShopSchema,
   credits: 0,
@@ -166,6 +173,7 @@ const createShopTool = defineTool({
       {
         idempotencyKey: idem ?? newId('shopsubmit'),
         expiry: expiryBounds(deps.config),
+        costs: shopCosts(deps.tools),
       },
     );
     // read before waking this process's workers: the answer shows the shop as committed (queued)
@@ -179,24 +187,27 @@ const getShopTool = defineTool({
   name: 'get_rate_shop',
   title: 'Rate shop grid',
   description:
-    'A rate shop: its progress and its grid (per check-in date and length of stay, each property’s stated all-in total with provenance or null and why, your hotel’s rank and its difference to the competitors’ median), as far as the batch has come. JSON, or CSV with format=csv or Accept: text/csv. Free.',
+    'A rate shop: its progress and its grid (per check-in date and length of stay, each property’s stated all-in total with provenance or null and why, your hotel’s rank and its difference to the competitors’ median; in a per-seller shop each seller’s cheapest all-in total with provenance), as far as the batch has come. JSON, or CSV with format=csv or Accept: text/csv. Free.',
   method: 'GET',
   path: '/v1/compsets/{compset_id}/shops/{shop_id}',
   tags: ['compsets'],
   input: z.strictObject({
     compset_id: compsetId,
     shop_id: z.string().min(1).max(100).describe('the shop id returned by POST /v1/compsets/{compset_id}/shops'),
-    format: z.enum(['json', 'csv']).optional().describe('csv: the grid as CSV, one line per date, length of stay and property (default: as Accept asks; JSON)'),
+    format: z
+      .enum(['json', 'csv'])
+      .optional()
+      .describe('csv: the grid as CSV, one line per date, length of stay and property (and seller, in a per-seller shop); default: as Accept asks, JSON'),
   }),
   output: ShopSchema,
-  csv: `the grid, one line per date, length of stay and property: ${GRID_CSV_HEADER.join(', ')}`,
+  csv: `the grid, one line per date, length of stay and property: ${GRID_CSV_HEADER.join(', ')}; a per-seller shop one line per seller of each cell (a cell without sellers one line), the columns then ${SELLER_CSV_HEADER.slice(GRID_CSV_HEADER.length).join(', ')}`,
   credits: 0,
   errors: { 404: 'No shop of your account has that id in that set.' },
   async handler({ compset_id, shop_id, format }, { deps, key, headers }) {
     const shop = await readShop(deps.sql, key.account_id, await findShop(deps.sql, key.account_id, compset_id, shop_id));
     if (!wantsCsv(format, headers)) return shop;
     // sent as these bytes by the REST door (text/csv, a download)
-    return csvAnswer(`${shop.id}.csv`, GRID_CSV_HEADER, gridCsvRows(shop.rows)) as unknown as typeof shop;
+    return shopCsv(shop) as unknown as typeof shop;
   },
 });
 
@@ -219,25 +230,12 @@ const listShopsTool = defineTool({
       key.account_id,
       listed.map((s) => s.job_id),
     );
-    // a shop's job is written in the shop's own transaction: every listed shop has one
-    const shops = listed.flatMap((s) => {
-      const p = progress.get(s.job_id);
-      return p ? [{ ...s, ...p, id: s.id }] : [];
-    });
     return {
-      shops: shops.map((s) => ({
-        id: s.id,
-        compset_id,
-        job_id: s.job_id,
-        poll_url: `/v1/compsets/${compset_id}/shops/${s.id}`,
-        status: s.status as z.output<typeof ShopSummarySchema>['status'],
-        items_total: s.items_total,
-        items_succeeded: s.items_succeeded,
-        items_failed: s.items_failed,
-        created_at: s.created_at.toISOString(),
-        finished_at: s.finished_at?.toISOString() ?? null,
-        request: s.request,
-      })),
+      // a shop's job is written in the shop's own transaction: every listed shop has one
+      shops: listed.flatMap((s) => {
+        const p = progress.get(s.job_id);
+        return p ? [shopSummary({ ...s, compset_id }, p)] : [];
+      }),
       limit,
       offset,
     };

@@ -355,7 +355,7 @@ const stayInput = {
   ...CACHE_FIELD,
 };
 
-const getHotelOffers = defineTool({
+export const getHotelOffers = defineTool({
   name: 'get_hotel_offers',
   title: 'Offers per seller for a stay',
   description:

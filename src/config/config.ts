@@ -24,6 +24,7 @@ import {
   parseHostawayKeys,
   parseLodgifyKeys,
   parseNewbookKeys,
+  parseRmsKeys,
   parseSmoobuKeys,
   parseWubookKeys,
   resolveOfficialCredentials,
@@ -157,6 +158,7 @@ const ConfigSchema = z.object({
   OFFICIAL_HOSTAWAY_KEYS: parsedSetting(parseHostawayKeys, '', 'must be listingId=accessToken, comma-separated'),
   OFFICIAL_NEWBOOK_KEYS: parsedSetting(parseNewbookKeys, '', 'must be instance=region:username:password:apiKey, comma-separated'),
   OFFICIAL_WUBOOK_KEYS: parsedSetting(parseWubookKeys, '', 'must be lcode=token, comma-separated'),
+  OFFICIAL_RMS_KEYS: parsedSetting(parseRmsKeys, '', 'must be linkId=agentId:agentPassword:moduleType:clientId:clientPassword:onlineAgentId, comma-separated'),
   ...MODE_FIELDS,
 });
 

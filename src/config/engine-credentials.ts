@@ -5,7 +5,8 @@
  * itself (eZee: a key the hotel enables in its own back office; Lodgify, Smoobu, Hostaway, WuBook: the account's
  * API key or token, from its own settings). These suit a hotel or a group pricing its own sites: the key is the
  * hotel's, the operator holds it. Without them those engines are detected and answered 422 naming
- * the setting; nothing is guessed.
+ * the setting; nothing is guessed. RMS Cloud needs both: an integrator's agent login and the property's
+ * own client login, per property.
  */
 
 /** One eZee hotel: its numeric hotel code and the API key it enabled for its booking engine. */
@@ -29,6 +30,18 @@ export interface OfficialCredentials {
   newbook: Readonly<Record<string, NewbookKey>>;
   /** OFFICIAL_WUBOOK_KEYS: WuBook property code (`lcode`, of its `new _WuBook(<lcode>)` widget or `lcode=` link) → its account's Wired API token. */
   wubook: Readonly<Record<string, string>>;
+  /** OFFICIAL_RMS_KEYS: RMS Cloud booking-link id (of `/Search/Index/<id>/`, lower-cased) → the integrator's agent login and the property's client login and online agent. */
+  rms: Readonly<Record<string, RmsKey>>;
+}
+
+/** What RMS Cloud's REST API needs for one property: the integrator's agent login (and module type), the property's client login, the online agent it sells through. */
+export interface RmsKey {
+  agentId: number;
+  agentPassword: string;
+  moduleType: string;
+  clientId: number;
+  clientPassword: string;
+  onlineAgentId: number;
 }
 
 /** One Newbook instance's API region, API user (HTTP Basic) and API key. */
@@ -54,6 +67,7 @@ export const NO_CREDENTIALS: OfficialCredentials = Object.freeze({
   hostaway: Object.freeze({}),
   newbook: Object.freeze({}),
   wubook: Object.freeze({}),
+  rms: Object.freeze({}),
 });
 
 const EZEE_ENTRY = /^([\w-]{1,100})=(\d{1,11}):([\w-]{8,300})$/;
@@ -119,6 +133,16 @@ export function parseWubookKeys(text: string): Record<string, string> {
   return parseEntries(text, WUBOOK_ENTRY, 'lcode=token', (m) => [m[1], m[2]]);
 }
 
+const RMS_ENTRY = /^([0-9a-fA-F]{16}|\d{1,9})=(\d{1,9}):([^\s:,]{1,200}):([\w-]{1,50}):(\d{1,9}):([^\s:,]{1,200}):(\d{1,9})$/;
+
+/** `linkId=agentId:agentPassword:moduleType:clientId:clientPassword:onlineAgentId[,…]`; another shape throws. */
+export function parseRmsKeys(text: string): Record<string, RmsKey> {
+  return parseEntries(text, RMS_ENTRY, 'linkId=agentId:agentPassword:moduleType:clientId:clientPassword:onlineAgentId', (m) => [
+    m[1].toLowerCase(),
+    { agentId: Number(m[2]), agentPassword: m[3], moduleType: m[4], clientId: Number(m[5]), clientPassword: m[6], onlineAgentId: Number(m[7]) },
+  ]);
+}
+
 export function resolveOfficialCredentials(data: {
   OFFICIAL_MEWS_CLIENT?: string;
   OFFICIAL_EZEE_KEYS: Record<string, EzeeHotelKey>;
@@ -127,6 +151,7 @@ export function resolveOfficialCredentials(data: {
   OFFICIAL_HOSTAWAY_KEYS: Record<string, string>;
   OFFICIAL_NEWBOOK_KEYS: Record<string, NewbookKey>;
   OFFICIAL_WUBOOK_KEYS: Record<string, string>;
+  OFFICIAL_RMS_KEYS: Record<string, RmsKey>;
 }): OfficialCredentials {
   return {
     mewsClient: data.OFFICIAL_MEWS_CLIENT ?? null,
@@ -136,6 +161,7 @@ export function resolveOfficialCredentials(data: {
     hostaway: data.OFFICIAL_HOSTAWAY_KEYS,
     newbook: data.OFFICIAL_NEWBOOK_KEYS,
     wubook: data.OFFICIAL_WUBOOK_KEYS,
+    rms: data.OFFICIAL_RMS_KEYS,
   };
 }
 
@@ -154,4 +180,6 @@ export const OFFICIAL_CREDENTIALS_DOC = {
     "Newbook properties' own API access, `instance=region:username:password:apiKey` comma-separated (instance: the name after `newbook.cloud/online/` in the property's booking page link; region, API user and key: the property's, as Newbook issues them for its REST API); a Newbook property not listed is detected but not priced (422 naming this setting)",
   OFFICIAL_WUBOOK_KEYS:
     "WuBook properties' own Wired API tokens, `lcode=token` comma-separated (lcode: the property code in the hotel's WuBook booking widget `new _WuBook(<lcode>)` or its booking link's `lcode=`; token: the property account's Wired token, as WuBook issues it to the account); a WuBook property not listed is detected but not priced (422 naming this setting)",
+  OFFICIAL_RMS_KEYS:
+    "RMS Cloud properties' REST API access, `linkId=agentId:agentPassword:moduleType:clientId:clientPassword:onlineAgentId` comma-separated (linkId: the number or 16-hex code after `/Search/Index/` in the property's RMS booking link; agent id, password and module type: the integrator's, as RMS issues them; client id and web-service password: the property's; online agent: the property's online distribution channel whose rates are asked); an RMS property not listed is detected but not priced (422 naming this setting)",
 } as const;

@@ -113,6 +113,7 @@ export const OFFICIAL_ENGINE_HOSTS = {
   hostaway: { url: 'https://api.hostaway.com' },
   newbook: { url: 'https://api.newbook.cloud' },
   wubook: { url: 'https://wired.wubook.net' },
+  'rms-cloud': { url: 'https://restapi8.rmscloud.com' },
 } as const satisfies Record<string, { url: string; regional?: string; account?: string }>;
 
 export type OfficialEngineId = keyof typeof OFFICIAL_ENGINE_HOSTS;

@@ -28,23 +28,30 @@ export function expectedCalendarSeconds(r: NormalizedCalendarRequest): number {
   return 5 + r.days * 0.1 + r.verify_sources * 15 + (r.basis === 'mainstream' ? r.days * 1.5 : 0) + (r.probe_min_stay ? 5 : 0);
 }
 
-/** An item of the second kind: one stay's comparison (POST /v1/ota/compare's input, run as that operation). */
-export interface CompareItem {
+/**
+ * An item that runs another operation than the calendar: one stay's comparison (a parity range's,
+ * POST /v1/ota/compare's input) or one stay's offers by seller (a per-seller rate shop's,
+ * POST /v1/offers's input), run as that operation.
+ */
+export interface OperationItem {
+  kind: 'compare' | 'offers';
   token: string;
   label: string;
-  input: Record<string, unknown> & { timeout_s: number };
+  input: Record<string, unknown>;
+  /** How long it is expected to run at most (its queue expiry). */
+  seconds: number;
 }
 
-/** What a batch item runs: a calendar (POST /v1/calendar) or one stay's comparison (POST /v1/ota/compare). */
-type ItemKind = 'calendar' | 'compare';
+/** What a batch item runs: a calendar (POST /v1/calendar), one stay's comparison (POST /v1/ota/compare) or its offers (POST /v1/offers). */
+type ItemKind = 'calendar' | OperationItem['kind'];
 
 export interface NewJob {
   key: AuthedKey;
   idempotencyKey: string;
   body: unknown;
   items: NormalizedCalendarRequest[];
-  /** Comparisons after the calendars (a parity range's stays). */
-  compareItems?: CompareItem[];
+  /** Items of other operations after the calendars (a parity range's comparisons, a per-seller shop's offers). */
+  operationItems?: OperationItem[];
   priority: number;
   callbackUrl: string | null;
   /** Bounds of each item's queue expiry (runExpirySeconds). */
@@ -104,23 +111,16 @@ export async function writeCalendarJob(tx: Db, boss: PgBoss, job: Omit<NewJob, '
   await job.withJob?.(tx, id);
 }
 
-/** A job's items in order (the calendars, then the comparisons), each with the seconds it is expected to run (its queue expiry). */
-function plannedItems(job: Pick<NewJob, 'items' | 'compareItems'>) {
+/** A job's items in order (the calendars, then the other operations' items), each with the seconds it is expected to run (its queue expiry). */
+function plannedItems(job: Pick<NewJob, 'items' | 'operationItems'>) {
   return [
     ...job.items.map((r) => ({ kind: 'calendar' as const, token: r.token, label: r.label, request: r, seconds: expectedCalendarSeconds(r) })),
-    // the sources run side by side, each up to timeout_s
-    ...(job.compareItems ?? []).map((c) => ({
-      kind: 'compare' as const,
-      token: c.token,
-      label: c.label,
-      request: c.input,
-      seconds: c.input.timeout_s + 10,
-    })),
+    ...(job.operationItems ?? []).map((o) => ({ kind: o.kind, token: o.token, label: o.label, request: o.input, seconds: o.seconds })),
   ];
 }
 
 /** A job's items as they stand before any has run (all queued): what a job not yet committed answers. */
-export function queuedItems(job: Pick<NewJob, 'items' | 'compareItems'>): JobItem[] {
+export function queuedItems(job: Pick<NewJob, 'items' | 'operationItems'>): JobItem[] {
   return plannedItems(job).map((p) => ({
     kind: p.kind,
     status: 'queued',
@@ -283,14 +283,14 @@ export async function openItemCounts(db: Db): Promise<{ queued: number; running:
 
 // ---- the worker's transitions (see src/workers/calendar-worker.ts for the state machine) ----
 
-/** An item the worker took, with the key that made its job: a calendar, or a comparison with its operation's input. */
+/** An item the worker took, with the key that made its job: a calendar, or another operation's item with that operation's input. */
 export type StartedItem = {
   id: string;
   job_id: string;
   attempts: number;
   /** The key that made the job: the item runs as it (revoked or not). */
   key_id: string;
-} & ({ kind: 'calendar'; request: NormalizedCalendarRequest } | { kind: 'compare'; request: Record<string, unknown> });
+} & ({ kind: 'calendar'; request: NormalizedCalendarRequest } | { kind: OperationItem['kind']; request: Record<string, unknown> });
 
 /** The item and (on its first item) the job move to running in one statement; null when the item already ended (a replay after the commit). */
 export async function startItem(db: Db, itemId: string): Promise<StartedItem | null> {

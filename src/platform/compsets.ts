@@ -29,6 +29,8 @@ export interface ShopRequest {
   adults: number;
   currency: string;
   market: string;
+  /** Each stay's offers by seller too (a per-seller shop); absent in shops of before. */
+  sellers?: boolean;
 }
 
 export interface ShopRow {
@@ -38,6 +40,8 @@ export interface ShopRow {
   job_id: string;
   request: ShopRequest;
   properties: (SetMember & { own: boolean })[];
+  /** The most the shop costs, stated when it was submitted. */
+  credits_max: number;
   created_at: Date;
 }
 
@@ -80,8 +84,8 @@ export async function deleteCompset(db: Db, accountId: string, id: string): Prom
 
 /** Written in the calendar job's own transaction (createCalendarJob's `withJob`). */
 export async function insertShop(db: Db, s: Omit<ShopRow, 'created_at'>): Promise<void> {
-  await db`INSERT INTO compset_shops (id, account_id, compset_id, job_id, request, properties)
-    VALUES (${s.id}, ${s.account_id}, ${s.compset_id}, ${s.job_id}, ${db.json(s.request as never)}, ${db.json(s.properties as never)})`;
+  await db`INSERT INTO compset_shops (id, account_id, compset_id, job_id, request, properties, credits_max)
+    VALUES (${s.id}, ${s.account_id}, ${s.compset_id}, ${s.job_id}, ${db.json(s.request as never)}, ${db.json(s.properties as never)}, ${s.credits_max})`;
 }
 
 export async function findShop(db: Db, accountId: string, compsetId: string, id: string): Promise<ShopRow> {
@@ -101,12 +105,13 @@ export interface ShopSummary {
   id: string;
   job_id: string;
   request: ShopRequest;
+  credits_max: number;
   created_at: Date;
 }
 
 /** A set's shops, newest first (their jobs' progress is the job owner's: jobs/calendar-jobs.ts jobsProgress). */
 export async function listShops(db: Db, accountId: string, compsetId: string, limit: number, offset: number): Promise<ShopSummary[]> {
-  return db<ShopSummary[]>`SELECT s.id, s.job_id, s.request, s.created_at
+  return db<ShopSummary[]>`SELECT s.id, s.job_id, s.request, s.credits_max, s.created_at
     FROM compset_shops s
     WHERE s.account_id = ${accountId} AND s.compset_id = ${compsetId}
     ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit} OFFSET ${offset}`;

@@ -28,6 +28,8 @@ import type { CalendarResult } from '../domain/calendar-result.js';
 import { runIdForJob, runTotals } from '../platform/stored-rates.js';
 import { calendar } from '../../tools/calendar.js';
 import { compareHotelPrices, type CompareAnswer } from '../../tools/compare.js';
+import { getHotelOffers } from '../../tools/hotels.js';
+import type { OffersResult } from '../sources/metasearch/hotels/offers-run.js';
 import { queueJobWebhook, sendJobWebhook, webhookFetcher } from './webhooks.js';
 
 /*
@@ -80,6 +82,9 @@ export async function startCalendarWorker(deps: ServiceDeps, boss: PgBoss): Prom
   return worker;
 }
 
+/** The operation each kind of item runs. */
+const ITEM_OPERATIONS: Record<StartedItem['kind'], string> = { calendar: calendar.name, compare: compareHotelPrices.name, offers: getHotelOffers.name };
+
 /** What a batch item is recorded under in the ledger: the route that made its job. */
 const JOB_ROUTE = { method: 'POST', path: '/v1/jobs' } as const;
 
@@ -96,8 +101,8 @@ async function runItem(deps: ServiceDeps, boss: PgBoss, itemId: string): Promise
   if (item.attempts > MAX_ITEM_ATTEMPTS) return failItemIn(deps, boss, item, `gave up after ${MAX_ITEM_ATTEMPTS} attempts`);
   const key = await keyById(deps.sql, item.key_id);
   if (!key) throw new Error(`calendar item ${itemId}: the key of its job is gone`);
-  // a calendar, or one stay's comparison (a parity range's): the operation as its own route runs it
-  const operation = item.kind === 'compare' ? compareHotelPrices.name : calendar.name;
+  // a calendar, one stay's comparison (a parity range's) or its offers (a per-seller shop's): the operation as its own route runs it
+  const operation = ITEM_OPERATIONS[item.kind];
   const tool = deps.tools.find((t) => t.name === operation);
   if (!tool) throw new Error(`calendar item ${itemId}: ${operation} is not served`);
   // the attempt ends unsettled: its failure is retried by the queue (`retry`), or its commit failed (`fault`: the queue runs it again)
@@ -141,7 +146,7 @@ async function runItem(deps: ServiceDeps, boss: PgBoss, itemId: string): Promise
       deps,
       tool,
       admit: () => ({ key, requestId: itemId, headers: {}, runId: runIdForJob(item.job_id) }),
-      input: () => (item.kind === 'compare' ? item.request : calendarInputOf(item.request)),
+      input: () => (item.kind === 'calendar' ? calendarInputOf(item.request) : item.request),
     },
   );
   if (result.unsettled) throw result.unsettled;
@@ -149,8 +154,8 @@ async function runItem(deps: ServiceDeps, boss: PgBoss, itemId: string): Promise
   if (ends.fault ?? ends.retry) throw ends.fault ?? ends.retry;
 }
 
-/** What a succeeded item stores: the calendar's answer, or the comparison's (POST /v1/ota/compare). */
-type ItemResult = CalendarResult | CompareAnswer;
+/** What a succeeded item stores: the calendar's answer, the comparison's (POST /v1/ota/compare) or the offers' (POST /v1/offers). */
+type ItemResult = CalendarResult | CompareAnswer | OffersResult;
 
 /** An item's error as its job shows it. */
 function itemError(api: ApiError): string {
@@ -205,7 +210,7 @@ async function finishJob(deps: ServiceDeps, boss: PgBoss, tx: Tx, jobId: string)
   const job = await lockJob(tx, jobId);
   if (job.finished_at) return;
   const items = await itemsOfJob<ItemResult>(tx, jobId);
-  // the calendars' rates (a comparison stores none of its own)
+  // the calendars' rates (a comparison or an offers item stores none of its own)
   const results = items.flatMap((i) => (i.kind === 'calendar' && i.result ? [i.result as CalendarResult] : []));
   const db = await runTotals(tx, job.account_id, runIdForJob(jobId));
   const status = job.items_failed === 0 ? 'succeeded' : job.items_succeeded === 0 ? 'failed' : 'partial';

@@ -43,7 +43,8 @@ export function spawnNpmStart(env: Record<string, string | undefined>, cwd = REP
 /** Starts the server and waits for the line that prints its URL (and the first key, when one is made). */
 export async function spawnServer(
   env: Record<string, string | undefined>,
-  timeoutMs = 60_000,
+  // a safety net, not a budget: the banner is the readiness signal (a start took over 60 s at load 25)
+  timeoutMs = 150_000,
   opts: { npmStart?: boolean; nodeFlags?: string[]; cwd?: string } = {},
 ): Promise<Spawned> {
   const child = opts.npmStart ? spawnNpmStart(env, opts.cwd) : spawnEntry('src/main.ts', [], env, opts.nodeFlags);
@@ -52,7 +53,18 @@ export async function spawnServer(
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), timeoutMs);
+    // A server that did not start in time is killed: left running, it would start later and
+    // take the next test's jobs from the same database (seen on a loaded machine).
+    const timer = setTimeout(() => {
+      // npm start runs in a process group of its own: the group, or the server outlives npm
+      try {
+        if (opts.npmStart && child.pid) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+      reject(new Error(`server did not start in ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
     const check = () => {
       const m = /API listening on (http:\/\/\S+)/.exec(out);
       // The banner (URL, then the first key when one is made) is one write of under 4 KB to a

@@ -85,6 +85,8 @@ describe.skipIf(!hasChromium)(title, () => {
       UPSTREAM_OTAONE_URL: `${replay.url}/otaone`,
       UPSTREAM_RETRIES: '0',
       UPSTREAM_BROWSER_ALLOW_PRIVATE: 'true',
+      // the browser call's bound (30 s by default) sized for a loaded machine, as wall-clearance does
+      UPSTREAM_BROWSER_TIMEOUT_MS: '90000',
       DATA_DIR: dataDir,
       RUN_WORKER: 'false',
     };

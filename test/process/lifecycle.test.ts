@@ -102,7 +102,7 @@ describe('embedded database lifecycle', () => {
   it('Ctrl-C on `npm start` (SIGINT to its process group) stops it cleanly, without an error-level log', async () => {
     server!.child.kill('SIGTERM');
     await server!.exited;
-    server = await spawnServer({ ...env, LOG_LEVEL: 'info' }, 60_000, { npmStart: true });
+    server = await spawnServer({ ...env, LOG_LEVEL: 'info' }, undefined, { npmStart: true });
     expect((await billing(server.url, firstKey)).status).toBe(200);
     const pid = Number((await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
     process.kill(-server.child.pid!, 'SIGINT');

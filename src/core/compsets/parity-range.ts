@@ -19,7 +19,7 @@ import {
   jobsProgress,
   queuedItems,
   writeCalendarJob,
-  type CompareItem,
+  type OperationItem,
   type JobItem,
   type JobProgress,
   type JobStatus,
@@ -72,11 +72,14 @@ async function planRange(sql: Db, key: AuthedKey, compsetId: string, ask: Parity
     tolerance_pct: ask.tolerance_pct,
   };
   const dates = shopDates(ask.start, ask.days);
-  const compareItems: CompareItem[] = dates.flatMap((date) =>
+  const compareItems: OperationItem[] = dates.flatMap((date) =>
     ask.los.map((los) => ({
+      kind: 'compare' as const,
       token: set.own.property_token,
       label: `parity: ${date} (${nightsLabel(los)})`,
       input: stayInput(request, date, los, ask.timeout_s, ask.live),
+      // the sources run side by side, each up to timeout_s
+      seconds: ask.timeout_s + 10,
     })),
   );
   // the metasearch-displayed price: the own hotel's calendar at each length of stay
@@ -108,7 +111,7 @@ async function planRange(sql: Db, key: AuthedKey, compsetId: string, ask: Parity
   const job = {
     key,
     items: calendars,
-    compareItems,
+    operationItems: compareItems,
     priority: ask.priority,
     callbackUrl: null,
     expiry: opts.expiry,

@@ -4,10 +4,8 @@
  * Every read is of the signed-in account: another account's set or shop is a 404 page.
  */
 import type { Request, Response, Router } from 'express';
-import { readShop } from '../../core/compsets/rate-shop.js';
-import { csvAnswer } from '../../core/csv-answer.js';
+import { readShop, shopCsv } from '../../core/compsets/rate-shop.js';
 import { inertHeaders } from '../../core/raw-body.js';
-import { GRID_CSV_HEADER, gridCsvRows } from '../../domain/rate-shop.js';
 import { findCompset, findShop, listCompsets, listShops, type CompsetRow, type ShopSummary } from '../../platform/compsets.js';
 import type { DashboardAccount } from './accounts.js';
 import type { DashboardKit } from './connected-apps.js';
@@ -64,9 +62,9 @@ function shopCard(set: CompsetRow, shop: Shop): Safe {
   const stat = (k: string, v: string | Safe, s: string) =>
     html`<div class="stat"><div class="k">${k}</div><div class="v">${v}</div><div class="s">${s}</div></div>`;
   const failures = shop.failures.length
-    ? html`<p class="hint">Calendars that failed (their cells say so): ${shop.failures.map((f) => `${shop.properties.find((p) => p.property_token === f.property_token)?.name ?? f.property_token} at ${f.los}n`).join(', ')}.</p>`
+    ? html`<p class="hint">${shop.request.sellers ? 'Items' : 'Calendars'} that failed (their cells say so): ${shop.failures.map((f) => `${shop.properties.find((p) => p.property_token === f.property_token)?.name ?? f.property_token} at ${f.los}n${'date' in f && f.date ? ` from ${f.date}` : ''}`).join(', ')}.</p>`
     : html``;
-  return html`<div class="stats">${stat('Shop', badge(shop.status), `${fmtInt(shop.items_succeeded)} of ${fmtInt(shop.items_total)} calendars`)}
+  return html`<div class="stats">${stat('Shop', badge(shop.status), `${fmtInt(shop.items_succeeded)} of ${fmtInt(shop.items_total)} ${shop.request.sellers ? 'calendars and stays’ sellers' : 'calendars'}`)}
 ${stat('Your price', `${fmtInt(sum.ownPriced)} of ${fmtInt(sum.stays)}`, 'stays priced')}${stat('Below median', fmtInt(sum.below), `above: ${fmtInt(sum.above)}`)}
 ${stat('Average rank', sum.averageRank === null ? '—' : String(sum.averageRank), `among ${fmtInt(shop.properties.length)} hotels`)}${stat('Guests', fmtInt(shop.request.adults), `market ${shop.request.market}, asked in ${shop.request.currency}`)}</div>
 <div class="card"><div class="row"><h2>${rangeText(shop.request)}</h2><a class="button link" href="/dashboard/compsets/${set.id}/shops/${shop.id}/grid.csv" download>Download CSV</a></div>
@@ -127,7 +125,7 @@ export function mountCompsets(r: Router, kit: Pick<DashboardKit, 'deps' | 'signe
       const row = await findShop(sql, account.id, String(req.params.id), String(req.params.shop)).catch(() => null);
       if (!row) return notFound(res);
       const shop = await readShop(sql, account.id, row);
-      const csv = csvAnswer(`${shop.id}.csv`, GRID_CSV_HEADER, gridCsvRows(shop.rows));
+      const csv = shopCsv(shop);
       res.status(200).set(inertHeaders(csv)).type(csv.contentType).send(csv.bytes);
     }),
   );

@@ -28,7 +28,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   watches:
     'Rate monitoring: watches re-price a calendar, a stay or a comparison on a schedule, store what they see and send a signed watch.triggered event when their rule fires.',
   compsets:
-    'Rate intelligence: competitor sets (your hotel and its competitors), rate shops over them (a price grid per date and length of stay) and parity over a range (your official site against every agency), each run as a durable batch, JSON or CSV.',
+    'Rate intelligence: competitor sets (your hotel and its competitors), rate shops over them (a price grid per date and length of stay, optionally per seller) and parity over a range (your official site against every agency), each run as a durable batch, JSON or CSV.',
   sources: 'Health of the upstream sources: recent outcomes per source, as recorded by the service.',
 };
 

@@ -18,6 +18,7 @@ import { lodgify } from './quote-lodgify.js';
 import { mews } from './quote-mews.js';
 import { newbook } from './quote-newbook.js';
 import { profitroom } from './quote-profitroom.js';
+import { rmsCloud } from './quote-rms.js';
 import { siteminder } from './quote-siteminder.js';
 import { smoobu } from './quote-smoobu.js';
 import { synxis } from './quote-synxis.js';
@@ -42,6 +43,7 @@ export const PRICED_ENGINES: Record<OfficialEngineId, PricedEngine> = {
   hostaway,
   newbook,
   wubook,
+  'rms-cloud': rmsCloud,
 };
 
 export function pricedEngine(id: string): PricedEngine | null {

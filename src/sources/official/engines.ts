@@ -123,7 +123,8 @@ export const OFFICIAL_ENGINES: readonly EngineSpec[] = [
     id: 'rms-cloud',
     name: 'RMS Cloud',
     hosts: ['rmscloud.com'],
-    ids: [{ path: /\/search\/index\/(\d+)/i }, { path: /^\/(\d+)(?:\/|$)/ }],
+    // bookings<n>.rmscloud.com/Search/Index/<id>/<onlineAgent>/ (a number or a 16-hex code), ibe<n>.rmscloud.com/<id>
+    ids: [{ path: /\/(?:search|rates)\/index\/([0-9a-f]{16}|\d+)(?:\/|$)/i }, { path: /^\/(\d+)(?:\/|$)/ }],
   },
   {
     id: 'ezee',

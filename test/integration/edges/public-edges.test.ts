@@ -233,7 +233,8 @@ describe('password rules', () => {
       expect(res.text).toContain(why);
     }
     expect(await attempt('lantern orchard seventeen')).toMatchObject({ status: 303, location: '/dashboard/api?notice=password' });
-  });
+    // each attempt checks the current password with the deliberately slow hash: minutes on a loaded machine
+  }, 180_000);
 
   it('an account whose password breaks the rules signs in, is asked to change it before anything else, and then goes on', async () => {
     const issued = await createDashboardAccount(svc.deps.sql, { email: 'old-habits@example.com', plan: 'free' });

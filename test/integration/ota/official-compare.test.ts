@@ -185,7 +185,7 @@ describe(suite.title, () => {
     const other = await h.post('/v1/official', { website: `${site}/other`, check_in: '2027-03-10' });
     expect(other.status).toBe(422);
     expect(other.body.detail).toBe(
-      'booking engine D-Edge (Availpro) (d-edge) is not supported for pricing; supported: beds24, cloudbeds, siteminder, little-hotelier, profitroom, synxis, mews, ezee, lodgify, checkfront, smoobu, hostaway, newbook, wubook',
+      'booking engine D-Edge (Availpro) (d-edge) is not supported for pricing; supported: beds24, cloudbeds, siteminder, little-hotelier, profitroom, synxis, mews, ezee, lodgify, checkfront, smoobu, hostaway, newbook, wubook, rms-cloud',
     );
     // Mews is quoted only with a client name registered with Mews, which this service is not given here
     const mews = await h.post('/v1/official', { website: `${site}/mews`, check_in: '2027-03-10' });
@@ -203,7 +203,7 @@ describe(suite.title, () => {
     for (const r of [other, none, blocked]) expect(r.charged).toBe('0');
     const engines = await h.get('/v1/official/engines');
     expect(engines.status).toBe(200);
-    // Mews needs a registered client name, eZee, Lodgify, Smoobu, Hostaway, Newbook and WuBook the hotel's own key, none given here
+    // Mews needs a registered client name, eZee, Lodgify, Smoobu, Hostaway, Newbook, WuBook and RMS Cloud the hotel's own key, none given here
     expect(engines.body.priced).toBe(7);
     expect(engines.body.engines.filter((e: any) => e.priced).map((e: any) => e.id)).toEqual([
       'synxis',

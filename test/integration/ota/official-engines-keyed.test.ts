@@ -9,6 +9,13 @@ import {
   hostawayListing,
   hostawayPriceDetails,
   NEWBOOK_INSTANCE,
+  RMS_KEY,
+  RMS_LINK_ID,
+  RMS_TOKEN,
+  rmsAgentRates,
+  rmsAuthToken,
+  rmsCategories,
+  rmsRateGrid,
   NEWBOOK_KEY,
   newbookAvailability,
   WUBOOK_LCODE,
@@ -26,7 +33,10 @@ import { shiftFrom } from '../../helpers/dates.js';
 const S = shiftFrom('2023-06-01');
 
 const OFFERS = 'expedia/propertyOffers-9209612-2023.json';
-const suite = fixtureSuite("official rates of the engines priced with the property's own key (Hostaway, Newbook, WuBook), alone and beside an OTA", OFFERS);
+const suite = fixtureSuite(
+  "official rates of the engines priced with the property's own key (Hostaway, Newbook, WuBook, RMS Cloud), alone and beside an OTA",
+  OFFERS,
+);
 
 const API = `/engines/hostaway/v1/listings/${HOSTAWAY_LISTING_ID}`;
 const USD_LISTING = '463608';
@@ -124,12 +134,36 @@ describe(suite.title, () => {
           headers: { 'content-type': 'text/xml' },
           reply: (q) => wiredReply(q.body),
         },
+        {
+          path: '/site/rms',
+          body: `<html><body><a class="btn" target="_blank" href="https://bookings12.rmscloud.com/Search/Index/0C8B2754C6C8240A/1/">Book Now</a></body></html>`,
+        },
+        // the documented REST API: a token for the property's logins, then calls carrying it
+        {
+          method: 'POST',
+          path: '/engines/rms-cloud/authToken',
+          match: (q) => JSON.parse(q.body).clientPassword === RMS_KEY.clientPassword,
+          body: rmsAuthToken(),
+        },
+        { path: `/engines/rms-cloud/agents/${RMS_KEY.onlineAgentId}/rates`, match: (q) => q.headers.authtoken === RMS_TOKEN, body: rmsAgentRates() },
+        { path: '/engines/rms-cloud/categories', query: { propertyId: '1' }, match: (q) => q.headers.authtoken === RMS_TOKEN, body: rmsCategories() },
+        {
+          method: 'POST',
+          path: '/engines/rms-cloud/rates/grid',
+          match: (q) => q.headers.authtoken === RMS_TOKEN,
+          reply: (q) => {
+            const b = JSON.parse(q.body);
+            // the comparison's stay at 0.4 of the rates
+            return rmsRateGrid(b.arrival, nightsBetween(b.arrival, b.departure), b.arrival === S('2023-06-04') ? 0.4 : 1);
+          },
+        },
         { method: 'POST', path: '/otatwo/graphql', body: asOneRoom(S.json(readFixtureJson(OFFERS))) },
       ],
       {
         OFFICIAL_HOSTAWAY_KEYS: `${HOSTAWAY_LISTING_ID}=${HOSTAWAY_TOKEN},${USD_LISTING}=${HOSTAWAY_TOKEN}`,
         OFFICIAL_NEWBOOK_KEYS: `${NEWBOOK_INSTANCE}=${NEWBOOK_KEY.region}:${NEWBOOK_KEY.username}:${NEWBOOK_KEY.password}:${NEWBOOK_KEY.apiKey}`,
         OFFICIAL_WUBOOK_KEYS: `${WUBOOK_LCODE}=${WUBOOK_TOKEN}`,
+        OFFICIAL_RMS_KEYS: `${RMS_LINK_ID.toUpperCase()}=${[RMS_KEY.agentId, RMS_KEY.agentPassword, RMS_KEY.moduleType, RMS_KEY.clientId, RMS_KEY.clientPassword, RMS_KEY.onlineAgentId].join(':')}`,
       },
     );
     site = `${h.replay.url}/site`;
@@ -215,27 +249,6 @@ describe(suite.title, () => {
     });
   });
 
-  it('newbook compare: states neither currency nor tax inclusion, so not comparable until the park states them; then the parity verdict', async () => {
-    const compare = (official: Record<string, unknown>) =>
-      h.post('/v1/ota/compare', {
-        check_in: S('2023-06-04'),
-        nights: 10,
-        adults: 2,
-        currency: 'USD',
-        sources: { official, otatwo: { property_id: '9209612' } },
-      });
-    const bare = await compare({ website: `${site}/newbook` });
-    expect(bare.body.parity).toMatchObject({ status: 'not_comparable', reason: expect.stringContaining('does not state its currency') });
-    // the members rate, 10 nights at 67.5 USD
-    const stated = await compare({ website: `${site}/newbook`, currency: 'USD', taxes_included: true });
-    expect(stated.body.parity).toMatchObject({
-      status: 'official_cheapest',
-      official: { total: 675, currency: 'USD', currency_stated_by: 'caller', taxes_included_stated_by: 'caller' },
-      undercuts: [],
-    });
-    for (const r of [bare, stated]) expect([r.status, r.charged]).toEqual([200, '20']);
-  });
-
   it("wubook: with the property's own token, the WuBook Parity prices of the rooms its widget's booking engine sells, over XML-RPC", async () => {
     const r = await h.post('/v1/official', { website: `${site}/wubook`, check_in: '2027-03-10', nights: 2, adults: 2 });
     expect([r.status, r.charged]).toEqual([200, '4']);
@@ -256,7 +269,33 @@ describe(suite.title, () => {
     expect(engines.body.engines.find((e: any) => e.id === 'wubook')).toMatchObject({ priced: true, needs: null });
   });
 
-  it('wubook compare: no currency or tax inclusion stated, so not comparable until the hotel states them; then the parity verdict', async () => {
+  it("rms cloud: with the integrator's and the property's logins, its documented rates grid from the booking link's id: rates per category, closed ones listed", async () => {
+    const r = await h.post('/v1/official', { website: `${site}/rms`, check_in: '2027-03-10', nights: 2, adults: 2, children: 1 });
+    expect([r.status, r.charged]).toEqual([200, '4']);
+    expect(r.body.engine).toMatchObject({ id: 'rms-cloud', hotel_id: '0C8B2754C6C8240A', confidence: 1 });
+    expect(r.body.offers.map((o: any) => [o.room_name, o.rate_name, o.total, o.nightly, o.currency, o.taxes_and_fees_included])).toEqual([
+      ['Deluxe Queen', 'Best Available Rate', 370, [180, 190], null, null],
+    ]);
+    expect(r.body).toMatchObject({ listed: 3, sold_out: false, cheapest_total: 370 });
+    expect(JSON.parse(sent('/engines/rms-cloud/rates/grid').at(-1)!.body)).toMatchObject({
+      arrival: '2027-03-10',
+      departure: '2027-03-12',
+      adults: 2,
+      children: 1,
+      agentId: RMS_KEY.onlineAgentId,
+      categoryIds: [4, 6],
+      rateIds: [1416, 1420],
+    });
+    const engines = await h.get('/v1/official/engines');
+    expect(engines.body.engines.find((e: any) => e.id === 'rms-cloud')).toMatchObject({ priced: true, needs: null });
+  });
+
+  // Newbook: the members rate, 10 nights at 67.5; WuBook: the double, 10 nights at half of 89.5/95; RMS: ten nights open the stay-3 rate, at 0.4 of 160
+  it.each([
+    ['newbook', 675],
+    ['wubook', 461.25],
+    ['rms', 640],
+  ])('%s compare: states neither currency nor tax inclusion, so not comparable until the hotel states them; then the parity verdict', async (page, total) => {
     const compare = (official: Record<string, unknown>) =>
       h.post('/v1/ota/compare', {
         check_in: S('2023-06-04'),
@@ -265,13 +304,12 @@ describe(suite.title, () => {
         currency: 'USD',
         sources: { official, otatwo: { property_id: '9209612' } },
       });
-    const bare = await compare({ website: `${site}/wubook` });
+    const bare = await compare({ website: `${site}/${page}` });
     expect(bare.body.parity).toMatchObject({ status: 'not_comparable', reason: expect.stringContaining('does not state its currency') });
-    // the double, 10 nights at half of 89.5/95
-    const stated = await compare({ website: `${site}/wubook`, currency: 'USD', taxes_included: true });
+    const stated = await compare({ website: `${site}/${page}`, currency: 'USD', taxes_included: true });
     expect(stated.body.parity).toMatchObject({
       status: 'official_cheapest',
-      official: { total: 461.25, currency: 'USD', currency_stated_by: 'caller', taxes_included_stated_by: 'caller' },
+      official: { total, currency: 'USD', currency_stated_by: 'caller', taxes_included_stated_by: 'caller' },
       undercuts: [],
     });
     for (const r of [bare, stated]) expect([r.status, r.charged]).toEqual([200, '20']);

@@ -195,3 +195,14 @@ describe('official detection of WuBook', () => {
     });
   });
 });
+
+describe('official detection of RMS Cloud', () => {
+  it('rms-cloud: the id of a link to the online booking page, a number or a 16-hex code', () => {
+    const m = top(page('<a class="btn" target="_blank" href="https://bookings12.rmscloud.com/Search/Index/0C8B2754C6C8240A/1/">Book Now</a>'));
+    expect(m).toMatchObject({ engine: 'rms-cloud', hotel_id: '0C8B2754C6C8240A', confidence: 1 });
+    expect(top(page('<a href="https://betabookings8.rmscloud.com/Search/Index/15342/71/?Y=1">Book</a>'))).toMatchObject({
+      engine: 'rms-cloud',
+      hotel_id: '15342',
+    });
+  });
+});
