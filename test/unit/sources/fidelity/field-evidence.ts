@@ -69,7 +69,7 @@ const COMPSET_RECORD: Evidence = {
 };
 /** A rate shop: its batch's progress and the grid built from its calendars (src/domain/rate-shop.ts). */
 const SHOP_RECORD: Evidence = {
-  ours: "the rate shop (src/platform/compsets.ts: compset_shops) with its calendar batch's progress and the grid built from the batch's calendars (src/domain/rate-shop.ts): each price and its provenance as POST /v1/calendar answers it, null where the calendar stated none; tested in test/integration/compsets/rate-shop.test.ts",
+  ours: "the rate shop (src/platform/compsets.ts: compset_shops) with its batch's progress, its credits_max (stated when it was queued) and the grid built from the batch's calendars (src/domain/rate-shop.ts): each price and its provenance as POST /v1/calendar answers it, null where the calendar stated none; a per-seller shop's sellers as POST /v1/offers answered each stay (src/domain/shop-sellers.ts), a total null where the seller showed none all-in; tested in test/integration/compsets/rate-shop.test.ts and rate-shop-sellers.test.ts",
 };
 const COMPSET_FIELDS = [
   'id',
@@ -101,6 +101,8 @@ const SHOP_SUMMARY_FIELDS = [
   'request.adults',
   'request.currency',
   'request.market',
+  'request.sellers',
+  'credits_max',
 ];
 /** A shop in full: its summary, then the properties, failures and grid. */
 const SHOP_FIELDS = [
@@ -132,6 +134,11 @@ const SHOP_FIELDS = [
   'rows[].cells[].currency',
   'rows[].cells[].seller',
   ...provenanceAt('rows[].cells[].provenance'),
+  'failures[].date',
+  'rows[].cells[].sellers_state',
+  'rows[].cells[].sellers',
+  ...['seller', 'name', 'is_official', 'total', 'currency', 'link'].map((k) => `rows[].cells[].sellers[].${k}`),
+  ...provenanceAt('rows[].cells[].sellers[].provenance'),
 ];
 /**
  * A parity range (src/platform/parity-ranges.ts, src/domain/parity-range.ts): its batch's progress
@@ -144,7 +151,7 @@ const BASIS = ['basis', 'basis.price', 'basis.currency', 'basis.nights', 'basis.
 const STAY_KEY = ['date', 'los', 'check_out'];
 /** A range as its set's list shows it: its request and its batch's progress. */
 const PARITY_SUMMARY_FIELDS = [
-  ...SHOP_SUMMARY_FIELDS.filter((f) => !['request.market'].includes(f)),
+  ...SHOP_SUMMARY_FIELDS.filter((f) => !['request.market', 'request.sellers', 'credits_max'].includes(f)),
   'request.hotel',
   'request.sources',
   'request.tolerance_pct',
