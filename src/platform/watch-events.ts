@@ -36,10 +36,18 @@ interface EventWatch {
   callback_url: string | null;
 }
 
-export async function insertEvent(tx: Tx, e: { id: string; watch: EventWatch; checkId: string | null; type?: EventType; payload: unknown }): Promise<EventRow> {
-  const [row] = await tx`INSERT INTO watch_events (id, watch_id, account_id, check_id, type, payload, callback_url, callback_status)
+/**
+ * `at` is the instant the payload's `timestamp` states: stored as the row's `created_at`, so the day
+ * digest that groups rows by `created_at` lists an event on its stated day (the transaction's start,
+ * the column's default, can fall on the day before).
+ */
+export async function insertEvent(
+  tx: Tx,
+  e: { id: string; watch: EventWatch; checkId: string | null; type?: EventType; at: Date; payload: unknown },
+): Promise<EventRow> {
+  const [row] = await tx`INSERT INTO watch_events (id, watch_id, account_id, check_id, type, payload, callback_url, callback_status, created_at)
     VALUES (${e.id}, ${e.watch.id}, ${e.watch.account_id}, ${e.checkId}, ${e.type ?? 'watch.triggered'}, ${tx.json(e.payload as never)}, ${e.watch.callback_url},
-            ${e.watch.callback_url ? 'pending' : 'not_configured'})
+            ${e.watch.callback_url ? 'pending' : 'not_configured'}, ${e.at})
     RETURNING *`;
   return row as EventRow;
 }

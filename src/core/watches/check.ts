@@ -198,7 +198,7 @@ export async function triggeredEvent(
       ...extra,
     },
   };
-  const event = await insertEvent(tx, { id, watch, checkId: check.id, payload });
+  const event = await insertEvent(tx, { id, watch, checkId: check.id, at: check.created_at, payload });
   if (watch.callback_url && deps.config.WEBHOOK_SIGNING_SECRET) await queueWatchWebhook(deps.queue.boss(), tx, id);
   return event;
 }

@@ -30,13 +30,14 @@ export async function healthEvent(
   const fromAttempt = type !== 'watch.resumed' && data.request_id;
   const id = fromAttempt ? `evt_${fromAttempt.slice(fromAttempt.indexOf('_') + 1)}` : newId('evt');
   const totals = await watchTotals(tx, [watch.id]);
+  const at = new Date();
   const payload = {
     id,
     type,
-    timestamp: new Date().toISOString(),
+    timestamp: at.toISOString(),
     data: { watch: watchResource(watch, totals.get(watch.id)), hotel: hotelOf(watch, null), ...data },
   };
-  const event = await insertEvent(tx, { id, watch, checkId: null, type, payload });
+  const event = await insertEvent(tx, { id, watch, checkId: null, type, at, payload });
   if (watch.callback_url && deps.config.WEBHOOK_SIGNING_SECRET) await queueWatchWebhook(boss, tx, id);
   return event;
 }
