@@ -3,12 +3,12 @@ import { InvalidInput, NotFound } from '../src/domain/errors.js';
 import { defineTool, type Tool } from '../src/core/define-tool.js';
 import { queryInt } from '../src/domain/query-params.js';
 import { runCheck } from '../src/core/watches/check.js';
-import { changeWatch, createWatch, watchAnswer } from '../src/core/watches/manage.js';
+import { changeWatch, createWatch, readWatch, readWatches, watchAnswer } from '../src/core/watches/manage.js';
 import { redeliverEvent } from '../src/core/watches/redeliver.js';
 import { CheckSchema, EventSchema, WatchSchema, checkResource, eventResource, watchResource } from '../src/core/watches/resource.js';
 import { RuleSchema } from '../src/domain/watch-rules.js';
 import { listEvents } from '../src/platform/watch-events.js';
-import { deleteWatch, findWatch, listWatches, recentChecks, watchTotals } from '../src/platform/watches.js';
+import { deleteWatch, findWatch, watchTotals } from '../src/platform/watches.js';
 import { OPERATIONS } from '../src/domain/watch-observation.js';
 
 /*
@@ -124,12 +124,7 @@ const listWatchesTool = defineTool({
   },
   credits: 0,
   async handler({ limit, offset }, { deps, key }) {
-    const rows = await listWatches(deps.sql, key.account_id, limit, offset);
-    const totals = await watchTotals(
-      deps.sql,
-      rows.map((r) => r.id),
-    );
-    return { watches: rows.map((w) => watchResource(w, totals.get(w.id))) };
+    return { watches: await readWatches(deps, key.account_id, limit, offset) };
   },
 });
 
@@ -147,8 +142,7 @@ const getWatchTool = defineTool({
   credits: 0,
   errors: { 404: 'No watch of your account has that id.' },
   async handler({ watch_id, checks }, { deps, key }) {
-    const watch = await findWatch(deps.sql, key.account_id, watch_id);
-    return { ...(await watchAnswer(deps, watch)), checks: checks ? (await recentChecks(deps.sql, watch.id, checks)).map(checkResource) : [] };
+    return readWatch(deps, key.account_id, watch_id, checks);
   },
 });
 

@@ -113,6 +113,15 @@ export function durable(tx: Tx): Promise<unknown> {
 }
 
 /**
+ * Reads that must agree with one another (a row and the rows that hang off it) in one read-only
+ * REPEATABLE READ transaction: they all see the database as of its first statement. Apart on the
+ * pool, a write committed between two of them shows in one and not the other.
+ */
+export function snapshot<T>(sql: Sql, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return sql.begin('isolation level repeatable read read only', fn) as Promise<T>;
+}
+
+/**
  * A transaction whose statements travel together: BEGIN is written ahead of the first statement
  * instead of waiting for its own answer, statements `fn` sends without awaiting one another go out
  * in one write, then COMMIT (ROLLBACK when `fn` throws). Four independent statements so cost two

@@ -52,7 +52,7 @@ export async function insertEvent(
   return row as EventRow;
 }
 
-export async function listEvents(sql: Sql, watchId: string, limit: number, offset = 0): Promise<EventRow[]> {
+export async function listEvents(sql: Sql | Tx, watchId: string, limit: number, offset = 0): Promise<EventRow[]> {
   return (await sql`SELECT * FROM watch_events WHERE watch_id = ${watchId}
     ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`) as unknown as EventRow[];
 }

@@ -162,7 +162,7 @@ export async function deleteWatch(sql: Sql, accountId: string, id: string): Prom
   if (!gone.length) throw new NotFound('watch not found');
 }
 
-export async function listWatches(sql: Sql, accountId: string, limit: number, offset = 0): Promise<WatchRow[]> {
+export async function listWatches(sql: Sql | Tx, accountId: string, limit: number, offset = 0): Promise<WatchRow[]> {
   return (await sql`SELECT * FROM watches WHERE account_id = ${accountId}
     ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`) as unknown as WatchRow[];
 }

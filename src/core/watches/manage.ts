@@ -4,7 +4,7 @@
  * A change that moves the schedule gives the watch a new slot: the queued entry of the old one
  * finds it gone and does nothing.
  */
-import type { Tx } from '../../db/client.js';
+import { snapshot, type Tx } from '../../db/client.js';
 import type { ToolServices } from '../define-tool.js';
 import { checkCallbackUrl } from '../../upstream/callback-url.js';
 import { ApiError, Conflict, DependencyDown, InvalidInput } from '../../domain/errors.js';
@@ -13,11 +13,21 @@ import { once } from '../../platform/idempotency.js';
 import { newId } from '../../domain/ids.js';
 import type { AuthedKey } from '../../platform/keys.js';
 import { planOf } from '../../platform/plans.js';
-import { watchResource } from './resource.js';
+import { checkResource, watchResource } from './resource.js';
 import { ruleProblem, type Rule } from '../../domain/watch-rules.js';
 import { periodMs } from '../../domain/watch-schedule.js';
 import { leaseSeconds, queueCheck } from '../../jobs/watch-queue.js';
-import { activeWatches, findWatch, insertWatch, lockAccountWatches, updateWatch, watchTotals, type WatchRow } from '../../platform/watches.js';
+import {
+  activeWatches,
+  findWatch,
+  insertWatch,
+  listWatches,
+  lockAccountWatches,
+  recentChecks,
+  updateWatch,
+  watchTotals,
+  type WatchRow,
+} from '../../platform/watches.js';
 import type { Operation } from '../../domain/watch-observation.js';
 import { targetTool, validateTarget } from './target.js';
 import { rangeCreditsMax } from '../compsets/parity-range.js';
@@ -149,4 +159,32 @@ export async function changeWatch(deps: ToolServices, key: Pick<AuthedKey, 'acco
 /** The watch resource, with its totals. */
 export async function watchAnswer(deps: Pick<ToolServices, 'sql'>, w: WatchRow) {
   return watchResource(w, (await watchTotals(deps.sql, [w.id])).get(w.id));
+}
+
+/*
+ * A read of a watch sees one snapshot: the watch's fields (next_check_at, status), its totals and its
+ * checks. Read apart on the pool, a check committed between the reads showed in the checks while the
+ * watch still had the next_check_at it replaced (next_check_at before the last check's checked_at).
+ */
+
+/** One watch of the account with its totals and its latest `checks` checks, from one snapshot. */
+export async function readWatch(deps: Pick<ToolServices, 'sql'>, accountId: string, id: string, checks: number) {
+  return snapshot(deps.sql, async (tx) => {
+    const w = await findWatch(tx, accountId, id);
+    const totals = (await watchTotals(tx, [w.id])).get(w.id);
+    const latest = checks ? await recentChecks(tx, w.id, checks) : [];
+    return { ...watchResource(w, totals), checks: latest.map(checkResource) };
+  });
+}
+
+/** A page of the account's watches, newest first, each with its totals, from one snapshot. */
+export async function readWatches(deps: Pick<ToolServices, 'sql'>, accountId: string, limit: number, offset: number) {
+  return snapshot(deps.sql, async (tx) => {
+    const rows = await listWatches(tx, accountId, limit, offset);
+    const totals = await watchTotals(
+      tx,
+      rows.map((r) => r.id),
+    );
+    return rows.map((w) => watchResource(w, totals.get(w.id)));
+  });
 }

@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, NotFound } from '../../domain/errors.js';
 import { billedPlan } from '../../platform/plans.js';
 import { changeWatch } from '../../core/watches/manage.js';
 import { redeliverEvent } from '../../core/watches/redeliver.js';
@@ -9,6 +9,7 @@ import { csvAnswer } from '../../core/csv-answer.js';
 import { inertHeaders } from '../../core/raw-body.js';
 import { deleteWatch, findWatch, listWatches, recentChecks, watchTotals, type CheckRow, type WatchRow, type WatchTotals } from '../../platform/watches.js';
 import { listEvents, type EventRow } from '../../platform/watch-events.js';
+import { snapshot } from '../../db/client.js';
 import type { DashboardAccount } from './accounts.js';
 import type { DashboardKit } from './connected-apps.js';
 import { alert, appPage, csrfField, fmtDateTime, fmtInt, html, type Safe } from './html.js';
@@ -163,34 +164,39 @@ export function mountWatches(r: Router, kit: DashboardKit): void {
   r.get(
     '/watches',
     kit.signedIn(async (req, res, { session, account }) => {
-      const watches = await listWatches(deps.sql, account.id, 200);
-      const error = typeof req.query.error === 'string' && ERRORS[req.query.error] ? ERRORS[req.query.error] : undefined;
-      send(
-        res,
-        200,
-        watchesPage({
-          account,
-          csrf: session.csrf,
-          watches,
+      const { watches, totals } = await snapshot(deps.sql, async (tx) => {
+        const rows = await listWatches(tx, account.id, 200);
+        return {
+          watches: rows,
           totals: await watchTotals(
-            deps.sql,
-            watches.map((w) => w.id),
+            tx,
+            rows.map((w) => w.id),
           ),
-          error,
-        }),
-      );
+        };
+      });
+      const error = typeof req.query.error === 'string' && ERRORS[req.query.error] ? ERRORS[req.query.error] : undefined;
+      send(res, 200, watchesPage({ account, csrf: session.csrf, watches, totals, error }));
     }),
   );
   r.get(
     '/watches/:id',
     kit.signedIn(async (req, res, { session, account }) => {
-      const watch = await owned(req, account);
-      if (!watch) return notFound(res);
-      const [totals, checks, events] = await Promise.all([
-        watchTotals(deps.sql, [watch.id]),
-        recentChecks(deps.sql, watch.id, CHECKS_SHOWN),
-        listEvents(deps.sql, watch.id, EVENTS_SHOWN),
-      ]);
+      // the watch, its totals, checks and events from one snapshot (see snapshot)
+      const read = await snapshot(deps.sql, async (tx) => {
+        const watch = await findWatch(tx, account.id, String(req.params.id)).catch((err: unknown) => {
+          if (err instanceof NotFound) return null;
+          throw err;
+        });
+        if (!watch) return null;
+        const [totals, checks, events] = await Promise.all([
+          watchTotals(tx, [watch.id]),
+          recentChecks(tx, watch.id, CHECKS_SHOWN),
+          listEvents(tx, watch.id, EVENTS_SHOWN),
+        ]);
+        return { watch, totals, checks, events };
+      });
+      if (!read) return notFound(res);
+      const { watch, totals, checks, events } = read;
       const notice = req.query.notice === 'redelivered' ? 'The event is on its way again: its delivery state below follows the attempts.' : undefined;
       const error = req.query.error === 'redeliver' ? ERRORS.redeliver : undefined;
       send(res, 200, watchPage({ account, csrf: session.csrf, watch, totals: totals.get(watch.id), checks, events, notice, error }));
