@@ -109,6 +109,9 @@ export async function keyProxy(target: string, apiKey: string): Promise<{ url: s
     res.once('close', () => forward.destroy());
     req.pipe(forward);
   });
+  // It passes the service's `Keep-Alive: timeout=65` through, so the suite keeps an idle socket that
+  // long: closing it after Node's default 5 s made a request that reused it fail ("fetch failed").
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://localhost:${(server.address() as AddressInfo).port}/mcp`,
