@@ -67,7 +67,8 @@ export interface CheckRow {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export async function findWatch(sql: Sql | Tx, accountId: string, id: string, lock = false): Promise<WatchRow> {
-  if (typeof id !== 'string' || id.length > 100) throw new NotFound('watch not found');
+  // no id has a NUL, which PostgreSQL refuses in text (an error that would abort the caller's transaction)
+  if (typeof id !== 'string' || id.length > 100 || id.includes('\u0000')) throw new NotFound('watch not found');
   const [row] = await sql`SELECT * FROM watches WHERE id = ${id} AND account_id = ${accountId} ${lock ? sql`FOR UPDATE` : sql``}`;
   if (!row) throw new NotFound('watch not found');
   return row as WatchRow;
