@@ -39,8 +39,24 @@ beforeAll(async () => {
   tarball = path.join(work, stdout.trim().split('\n').at(-1)!);
   npmCache = (await run('npm', ['config', 'get', 'cache'], { cwd: REPO })).stdout.trim();
 }, 600_000);
-// hundreds of MB (npx's cache, the unpacked bundle): removed in the background, as a slow disk may take minutes
-afterAll(() => spawn('rm', ['-rf', work], { detached: true, stdio: 'ignore' }).unref());
+/** npx's install folder for this run's tarball (its package.json names the spec it was made for). */
+function npxFolders(): string[] {
+  const root = path.join(npmCache, '_npx');
+  if (!fs.existsSync(root)) return [];
+  return fs
+    .readdirSync(root)
+    .map((d) => path.join(root, d))
+    .filter((d) => {
+      try {
+        const made = JSON.parse(fs.readFileSync(path.join(d, 'package.json'), 'utf8')) as { _npx?: { packages?: string[] } };
+        return made._npx?.packages?.includes(tarball) ?? false;
+      } catch {
+        return false;
+      }
+    });
+}
+// hundreds of MB (npx's install, the unpacked bundle): removed in the background, as a slow disk may take minutes
+afterAll(() => spawn('rm', ['-rf', work, ...(npmCache ? npxFolders() : [])], { detached: true, stdio: 'ignore' }).unref());
 
 describe('npx ./<tarball> mcp: the packed package, no clone', () => {
   it('holds the build, the command and server.json, nothing of the tests or the sources', async () => {
@@ -57,9 +73,12 @@ describe('npx ./<tarball> mcp: the packed package, no clone', () => {
     const home = path.join(work, 'home');
     fs.mkdirSync(home, { recursive: true });
     const transport = new StdioClientTransport({
-      // as the README says: npx given the tarball's path (./ tells npx it is a package, not a command)
+      // as the README says: npx given the tarball's absolute path as --package, then the command. A path
+      // as the first argument would be run as a file. npx installs into a folder of its cache named by
+      // the spec's text: this run's own path, so a suite beside it (same npm cache, same tarball name)
+      // neither waits on that folder's lock nor runs the other run's build.
       command: 'npx',
-      args: ['--yes', `./${path.basename(tarball)}`, 'mcp'],
+      args: ['--yes', '--package', tarball, 'hotelrates-api', 'mcp'],
       cwd: work,
       env: {
         PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
