@@ -1,9 +1,9 @@
 /**
  * The one-step desktop installs, as a user without a clone gets them: the package packed by
- * `npm pack` and started with `npx ./<tarball> mcp` (npx installs it and its dependencies from the
- * registry, through npm's cache), spoken to by the MCP SDK's stdio client: initialize, tools/list and
- * one call, on the embedded PostgreSQL it starts in the user's data folder, the key from API_KEY
- * (a fresh folder takes it as its first key). Then the MCP bundle (.mcpb) built from the same
+ * `npm pack` and started with `npx --package <tarball> hotelrates-api mcp` (npx installs it and its
+ * dependencies from the registry, through npm's cache), spoken to by the MCP SDK's stdio client:
+ * initialize, tools/list and one call, on the embedded PostgreSQL it starts in the user's data
+ * folder, the key from API_KEY (a fresh folder takes it as its first key). Then the MCP bundle (.mcpb) built from the same
  * tarball by `npm run bundle` (validated and packed by @anthropic-ai/mcpb), and server.json under
  * the MCP registry's schema.
  */
@@ -58,7 +58,7 @@ function npxFolders(): string[] {
 // hundreds of MB (npx's install, the unpacked bundle): removed in the background, as a slow disk may take minutes
 afterAll(() => spawn('rm', ['-rf', work, ...(npmCache ? npxFolders() : [])], { detached: true, stdio: 'ignore' }).unref());
 
-describe('npx ./<tarball> mcp: the packed package, no clone', () => {
+describe('npx --package <tarball> hotelrates-api mcp: the packed package, no clone', () => {
   it('holds the build, the command and server.json, nothing of the tests or the sources', async () => {
     const { stdout } = await run('tar', ['tzf', tarball], { maxBuffer: 1 << 24 });
     const files = stdout.trim().split('\n');

@@ -161,13 +161,11 @@ export async function watchAnswer(deps: Pick<ToolServices, 'sql'>, w: WatchRow) 
   return watchResource(w, (await watchTotals(deps.sql, [w.id])).get(w.id));
 }
 
-/*
- * A read of a watch sees one snapshot: the watch's fields (next_check_at, status), its totals and its
- * checks. Read apart on the pool, a check committed between the reads showed in the checks while the
- * watch still had the next_check_at it replaced (next_check_at before the last check's checked_at).
+/**
+ * One watch of the account with its totals and its latest `checks` checks, from one snapshot. Read
+ * apart on the pool, a check committed between the reads showed in the checks while the watch still
+ * had the next_check_at it replaced (next_check_at before the last check's checked_at).
  */
-
-/** One watch of the account with its totals and its latest `checks` checks, from one snapshot. */
 export async function readWatch(deps: Pick<ToolServices, 'sql'>, accountId: string, id: string, checks: number) {
   return snapshot(deps.sql, async (tx) => {
     const w = await findWatch(tx, accountId, id);

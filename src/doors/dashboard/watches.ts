@@ -9,7 +9,7 @@ import { csvAnswer } from '../../core/csv-answer.js';
 import { inertHeaders } from '../../core/raw-body.js';
 import { deleteWatch, findWatch, listWatches, recentChecks, watchTotals, type CheckRow, type WatchRow, type WatchTotals } from '../../platform/watches.js';
 import { listEvents, type EventRow } from '../../platform/watch-events.js';
-import { snapshot } from '../../db/client.js';
+import { snapshot, type Sql, type Tx } from '../../db/client.js';
 import type { DashboardAccount } from './accounts.js';
 import type { DashboardKit } from './connected-apps.js';
 import { alert, appPage, csrfField, fmtDateTime, fmtInt, html, type Safe } from './html.js';
@@ -159,7 +159,12 @@ export function mountWatches(r: Router, kit: DashboardKit): void {
   const { deps, send } = kit;
   const notFound = (res: Response) =>
     send(res, 404, messagePage('Watch not found', 'This account has no watch at this address.', { href: '/dashboard/watches', label: 'Back to the watches' }));
-  const owned = async (req: Request, account: DashboardAccount) => findWatch(deps.sql, account.id, String(req.params.id)).catch(() => null);
+  // the account's watch at this address, or null (a 404 page); any other failure, such as the database away, is not a 404
+  const owned = async (req: Request, account: DashboardAccount, db: Sql | Tx = deps.sql) =>
+    findWatch(db, account.id, String(req.params.id)).catch((err: unknown) => {
+      if (err instanceof NotFound) return null;
+      throw err;
+    });
 
   r.get(
     '/watches',
@@ -183,10 +188,7 @@ export function mountWatches(r: Router, kit: DashboardKit): void {
     kit.signedIn(async (req, res, { session, account }) => {
       // the watch, its totals, checks and events from one snapshot (see snapshot)
       const read = await snapshot(deps.sql, async (tx) => {
-        const watch = await findWatch(tx, account.id, String(req.params.id)).catch((err: unknown) => {
-          if (err instanceof NotFound) return null;
-          throw err;
-        });
+        const watch = await owned(req, account, tx);
         if (!watch) return null;
         const [totals, checks, events] = await Promise.all([
           watchTotals(tx, [watch.id]),
