@@ -122,8 +122,7 @@ describe('job.completed as Standard Webhooks', () => {
       // schedule would have made three more attempts).
       const states = await waitFor(
         async () => {
-          const rows = await svc.deps
-            .sql<{ state: string }[]>`SELECT state FROM pgboss.job WHERE name = 'calendar-webhook' AND data->>'job_id' = ${jobId}`;
+          const rows = await svc.deps.sql<{ state: string }[]>`SELECT state FROM pgboss.job WHERE name = 'calendar-webhook' AND data->>'job_id' = ${jobId}`;
           return rows.some((r) => r.state === 'active') ? null : rows.map((r) => r.state);
         },
         { what: `pg-boss settling the webhook entry of ${jobId}` },
